@@ -1,0 +1,114 @@
+// The ACP agent: registers the protocol handlers and wires them to sessions and the
+// agent loop. Orchestration only; the work lives in the modules it calls.
+import * as acp from "@agentclientprotocol/sdk";
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import path from "node:path";
+import { AgentSession } from "../agent/session";
+import type { LoadedConfig } from "../config/load";
+import type { ModelResolution } from "../config/resolve-model";
+import { createProvider } from "../providers/create-provider";
+import type { ModelProvider } from "../providers/types";
+import { isSessionMode, SESSION_MODES } from "../security/modes";
+import "../tools/index";
+import type { Logger } from "../util/log";
+import { AcpSession } from "./acp-session";
+import { handlePrompt } from "./prompt-handler";
+
+export interface AgentAppOptions {
+  version: string;
+  loaded: LoadedConfig;
+  model: ModelResolution;
+  log: Logger;
+}
+
+export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
+  const { loaded, model, log } = options;
+  const sessions = new Map<string, AcpSession>();
+  let clientCapabilities: acp.ClientCapabilities = {};
+  let provider: ModelProvider | undefined;
+
+  const promptDeps = {
+    model,
+    configError: loaded.error,
+    provider: () => {
+      if (!model.ok) throw new Error("no model configured");
+      provider ??= createProvider(model.model);
+      return provider;
+    },
+    maxTurns: loaded.config.agent.max_turns,
+    clientCapabilities: () => clientCapabilities,
+    log,
+  };
+
+  const findSession = (sessionId: string): AcpSession => {
+    const session = sessions.get(sessionId);
+    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
+    return session;
+  };
+
+  return acp
+    .agent({ name: "hermes" })
+    .onRequest(acp.methods.agent.initialize, ({ params }) => {
+      clientCapabilities = params.clientCapabilities ?? {};
+      log.info("initialize", { client: params.clientInfo?.name, protocolVersion: params.protocolVersion, capabilities: clientCapabilities });
+      return {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        agentInfo: { name: "hermes", title: "Hermes", version: options.version },
+        agentCapabilities: {
+          loadSession: false,
+          promptCapabilities: { image: true, audio: false, embeddedContext: true },
+          mcpCapabilities: { http: false, sse: false },
+        },
+        authMethods: [],
+      };
+    })
+    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+      const cwd = checkedCwd(params.cwd);
+      const agentSession = new AgentSession(randomUUID(), cwd, loaded.config.agent.default_mode);
+      const session = new AcpSession(agentSession, params.mcpServers);
+      sessions.set(session.id, session);
+      log.info("session created", { sessionId: session.id, cwd, mcpServers: params.mcpServers.length });
+      return { sessionId: session.id, modes: modeState(agentSession.mode) };
+    })
+    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) =>
+      handlePrompt(promptDeps, findSession(params.sessionId), params, client, signal),
+    )
+    .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
+      const session = sessions.get(params.sessionId);
+      if (!session) return log.warn("cancel for an unknown session", { sessionId: params.sessionId });
+      session.cancel();
+    })
+    .onRequest(acp.methods.agent.session.setMode, ({ params, client }) => {
+      const session = findSession(params.sessionId);
+      if (!isSessionMode(params.modeId)) {
+        throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown mode "${params.modeId}"; expected one of ${SESSION_MODES.map((m) => m.id).join(", ")}`);
+      }
+      session.agent.mode = params.modeId;
+      // After the response, not before: some clients stall on updates that overtake it.
+      setImmediate(() => {
+        client
+          .notify(acp.methods.client.session.update, {
+            sessionId: session.id,
+            update: { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode },
+          })
+          .catch((error: unknown) => log.warn("current_mode_update could not be sent", { error }));
+      });
+      return {};
+    });
+}
+
+function modeState(current: string): acp.SessionModeState {
+  return { currentModeId: current, availableModes: SESSION_MODES.map(({ id, name, description }) => ({ id, name, description })) };
+}
+
+/** ACP requires an absolute cwd; it must also exist, or every tool would fail later. */
+function checkedCwd(cwd: string): string {
+  if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path, got "${cwd}"`);
+  try {
+    if (!statSync(cwd).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw acp.RequestError.invalidParams({ cwd }, `cwd "${cwd}" is not an existing directory`);
+  }
+  return path.resolve(cwd);
+}

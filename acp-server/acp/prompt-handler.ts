@@ -1,0 +1,88 @@
+// session/prompt: one turn of the agent loop wired to the editor.
+import * as acp from "@agentclientprotocol/sdk";
+import { runTurn } from "../agent/loop";
+import type { TurnHost } from "../agent/turn-io";
+import type { ModelResolution } from "../config/resolve-model";
+import { ProviderError, type ModelProvider } from "../providers/types";
+import { LocalFileAccess } from "../tools/local-files";
+import { LocalShellRunner } from "../tools/local-shell";
+import type { Logger } from "../util/log";
+import type { AcpSession } from "./acp-session";
+import { ClientFileAccess } from "./client-files";
+import { ClientShellRunner } from "./client-shell";
+import { requestPermission } from "./permission-request";
+import { toUserParts } from "./prompt-content";
+import { textChunk } from "./updates";
+import { AcpTurnObserver } from "./turn-observer";
+
+export interface PromptDeps {
+  model: ModelResolution;
+  /** Problems in config.yaml / .env, shown with the "no model" message. */
+  configError?: string;
+  provider: () => ModelProvider;
+  maxTurns: number;
+  clientCapabilities: () => acp.ClientCapabilities;
+  log: Logger;
+}
+
+const localShell = new LocalShellRunner();
+
+export async function handlePrompt(
+  deps: PromptDeps,
+  session: AcpSession,
+  params: acp.PromptRequest,
+  client: acp.AgentContext,
+  requestSignal: AbortSignal,
+): Promise<acp.PromptResponse> {
+  const observer = new AcpTurnObserver(client, session.id, deps.log);
+  if (!deps.model.ok) {
+    // No model: the turn still ends normally, with an answer that says how to fix it.
+    const problems = deps.configError ? `${deps.configError}\n\n` : "";
+    observer.send(textChunk(`Hermes has no model to talk to.\n\n${problems}${deps.model.reason}`));
+    await observer.flush();
+    return { stopReason: "end_turn" };
+  }
+
+  const controller = session.beginTurn(requestSignal);
+  try {
+    const host = turnHost(deps, session, client);
+    const parts = await toUserParts(params.prompt, host.files);
+    const stopReason = await runTurn(
+      {
+        session: session.agent,
+        provider: deps.provider(),
+        host,
+        observer,
+        signal: controller.signal,
+        maxTurns: deps.maxTurns,
+        maxTokens: deps.model.model.maxTokens,
+        temperature: deps.model.model.temperature,
+        log: deps.log,
+      },
+      parts,
+    );
+    await observer.flush();
+    deps.log.info("turn ended", { sessionId: session.id, stopReason, usage: observer.usageTotals });
+    return { stopReason };
+  } catch (error) {
+    await observer.flush();
+    if (error instanceof ProviderError) {
+      deps.log.warn("model request failed", { sessionId: session.id, status: error.status, message: error.message });
+      throw acp.RequestError.internalError({ status: error.status, retryable: error.retryable }, `Model request failed: ${error.message}`);
+    }
+    deps.log.error("turn failed", { sessionId: session.id, error });
+    throw error;
+  } finally {
+    session.endTurn(controller);
+  }
+}
+
+function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContext): TurnHost {
+  const capabilities = deps.clientCapabilities();
+  const fs = capabilities.fs ?? {};
+  return {
+    files: fs.readTextFile || fs.writeTextFile ? new ClientFileAccess(client, session.id, fs) : new LocalFileAccess(),
+    shell: capabilities.terminal ? new ClientShellRunner(client, session.id) : localShell,
+    askUser: (call, ask, signal) => requestPermission(client, session.id, call, ask, signal),
+  };
+}

@@ -1,0 +1,78 @@
+// Pure conversions from the agent's view of a turn to ACP session/update payloads.
+import type * as acp from "@agentclientprotocol/sdk";
+import type { ToolCallOutcome, ToolCallView } from "../agent/turn-io";
+import type { DisplayContent, Location, TodoItem } from "../tools/context";
+
+export function textChunk(text: string): acp.SessionUpdate {
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text } };
+}
+
+export function thoughtChunk(text: string): acp.SessionUpdate {
+  return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text } };
+}
+
+export function toolCallStarted(call: ToolCallView): acp.SessionUpdate {
+  return {
+    sessionUpdate: "tool_call",
+    toolCallId: call.id,
+    title: call.title,
+    kind: call.kind,
+    status: "pending",
+    locations: toLocations(call.locations),
+    rawInput: call.rawInput,
+  };
+}
+
+export function toolCallRunning(id: string): acp.SessionUpdate {
+  return { sessionUpdate: "tool_call_update", toolCallId: id, status: "in_progress" };
+}
+
+export function toolCallProgress(id: string, update: { content?: DisplayContent[]; title?: string; locations?: Location[] }): acp.SessionUpdate {
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: id,
+    ...(update.title !== undefined ? { title: update.title } : {}),
+    ...(update.content ? { content: toToolCallContent(update.content) } : {}),
+    ...(update.locations ? { locations: toLocations(update.locations) } : {}),
+  };
+}
+
+export function toolCallFinished(id: string, outcome: ToolCallOutcome): acp.SessionUpdate {
+  return {
+    sessionUpdate: "tool_call_update",
+    toolCallId: id,
+    status: outcome.status,
+    content: toToolCallContent(outcome.content),
+    rawOutput: outcome.rawOutput,
+    ...(outcome.locations ? { locations: toLocations(outcome.locations) } : {}),
+  };
+}
+
+export function toToolCallContent(content: DisplayContent[]): acp.ToolCallContent[] {
+  return content.map((item): acp.ToolCallContent => {
+    switch (item.type) {
+      case "text":
+        return { type: "content", content: { type: "text", text: item.text } };
+      case "diff":
+        return { type: "diff", path: item.path, oldText: item.oldText, newText: item.newText };
+      case "terminal":
+        return { type: "terminal", terminalId: item.terminalId };
+    }
+  });
+}
+
+export function toLocations(locations: Location[]): acp.ToolCallLocation[] {
+  return locations.map((location) => (location.line !== undefined ? { path: location.path, line: location.line } : { path: location.path }));
+}
+
+/** ACP plans have no "cancelled" status: such entries show as completed and say so. */
+export function planUpdate(todos: TodoItem[]): acp.SessionUpdate {
+  return {
+    sessionUpdate: "plan",
+    entries: todos.map((todo) => ({
+      content: todo.status === "cancelled" ? `${todo.content} (cancelled)` : todo.content,
+      priority: "medium",
+      status: todo.status === "cancelled" ? "completed" : todo.status,
+    })),
+  };
+}

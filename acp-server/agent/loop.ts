@@ -1,0 +1,120 @@
+// The agent loop: call the model, run the tools it asks for, append the results, and
+// repeat until it answers without tool calls. Each step ends in one of a few explicit
+// outcomes (answer, tools, cancelled); the budget turns the last call into a summary.
+import type { ChatMessage, FinishReason, ModelProvider, ToolCallRequest, ToolSpec, UserPart } from "../providers/types";
+import { listTools, toolJsonSchema } from "../tools/registry";
+import type { Logger } from "../util/log";
+import { gatherPromptFacts, renderSystemPrompt } from "./prompt";
+import type { AgentSession } from "./session";
+import { runToolCalls } from "./tool-runner";
+import type { TurnHost, TurnObserver } from "./turn-io";
+
+export type TurnStopReason = "end_turn" | "max_turn_requests" | "max_tokens" | "refusal" | "cancelled";
+
+export interface TurnOptions {
+  session: AgentSession;
+  provider: ModelProvider;
+  host: TurnHost;
+  observer: TurnObserver;
+  signal: AbortSignal;
+  /** Model calls that may request tools before the budget is spent. */
+  maxTurns: number;
+  maxTokens?: number;
+  temperature?: number;
+  log: Logger;
+}
+
+type StepOutcome =
+  | { kind: "answer"; finish: FinishReason }
+  | { kind: "tools"; calls: ToolCallRequest[] }
+  | { kind: "cancelled" };
+
+const BUDGET_SPENT_NOTE = (turns: number) =>
+  `[Hermes: the tool-iteration budget for this turn (${turns} model calls) is spent. Tools are no longer available. ` +
+  `Reply now with a summary for the user: what you did, what you found, and what remains to be done.]`;
+
+export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise<TurnStopReason> {
+  const { session, signal } = options;
+  session.history.push({ role: "user", content: prompt });
+  if (session.systemPrompt === undefined) {
+    const facts = await gatherPromptFacts(session.cwd, listTools().map((tool) => tool.name));
+    session.systemPrompt = renderSystemPrompt(facts);
+  }
+  const tools: ToolSpec[] = listTools().map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
+
+  for (let call = 1; ; call++) {
+    if (signal.aborted) return "cancelled";
+    const budgetSpent = call > options.maxTurns;
+    const step = await callModel(options, budgetSpent ? [] : tools, budgetSpent ? BUDGET_SPENT_NOTE(options.maxTurns) : undefined);
+    if (step.kind === "cancelled") return "cancelled";
+    if (budgetSpent) return "max_turn_requests";
+    if (step.kind === "answer") return stopReasonFor(step.finish);
+
+    const results = await runToolCalls(step.calls, { session, host: options.host, observer: options.observer, signal, log: options.log });
+    session.history.push(...results);
+    if (signal.aborted) return "cancelled";
+  }
+}
+
+/** One streamed model call. Appends the assistant message (partial on cancel) to history. */
+async function callModel(options: TurnOptions, tools: ToolSpec[], ephemeralNote?: string): Promise<StepOutcome> {
+  const { session, observer, signal } = options;
+  const messages: ChatMessage[] = [{ role: "system", content: session.systemPrompt ?? "" }, ...session.history];
+  // The ephemeral layer: sent with this call only, never stored or frozen into the prompt.
+  if (ephemeralNote) messages.push({ role: "user", content: [{ type: "text", text: ephemeralNote }] });
+
+  let text = "";
+  let reasoning = "";
+  const calls: ToolCallRequest[] = [];
+  let finish: FinishReason = "stop";
+  const record = () => {
+    if (!text && !reasoning && calls.length === 0) return;
+    session.history.push({ role: "assistant", content: text, ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
+  };
+
+  try {
+    const request = { messages, tools, maxTokens: options.maxTokens, temperature: options.temperature };
+    for await (const event of options.provider.stream(request, signal)) {
+      switch (event.type) {
+        case "text_delta":
+          text += event.text;
+          observer.textDelta(event.text);
+          break;
+        case "reasoning_delta":
+          reasoning += event.text;
+          observer.reasoningDelta(event.text);
+          break;
+        case "tool_call":
+          calls.push(event.call);
+          break;
+        case "usage":
+          observer.usage(event.usage);
+          break;
+        case "finish":
+          finish = event.reason;
+          break;
+      }
+    }
+  } catch (error) {
+    if (signal.aborted || (error as Error)?.name === "AbortError") {
+      calls.length = 0; // unfinished calls never ran: keep only what the user saw
+      record();
+      return { kind: "cancelled" };
+    }
+    record();
+    throw error;
+  }
+  if (signal.aborted) {
+    calls.length = 0;
+    record();
+    return { kind: "cancelled" };
+  }
+  record();
+  return calls.length > 0 ? { kind: "tools", calls } : { kind: "answer", finish };
+}
+
+function stopReasonFor(finish: FinishReason): TurnStopReason {
+  if (finish === "length") return "max_tokens";
+  if (finish === "content_filter") return "refusal";
+  return "end_turn";
+}

@@ -1,0 +1,29 @@
+// One conversation as the agent sees it: history, cwd, mode and tool state.
+// Nothing here knows about ACP; the protocol edge wraps it.
+import type { ChatMessage } from "../providers/types";
+import { createSessionToolState, type PermissionAction, type SessionToolState } from "../tools/context";
+import type { SessionMode } from "../security/modes";
+
+export class AgentSession {
+  readonly history: ChatMessage[] = [];
+  readonly toolState: SessionToolState = createSessionToolState();
+  /** Actions the user chose "always allow" for in this session. */
+  readonly alwaysAllowed = new Set<PermissionAction>();
+  /** Built at the first prompt and then frozen, so provider prompt caches stay valid. */
+  systemPrompt?: string;
+  private readonly toolCallIds = new Set<string>();
+
+  constructor(
+    readonly id: string,
+    readonly cwd: string,
+    public mode: SessionMode,
+  ) {}
+
+  /** ACP needs tool call ids unique within a session; providers may reuse theirs across turns. */
+  uniqueToolCallId(providerId: string): string {
+    let id = providerId || "call";
+    for (let n = 2; this.toolCallIds.has(id); n++) id = `${providerId}#${n}`;
+    this.toolCallIds.add(id);
+    return id;
+  }
+}

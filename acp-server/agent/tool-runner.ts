@@ -1,0 +1,152 @@
+// Runs the tool calls of one model reply. Consecutive read-only calls run concurrently,
+// everything else one at a time in order; results come back in call order. A tool that
+// throws, is unknown, or gets bad arguments becomes a result the model can read, and
+// every call that was announced ends "completed" or "failed", even on cancel.
+import { z } from "zod";
+import type { ChatMessage, ToolCallRequest } from "../providers/types";
+import type { ToolContext } from "../tools/context";
+import { getTool, listTools, resultText, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";
+import type { Logger } from "../util/log";
+import { permissionGate } from "./permission-gate";
+import type { AgentSession } from "./session";
+import type { ToolCallView, TurnHost, TurnObserver } from "./turn-io";
+
+export interface ToolRunEnv {
+  session: AgentSession;
+  host: TurnHost;
+  observer: TurnObserver;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+interface PreparedCall {
+  request: ToolCallRequest;
+  view: ToolCallView;
+  tool?: ToolDefinition;
+  args?: unknown;
+  /** Set when the call cannot run at all (unknown tool, bad arguments). */
+  problem?: string;
+}
+
+/** Most a card shows of a result that brings no display content of its own. */
+const DISPLAY_CHARS = 4_000;
+
+export async function runToolCalls(requests: ToolCallRequest[], env: ToolRunEnv): Promise<ChatMessage[]> {
+  const prepared = requests.map((request) => prepareCall(request, env.session));
+  for (const call of prepared) env.observer.toolCallPending(call.view);
+
+  const results: ChatMessage[] = new Array(prepared.length);
+  let index = 0;
+  while (index < prepared.length) {
+    if (runsConcurrently(prepared[index])) {
+      let end = index;
+      while (end < prepared.length && runsConcurrently(prepared[end])) end++;
+      const batch = prepared.slice(index, end);
+      const start = index;
+      await Promise.all(batch.map(async (call, offset) => (results[start + offset] = await runCall(call, env))));
+      index = end;
+    } else {
+      results[index] = await runCall(prepared[index], env);
+      index++;
+    }
+  }
+  return results;
+}
+
+function runsConcurrently(call: PreparedCall): boolean {
+  return call.problem !== undefined || call.tool?.readOnly === true;
+}
+
+function prepareCall(request: ToolCallRequest, session: AgentSession): PreparedCall {
+  const id = session.uniqueToolCallId(request.id);
+  const tool = getTool(request.name);
+  const view: ToolCallView = { id, name: request.name, title: request.name, kind: tool?.kind ?? "other", locations: [], rawInput: request.arguments };
+  if (!tool || (tool.isAvailable?.() ?? true) !== true) {
+    const names = listTools().map((t) => t.name).join(", ");
+    return { request, view, problem: `Unknown tool "${request.name}". Available tools: ${names}.` };
+  }
+
+  let raw: unknown;
+  try {
+    raw = request.arguments.trim() === "" ? {} : JSON.parse(request.arguments);
+  } catch (error) {
+    return { request, view, tool, problem: `${tool.name} was called with arguments that are not valid JSON (${(error as Error).message}). Send one JSON object matching the tool's schema.` };
+  }
+  view.rawInput = raw;
+  const parsed = tool.schema.safeParse(raw);
+  if (!parsed.success) {
+    return { request, view, tool, problem: `${tool.name} was called with invalid arguments:\n${z.prettifyError(parsed.error)}` };
+  }
+  try {
+    view.title = tool.title(parsed.data, session.cwd);
+    view.locations = tool.locations?.(parsed.data, session.cwd) ?? [];
+  } catch {
+    // A title is cosmetic; the call still runs under the tool's name.
+  }
+  return { request, view, tool, args: parsed.data };
+}
+
+async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<ChatMessage> {
+  const { view, tool } = call;
+  let result: ToolResult;
+  if (call.problem || !tool) {
+    result = failure(call.problem ?? "tool unavailable");
+  } else if (env.signal.aborted) {
+    result = failure("Cancelled by the user before it ran.");
+  } else {
+    env.observer.toolCallRunning(view.id);
+    result = await execute(tool, call.args, view, env);
+  }
+
+  const text = resultText(result.output, tool?.maxResultChars);
+  env.observer.toolCallFinished(view.id, {
+    status: result.isError ? "failed" : "completed",
+    content: result.content ?? [{ type: "text", text: displayText(result.output) }],
+    rawOutput: result.output,
+    locations: result.locations,
+  });
+  return { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text };
+}
+
+async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, env: ToolRunEnv): Promise<ToolResult> {
+  const { session, host, observer, signal } = env;
+  const context: ToolContext = {
+    sessionId: session.id,
+    toolCallId: view.id,
+    cwd: session.cwd,
+    signal,
+    files: host.files,
+    shell: host.shell,
+    state: session.toolState,
+    progress: (update) => observer.toolCallProgress(view.id, update),
+    requestPermission: permissionGate(session, host, view, signal),
+    publishPlan: (todos) => observer.plan(todos),
+  };
+  try {
+    return await untilAborted(tool.handler(args, context), signal);
+  } catch (error) {
+    if (signal.aborted) return failure("Cancelled by the user.");
+    if (error instanceof ToolError) return failure(error.message);
+    env.log.warn("tool threw", { tool: tool.name, error });
+    return failure(`${tool.name} failed: ${(error as Error)?.message ?? String(error)}`);
+  }
+}
+
+/** Stops waiting when the turn is cancelled; tools kill their own work on the same signal. */
+function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener("abort", onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
+  });
+}
+
+function failure(message: string): ToolResult {
+  return { output: { error: message }, isError: true, content: [{ type: "text", text: message }] };
+}
+
+function displayText(output: unknown): string {
+  const text = typeof output === "string" ? output : JSON.stringify(output, null, 2);
+  return text.length > DISPLAY_CHARS ? `${text.slice(0, DISPLAY_CHARS)}\n…` : text;
+}

@@ -1,0 +1,44 @@
+// The loop's two-way boundary with whoever hosts it (the ACP edge, in practice):
+// what it reports as the turn runs, and what it needs from the editor side.
+import type { TokenUsage } from "../providers/types";
+import type { DisplayContent, FileAccess, Location, PermissionAsk, ShellRunner, TodoItem } from "../tools/context";
+import type { ToolKind } from "../tools/registry";
+
+export interface ToolCallView {
+  /** Unique within the session. */
+  id: string;
+  name: string;
+  title: string;
+  kind: ToolKind;
+  locations: Location[];
+  rawInput: unknown;
+}
+
+export interface ToolCallOutcome {
+  status: "completed" | "failed";
+  content: DisplayContent[];
+  rawOutput: unknown;
+  locations?: Location[];
+}
+
+/** Everything the user should see, as it happens. */
+export interface TurnObserver {
+  textDelta(text: string): void;
+  reasoningDelta(text: string): void;
+  toolCallPending(call: ToolCallView): void;
+  toolCallRunning(id: string): void;
+  toolCallProgress(id: string, update: { content?: DisplayContent[]; title?: string; locations?: Location[] }): void;
+  toolCallFinished(id: string, outcome: ToolCallOutcome): void;
+  plan(todos: TodoItem[]): void;
+  usage(usage: TokenUsage): void;
+}
+
+export type PermissionAnswer = "allow_once" | "allow_always" | "reject";
+
+/** What tools reach the editor through. */
+export interface TurnHost {
+  files: FileAccess;
+  shell: ShellRunner;
+  /** Shows a permission prompt for a tool call and waits for the user's answer. */
+  askUser(call: ToolCallView, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;
+}

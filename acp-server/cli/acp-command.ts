@@ -1,0 +1,40 @@
+// `hermes acp`: serve ACP on stdin/stdout until the client goes away.
+import * as acp from "@agentclientprotocol/sdk";
+import { Readable, Writable } from "node:stream";
+import { createAgentApp } from "../acp/agent-app";
+import { loadConfig } from "../config/load";
+import { resolveModel } from "../config/resolve-model";
+import { killAllLocalProcesses } from "../tools/local-shell";
+import { configureLogging, createLogger } from "../util/log";
+import { VERSION } from "../version";
+
+export function runAcpServer(): void {
+  const loaded = loadConfig();
+  configureLogging({ home: loaded.home, level: loaded.config.logging.level, stderrLevel: loaded.config.logging.level });
+  const log = createLogger("acp");
+  if (loaded.error) log.warn(`configuration problem:\n${loaded.error}`);
+  const model = resolveModel(loaded);
+  if (model.ok) log.info("model", { provider: model.model.provider, name: model.model.name, baseUrl: model.model.baseUrl });
+  else log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
+
+  const app = createAgentApp({ version: VERSION, loaded, model, log });
+  const connection = app.connect(
+    acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
+  );
+
+  let exiting = false;
+  const shutdown = (why: string, code = 0) => {
+    if (exiting) return;
+    exiting = true;
+    log.info(`shutting down: ${why}`);
+    killAllLocalProcesses(); // no orphans: every command we started dies with us
+    process.exit(code);
+  };
+  void connection.closed.then(() => shutdown("client closed the connection"));
+  process.on("SIGTERM", () => shutdown("SIGTERM"));
+  process.on("SIGINT", () => shutdown("SIGINT"));
+  process.on("SIGHUP", () => shutdown("SIGHUP"));
+  // A bug in one handler must not take the whole editor session down with it.
+  process.on("uncaughtException", (error) => log.error("uncaught exception", { error, stack: error.stack }));
+  process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { reason }));
+}

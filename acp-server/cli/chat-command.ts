@@ -1,0 +1,111 @@
+// `hermes chat "prompt"`: one turn in the terminal. It is an ACP client connected
+// in-process to the very same agent app `hermes acp` serves, so there is one loop.
+// The reply streams to stdout; tool steps, thoughts and prompts go to stderr.
+import * as acp from "@agentclientprotocol/sdk";
+import { createInterface } from "node:readline/promises";
+import { createAgentApp } from "../acp/agent-app";
+import { loadConfig } from "../config/load";
+import { resolveModel } from "../config/resolve-model";
+import { killAllLocalProcesses } from "../tools/local-shell";
+import { configureLogging, createLogger } from "../util/log";
+import { VERSION } from "../version";
+
+export interface ChatOptions {
+  prompt: string;
+  cwd: string;
+  /** Approve every permission request without asking. */
+  yes: boolean;
+}
+
+const dim = (text: string) => (process.stderr.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
+
+export async function runChat(options: ChatOptions): Promise<number> {
+  const loaded = loadConfig();
+  configureLogging({ home: loaded.home, level: loaded.config.logging.level, stderrLevel: "warn" });
+  const log = createLogger("chat");
+  const agentApp = createAgentApp({ version: VERSION, loaded, model: resolveModel(loaded), log });
+
+  let endedWithNewline = true;
+  const titles = new Map<string, string>();
+  const clientApp = acp
+    .client({ name: "hermes-chat" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      const update = params.update;
+      switch (update.sessionUpdate) {
+        case "agent_message_chunk":
+          if (update.content.type === "text") {
+            process.stdout.write(update.content.text);
+            endedWithNewline = update.content.text.endsWith("\n");
+          }
+          break;
+        case "agent_thought_chunk":
+          if (update.content.type === "text") process.stderr.write(dim(update.content.text));
+          break;
+        case "tool_call":
+          titles.set(update.toolCallId, update.title);
+          process.stderr.write(`${endedWithNewline ? "" : "\n"}▸ ${update.title}\n`);
+          endedWithNewline = true;
+          break;
+        case "tool_call_update":
+          if (update.status === "failed") process.stderr.write(`  ✗ ${titles.get(update.toolCallId) ?? update.toolCallId} failed\n`);
+          break;
+        case "plan":
+          process.stderr.write(update.entries.map((e) => `  ${e.status === "completed" ? "☑" : "☐"} ${e.content}`).join("\n") + "\n");
+          break;
+      }
+    })
+    .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => askPermission(params, options.yes));
+
+  return clientApp.connectWith(agentApp, async (agent) => {
+    await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+    const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] });
+
+    let interrupts = 0;
+    const onInterrupt = () => {
+      interrupts++;
+      if (interrupts > 1) {
+        killAllLocalProcesses();
+        process.exit(130);
+      }
+      process.stderr.write("\n(cancelling; press Ctrl-C again to quit)\n");
+      void agent.notify(acp.methods.agent.session.cancel, { sessionId });
+    };
+    process.on("SIGINT", onInterrupt);
+    try {
+      const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.prompt }] });
+      if (!endedWithNewline) process.stdout.write("\n");
+      if (response.stopReason !== "end_turn") process.stderr.write(dim(`(stopped: ${response.stopReason})\n`));
+      return response.stopReason === "cancelled" ? 130 : 0;
+    } catch (error) {
+      if (!endedWithNewline) process.stdout.write("\n");
+      process.stderr.write(`hermes: ${(error as Error).message}\n`);
+      return 1;
+    } finally {
+      process.off("SIGINT", onInterrupt);
+      killAllLocalProcesses();
+    }
+  });
+}
+
+async function askPermission(params: acp.RequestPermissionRequest, yes: boolean): Promise<acp.RequestPermissionResponse> {
+  const allowOnce = params.options.find((o) => o.kind === "allow_once");
+  const allowAlways = params.options.find((o) => o.kind === "allow_always");
+  const reject = params.options.find((o) => o.kind === "reject_once" || o.kind === "reject_always");
+  const pick = (option?: acp.PermissionOption): acp.RequestPermissionResponse =>
+    option ? { outcome: { outcome: "selected", optionId: option.optionId } } : { outcome: { outcome: "cancelled" } };
+
+  const title = params.toolCall.title ?? params.toolCall.toolCallId;
+  if (yes) return pick(allowOnce ?? allowAlways);
+  if (!process.stdin.isTTY || !process.stderr.isTTY) {
+    process.stderr.write(`  ✗ not allowed: ${title} (no terminal to ask in; pass --yes to allow)\n`);
+    return pick(reject);
+  }
+  const rl = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const answer = (await rl.question(`Allow ${title}? [y/N/a=always] `)).trim().toLowerCase();
+    if (answer === "a" || answer === "always") return pick(allowAlways ?? allowOnce);
+    return answer === "y" || answer === "yes" ? pick(allowOnce) : pick(reject);
+  } finally {
+    rl.close();
+  }
+}

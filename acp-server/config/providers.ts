@@ -1,0 +1,19 @@
+// Known providers: default endpoint and where their key usually lives.
+import type { ProviderId } from "./schema";
+
+export interface ProviderInfo {
+  baseUrl?: string;
+  /** Environment variables checked for the API key, in order. */
+  keyEnv: string[];
+  /** Local servers need no key. */
+  keyRequired: boolean;
+}
+
+export const PROVIDERS: Record<ProviderId, ProviderInfo> = {
+  openai: { baseUrl: "https://api.openai.com/v1", keyEnv: ["OPENAI_API_KEY"], keyRequired: true },
+  anthropic: { baseUrl: "https://api.anthropic.com/v1", keyEnv: ["ANTHROPIC_API_KEY"], keyRequired: true },
+  openrouter: { baseUrl: "https://openrouter.ai/api/v1", keyEnv: ["OPENROUTER_API_KEY"], keyRequired: true },
+  ollama: { baseUrl: "http://127.0.0.1:11434/v1", keyEnv: ["OLLAMA_API_KEY"], keyRequired: false },
+  lmstudio: { baseUrl: "http://127.0.0.1:1234/v1", keyEnv: ["LMSTUDIO_API_KEY"], keyRequired: false },
+  custom: { keyEnv: ["OPENAI_API_KEY"], keyRequired: false },
+};

@@ -1,0 +1,74 @@
+// The `hermes` command line.
+import path from "node:path";
+import { runAcpServer } from "./cli/acp-command";
+import { runChat } from "./cli/chat-command";
+import { runCheck } from "./cli/check-command";
+import { VERSION } from "./version";
+
+const HELP = `hermes ${VERSION}: a self-improving coding agent for editors (Agent Client Protocol)
+
+Usage:
+  hermes acp                 Serve ACP on stdin/stdout (for Zed, JetBrains, VS Code, acpx, ...)
+  hermes acp --check         Print the resolved model and configuration; exit 1 if unusable
+  hermes chat [options] "prompt..."
+                             Run one turn in this terminal and stream the reply
+      --cwd DIR              Working directory (default: the current one)
+      -y, --yes              Allow every edit without asking
+  hermes --version           Print the version
+  hermes --help              Show this help
+
+Configuration: $HERMES_HOME/config.yaml and $HERMES_HOME/.env (HERMES_HOME defaults to ~/.hermes).
+Environment overrides: HERMES_PROVIDER, HERMES_MODEL, HERMES_BASE_URL, HERMES_API_KEY.
+`;
+
+async function main(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case "acp":
+      if (rest.includes("--check")) process.exit(runCheck());
+      if (rest.some((arg) => arg !== "--check")) return usageError(`unknown option for acp: ${rest.join(" ")}`);
+      return runAcpServer();
+    case "chat":
+      return process.exit(await runChat(parseChatArgs(rest)));
+    case "--version":
+    case "-v":
+    case "version":
+      process.stdout.write(`${VERSION}\n`);
+      return;
+    case undefined:
+    case "--help":
+    case "-h":
+    case "help":
+      process.stdout.write(HELP);
+      return;
+    default:
+      return usageError(`unknown command: ${command}`);
+  }
+}
+
+function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: boolean } {
+  let cwd = process.cwd();
+  let yes = false;
+  const words: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    if (arg === "--yes" || arg === "-y") yes = true;
+    else if (arg === "--cwd") cwd = args[++i] ?? usageError("--cwd needs a directory");
+    else if (arg === "--") {
+      words.push(...args.slice(i + 1));
+      break;
+    }
+    else if (arg.startsWith("-") && words.length === 0) usageError(`unknown option for chat: ${arg}`);
+    else words.push(arg);
+  }
+  const prompt = words.join(" ").trim();
+  if (!prompt) usageError('chat needs a prompt, e.g. hermes chat "explain src/main.ts"');
+  return { prompt, cwd: path.resolve(cwd), yes };
+}
+
+function usageError(message: string): never {
+  process.stderr.write(`hermes: ${message}\nRun "hermes --help" for usage.\n`);
+  process.exit(2);
+}
+
+void main(process.argv.slice(2));

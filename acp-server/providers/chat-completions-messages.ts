@@ -1,0 +1,129 @@
+// Pure conversions between Hermes' provider-neutral types and the Chat Completions wire
+// shapes. Kept apart from the provider so they are testable without a server.
+import type {
+  ChatCompletionChunk,
+  ChatCompletionContentPart,
+  ChatCompletionFunctionTool,
+  ChatCompletionMessageParam,
+} from "openai/resources/chat/completions";
+import type { ChatMessage, FinishReason, TokenUsage, ToolSpec, UserPart } from "./types";
+
+export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
+  return messages.map((message): ChatCompletionMessageParam => {
+    switch (message.role) {
+      case "system":
+        return { role: "system", content: message.content };
+      case "user":
+        return { role: "user", content: toUserContent(message.content) };
+      case "assistant": {
+        // Reasoning is deliberately not sent back: most servers reject or ignore it, and
+        // replaying it only spends input tokens.
+        const calls = message.toolCalls ?? [];
+        if (calls.length === 0) return { role: "assistant", content: message.content };
+        return {
+          role: "assistant",
+          // OpenAI wants null (not "") beside tool calls; some servers reject the empty string.
+          content: message.content === "" ? null : message.content,
+          tool_calls: calls.map((call) => ({
+            id: call.id,
+            type: "function" as const,
+            function: { name: call.name, arguments: call.arguments },
+          })),
+        };
+      }
+      case "tool":
+        return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+    }
+  });
+}
+
+/**
+ * Text-only user turns become one plain string: several local servers (older llama.cpp,
+ * some chat templates) mishandle the array form. With images the array form is required.
+ */
+function toUserContent(parts: UserPart[]): string | ChatCompletionContentPart[] {
+  if (parts.every((part) => part.type === "text")) {
+    return parts.map((part) => (part.type === "text" ? part.text : "")).join("\n\n");
+  }
+  return parts.map(
+    (part): ChatCompletionContentPart =>
+      part.type === "text"
+        ? { type: "text", text: part.text }
+        : { type: "image_url", image_url: { url: `data:${part.mimeType};base64,${part.data}` } },
+  );
+}
+
+export function toOpenAITools(tools: ToolSpec[]): ChatCompletionFunctionTool[] {
+  return tools.map((tool) => ({
+    type: "function",
+    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+  }));
+}
+
+export function mapFinishReason(reason: string): FinishReason {
+  switch (reason) {
+    case "stop":
+    case "length":
+    case "content_filter":
+    case "tool_calls":
+      return reason;
+    case "function_call": // legacy name for the same thing
+      return "tool_calls";
+    default:
+      return "other";
+  }
+}
+
+/** Details fields are optional: many OpenAI-compatible servers send only the two counts. */
+export function mapUsage(usage: NonNullable<ChatCompletionChunk["usage"]>): TokenUsage {
+  const mapped: TokenUsage = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
+  const cached = usage.prompt_tokens_details?.cached_tokens;
+  const reasoning = usage.completion_tokens_details?.reasoning_tokens;
+  if (typeof cached === "number") mapped.cachedInputTokens = cached;
+  if (typeof reasoning === "number") mapped.reasoningTokens = reasoning;
+  return mapped;
+}
+
+/** The reasoning text of a delta: `reasoning_content` (DeepSeek, vLLM) or `reasoning` (OpenRouter). */
+export function reasoningOf(delta: object): string {
+  const fields = delta as { reasoning_content?: unknown; reasoning?: unknown };
+  const text = fields.reasoning_content ?? fields.reasoning;
+  return typeof text === "string" ? text : "";
+}
+
+type ToolCallDelta = NonNullable<ChatCompletionChunk.Choice.Delta["tool_calls"]>[number];
+
+/** Accumulates streamed tool call fragments into whole calls, keyed by the delta index. */
+export class ToolCallAccumulator {
+  private readonly calls = new Map<number, { id: string; name: string; arguments: string }>();
+
+  add(delta: ToolCallDelta): void {
+    // A few servers omit `index` and send each call whole; give each new id its own slot.
+    const index =
+      typeof delta.index === "number"
+        ? delta.index
+        : delta.id && ![...this.calls.values()].some((call) => call.id === delta.id)
+          ? this.calls.size
+          : Math.max(0, this.calls.size - 1);
+    const call = this.calls.get(index) ?? { id: "", name: "", arguments: "" };
+    if (delta.id && !call.id) call.id = delta.id;
+    if (delta.function?.name && !call.name) call.name = delta.function.name;
+    if (delta.function?.arguments) call.arguments += delta.function.arguments;
+    this.calls.set(index, call);
+  }
+
+  get size(): number {
+    return this.calls.size;
+  }
+
+  /** Whole calls in index order. Missing ids are generated; empty arguments become "{}". */
+  finish(makeId: () => string): { id: string; name: string; arguments: string }[] {
+    return [...this.calls.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([, call]) => ({
+        id: call.id || makeId(),
+        name: call.name,
+        arguments: call.arguments.trim() === "" ? "{}" : call.arguments,
+      }));
+  }
+}

@@ -1,0 +1,128 @@
+// What a tool may use while it runs. The agent layer builds one per tool call; the
+// ACP edge supplies the editor-backed pieces (client fs, client terminals, permission
+// prompts), so tools never know which side of the protocol they are on.
+
+/** Content shown to the user in the tool call card (converted to ACP content by the edge). */
+export type DisplayContent =
+  | { type: "text"; text: string }
+  | { type: "diff"; path: string; oldText: string | null; newText: string }
+  | { type: "terminal"; terminalId: string };
+
+export interface Location {
+  path: string;
+  line?: number;
+}
+
+/** Reads and writes text files. Paths are absolute. */
+export interface FileAccess {
+  /** Whole file as text. Throws FileNotFoundError when it does not exist. */
+  readText(path: string): Promise<string>;
+  /** Writes the whole file, creating parent folders. */
+  writeText(path: string, content: string): Promise<void>;
+  /** True when reads come from the editor (unsaved buffers included). */
+  readonly viaEditor: boolean;
+}
+
+export class FileNotFoundError extends Error {
+  constructor(readonly path: string) {
+    super(`File not found: ${path}`);
+    this.name = "FileNotFoundError";
+  }
+}
+
+export interface ExitStatus {
+  /** null when the process was killed by a signal. */
+  code: number | null;
+  signal: string | null;
+}
+
+export interface CommandOutput {
+  text: string;
+  /** True when the middle of the output was dropped to respect the cap. */
+  truncated: boolean;
+  /** Present once the command has exited. */
+  exit?: ExitStatus;
+}
+
+/** A command started by a ShellRunner. */
+export interface RunningCommand {
+  /** Set when the command runs in an editor terminal the client can display. */
+  readonly terminalId?: string;
+  output(): Promise<CommandOutput>;
+  waitForExit(): Promise<ExitStatus>;
+  /** Kills the whole process group. Safe to call more than once or after exit. */
+  kill(): Promise<void>;
+  /** Frees the terminal (killing the command if still running). Idempotent. */
+  release(): Promise<void>;
+  /** Live output for runners that can stream it (local processes). Returns an unsubscribe. */
+  onOutput?(listener: (chunk: string) => void): () => void;
+}
+
+export interface StartCommandOptions {
+  cwd: string;
+  /** Output beyond this many bytes keeps its head and tail only. */
+  outputLimit: number;
+  env?: Record<string, string>;
+}
+
+/** Runs shell command lines (sh -c) in the editor's terminal or as local processes. */
+export interface ShellRunner {
+  start(command: string, options: StartCommandOptions): Promise<RunningCommand>;
+}
+
+export interface BackgroundProcess {
+  id: string;
+  command: string;
+  cwd: string;
+  startedAt: number;
+  handle: RunningCommand;
+}
+
+export type PermissionAction = "edit" | "execute" | "delete" | "other";
+
+export interface PermissionAsk {
+  action: PermissionAction;
+  /** Short human title shown in the prompt, e.g. "Write src/app.ts". */
+  title: string;
+  /** Absolute paths the action touches (used by policy and shown to the user). */
+  paths?: string[];
+  command?: string;
+  /** Preview shown with the prompt (a diff for edits). */
+  content?: DisplayContent[];
+}
+
+export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";
+export interface TodoItem {
+  id: string;
+  content: string;
+  status: TodoStatus;
+}
+
+/** Per-session state tools keep between calls (todo list, background processes). */
+export interface SessionToolState {
+  todos: TodoItem[];
+  processes: Map<string, BackgroundProcess>;
+  nextProcessNumber: number;
+}
+
+export function createSessionToolState(): SessionToolState {
+  return { todos: [], processes: new Map(), nextProcessNumber: 1 };
+}
+
+export interface ToolContext {
+  sessionId: string;
+  toolCallId: string;
+  /** Session working directory; relative paths resolve against it. */
+  cwd: string;
+  /** Aborted when the user cancels the turn: stop work and kill children. */
+  signal: AbortSignal;
+  files: FileAccess;
+  shell: ShellRunner;
+  state: SessionToolState;
+  /** Streams an in-progress update of this tool call to the editor. */
+  progress(update: { content?: DisplayContent[]; title?: string; locations?: Location[] }): void;
+  /** Asks the user (or the session's mode) whether the action may proceed. */
+  requestPermission(ask: PermissionAsk): Promise<boolean>;
+  /** Publishes the session's plan (the todo list) to the editor. */
+  publishPlan(todos: TodoItem[]): void;
+}

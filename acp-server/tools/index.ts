@@ -1,0 +1,10 @@
+// Importing a tool file registers it. Adding a tool = adding its file + one line here.
+import "./read-file";
+import "./write-file";
+import "./patch";
+import "./search-files";
+import "./terminal";
+import "./process";
+import "./todo";
+
+export { listTools, getTool, toolJsonSchema, resultText } from "./registry";

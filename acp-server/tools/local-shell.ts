@@ -1,0 +1,205 @@
+// Runs command lines as local processes, used when the editor does not offer terminals.
+// Each command gets its own process group (detached), so killing it also kills whatever
+// it started (`npm test` → node → workers) instead of leaving orphans behind.
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import { stat } from "node:fs/promises";
+import { StringDecoder } from "node:string_decoder";
+import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "./context";
+import { OutputBuffer } from "./output-buffer";
+
+/** Fixed choice (not $SHELL) so a command behaves the same on every user's machine. */
+const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
+
+/** Nothing can answer a prompt or drive a pager, so ask tools not to start one. */
+const NON_INTERACTIVE_ENV: Record<string, string> = {
+  PAGER: "cat",
+  GIT_PAGER: "cat",
+  GIT_TERMINAL_PROMPT: "0",
+  TERM: "dumb",
+};
+
+/** Grace period between SIGTERM and SIGKILL. */
+const KILL_GRACE_MS = 1500;
+/** After the shell exits, how long to wait for its pipes to drain before reporting the exit. */
+const CLOSE_GRACE_MS = 200;
+
+/** Every command whose group may still have members; killed on server exit. */
+const live = new Set<LocalCommand>();
+
+/** Synchronously SIGKILLs every live process group (call on server exit: no orphans). */
+export function killAllLocalProcesses(): void {
+  for (const command of live) command.signalGroup("SIGKILL");
+  live.clear();
+}
+
+export class LocalShellRunner implements ShellRunner {
+  async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
+    await checkDirectory(options.cwd);
+    let child: ChildProcess;
+    try {
+      child = spawn(SHELL, ["-c", command], {
+        cwd: options.cwd,
+        env: { ...process.env, ...NON_INTERACTIVE_ENV, ...options.env },
+        detached: true,
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+    } catch (error) {
+      throw new Error(`Could not start command: ${errorMessage(error)}`);
+    }
+    await new Promise<void>((resolve, reject) => {
+      child.once("spawn", resolve);
+      child.once("error", (error) => reject(new Error(`Could not start command: ${error.message}`)));
+    });
+    return new LocalCommand(child, options.outputLimit);
+  }
+}
+
+class LocalCommand implements RunningCommand {
+  private readonly pid: number;
+  private readonly buffer: OutputBuffer;
+  private readonly listeners = new Set<(chunk: string) => void>();
+  private exitStatus: ExitStatus | undefined;
+  private readonly exited: Promise<ExitStatus>;
+  private released = false;
+
+  constructor(
+    private readonly child: ChildProcess,
+    outputLimit: number,
+  ) {
+    this.pid = child.pid as number;
+    this.buffer = new OutputBuffer(outputLimit);
+    live.add(this);
+    // stdout and stderr each get a decoder: a character split across two reads of one
+    // stream must not be garbled by a chunk of the other stream landing in between.
+    for (const stream of [child.stdout, child.stderr]) {
+      if (!stream) continue;
+      const decoder = new StringDecoder("utf8");
+      stream.on("data", (data: Buffer) => this.emit(decoder.write(data)));
+      stream.on("end", () => this.emit(decoder.end()));
+      stream.on("error", () => {});
+    }
+    let closed = false;
+    const closedPromise = new Promise<void>((resolve) =>
+      child.once("close", () => {
+        closed = true;
+        if (!this.groupExists()) live.delete(this);
+        resolve();
+      }),
+    );
+    this.exited = new Promise<ExitStatus>((resolve) => {
+      child.once("exit", (code, signal) => {
+        const status: ExitStatus = { code, signal };
+        // A background grandchild may hold the pipes open forever, so report the exit
+        // after a short drain instead of waiting for 'close'.
+        const finish = () => {
+          this.exitStatus = status;
+          resolve(status);
+        };
+        if (closed) return finish();
+        const timer = setTimeout(finish, CLOSE_GRACE_MS);
+        void closedPromise.then(() => {
+          clearTimeout(timer);
+          finish();
+        });
+      });
+    });
+  }
+
+  output(): Promise<CommandOutput> {
+    const result: CommandOutput = { text: this.buffer.text(), truncated: this.buffer.truncated };
+    if (this.exitStatus) result.exit = { ...this.exitStatus };
+    return Promise.resolve(result);
+  }
+
+  waitForExit(): Promise<ExitStatus> {
+    return this.exited;
+  }
+
+  onOutput(listener: (chunk: string) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  async kill(): Promise<void> {
+    const shellRunning = this.child.exitCode === null && this.child.signalCode === null;
+    if (!shellRunning && !this.groupExists()) return;
+    this.signalGroup("SIGTERM");
+    const escalate = () => {
+      if (this.groupExists()) this.signalGroup("SIGKILL");
+    };
+    if (shellRunning) {
+      if (!(await settlesWithin(this.exited, KILL_GRACE_MS))) {
+        escalate();
+        await settlesWithin(this.exited, 1000);
+        return;
+      }
+    }
+    // The shell is gone; give anything else in the group the rest of the grace period.
+    if (this.groupExists()) setTimeout(escalate, KILL_GRACE_MS);
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    await this.kill();
+    this.listeners.clear();
+    live.delete(this);
+  }
+
+  /** Sends a signal to the whole process group; a no-op once the group is gone. */
+  signalGroup(signal: NodeJS.Signals): void {
+    try {
+      process.kill(-this.pid, signal);
+    } catch {
+      // ESRCH: the group has already exited.
+    }
+  }
+
+  private groupExists(): boolean {
+    try {
+      process.kill(-this.pid, 0);
+      return true;
+    } catch (error) {
+      return (error as NodeJS.ErrnoException).code === "EPERM";
+    }
+  }
+
+  private emit(text: string): void {
+    if (!text) return;
+    this.buffer.append(text);
+    for (const listener of this.listeners) {
+      try {
+        listener(text);
+      } catch {
+        // A failing listener must not break output collection.
+      }
+    }
+  }
+}
+
+async function checkDirectory(cwd: string): Promise<void> {
+  let info;
+  try {
+    info = await stat(cwd);
+  } catch {
+    throw new Error(`Working directory does not exist: ${cwd}`);
+  }
+  if (!info.isDirectory()) throw new Error(`Working directory is not a directory: ${cwd}`);
+}
+
+/** True when `promise` settles within `ms`; the timer is cleared either way. */
+function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve(false), ms);
+    const done = () => {
+      clearTimeout(timer);
+      resolve(true);
+    };
+    promise.then(done, done);
+  });
+}
+
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

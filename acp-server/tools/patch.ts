@@ -1,0 +1,152 @@
+// patch: exact string replacement in one file, shown to the user as a diff before writing.
+import { z } from "zod";
+import { FileNotFoundError } from "./context";
+import { displayPath, resolvePath } from "./paths";
+import { notFoundMessage } from "./read-file";
+import { defineTool, ToolError } from "./registry";
+
+const schema = z.object({
+  path: z.string().min(1).describe("File to edit, absolute or relative to the working directory."),
+  old_string: z
+    .string()
+    .describe("Exact text to replace, including whitespace and indentation, without read_file's line-number prefixes. Must be unique in the file unless replace_all is true."),
+  new_string: z.string().describe("Text to put in its place (may be empty to delete)."),
+  replace_all: z.boolean().optional().describe("Replace every occurrence instead of requiring exactly one. Default false."),
+});
+
+/** Start indexes of the non-overlapping occurrences of `needle`. */
+export function occurrences(text: string, needle: string): number[] {
+  const found: number[] = [];
+  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) found.push(at);
+  return found;
+}
+
+const lineAt = (text: string, index: number): number => text.slice(0, index).split("\n").length;
+const squash = (text: string): string => text.replace(/\s+/g, " ").trim();
+
+/** Why old_string did not match, as specifically as we can tell cheaply. */
+export function noMatchHint(text: string, oldString: string): string {
+  if (/^\s*\d+\|/m.test(oldString) && !/^\s*\d+\|/m.test(text)) {
+    return 'old_string seems to include read_file line-number prefixes ("  12|"); remove them.';
+  }
+  if (squash(text).includes(squash(oldString))) {
+    return "It matches only if whitespace is ignored: check indentation (tabs vs spaces), line breaks and trailing spaces, and copy the text exactly.";
+  }
+  const firstLine = oldString.split("\n").find((line) => line.trim() !== "")?.trim();
+  if (firstLine) {
+    const lines = text.split("\n");
+    const at = lines.findIndex((line) => line.includes(firstLine));
+    if (at !== -1) {
+      return `Its first line appears at line ${at + 1}; the text after it differs. Re-read that region with read_file and copy it exactly.`;
+    }
+  }
+  return "Not even its first line occurs in the file; it may have changed since you read it. Re-read it with read_file.";
+}
+
+/** A small unified-diff-like view of the first replacement, for the model. */
+export function hunk(
+  before: string,
+  after: string,
+  index: number,
+  oldLength: number,
+  newLength: number,
+): { diff: string; line: number } {
+  const start = before.lastIndexOf("\n", index - 1) + 1;
+  // Whole lines around the change on each side, then drop the lines both sides share.
+  const region = (text: string, end: number): string[] => {
+    const newline = text.indexOf("\n", end);
+    return text.slice(start, newline === -1 ? text.length : newline).split("\n").map((line) => line.replace(/\r$/, ""));
+  };
+  const removed = region(before, index + oldLength);
+  const added = region(after, index + newLength);
+  let first = lineAt(before, start);
+  while (removed.length > 0 && added.length > 0 && removed[0] === added[0]) {
+    removed.shift();
+    added.shift();
+    first++;
+  }
+  while (removed.length > 0 && added.length > 0 && removed[removed.length - 1] === added[added.length - 1]) {
+    removed.pop();
+    added.pop();
+  }
+  const show = (lines: string[], sign: string): string[] => {
+    const shown = lines.slice(0, 20).map((line) => sign + line);
+    return lines.length > 20 ? [...shown, `${sign}… (${lines.length - 20} more lines)`] : shown;
+  };
+  return { diff: [`@@ line ${first} @@`, ...show(removed, "-"), ...show(added, "+")].join("\n"), line: first };
+}
+
+export const patchTool = defineTool({
+  name: "patch",
+  toolset: "file",
+  kind: "edit",
+  readOnly: false,
+  description:
+    "Edit a file by replacing an exact string. old_string must match the file exactly (whitespace included) and occur exactly once, unless replace_all is true; include a few surrounding lines to make it unique. Read the file first. To create a file or rewrite it entirely, use write_file.",
+  schema,
+  title: (args, cwd) => `edit ${displayPath(cwd, resolvePath(cwd, args.path))}`,
+  locations: (args, cwd) => [{ path: resolvePath(cwd, args.path) }],
+  handler: async (args, ctx) => {
+    const absolute = resolvePath(ctx.cwd, args.path);
+    const shown = displayPath(ctx.cwd, absolute);
+    if (args.old_string === "") {
+      throw new ToolError("old_string is empty. Quote the exact text to replace, or use write_file to create or rewrite a file.");
+    }
+    if (args.old_string === args.new_string) throw new ToolError("old_string and new_string are identical; nothing would change.");
+
+    let before: string;
+    try {
+      before = await ctx.files.readText(absolute);
+    } catch (error) {
+      if (error instanceof FileNotFoundError || (error as NodeJS.ErrnoException).code === "ENOENT") {
+        throw new ToolError(`${await notFoundMessage(absolute, ctx.cwd)} To create a new file, use write_file.`);
+      }
+      throw new ToolError(`Cannot read ${shown}: ${(error as Error).message}`);
+    }
+
+    let oldString = args.old_string;
+    let newString = args.new_string;
+    let found = occurrences(before, oldString);
+    // Models quote CRLF files with plain \n; retry with the file's line endings.
+    if (found.length === 0 && before.includes("\r\n") && oldString.includes("\n") && !oldString.includes("\r")) {
+      const crlf = (text: string) => text.replace(/\n/g, "\r\n");
+      const retry = occurrences(before, crlf(oldString));
+      if (retry.length > 0) {
+        oldString = crlf(oldString);
+        newString = newString.includes("\r") ? newString : crlf(newString);
+        found = retry;
+      }
+    }
+    if (found.length === 0) throw new ToolError(`old_string was not found in ${shown}. ${noMatchHint(before, args.old_string)}`);
+    if (found.length > 1 && !args.replace_all) {
+      const lines = found.slice(0, 10).map((at) => lineAt(before, at));
+      throw new ToolError(
+        `old_string occurs ${found.length} times in ${shown} (lines ${lines.join(", ")}${found.length > 10 ? ", …" : ""}). Include more surrounding context to make it unique, or set replace_all: true to replace every occurrence.`,
+      );
+    }
+
+    let after = "";
+    let last = 0;
+    for (const at of found) {
+      after += before.slice(last, at) + newString;
+      last = at + oldString.length;
+    }
+    after += before.slice(last);
+
+    const diff = { type: "diff" as const, path: absolute, oldText: before, newText: after };
+    const allowed = await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [diff] });
+    if (!allowed) return { output: { error: `The user denied editing ${shown}. The file was not changed.` }, isError: true };
+    await ctx.files.writeText(absolute, after);
+
+    const first = hunk(before, after, found[0], oldString.length, newString.length);
+    const firstLine = first.line;
+    const output: Record<string, unknown> = {
+      path: shown,
+      replacements: found.length,
+      first_changed_line: firstLine,
+      diff: first.diff,
+    };
+    if (found.length > 1) output.note = `The diff shows the first of ${found.length} replacements.`;
+    return { output, content: [diff], locations: [{ path: absolute, line: firstLine }] };
+  },
+});

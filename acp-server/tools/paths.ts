@@ -1,0 +1,14 @@
+// Path helpers shared by the file tools: every path a model gives resolves against
+// the session cwd, and titles show paths relative to it when they are inside.
+import path from "node:path";
+import os from "node:os";
+
+export function resolvePath(cwd: string, target: string): string {
+  const expanded = target === "~" || target.startsWith("~/") ? path.join(os.homedir(), target.slice(1)) : target;
+  return path.resolve(cwd, expanded);
+}
+
+export function displayPath(cwd: string, absolute: string): string {
+  const relative = path.relative(cwd, absolute);
+  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : absolute;
+}

@@ -1,0 +1,99 @@
+// The `process` tool: inspects and stops commands the terminal tool started with
+// background: true (kept per session in ctx.state.processes).
+import { z } from "zod";
+import type { BackgroundProcess, CommandOutput, SessionToolState } from "./context";
+import { truncateMiddle } from "./output-buffer";
+import { defineTool, ToolError } from "./registry";
+import { OUTPUT_LIMIT } from "./terminal";
+
+/** Polling a server is about its latest lines, so keep most of the budget for the tail. */
+const POLL_HEAD_RATIO = 0.2;
+
+const schema = z.object({
+  action: z
+    .enum(["list", "poll", "kill"])
+    .describe("list: all background processes; poll: status and output of one; kill: stop one (with its children) and forget it."),
+  id: z.string().optional().describe("Process id from the terminal tool (e.g. proc_1). Required for poll and kill."),
+});
+
+export const processTool = defineTool({
+  name: "process",
+  toolset: "terminal",
+  kind: "execute",
+  readOnly: false,
+  description: [
+    "Manage commands started by the terminal tool with background: true.",
+    "list: every background process with its status and uptime.",
+    `poll: status, exit code once exited, and output so far (capped at ${OUTPUT_LIMIT} characters, mostly the latest).`,
+    "kill: stop the process and its children, return its final output, and remove it from the list.",
+    "Exited processes stay listed until killed, so their output can still be read.",
+  ].join("\n"),
+  schema,
+  title: (args) => `process ${args.action}${args.id ? ` ${args.id}` : ""}`,
+  handler: async (args, ctx) => {
+    const { processes } = ctx.state;
+    if (args.action === "list") {
+      const list = await Promise.all([...processes.values()].map(describe));
+      return { output: list.length ? { processes: list } : { processes: [], note: "No background processes." } };
+    }
+
+    const entry = lookup(ctx.state, args.id, args.action);
+    if (args.action === "poll") {
+      const captured = await entry.handle.output();
+      return { output: { id: entry.id, ...status(captured), ...outputFields(captured) } };
+    }
+
+    // kill
+    const wasRunning = !(await entry.handle.output().catch((): CommandOutput => ({ text: "", truncated: false }))).exit;
+    await entry.handle.kill();
+    const captured = await entry.handle.output();
+    await entry.handle.release().catch(() => {});
+    processes.delete(entry.id);
+    const final = status(captured);
+    return {
+      output: {
+        id: entry.id,
+        ...final,
+        status: wasRunning ? "killed" : final.status,
+        ...outputFields(captured),
+      },
+    };
+  },
+});
+
+function lookup(state: SessionToolState, id: string | undefined, action: string): BackgroundProcess {
+  const known = [...state.processes.keys()];
+  const knownText = known.length ? `Known ids: ${known.join(", ")}.` : "There are no background processes.";
+  if (!id) throw new ToolError(`The ${action} action needs an id. ${knownText}`);
+  const entry = state.processes.get(id);
+  if (!entry) throw new ToolError(`No background process "${id}". ${knownText}`);
+  return entry;
+}
+
+async function describe(entry: BackgroundProcess): Promise<Record<string, unknown>> {
+  const captured = await entry.handle.output().catch((): CommandOutput => ({ text: "", truncated: false }));
+  return {
+    id: entry.id,
+    command: entry.command,
+    cwd: entry.cwd,
+    ...status(captured),
+    uptime_s: Math.round((Date.now() - entry.startedAt) / 1000),
+  };
+}
+
+function status(captured: CommandOutput): { status: string; exit_code?: number | null; signal?: string } {
+  if (!captured.exit) return { status: "running" };
+  const result: { status: string; exit_code?: number | null; signal?: string } = {
+    status: "exited",
+    exit_code: captured.exit.code,
+  };
+  if (captured.exit.signal) result.signal = captured.exit.signal;
+  return result;
+}
+
+function outputFields(captured: CommandOutput): { output: string; truncated?: string } {
+  const capped = truncateMiddle(captured.text, OUTPUT_LIMIT, POLL_HEAD_RATIO);
+  return captured.truncated || capped.truncated
+    ? { output: capped.text, truncated: "Output was too long; the middle was dropped." }
+    : { output: capped.text };
+}

@@ -1,0 +1,226 @@
+// search_files: regex search over file contents, or glob search over file names.
+// Uses ripgrep when installed and the JS walker otherwise; both honour .gitignore,
+// include hidden files and skip .git and node_modules.
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import type { ToolContext } from "./context";
+import { walkFiles, looksBinary } from "./file-walker";
+import { compileGlob, globMatches, type CompiledGlob } from "./gitignore";
+import { displayPath, resolvePath } from "./paths";
+import { defineTool, ToolError, type ToolResult } from "./registry";
+import { RipgrepError, ripgrepContent, ripgrepFiles, ripgrepPath } from "./ripgrep";
+
+export const MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024;
+const MAX_LINE_CHARS = 300;
+/** Matches counted before the search stops; past this, `total` is a lower bound. */
+const MAX_COLLECTED = 5000;
+/** Files read at once by the JS content search. */
+const READ_BATCH = 16;
+
+const schema = z.object({
+  pattern: z
+    .string()
+    .min(1)
+    .describe(
+      'target "content": a JavaScript regular expression matched against each line. target "files": a glob over file paths ("*.ts", "src/**/*.test.ts", "*.{js,jsx}"); a plain name without wildcards matches files whose name contains it.',
+    ),
+  target: z.enum(["content", "files"]).default("content").describe('"content" searches inside files (grep); "files" finds files by name.'),
+  path: z.string().optional().describe("File or folder to search, relative to the working directory. Default: the working directory."),
+  file_glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.py" or "src/**/*.ts".'),
+  ignore_case: z.boolean().optional().describe("Case-insensitive matching for target content."),
+  limit: z.number().int().positive().max(1000).optional().describe("Maximum results: default 100 matching lines (content) or 50 files."),
+});
+
+type SearchArgs = z.infer<typeof schema>;
+
+export interface ContentMatch {
+  /** Relative to the session cwd (absolute when outside it), `/`-separated. */
+  path: string;
+  line: number;
+  text: string;
+}
+
+/** Keeps long lines readable: a window around the match, marked where cut. */
+export function clipLine(text: string, column: number): string {
+  if (text.length <= MAX_LINE_CHARS) return text;
+  const start = Math.max(0, Math.min(column - 100, text.length - MAX_LINE_CHARS));
+  const end = start + MAX_LINE_CHARS;
+  return `${start > 0 ? "…" : ""}${text.slice(start, end)}${end < text.length ? "…" : ""}`;
+}
+
+const toSlashes = (p: string): string => p.split(path.sep).join("/");
+
+/** Matching lines of one file; binary, huge and unreadable files yield none. */
+async function searchFile(file: string, regex: RegExp): Promise<{ line: number; text: string }[]> {
+  try {
+    const info = await stat(file);
+    if (info.size > MAX_SEARCH_FILE_BYTES) return [];
+    const bytes = await readFile(file);
+    if (looksBinary(bytes)) return [];
+    const hits: { line: number; text: string }[] = [];
+    const lines = bytes.toString("utf8").split("\n");
+    for (let i = 0; i < lines.length; i++) {
+      const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
+      if (regex.test(line)) hits.push({ line: i + 1, text: line });
+    }
+    return hits;
+  } catch {
+    return [];
+  }
+}
+
+/** Content search with the JS walker, in walk order. */
+export async function* walkContent(
+  root: string,
+  regex: RegExp,
+  fileGlob: CompiledGlob | undefined,
+  signal?: AbortSignal,
+): AsyncGenerator<{ path: string; line: number; text: string }> {
+  let batch: string[] = [];
+  const flush = async function* () {
+    const results = await Promise.all(batch.map((file) => searchFile(file, regex)));
+    for (let i = 0; i < batch.length; i++) for (const hit of results[i]) yield { path: batch[i], ...hit };
+    batch = [];
+  };
+  for await (const entry of walkFiles(root, { signal })) {
+    if (fileGlob && !globMatches(fileGlob, entry.relative)) continue;
+    batch.push(entry.path);
+    if (batch.length >= READ_BATCH) yield* flush();
+  }
+  if (!signal?.aborted) yield* flush();
+}
+
+/** File listing with the JS walker: absolute paths. */
+export async function* walkFileNames(root: string, signal?: AbortSignal): AsyncGenerator<string> {
+  for await (const entry of walkFiles(root, { signal })) yield entry.path;
+}
+
+/** Collects up to `max` items; a RipgrepError before any item switches to the fallback. */
+async function collect<T>(primary: (() => AsyncGenerator<T>) | null, fallback: () => AsyncGenerator<T>, max: number) {
+  const items: T[] = [];
+  const drain = async (source: AsyncGenerator<T>) => {
+    for await (const item of source) {
+      items.push(item);
+      if (items.length >= max) return false;
+    }
+    return true;
+  };
+  if (primary) {
+    try {
+      return { items, complete: await drain(primary()) };
+    } catch (error) {
+      if (!(error instanceof RipgrepError) || items.length > 0) throw error;
+    }
+  }
+  return { items, complete: await drain(fallback()) };
+}
+
+async function searchContent(args: SearchArgs, root: string, rootIsFile: boolean, ctx: ToolContext): Promise<ToolResult> {
+  let regex: RegExp;
+  try {
+    regex = new RegExp(args.pattern, args.ignore_case ? "i" : "");
+  } catch (error) {
+    throw new ToolError(`Invalid regular expression ${JSON.stringify(args.pattern)}: ${(error as Error).message}`);
+  }
+  // An explicitly named file is always searched, whatever file_glob says (as with rg).
+  const fileGlob = args.file_glob && !rootIsFile ? compileGlob(args.file_glob, { braces: true }) : undefined;
+  const limit = args.limit ?? 100;
+  const rg = ripgrepPath();
+  const { items, complete } = await collect(
+    rg
+      ? () =>
+          ripgrepContent({
+            root,
+            rootIsFile,
+            pattern: args.pattern,
+            ignoreCase: args.ignore_case ?? false,
+            fileGlob: args.file_glob,
+            maxFileBytes: MAX_SEARCH_FILE_BYTES,
+            signal: ctx.signal,
+          })
+      : null,
+    () => walkContent(root, regex, fileGlob, ctx.signal),
+    MAX_COLLECTED,
+  );
+  // ripgrep reports files in parallel order; sort into the walker's order (depth-first,
+  // by name: a separator sorts before any character) so results match either way.
+  if (rg) {
+    const key = (file: string) => file.split(path.sep).join("\0");
+    items.sort((a, b) => {
+      const [x, y] = [key(a.path), key(b.path)];
+      return x < y ? -1 : x > y ? 1 : a.line - b.line;
+    });
+  }
+  const matches: ContentMatch[] = items.slice(0, limit).map((hit) => ({
+    path: toSlashes(displayPath(ctx.cwd, hit.path)),
+    line: hit.line,
+    text: clipLine(hit.text, Math.max(0, hit.text.search(regex))),
+  }));
+  const output: Record<string, unknown> = { matches, total: items.length, truncated: items.length > limit || !complete || ctx.signal.aborted };
+  if (ctx.signal.aborted) output.note = "The search was cancelled; results are partial.";
+  else if (!complete) output.note = `Stopped after ${MAX_COLLECTED} matching lines; total is a lower bound. Narrow the pattern, path or file_glob.`;
+  else if (items.length > limit) output.note = `Showing ${limit} of ${items.length} matching lines. Narrow the search or raise limit.`;
+  else if (items.length === 0) output.note = "No matches (.gitignored files, .git and node_modules are not searched).";
+  const text = matches.map((m) => `${m.path}:${m.line}: ${m.text}`).join("\n");
+  return { output, content: [{ type: "text", text: text || "No matches" }] };
+}
+
+async function searchNames(args: SearchArgs, root: string, rootIsFile: boolean, ctx: ToolContext): Promise<ToolResult> {
+  // A bare name ("config") is a substring search; anything with wildcards is a glob.
+  const plain = !/[*?[{]/.test(args.pattern);
+  const glob = plain ? null : compileGlob(args.pattern, { braces: true });
+  const needle = args.pattern.toLowerCase();
+  const fileGlob = args.file_glob ? compileGlob(args.file_glob, { braces: true }) : undefined;
+  const base = rootIsFile ? path.dirname(root) : root;
+  const rg = ripgrepPath();
+  const { items, complete } = await collect(
+    rg ? () => ripgrepFiles({ root, rootIsFile, signal: ctx.signal }) : null,
+    () => walkFileNames(root, ctx.signal),
+    Number.MAX_SAFE_INTEGER,
+  );
+  const matched = items.filter((file) => {
+    const relative = toSlashes(path.relative(base, file));
+    if (fileGlob && !globMatches(fileGlob, relative)) return false;
+    if (glob) return globMatches(glob, relative);
+    return (needle.includes("/") ? relative : path.basename(file)).toLowerCase().includes(needle);
+  });
+  // Most recently modified first: usually what the model is looking for.
+  const withTimes = await Promise.all(
+    matched.map(async (file) => ({ file, mtime: await stat(file).then((s) => s.mtimeMs, () => 0) })),
+  );
+  withTimes.sort((a, b) => b.mtime - a.mtime || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+  const limit = args.limit ?? 50;
+  const files = withTimes.slice(0, limit).map(({ file }) => toSlashes(displayPath(ctx.cwd, file)));
+  const output: Record<string, unknown> = { files, total: matched.length, truncated: matched.length > limit || !complete || ctx.signal.aborted };
+  if (ctx.signal.aborted) output.note = "The search was cancelled; results are partial.";
+  else if (matched.length > limit) output.note = `Showing the ${limit} most recently modified of ${matched.length} files.`;
+  else if (matched.length === 0) output.note = "No files matched (.gitignored files, .git and node_modules are not listed).";
+  return { output, content: [{ type: "text", text: files.join("\n") || "No files matched" }] };
+}
+
+function searchTitle(args: SearchArgs, cwd: string): string {
+  const verb = args.target === "files" ? "find" : "grep";
+  const where = args.path ? ` in ${displayPath(cwd, resolvePath(cwd, args.path))}` : "";
+  const glob = args.file_glob ? ` (${args.file_glob})` : "";
+  return `${verb} ${JSON.stringify(args.pattern)}${where}${glob}`;
+}
+
+export const searchFilesTool = defineTool({
+  name: "search_files",
+  toolset: "file",
+  kind: "search",
+  readOnly: true,
+  description:
+    'Search the project. target "content" (default): regex search of file contents, returning matching lines as {path, line, text}, sorted by path; like `rg -n`. target "files": find files by glob or name, most recently modified first. Respects .gitignore; skips .git, node_modules, binary files and files over 2 MiB. Paths in results are relative to the working directory. Lines are cut at 300 characters. Use this instead of grep/find in the terminal.',
+  schema,
+  title: searchTitle,
+  locations: (args, cwd) => [{ path: resolvePath(cwd, args.path ?? ".") }],
+  handler: async (args, ctx) => {
+    const root = resolvePath(ctx.cwd, args.path ?? ".");
+    const info = await stat(root).catch(() => null);
+    if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.cwd, root)}. Search its parent folder, or use target "files" to locate it.`);
+    const rootIsFile = !info.isDirectory();
+    return args.target === "files" ? searchNames(args, root, rootIsFile, ctx) : searchContent(args, root, rootIsFile, ctx);
+  },
+});

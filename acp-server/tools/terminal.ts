@@ -1,0 +1,190 @@
+// The `terminal` tool: runs a shell command line through the session's ShellRunner
+// (an editor terminal when the client offers one, a local process otherwise).
+import { z } from "zod";
+import type { ExitStatus, RunningCommand, ToolContext } from "./context";
+import { tailOf, truncateMiddle } from "./output-buffer";
+import { resolvePath } from "./paths";
+import { defineTool, type ToolResult } from "./registry";
+
+/** Characters of command output the model receives (head and tail kept). */
+export const OUTPUT_LIMIT = 50_000;
+const DEFAULT_TIMEOUT_S = 180;
+const MAX_TIMEOUT_S = 3600;
+/** How often streamed output refreshes the tool call card, and how much of it is shown. */
+const PROGRESS_INTERVAL_MS = 200;
+const PREVIEW_CHARS = 4_000;
+/** Characters of output left in the finished card (the end matters most there). */
+const CARD_CHARS = 20_000;
+
+const schema = z.object({
+  command: z.string().min(1).describe("Shell command line, run with bash -c (sh if bash is missing). Stdin is closed."),
+  timeout: z
+    .number()
+    .positive()
+    .max(MAX_TIMEOUT_S)
+    .optional()
+    .describe(`Seconds to wait before killing the command (default ${DEFAULT_TIMEOUT_S}, max ${MAX_TIMEOUT_S}). Ignored with background.`),
+  workdir: z.string().optional().describe("Directory to run in, relative to the session cwd (default: the session cwd)."),
+  background: z
+    .boolean()
+    .optional()
+    .describe("Start the command and return at once with a process_id; manage it with the `process` tool."),
+});
+
+type Args = z.infer<typeof schema>;
+
+export function commandTitle(command: string): string {
+  const line = command.replace(/\s+/g, " ").trim();
+  return `$ ${line.length > 80 ? `${line.slice(0, 79)}…` : line}`;
+}
+
+export const terminalTool = defineTool({
+  name: "terminal",
+  toolset: "terminal",
+  kind: "execute",
+  readOnly: false,
+  description: [
+    "Run a shell command line (bash -c) in the project and return its exit code and combined stdout+stderr.",
+    "Runs non-interactively: stdin is closed and pagers are disabled, so pass flags like --yes / --no-pager where tools might prompt.",
+    `The command is killed (with its child processes) after \`timeout\` seconds (default ${DEFAULT_TIMEOUT_S}, max ${MAX_TIMEOUT_S}).`,
+    `Output over ${OUTPUT_LIMIT} characters keeps its beginning and end; the middle is dropped. Pipe through head/tail/grep for huge outputs.`,
+    "A non-zero exit code is reported, not treated as a tool failure.",
+    "For long-running programs (dev servers, watchers) set background: true and use the `process` tool to poll or kill them; never end a command with `&`.",
+    "Prefer the file tools for reading, searching and editing files.",
+  ].join("\n"),
+  schema,
+  title: (args) => commandTitle(args.command),
+  handler: async (args, ctx) => {
+    const cwd = resolvePath(ctx.cwd, args.workdir ?? ".");
+    const allowed = await ctx.requestPermission({
+      action: "execute",
+      title: commandTitle(args.command),
+      command: args.command,
+      paths: [cwd],
+    });
+    if (!allowed) return { output: { error: "The user denied running this command" }, isError: true };
+    if (ctx.signal.aborted) return { output: { error: "Cancelled before the command started" }, isError: true };
+
+    let handle: RunningCommand;
+    try {
+      handle = await ctx.shell.start(args.command, { cwd, outputLimit: OUTPUT_LIMIT });
+    } catch (error) {
+      return { output: { error: `Could not run the command: ${(error as Error).message ?? String(error)}` }, isError: true };
+    }
+    if (handle.terminalId) ctx.progress({ content: [{ type: "terminal", terminalId: handle.terminalId }] });
+
+    if (args.background) return startBackground(args, cwd, handle, ctx);
+    try {
+      return await runForeground(args, handle, ctx);
+    } finally {
+      await handle.release().catch(() => {});
+    }
+  },
+});
+
+function startBackground(args: Args, cwd: string, handle: RunningCommand, ctx: ToolContext): ToolResult {
+  const id = `proc_${ctx.state.nextProcessNumber++}`;
+  ctx.state.processes.set(id, { id, command: args.command, cwd, startedAt: Date.now(), handle });
+  const output = {
+    process_id: id,
+    status: "running",
+    note: `Started in the background. Use the process tool: {"action":"poll","id":"${id}"} for output, {"action":"kill","id":"${id}"} to stop it.`,
+  };
+  const content = handle.terminalId
+    ? [{ type: "terminal" as const, terminalId: handle.terminalId }]
+    : [{ type: "text" as const, text: `Started ${id} in the background` }];
+  return { output, content };
+}
+
+type Outcome = { kind: "exited"; status: ExitStatus } | { kind: "timeout" } | { kind: "cancelled" } | { kind: "failed"; error: unknown };
+
+async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContext): Promise<ToolResult> {
+  const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
+  const started = Date.now();
+  const stopStreaming = handle.terminalId ? () => {} : streamProgress(handle, ctx);
+
+  let timer: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const outcome = await new Promise<Outcome>((resolve) => {
+    timer = setTimeout(() => resolve({ kind: "timeout" }), timeoutS * 1000);
+    onAbort = () => resolve({ kind: "cancelled" });
+    ctx.signal.addEventListener("abort", onAbort, { once: true });
+    if (ctx.signal.aborted) onAbort();
+    handle.waitForExit().then(
+      (status) => resolve({ kind: "exited", status }),
+      (error: unknown) => resolve({ kind: "failed", error }),
+    );
+  });
+  clearTimeout(timer);
+  if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
+  if (outcome.kind !== "exited") await handle.kill().catch(() => {});
+
+  const captured = await handle.output().catch(() => ({ text: "", truncated: false }));
+  stopStreaming();
+  const capped = truncateMiddle(captured.text, OUTPUT_LIMIT);
+  const truncated = captured.truncated || capped.truncated;
+  const duration_ms = Date.now() - started;
+  const output: Record<string, unknown> = {};
+
+  let isError = false;
+  let summary: string;
+  if (outcome.kind === "exited") {
+    output.exit_code = outcome.status.code;
+    if (outcome.status.signal) output.signal = outcome.status.signal;
+    summary = outcome.status.code !== null ? `exit code ${outcome.status.code}` : `killed by ${outcome.status.signal}`;
+  } else if (outcome.kind === "timeout") {
+    isError = true;
+    output.timed_out = true;
+    output.error = `Command timed out after ${timeoutS}s and was killed. For long-running programs use background: true.`;
+    summary = `timed out after ${timeoutS}s`;
+  } else if (outcome.kind === "cancelled") {
+    isError = true;
+    output.cancelled = true;
+    output.error = "The user cancelled; the command was killed.";
+    summary = "cancelled";
+  } else {
+    isError = true;
+    output.error = `Lost track of the command: ${(outcome.error as Error)?.message ?? String(outcome.error)}`;
+    summary = "failed";
+  }
+  output.output = capped.text;
+  if (truncated) output.truncated = "Output was too long; the middle was dropped. Filter it (grep, head, tail) to see specific parts.";
+  output.duration_ms = duration_ms;
+
+  const content = handle.terminalId
+    ? [{ type: "terminal" as const, terminalId: handle.terminalId }]
+    : [{ type: "text" as const, text: fenced(truncateMiddle(captured.text, CARD_CHARS, 0.2).text, summary) }];
+  return { output, content, isError };
+}
+
+/** Mirrors live output into the tool call card, at most every PROGRESS_INTERVAL_MS. */
+function streamProgress(handle: RunningCommand, ctx: ToolContext): () => void {
+  if (!handle.onOutput) return () => {};
+  let recent = "";
+  let dirty = false;
+  let timer: NodeJS.Timeout | undefined;
+  const flush = () => {
+    timer = undefined;
+    if (!dirty) return;
+    dirty = false;
+    ctx.progress({ content: [{ type: "text", text: fenced(recent) }] });
+  };
+  const unsubscribe = handle.onOutput((chunk) => {
+    recent = tailOf(recent + chunk, PREVIEW_CHARS);
+    dirty = true;
+    timer ??= setTimeout(flush, PROGRESS_INTERVAL_MS);
+  });
+  return () => {
+    unsubscribe();
+    if (timer) clearTimeout(timer);
+    flush();
+  };
+}
+
+/** A markdown code block whose fence is longer than any backtick run inside the text. */
+export function fenced(text: string, footer?: string): string {
+  const longestRun = (text.match(/`+/g) ?? []).reduce((longest, run) => Math.max(longest, run.length), 0);
+  const fence = "`".repeat(Math.max(3, longestRun + 1));
+  const body = text.endsWith("\n") || text === "" ? text : `${text}\n`;
+  return `${fence}\n${body}${fence}${footer ? `\n${footer}` : ""}`;
+}

@@ -1,0 +1,57 @@
+// write_file: replaces (or creates) a whole file after the user approves the diff.
+import { stat } from "node:fs/promises";
+import { z } from "zod";
+import { FileNotFoundError, type FileAccess } from "./context";
+import { displayPath, resolvePath } from "./paths";
+import { defineTool, ToolError } from "./registry";
+
+const schema = z.object({
+  path: z.string().min(1).describe("File to write, absolute or relative to the working directory. Missing folders are created."),
+  content: z.string().describe("The complete new content of the file."),
+});
+
+/** Current text of a file, or null when it does not exist. */
+export async function readIfExists(files: FileAccess, absolute: string): Promise<string | null> {
+  try {
+    return await files.readText(absolute);
+  } catch (error) {
+    if (error instanceof FileNotFoundError || (error as NodeJS.ErrnoException).code === "ENOENT") return null;
+    throw error;
+  }
+}
+
+export const writeFileTool = defineTool({
+  name: "write_file",
+  toolset: "file",
+  kind: "edit",
+  readOnly: false,
+  description:
+    "Create a file or replace its entire content (parent folders are created). The content is written exactly as given, so include everything the file should contain. For changes to part of an existing file, use patch instead: it is cheaper and safer.",
+  schema,
+  title: (args, cwd) => `write ${displayPath(cwd, resolvePath(cwd, args.path))}`,
+  locations: (args, cwd) => [{ path: resolvePath(cwd, args.path) }],
+  handler: async (args, ctx) => {
+    const absolute = resolvePath(ctx.cwd, args.path);
+    const shown = displayPath(ctx.cwd, absolute);
+    const info = await stat(absolute).catch(() => null);
+    if (info?.isDirectory()) throw new ToolError(`${shown} is a directory; give the path of a file inside it.`);
+
+    const oldText = await readIfExists(ctx.files, absolute);
+    const diff = { type: "diff" as const, path: absolute, oldText, newText: args.content };
+    const allowed = await ctx.requestPermission({
+      action: "edit",
+      title: `Write ${shown}`,
+      paths: [absolute],
+      content: [diff],
+    });
+    if (!allowed) {
+      return { output: { error: `The user denied writing ${shown}. The file was not changed.` }, isError: true };
+    }
+    await ctx.files.writeText(absolute, args.content);
+    return {
+      output: { path: shown, bytes_written: Buffer.byteLength(args.content, "utf8"), created: oldText === null },
+      content: [diff],
+      locations: [{ path: absolute }],
+    };
+  },
+});
