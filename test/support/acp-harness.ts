@@ -25,6 +25,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   /** Serve fs/read_text_file and fs/write_text_file like an editor. */
   serveFs?: boolean;
+  /** Unsaved editor buffers by absolute path: fs/read_text_file serves these over the disk. */
+  buffers?: Record<string, string>;
   /** Serve terminal/* like an editor. */
   serveTerminal?: boolean;
   permission?: PermissionPolicy;
@@ -125,7 +127,7 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
     client = client
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
         fsCalls.push({ method: "read", path: params.path });
-        let content = readFileSync(params.path, "utf8");
+        let content = options.buffers?.[params.path] ?? readFileSync(params.path, "utf8");
         if (params.line || params.limit) {
           const lines = content.split("\n");
           const start = (params.line ?? 1) - 1;

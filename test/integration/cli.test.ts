@@ -1,0 +1,108 @@
+// The `hermes` command line: --version, --help, acp --check, and a chat turn that runs
+// through the same agent app as `hermes acp`.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { promisify } from "node:util";
+import { stringify as toYaml } from "yaml";
+import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
+import { HERMES_BIN, makeTempDir, scriptedConfig } from "../support/acp-harness";
+
+const run = promisify(execFile);
+let model: ScriptedModel;
+before(async () => {
+  model = await startScriptedModel();
+});
+after(async () => {
+  await model.close();
+});
+
+async function hermes(args: string[], options: { config?: unknown; env?: Record<string, string>; cwd?: string } = {}) {
+  const home = await makeTempDir("hermes-home-");
+  if (options.config !== undefined) await writeFile(path.join(home, "config.yaml"), toYaml(options.config));
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith("HERMES_") && !key.endsWith("_API_KEY")) env[key] = value;
+  Object.assign(env, { HERMES_HOME: home }, options.env);
+  try {
+    const { stdout, stderr } = await run(process.execPath, [HERMES_BIN, ...args], { env, cwd: options.cwd, timeout: 30_000 });
+    return { code: 0, stdout, stderr };
+  } catch (error: any) {
+    return { code: error.code as number, stdout: error.stdout as string, stderr: error.stderr as string };
+  }
+}
+
+test("--version and --help", async () => {
+  const pkg = JSON.parse(await readFile(new URL("../../package.json", import.meta.url), "utf8"));
+  const version = await hermes(["--version"]);
+  assert.equal(version.code, 0);
+  assert.equal(version.stdout.trim(), pkg.version);
+  const help = await hermes(["--help"]);
+  assert.equal(help.code, 0);
+  assert.match(help.stdout, /hermes acp/);
+  assert.match(help.stdout, /hermes chat/);
+  const wrong = await hermes(["frobnicate"]);
+  assert.equal(wrong.code, 2);
+  assert.match(wrong.stderr, /unknown command: frobnicate/);
+});
+
+test("acp --check prints the resolved model, or exits 1 with the reason", async () => {
+  const ok = await hermes(["acp", "--check"], { config: scriptedConfig(model.url) });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /provider:\s+custom/);
+  assert.match(ok.stdout, /model:\s+fake-model/);
+  assert.match(ok.stdout, new RegExp(`base_url:\\s+${model.url.replace(/[.]/g, "\\.")}`));
+  assert.doesNotMatch(ok.stdout, /sk-test-not-a-real-key/, "the key itself is never printed");
+
+  const envOverride = await hermes(["acp", "--check"], { env: { HERMES_PROVIDER: "ollama", HERMES_MODEL: "qwen3:8b" } });
+  assert.equal(envOverride.code, 0, envOverride.stderr);
+  assert.match(envOverride.stdout, /base_url:\s+http:\/\/127\.0\.0\.1:11434\/v1/);
+
+  const missing = await hermes(["acp", "--check"]);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /No model is configured/);
+
+  const invalid = await hermes(["acp", "--check"], { config: { model: { provider: "custom", name: "m", base_url: "not a url" } } });
+  assert.equal(invalid.code, 1);
+  assert.match(invalid.stderr, /config\.yaml: model\.base_url: /);
+
+  const noKey = await hermes(["acp", "--check"], { config: { model: { provider: "openai", name: "gpt-4.1" } } });
+  assert.equal(noKey.code, 1);
+  assert.match(noKey.stderr, /OPENAI_API_KEY/);
+
+  const dotenvKey = await hermes(["acp", "--check"], { config: { model: { provider: "openai", name: "gpt-4.1" } }, env: { OPENAI_API_KEY: "sk-from-env-000000000000" } });
+  assert.equal(dotenvKey.code, 0);
+  assert.match(dotenvKey.stdout, /api_key:\s+set \(from OPENAI_API_KEY\)/);
+});
+
+test("chat streams the reply to stdout and tool steps to stderr; edits need --yes off a TTY", async () => {
+  const project = await makeTempDir();
+  model.enqueue(
+    { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] },
+    { text: "Tried to write hello.txt." },
+  );
+  const denied = await hermes(["chat", "--cwd", project, "write a file"], { config: scriptedConfig(model.url) });
+  assert.equal(denied.code, 0, denied.stderr);
+  assert.equal(denied.stdout, "Tried to write hello.txt.\n");
+  assert.match(denied.stderr, /▸ /);
+  assert.match(denied.stderr, /pass --yes/);
+  await assert.rejects(readFile(path.join(project, "hello.txt")));
+
+  model.enqueue(
+    { toolCalls: [{ id: "w2", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] },
+    { text: "Wrote hello.txt." },
+  );
+  const allowed = await hermes(["chat", "--yes", "--cwd", project, "write a file"], { config: scriptedConfig(model.url) });
+  assert.equal(allowed.code, 0, allowed.stderr);
+  assert.equal(allowed.stdout, "Wrote hello.txt.\n");
+  assert.equal(await readFile(path.join(project, "hello.txt"), "utf8"), "hi\n");
+});
+
+test("chat without a model explains how to configure one", async () => {
+  const project = await makeTempDir();
+  const result = await hermes(["chat", "--cwd", project, "hello"]);
+  assert.equal(result.code, 0);
+  assert.match(result.stdout, /no model/i);
+  assert.match(result.stdout, /config\.yaml/);
+});

@@ -1,0 +1,129 @@
+// Bad input over the wire: malformed lines, unknown methods, unknown sessions, bad
+// params. Each gets the right JSON-RPC error and the server keeps serving.
+import * as acp from "@agentclientprotocol/sdk";
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
+import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
+
+let model: ScriptedModel;
+before(async () => {
+  model = await startScriptedModel();
+});
+after(async () => {
+  await model.close();
+});
+
+test("initialize advertises what works", async () => {
+  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  try {
+    const init = await hermes.initialize();
+    assert.equal(init.protocolVersion, 1);
+    assert.equal(init.agentInfo?.name, "hermes");
+    assert.equal(init.agentInfo?.title, "Hermes");
+    assert.match(init.agentInfo?.version ?? "", /^\d+\.\d+\.\d+/);
+    assert.deepEqual(init.agentCapabilities?.promptCapabilities, { image: true, audio: false, embeddedContext: true });
+    assert.equal(init.agentCapabilities?.loadSession, false);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("malformed lines, unknown methods, unknown sessions and bad params get errors; serving goes on", async () => {
+  const project = await makeTempDir();
+  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  try {
+    await hermes.initialize();
+
+    hermes.writeRaw("this is not json\n");
+    const parseError = await hermes.waitForFrame((f) => f.error?.code === -32700);
+    assert.equal(parseError.id, null);
+
+    hermes.writeRaw('{"jsonrpc":"2.0","id":"x1","method":"session/teleport","params":{}}\n');
+    const notFound = await hermes.waitForFrame((f) => f.id === "x1");
+    assert.equal(notFound.error.code, -32601);
+
+    hermes.writeRaw('{"jsonrpc":"2.0","id":"x2","method":"session/new","params":{"cwd":42}}\n');
+    assert.equal((await hermes.waitForFrame((f) => f.id === "x2")).error.code, -32602);
+
+    await assert.rejects(hermes.newSession("relative/path"), (error: any) => error.code === -32602 && /absolute/.test(error.message));
+    await assert.rejects(hermes.newSession("/definitely/not/here"), (error: any) => error.code === -32602 && /not an existing directory/.test(error.message));
+    await assert.rejects(hermes.prompt("no-such-session", "hi"), (error: any) => error.code === -32002 || error.code === -32602);
+    await assert.rejects(
+      hermes.agent.request(acp.methods.agent.session.setMode, { sessionId: "no-such-session", modeId: "default" }),
+      (error: any) => typeof error.code === "number",
+    );
+
+    // Still serving: a real turn works after all of that.
+    model.enqueue({ text: "still here" });
+    const { sessionId } = await hermes.newSession(project);
+    assert.equal((await hermes.prompt(sessionId, "are you alive?")).stopReason, "end_turn");
+    assert.equal(hermes.child.exitCode, null);
+    assert.deepEqual(hermes.strayStdout, []);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("a second prompt while one runs is refused; set_mode switches and reports the mode", async () => {
+  const project = await makeTempDir();
+  model.enqueue({ text: "slow ".repeat(100), chunkDelayMs: 10 });
+  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  try {
+    await hermes.initialize();
+    const session = await hermes.newSession(project);
+    assert.equal(session.modes?.currentModeId, "default");
+    assert.deepEqual(session.modes?.availableModes.map((m) => m.id), ["default", "accept_edits", "dont_ask"]);
+
+    const running = hermes.prompt(session.sessionId, "first");
+    await hermes.waitForUpdate((u) => u.sessionUpdate === "agent_message_chunk");
+    await assert.rejects(hermes.prompt(session.sessionId, "second"), (error: any) => error.code === -32600 && /already running/.test(error.message));
+    assert.equal((await running).stopReason, "end_turn");
+
+    await hermes.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "accept_edits" });
+    await hermes.waitForUpdate((u) => u.sessionUpdate === "current_mode_update" && u.currentModeId === "accept_edits");
+    await assert.rejects(
+      hermes.agent.request(acp.methods.agent.session.setMode, { sessionId: session.sessionId, modeId: "yolo" }),
+      (error: any) => error.code === -32602,
+    );
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("with no model configured the server still starts and a prompt explains how to configure one", async () => {
+  const project = await makeTempDir();
+  const hermes = await startHermes({});
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const response = await hermes.prompt(sessionId, "hello?");
+    assert.equal(response.stopReason, "end_turn");
+    const text = sessionUpdates(hermes, sessionId)
+      .map((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : ""))
+      .join("");
+    assert.match(text, /no model/i);
+    assert.match(text, /config\.yaml/);
+    assert.match(text, /HERMES_MODEL/);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("an invalid config names the file, the key and the problem in the prompt answer", async () => {
+  const project = await makeTempDir();
+  const hermes = await startHermes({ config: { model: { provider: "skynet", name: "x" }, agent: { max_turns: -1 } } });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    await hermes.prompt(sessionId, "hello?");
+    const text = sessionUpdates(hermes, sessionId)
+      .map((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : ""))
+      .join("");
+    assert.match(text, /config\.yaml: model\.provider: /);
+    assert.match(text, /config\.yaml: agent\.max_turns: /);
+    assert.match(hermes.stderr(), /model\.provider/, "the problem is logged to stderr too");
+  } finally {
+    await hermes.close();
+  }
+});
