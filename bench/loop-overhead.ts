@@ -1,0 +1,112 @@
+// Agent-loop overhead: one prompt in which the scripted model asks for K cheap tool calls,
+// one per model request, then answers with text. The model adds no delay (chunkDelayMs 0).
+// For each iteration, the time spent in Hermes is
+//   arrival(request i+1) - responseEnd(response i)
+// i.e. parsing the stream, running the tool, sending the ACP updates and building and
+// sending the next request; model time is excluded (bench/timed-model.ts stamps both ends).
+// Target: median <= 2 ms.
+//   node --import tsx bench/loop-overhead.ts     (BENCH_ITERATIONS=50, BENCH_TOOL=mixed|todo|read_file)
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import type { ScriptedReply } from "../test/support/scripted-model";
+import { benchEnv, type BenchRow, ensureBuilt, fmt, INITIALIZE_PARAMS, intFromEnv, LineClient, makeHome, makeTempDir, median, modelConfig, percentile, reportRows } from "./lib";
+import { startTimedModel } from "./timed-model";
+
+const TARGET_MEDIAN_MS = 2;
+type ToolChoice = "todo" | "read_file";
+
+function toolFor(i: number, mode: string): ToolChoice {
+  if (mode === "todo" || mode === "read_file") return mode;
+  return i % 2 === 0 ? "todo" : "read_file";
+}
+
+function toolReply(i: number, tool: ToolChoice): ScriptedReply {
+  const id = `bench_${i}`;
+  if (tool === "read_file") return { toolCalls: [{ id, name: "read_file", arguments: { path: "notes.txt" } }] };
+  const todos = [
+    { id: "1", content: "Read the notes", status: "completed" },
+    { id: "2", content: `Step ${i}`, status: "in_progress" },
+    { id: "3", content: "Answer", status: "pending" },
+  ];
+  return { toolCalls: [{ id, name: "todo", arguments: { todos } }] };
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  const iterations = intFromEnv("BENCH_ITERATIONS", 50);
+  const mode = process.env.BENCH_TOOL ?? "mixed";
+  if (!["mixed", "todo", "read_file"].includes(mode)) throw new Error(`BENCH_TOOL must be mixed, todo or read_file, got ${mode}`);
+
+  const timed = await startTimedModel();
+  const project = makeTempDir("hermes-bench-project-");
+  writeFileSync(path.join(project, "notes.txt"), "alpha\nbeta\ngamma\ndelta\n");
+  const { home, cleanup } = makeHome(modelConfig(timed.url, { agent: { max_turns: iterations + 10 } }));
+  const client = new LineClient(benchEnv({ HERMES_HOME: home }), project);
+  try {
+    const tools: ToolChoice[] = [];
+    for (let i = 0; i < iterations; i++) {
+      tools.push(toolFor(i, mode));
+      timed.model.enqueue({ ...toolReply(i, tools[i]), chunkDelayMs: 0 });
+    }
+    timed.model.enqueue({ text: "BENCH-DONE: all steps ran.", chunkDelayMs: 0 });
+
+    await client.request("initialize", INITIALIZE_PARAMS);
+    const { sessionId } = await client.request("session/new", { cwd: project, mcpServers: [] });
+    const promptSent = performance.now();
+    const result = await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Run the benchmark steps." }] });
+    const promptDone = performance.now();
+
+    const t = timed.timings;
+    if (result.stopReason !== "end_turn") throw new Error(`unexpected stopReason ${result.stopReason}`);
+    if (t.length !== iterations + 1) throw new Error(`expected ${iterations + 1} model requests, got ${t.length}; stderr:\n${client.stderr}`);
+    const toolErrors = timed.model.requests
+      .flatMap((r) => r.body.messages as any[])
+      .filter((m) => m.role === "tool" && /error/i.test(String(m.content).slice(0, 200)));
+    if (toolErrors.length > 0) throw new Error(`a tool call failed: ${JSON.stringify(toolErrors[0]).slice(0, 400)}`);
+
+    const agent: number[] = [];
+    for (let i = 0; i < iterations; i++) agent.push(t[i + 1].arrival - t[i].responseEnd);
+    const modelTime = t.reduce((sum, x) => sum + (x.responseEnd - x.arrival), 0);
+    const wall = promptDone - promptSent;
+    const beforeFirst = t[0].arrival - promptSent;
+    const afterLast = promptDone - t[iterations].responseEnd;
+    const byTool = (tool: ToolChoice) => agent.filter((_, i) => tools[i] === tool);
+    const head = agent.slice(0, Math.min(10, iterations));
+    const tail = agent.slice(-Math.min(10, iterations));
+    const med = median(agent);
+
+    const out = (line: string) => process.stdout.write(`${line}\n`);
+    out(`loop overhead: ${iterations} tool iterations (${mode}) + final answer, scripted model without delays`);
+    out(
+      `loop overhead: agent time per iteration median ${fmt(med, 2)} ms (p90 ${fmt(percentile(agent, 90), 2)}, ` +
+        `min ${fmt(Math.min(...agent), 2)}, max ${fmt(Math.max(...agent), 2)}) (target median <= ${TARGET_MEDIAN_MS} ms)`,
+    );
+    if (mode === "mixed") {
+      for (const tool of ["todo", "read_file"] as const) {
+        const values = byTool(tool);
+        out(`  ${tool.padEnd(9)} median ${fmt(median(values), 2)} ms (p90 ${fmt(percentile(values, 90), 2)}, n=${values.length})`);
+      }
+    }
+    out(`  first ${head.length} iterations median ${fmt(median(head), 2)} ms, last ${tail.length} median ${fmt(median(tail), 2)} ms (history grows each step)`);
+    out(`  prompt received -> first model request ${fmt(beforeFirst, 2)} ms; last response end -> prompt result ${fmt(afterLast, 2)} ms`);
+    out(
+      `turn wall time ${fmt(wall, 0)} ms for ${iterations + 1} model requests: model side ${fmt(modelTime, 0)} ms, ` +
+        `agent side ${fmt(wall - modelTime, 0)} ms (${fmt((wall - modelTime) / (iterations + 1), 2)} ms per request incl. ACP round trip); ` +
+        `${client.notifications} session/update notifications`,
+    );
+
+    const rows: BenchRow[] = [
+      { metric: `loop overhead per iteration (median, K=${iterations})`, value: `${fmt(med, 2)} ms`, target: `<= ${TARGET_MEDIAN_MS} ms`, ok: med <= TARGET_MEDIAN_MS },
+      { metric: "loop overhead per iteration (p90)", value: `${fmt(percentile(agent, 90), 2)} ms`, target: "" },
+      { metric: "loop: turn wall time", value: `${fmt(wall, 0)} ms`, target: "" },
+    ];
+    reportRows("loop-overhead", rows);
+  } finally {
+    await client.close();
+    await timed.close();
+    cleanup();
+  }
+}
+
+await main();

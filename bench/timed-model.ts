@@ -1,0 +1,79 @@
+// A timing shim in front of the scripted model: a tiny HTTP proxy that stamps, for every
+// request, when it arrived from the agent and when the last byte of the response was handed
+// back to the agent's socket. The time the proxy and the scripted server spend in between
+// counts as model time, so it never inflates the agent-side figures computed from
+//   agent time of iteration i = arrival(i+1) - responseEnd(i).
+// test/support/scripted-model.ts stays untouched.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { performance } from "node:perf_hooks";
+import { startScriptedModel, type ScriptedModel, type ScriptedModelOptions } from "../test/support/scripted-model";
+
+export interface RequestTiming {
+  method: string;
+  path: string;
+  /** performance.now() when the request headers arrived. */
+  arrival: number;
+  /** performance.now() when the response was fully written to the agent's socket. */
+  responseEnd: number;
+}
+
+export interface TimedModel {
+  /** Point the agent here (base URL including /v1). */
+  readonly url: string;
+  readonly model: ScriptedModel;
+  /** One entry per POST, in arrival order; responseEnd is NaN until the response finished. */
+  readonly timings: RequestTiming[];
+  close(): Promise<void>;
+}
+
+export async function startTimedModel(options: ScriptedModelOptions = {}): Promise<TimedModel> {
+  const model = await startScriptedModel(options);
+  const upstream = new URL(model.url);
+  const upstreamAgent = new http.Agent({ keepAlive: true });
+  const timings: RequestTiming[] = [];
+
+  const proxy = http.createServer((req, res) => {
+    const timing: RequestTiming = { method: req.method ?? "GET", path: req.url ?? "/", arrival: performance.now(), responseEnd: NaN };
+    if (req.method === "POST") timings.push(timing);
+    res.once("finish", () => (timing.responseEnd = performance.now()));
+    const forward = http.request(
+      {
+        host: upstream.hostname,
+        port: upstream.port,
+        method: req.method,
+        path: req.url,
+        headers: { ...req.headers, host: upstream.host },
+        agent: upstreamAgent,
+      },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    forward.on("error", (error) => {
+      if (!res.headersSent) res.writeHead(502, { "content-type": "text/plain" });
+      res.end(String(error));
+    });
+    req.pipe(forward);
+  });
+  await new Promise<void>((resolve, reject) => {
+    proxy.once("error", reject);
+    proxy.listen(0, "127.0.0.1", () => resolve());
+  });
+  const { port } = proxy.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    model,
+    timings,
+    async close() {
+      await new Promise<void>((resolve) => {
+        proxy.close(() => resolve());
+        proxy.closeAllConnections();
+      });
+      upstreamAgent.destroy();
+      await model.close();
+    },
+  };
+}
