@@ -5,7 +5,8 @@
 // i.e. parsing the stream, running the tool, sending the ACP updates and building and
 // sending the next request; model time is excluded (bench/timed-model.ts stamps both ends).
 // Target: median <= 2 ms.
-//   node --import tsx bench/loop-overhead.ts     (BENCH_ITERATIONS=50, BENCH_TOOL=mixed|todo|read_file)
+//   node --import tsx bench/loop-overhead.ts     (BENCH_ITERATIONS=50, BENCH_TOOL=mixed|todo|read_file,
+//                                                 BENCH_VERBOSE=1 prints every iteration)
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -77,6 +78,12 @@ async function main(): Promise<void> {
     const med = median(agent);
 
     const out = (line: string) => process.stdout.write(`${line}\n`);
+    if (process.env.BENCH_VERBOSE === "1") {
+      for (const [i, x] of t.entries()) {
+        const next = i < iterations ? ` agent ${fmt(agent[i], 2)} ms (${tools[i]})` : "";
+        out(`  request ${i}: model ${fmt(x.responseEnd - x.arrival, 2)} ms${next}`);
+      }
+    }
     out(`loop overhead: ${iterations} tool iterations (${mode}) + final answer, scripted model without delays`);
     out(
       `loop overhead: agent time per iteration median ${fmt(med, 2)} ms (p90 ${fmt(percentile(agent, 90), 2)}, ` +

@@ -14,7 +14,7 @@ export interface RequestTiming {
   path: string;
   /** performance.now() when the request headers arrived. */
   arrival: number;
-  /** performance.now() when the response was fully written to the agent's socket. */
+  /** performance.now() when the complete response was written to the agent's socket (one write). */
   responseEnd: number;
 }
 
@@ -36,7 +36,6 @@ export async function startTimedModel(options: ScriptedModelOptions = {}): Promi
   const proxy = http.createServer((req, res) => {
     const timing: RequestTiming = { method: req.method ?? "GET", path: req.url ?? "/", arrival: performance.now(), responseEnd: NaN };
     if (req.method === "POST") timings.push(timing);
-    res.once("finish", () => (timing.responseEnd = performance.now()));
     const forward = http.request(
       {
         host: upstream.hostname,
@@ -47,8 +46,23 @@ export async function startTimedModel(options: ScriptedModelOptions = {}): Promi
         agent: upstreamAgent,
       },
       (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
+        // The whole response is collected, then handed to the agent in one write with a
+        // content-length: the agent cannot act on any of it before responseEnd, so the gap
+        // to the next arrival is purely agent time (with a streamed relay the agent may
+        // already act on the finish chunk before the relay stamps the end).
+        const chunks: Buffer[] = [];
+        answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+        answer.on("end", () => {
+          const body = Buffer.concat(chunks);
+          const headers = { ...answer.headers, "content-length": String(body.length) };
+          delete headers["transfer-encoding"];
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(body);
+          // Stamped as soon as end() returns (a small write to an idle socket goes to the
+          // kernel synchronously), not on 'finish', which can run late when this process is
+          // busy and would then make the agent look faster than it is.
+          timing.responseEnd = performance.now();
+        });
       },
     );
     forward.on("error", (error) => {
