@@ -6,18 +6,12 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
+import { useScriptedModel } from "../support/scripted-model";
 import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
 
-let model: ScriptedModel;
-before(async () => {
-  model = await startScriptedModel();
-});
-after(async () => {
-  await model.close();
-});
+const scripted = useScriptedModel();
 
 /** True while the process exists and is not a zombie waiting to be reaped. */
 function alive(pid: number): boolean {
@@ -39,6 +33,7 @@ async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<b
 }
 
 test("cancel during streaming aborts the model request and answers cancelled", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const abortedBefore = model.abortedStreams;
   model.enqueue({ text: "word ".repeat(400), chunkDelayMs: 20 });
@@ -67,6 +62,7 @@ test("cancel during streaming aborts the model request and answers cancelled", a
 });
 
 test("cancel during a long local command kills its process group and fails the tool call", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const pidFile = path.join(project, "pid");
   model.enqueue({ toolCalls: [{ id: "long", name: "terminal", arguments: { command: `sh -c 'echo $$ > ${pidFile}; exec sleep 30'` } }] });
@@ -93,6 +89,7 @@ test("cancel during a long local command kills its process group and fails the t
 });
 
 test("cancel during a command in the editor's terminal kills and releases the terminal", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   model.enqueue({ toolCalls: [{ id: "term", name: "terminal", arguments: { command: "sleep 30" } }] });
   const hermes = await startHermes({ config: scriptedConfig(model.url), serveTerminal: true });

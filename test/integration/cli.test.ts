@@ -4,20 +4,14 @@ import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { test } from "node:test";
 import { promisify } from "node:util";
 import { stringify as toYaml } from "yaml";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
+import { useScriptedModel } from "../support/scripted-model";
 import { HERMES_BIN, makeTempDir, scriptedConfig } from "../support/acp-harness";
 
 const run = promisify(execFile);
-let model: ScriptedModel;
-before(async () => {
-  model = await startScriptedModel();
-});
-after(async () => {
-  await model.close();
-});
+const scripted = useScriptedModel();
 
 async function hermes(args: string[], options: { config?: unknown; env?: Record<string, string>; cwd?: string } = {}) {
   const home = await makeTempDir("hermes-home-");
@@ -48,6 +42,7 @@ test("--version and --help", async () => {
 });
 
 test("acp --check prints the resolved model, or exits 1 with the reason", async () => {
+  const model = scripted();
   const ok = await hermes(["acp", "--check"], { config: scriptedConfig(model.url) });
   assert.equal(ok.code, 0, ok.stderr);
   assert.match(ok.stdout, /provider:\s+custom/);
@@ -77,6 +72,7 @@ test("acp --check prints the resolved model, or exits 1 with the reason", async 
 });
 
 test("chat streams the reply to stdout and tool steps to stderr; edits need --yes off a TTY", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   model.enqueue(
     { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "hello.txt", content: "hi\n" } }] },

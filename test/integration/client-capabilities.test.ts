@@ -3,19 +3,14 @@
 import assert from "node:assert/strict";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, before, test } from "node:test";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
+import { test } from "node:test";
+import { useScriptedModel } from "../support/scripted-model";
 import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
 
-let model: ScriptedModel;
-before(async () => {
-  model = await startScriptedModel();
-});
-after(async () => {
-  await model.close();
-});
+const scripted = useScriptedModel();
 
 test("file tools use fs/read_text_file and fs/write_text_file, so unsaved buffers are read", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const file = path.join(project, "notes.txt");
   await writeFile(file, "on disk\n");
@@ -50,6 +45,7 @@ test("file tools use fs/read_text_file and fs/write_text_file, so unsaved buffer
 });
 
 test("terminal runs through terminal/create and embeds the terminal in the tool call", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const first = model.requests.length;
   model.enqueue({ toolCalls: [{ id: "t", name: "terminal", arguments: { command: "echo from-editor-terminal; exit 3" } }] }, { text: "ran it" });
@@ -75,6 +71,7 @@ test("terminal runs through terminal/create and embeds the terminal in the tool 
 });
 
 test("a rejected edit leaves the file alone and tells the model", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const file = path.join(project, "keep.txt");
   await writeFile(file, "original\n");
@@ -95,6 +92,7 @@ test("a rejected edit leaves the file alone and tells the model", async () => {
 });
 
 test("prompt content: file links are inlined with a header, embedded text too, images become image parts", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const file = path.join(project, "spec.md");
   await writeFile(file, "# Spec\nThe answer is 42.\n");

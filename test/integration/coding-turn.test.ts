@@ -3,17 +3,11 @@
 import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, before, test } from "node:test";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
+import { test } from "node:test";
+import { useScriptedModel } from "../support/scripted-model";
 import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
 
-let model: ScriptedModel;
-before(async () => {
-  model = await startScriptedModel();
-});
-after(async () => {
-  await model.close();
-});
+const scripted = useScriptedModel();
 
 async function buggyProject(): Promise<string> {
   const dir = await makeTempDir("hermes-project-");
@@ -24,6 +18,7 @@ async function buggyProject(): Promise<string> {
 }
 
 test("search, read, patch and run: the file changes and every step reaches the editor in order", async () => {
+  const model = scripted();
   const project = await buggyProject();
   model.enqueue(
     { text: "Let me look.", toolCalls: [{ id: "c1", name: "search_files", arguments: { pattern: "function add", target: "content" } }] },

@@ -2,19 +2,14 @@
 // arguments, and the model endpoint errors. The turn goes on, or ends cleanly, and the
 // server keeps serving.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
+import { test } from "node:test";
+import { useScriptedModel } from "../support/scripted-model";
 import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
 
-let model: ScriptedModel;
-before(async () => {
-  model = await startScriptedModel();
-});
-after(async () => {
-  await model.close();
-});
+const scripted = useScriptedModel();
 
 test("a spent budget gets one last call without tools and ends with max_turn_requests", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const first = model.requests.length;
   const todo = (n: number) => ({ toolCalls: [{ id: `t${n}`, name: "todo", arguments: { todos: [{ id: "1", content: `step ${n}`, status: "in_progress" }] } }] });
@@ -43,6 +38,7 @@ test("a spent budget gets one last call without tools and ends with max_turn_req
 });
 
 test("failing tools, broken arguments and unknown tools become results and the turn goes on", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const first = model.requests.length;
   model.enqueue(
@@ -82,6 +78,7 @@ test("failing tools, broken arguments and unknown tools become results and the t
 });
 
 test("read-only calls in one reply run concurrently but report in call order", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const first = model.requests.length;
   model.enqueue(
@@ -109,6 +106,7 @@ test("read-only calls in one reply run concurrently but report in call order", a
 });
 
 test("a model endpoint error answers the prompt with a JSON-RPC error and the session lives on", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   model.enqueue({ status: 401, errorBody: { error: { message: "Incorrect API key provided", type: "invalid_request_error" } } });
   const hermes = await startHermes({ config: scriptedConfig(model.url) });

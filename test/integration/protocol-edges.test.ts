@@ -2,19 +2,14 @@
 // params. Each gets the right JSON-RPC error and the server keeps serving.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
-import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
+import { test } from "node:test";
+import { useScriptedModel } from "../support/scripted-model";
+import { agentText, makeTempDir, scriptedConfig, startHermes } from "../support/acp-harness";
 
-let model: ScriptedModel;
-before(async () => {
-  model = await startScriptedModel();
-});
-after(async () => {
-  await model.close();
-});
+const scripted = useScriptedModel();
 
 test("initialize advertises what works", async () => {
+  const model = scripted();
   const hermes = await startHermes({ config: scriptedConfig(model.url) });
   try {
     const init = await hermes.initialize();
@@ -30,6 +25,7 @@ test("initialize advertises what works", async () => {
 });
 
 test("malformed lines, unknown methods, unknown sessions and bad params get errors; serving goes on", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   const hermes = await startHermes({ config: scriptedConfig(model.url) });
   try {
@@ -66,6 +62,7 @@ test("malformed lines, unknown methods, unknown sessions and bad params get erro
 });
 
 test("a second prompt while one runs is refused; set_mode switches and reports the mode", async () => {
+  const model = scripted();
   const project = await makeTempDir();
   model.enqueue({ text: "slow ".repeat(100), chunkDelayMs: 10 });
   const hermes = await startHermes({ config: scriptedConfig(model.url) });
@@ -99,9 +96,7 @@ test("with no model configured the server still starts and a prompt explains how
     const { sessionId } = await hermes.newSession(project);
     const response = await hermes.prompt(sessionId, "hello?");
     assert.equal(response.stopReason, "end_turn");
-    const text = sessionUpdates(hermes, sessionId)
-      .map((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : ""))
-      .join("");
+    const text = agentText(hermes, sessionId);
     assert.match(text, /no model/i);
     assert.match(text, /config\.yaml/);
     assert.match(text, /HERMES_MODEL/);
@@ -117,9 +112,7 @@ test("an invalid config names the file, the key and the problem in the prompt an
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
     await hermes.prompt(sessionId, "hello?");
-    const text = sessionUpdates(hermes, sessionId)
-      .map((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : ""))
-      .join("");
+    const text = agentText(hermes, sessionId);
     assert.match(text, /config\.yaml: model\.provider: /);
     assert.match(text, /config\.yaml: agent\.max_turns: /);
     assert.match(hermes.stderr(), /model\.provider/, "the problem is logged to stderr too");

@@ -236,3 +236,10 @@ export function scriptedConfig(url: string, extra: Record<string, unknown> = {})
 export function sessionUpdates(harness: Harness, sessionId: string): acp.SessionUpdate[] {
   return harness.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
 }
+
+/** The agent's reply text in one session, all chunks joined. */
+export function agentText(harness: Harness, sessionId: string): string {
+  return sessionUpdates(harness, sessionId)
+    .map((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : ""))
+    .join("");
+}

@@ -2,6 +2,7 @@
 // wire format (SSE `data: {chunk}\n\n` frames ending in `data: [DONE]`) over real HTTP, so
 // the provider under test runs its real SDK code path: no mocking anywhere.
 import http from "node:http";
+import { after, before } from "node:test";
 import type { IncomingHttpHeaders } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 
@@ -357,4 +358,19 @@ async function readBody(req: http.IncomingMessage): Promise<string> {
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** One scripted model for a whole test file: started before the tests, closed after. */
+export function useScriptedModel(options?: ScriptedModelOptions): () => ScriptedModel {
+  let model: ScriptedModel | undefined;
+  before(async () => {
+    model = await startScriptedModel(options);
+  });
+  after(async () => {
+    await model?.close();
+  });
+  return () => {
+    if (!model) throw new Error("the scripted model starts in before(); use it inside a test");
+    return model;
+  };
 }
