@@ -1,22 +1,42 @@
-// Builds the bundles named in the design. Only the agent server exists so far:
-// dist/hermes.js, one ESM file for Node 20+, with a source map.
+// Builds the bundles named in the design. So far only the agent server: dist/hermes.js,
+// an ESM entry for Node 20+ with source maps. Code that is not needed to answer
+// `initialize` (config parsing, tools, the loop, provider SDKs) is imported dynamically
+// and lands in dist/chunks/, loaded on first use: cold start is a product feature.
 import { build } from "esbuild";
-import { readFileSync } from "node:fs";
+import { readFileSync, rmSync } from "node:fs";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
+// zod re-exports every locale's error messages (~300 KB) that Hermes never uses; keep English,
+// which zod configures by default, and skip compiling the rest at every start.
+const zodEnglishOnly = {
+  name: "zod-english-only",
+  setup(build) {
+    build.onLoad({ filter: /[\\/]zod[\\/]v4[\\/]locales[\\/]index\.js$/ }, (args) => ({
+      contents: 'export { default as en } from "./en.js";',
+      loader: "js",
+      resolveDir: args.path.replace(/[\\/]index\.js$/, ""),
+    }));
+  },
+};
+
+rmSync(new URL("./dist", import.meta.url), { recursive: true, force: true });
+
 await build({
-  entryPoints: ["acp-server/main.ts"],
-  outfile: "dist/hermes.js",
+  entryPoints: { hermes: "acp-server/main.ts" },
+  outdir: "dist",
+  chunkNames: "chunks/[name]-[hash]",
   bundle: true,
+  splitting: true,
   platform: "node",
   format: "esm",
   target: "node20",
   sourcemap: true,
   legalComments: "none",
   logLevel: "warning",
+  plugins: [zodEnglishOnly],
   define: { HERMES_VERSION: JSON.stringify(pkg.version) },
-  // Some bundled CommonJS dependencies call require(); give the ESM bundle one.
+  // Some bundled CommonJS dependencies call require(); give the ESM output one.
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);",
   },

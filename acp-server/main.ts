@@ -1,8 +1,6 @@
 // The `hermes` command line.
+// Each command is imported when chosen, so `hermes acp` loads only what serving needs.
 import path from "node:path";
-import { runAcpServer } from "./cli/acp-command";
-import { runChat } from "./cli/chat-command";
-import { runCheck } from "./cli/check-command";
 import { VERSION } from "./version";
 
 const HELP = `hermes ${VERSION}: a self-improving coding agent for editors (Agent Client Protocol)
@@ -25,11 +23,13 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case "acp":
-      if (rest.includes("--check")) process.exit(runCheck());
       if (rest.some((arg) => arg !== "--check")) return usageError(`unknown option for acp: ${rest.join(" ")}`);
-      return runAcpServer();
-    case "chat":
-      return process.exit(await runChat(parseChatArgs(rest)));
+      if (rest.includes("--check")) return process.exit((await import("./cli/check-command")).runCheck());
+      return (await import("./cli/acp-command")).runAcpServer();
+    case "chat": {
+      const options = parseChatArgs(rest);
+      return process.exit(await (await import("./cli/chat-command")).runChat(options));
+    }
     case "--version":
     case "-v":
     case "version":

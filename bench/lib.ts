@@ -13,6 +13,7 @@ export const HERMES_BIN = path.join(ROOT, "dist", "hermes.js");
 
 /** Builds dist/hermes.js when it is missing (or when BENCH_BUILD=1); warns when it looks stale. */
 export function ensureBuilt(): void {
+  if (process.env.BENCH_BUILD_CHECKED === "1" && existsSync(HERMES_BIN)) return; // run-all did it
   if (!existsSync(HERMES_BIN) || process.env.BENCH_BUILD === "1") {
     process.stdout.write("building dist/hermes.js (node esbuild.config.mjs)...\n");
     const result = spawnSync(process.execPath, ["esbuild.config.mjs"], { cwd: ROOT, stdio: "inherit" });
@@ -81,13 +82,16 @@ export class LineClient {
   readonly child: ChildProcessWithoutNullStreams;
   notifications = 0;
   stderr = "";
+  /** stdout lines that were not JSON (the agent itself must never write any). */
+  readonly strayStdout: string[] = [];
   private nextId = 0;
   private buffer = "";
   private readonly pending = new Map<number, { resolve: (value: any) => void; reject: (error: Error) => void }>();
   private readonly exited: Promise<void>;
 
-  constructor(env: NodeJS.ProcessEnv, cwd = ROOT) {
-    this.child = spawn(process.execPath, [HERMES_BIN, "acp"], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
+  /** `nodeArgs` go before the script, e.g. ["--cpu-prof"] to profile the agent. */
+  constructor(env: NodeJS.ProcessEnv, cwd = ROOT, nodeArgs: string[] = []) {
+    this.child = spawn(process.execPath, [...nodeArgs, HERMES_BIN, "acp"], { env, cwd, stdio: ["pipe", "pipe", "pipe"] });
     this.child.stderr.setEncoding("utf8");
     this.child.stderr.on("data", (chunk: string) => {
       if (this.stderr.length < 100_000) this.stderr += chunk;
@@ -119,7 +123,15 @@ export class LineClient {
     while ((newline = this.buffer.indexOf("\n")) >= 0) {
       const line = this.buffer.slice(0, newline);
       this.buffer = this.buffer.slice(newline + 1);
-      if (line.trim()) this.onMessage(JSON.parse(line));
+      if (!line.trim()) continue;
+      let message: unknown;
+      try {
+        message = JSON.parse(line);
+      } catch {
+        this.strayStdout.push(line); // e.g. node --trace-gc output; never JSON-RPC
+        continue;
+      }
+      this.onMessage(message);
     }
   }
 

@@ -7,7 +7,9 @@
 // Target: median <= 2 ms.
 //   node --import tsx bench/loop-overhead.ts     (BENCH_ITERATIONS=50, BENCH_TOOL=mixed|todo|read_file,
 //                                                 BENCH_VERBOSE=1 prints every iteration)
+import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { ScriptedReply } from "../test/support/scripted-model";
@@ -31,6 +33,29 @@ function toolReply(i: number, tool: ToolChoice): ScriptedReply {
     { id: "3", content: "Answer", status: "pending" },
   ];
   return { toolCalls: [{ id, name: "todo", arguments: { todos } }] };
+}
+
+// The floor of this measurement on this machine: a bare Node fetch() client that reads each
+// streamed response to the end and immediately sends the next request (no SDK, no tools, no ACP).
+const BARE_CLIENT = `
+const [url, count] = process.argv.slice(1);
+const body = JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "x".repeat(2000) }] });
+for (let i = 0; i < Number(count); i++) {
+  const response = await fetch(url + "/chat/completions", { method: "POST", headers: { "content-type": "application/json" }, body });
+  await response.text();
+}`;
+
+async function bareClientFloor(iterations: number): Promise<number[]> {
+  const timed = await startTimedModel({ fallback: toolReply(0, "todo") });
+  try {
+    const child = spawn(process.execPath, ["--input-type=module", "-e", BARE_CLIENT, timed.url, String(iterations + 1)], { env: benchEnv(), stdio: "inherit" });
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    if (code !== 0) throw new Error(`bare fetch client exited ${code}`);
+    const t = timed.timings;
+    return t.slice(0, -1).map((x, i) => t[i + 1].arrival - x.responseEnd);
+  } finally {
+    await timed.close();
+  }
 }
 
 async function main(): Promise<void> {
@@ -78,13 +103,17 @@ async function main(): Promise<void> {
     const med = median(agent);
 
     const out = (line: string) => process.stdout.write(`${line}\n`);
+    const floor = await bareClientFloor(iterations);
     if (process.env.BENCH_VERBOSE === "1") {
       for (const [i, x] of t.entries()) {
         const next = i < iterations ? ` agent ${fmt(agent[i], 2)} ms (${tools[i]})` : "";
         out(`  request ${i}: model ${fmt(x.responseEnd - x.arrival, 2)} ms${next}`);
       }
     }
-    out(`loop overhead: ${iterations} tool iterations (${mode}) + final answer, scripted model without delays`);
+    out(
+      `loop overhead: ${iterations} tool iterations (${mode}) + final answer, scripted model without delays ` +
+        `(load average ${os.loadavg()[0].toFixed(2)} on ${os.availableParallelism()} CPUs)`,
+    );
     out(
       `loop overhead: agent time per iteration median ${fmt(med, 2)} ms (p90 ${fmt(percentile(agent, 90), 2)}, ` +
         `min ${fmt(Math.min(...agent), 2)}, max ${fmt(Math.max(...agent), 2)}) (target median <= ${TARGET_MEDIAN_MS} ms)`,
@@ -96,6 +125,7 @@ async function main(): Promise<void> {
       }
     }
     out(`  first ${head.length} iterations median ${fmt(median(head), 2)} ms, last ${tail.length} median ${fmt(median(tail), 2)} ms (history grows each step)`);
+    out(`  measurement floor: a bare fetch() client (no SDK, tools or ACP) measures median ${fmt(median(floor), 2)} ms (p90 ${fmt(percentile(floor, 90), 2)})`);
     out(`  prompt received -> first model request ${fmt(beforeFirst, 2)} ms; last response end -> prompt result ${fmt(afterLast, 2)} ms`);
     out(
       `turn wall time ${fmt(wall, 0)} ms for ${iterations + 1} model requests: model side ${fmt(modelTime, 0)} ms, ` +

@@ -1,45 +1,31 @@
 // The ACP agent: registers the protocol handlers and wires them to sessions and the
-// agent loop. Orchestration only; the work lives in the modules it calls.
+// agent loop. Orchestration only; the work lives in the modules it calls. Everything
+// heavy (config, tools, the loop, provider SDKs) is imported on first use so that
+// `initialize` is answered as soon as the process is up.
 import * as acp from "@agentclientprotocol/sdk";
 import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
 import { AgentSession } from "../agent/session";
-import type { LoadedConfig } from "../config/load";
-import type { ModelResolution } from "../config/resolve-model";
-import { createProvider } from "../providers/create-provider";
-import type { ModelProvider } from "../providers/types";
 import { isSessionMode, SESSION_MODES } from "../security/modes";
-import "../tools/index";
 import type { Logger } from "../util/log";
 import { AcpSession } from "./acp-session";
-import { handlePrompt } from "./prompt-handler";
+import type { AgentRuntime } from "./agent-runtime";
 
 export interface AgentAppOptions {
   version: string;
-  loaded: LoadedConfig;
-  model: ModelResolution;
   log: Logger;
+  /** Loads configuration and the model; called once, after initialize is answered. */
+  loadRuntime: () => Promise<AgentRuntime>;
 }
 
 export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
-  const { loaded, model, log } = options;
+  const { log } = options;
   const sessions = new Map<string, AcpSession>();
   let clientCapabilities: acp.ClientCapabilities = {};
-  let provider: ModelProvider | undefined;
-
-  const promptDeps = {
-    model,
-    configError: loaded.error,
-    provider: () => {
-      if (!model.ok) throw new Error("no model configured");
-      provider ??= createProvider(model.model);
-      return provider;
-    },
-    maxTurns: loaded.config.agent.max_turns,
-    clientCapabilities: () => clientCapabilities,
-    log,
-  };
+  let runtime: Promise<AgentRuntime> | undefined;
+  const getRuntime = () => (runtime ??= options.loadRuntime());
+  const promptModule = () => import("./prompt-handler");
 
   const findSession = (sessionId: string): AcpSession => {
     const session = sessions.get(sessionId);
@@ -52,6 +38,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCapabilities = params.clientCapabilities ?? {};
       log.info("initialize", { client: params.clientInfo?.name, protocolVersion: params.protocolVersion, capabilities: clientCapabilities });
+      // Warm up what the first session/prompt needs while the client reads the answer.
+      setImmediate(() => {
+        getRuntime().catch((error: unknown) => log.error("loading the runtime failed", { error }));
+        promptModule().catch((error: unknown) => log.error("loading the agent failed", { error }));
+      });
       return {
         protocolVersion: acp.PROTOCOL_VERSION,
         agentInfo: { name: "hermes", title: "Hermes", version: options.version },
@@ -63,17 +54,20 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         authMethods: [],
       };
     })
-    .onRequest(acp.methods.agent.session.new, ({ params }) => {
+    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = checkedCwd(params.cwd);
+      const { loaded } = await getRuntime();
       const agentSession = new AgentSession(randomUUID(), cwd, loaded.config.agent.default_mode);
       const session = new AcpSession(agentSession, params.mcpServers);
       sessions.set(session.id, session);
       log.info("session created", { sessionId: session.id, cwd, mcpServers: params.mcpServers.length });
       return { sessionId: session.id, modes: modeState(agentSession.mode) };
     })
-    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) =>
-      handlePrompt(promptDeps, findSession(params.sessionId), params, client, signal),
-    )
+    .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
+      const session = findSession(params.sessionId);
+      const [{ handlePrompt }, current] = await Promise.all([promptModule(), getRuntime()]);
+      return handlePrompt({ runtime: current, clientCapabilities, log }, session, params, client, signal);
+    })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       const session = sessions.get(params.sessionId);
       if (!session) return log.warn("cancel for an unknown session", { sessionId: params.sessionId });

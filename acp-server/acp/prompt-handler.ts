@@ -2,12 +2,13 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { runTurn } from "../agent/loop";
 import type { TurnHost } from "../agent/turn-io";
-import type { ModelResolution } from "../config/resolve-model";
-import { ProviderError, type ModelProvider } from "../providers/types";
+import { ProviderError } from "../providers/types";
+import "../tools/index";
 import { LocalFileAccess } from "../tools/local-files";
 import { LocalShellRunner } from "../tools/local-shell";
 import type { Logger } from "../util/log";
 import type { AcpSession } from "./acp-session";
+import type { AgentRuntime } from "./agent-runtime";
 import { ClientFileAccess } from "./client-files";
 import { ClientShellRunner } from "./client-shell";
 import { requestPermission } from "./permission-request";
@@ -16,12 +17,8 @@ import { textChunk } from "./updates";
 import { AcpTurnObserver } from "./turn-observer";
 
 export interface PromptDeps {
-  model: ModelResolution;
-  /** Problems in config.yaml / .env, shown with the "no model" message. */
-  configError?: string;
-  provider: () => ModelProvider;
-  maxTurns: number;
-  clientCapabilities: () => acp.ClientCapabilities;
+  runtime: AgentRuntime;
+  clientCapabilities: acp.ClientCapabilities;
   log: Logger;
 }
 
@@ -34,11 +31,12 @@ export async function handlePrompt(
   client: acp.AgentContext,
   requestSignal: AbortSignal,
 ): Promise<acp.PromptResponse> {
+  const { model, loaded } = deps.runtime;
   const observer = new AcpTurnObserver(client, session.id, deps.log);
-  if (!deps.model.ok) {
+  if (!model.ok) {
     // No model: the turn still ends normally, with an answer that says how to fix it.
-    const problems = deps.configError ? `${deps.configError}\n\n` : "";
-    observer.send(textChunk(`Hermes has no model to talk to.\n\n${problems}${deps.model.reason}`));
+    const problems = loaded.error ? `${loaded.error}\n\n` : "";
+    observer.send(textChunk(`Hermes has no model to talk to.\n\n${problems}${model.reason}`));
     await observer.flush();
     return { stopReason: "end_turn" };
   }
@@ -50,13 +48,13 @@ export async function handlePrompt(
     const stopReason = await runTurn(
       {
         session: session.agent,
-        provider: deps.provider(),
+        provider: deps.runtime.provider(),
         host,
         observer,
         signal: controller.signal,
-        maxTurns: deps.maxTurns,
-        maxTokens: deps.model.model.maxTokens,
-        temperature: deps.model.model.temperature,
+        maxTurns: loaded.config.agent.max_turns,
+        maxTokens: model.model.maxTokens,
+        temperature: model.model.temperature,
         log: deps.log,
       },
       parts,
@@ -78,7 +76,7 @@ export async function handlePrompt(
 }
 
 function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContext): TurnHost {
-  const capabilities = deps.clientCapabilities();
+  const capabilities = deps.clientCapabilities;
   const fs = capabilities.fs ?? {};
   return {
     files: fs.readTextFile || fs.writeTextFile ? new ClientFileAccess(client, session.id, fs) : new LocalFileAccess(),

@@ -2,22 +2,19 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { Readable, Writable } from "node:stream";
 import { createAgentApp } from "../acp/agent-app";
-import { loadConfig } from "../config/load";
-import { resolveModel } from "../config/resolve-model";
+import { hermesHome } from "../config/paths";
 import { killAllLocalProcesses } from "../tools/local-shell";
 import { configureLogging, createLogger } from "../util/log";
 import { VERSION } from "../version";
 
 export function runAcpServer(): void {
-  const loaded = loadConfig();
-  configureLogging({ home: loaded.home, level: loaded.config.logging.level, stderrLevel: loaded.config.logging.level });
+  configureLogging({ home: hermesHome() });
   const log = createLogger("acp");
-  if (loaded.error) log.warn(`configuration problem:\n${loaded.error}`);
-  const model = resolveModel(loaded);
-  if (model.ok) log.info("model", { provider: model.model.provider, name: model.model.name, baseUrl: model.model.baseUrl });
-  else log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
-
-  const app = createAgentApp({ version: VERSION, loaded, model, log });
+  const app = createAgentApp({
+    version: VERSION,
+    log,
+    loadRuntime: async () => (await import("../acp/agent-runtime")).loadAgentRuntime(log),
+  });
   const connection = app.connect(
     acp.ndJsonStream(Writable.toWeb(process.stdout) as WritableStream<Uint8Array>, Readable.toWeb(process.stdin) as ReadableStream<Uint8Array>),
   );

@@ -4,8 +4,8 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { createInterface } from "node:readline/promises";
 import { createAgentApp } from "../acp/agent-app";
-import { loadConfig } from "../config/load";
-import { resolveModel } from "../config/resolve-model";
+import { loadAgentRuntime } from "../acp/agent-runtime";
+import { hermesHome } from "../config/paths";
 import { killAllLocalProcesses } from "../tools/local-shell";
 import { configureLogging, createLogger } from "../util/log";
 import { VERSION } from "../version";
@@ -20,10 +20,11 @@ export interface ChatOptions {
 const dim = (text: string) => (process.stderr.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
 
 export async function runChat(options: ChatOptions): Promise<number> {
-  const loaded = loadConfig();
-  configureLogging({ home: loaded.home, level: loaded.config.logging.level, stderrLevel: "warn" });
+  // The terminal is for the conversation: only warnings and errors go to stderr.
+  configureLogging({ home: hermesHome(), stderrLevel: "warn" });
   const log = createLogger("chat");
-  const agentApp = createAgentApp({ version: VERSION, loaded, model: resolveModel(loaded), log });
+  const runtime = loadAgentRuntime(log, { stderrLevel: "warn" });
+  const agentApp = createAgentApp({ version: VERSION, log, loadRuntime: async () => runtime });
 
   let endedWithNewline = true;
   const titles = new Map<string, string>();

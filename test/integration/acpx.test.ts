@@ -1,0 +1,193 @@
+// Hermes driven by a real third-party ACP client: acpx 0.1.15 (node_modules/.bin/acpx), which
+// spawns `dist/hermes.js acp` itself, serves fs/* and terminal/* for it and approves
+// permissions (--approve-all). The model is the in-process scripted server.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { stringify as toYaml } from "yaml";
+import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
+import { HERMES_BIN, makeTempDir, ROOT, scriptedConfig } from "../support/acp-harness";
+
+const ACPX = path.join(ROOT, "node_modules", ".bin", "acpx");
+const AGENT_COMMAND = `${process.execPath} ${HERMES_BIN} acp`;
+const TIMEOUT_MS = 60_000;
+
+let model: ScriptedModel;
+before(async () => {
+  assert.ok(existsSync(HERMES_BIN), "dist/hermes.js is missing: run `npm run build` first");
+  assert.ok(!/\s/.test(process.execPath + HERMES_BIN), "acpx splits --agent on whitespace: paths must not contain any");
+  model = await startScriptedModel();
+});
+after(async () => {
+  await model.close();
+});
+
+interface AcpxRun {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
+
+interface Sandbox {
+  /** The project acpx runs in (its cwd, and the session cwd). */
+  project: string;
+  /** HOME for acpx's own state (~/.acpx). */
+  home: string;
+  env: NodeJS.ProcessEnv;
+}
+
+async function sandbox(): Promise<Sandbox> {
+  const project = await makeTempDir("hermes-acpx-project-");
+  const home = await makeTempDir("hermes-acpx-home-");
+  const hermesHome = path.join(home, ".hermes");
+  await mkdir(hermesHome);
+  await writeFile(path.join(hermesHome, "config.yaml"), toYaml(scriptedConfig(model.url)));
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    // Hermetic: no real keys or Hermes settings, and nothing of the test runner's own wiring.
+    if (value === undefined || key.startsWith("HERMES_") || key.endsWith("_API_KEY") || key.startsWith("NODE_TEST")) continue;
+    env[key] = value;
+  }
+  Object.assign(env, { HOME: home, HERMES_HOME: hermesHome });
+  return { project, home, env };
+}
+
+function acpx(box: Sandbox, args: string[]): Promise<AcpxRun> {
+  return new Promise((resolve) => {
+    execFile(
+      ACPX,
+      ["--agent", AGENT_COMMAND, "--cwd", box.project, ...args],
+      { cwd: box.project, env: box.env, timeout: TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 16 * 1024 * 1024 },
+      (error, stdout, stderr) => {
+        const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
+        resolve({ code, signal: (error?.signal as NodeJS.Signals | undefined) ?? null, stdout, stderr });
+      },
+    );
+  });
+}
+
+function explain(run: AcpxRun): string {
+  return `acpx exit ${run.code}${run.signal ? ` (signal ${run.signal})` : ""}\n--- stdout ---\n${run.stdout}\n--- stderr ---\n${run.stderr}`;
+}
+
+/** Every stdout line of `--format json --json-strict`, parsed (each must be JSON). */
+function jsonLines(run: AcpxRun): any[] {
+  return run.stdout
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .map((line) => {
+      try {
+        return JSON.parse(line);
+      } catch {
+        assert.fail(`non-JSON line on stdout under --json-strict: ${line}\n${explain(run)}`);
+      }
+    });
+}
+
+/** acpx's queue owner (spawned detached by `prompt`) exits once idle for --ttl; wait for it. */
+async function waitForQueueOwners(home: string, timeoutMs = 15_000): Promise<void> {
+  const queues = path.join(home, ".acpx", "queues");
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    const locks = existsSync(queues) ? (await readdir(queues)).filter((name) => name.endsWith(".lock")) : [];
+    if (locks.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  assert.fail(`acpx queue owner still running after ${timeoutMs} ms (lock files in ${queues})`);
+}
+
+test("acpx exec --format quiet: a write_file tool call runs and the final text is printed", async () => {
+  const box = await sandbox();
+  const before = model.requests.length;
+  model.enqueue(
+    { text: "Writing it.", toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "notes/hello.txt", content: "hello from acpx\n" } }] },
+    { text: "ACPX-OK: done" },
+  );
+  const run = await acpx(box, ["--approve-all", "--format", "quiet", "exec", "Create notes/hello.txt"]);
+  assert.equal(run.code, 0, explain(run));
+  assert.match(run.stdout, /ACPX-OK: done/, explain(run));
+  assert.equal(await readFile(path.join(box.project, "notes", "hello.txt"), "utf8"), "hello from acpx\n");
+
+  const requests = model.requests.slice(before);
+  assert.equal(requests.length, 2, "one model request per step");
+  const toolResult = requests[1].body.messages.find((m: any) => m.role === "tool" && m.tool_call_id === "w1");
+  assert.ok(toolResult, "the write_file result went back to the model");
+  assert.equal(model.pending, 0);
+});
+
+test("acpx exec --format json --json-strict: raw frames show a tool_call and an end_turn result", async () => {
+  const box = await sandbox();
+  await writeFile(path.join(box.project, "input.txt"), "the secret word is PELICAN\n");
+  model.enqueue({ toolCalls: [{ id: "r1", name: "read_file", arguments: { path: "input.txt" } }] }, { text: "ACPX-JSON-OK: PELICAN" });
+  const run = await acpx(box, ["--approve-all", "--format", "json", "--json-strict", "exec", "What is the secret word?"]);
+  assert.equal(run.code, 0, explain(run));
+  const frames = jsonLines(run);
+
+  const init = frames.find((f) => f.method === undefined && f.result?.agentInfo?.name === "hermes");
+  assert.ok(init, `an initialize result from hermes\n${explain(run)}`);
+  // Requests of both sides share the id space: tell them apart by method vs result.
+  const promptRequest = frames.find((f) => f.method === "session/prompt");
+  assert.ok(promptRequest, "acpx sent session/prompt");
+  const sessionId = promptRequest.params.sessionId;
+  const updates = frames.filter((f) => f.method === "session/update" && f.params.sessionId === sessionId).map((f) => f.params.update);
+  const toolCall = updates.find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "r1");
+  assert.ok(toolCall, `a tool_call update for r1\n${explain(run)}`);
+  assert.equal(toolCall.kind, "read");
+  assert.ok(
+    updates.some((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "r1" && u.status === "completed"),
+    "the read completed",
+  );
+  const text = updates
+    .filter((u) => u.sessionUpdate === "agent_message_chunk" && u.content.type === "text")
+    .map((u) => u.content.text)
+    .join("");
+  assert.equal(text, "ACPX-JSON-OK: PELICAN");
+  const promptResult = frames.find((f) => f.method === undefined && f.id === promptRequest.id && f.result?.stopReason !== undefined);
+  assert.ok(promptResult, `a session/prompt result\n${explain(run)}`);
+  assert.equal(promptResult.result.stopReason, "end_turn");
+  assert.equal(frames.at(-1), promptResult, "the prompt result is the last frame");
+  assert.ok(!frames.some((f) => f.error !== undefined && f.id === promptRequest.id), "the prompt did not fail");
+
+  // The file content really reached the model (served by acpx's fs/read_text_file or locally).
+  const last = model.requests.at(-1)!.body;
+  const toolResult = last.messages.find((m: any) => m.role === "tool" && m.tool_call_id === "r1");
+  assert.match(String(toolResult?.content), /PELICAN/);
+});
+
+test("acpx saved session: each prompt respawns the agent; without loadSession it starts a fresh session/new", async () => {
+  const box = await sandbox();
+  try {
+    const created = await acpx(box, ["--format", "json", "--json-strict", "sessions", "new"]);
+    assert.equal(created.code, 0, explain(created));
+
+    const before = model.requests.length;
+    model.enqueue({ text: "FIRST-OK" }, { text: "SECOND-OK" });
+    const first = await acpx(box, ["--ttl", "1", "--approve-all", "--format", "json", "--json-strict", "prompt", "first question"]);
+    assert.equal(first.code, 0, explain(first));
+    const second = await acpx(box, ["--ttl", "1", "--approve-all", "--format", "json", "--json-strict", "prompt", "second question"]);
+    assert.equal(second.code, 0, explain(second));
+
+    for (const [run, expected] of [[first, "FIRST-OK"], [second, "SECOND-OK"]] as const) {
+      const frames = jsonLines(run);
+      const init = frames.find((f) => f.result?.agentInfo?.name === "hermes");
+      assert.ok(init, "a fresh agent process answered initialize");
+      const loadSession = init.result.agentCapabilities?.loadSession === true;
+      // acpx only tries session/load when the agent advertises it; otherwise it creates a session.
+      assert.equal(frames.some((f) => f.method === "session/load"), loadSession, explain(run));
+      assert.equal(frames.some((f) => f.method === "session/new"), !loadSession, explain(run));
+      const text = frames
+        .filter((f) => f.method === "session/update" && f.params.update.sessionUpdate === "agent_message_chunk")
+        .map((f) => f.params.update.content.text)
+        .join("");
+      assert.equal(text, expected);
+      assert.ok(frames.some((f) => f.result?.stopReason === "end_turn"), explain(run));
+    }
+    assert.equal(model.requests.length - before, 2);
+  } finally {
+    await waitForQueueOwners(box.home);
+  }
+});
