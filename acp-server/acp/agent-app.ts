@@ -11,6 +11,7 @@ import { isSessionMode, SESSION_MODES } from "../security/modes";
 import type { Logger } from "../util/log";
 import { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
+import { initializeResponse } from "./initialize-response";
 
 export interface AgentAppOptions {
   version: string;
@@ -43,16 +44,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         getRuntime().catch((error: unknown) => log.error("loading the runtime failed", { error }));
         promptModule().catch((error: unknown) => log.error("loading the agent failed", { error }));
       });
-      return {
-        protocolVersion: acp.PROTOCOL_VERSION,
-        agentInfo: { name: "hermes", title: "Hermes", version: options.version },
-        agentCapabilities: {
-          loadSession: false,
-          promptCapabilities: { image: true, audio: false, embeddedContext: true },
-          mcpCapabilities: { http: false, sse: false },
-        },
-        authMethods: [],
-      };
+      return initializeResponse(options.version);
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = checkedCwd(params.cwd);

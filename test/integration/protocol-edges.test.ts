@@ -120,3 +120,21 @@ test("an invalid config names the file, the key and the problem in the prompt an
     await hermes.close();
   }
 });
+
+test("initialize and session/new sent in one write are each answered exactly once", async () => {
+  const project = await makeTempDir();
+  const hermes = await startHermes({});
+  try {
+    hermes.writeRaw(
+      `${JSON.stringify({ jsonrpc: "2.0", id: "i", method: "initialize", params: { protocolVersion: 1 } })}\n` +
+        `${JSON.stringify({ jsonrpc: "2.0", id: "n", method: "session/new", params: { cwd: project, mcpServers: [] } })}\n`,
+    );
+    const created = await hermes.waitForFrame((f) => f.id === "n");
+    assert.ok(created.result?.sessionId || created.error, JSON.stringify(created));
+    await hermes.initialize(); // a second initialize still works (answered by the SDK)
+    assert.equal(hermes.frames.filter((f) => f.id === "i").length, 1, "no duplicate initialize answer");
+    assert.equal(hermes.frames.filter((f) => f.id === "n").length, 1);
+  } finally {
+    await hermes.close();
+  }
+});
