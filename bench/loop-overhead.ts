@@ -8,7 +8,7 @@
 //   node --import tsx bench/loop-overhead.ts     (BENCH_ITERATIONS=50, BENCH_TOOL=mixed|todo|read_file,
 //                                                 BENCH_VERBOSE=1 prints every iteration)
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
@@ -143,6 +143,7 @@ async function main(): Promise<void> {
     await client.close();
     await timed.close();
     cleanup();
+    rmSync(project, { recursive: true, force: true });
   }
 }
 

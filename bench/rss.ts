@@ -1,9 +1,10 @@
 // Memory: resident set size of `hermes acp` (from /proc/<pid>/status) right after it answered
-// initialize, then after session/new plus one short scripted prompt turn (a tool call and a
-// text answer). Target: <= 80 MB after initialize. VmHWM is the peak RSS so far.
+// initialize and again 0.5 s later (the agent may keep loading after its early answer), then
+// after session/new plus one short scripted prompt turn (two tool calls and a text answer).
+// Target: <= 80 MB after initialize. VmHWM is the peak RSS so far.
 //   node --import tsx bench/rss.ts       (Linux only)
 import { spawn } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startScriptedModel } from "../test/support/scripted-model";
 import { benchEnv, type BenchRow, ensureBuilt, fmt, INITIALIZE_PARAMS, LineClient, makeHome, makeTempDir, modelConfig, readRss, reportRows, sleep } from "./lib";
@@ -57,6 +58,7 @@ async function main(): Promise<void> {
     );
     const rows: BenchRow[] = [
       { metric: "rss after initialize", value: `${fmt(afterInit.rssMb)} MB`, target: `<= ${TARGET_MB} MB`, ok: afterInit.rssMb <= TARGET_MB },
+      { metric: "rss 0.5 s after initialize (idle)", value: `${fmt(settled.rssMb)} MB`, target: `<= ${TARGET_MB} MB`, ok: settled.rssMb <= TARGET_MB },
       { metric: "rss after one prompt turn", value: `${fmt(afterTurn.rssMb)} MB`, target: "" },
       { metric: "rss peak (VmHWM)", value: `${fmt(turnSettled.peakMb)} MB`, target: "" },
     ];
@@ -65,6 +67,7 @@ async function main(): Promise<void> {
     await client.close();
     await model.close();
     cleanup();
+    rmSync(project, { recursive: true, force: true });
   }
 }
 

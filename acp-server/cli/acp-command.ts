@@ -22,8 +22,15 @@ export async function runAcpServer(): Promise<void> {
   process.on("SIGTERM", () => shutdown("SIGTERM"));
   process.on("SIGINT", () => shutdown("SIGINT"));
   process.on("SIGHUP", () => shutdown("SIGHUP"));
-  // A bug in one handler must not take the whole editor session down with it.
-  process.on("uncaughtException", (error) => log.error("uncaught exception", { error, stack: error.stack }));
+  // A bug in one handler must not take the whole editor session down with it; but an
+  // error that keeps recurring means the process is broken, and spinning helps nobody.
+  let recentFailures: number[] = [];
+  process.on("uncaughtException", (error) => {
+    const now = Date.now();
+    recentFailures = [...recentFailures.filter((t) => now - t < 10_000), now];
+    log.error("uncaught exception", { error, stack: error.stack });
+    if (recentFailures.length > 20) shutdown("too many uncaught exceptions", 1);
+  });
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { reason }));
 
   const handshake = await earlyHandshake(process.stdin, process.stdout, () => initializeResponse(VERSION), log);

@@ -12,9 +12,18 @@ interface Sink {
   level: number;
   stderrLevel: number;
   file?: string;
+  /** Cleared when nobody reads stderr any more (EPIPE): logging must never fail the agent. */
+  stderrOpen: boolean;
 }
 
-const sink: Sink = { level: LEVELS.info, stderrLevel: LEVELS.info };
+const sink: Sink = { level: LEVELS.info, stderrLevel: LEVELS.info, stderrOpen: true };
+
+// A client that closes our stderr (crashed, or never reads it) turns every write into an
+// asynchronous EPIPE error; unhandled, that error would reach the uncaught-exception
+// logger, which writes to stderr again, and so on forever.
+process.stderr.on("error", () => {
+  sink.stderrOpen = false;
+});
 
 /**
  * Points file logging at `<home>/logs/` and sets levels. Called once at startup;
@@ -40,7 +49,7 @@ function write(level: LogLevel, scope: string, message: string, fields?: Record<
   let line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} [${scope}] ${message}`;
   if (fields && Object.keys(fields).length > 0) line += ` ${safeJson(fields)}`;
   line = redactSecrets(line) + "\n";
-  if (rank >= sink.stderrLevel) process.stderr.write(line);
+  if (rank >= sink.stderrLevel && sink.stderrOpen && !process.stderr.destroyed) process.stderr.write(line);
   if (sink.file && rank >= sink.level) {
     try {
       // Synchronous append: log lines are rare and must survive a crash right after.

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { after, before, test, type TestContext } from "node:test";
 import { stringify as toYaml } from "yaml";
 import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
 import { HERMES_BIN, makeTempDir, ROOT, scriptedConfig } from "../support/acp-harness";
@@ -40,9 +40,14 @@ interface Sandbox {
   env: NodeJS.ProcessEnv;
 }
 
-async function sandbox(): Promise<Sandbox> {
+/** Temp project + HOME (holding .hermes/config.yaml for the scripted model), removed after the test. */
+async function sandbox(t: TestContext): Promise<Sandbox> {
   const project = await makeTempDir("hermes-acpx-project-");
   const home = await makeTempDir("hermes-acpx-home-");
+  t.after(async () => {
+    await rm(project, { recursive: true, force: true });
+    await rm(home, { recursive: true, force: true });
+  });
   const hermesHome = path.join(home, ".hermes");
   await mkdir(hermesHome);
   await writeFile(path.join(hermesHome, "config.yaml"), toYaml(scriptedConfig(model.url)));
@@ -100,8 +105,8 @@ async function waitForQueueOwners(home: string, timeoutMs = 15_000): Promise<voi
   assert.fail(`acpx queue owner still running after ${timeoutMs} ms (lock files in ${queues})`);
 }
 
-test("acpx exec --format quiet: a write_file tool call runs and the final text is printed", async () => {
-  const box = await sandbox();
+test("acpx exec --format quiet: a write_file tool call runs and the final text is printed", async (t) => {
+  const box = await sandbox(t);
   const before = model.requests.length;
   model.enqueue(
     { text: "Writing it.", toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "notes/hello.txt", content: "hello from acpx\n" } }] },
@@ -119,8 +124,8 @@ test("acpx exec --format quiet: a write_file tool call runs and the final text i
   assert.equal(model.pending, 0);
 });
 
-test("acpx exec --format json --json-strict: raw frames show a tool_call and an end_turn result", async () => {
-  const box = await sandbox();
+test("acpx exec --format json --json-strict: raw frames show a tool_call and an end_turn result", async (t) => {
+  const box = await sandbox(t);
   await writeFile(path.join(box.project, "input.txt"), "the secret word is PELICAN\n");
   model.enqueue({ toolCalls: [{ id: "r1", name: "read_file", arguments: { path: "input.txt" } }] }, { text: "ACPX-JSON-OK: PELICAN" });
   const run = await acpx(box, ["--approve-all", "--format", "json", "--json-strict", "exec", "What is the secret word?"]);
@@ -158,8 +163,8 @@ test("acpx exec --format json --json-strict: raw frames show a tool_call and an 
   assert.match(String(toolResult?.content), /PELICAN/);
 });
 
-test("acpx saved session: each prompt respawns the agent; without loadSession it starts a fresh session/new", async () => {
-  const box = await sandbox();
+test("acpx saved session: each prompt respawns the agent; without loadSession it starts a fresh session/new", async (t) => {
+  const box = await sandbox(t);
   try {
     const created = await acpx(box, ["--format", "json", "--json-strict", "sessions", "new"]);
     assert.equal(created.code, 0, explain(created));

@@ -2,6 +2,8 @@
 // params. Each gets the right JSON-RPC error and the server keeps serving.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
 import { test } from "node:test";
 import { useScriptedModel } from "../support/scripted-model";
 import { agentText, makeTempDir, scriptedConfig, startHermes } from "../support/acp-harness";
@@ -134,6 +136,22 @@ test("initialize and session/new sent in one write are each answered exactly onc
     await hermes.initialize(); // a second initialize still works (answered by the SDK)
     assert.equal(hermes.frames.filter((f) => f.id === "i").length, 1, "no duplicate initialize answer");
     assert.equal(hermes.frames.filter((f) => f.id === "n").length, 1);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("a client that closes our stderr does not stall or flood the agent", async () => {
+  const project = await makeTempDir();
+  const hermes = await startHermes({});
+  try {
+    hermes.child.stderr.destroy();
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    await hermes.prompt(sessionId, "hello");
+    const logs = await readdir(path.join(hermes.home, "logs"));
+    const size = (await stat(path.join(hermes.home, "logs", logs[0]))).size;
+    assert.ok(size < 100_000, `the log stays small (${size} bytes)`);
   } finally {
     await hermes.close();
   }
