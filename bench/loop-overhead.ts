@@ -68,7 +68,7 @@ async function main(): Promise<void> {
   const project = makeTempDir("hermes-bench-project-");
   writeFileSync(path.join(project, "notes.txt"), "alpha\nbeta\ngamma\ndelta\n");
   const { home, cleanup } = makeHome(modelConfig(timed.url, { agent: { max_turns: iterations + 10 } }));
-  const client = new LineClient(benchEnv({ HERMES_HOME: home }), project);
+  const client = new LineClient(benchEnv({ HERMES_HOME: home }), project, process.env.BENCH_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROF] : []);
   try {
     const tools: ToolChoice[] = [];
     for (let i = 0; i < iterations; i++) {
