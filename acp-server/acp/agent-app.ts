@@ -53,6 +53,16 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       const session = new AcpSession(agentSession, params.mcpServers);
       sessions.set(session.id, session);
       log.info("session created", { sessionId: session.id, cwd, mcpServers: params.mcpServers.length });
+      // Get the first prompt's work out of its way: the frozen system prompt (git status)
+      // and the provider SDK.
+      setImmediate(() => {
+        promptModule()
+          .then(({ prepareSystemPrompt }) => prepareSystemPrompt(agentSession))
+          .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
+        getRuntime()
+          .then((current) => (current.model.ok ? current.provider().warmUp?.() : undefined))
+          .catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
+      });
       return { sessionId: session.id, modes: modeState(agentSession.mode) };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {

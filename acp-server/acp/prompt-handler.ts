@@ -24,6 +24,8 @@ export interface PromptDeps {
 
 const localShell = new LocalShellRunner();
 
+export { prepareSystemPrompt } from "../agent/loop";
+
 export async function handlePrompt(
   deps: PromptDeps,
   session: AcpSession,

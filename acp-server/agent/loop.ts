@@ -36,16 +36,13 @@ const BUDGET_SPENT_NOTE = (turns: number) =>
 export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise<TurnStopReason> {
   const { session, signal } = options;
   session.history.push({ role: "user", content: prompt });
-  if (session.systemPrompt === undefined) {
-    const facts = await gatherPromptFacts(session.cwd, listTools().map((tool) => tool.name));
-    session.systemPrompt = renderSystemPrompt(facts);
-  }
+  const systemPrompt = await prepareSystemPrompt(session);
   const tools: ToolSpec[] = listTools().map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
 
   for (let call = 1; ; call++) {
     if (signal.aborted) return "cancelled";
     const budgetSpent = call > options.maxTurns;
-    const step = await callModel(options, budgetSpent ? [] : tools, budgetSpent ? BUDGET_SPENT_NOTE(options.maxTurns) : undefined);
+    const step = await callModel(options, systemPrompt, budgetSpent ? [] : tools, budgetSpent ? BUDGET_SPENT_NOTE(options.maxTurns) : undefined);
     if (step.kind === "cancelled") return "cancelled";
     if (budgetSpent) return "max_turn_requests";
     if (step.kind === "answer") return stopReasonFor(step.finish);
@@ -56,10 +53,19 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
   }
 }
 
+/**
+ * The session's system prompt, built once and then frozen. Sessions start building it as
+ * soon as they are created, so the first prompt does not wait for `git status`.
+ */
+export function prepareSystemPrompt(session: AgentSession): Promise<string> {
+  session.systemPrompt ??= gatherPromptFacts(session.cwd, listTools().map((tool) => tool.name)).then(renderSystemPrompt);
+  return session.systemPrompt;
+}
+
 /** One streamed model call. Appends the assistant message (partial on cancel) to history. */
-async function callModel(options: TurnOptions, tools: ToolSpec[], ephemeralNote?: string): Promise<StepOutcome> {
+async function callModel(options: TurnOptions, systemPrompt: string, tools: ToolSpec[], ephemeralNote?: string): Promise<StepOutcome> {
   const { session, observer, signal } = options;
-  const messages: ChatMessage[] = [{ role: "system", content: session.systemPrompt ?? "" }, ...session.history];
+  const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }, ...session.history];
   // The ephemeral layer: sent with this call only, never stored or frozen into the prompt.
   if (ephemeralNote) messages.push({ role: "user", content: [{ type: "text", text: ephemeralNote }] });
 

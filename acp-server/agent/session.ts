@@ -9,8 +9,8 @@ export class AgentSession {
   readonly toolState: SessionToolState = createSessionToolState();
   /** Actions the user chose "always allow" for in this session. */
   readonly alwaysAllowed = new Set<PermissionAction>();
-  /** Built at the first prompt and then frozen, so provider prompt caches stay valid. */
-  systemPrompt?: string;
+  /** Built once (see prepareSystemPrompt) and then frozen, so provider prompt caches stay valid. */
+  systemPrompt?: Promise<string>;
   private readonly toolCallIds = new Set<string>();
 
   constructor(

@@ -132,6 +132,10 @@ export class ChatCompletionsProvider implements ModelProvider {
     }
   }
 
+  async warmUp(): Promise<void> {
+    await this.load();
+  }
+
   private load(): Promise<{ module: OpenAIModule; client: OpenAI }> {
     this.sdk ??= import("openai").then((module) => ({
       module,

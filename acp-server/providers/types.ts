@@ -58,6 +58,8 @@ export interface ModelProvider {
   readonly model: string;
   /** Streams one model call. Aborting `signal` must abort the HTTP request promptly. */
   stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent>;
+  /** Loads the SDK ahead of the first call (called in the background once a session exists). */
+  warmUp?(): Promise<void>;
 }
 
 /** Any failure talking to the model, with a message fit to show the user. */
