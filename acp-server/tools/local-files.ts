@@ -1,5 +1,5 @@
 // FileAccess on the local disk, used when the client does not serve fs/* itself.
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { FileNotFoundError, type FileAccess } from "./context";
 
@@ -15,11 +15,23 @@ export class LocalFileAccess implements FileAccess {
     }
   }
 
+  /**
+   * Writes a sibling temp file and renames it over the target, so a crash never leaves a
+   * half-written file. A symlink is followed (the link stays a link) and an existing
+   * file keeps its permissions (an edited script stays executable).
+   */
   async writeText(file: string, content: string): Promise<void> {
-    await mkdir(path.dirname(file), { recursive: true });
-    // Write a sibling temp file and rename, so a crash never leaves a half-written file.
-    const temp = path.join(path.dirname(file), `.${path.basename(file)}.hermes-${process.pid}-${Date.now()}.tmp`);
-    await writeFile(temp, content, "utf8");
-    await rename(temp, file);
+    const target = await realpath(file).catch(() => file);
+    await mkdir(path.dirname(target), { recursive: true });
+    const mode = (await stat(target).catch(() => undefined))?.mode;
+    const temp = path.join(path.dirname(target), `.${path.basename(target)}.hermes-${process.pid}-${Date.now()}.tmp`);
+    try {
+      await writeFile(temp, content, "utf8");
+      if (mode !== undefined) await chmod(temp, mode & 0o7777);
+      await rename(temp, target);
+    } catch (error) {
+      await unlink(temp).catch(() => {});
+      throw error;
+    }
   }
 }
