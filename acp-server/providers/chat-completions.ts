@@ -65,6 +65,7 @@ export class ChatCompletionsProvider implements ModelProvider {
       }, idleMs);
     };
     let emitted = false;
+    let complete = false;
 
     try {
       // The SDK's own abort check only runs between retries, after its (unabortable) backoff
@@ -113,6 +114,7 @@ export class ChatCompletionsProvider implements ModelProvider {
       let reason: FinishReason = finish ? mapFinishReason(finish) : "stop";
       // Some local servers (Ollama, llama.cpp) say "stop" (or nothing) after tool calls.
       if (reason === "stop" && toolCalls.size > 0) reason = "tool_calls";
+      complete = true;
       yield { type: "finish", reason };
     } catch (error) {
       if (signal.aborted) throw abortError();
@@ -128,7 +130,7 @@ export class ChatCompletionsProvider implements ModelProvider {
       clearTimeout(idleTimer);
       signal.removeEventListener("abort", onAbort);
       // Also reached when the consumer stops iterating early: drop the HTTP request then too.
-      controller.abort();
+      if (!complete) controller.abort();
     }
   }
 
