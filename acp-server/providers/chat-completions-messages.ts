@@ -79,7 +79,7 @@ export function mapUsage(usage: NonNullable<ChatCompletionChunk["usage"]>): Toke
   const mapped: TokenUsage = { inputTokens: usage.prompt_tokens ?? 0, outputTokens: usage.completion_tokens ?? 0 };
   const cached = usage.prompt_tokens_details?.cached_tokens;
   const reasoning = usage.completion_tokens_details?.reasoning_tokens;
-  if (typeof cached === "number") mapped.cachedInputTokens = cached;
+  if (typeof cached === "number") mapped.cacheReadTokens = cached;
   if (typeof reasoning === "number") mapped.reasoningTokens = reasoning;
   return mapped;
 }

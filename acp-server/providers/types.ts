@@ -14,10 +14,24 @@ export interface ToolCallRequest {
   arguments: string;
 }
 
+/** The wire formats Hermes speaks. */
+export type ApiFormat = "chat_completions" | "anthropic_messages" | "codex_responses";
+
+/**
+ * Provider-specific output that must go back to the same API verbatim on the next call:
+ * Anthropic thinking blocks with their signatures, Responses reasoning items with their
+ * encrypted content. Only a provider of the same `format` reads them; the others skip them
+ * (after a model switch the reasoning is simply not replayed).
+ */
+export interface ReplayBlock {
+  format: ApiFormat;
+  data: unknown;
+}
+
 export type ChatMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: UserPart[] }
-  | { role: "assistant"; content: string; reasoning?: string; toolCalls?: ToolCallRequest[] }
+  | { role: "assistant"; content: string; reasoning?: string; toolCalls?: ToolCallRequest[]; replay?: ReplayBlock[] }
   | { role: "tool"; toolCallId: string; name: string; content: string };
 
 export interface ToolSpec {
@@ -35,10 +49,19 @@ export interface ModelRequest {
   temperature?: number;
 }
 
+/**
+ * Usage of one model call, normalized across APIs. `inputTokens` counts the whole prompt,
+ * cached parts included (Anthropic reports those separately; they are added back here), so
+ * inputTokens + outputTokens is the context the call used.
+ */
 export interface TokenUsage {
   inputTokens: number;
   outputTokens: number;
-  cachedInputTokens?: number;
+  /** Prompt tokens served from the provider's cache. */
+  cacheReadTokens?: number;
+  /** Prompt tokens written to the provider's cache by this call. */
+  cacheWriteTokens?: number;
+  /** Output tokens spent on reasoning (part of outputTokens). */
   reasoningTokens?: number;
 }
 
@@ -49,6 +72,8 @@ export type ModelEvent =
   | { type: "reasoning_delta"; text: string }
   /** A complete tool call: emitted once its arguments have fully streamed. */
   | { type: "tool_call"; call: ToolCallRequest }
+  /** Opaque output to store with the assistant message and send back next call. */
+  | { type: "replay"; block: ReplayBlock }
   | { type: "usage"; usage: TokenUsage }
   | { type: "finish"; reason: FinishReason };
 
@@ -62,14 +87,50 @@ export interface ModelProvider {
   warmUp?(): Promise<void>;
 }
 
+/**
+ * What went wrong, which decides what happens next: `rate_limit`, `server`, `network`,
+ * `timeout`, `stalled` and `malformed` are retried (then the fallback models are tried);
+ * `auth` and `bad_request` are not retried but may fall back; `context_overflow` goes to
+ * context compression.
+ */
+export type ProviderErrorKind =
+  | "rate_limit"
+  | "server"
+  | "network"
+  | "timeout"
+  | "stalled"
+  | "malformed"
+  | "auth"
+  | "context_overflow"
+  | "bad_request"
+  | "other";
+
+const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(["rate_limit", "server", "network", "timeout", "stalled", "malformed"]);
+
 /** Any failure talking to the model, with a message fit to show the user. */
 export class ProviderError extends Error {
-  constructor(
-    message: string,
-    readonly status?: number,
-    readonly retryable = false,
-  ) {
+  readonly kind: ProviderErrorKind;
+  readonly status?: number;
+  /** Server's retry-after hint, in milliseconds. */
+  readonly retryAfterMs?: number;
+
+  constructor(message: string, options: { kind: ProviderErrorKind; status?: number; retryAfterMs?: number }) {
     super(message);
     this.name = "ProviderError";
+    this.kind = options.kind;
+    this.status = options.status;
+    this.retryAfterMs = options.retryAfterMs;
+  }
+
+  get retryable(): boolean {
+    return RETRYABLE.has(this.kind);
+  }
+}
+
+/** The prompt no longer fits the model's context window: compress and try again. */
+export class ContextOverflowError extends ProviderError {
+  constructor(message: string, status?: number) {
+    super(message, { kind: "context_overflow", status });
+    this.name = "ContextOverflowError";
   }
 }

@@ -157,7 +157,7 @@ test("usage maps cached and reasoning token details", async (t) => {
   const events = await collect(provider);
   assert.deepEqual(
     events.find((e) => e.type === "usage"),
-    { type: "usage", usage: { inputTokens: 100, outputTokens: 40, cachedInputTokens: 64, reasoningTokens: 30 } },
+    { type: "usage", usage: { inputTokens: 100, outputTokens: 40, cacheReadTokens: 64, reasoningTokens: 30 } },
   );
 });
 
@@ -322,7 +322,7 @@ test("a consumer that stops early drops the HTTP request", async (t) => {
   await waitUntil(() => model.abortedStreams === 1, "the server to see the client disconnect");
 });
 
-test("a connection dropped after partial output fails without a retry", async (t) => {
+test("a connection dropped after partial output is a retryable error and never looks finished", async (t) => {
   const { model, provider } = await setup(t, { maxRetries: 2 });
   model.enqueue({ text: "half an answer", disconnect: true }, { text: "must never be requested" });
   const events: ModelEvent[] = [];
@@ -332,18 +332,21 @@ test("a connection dropped after partial output fails without a retry", async (t
     })(),
   );
   assert.ok(error instanceof ProviderError, String(error));
-  assert.equal(error.retryable, false, "partial output was already shown");
+  // Retrying is the loop's call (it discards the partial answer and tells the user).
+  assert.equal(error.retryable, true);
   assert.ok(events.some((e) => e.type === "text_delta"));
   assert.ok(!events.some((e) => e.type === "finish"), "a truncated stream must not look finished");
   assert.equal(model.requests.length, 1);
 });
 
-test("a stream that goes silent past timeoutMs fails with a clear error", async (t) => {
-  const { model, provider } = await setup(t, { timeoutMs: 300 });
+test("a stream that goes silent past the idle timeout fails as stalled", async (t) => {
+  const { model, provider } = await setup(t, { idleTimeoutMs: 300 });
   model.enqueue({ text: "started", hang: true });
   const error = await errorOf(collect(provider));
   assert.ok(error instanceof ProviderError, String(error));
-  assert.match(error.message, /no data from/);
+  assert.equal(error.kind, "stalled");
+  assert.equal(error.retryable, true);
+  assert.match(error.message, /stalled/);
   assert.notEqual(error.name, "AbortError");
 });
 
