@@ -7,11 +7,11 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
 import { AgentSession } from "../agent/session";
-import { isSessionMode, SESSION_MODES } from "../security/modes";
 import type { Logger } from "../util/log";
 import { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { initializeResponse } from "./initialize-response";
+import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
 
 export interface AgentAppOptions {
   version: string;
@@ -48,8 +48,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.new, async ({ params }) => {
       const cwd = checkedCwd(params.cwd);
-      const { loaded } = await getRuntime();
-      const agentSession = new AgentSession(randomUUID(), cwd, loaded.config.agent.default_mode);
+      const current = await getRuntime();
+      const agentSession = new AgentSession(randomUUID(), cwd, current.loaded.config.agent.default_mode);
       const session = new AcpSession(agentSession, params.mcpServers);
       sessions.set(session.id, session);
       log.info("session created", { sessionId: session.id, cwd, mcpServers: params.mcpServers.length });
@@ -59,11 +59,9 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         promptModule()
           .then(({ prepareSystemPrompt }) => prepareSystemPrompt(agentSession))
           .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
-        getRuntime()
-          .then((current) => (current.model.ok ? current.provider().warmUp?.() : undefined))
-          .catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
+        current.warmUp().catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
       });
-      return { sessionId: session.id, modes: modeState(agentSession.mode) };
+      return { sessionId: session.id, modes: modeState(agentSession), configOptions: await sessionConfigOptions(current, agentSession) };
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
       const session = findSession(params.sessionId);
@@ -75,27 +73,21 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       if (!session) return log.warn("cancel for an unknown session", { sessionId: params.sessionId });
       session.cancel();
     })
-    .onRequest(acp.methods.agent.session.setMode, ({ params, client }) => {
-      const session = findSession(params.sessionId);
-      if (!isSessionMode(params.modeId)) {
-        throw acp.RequestError.invalidParams({ modeId: params.modeId }, `unknown mode "${params.modeId}"; expected one of ${SESSION_MODES.map((m) => m.id).join(", ")}`);
-      }
-      session.agent.mode = params.modeId;
-      // After the response, not before: some clients stall on updates that overtake it.
-      setImmediate(() => {
-        client
-          .notify(acp.methods.client.session.update, {
-            sessionId: session.id,
-            update: { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode },
-          })
-          .catch((error: unknown) => log.warn("current_mode_update could not be sent", { error }));
-      });
+    .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
+      const session = findSession(params.sessionId).agent;
+      setMode(session, params.modeId);
+      notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.mode }, log);
+      const options = await sessionConfigOptions(await getRuntime(), session);
+      notifyAfterResponse(client, session.id, { sessionUpdate: "config_option_update", configOptions: options }, log);
       return {};
+    })
+    .onRequest(acp.methods.agent.session.setConfigOption, async ({ params, client }) => {
+      const session = findSession(params.sessionId).agent;
+      const current = await getRuntime();
+      const changed = await setConfigOption(current, session, params, log);
+      if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.mode }, log);
+      return { configOptions: await sessionConfigOptions(current, session) };
     });
-}
-
-function modeState(current: string): acp.SessionModeState {
-  return { currentModeId: current, availableModes: SESSION_MODES.map(({ id, name, description }) => ({ id, name, description })) };
 }
 
 /** ACP requires an absolute cwd; it must also exist, or every tool would fail later. */

@@ -1,35 +1,107 @@
-// What the agent needs beyond the protocol: configuration, the resolved model and the
-// provider. Loaded on demand (right after `initialize` is answered), so parsing YAML and
-// loading the tools never delays the editor's handshake.
+// What the agent needs beyond the protocol: configuration, the models it may call and
+// their providers. Loaded on demand (right after `initialize` is answered), so parsing
+// YAML and loading the tools never delays the editor's handshake.
+import type { ModelChoice } from "../agent/model-choice";
+import path from "node:path";
 import { loadConfig, type LoadedConfig } from "../config/load";
-import { resolveModel, type ModelResolution } from "../config/resolve-model";
+import { discoverModels } from "../config/model-discovery";
+import { probeLocalServers } from "../config/probe-local";
+import { resolveEntry, resolveModel, resolveModelSet, type ModelResolution, type ModelSet, type ResolvedModel } from "../config/resolve-model";
+import { ModelEntrySchema } from "../config/schema";
 import { createProvider } from "../providers/create-provider";
 import type { ModelProvider } from "../providers/types";
 import { configureLogging, type Logger } from "../util/log";
 
 export interface AgentRuntime {
   loaded: LoadedConfig;
+  /** The main model, or why there is none. */
   model: ModelResolution;
-  /** The provider for the resolved model, created on first use. Throws when there is none. */
-  provider(): ModelProvider;
+  /** Main, fallbacks, picker choices and auxiliary (when there is a main model). */
+  models?: ModelSet;
+  /** What to call for a session: its model (or the main one), then the fallbacks. */
+  chainFor(modelId?: string): ModelChoice[];
+  /** A choice the picker offers, by id. */
+  findModel(modelId: string): ResolvedModel | undefined;
+  /** Everything the picker offers: configured models, then what the endpoint lists (GET /models). */
+  pickerChoices(): Promise<ResolvedModel[]>;
+  /** Loads a model's SDK ahead of its first call. */
+  warmUp(modelId?: string): Promise<void>;
 }
 
-export function loadAgentRuntime(log: Logger, options: { stderrLevel?: "warn" } = {}): AgentRuntime {
+export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "warn" } = {}): Promise<AgentRuntime> {
   const loaded = loadConfig();
   configureLogging({ level: loaded.config.logging.level, stderrLevel: options.stderrLevel ?? loaded.config.logging.level });
   if (loaded.error) log.warn(`configuration problem:\n${loaded.error}`);
-  const model = resolveModel(loaded);
-  if (model.ok) log.info("model", { provider: model.model.provider, name: model.model.name, baseUrl: model.model.baseUrl });
-  else log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
 
-  let provider: ModelProvider | undefined;
+  let model = resolveModel(loaded);
+  if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
+  if (!model.ok) {
+    log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
+    return { loaded, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], warmUp: async () => {} };
+  }
+
+  const models = resolveModelSet(loaded, model.model);
+  for (const problem of models.problems) log.warn(`model entry skipped: ${problem}`);
+  log.info("models", { main: models.main.id, apiMode: models.main.apiMode, fallbacks: models.fallbacks.map((m) => m.id), choices: models.choices.length });
+
+  const providers = new Map<string, ModelProvider>();
+  const providerFor = (resolved: ResolvedModel) => {
+    let provider = providers.get(resolved.id);
+    if (!provider) providers.set(resolved.id, (provider = createProvider(resolved)));
+    return provider;
+  };
+  const toChoice = (resolved: ResolvedModel): ModelChoice => ({
+    id: resolved.id,
+    provider: providerFor(resolved),
+    maxRetries: resolved.maxRetries,
+    contextWindow: resolved.contextWindow,
+    maxOutputTokens: resolved.maxOutputTokens,
+    ...(resolved.price ? { price: resolved.price } : {}),
+  });
+  let discovered: ResolvedModel[] = [];
+  let discovery: Promise<ResolvedModel[]> | undefined;
+  const pickerChoices = () =>
+    (discovery ??= discoverChoices(loaded, models).then((found) => {
+      discovered = found;
+      return [...models.choices, ...found];
+    }));
+  const findModel = (modelId: string) => [...models.choices, ...discovered].find((choice) => choice.id === modelId);
+
   return {
     loaded,
     model,
-    provider: () => {
-      if (!model.ok) throw new Error(`no model configured: ${model.reason}`);
-      provider ??= createProvider(model.model);
-      return provider;
+    models,
+    findModel,
+    pickerChoices,
+    chainFor: (modelId) => {
+      const first = (modelId && findModel(modelId)) || models.main;
+      return [first, ...models.fallbacks.filter((fallback) => fallback.id !== first.id)].map(toChoice);
+    },
+    warmUp: async (modelId) => {
+      await providerFor((modelId && findModel(modelId)) || models.main).warmUp?.();
     },
   };
+}
+
+/** Nothing configured: use a local Ollama / LM Studio if one is running. */
+async function localModel(loaded: LoadedConfig, unresolved: ModelResolution, log: Logger): Promise<ModelResolution> {
+  const found = await probeLocalServers();
+  if (!found) {
+    const reason = !unresolved.ok ? unresolved.reason : "";
+    return { ok: false, reason: `${reason}\n\n(No local Ollama on 127.0.0.1:11434 or LM Studio on 127.0.0.1:1234 answered either.)` };
+  }
+  log.info(`no model configured; using ${found.provider} at ${found.baseUrl} with ${found.models[0]}`);
+  return resolveEntry(ModelEntrySchema.parse({ provider: found.provider, name: found.models[0] }), loaded, { where: "model" });
+}
+
+/** Models the main endpoint lists, as choices on that endpoint (OpenAI-compatible APIs only). */
+async function discoverChoices(loaded: LoadedConfig, models: ModelSet): Promise<ResolvedModel[]> {
+  const main = models.main;
+  if (main.apiMode === "anthropic_messages") return [];
+  const names = await discoverModels({ baseUrl: main.baseUrl, apiKey: main.apiKey }, path.join(loaded.home, "cache"));
+  const known = new Set(models.choices.map((choice) => choice.id));
+  return names.flatMap((name) => {
+    const resolved = resolveEntry(ModelEntrySchema.parse({ name }), loaded, { inheritFrom: main, where: "models" });
+    return resolved.ok && !known.has(resolved.model.id) ? [resolved.model] : [];
+  });
 }

@@ -1,6 +1,7 @@
 // session/prompt: one turn of the agent loop wired to the editor.
 import * as acp from "@agentclientprotocol/sdk";
 import { runTurn } from "../agent/loop";
+import { ModelsExhaustedError } from "../agent/model-call";
 import type { TurnHost } from "../agent/turn-io";
 import { ProviderError } from "../providers/types";
 import "../tools/index";
@@ -13,7 +14,7 @@ import { ClientFileAccess } from "./client-files";
 import { ClientShellRunner } from "./client-shell";
 import { requestPermission } from "./permission-request";
 import { toUserParts } from "./prompt-content";
-import { textChunk } from "./updates";
+import { promptUsage, textChunk } from "./updates";
 import { AcpTurnObserver } from "./turn-observer";
 
 export interface PromptDeps {
@@ -34,7 +35,7 @@ export async function handlePrompt(
   requestSignal: AbortSignal,
 ): Promise<acp.PromptResponse> {
   const { model, loaded } = deps.runtime;
-  const observer = new AcpTurnObserver(client, session.id, deps.log);
+  const observer = new AcpTurnObserver(client, session.agent, deps.log);
   if (!model.ok) {
     // No model: the turn still ends normally, with an answer that says how to fix it.
     const problems = loaded.error ? `${loaded.error}\n\n` : "";
@@ -50,26 +51,33 @@ export async function handlePrompt(
     const stopReason = await runTurn(
       {
         session: session.agent,
-        provider: deps.runtime.provider(),
+        models: deps.runtime.chainFor(session.agent.modelId),
         host,
         observer,
         signal: controller.signal,
         maxTurns: loaded.config.agent.max_turns,
         maxTokens: model.model.maxTokens,
         temperature: model.model.temperature,
+        retryBaseDelayMs: loaded.config.agent.retry_base_delay * 1000,
         log: deps.log,
       },
       parts,
     );
     await observer.flush();
     deps.log.info("turn ended", { sessionId: session.id, stopReason, usage: observer.usageTotals });
-    return { stopReason };
+    // `usage` is the unstable PromptResponse field; stable clients ignore it.
+    return { stopReason, usage: promptUsage(observer.usageTotals) } as acp.PromptResponse;
   } catch (error) {
-    await observer.flush();
-    if (error instanceof ProviderError) {
-      deps.log.warn("model request failed", { sessionId: session.id, status: error.status, message: error.message });
-      throw acp.RequestError.internalError({ status: error.status, retryable: error.retryable }, `Model request failed: ${error.message}`);
+    if (error instanceof ModelsExhaustedError || error instanceof ProviderError) {
+      // Said in the conversation, where the user looks, and as the error the client gets.
+      const failure = error instanceof ModelsExhaustedError ? error.last : error;
+      const reason = error.message;
+      observer.send(textChunk(`\n\n**The model request failed.** ${reason}\n`));
+      await observer.flush();
+      deps.log.warn("model request failed", { sessionId: session.id, kind: failure.kind, status: failure.status, message: reason });
+      throw acp.RequestError.internalError({ kind: failure.kind, status: failure.status }, `Model request failed: ${reason}`);
     }
+    await observer.flush();
     deps.log.error("turn failed", { sessionId: session.id, error });
     throw error;
   } finally {

@@ -2,7 +2,10 @@
 // happens (text deltas are never held back). flush() waits until every update of the
 // turn was written, so the prompt response never overtakes them.
 import * as acp from "@agentclientprotocol/sdk";
+import type { ModelChoice } from "../agent/model-choice";
+import type { AgentSession } from "../agent/session";
 import type { ToolCallOutcome, ToolCallView, TurnObserver } from "../agent/turn-io";
+import { callCost, UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
@@ -11,13 +14,17 @@ import * as updates from "./updates";
 export class AcpTurnObserver implements TurnObserver {
   private readonly inFlight = new Set<Promise<void>>();
   private failed = false;
-  readonly usageTotals: TokenUsage = { inputTokens: 0, outputTokens: 0 };
+  readonly usageTotals = new UsageTotals();
 
   constructor(
     private readonly client: acp.AgentContext,
-    private readonly sessionId: string,
+    private readonly session: AgentSession,
     private readonly log: Logger,
   ) {}
+
+  private get sessionId(): string {
+    return this.session.id;
+  }
 
   send(update: acp.SessionUpdate): void {
     const sent = this.client.notify(acp.methods.client.session.update, { sessionId: this.sessionId, update }).catch((error: unknown) => {
@@ -61,8 +68,14 @@ export class AcpTurnObserver implements TurnObserver {
     this.send(updates.planUpdate(todos));
   }
 
-  usage(usage: TokenUsage): void {
-    this.usageTotals.inputTokens += usage.inputTokens;
-    this.usageTotals.outputTokens += usage.outputTokens;
+  usage(usage: TokenUsage, model: ModelChoice): void {
+    this.usageTotals.add(usage);
+    const cost = callCost(usage, model.price);
+    if (cost !== undefined) this.session.costUsd = (this.session.costUsd ?? 0) + cost;
+    this.send(updates.usageUpdate(usage, model.contextWindow, this.session.costUsd));
+  }
+
+  notice(text: string): void {
+    this.send(updates.thoughtChunk(`\n⚠ ${text}\n`));
   }
 }

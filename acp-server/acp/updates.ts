@@ -1,6 +1,8 @@
 // Pure conversions from the agent's view of a turn to ACP session/update payloads.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ToolCallOutcome, ToolCallView } from "../agent/turn-io";
+import type { UsageTotals } from "../agent/usage";
+import type { TokenUsage } from "../providers/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 
 export function textChunk(text: string): acp.SessionUpdate {
@@ -74,5 +76,27 @@ export function planUpdate(todos: TodoItem[]): acp.SessionUpdate {
       priority: "medium",
       status: todo.status === "cancelled" ? "completed" : todo.status,
     })),
+  };
+}
+
+/** `used` is the context the last call occupied (prompt + reply), not a running total. */
+export function usageUpdate(usage: TokenUsage, contextWindow: number, sessionCostUsd?: number): acp.SessionUpdate {
+  return {
+    sessionUpdate: "usage_update",
+    used: usage.inputTokens + usage.outputTokens,
+    size: contextWindow,
+    ...(sessionCostUsd !== undefined ? { cost: { amount: Number(sessionCostUsd.toFixed(6)), currency: "USD" } } : {}),
+  };
+}
+
+/** The turn's totals in the shape of the unstable `PromptResponse.usage`. */
+export function promptUsage(totals: UsageTotals): { totalTokens: number; inputTokens: number; outputTokens: number; thoughtTokens?: number; cachedReadTokens?: number; cachedWriteTokens?: number } {
+  return {
+    totalTokens: totals.inputTokens + totals.outputTokens,
+    inputTokens: totals.inputTokens,
+    outputTokens: totals.outputTokens,
+    ...(totals.reasoningTokens ? { thoughtTokens: totals.reasoningTokens } : {}),
+    ...(totals.cacheReadTokens ? { cachedReadTokens: totals.cacheReadTokens } : {}),
+    ...(totals.cacheWriteTokens ? { cachedWriteTokens: totals.cacheWriteTokens } : {}),
   };
 }

@@ -1,9 +1,11 @@
 // The agent loop: call the model, run the tools it asks for, append the results, and
 // repeat until it answers without tool calls. Each step ends in one of a few explicit
 // outcomes (answer, tools, cancelled); the budget turns the last call into a summary.
-import type { ChatMessage, FinishReason, ModelProvider, ToolCallRequest, ToolSpec, UserPart } from "../providers/types";
+import type { ChatMessage, FinishReason, ToolCallRequest, ToolSpec, UserPart } from "../providers/types";
 import { listTools, toolJsonSchema } from "../tools/registry";
 import type { Logger } from "../util/log";
+import { callWithRecovery } from "./model-call";
+import type { ModelChoice } from "./model-choice";
 import { gatherPromptFacts, renderSystemPrompt } from "./prompt";
 import type { AgentSession } from "./session";
 import { runToolCalls } from "./tool-runner";
@@ -13,7 +15,8 @@ export type TurnStopReason = "end_turn" | "max_turn_requests" | "max_tokens" | "
 
 export interface TurnOptions {
   session: AgentSession;
-  provider: ModelProvider;
+  /** The session's model first, then the fallbacks, in the order to try them. */
+  models: ModelChoice[];
   host: TurnHost;
   observer: TurnObserver;
   signal: AbortSignal;
@@ -21,6 +24,8 @@ export interface TurnOptions {
   maxTurns: number;
   maxTokens?: number;
   temperature?: number;
+  /** First retry delay of a failed model call. */
+  retryBaseDelayMs: number;
   log: Logger;
 }
 
@@ -62,61 +67,22 @@ export function prepareSystemPrompt(session: AgentSession): Promise<string> {
   return session.systemPrompt;
 }
 
-/** One streamed model call. Appends the assistant message (partial on cancel) to history. */
+/** One model call (with retries and fallbacks). Appends the assistant message (partial on cancel). */
 async function callModel(options: TurnOptions, systemPrompt: string, tools: ToolSpec[], ephemeralNote?: string): Promise<StepOutcome> {
   const { session, observer, signal } = options;
   const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }, ...session.history];
   // The ephemeral layer: sent with this call only, never stored or frozen into the prompt.
   if (ephemeralNote) messages.push({ role: "user", content: [{ type: "text", text: ephemeralNote }] });
 
-  let text = "";
-  let reasoning = "";
-  const calls: ToolCallRequest[] = [];
-  let finish: FinishReason = "stop";
-  const record = () => {
-    if (!text && !reasoning && calls.length === 0) return;
-    session.history.push({ role: "assistant", content: text, ...(reasoning ? { reasoning } : {}), ...(calls.length ? { toolCalls: calls } : {}) });
-  };
-
-  try {
-    const request = { messages, tools, maxTokens: options.maxTokens, temperature: options.temperature };
-    for await (const event of options.provider.stream(request, signal)) {
-      switch (event.type) {
-        case "text_delta":
-          text += event.text;
-          observer.textDelta(event.text);
-          break;
-        case "reasoning_delta":
-          reasoning += event.text;
-          observer.reasoningDelta(event.text);
-          break;
-        case "tool_call":
-          calls.push(event.call);
-          break;
-        case "usage":
-          observer.usage(event.usage);
-          break;
-        case "finish":
-          finish = event.reason;
-          break;
-      }
-    }
-  } catch (error) {
-    if (signal.aborted || (error as Error)?.name === "AbortError") {
-      calls.length = 0; // unfinished calls never ran: keep only what the user saw
-      record();
-      return { kind: "cancelled" };
-    }
-    record();
-    throw error;
-  }
-  if (signal.aborted) {
-    calls.length = 0;
-    record();
-    return { kind: "cancelled" };
-  }
-  record();
-  return calls.length > 0 ? { kind: "tools", calls } : { kind: "answer", finish };
+  const request = { messages, tools, maxTokens: options.maxTokens, temperature: options.temperature };
+  const result = await callWithRecovery(request, { models: options.models, observer, signal, retryBaseDelayMs: options.retryBaseDelayMs, log: options.log });
+  const cancelled = result.kind === "cancelled" || signal.aborted;
+  const message = result.reply.message({ cancelled });
+  if (message) session.history.push(message);
+  if (cancelled) return { kind: "cancelled" };
+  if (result.reply.usage) observer.usage(result.reply.usage, result.model);
+  const calls = result.reply.calls;
+  return calls.length > 0 ? { kind: "tools", calls } : { kind: "answer", finish: result.reply.finish };
 }
 
 function stopReasonFor(finish: FinishReason): TurnStopReason {

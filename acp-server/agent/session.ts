@@ -9,6 +9,10 @@ export class AgentSession {
   readonly toolState: SessionToolState = createSessionToolState();
   /** Actions the user chose "always allow" for in this session. */
   readonly alwaysAllowed = new Set<PermissionAction>();
+  /** Cumulative cost of the session's model calls, when prices are known. */
+  costUsd?: number;
+  /** The model picked for this session (an id from the model set); undefined = the main model. */
+  modelId?: string;
   /** Built once (see prepareSystemPrompt) and then frozen, so provider prompt caches stay valid. */
   systemPrompt?: Promise<string>;
   private readonly toolCallIds = new Set<string>();

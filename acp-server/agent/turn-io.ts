@@ -1,6 +1,7 @@
 // The loop's two-way boundary with whoever hosts it (the ACP edge, in practice):
 // what it reports as the turn runs, and what it needs from the editor side.
 import type { TokenUsage } from "../providers/types";
+import type { ModelChoice } from "./model-choice";
 import type { DisplayContent, FileAccess, Location, PermissionAsk, ShellRunner, TodoItem } from "../tools/context";
 import type { ToolKind } from "../tools/registry";
 
@@ -30,7 +31,10 @@ export interface TurnObserver {
   toolCallProgress(id: string, update: { content?: DisplayContent[]; title?: string; locations?: Location[] }): void;
   toolCallFinished(id: string, outcome: ToolCallOutcome): void;
   plan(todos: TodoItem[]): void;
-  usage(usage: TokenUsage): void;
+  /** Usage of one successful model call, with the model that answered it. */
+  usage(usage: TokenUsage, model: ModelChoice): void;
+  /** Something the user should know that is not part of the answer (a retry, a model switch). */
+  notice(text: string): void;
 }
 
 export type PermissionAnswer = "allow_once" | "allow_always" | "reject";

@@ -1,20 +1,34 @@
-// Turns config + environment into the one model the agent will call, or a reason
-// (meant for the user's eyes) why there is none.
+// Turns config + environment into the models the agent can call (main, fallbacks, picker
+// choices, auxiliary), or a reason (meant for the user's eyes) why there is none.
+import { detectApiMode } from "./detect-api-mode";
 import type { LoadedConfig } from "./load";
+import { lookupModel } from "./model-metadata";
 import { PROVIDERS } from "./providers";
-import { PROVIDER_IDS, type ApiMode, type ProviderId } from "./schema";
+import { ModelEntrySchema, PROVIDER_IDS, type ApiMode, type ModelEntry, type Price, type ProviderId } from "./schema";
 
 export interface ResolvedModel {
+  /** Stable id for the model picker: "<provider>/<name>". */
+  id: string;
   provider: ProviderId;
   name: string;
   baseUrl: string;
   apiKey?: string;
   /** Where the key came from, for --check (never the key itself). */
   apiKeySource?: string;
+  /** Environment variable named in "check the API key" hints. */
+  apiKeyEnv?: string;
   apiMode: Exclude<ApiMode, "auto">;
   maxTokens?: number;
   temperature?: number;
   timeoutMs: number;
+  idleTimeoutMs: number;
+  maxRetries: number;
+  contextWindow: number;
+  maxOutputTokens: number;
+  price?: Price;
+  thinkingBudget?: number;
+  reasoningEffort?: "minimal" | "low" | "medium" | "high";
+  cacheTtl: "5m" | "1h";
 }
 
 export type ModelResolution = { ok: true; model: ResolvedModel } | { ok: false; reason: string };
@@ -23,7 +37,7 @@ export const CONFIGURE_HINT = [
   "Configure a model in $HERMES_HOME/config.yaml (default ~/.hermes/config.yaml), for example:",
   "",
   "model:",
-  "  provider: openai          # openai | anthropic | openrouter | ollama | lmstudio | custom",
+  "  provider: openai          # openai | anthropic | openrouter | deepseek | gemini | ollama | lmstudio | custom",
   "  name: gpt-4.1",
   "  # base_url: http://127.0.0.1:8080/v1   (for custom / local servers)",
   "",
@@ -31,37 +45,54 @@ export const CONFIGURE_HINT = [
   "HERMES_BASE_URL and HERMES_API_KEY in the environment. `hermes acp --check` shows what is resolved.",
 ].join("\n");
 
+/** The main model: config.yaml's `model`, with the HERMES_* environment overrides on top. */
 export function resolveModel(loaded: LoadedConfig): ModelResolution {
-  const { config, env } = loaded;
-  const model = config.model;
-
-  const providerText = env.HERMES_PROVIDER?.trim() || model.provider;
-  const baseUrlOverride = env.HERMES_BASE_URL?.trim() || model.base_url;
+  const { env } = loaded;
+  const model = loaded.config.model;
+  const providerText = env.HERMES_PROVIDER?.trim();
   if (providerText && !(PROVIDER_IDS as readonly string[]).includes(providerText)) {
     return fail(`HERMES_PROVIDER: unknown provider "${providerText}" (expected one of ${PROVIDER_IDS.join(", ")})`);
   }
-  const provider = (providerText || (baseUrlOverride ? "custom" : undefined)) as ProviderId | undefined;
-  const name = env.HERMES_MODEL?.trim() || model.name;
+  const entry: ModelEntry = {
+    ...model,
+    ...(providerText ? { provider: providerText as ProviderId } : {}),
+    ...(env.HERMES_MODEL?.trim() ? { name: env.HERMES_MODEL.trim() } : {}),
+    ...(env.HERMES_BASE_URL?.trim() ? { base_url: env.HERMES_BASE_URL.trim() } : {}),
+    ...(env.HERMES_API_KEY?.trim() ? { api_key: env.HERMES_API_KEY.trim() } : {}),
+  };
+  const keySource = env.HERMES_API_KEY?.trim() ? "HERMES_API_KEY" : `${loaded.configPath} (model.api_key)`;
+  if (!entry.provider && !entry.name && !entry.base_url) return fail(`No model is configured.\n\n${CONFIGURE_HINT}`);
+  return resolveEntry(entry, loaded, { keySource, where: "model" });
+}
 
-  if (!provider && !name) return fail(`No model is configured.\n\n${CONFIGURE_HINT}`);
-  if (!provider) return fail(`model.provider is not set (model.name is "${name}").\n\n${CONFIGURE_HINT}`);
-  if (!name) return fail(`model.name is not set for provider "${provider}".\n\n${CONFIGURE_HINT}`);
+/**
+ * Any model entry. Without its own provider, an entry inherits the main model's provider,
+ * endpoint and key (so `fallback_models: [{name: gpt-4.1-mini}]` just works).
+ */
+export function resolveEntry(
+  entry: ModelEntry,
+  loaded: LoadedConfig,
+  options: { inheritFrom?: ResolvedModel; keySource?: string; where: string },
+): ModelResolution {
+  const parent = entry.provider ? undefined : options.inheritFrom;
+  const provider = entry.provider ?? parent?.provider ?? (entry.base_url ? "custom" : undefined);
+  const name = entry.name;
+  if (!provider) return fail(`${options.where}.provider is not set (model.name is "${name}").\n\n${CONFIGURE_HINT}`);
+  if (!name) return fail(`${options.where}.name is not set for provider "${provider}".\n\n${CONFIGURE_HINT}`);
 
   const info = PROVIDERS[provider];
-  const baseUrl = baseUrlOverride || info.baseUrl;
-  if (!baseUrl) return fail(`model.base_url is required for provider "custom" (e.g. http://127.0.0.1:8080/v1).`);
+  const baseUrl = entry.base_url ?? parent?.baseUrl ?? info.baseUrl;
+  if (!baseUrl) return fail(`${options.where}.base_url is required for provider "custom" (e.g. http://127.0.0.1:8080/v1).`);
 
-  let apiKey: string | undefined;
-  let apiKeySource: string | undefined;
-  if (env.HERMES_API_KEY?.trim()) {
-    apiKey = env.HERMES_API_KEY.trim();
-    apiKeySource = "HERMES_API_KEY";
-  } else if (model.api_key) {
-    apiKey = model.api_key;
-    apiKeySource = `${loaded.configPath} (model.api_key)`;
-  } else {
+  let apiKey = entry.api_key;
+  let apiKeySource = apiKey ? (options.keySource ?? `${loaded.configPath} (${options.where}.api_key)`) : undefined;
+  if (!apiKey && parent?.apiKey) {
+    apiKey = parent.apiKey;
+    apiKeySource = parent.apiKeySource;
+  }
+  if (!apiKey) {
     for (const variable of info.keyEnv) {
-      const value = env[variable]?.trim();
+      const value = loaded.env[variable]?.trim();
       if (value) {
         apiKey = value;
         apiKeySource = variable;
@@ -71,32 +102,79 @@ export function resolveModel(loaded: LoadedConfig): ModelResolution {
   }
   if (info.keyRequired && !apiKey) {
     return fail(
-      `No API key for provider "${provider}". Set ${info.keyEnv[0]} (in the environment or $HERMES_HOME/.env), ` +
-        `HERMES_API_KEY, or model.api_key in ${loaded.configPath}.`,
+      `No API key for provider "${provider}" (${options.where}). Set ${info.keyEnv[0]} (in the environment or $HERMES_HOME/.env), ` +
+        `HERMES_API_KEY, or ${options.where}.api_key in ${loaded.configPath}.`,
     );
   }
 
-  // Only Chat Completions ships in this version; the Anthropic Messages and Responses
-  // modes come next. Every provider above also serves an OpenAI-compatible endpoint.
-  const apiMode = model.api_mode === "auto" ? "chat_completions" : model.api_mode;
-  if (apiMode !== "chat_completions") {
-    return fail(`${loaded.configPath}: model.api_mode: "${apiMode}" is not available in this version; use "chat_completions" or "auto".`);
-  }
-
+  const apiMode = entry.api_mode === "auto" ? detectApiMode(provider, baseUrl, name, loaded.config.responses_models) : entry.api_mode;
+  const known = lookupModel(name);
+  const price = entry.price ?? known.price;
   return {
     ok: true,
     model: {
+      id: `${provider}/${name}`,
       provider,
       name,
       baseUrl,
       apiKey,
       apiKeySource,
+      apiKeyEnv: apiKeySource && /^[A-Z0-9_]+$/.test(apiKeySource) ? apiKeySource : info.keyEnv[0],
       apiMode,
-      maxTokens: model.max_tokens,
-      temperature: model.temperature,
-      timeoutMs: model.timeout * 1000,
+      maxTokens: entry.max_tokens,
+      temperature: entry.temperature,
+      timeoutMs: entry.timeout * 1000,
+      idleTimeoutMs: entry.stream_idle_timeout * 1000,
+      maxRetries: entry.max_retries,
+      contextWindow: entry.context_length ?? known.contextWindow,
+      maxOutputTokens: entry.max_output_tokens ?? known.maxOutputTokens,
+      ...(price ? { price } : {}),
+      ...(entry.thinking_budget ? { thinkingBudget: entry.thinking_budget } : {}),
+      ...(entry.reasoning_effort ? { reasoningEffort: entry.reasoning_effort } : {}),
+      cacheTtl: entry.cache_ttl,
     },
   };
+}
+
+export interface ModelSet {
+  main: ResolvedModel;
+  /** In the order to try them. */
+  fallbacks: ResolvedModel[];
+  /** Everything the picker offers (main, fallbacks, `models:`), without duplicates. */
+  choices: ResolvedModel[];
+  auxiliary: ResolvedModel;
+  /** Entries that could not be used, for the log and --check. */
+  problems: string[];
+}
+
+export function resolveModelSet(loaded: LoadedConfig, main: ResolvedModel): ModelSet {
+  const problems: string[] = [];
+  const resolveAll = (entries: ModelEntry[], where: string) =>
+    entries.flatMap((entry, index) => {
+      const resolved = resolveEntry(entry, loaded, { inheritFrom: main, where: `${where}[${index}]` });
+      if (resolved.ok) return [resolved.model];
+      problems.push(resolved.reason.split("\n")[0]);
+      return [];
+    });
+  const fallbacks = resolveAll(loaded.config.fallback_models, "fallback_models");
+  const extra = resolveAll(
+    loaded.config.models.map((entry) => (typeof entry === "string" ? ModelEntrySchema.parse({ name: entry }) : entry)),
+    "models",
+  );
+  const choices = dedupe([main, ...fallbacks, ...extra]);
+  const auxiliaryEntry = loaded.config.auxiliary;
+  let auxiliary = main;
+  if (auxiliaryEntry) {
+    const resolved = resolveEntry(auxiliaryEntry, loaded, { inheritFrom: main, where: "auxiliary" });
+    if (resolved.ok) auxiliary = resolved.model;
+    else problems.push(resolved.reason.split("\n")[0]);
+  }
+  return { main, fallbacks, choices, auxiliary, problems };
+}
+
+function dedupe(models: ResolvedModel[]): ResolvedModel[] {
+  const seen = new Set<string>();
+  return models.filter((model) => !seen.has(model.id) && seen.add(model.id));
 }
 
 function fail(reason: string): ModelResolution {

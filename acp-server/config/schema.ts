@@ -1,11 +1,22 @@
-// The shape of $HERMES_HOME/config.yaml. Zod is the single source of truth: the type
-// below is inferred from it, and validation errors name the offending key.
+// The shape of $HERMES_HOME/config.yaml. Zod is the single source of truth: the types
+// below are inferred from it, and validation errors name the offending key.
 import { z } from "zod";
 
-export const PROVIDER_IDS = ["openai", "anthropic", "openrouter", "ollama", "lmstudio", "custom"] as const;
+export const PROVIDER_IDS = ["openai", "anthropic", "openrouter", "deepseek", "gemini", "ollama", "lmstudio", "custom"] as const;
 export const API_MODES = ["auto", "chat_completions", "anthropic_messages", "codex_responses"] as const;
 
-export const ModelConfigSchema = z
+/** USD per million tokens. */
+export const PriceSchema = z
+  .object({
+    input: z.number().nonnegative(),
+    output: z.number().nonnegative(),
+    cache_read: z.number().nonnegative().optional(),
+    cache_write: z.number().nonnegative().optional(),
+  })
+  .strict();
+
+/** One model: the main one, a fallback, a picker entry or the auxiliary model. */
+export const ModelEntrySchema = z
   .object({
     provider: z.enum(PROVIDER_IDS).optional(),
     name: z.string().min(1).optional(),
@@ -14,8 +25,22 @@ export const ModelConfigSchema = z
     api_mode: z.enum(API_MODES).default("auto"),
     max_tokens: z.number().int().positive().optional(),
     temperature: z.number().min(0).max(2).optional(),
-    /** Seconds before a model request with no response is abandoned. */
+    /** Seconds to wait for a model response to start. */
     timeout: z.number().positive().default(600),
+    /** Seconds a streaming response may go silent before it is abandoned and retried. */
+    stream_idle_timeout: z.number().positive().default(120),
+    /** Retries of one model call (429, 5xx, network, stalls) before falling back. */
+    max_retries: z.number().int().min(0).max(10).default(3),
+    /** Overrides of the built-in model table. */
+    context_length: z.number().int().positive().optional(),
+    max_output_tokens: z.number().int().positive().optional(),
+    price: PriceSchema.optional(),
+    /** Anthropic extended thinking budget in tokens (off when unset). */
+    thinking_budget: z.number().int().min(1024).optional(),
+    /** Reasoning effort for the Responses API. */
+    reasoning_effort: z.enum(["minimal", "low", "medium", "high"]).optional(),
+    /** Prompt cache lifetime (Anthropic, and Claude models on OpenRouter). */
+    cache_ttl: z.enum(["5m", "1h"]).default("5m"),
   })
   .strict();
 
@@ -24,6 +49,8 @@ export const AgentConfigSchema = z
     max_turns: z.number().int().positive().max(10_000).default(90),
     /** The mode new sessions start in. */
     default_mode: z.enum(["default", "accept_edits", "dont_ask"]).default("default"),
+    /** First retry delay in seconds; doubles each retry (a server's retry-after wins). */
+    retry_base_delay: z.number().nonnegative().max(60).default(1),
   })
   .strict();
 
@@ -35,7 +62,15 @@ export const LoggingConfigSchema = z
 
 export const ConfigSchema = z
   .object({
-    model: ModelConfigSchema.default(ModelConfigSchema.parse({})),
+    model: ModelEntrySchema.default(ModelEntrySchema.parse({})),
+    /** Tried in order when the main model keeps failing. Missing provider/base_url/api_key come from `model`. */
+    fallback_models: z.array(ModelEntrySchema).default([]),
+    /** More choices for the editor's model picker: entries, or plain names on the main provider. */
+    models: z.array(z.union([z.string().min(1), ModelEntrySchema])).default([]),
+    /** Model for side jobs (titles, summaries); defaults to the main model. */
+    auxiliary: ModelEntrySchema.optional(),
+    /** Model name patterns (`*` wildcards) that OpenAI serves only through the Responses API. */
+    responses_models: z.array(z.string().min(1)).default(["*codex*", "o1-pro*", "o3-pro*", "gpt-5-pro*", "computer-use-*"]),
     agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),
   })
@@ -44,6 +79,8 @@ export const ConfigSchema = z
   .loose();
 
 export type HermesConfig = z.infer<typeof ConfigSchema>;
-export type ModelConfig = z.infer<typeof ModelConfigSchema>;
+export type ModelEntry = z.infer<typeof ModelEntrySchema>;
+export type ModelConfig = ModelEntry;
+export type Price = z.infer<typeof PriceSchema>;
 export type ApiMode = (typeof API_MODES)[number];
 export type ProviderId = (typeof PROVIDER_IDS)[number];

@@ -12,6 +12,7 @@ import {
   toOpenAITools,
   ToolCallAccumulator,
 } from "./chat-completions-messages";
+import { openAiCacheControl, type CacheOptions } from "./cache-breakpoints";
 import { NO_SDK_CLASSES, toProviderError, type ErrorContext } from "./errors";
 import { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
@@ -41,6 +42,8 @@ export interface ChatCompletionsProviderOptions {
   maxRetries?: number;
   /** Accept a stream that ends without finish_reason (some minimal local servers). */
   lenientFinish?: boolean;
+  /** Mark prompt-cache breakpoints ("system and last 3"), for Claude models behind OpenRouter. */
+  promptCache?: CacheOptions;
 }
 
 export class ChatCompletionsProvider implements ModelProvider {
@@ -127,7 +130,9 @@ export class ChatCompletionsProvider implements ModelProvider {
   private requestBody(request: ModelRequest): ChatCompletionCreateParamsStreaming {
     const body: ChatCompletionCreateParamsStreaming = {
       model: this.model,
-      messages: toOpenAIMessages(request.messages),
+      messages: this.options.promptCache
+        ? openAiCacheControl(toOpenAIMessages(request.messages), this.options.promptCache)
+        : toOpenAIMessages(request.messages),
       stream: true,
       stream_options: { include_usage: true },
     };

@@ -110,10 +110,11 @@ const OVERFLOW = /context_length_exceeded|context[ _-]?length|context window|max
  */
 export function streamFailure(provider: string, code: string | null | undefined, message: string | undefined): ProviderError {
   const text = message || "(no error message)";
-  if (OVERFLOW.test(`${code ?? ""} ${text}`)) {
+  const c = code ?? "";
+  // A rate limit message may talk about tokens too ("too many tokens per minute"): the code wins.
+  if (!/rate_limit|quota/.test(c) && OVERFLOW.test(`${c} ${text}`)) {
     return new ContextOverflowError(`${provider}: the conversation no longer fits the context window: ${text}`);
   }
-  const c = code ?? "";
   const kind: ProviderErrorKind =
     /insufficient_quota|billing/.test(c) ? "auth" // retrying cannot help; another model might
     : /rate_limit/.test(c) ? "rate_limit"

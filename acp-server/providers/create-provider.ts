@@ -1,19 +1,45 @@
 // Builds the provider for a resolved model. Provider SDKs load lazily inside each
-// provider, so nothing heavy is imported before the first prompt.
-import { PROVIDERS } from "../config/providers";
+// provider, so nothing heavy is imported before the first call (or warm-up).
 import type { ResolvedModel } from "../config/resolve-model";
+import { AnthropicMessagesProvider } from "./anthropic-messages";
 import { ChatCompletionsProvider } from "./chat-completions";
+import { CodexResponsesProvider } from "./codex-responses";
 import type { ModelProvider } from "./types";
 
 export function createProvider(model: ResolvedModel): ModelProvider {
-  // Only Chat Completions exists so far; resolveModel refuses the other modes.
-  return new ChatCompletionsProvider({
+  const common = {
     provider: model.provider,
     model: model.name,
     baseURL: model.baseUrl,
     apiKey: model.apiKey,
-    // Named in "check the API key" hints; a key from config.yaml is reported by path instead.
-    apiKeyEnv: model.apiKeySource && /^[A-Z0-9_]+$/.test(model.apiKeySource) ? model.apiKeySource : PROVIDERS[model.provider].keyEnv[0],
+    apiKeyEnv: model.apiKeyEnv,
     timeoutMs: model.timeoutMs,
-  });
+    idleTimeoutMs: model.idleTimeoutMs,
+  };
+  switch (model.apiMode) {
+    case "anthropic_messages":
+      return new AnthropicMessagesProvider({
+        ...common,
+        maxTokens: model.maxTokens ?? model.maxOutputTokens,
+        ...(model.thinkingBudget ? { thinking: { budgetTokens: model.thinkingBudget } } : {}),
+        cache: { ttl: model.cacheTtl },
+      });
+    case "codex_responses":
+      return new CodexResponsesProvider({
+        ...common,
+        maxOutputTokens: model.maxTokens ?? model.maxOutputTokens,
+        ...(model.reasoningEffort ? { reasoningEffort: model.reasoningEffort } : {}),
+      });
+    case "chat_completions":
+      return new ChatCompletionsProvider({
+        ...common,
+        // Claude behind OpenRouter caches only where the request marks breakpoints.
+        ...(isClaudeOnOpenRouter(model) ? { promptCache: { ttl: model.cacheTtl } } : {}),
+      });
+  }
+}
+
+function isClaudeOnOpenRouter(model: ResolvedModel): boolean {
+  const viaOpenRouter = model.provider === "openrouter" || /openrouter\.ai/i.test(model.baseUrl);
+  return viaOpenRouter && /(^|\/)(anthropic\/)?claude/i.test(model.name);
 }

@@ -1,0 +1,64 @@
+// Changing a session's mode and model, from session/set_mode or session/set_config_option,
+// and telling the client about it.
+import * as acp from "@agentclientprotocol/sdk";
+import type { AgentSession } from "../agent/session";
+import { isSessionMode, SESSION_MODES } from "../security/modes";
+import type { Logger } from "../util/log";
+import type { AgentRuntime } from "./agent-runtime";
+import { configOptions, MODE_OPTION, MODEL_OPTION } from "./config-options";
+
+export async function sessionConfigOptions(runtime: AgentRuntime, session: AgentSession): Promise<acp.SessionConfigOption[]> {
+  const choices = runtime.models ? await runtime.pickerChoices() : [];
+  return configOptions(session.mode, choices, session.modelId ?? runtime.models?.main.id);
+}
+
+export function modeState(session: AgentSession): acp.SessionModeState {
+  return { currentModeId: session.mode, availableModes: SESSION_MODES.map(({ id, name, description }) => ({ id, name, description })) };
+}
+
+export function setMode(session: AgentSession, modeId: string): void {
+  if (!isSessionMode(modeId)) {
+    throw acp.RequestError.invalidParams({ modeId }, `unknown mode "${modeId}"; expected one of ${SESSION_MODES.map((m) => m.id).join(", ")}`);
+  }
+  session.mode = modeId;
+}
+
+/** Switches the model for the session's next call; the choice must be one the picker offers. */
+export async function setModel(runtime: AgentRuntime, session: AgentSession, modelId: string, log: Logger): Promise<void> {
+  await runtime.pickerChoices();
+  if (!runtime.findModel(modelId)) {
+    const known = (await runtime.pickerChoices()).map((model) => model.id);
+    throw acp.RequestError.invalidParams({ value: modelId }, `unknown model "${modelId}"; choices: ${known.join(", ") || "none (no model configured)"}`);
+  }
+  session.modelId = modelId;
+  log.info("model switched", { sessionId: session.id, model: modelId });
+  runtime.warmUp(modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
+}
+
+export async function setConfigOption(
+  runtime: AgentRuntime,
+  session: AgentSession,
+  params: acp.SetSessionConfigOptionRequest,
+  log: Logger,
+): Promise<"mode" | "model"> {
+  const value = "value" in params ? params.value : undefined;
+  if (typeof value !== "string") throw acp.RequestError.invalidParams({ configId: params.configId }, `${params.configId} takes a string value`);
+  if (params.configId === MODE_OPTION) {
+    setMode(session, value);
+    return "mode";
+  }
+  if (params.configId === MODEL_OPTION) {
+    await setModel(runtime, session, value, log);
+    return "model";
+  }
+  throw acp.RequestError.invalidParams({ configId: params.configId }, `unknown config option "${params.configId}"; expected ${MODE_OPTION} or ${MODEL_OPTION}`);
+}
+
+/** Sends an update after the current response: some clients stall on updates that overtake it. */
+export function notifyAfterResponse(client: acp.AgentContext, sessionId: string, update: acp.SessionUpdate, log: Logger): void {
+  setImmediate(() => {
+    client
+      .notify(acp.methods.client.session.update, { sessionId, update })
+      .catch((error: unknown) => log.warn(`${update.sessionUpdate} could not be sent`, { error }));
+  });
+}

@@ -1,0 +1,27 @@
+// With no model configured, look for a local Ollama or LM Studio before giving up.
+import type { ProviderId } from "./schema";
+import { PROVIDERS } from "./providers";
+
+export interface LocalServer {
+  provider: Extract<ProviderId, "ollama" | "lmstudio">;
+  baseUrl: string;
+  models: string[];
+}
+
+/** Asks both local servers for their models at once; the first that answers with any wins. */
+export async function probeLocalServers(timeoutMs = 400): Promise<LocalServer | undefined> {
+  const candidates = (["ollama", "lmstudio"] as const).map(async (provider): Promise<LocalServer | undefined> => {
+    const baseUrl = PROVIDERS[provider].baseUrl!;
+    try {
+      const response = await fetch(`${baseUrl}/models`, { signal: AbortSignal.timeout(timeoutMs) });
+      if (!response.ok) return undefined;
+      const body = (await response.json()) as { data?: { id?: unknown }[] };
+      const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === "string");
+      return models.length > 0 ? { provider, baseUrl, models } : undefined;
+    } catch {
+      return undefined; // nothing listening, or not an OpenAI-compatible server
+    }
+  });
+  for (const found of await Promise.all(candidates)) if (found) return found;
+  return undefined;
+}
