@@ -180,7 +180,7 @@ export class AnthropicMessagesProvider implements ModelProvider {
   }
 
   /** The request body; deterministic for equal input, so cached prefixes stay byte-identical. */
-  requestBody(request: ModelRequest): MessageCreateParamsStreaming {
+  private requestBody(request: ModelRequest): MessageCreateParamsStreaming {
     let conversation = toAnthropicConversation(request.messages);
     const cache = this.options.cache ?? { ttl: "5m" as const };
     if (cache) conversation = withAnthropicBreakpoints(conversation, cache);

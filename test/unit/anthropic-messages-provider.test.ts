@@ -47,6 +47,17 @@ async function waitUntil(condition: () => boolean, what: string, timeoutMs = 500
   }
 }
 
+/** The events before the stream failed, and the failure. */
+async function partial(provider: AnthropicMessagesProvider): Promise<{ events: ModelEvent[]; error: Error }> {
+  const events: ModelEvent[] = [];
+  const error = await errorOf(
+    (async () => {
+      for await (const event of provider.stream(hello, new AbortController().signal)) events.push(event);
+    })(),
+  );
+  return { events, error };
+}
+
 const textOf = (events: ModelEvent[], type: "text_delta" | "reasoning_delta") =>
   events.flatMap((e) => (e.type === type ? [e.text] : [])).join("");
 
@@ -85,6 +96,22 @@ test("a base URL without /v1 works too", async (t) => {
   assert.equal(server.requests[0].path, "/v1/messages");
   assert.equal(sdkBaseURL("https://api.anthropic.com/v1/"), "https://api.anthropic.com");
   assert.equal(sdkBaseURL("https://proxy.example/anthropic"), "https://proxy.example/anthropic");
+});
+
+test("a handler computes the reply from the recorded request (non-streaming callers get JSON)", async (t) => {
+  const { server, provider } = await setup(t);
+  const echo = { handler: (request: { body: any }) => ({ text: `echo: ${request.body.messages.at(-1).content[0].text}` }) };
+  server.enqueue(echo, echo);
+  assert.equal(textOf(await collect(provider), "text_delta"), "echo: hi");
+  // A plain HTTP client without stream: true gets a whole Message.
+  const response = await fetch(`${server.url}/messages`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ model: "m", max_tokens: 5, messages: [{ role: "user", content: [{ type: "text", text: "plain" }] }] }),
+  });
+  const message = await response.json();
+  assert.deepEqual(message.content, [{ type: "text", text: "echo: plain", citations: null }]);
+  assert.equal(message.stop_reason, "end_turn");
 });
 
 test("thinking streams as reasoning deltas and comes back as replay blocks with the signature", async (t) => {
@@ -258,9 +285,9 @@ test("HTTP 500 and 529 are retryable server errors", async (t) => {
 test("an overloaded_error event mid-stream is a retryable error, never a finish", async (t) => {
   const { server, provider } = await setup(t);
   server.enqueue({ text: "half an answer", streamError: "overloaded_error" });
-  const events: ModelEvent[] = [];
-  const error = await errorOf((async () => { for await (const e of provider.stream(hello, new AbortController().signal)) events.push(e); })());
+  const { events, error } = await partial(provider);
   assert.ok(error instanceof ProviderError, String(error));
+  assert.equal(error.kind, "server");
   assert.equal(error.retryable, true);
   assert.match(error.message, /Overloaded/);
   assert.ok(events.some((e) => e.type === "text_delta"));
@@ -270,8 +297,7 @@ test("an overloaded_error event mid-stream is a retryable error, never a finish"
 test("a stream that ends without message_stop is malformed, even with complete tool blocks", async (t) => {
   const { server, provider } = await setup(t);
   server.enqueue({ text: "partial", toolCalls: [{ name: "read_file", input: { path: "x" } }], truncate: true });
-  const events: ModelEvent[] = [];
-  const error = await errorOf((async () => { for await (const e of provider.stream(hello, new AbortController().signal)) events.push(e); })());
+  const { events, error } = await partial(provider);
   assert.ok(error instanceof ProviderError, String(error));
   assert.equal(error.kind, "malformed");
   assert.equal(error.retryable, true);
