@@ -109,7 +109,7 @@ test("a handler computes the reply from the recorded request (non-streaming call
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ model: "m", max_tokens: 5, messages: [{ role: "user", content: [{ type: "text", text: "plain" }] }] }),
   });
-  const message = await response.json();
+  const message = (await response.json()) as { content: unknown; stop_reason: string };
   assert.deepEqual(message.content, [{ type: "text", text: "echo: plain", citations: null }]);
   assert.equal(message.stop_reason, "end_turn");
 });
