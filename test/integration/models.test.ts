@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import { startScriptedAnthropic } from "../support/scripted-anthropic";
 import { startScriptedResponses, type ScriptedResponses } from "../support/scripted-responses";
 import { useScriptedModel } from "../support/scripted-model";
 import { agentText, makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
@@ -165,3 +166,50 @@ test("the model picker: session/new offers the models; set_config_option switche
   }
 });
 
+
+test("Anthropic Messages mode: thinking with its signature goes back with the tool use; caching breakpoints hold", async () => {
+  const anthropic = await startScriptedAnthropic();
+  const project = await makeTempDir();
+  await writeFile(path.join(project, "a.txt"), "alpha\n");
+  anthropic.enqueue(
+    { thinking: "I should read the file.", signature: "sig-xyz", toolCalls: [{ id: "toolu_1", name: "read_file", input: { path: "a.txt" } }] },
+    { text: "It says alpha." },
+    { text: "Second turn." },
+  );
+  const hermes = await startHermes({
+    config: { model: { provider: "anthropic", name: "claude-sonnet-4-5", base_url: anthropic.url, api_key: "sk-ant-test", thinking_budget: 2048 } },
+  });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    assert.equal((await hermes.prompt(sessionId, "read a.txt")).stopReason, "end_turn");
+    assert.equal((await hermes.prompt(sessionId, "and again")).stopReason, "end_turn");
+    assert.equal(agentText(hermes, sessionId), "It says alpha.Second turn.");
+    assert.match(thoughts(sessionUpdates(hermes, sessionId)), /I should read the file\./);
+
+    const [first, second, third] = anthropic.requests;
+    assert.equal(first.path, "/v1/messages");
+    assert.ok(first.body.thinking && first.body.thinking.budget_tokens === 2048);
+    const assistant = second.body.messages.find((m: any) => m.role === "assistant");
+    assert.deepEqual(assistant.content[0], { type: "thinking", thinking: "I should read the file.", signature: "sig-xyz" }, "thinking block replayed first, verbatim");
+    assert.equal(assistant.content.at(-1).type, "tool_use");
+    const toolResult = second.body.messages.at(-1).content.find((b: any) => b.type === "tool_result");
+    assert.equal(toolResult.tool_use_id, "toolu_1");
+    assert.match(JSON.stringify(toolResult.content), /alpha/);
+
+    // The frozen system prompt is byte-identical across calls and turns, and carries a breakpoint.
+    assert.deepEqual(second.body.system, first.body.system);
+    assert.deepEqual(third.body.system, first.body.system);
+    for (const request of [first, second, third]) {
+      const marks = JSON.stringify(request.body).match(/"cache_control"/g) ?? [];
+      assert.ok(marks.length >= 2 && marks.length <= 4, `${marks.length} breakpoints`);
+    }
+    assert.ok(anthropic.cache.totals.cacheReadTokens > 0, "later calls read the cached prefix");
+    const usage = sessionUpdates(hermes, sessionId).filter((u) => u.sessionUpdate === "usage_update");
+    assert.equal(usage.length, 3);
+    assert.ok(usage.every((u) => u.sessionUpdate === "usage_update" && u.size === 200_000 && u.cost), "Claude's window and prices come from the model table");
+  } finally {
+    await hermes.close();
+    await anthropic.close();
+  }
+});
