@@ -24,7 +24,7 @@ async function main(argv: string[]): Promise<void> {
   switch (command) {
     case "acp":
       if (rest.some((arg) => arg !== "--check")) return usageError(`unknown option for acp: ${rest.join(" ")}`);
-      if (rest.includes("--check")) return process.exit((await import("./cli/check-command")).runCheck());
+      if (rest.includes("--check")) return process.exit(await (await import("./cli/check-command")).runCheck());
       return (await import("./cli/acp-command")).runAcpServer();
     case "chat": {
       const options = parseChatArgs(rest);

@@ -1,29 +1,44 @@
 // `hermes acp --check`: print the resolved configuration; exit 1 with the reason if unusable.
 import { loadConfig } from "../config/load";
-import { resolveModel } from "../config/resolve-model";
+import { probeLocalServers } from "../config/probe-local";
+import { resolveModel, resolveModelSet, type ResolvedModel } from "../config/resolve-model";
 import { VERSION } from "../version";
 
-export function runCheck(out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): number {
+export async function runCheck(out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
   const loaded = loadConfig();
   const model = resolveModel(loaded);
   out(`hermes ${VERSION}`);
   out(`home:        ${loaded.home}`);
   out(`config:      ${loaded.configPath}${loaded.configFound ? "" : " (not found, using defaults)"}`);
+  const problems: string[] = loaded.error ? [loaded.error] : [];
   if (model.ok) {
-    const m = model.model;
-    out(`provider:    ${m.provider}`);
-    out(`model:       ${m.name}`);
-    out(`base_url:    ${m.baseUrl}`);
-    out(`api_mode:    ${m.apiMode}`);
-    out(`api_key:     ${m.apiKey ? `set (from ${m.apiKeySource})` : "none"}`);
+    const set = resolveModelSet(loaded, model.model);
+    describe(out, model.model);
+    if (set.fallbacks.length) out(`fallbacks:   ${set.fallbacks.map((m) => `${m.id} (${m.apiMode})`).join(", ")}`);
+    if (set.choices.length > 1) out(`picker:      ${set.choices.map((m) => m.id).join(", ")}`);
+    if (set.auxiliary.id !== model.model.id) out(`auxiliary:   ${set.auxiliary.id}`);
+    for (const problem of set.problems) out(`warning:     ${problem}`);
+  } else {
+    const local = loaded.error ? undefined : await probeLocalServers();
+    if (local) out(`model:       none configured; a local ${local.provider} at ${local.baseUrl} will be used (${local.models[0]})`);
+    else problems.push(model.reason);
   }
   out(`max_turns:   ${loaded.config.agent.max_turns}`);
   out(`mode:        ${loaded.config.agent.default_mode}`);
-  const problems = [loaded.error, model.ok ? undefined : model.reason].filter(Boolean);
   if (problems.length > 0) {
     process.stderr.write(`\nhermes: configuration is not usable:\n${problems.join("\n\n")}\n`);
     return 1;
   }
   out("status:      ok");
   return 0;
+}
+
+function describe(out: (line: string) => void, m: ResolvedModel): void {
+  out(`provider:    ${m.provider}`);
+  out(`model:       ${m.name}`);
+  out(`base_url:    ${m.baseUrl}`);
+  out(`api_mode:    ${m.apiMode}`);
+  out(`api_key:     ${m.apiKey ? `set (from ${m.apiKeySource})` : "none"}`);
+  const price = m.price ? `, $${m.price.input} in / $${m.price.output} out per M tokens` : "";
+  out(`limits:      ${m.contextWindow} context, ${m.maxOutputTokens} max output${price}`);
 }

@@ -8,10 +8,14 @@ export interface LocalServer {
   models: string[];
 }
 
-/** Asks both local servers for their models at once; the first that answers with any wins. */
-export async function probeLocalServers(timeoutMs = 400): Promise<LocalServer | undefined> {
-  const candidates = (["ollama", "lmstudio"] as const).map(async (provider): Promise<LocalServer | undefined> => {
-    const baseUrl = PROVIDERS[provider].baseUrl!;
+const DEFAULT_CANDIDATES = (["ollama", "lmstudio"] as const).map((provider) => ({ provider, baseUrl: PROVIDERS[provider].baseUrl! }));
+
+/** Asks the local servers for their models at once; the first (in order) that lists any wins. */
+export async function probeLocalServers(
+  timeoutMs = 400,
+  servers: { provider: LocalServer["provider"]; baseUrl: string }[] = DEFAULT_CANDIDATES,
+): Promise<LocalServer | undefined> {
+  const candidates = servers.map(async ({ provider, baseUrl }): Promise<LocalServer | undefined> => {
     try {
       const response = await fetch(`${baseUrl}/models`, { signal: AbortSignal.timeout(timeoutMs) });
       if (!response.ok) return undefined;
