@@ -24,6 +24,8 @@ export interface AgentRuntime {
   findModel(modelId: string): ResolvedModel | undefined;
   /** Everything the picker offers: configured models, then what the endpoint lists (GET /models). */
   pickerChoices(): Promise<ResolvedModel[]>;
+  /** The model for side jobs (titles, summaries): `auxiliary` in config, else the main model. */
+  auxiliary(): ModelChoice | undefined;
   /** Loads a model's SDK ahead of its first call. */
   warmUp(modelId?: string): Promise<void>;
 }
@@ -37,7 +39,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
   if (!model.ok) {
     log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
-    return { loaded, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], warmUp: async () => {} };
+    return { loaded, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], auxiliary: () => undefined, warmUp: async () => {} };
   }
 
   const models = resolveModelSet(loaded, model.model);
@@ -73,6 +75,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     models,
     findModel,
     pickerChoices,
+    auxiliary: () => toChoice(models.auxiliary),
     chainFor: (modelId) => {
       const first = (modelId && findModel(modelId)) || models.main;
       return [first, ...models.fallbacks.filter((fallback) => fallback.id !== first.id)].map(toChoice);
