@@ -1,0 +1,94 @@
+// What a session journal holds. The journal ($HERMES_HOME/sessions/<id>.jsonl, one JSON
+// record per line, append-only, fsynced at each step) is the source of truth; the sql.js
+// index ($HERMES_HOME/state.db) is a cache rebuilt from the journals.
+import type { ChatMessage } from "../providers/types";
+import type { DisplayContent, Location, TodoItem } from "../tools/context";
+
+export type TitleSource = "auto" | "user" | "first_line";
+
+export interface SessionMeta {
+  id: string;
+  /** Working directory as the client gave it (absolute). */
+  cwd: string;
+  createdAt: number;
+  /** The session this one was forked from. */
+  parentId?: string;
+  /** Where it was made: "acp" (an editor), "chat" (the terminal), "fork". */
+  source: string;
+  mode?: string;
+  /** "<provider>/<name>" of the model picked for the session. */
+  modelId?: string;
+  provider?: string;
+  model?: string;
+}
+
+/** A tool call as the user saw it when it finished: enough to replay it faithfully. */
+export interface ToolCallRecord {
+  id: string;
+  name: string;
+  title: string;
+  kind: string;
+  locations: Location[];
+  rawInput: unknown;
+  status: "completed" | "failed";
+  content: DisplayContent[];
+  rawOutput: unknown;
+}
+
+export type JournalRecord =
+  /** Always the first line. */
+  | { t: "meta"; v: 1; at: number; session: SessionMeta }
+  /** A completed step of the conversation: the user's prompt, an assistant message, a tool result. */
+  | { t: "message"; seq: number; at: number; message: ChatMessage; tokens: number }
+  /** A finished tool call's display (replayed on session/load; the model sees the tool message). */
+  | { t: "tool_call"; at: number; call: ToolCallRecord }
+  | { t: "plan"; at: number; todos: TodoItem[] }
+  /** Changes to the session's settings and counters. */
+  | {
+      t: "update";
+      at: number;
+      title?: string;
+      titleSource?: TitleSource;
+      mode?: string;
+      modelId?: string;
+      /** Tokens used by one model call (added to the session's counter). */
+      tokens?: number;
+    };
+
+/** One row of session/list and of session_search's "recent sessions". */
+export interface SessionSummary {
+  id: string;
+  cwd: string;
+  title?: string;
+  titleSource?: TitleSource;
+  createdAt: number;
+  updatedAt: number;
+  parentId?: string;
+  source: string;
+  modelId?: string;
+  messageCount: number;
+  toolCallCount: number;
+  tokens: number;
+}
+
+export interface SearchHit {
+  sessionId: string;
+  title?: string;
+  cwd: string;
+  updatedAt: number;
+  /** Sequence number of the best-matching message. */
+  seq: number;
+  role: string;
+  /** Text around the match, with the matched terms marked [like this]. */
+  snippet: string;
+  /** Higher is better. */
+  score: number;
+}
+
+/** Messages of one session as plain text, for the model to read (session_search). */
+export interface MessageText {
+  seq: number;
+  role: string;
+  text: string;
+  at: number;
+}
