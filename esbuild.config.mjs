@@ -3,7 +3,7 @@
 // `initialize` (config parsing, tools, the loop, provider SDKs) is imported dynamically
 // and lands in dist/chunks/, loaded on first use: cold start is a product feature.
 import { build } from "esbuild";
-import { readFileSync, rmSync } from "node:fs";
+import { copyFileSync, readFileSync, rmSync } from "node:fs";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
@@ -41,3 +41,6 @@ await build({
     js: "#!/usr/bin/env node\nimport { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);",
   },
 });
+
+// sql.js (the session index) loads its WebAssembly at run time; ship it beside the bundle.
+copyFileSync(new URL("./node_modules/sql.js/dist/sql-wasm.wasm", import.meta.url), new URL("./dist/sql-wasm.wasm", import.meta.url));

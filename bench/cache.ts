@@ -19,6 +19,7 @@ async function main(): Promise<void> {
   const { home, cleanup } = makeHome({
     model: { provider: "anthropic", name: "claude-sonnet-4-5", base_url: anthropic.url, api_key: "sk-ant-bench" },
     agent: { max_turns: 20 },
+    sessions: { auto_title: false },
   });
   const client = new LineClient(benchEnv({ HERMES_HOME: home }), project);
   try {

@@ -50,6 +50,8 @@ export function makeTempDir(prefix: string): string {
 export function modelConfig(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     model: { provider: "custom", name: "fake-model", base_url: url, api_key: "sk-bench-not-a-real-key", api_mode: "chat_completions" },
+    // Titles would add a model call the scripts do not expect.
+    sessions: { auto_title: false },
     ...extra,
   };
 }

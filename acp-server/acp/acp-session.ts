@@ -1,37 +1,59 @@
-// An ACP session: the agent's session plus what only the protocol edge knows
-// (the MCP servers the client passed, the prompt that is running and its cancel switch).
-import * as acp from "@agentclientprotocol/sdk";
+// An ACP session: the agent's session plus what only the protocol edge knows: the MCP
+// servers the client passed, its journal, its title, and the queue of prompts (ACP runs
+// one turn at a time; a prompt that arrives during a turn waits and runs right after).
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentSession } from "../agent/session";
+import type { SessionRecorder } from "../sessions/recorder";
+import type { TitleSource } from "../sessions/types";
 
 export class AcpSession {
-  private running?: AbortController;
+  title?: string;
+  titleSource?: TitleSource;
+  private tail: Promise<unknown> = Promise.resolve();
+  private readonly turns = new Set<AbortController>();
+  private closed = false;
 
   constructor(
     readonly agent: AgentSession,
-    readonly mcpServers: acp.McpServer[],
+    public mcpServers: acp.McpServer[],
+    readonly recorder?: SessionRecorder,
   ) {}
 
   get id(): string {
     return this.agent.id;
   }
 
-  /** Starts a prompt turn; ACP allows one at a time per session. */
-  beginTurn(requestSignal: AbortSignal): AbortController {
-    if (this.running) {
-      throw acp.RequestError.invalidRequest({ sessionId: this.id }, "a prompt is already running in this session; cancel it first");
-    }
+  /**
+   * Runs `turn` after every earlier prompt of this session has finished. `queued` says it
+   * had to wait. Cancelling (session/cancel, $/cancel_request, close) aborts the running
+   * turn and every waiting one.
+   */
+  enqueue<T>(requestSignal: AbortSignal, turn: (signal: AbortSignal, queued: boolean) => Promise<T>): Promise<T> {
+    if (this.closed) throw acp.RequestError.invalidRequest({ sessionId: this.id }, "this session was closed");
     const controller = new AbortController();
-    // $/cancel_request on the prompt request cancels the turn like session/cancel does.
-    requestSignal.addEventListener("abort", () => controller.abort(new Error("prompt request cancelled")), { once: true });
-    this.running = controller;
-    return controller;
+    const onRequestCancel = () => controller.abort(new Error("prompt request cancelled"));
+    requestSignal.addEventListener("abort", onRequestCancel, { once: true });
+    const queued = this.turns.size > 0;
+    this.turns.add(controller);
+    const run = this.tail.then(() => turn(controller.signal, queued));
+    this.tail = run.catch(() => {}).finally(() => {
+      this.turns.delete(controller);
+      requestSignal.removeEventListener("abort", onRequestCancel);
+    });
+    return run;
   }
 
-  endTurn(controller: AbortController): void {
-    if (this.running === controller) this.running = undefined;
+  get busy(): boolean {
+    return this.turns.size > 0;
   }
 
   cancel(): void {
-    this.running?.abort(new Error("cancelled by the client"));
+    for (const turn of this.turns) turn.abort(new Error("cancelled by the client"));
+  }
+
+  /** Cancels everything and refuses new prompts (session/close, session/delete). */
+  close(): void {
+    this.closed = true;
+    this.cancel();
   }
 }

@@ -2,15 +2,14 @@
 // agent loop. Orchestration only; the work lives in the modules it calls. Everything
 // heavy (config, tools, the loop, provider SDKs) is imported on first use so that
 // `initialize` is answered as soon as the process is up.
-import * as acp from "@agentclientprotocol/sdk";
-import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
-import path from "node:path";
-import { AgentSession } from "../agent/session";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { Logger } from "../util/log";
-import { AcpSession } from "./acp-session";
+import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { initializeResponse } from "./initialize-response";
+import { COMMANDS } from "./commands";
+import { replayUpdates } from "./replay";
+import { SessionHub } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
 
 export interface AgentAppOptions {
@@ -18,20 +17,33 @@ export interface AgentAppOptions {
   log: Logger;
   /** Loads configuration and the model; called once, after initialize is answered. */
   loadRuntime: () => Promise<AgentRuntime>;
+  /** Recorded with new sessions: "acp" (an editor) or "chat" (the terminal). */
+  source?: string;
 }
 
 export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   const { log } = options;
-  const sessions = new Map<string, AcpSession>();
   let clientCapabilities: acp.ClientCapabilities = {};
   let runtime: Promise<AgentRuntime> | undefined;
   const getRuntime = () => (runtime ??= options.loadRuntime());
   const promptModule = () => import("./prompt-handler");
+  const hub = new SessionHub({ runtime: getRuntime, source: options.source ?? "acp", log });
 
-  const findSession = (sessionId: string): AcpSession => {
-    const session = sessions.get(sessionId);
-    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
-    return session;
+  /** What session/new, load, resume and fork answer with, and what follows the answer. */
+  const opened = async (session: AcpSession, client: acp.AgentContext) => {
+    const current = await getRuntime();
+    // Get the first prompt's work out of its way: the frozen system prompt (git status) and the
+    // provider SDK. Commands and the title go out after the response: some clients stall on
+    // updates that overtake it.
+    setImmediate(() => {
+      promptModule()
+        .then(({ prepareSystemPrompt }) => prepareSystemPrompt(session.agent))
+        .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
+      current.warmUp(session.agent.modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
+    });
+    notifyAfterResponse(client, session.id, { sessionUpdate: "available_commands_update", availableCommands: COMMANDS }, log);
+    if (session.title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title: session.title }, log);
+    return { modes: modeState(session.agent), configOptions: await sessionConfigOptions(current, session.agent) };
   };
 
   return acp
@@ -46,57 +58,65 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       });
       return initializeResponse(options.version);
     })
-    .onRequest(acp.methods.agent.session.new, async ({ params }) => {
-      const cwd = checkedCwd(params.cwd);
-      const current = await getRuntime();
-      const agentSession = new AgentSession(randomUUID(), cwd, current.loaded.config.agent.default_mode);
-      const session = new AcpSession(agentSession, params.mcpServers);
-      sessions.set(session.id, session);
-      log.info("session created", { sessionId: session.id, cwd, mcpServers: params.mcpServers.length });
-      // Get the first prompt's work out of its way: the frozen system prompt (git status)
-      // and the provider SDK.
-      setImmediate(() => {
-        promptModule()
-          .then(({ prepareSystemPrompt }) => prepareSystemPrompt(agentSession))
-          .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
-        current.warmUp().catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
-      });
-      return { sessionId: session.id, modes: modeState(agentSession), configOptions: await sessionConfigOptions(current, agentSession) };
+    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      const session = await hub.create(params.cwd, params.mcpServers);
+      return { sessionId: session.id, ...(await opened(session, client)) };
+    })
+    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers);
+      // The whole history goes out, in order, before the answer.
+      for (const update of replayUpdates(records)) await client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
+      return opened(session, client);
+    })
+    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
+      const { session } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? []);
+      return opened(session, client);
+    })
+    .onRequest(acp.methods.agent.session.fork, async ({ params, client }) => {
+      const { session } = await hub.fork(params.sessionId, params.cwd, params.mcpServers ?? [], forkPoint(params._meta));
+      return { sessionId: session.id, ...(await opened(session, client)) };
+    })
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => hub.list(params))
+    .onRequest(acp.methods.agent.session.close, async ({ params }) => {
+      await hub.close(params.sessionId);
+      return {};
+    })
+    .onRequest(acp.methods.agent.session.delete, async ({ params }) => {
+      await hub.delete(params.sessionId);
+      return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
-      const session = findSession(params.sessionId);
+      const session = hub.get(params.sessionId);
       const [{ handlePrompt }, current] = await Promise.all([promptModule(), getRuntime()]);
-      return handlePrompt({ runtime: current, clientCapabilities, log }, session, params, client, signal);
+      const autoTitle = current.loaded.config.sessions.auto_title;
+      return handlePrompt({ runtime: current, clientCapabilities, log, autoTitle }, session, params, client, signal);
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
-      const session = sessions.get(params.sessionId);
+      const session = hub.find(params.sessionId);
       if (!session) return log.warn("cancel for an unknown session", { sessionId: params.sessionId });
       session.cancel();
     })
     .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
-      const session = findSession(params.sessionId).agent;
-      setMode(session, params.modeId);
-      notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.mode }, log);
-      const options = await sessionConfigOptions(await getRuntime(), session);
+      const session = hub.get(params.sessionId);
+      setMode(session.agent, params.modeId);
+      session.recorder?.settings({ mode: session.agent.mode });
+      notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
+      const options = await sessionConfigOptions(await getRuntime(), session.agent);
       notifyAfterResponse(client, session.id, { sessionUpdate: "config_option_update", configOptions: options }, log);
       return {};
     })
     .onRequest(acp.methods.agent.session.setConfigOption, async ({ params, client }) => {
-      const session = findSession(params.sessionId).agent;
+      const session = hub.get(params.sessionId);
       const current = await getRuntime();
-      const changed = await setConfigOption(current, session, params, log);
-      if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.mode }, log);
-      return { configOptions: await sessionConfigOptions(current, session) };
+      const changed = await setConfigOption(current, session.agent, params, log);
+      session.recorder?.settings(changed === "mode" ? { mode: session.agent.mode } : { modelId: session.agent.modelId });
+      if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
+      return { configOptions: await sessionConfigOptions(current, session.agent) };
     });
 }
 
-/** ACP requires an absolute cwd; it must also exist, or every tool would fail later. */
-function checkedCwd(cwd: string): string {
-  if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path, got "${cwd}"`);
-  try {
-    if (!statSync(cwd).isDirectory()) throw new Error("not a directory");
-  } catch {
-    throw acp.RequestError.invalidParams({ cwd }, `cwd "${cwd}" is not an existing directory`);
-  }
-  return path.resolve(cwd);
+/** Forks copy the whole history unless `_meta.messageIndex` says how many messages to keep. */
+function forkPoint(meta: Record<string, unknown> | null | undefined): number | undefined {
+  const value = meta?.messageIndex ?? meta?.["hermes/messageIndex"];
+  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
 }

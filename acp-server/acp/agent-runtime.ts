@@ -9,11 +9,14 @@ import { probeLocalServers } from "../config/probe-local";
 import { resolveEntry, resolveModel, resolveModelSet, type ModelResolution, type ModelSet, type ResolvedModel } from "../config/resolve-model";
 import { ModelEntrySchema } from "../config/schema";
 import { createProvider } from "../providers/create-provider";
+import { SessionStore } from "../sessions/session-store";
 import type { ModelProvider } from "../providers/types";
 import { configureLogging, type Logger } from "../util/log";
 
 export interface AgentRuntime {
   loaded: LoadedConfig;
+  /** Every session's journal and the search index over them. */
+  sessions: SessionStore;
   /** The main model, or why there is none. */
   model: ModelResolution;
   /** Main, fallbacks, picker choices and auxiliary (when there is a main model). */
@@ -35,11 +38,12 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   configureLogging({ level: loaded.config.logging.level, stderrLevel: options.stderrLevel ?? loaded.config.logging.level });
   if (loaded.error) log.warn(`configuration problem:\n${loaded.error}`);
 
+  const sessions = new SessionStore({ home: loaded.home, log });
   let model = resolveModel(loaded);
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
   if (!model.ok) {
     log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
-    return { loaded, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], auxiliary: () => undefined, warmUp: async () => {} };
+    return { loaded, sessions, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], auxiliary: () => undefined, warmUp: async () => {} };
   }
 
   const models = resolveModelSet(loaded, model.model);
@@ -71,6 +75,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
 
   return {
     loaded,
+    sessions,
     model,
     models,
     findModel,

@@ -1,7 +1,7 @@
 // FileAccess through the editor (fs/read_text_file, fs/write_text_file) when the client
 // advertised them: reads see unsaved buffers and the editor sees every write. Falls back
 // to the local disk for whichever half the client does not serve.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";

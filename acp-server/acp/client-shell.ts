@@ -1,6 +1,6 @@
 // ShellRunner on the editor's terminals (terminal/create, output, wait_for_exit, kill,
 // release): the user watches the command live in the editor.
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "../tools/context";
 
 export class ClientShellRunner implements ShellRunner {

@@ -1,6 +1,6 @@
 // The session's pickers as ACP config options: the mode (category "mode") and the model
 // (category "model"). Pure, so the same list answers session/new and set_config_option.
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ResolvedModel } from "../config/resolve-model";
 import { SESSION_MODES, type SessionMode } from "../security/modes";
 

@@ -1,5 +1,5 @@
 // Asks the user through session/request_permission and maps the chosen option back.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { PermissionAnswer, ToolCallView } from "../agent/turn-io";
 import type { PermissionAsk } from "../tools/context";
 import { toLocations, toToolCallContent } from "./updates";

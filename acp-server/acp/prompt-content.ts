@@ -1,7 +1,7 @@
 // Turns the ACP prompt (text, images, file links, embedded resources) into the user
 // message parts the model receives. Files are read (through the editor when it serves
 // fs/*, so unsaved buffers count) and inlined under a header naming the file.
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { fileURLToPath } from "node:url";
 import type { UserPart } from "../providers/types";
 import type { FileAccess } from "../tools/context";

@@ -1,9 +1,10 @@
-// session/prompt: one turn of the agent loop wired to the editor.
-import * as acp from "@agentclientprotocol/sdk";
+// session/prompt: one turn of the agent loop wired to the editor. Turns of one session run
+// one at a time; a prompt sent during a turn waits for it and is echoed when it starts.
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { runTurn } from "../agent/loop";
 import { ModelsExhaustedError } from "../agent/model-call";
 import type { TurnHost } from "../agent/turn-io";
-import { ProviderError } from "../providers/types";
+import { ProviderError, type UserPart } from "../providers/types";
 import "../tools/index";
 import { LocalFileAccess } from "../tools/local-files";
 import { LocalShellRunner } from "../tools/local-shell";
@@ -12,30 +13,56 @@ import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { ClientFileAccess } from "./client-files";
 import { ClientShellRunner } from "./client-shell";
+import { COMMANDS } from "./commands";
 import { requestPermission } from "./permission-request";
 import { toUserParts } from "./prompt-content";
-import { promptUsage, textChunk } from "./updates";
+import { firstLineTitle, generateTitle } from "./titles";
 import { AcpTurnObserver } from "./turn-observer";
+import { promptUsage, textChunk } from "./updates";
 
 export interface PromptDeps {
   runtime: AgentRuntime;
   clientCapabilities: acp.ClientCapabilities;
   log: Logger;
+  /** Ask the auxiliary model for a title after the first turn (off in most tests). */
+  autoTitle: boolean;
 }
 
 const localShell = new LocalShellRunner();
 
 export { prepareSystemPrompt } from "../agent/loop";
 
-export async function handlePrompt(
+export function handlePrompt(
   deps: PromptDeps,
   session: AcpSession,
   params: acp.PromptRequest,
   client: acp.AgentContext,
   requestSignal: AbortSignal,
 ): Promise<acp.PromptResponse> {
+  return session.enqueue(requestSignal, async (signal, queued) => {
+    const observer = new AcpTurnObserver(client, session, deps.log);
+    if (signal.aborted) return { stopReason: "cancelled" };
+    // The client already shows what it sent; a prompt that waited is echoed when its turn starts.
+    if (queued) for (const block of params.prompt) observer.send({ sessionUpdate: "user_message_chunk", content: block });
+    const command = slashCommand(params.prompt);
+    if (command) {
+      applyCommand(command, session, observer);
+      await observer.flush();
+      return { stopReason: "end_turn" };
+    }
+    return runPromptTurn(deps, session, params, client, signal, observer);
+  });
+}
+
+async function runPromptTurn(
+  deps: PromptDeps,
+  session: AcpSession,
+  params: acp.PromptRequest,
+  client: acp.AgentContext,
+  signal: AbortSignal,
+  observer: AcpTurnObserver,
+): Promise<acp.PromptResponse> {
   const { model, loaded } = deps.runtime;
-  const observer = new AcpTurnObserver(client, session.agent, deps.log);
   if (!model.ok) {
     // No model: the turn still ends normally, with an answer that says how to fix it.
     const problems = loaded.error ? `${loaded.error}\n\n` : "";
@@ -44,17 +71,16 @@ export async function handlePrompt(
     return { stopReason: "end_turn" };
   }
 
-  const controller = session.beginTurn(requestSignal);
+  const host = turnHost(deps, session, client);
+  const parts = await toUserParts(params.prompt, host.files);
   try {
-    const host = turnHost(deps, session, client);
-    const parts = await toUserParts(params.prompt, host.files);
     const stopReason = await runTurn(
       {
         session: session.agent,
         models: deps.runtime.chainFor(session.agent.modelId),
         host,
         observer,
-        signal: controller.signal,
+        signal,
         maxTurns: loaded.config.agent.max_turns,
         maxTokens: model.model.maxTokens,
         temperature: model.model.temperature,
@@ -63,10 +89,11 @@ export async function handlePrompt(
       },
       parts,
     );
+    if (!session.title) nameSession(deps, session, parts, observer);
     await observer.flush();
     deps.log.info("turn ended", { sessionId: session.id, stopReason, usage: observer.usageTotals });
-    // `usage` is the unstable PromptResponse field; stable clients ignore it.
-    return { stopReason, usage: promptUsage(observer.usageTotals) } as acp.PromptResponse;
+    // `usage` is an unstable PromptResponse field; clients on the stable protocol ignore it.
+    return { stopReason, usage: promptUsage(observer.usageTotals) };
   } catch (error) {
     if (error instanceof ModelsExhaustedError || error instanceof ProviderError) {
       // Said in the conversation, where the user looks, and as the error the client gets.
@@ -80,8 +107,44 @@ export async function handlePrompt(
     await observer.flush();
     deps.log.error("turn failed", { sessionId: session.id, error });
     throw error;
-  } finally {
-    session.endTurn(controller);
+  }
+}
+
+/** The first line now; a model-written title a moment later, when the auxiliary model is up to it. */
+function nameSession(deps: PromptDeps, session: AcpSession, parts: UserPart[], observer: AcpTurnObserver): void {
+  const first = firstLineTitle(parts);
+  if (first) observer.setTitle(first, "first_line");
+  const auxiliary = deps.autoTitle ? deps.runtime.auxiliary() : undefined;
+  if (!auxiliary) return;
+  generateTitle(auxiliary, session.agent.history, AbortSignal.timeout(20_000))
+    .then(async (title) => {
+      if (!title || session.titleSource === "user") return;
+      observer.setTitle(title, "auto");
+      await observer.flush();
+    })
+    .catch((error: unknown) => deps.log.warn("title generation failed", { sessionId: session.id, error }));
+}
+
+interface Command {
+  name: string;
+  argument: string;
+}
+
+function slashCommand(prompt: acp.ContentBlock[]): Command | undefined {
+  if (prompt.length !== 1 || prompt[0].type !== "text") return undefined;
+  const match = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(prompt[0].text.trim());
+  if (!match || !COMMANDS.some((command) => command.name === match[1])) return undefined;
+  return { name: match[1], argument: (match[2] ?? "").trim() };
+}
+
+function applyCommand(command: Command, session: AcpSession, observer: AcpTurnObserver): void {
+  if (command.name === "title") {
+    if (!command.argument) {
+      observer.send(textChunk(session.title ? `This session is titled "${session.title}".` : "This session has no title yet. Use /title <text> to set one."));
+      return;
+    }
+    observer.setTitle(command.argument, "user");
+    observer.send(textChunk(`Title set to "${session.title}".`));
   }
 }
 
@@ -92,5 +155,6 @@ function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContex
     files: fs.readTextFile || fs.writeTextFile ? new ClientFileAccess(client, session.id, fs) : new LocalFileAccess(),
     shell: capabilities.terminal ? new ClientShellRunner(client, session.id) : localShell,
     askUser: (call, ask, signal) => requestPermission(client, session.id, call, ask, signal),
+    history: deps.runtime.sessions,
   };
 }

@@ -1,6 +1,6 @@
 // Changing a session's mode and model, from session/set_mode or session/set_config_option,
 // and telling the client about it.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentSession } from "../agent/session";
 import { isSessionMode, SESSION_MODES } from "../security/modes";
 import type { Logger } from "../util/log";

@@ -1,5 +1,5 @@
 // Connects the agent app to a byte stream pair (stdio, after the early handshake).
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import { createAgentApp } from "./agent-app";

@@ -1,24 +1,28 @@
 // Sends what the agent loop reports as session/update notifications, in order, as it
-// happens (text deltas are never held back). flush() waits until every update of the
-// turn was written, so the prompt response never overtakes them.
-import * as acp from "@agentclientprotocol/sdk";
+// happens (text deltas are never held back), and journals what session/load must replay
+// (finished tool calls, plans, titles). flush() waits until every update of the turn was
+// written, so the prompt response never overtakes them.
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ModelChoice } from "../agent/model-choice";
-import type { AgentSession } from "../agent/session";
 import type { ToolCallOutcome, ToolCallView, TurnObserver } from "../agent/turn-io";
 import { callCost, UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
+import type { TitleSource } from "../sessions/types";
 import type { Logger } from "../util/log";
+import type { AcpSession } from "./acp-session";
 import * as updates from "./updates";
 
 export class AcpTurnObserver implements TurnObserver {
   private readonly inFlight = new Set<Promise<void>>();
   private failed = false;
   readonly usageTotals = new UsageTotals();
+  /** Announced tool calls, kept until they finish so the journal gets the whole record. */
+  private readonly calls = new Map<string, ToolCallView>();
 
   constructor(
     private readonly client: acp.AgentContext,
-    private readonly session: AgentSession,
+    private readonly session: AcpSession,
     private readonly log: Logger,
   ) {}
 
@@ -49,6 +53,7 @@ export class AcpTurnObserver implements TurnObserver {
   }
 
   toolCallPending(call: ToolCallView): void {
+    this.calls.set(call.id, call);
     this.send(updates.toolCallStarted(call));
   }
 
@@ -62,17 +67,35 @@ export class AcpTurnObserver implements TurnObserver {
 
   toolCallFinished(id: string, outcome: ToolCallOutcome): void {
     this.send(updates.toolCallFinished(id, outcome));
+    const call = this.calls.get(id);
+    this.calls.delete(id);
+    if (call) {
+      const { id: callId, requestId, name, title, kind, rawInput } = call;
+      const locations = outcome.locations ?? call.locations;
+      this.session.recorder?.toolCall({ id: callId, requestId, name, title, kind, locations, rawInput, status: outcome.status, content: outcome.content, rawOutput: outcome.rawOutput });
+    }
   }
 
   plan(todos: TodoItem[]): void {
     this.send(updates.planUpdate(todos));
+    this.session.recorder?.plan(todos);
+  }
+
+  /** Names the session, durably, and tells the client. */
+  setTitle(title: string, source: TitleSource): void {
+    this.session.title = title;
+    this.session.titleSource = source;
+    this.session.recorder?.settings({ title, titleSource: source });
+    this.send({ sessionUpdate: "session_info_update", title, updatedAt: new Date().toISOString() });
   }
 
   usage(usage: TokenUsage, model: ModelChoice): void {
     this.usageTotals.add(usage);
+    const agent = this.session.agent;
     const cost = callCost(usage, model.price);
-    if (cost !== undefined) this.session.costUsd = (this.session.costUsd ?? 0) + cost;
-    this.send(updates.usageUpdate(usage, model.contextWindow, this.session.costUsd));
+    if (cost !== undefined) agent.costUsd = (agent.costUsd ?? 0) + cost;
+    this.session.recorder?.settings({ tokens: usage.inputTokens + usage.outputTokens });
+    this.send(updates.usageUpdate(usage, model.contextWindow, agent.costUsd));
   }
 
   notice(text: string): void {

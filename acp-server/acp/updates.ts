@@ -1,5 +1,5 @@
 // Pure conversions from the agent's view of a turn to ACP session/update payloads.
-import type * as acp from "@agentclientprotocol/sdk";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ToolCallOutcome, ToolCallView } from "../agent/turn-io";
 import type { UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";

@@ -40,7 +40,7 @@ const BUDGET_SPENT_NOTE = (turns: number) =>
 
 export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise<TurnStopReason> {
   const { session, signal } = options;
-  session.history.push({ role: "user", content: prompt });
+  session.append({ role: "user", content: prompt });
   const systemPrompt = await prepareSystemPrompt(session);
   const tools: ToolSpec[] = listTools().map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
 
@@ -53,6 +53,7 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
     if (step.kind === "answer") return stopReasonFor(step.finish);
 
     const results = await runToolCalls(step.calls, { session, host: options.host, observer: options.observer, signal, log: options.log });
+    // Each result was made durable as its tool finished; memory gets them in call order.
     session.history.push(...results);
     if (signal.aborted) return "cancelled";
   }
@@ -63,7 +64,12 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
  * soon as they are created, so the first prompt does not wait for `git status`.
  */
 export function prepareSystemPrompt(session: AgentSession): Promise<string> {
-  session.systemPrompt ??= gatherPromptFacts(session.cwd, listTools().map((tool) => tool.name)).then(renderSystemPrompt);
+  session.systemPrompt ??= gatherPromptFacts(session.cwd, listTools().map((tool) => tool.name))
+    .then(renderSystemPrompt)
+    .then((prompt) => {
+      session.sink?.systemPrompt(prompt);
+      return prompt;
+    });
   return session.systemPrompt;
 }
 
@@ -78,7 +84,7 @@ async function callModel(options: TurnOptions, systemPrompt: string, tools: Tool
   const result = await callWithRecovery(request, { models: options.models, observer, signal, retryBaseDelayMs: options.retryBaseDelayMs, log: options.log });
   const cancelled = result.kind === "cancelled" || signal.aborted;
   const message = result.reply.message({ cancelled });
-  if (message) session.history.push(message);
+  if (message) session.append(message);
   if (cancelled) return { kind: "cancelled" };
   if (result.reply.usage) observer.usage(result.reply.usage, result.model);
   const calls = result.reply.calls;

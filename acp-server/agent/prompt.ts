@@ -26,6 +26,7 @@ const TOOL_GUIDANCE = `How to work:
 - For multi-step work, keep a todo list with the todo tool and update it as you go.
 - Several independent read-only calls (reads, searches) can be made in one reply; they run in parallel.
 - When a tool returns an error, read it and adjust instead of repeating the same call.
+- You remember past conversations through session_search: when the user refers to earlier work ("we talked about this before", "like last time", "that bug from yesterday"), search for it instead of guessing or asking them to repeat it.
 - Finish with a short summary of what you changed and how you verified it.`;
 
 export function renderSystemPrompt(facts: PromptFacts): string {

@@ -4,6 +4,13 @@ import type { ChatMessage } from "../providers/types";
 import { createSessionToolState, type PermissionAction, type SessionToolState } from "../tools/context";
 import type { SessionMode } from "../security/modes";
 
+/** Where completed steps are made durable (the session journal), set by the protocol edge. */
+export interface SessionSink {
+  /** A completed step: the user's prompt, an assistant message, one tool's result. */
+  message(message: ChatMessage): void;
+  systemPrompt(prompt: string): void;
+}
+
 export class AgentSession {
   readonly history: ChatMessage[] = [];
   readonly toolState: SessionToolState = createSessionToolState();
@@ -15,6 +22,7 @@ export class AgentSession {
   modelId?: string;
   /** Built once (see prepareSystemPrompt) and then frozen, so provider prompt caches stay valid. */
   systemPrompt?: Promise<string>;
+  sink?: SessionSink;
   private readonly toolCallIds = new Set<string>();
 
   constructor(
@@ -22,6 +30,17 @@ export class AgentSession {
     readonly cwd: string,
     public mode: SessionMode,
   ) {}
+
+  /** Adds a completed step: durable first, then in memory. */
+  append(message: ChatMessage): void {
+    this.sink?.message(message);
+    this.history.push(message);
+  }
+
+  /** Restores ids already shown to the client (a reloaded session must not reuse them). */
+  rememberToolCallIds(ids: Iterable<string>): void {
+    for (const id of ids) this.toolCallIds.add(id);
+  }
 
   /** ACP needs tool call ids unique within a session; providers may reuse theirs across turns. */
   uniqueToolCallId(providerId: string): string {

@@ -60,7 +60,7 @@ function runsConcurrently(call: PreparedCall): boolean {
 function prepareCall(request: ToolCallRequest, session: AgentSession): PreparedCall {
   const id = session.uniqueToolCallId(request.id);
   const tool = getTool(request.name);
-  const view: ToolCallView = { id, name: request.name, title: request.name, kind: tool?.kind ?? "other", locations: [], rawInput: request.arguments };
+  const view: ToolCallView = { id, requestId: request.id, name: request.name, title: request.name, kind: tool?.kind ?? "other", locations: [], rawInput: request.arguments };
   if (!tool || (tool.isAvailable?.() ?? true) !== true) {
     const names = listTools().map((t) => t.name).join(", ");
     return { request, view, problem: `Unknown tool "${request.name}". Available tools: ${names}.` };
@@ -105,7 +105,10 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<ChatMessage
     rawOutput: result.output,
     locations: result.locations,
   });
-  return { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text };
+  const message: ChatMessage = { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text };
+  // Durable as soon as this tool is done: a crash later in the batch keeps this result.
+  env.session.sink?.message(message);
+  return message;
 }
 
 async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, env: ToolRunEnv): Promise<ToolResult> {
@@ -121,6 +124,7 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     progress: (update) => observer.toolCallProgress(view.id, update),
     requestPermission: permissionGate(session, host, view, signal),
     publishPlan: (todos) => observer.plan(todos),
+    history: host.history,
   };
   try {
     return await untilAborted(tool.handler(args, context), signal);

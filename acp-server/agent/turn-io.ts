@@ -2,12 +2,14 @@
 // what it reports as the turn runs, and what it needs from the editor side.
 import type { TokenUsage } from "../providers/types";
 import type { ModelChoice } from "./model-choice";
-import type { DisplayContent, FileAccess, Location, PermissionAsk, ShellRunner, TodoItem } from "../tools/context";
+import type { DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
 import type { ToolKind } from "../tools/registry";
 
 export interface ToolCallView {
   /** Unique within the session. */
   id: string;
+  /** The provider's id for the call (as in the assistant message); usually equal to `id`. */
+  requestId: string;
   name: string;
   title: string;
   kind: ToolKind;
@@ -43,6 +45,8 @@ export type PermissionAnswer = "allow_once" | "allow_always" | "reject";
 export interface TurnHost {
   files: FileAccess;
   shell: ShellRunner;
+  /** Past sessions, for session_search. */
+  history?: SessionHistoryAccess;
   /** Shows a permission prompt for a tool call and waits for the user's answer. */
   askUser(call: ToolCallView, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;
 }

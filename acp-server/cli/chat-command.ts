@@ -1,7 +1,7 @@
 // `hermes chat "prompt"`: one turn in the terminal. It is an ACP client connected
 // in-process to the very same agent app `hermes acp` serves, so there is one loop.
 // The reply streams to stdout; tool steps, thoughts and prompts go to stderr.
-import * as acp from "@agentclientprotocol/sdk";
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import { createInterface } from "node:readline/promises";
 import { createAgentApp } from "../acp/agent-app";
 import { loadAgentRuntime } from "../acp/agent-runtime";
@@ -24,7 +24,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   configureLogging({ home: hermesHome(), stderrLevel: "warn" });
   const log = createLogger("chat");
   const runtime = loadAgentRuntime(log, { stderrLevel: "warn" });
-  const agentApp = createAgentApp({ version: VERSION, log, loadRuntime: async () => runtime });
+  const agentApp = createAgentApp({ version: VERSION, log, source: "chat", loadRuntime: async () => runtime });
 
   let endedWithNewline = true;
   const titles = new Map<string, string>();

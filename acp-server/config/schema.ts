@@ -54,6 +54,13 @@ export const AgentConfigSchema = z
   })
   .strict();
 
+export const SessionsConfigSchema = z
+  .object({
+    /** After a session's first turn, ask the auxiliary model for a short title. */
+    auto_title: z.boolean().default(true),
+  })
+  .strict();
+
 export const LoggingConfigSchema = z
   .object({
     level: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -72,6 +79,7 @@ export const ConfigSchema = z
     /** Model name patterns (`*` wildcards) that OpenAI serves only through the Responses API. */
     responses_models: z.array(z.string().min(1)).default(["*codex*", "o1-pro*", "o3-pro*", "gpt-5-pro*", "computer-use-*"]),
     agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),
+    sessions: SessionsConfigSchema.default(SessionsConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),
   })
   // Unknown top-level sections are tolerated: later versions (memory, skills, mcp_servers...)

@@ -24,7 +24,10 @@ export interface SessionMeta {
 
 /** A tool call as the user saw it when it finished: enough to replay it faithfully. */
 export interface ToolCallRecord {
+  /** The id the client saw. */
   id: string;
+  /** The provider's id, as in the assistant message's toolCalls (orders replay). */
+  requestId?: string;
   name: string;
   title: string;
   kind: string;
@@ -53,6 +56,8 @@ export type JournalRecord =
       modelId?: string;
       /** Tokens used by one model call (added to the session's counter). */
       tokens?: number;
+      /** The frozen system prompt, kept so a reloaded session sends the same bytes (prompt cache). */
+      systemPrompt?: string;
     };
 
 /** One row of session/list and of session_search's "recent sessions". */
@@ -91,4 +96,36 @@ export interface MessageText {
   role: string;
   text: string;
   at: number;
+}
+
+/** session/list: newest first, `limit` (default 50) at a time. */
+export interface ListOptions {
+  /** Only sessions whose working directory is this one (compared as real paths, symlinks resolved). */
+  cwd?: string;
+  /** `nextCursor` of the previous page. */
+  cursor?: string;
+  limit?: number;
+}
+
+export interface SessionPage {
+  sessions: SessionSummary[];
+  /** Present when there are more sessions after this page. */
+  nextCursor?: string;
+}
+
+export interface SearchOptions {
+  /** Leave this session out (the one doing the searching). */
+  excludeSessionId?: string;
+  /** Only sessions in this working directory (real paths compared). */
+  cwd?: string;
+  /** Most hits returned (default 10); one hit per session. */
+  limit?: number;
+}
+
+/** A page of a session's messages: from `offset` in order, or the window centred on `aroundSeq`. */
+export interface MessagesOptions {
+  aroundSeq?: number;
+  offset?: number;
+  /** Default 20. */
+  limit?: number;
 }

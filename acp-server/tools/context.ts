@@ -109,6 +109,16 @@ export function createSessionToolState(): SessionToolState {
   return { todos: [], processes: new Map(), nextProcessNumber: 1 };
 }
 
+/** Read access to stored sessions (implemented by the session store). */
+export interface SessionHistoryAccess {
+  search(query: string, options: { excludeSessionId?: string; limit?: number }): Promise<
+    { sessionId: string; title?: string; cwd: string; updatedAt: number; seq: number; role: string; snippet: string }[]
+  >;
+  messages(sessionId: string, options: { aroundSeq?: number; offset?: number; limit?: number }): Promise<{ seq: number; role: string; text: string; at: number }[]>;
+  recent(limit: number): Promise<{ id: string; title?: string; cwd: string; updatedAt: number; messageCount: number }[]>;
+  summary(sessionId: string): Promise<{ id: string; title?: string; cwd: string; updatedAt: number; messageCount: number } | undefined>;
+}
+
 export interface ToolContext {
   sessionId: string;
   toolCallId: string;
@@ -125,4 +135,6 @@ export interface ToolContext {
   requestPermission(ask: PermissionAsk): Promise<boolean>;
   /** Publishes the session's plan (the todo list) to the editor. */
   publishPlan(todos: TodoItem[]): void;
+  /** Past sessions (session_search); absent where no store is available. */
+  history?: SessionHistoryAccess;
 }

@@ -6,5 +6,6 @@ import "./search-files";
 import "./terminal";
 import "./process";
 import "./todo";
+import "./session-search";
 
 export { listTools, getTool, toolJsonSchema, resultText } from "./registry";

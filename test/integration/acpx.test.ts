@@ -163,7 +163,7 @@ test("acpx exec --format json --json-strict: raw frames show a tool_call and an 
   assert.match(String(toolResult?.content), /PELICAN/);
 });
 
-test("acpx saved session: each prompt respawns the agent; without loadSession it starts a fresh session/new", async (t) => {
+test("acpx saved session: each prompt respawns the agent, which loads the session with its history", async (t) => {
   const box = await sandbox(t);
   try {
     const created = await acpx(box, ["--format", "json", "--json-strict", "sessions", "new"]);
@@ -180,17 +180,21 @@ test("acpx saved session: each prompt respawns the agent; without loadSession it
       const frames = jsonLines(run);
       const init = frames.find((f) => f.result?.agentInfo?.name === "hermes");
       assert.ok(init, "a fresh agent process answered initialize");
-      const loadSession = init.result.agentCapabilities?.loadSession === true;
-      // acpx only tries session/load when the agent advertises it; otherwise it creates a session.
-      assert.equal(frames.some((f) => f.method === "session/load"), loadSession, explain(run));
-      assert.equal(frames.some((f) => f.method === "session/new"), !loadSession, explain(run));
+      assert.equal(init.result.agentCapabilities?.loadSession, true);
+      // Each prompt runs in a new agent process: the session made by `sessions new` is loaded.
+      assert.ok(frames.some((f) => f.method === "session/load"), explain(run));
+      assert.ok(!frames.some((f) => f.method === "session/new"), explain(run));
       const text = frames
         .filter((f) => f.method === "session/update" && f.params.update.sessionUpdate === "agent_message_chunk")
         .map((f) => f.params.update.content.text)
         .join("");
-      assert.equal(text, expected);
+      assert.ok(text.endsWith(expected), `${text}\n${explain(run)}`);
       assert.ok(frames.some((f) => f.result?.stopReason === "end_turn"), explain(run));
     }
+    // The second process's model call carries the first exchange, read back from the journal.
+    const secondCall = model.requests.at(-1)!.body.messages.map((m: any) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+    assert.match(secondCall, /first question/);
+    assert.match(secondCall, /FIRST-OK/);
     assert.equal(model.requests.length - before, 2);
   } finally {
     await waitForQueueOwners(box.home);

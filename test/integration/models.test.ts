@@ -31,7 +31,7 @@ test("Responses API mode: a tool-using turn, with encrypted reasoning sent back 
     { text: "The notes say: ship it." },
   );
   // provider openai + a codex model: auto-detection picks the Responses API.
-  const hermes = await startHermes({ config: { model: { provider: "openai", name: "gpt-5-codex", base_url: responses.url, api_key: "sk-test" } } });
+  const hermes = await startHermes({ config: { model: { provider: "openai", name: "gpt-5-codex", base_url: responses.url, api_key: "sk-test" }, sessions: { auto_title: false } } });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -177,7 +177,7 @@ test("Anthropic Messages mode: thinking with its signature goes back with the to
     { text: "Second turn." },
   );
   const hermes = await startHermes({
-    config: { model: { provider: "anthropic", name: "claude-sonnet-4-5", base_url: anthropic.url, api_key: "sk-ant-test", thinking_budget: 2048 } },
+    config: { model: { provider: "anthropic", name: "claude-sonnet-4-5", base_url: anthropic.url, api_key: "sk-ant-test", thinking_budget: 2048 }, sessions: { auto_title: false } },
   });
   try {
     await hermes.initialize();

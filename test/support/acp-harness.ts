@@ -228,6 +228,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 export function scriptedConfig(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     model: { provider: "custom", name: "fake-model", base_url: url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions" },
+    // A background title request would take replies scripted for the test; title tests turn it on.
+    sessions: { auto_title: false },
     ...extra,
   };
 }

@@ -3,7 +3,7 @@ import { test } from "node:test";
 import { zSessionUpdate } from "../../node_modules/@agentclientprotocol/sdk/dist/v1/schema/zod.gen.js";
 import * as updates from "../../acp-server/acp/updates";
 
-const view = { id: "c1", name: "read_file", title: "read a.ts", kind: "read" as const, locations: [{ path: "/p/a.ts", line: 3 }, { path: "/p/b.ts" }], rawInput: { path: "a.ts" } };
+const view = { id: "c1", requestId: "c1", name: "read_file", title: "read a.ts", kind: "read" as const, locations: [{ path: "/p/a.ts", line: 3 }, { path: "/p/b.ts" }], rawInput: { path: "a.ts" } };
 
 const cases: [string, ReturnType<typeof updates.textChunk>, unknown][] = [
   ["text chunk", updates.textChunk("hi"), { sessionUpdate: "agent_message_chunk", content: { type: "text", text: "hi" } }],

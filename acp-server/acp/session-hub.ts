@@ -1,0 +1,154 @@
+// The sessions of this process and their journals: new, load, resume, fork, list, close and
+// delete. A session made by another process (another editor) loads from its journal.
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { randomUUID } from "node:crypto";
+import { statSync } from "node:fs";
+import path from "node:path";
+import { AgentSession } from "../agent/session";
+import { restoreSession, type RestoredSession } from "../sessions/history";
+import { SessionRecorder } from "../sessions/recorder";
+import type { JournalRecord, SessionMeta } from "../sessions/types";
+import { isSessionMode, type SessionMode } from "../security/modes";
+import type { Logger } from "../util/log";
+import { AcpSession } from "./acp-session";
+import type { AgentRuntime } from "./agent-runtime";
+
+const PAGE_SIZE = 50;
+
+export class SessionHub {
+  private readonly live = new Map<string, AcpSession>();
+
+  constructor(
+    private readonly options: { runtime: () => Promise<AgentRuntime>; source: string; log: Logger },
+  ) {}
+
+  /** A session of this process, or a JSON-RPC "not found". */
+  get(sessionId: string): AcpSession {
+    const session = this.live.get(sessionId);
+    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
+    return session;
+  }
+
+  find(sessionId: string): AcpSession | undefined {
+    return this.live.get(sessionId);
+  }
+
+  async create(cwd: string, mcpServers: acp.McpServer[]): Promise<AcpSession> {
+    const runtime = await this.options.runtime();
+    const mode = runtime.loaded.config.agent.default_mode;
+    const meta: SessionMeta = { id: randomUUID(), cwd: checkedCwd(cwd), createdAt: Date.now(), source: this.options.source, mode, ...modelFields(runtime) };
+    return this.open(runtime, meta, [], mcpServers);
+  }
+
+  /** A stored session, made live (from memory when this process already has it). */
+  async restore(sessionId: string, cwd: string, mcpServers: acp.McpServer[]): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+    const runtime = await this.options.runtime();
+    const stored = await runtime.sessions.read(sessionId);
+    if (!stored) throw acp.RequestError.sessionNotFound(sessionId);
+    for (const warning of stored.warnings) this.options.log.warn(warning, { sessionId });
+    const existing = this.live.get(sessionId);
+    if (existing) {
+      existing.mcpServers = mcpServers;
+      return { session: existing, records: stored.records };
+    }
+    const meta = { ...stored.meta, cwd: checkedCwd(cwd) };
+    return { session: await this.open(runtime, meta, stored.records, mcpServers), records: stored.records };
+  }
+
+  /** A new session with a copy of another's history (up to `messageCount` messages when given). */
+  async fork(parentId: string, cwd: string, mcpServers: acp.McpServer[], messageCount?: number): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+    const runtime = await this.options.runtime();
+    const parent = await runtime.sessions.read(parentId);
+    if (!parent) throw acp.RequestError.sessionNotFound(parentId);
+    const records = copiedRecords(parent.records, messageCount);
+    const title = restoreSession(parent.meta, parent.records).title;
+    const meta: SessionMeta = { ...parent.meta, id: randomUUID(), cwd: checkedCwd(cwd), createdAt: Date.now(), parentId, source: "fork" };
+    const session = await this.open(runtime, meta, records, mcpServers, records);
+    if (title) {
+      session.title = `Fork of ${title}`;
+      session.titleSource = "auto";
+      session.recorder?.settings({ title: session.title, titleSource: "auto" });
+    }
+    return { session, records };
+  }
+
+  async list(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
+    const runtime = await this.options.runtime();
+    const page = await runtime.sessions.list({ cwd: params.cwd ?? undefined, cursor: params.cursor ?? undefined, limit: PAGE_SIZE });
+    return {
+      sessions: page.sessions.map((summary) => ({
+        sessionId: summary.id,
+        cwd: summary.cwd,
+        ...(summary.title ? { title: summary.title } : {}),
+        updatedAt: new Date(summary.updatedAt).toISOString(),
+      })),
+      ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+    };
+  }
+
+  /** Cancels the session's turns and frees it; the journal stays. */
+  async close(sessionId: string): Promise<void> {
+    const session = this.live.get(sessionId);
+    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
+    session.close();
+    this.live.delete(sessionId);
+    (await this.options.runtime()).sessions.closeSession(sessionId);
+  }
+
+  async delete(sessionId: string): Promise<void> {
+    this.live.get(sessionId)?.close();
+    this.live.delete(sessionId);
+    const deleted = await (await this.options.runtime()).sessions.delete(sessionId);
+    if (!deleted) throw acp.RequestError.sessionNotFound(sessionId);
+  }
+
+  /** Builds the live session; `copy` are records to write to a new journal first (forks). */
+  private async open(runtime: AgentRuntime, meta: SessionMeta, records: JournalRecord[], mcpServers: acp.McpServer[], copy?: JournalRecord[]): Promise<AcpSession> {
+    const restored: RestoredSession = restoreSession(meta, records);
+    const isNew = copy !== undefined || records.length === 0;
+    if (isNew) {
+      runtime.sessions.create(meta);
+      for (const record of copy ?? []) runtime.sessions.append(meta.id, record);
+    }
+    const mode: SessionMode = restored.mode && isSessionMode(restored.mode) ? restored.mode : runtime.loaded.config.agent.default_mode;
+    const agent = new AgentSession(meta.id, meta.cwd, mode);
+    agent.history.push(...restored.history);
+    agent.rememberToolCallIds(restored.toolCallIds);
+    if (restored.systemPrompt !== undefined) agent.systemPrompt = Promise.resolve(restored.systemPrompt);
+    if (restored.modelId && runtime.findModel(restored.modelId)) agent.modelId = restored.modelId;
+    const recorder = new SessionRecorder(runtime.sessions, meta.id, restored.nextSeq, this.options.log);
+    agent.sink = recorder;
+    const session = new AcpSession(agent, mcpServers, recorder);
+    session.title = restored.title;
+    session.titleSource = restored.titleSource;
+    this.live.set(meta.id, session);
+    this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, messages: agent.history.length });
+    return session;
+  }
+}
+
+/** The model fields of a new session's meta record. */
+function modelFields(runtime: AgentRuntime): Pick<SessionMeta, "modelId" | "provider" | "model"> {
+  if (!runtime.model.ok) return {};
+  const { id, provider, name } = runtime.model.model;
+  return { modelId: id, provider, model: name };
+}
+
+/** A fork's copy of its parent's records: all of them, or those before message `count`. */
+function copiedRecords(records: JournalRecord[], count: number | undefined): JournalRecord[] {
+  const kept = records.filter((record) => record.t !== "meta");
+  if (count === undefined) return kept;
+  const cut = kept.findIndex((record) => record.t === "message" && record.seq >= count);
+  return cut === -1 ? kept : kept.slice(0, cut);
+}
+
+/** ACP requires an absolute cwd; it must also exist, or every tool would fail later. */
+export function checkedCwd(cwd: string): string {
+  if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path, got "${cwd}"`);
+  try {
+    if (!statSync(cwd).isDirectory()) throw new Error("not a directory");
+  } catch {
+    throw acp.RequestError.invalidParams({ cwd }, `cwd "${cwd}" is not an existing directory`);
+  }
+  return path.resolve(cwd);
+}

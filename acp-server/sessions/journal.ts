@@ -1,0 +1,187 @@
+// One session's journal: $HERMES_HOME/sessions/<id>.jsonl, one JSON record per line,
+// append-only. Each append is a single write(2) on an O_APPEND descriptor followed by
+// fdatasync, so a record is on disk before append() returns and a kill -9 at any moment
+// loses at most the line being written. Readers tolerate what a crash can leave behind:
+// a truncated last line, or (after a disk error) a corrupt line anywhere.
+import { closeSync, constants, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import path from "node:path";
+import { assertValidSessionId, SessionExistsError, SessionNotFoundError, SessionStoreError } from "./errors";
+import { parseJournal, type JournalRead } from "./journal-parse";
+import type { JournalRecord, SessionMeta } from "./types";
+
+export type { JournalRead } from "./journal-parse";
+
+const NEWLINE = 0x0a;
+
+/** Byte range one append occupies in the file, so an index can tell whether it has seen what came before. */
+export interface AppendResult {
+  start: number;
+  end: number;
+}
+
+export function journalPath(dir: string, id: string): string {
+  assertValidSessionId(id);
+  return path.join(dir, `${id}.jsonl`);
+}
+
+export class SessionJournal {
+  readonly id: string;
+  readonly file: string;
+  private fd: number | undefined;
+  /** The file's size as this writer left it: sessions have a single writer, so this is exact. */
+  private size: number;
+
+  private constructor(id: string, file: string, fd: number, size: number) {
+    this.id = id;
+    this.file = file;
+    this.fd = fd;
+    this.size = size;
+  }
+
+  /** Creates the journal with its meta record. Fails with SessionExistsError if the file exists. */
+  static create(dir: string, meta: SessionMeta): SessionJournal {
+    const file = journalPath(dir, meta.id);
+    mkdirSync(dir, { recursive: true });
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_APPEND, 0o600);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "EEXIST") throw new SessionExistsError(meta.id);
+      throw error;
+    }
+    const journal = new SessionJournal(meta.id, file, fd, 0);
+    journal.append({ t: "meta", v: 1, at: meta.createdAt, session: meta });
+    syncDirectory(dir); // the new name must survive a power loss too, not just its contents
+    return journal;
+  }
+
+  /** Opens an existing journal to continue it (session/load, or a later turn after closeSession). */
+  static openForAppend(dir: string, id: string): SessionJournal {
+    const file = journalPath(dir, id);
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_RDWR | constants.O_APPEND);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new SessionNotFoundError(id);
+      throw error;
+    }
+    try {
+      const journal = new SessionJournal(id, file, fd, fstatSync(fd).size);
+      journal.terminateLastLine();
+      return journal;
+    } catch (error) {
+      closeSync(fd);
+      throw error;
+    }
+  }
+
+  /** Bytes in the file after the last append. */
+  get bytes(): number {
+    return this.size;
+  }
+
+  get closed(): boolean {
+    return this.fd === undefined;
+  }
+
+  /** Writes one record and waits for it to reach the disk. */
+  append(record: JournalRecord): AppendResult {
+    const fd = this.fd;
+    if (fd === undefined) throw new SessionStoreError(`journal of session ${this.id} is closed`);
+    const line = Buffer.from(`${JSON.stringify(record)}\n`);
+    const start = this.size;
+    try {
+      let written = 0;
+      while (written < line.length) written += writeSync(fd, line, written, line.length - written);
+      fdatasyncSync(fd);
+    } catch (error) {
+      this.recoverFromFailedWrite(fd);
+      throw new SessionStoreError(`could not append to the journal of session ${this.id}: ${(error as Error).message}`, { cause: error });
+    }
+    this.size = start + line.length;
+    return { start, end: this.size };
+  }
+
+  close(): void {
+    if (this.fd === undefined) return;
+    const fd = this.fd;
+    this.fd = undefined;
+    closeSync(fd);
+  }
+
+  /**
+   * A crash (or a full disk) can leave a line without its newline. Appending after it would
+   * glue the next record onto that fragment and lose both, so end the fragment first: it
+   * becomes one corrupt line that readers skip.
+   */
+  private terminateLastLine(): void {
+    if (this.size === 0 || this.fd === undefined) return;
+    const last = Buffer.alloc(1);
+    readSync(this.fd, last, 0, 1, this.size - 1);
+    if (last[0] === NEWLINE) return;
+    writeSync(this.fd, "\n");
+    fdatasyncSync(this.fd);
+    this.size += 1;
+  }
+
+  /** After a partial write (ENOSPC, EIO), end the fragment if possible and resynchronize the size. */
+  private recoverFromFailedWrite(fd: number): void {
+    try {
+      this.size = fstatSync(fd).size;
+      this.terminateLastLine();
+    } catch {
+      // the disk is failing; the next append reports it again
+    }
+  }
+}
+
+function syncDirectory(dir: string): void {
+  let fd: number | undefined;
+  try {
+    fd = openSync(dir, constants.O_RDONLY);
+    fsyncSync(fd);
+  } catch {
+    // not supported everywhere (Windows); the file's own data is already synced
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
+}
+
+/**
+ * Reads a whole journal. Corrupt lines are skipped with a warning naming the file and line;
+ * a final line without its newline is kept if it parses (a record the writer finished but
+ * whose newline a crash cut off is still a complete record) and skipped with a warning otherwise.
+ * `bytes` is the file's size.
+ */
+export function readJournal(file: string): JournalRead {
+  const data = readRange(file, 0);
+  return parseJournal(data, { file, offset: 0, firstLine: 1, takeUnterminated: true });
+}
+
+/**
+ * Reads the complete lines from byte `offset` on, for incremental ingestion. A last line
+ * without its newline may still be being written by another process, so it is left for a
+ * later call: `bytes` is the offset just past the last complete line, where to resume.
+ */
+export function readJournalFrom(file: string, offset: number): JournalRead {
+  const data = readRange(file, offset);
+  return parseJournal(data, { file, offset, firstLine: offset === 0 ? 1 : undefined, takeUnterminated: false });
+}
+
+function readRange(file: string, offset: number): Buffer {
+  const fd = openSync(file, constants.O_RDONLY);
+  try {
+    const size = fstatSync(fd).size;
+    if (size <= offset) return Buffer.alloc(0);
+    const data = Buffer.allocUnsafe(size - offset);
+    let filled = 0;
+    while (filled < data.length) {
+      const read = readSync(fd, data, filled, data.length - filled, offset + filled);
+      if (read === 0) break; // truncated meanwhile
+      filled += read;
+    }
+    return data.subarray(0, filled);
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,55 @@
+// Writes one session's steps to its journal. A failing disk must not stop the conversation:
+// the failure is logged (once) and the turn goes on.
+import type { ChatMessage } from "../providers/types";
+import type { TodoItem } from "../tools/context";
+import type { Logger } from "../util/log";
+import type { JournalRecord, ToolCallRecord, TitleSource } from "./types";
+
+export interface JournalWriter {
+  append(sessionId: string, record: JournalRecord): void;
+}
+
+export class SessionRecorder {
+  private failed = false;
+
+  constructor(
+    private readonly journal: JournalWriter,
+    readonly sessionId: string,
+    private nextSeq: number,
+    private readonly log: Logger,
+  ) {}
+
+  message(message: ChatMessage): void {
+    this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message, tokens: estimateTokens(message) });
+  }
+
+  systemPrompt(prompt: string): void {
+    this.write({ t: "update", at: Date.now(), systemPrompt: prompt });
+  }
+
+  toolCall(call: ToolCallRecord): void {
+    this.write({ t: "tool_call", at: Date.now(), call });
+  }
+
+  plan(todos: TodoItem[]): void {
+    this.write({ t: "plan", at: Date.now(), todos });
+  }
+
+  settings(fields: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string; tokens?: number }): void {
+    this.write({ t: "update", at: Date.now(), ...fields });
+  }
+
+  private write(record: JournalRecord): void {
+    try {
+      this.journal.append(this.sessionId, record);
+    } catch (error) {
+      if (!this.failed) this.log.error("the session journal could not be written; this session may not be restorable", { sessionId: this.sessionId, error });
+      this.failed = true;
+    }
+  }
+}
+
+/** A rough token count (4 characters a token) for the index's counters. */
+export function estimateTokens(message: ChatMessage): number {
+  return Math.ceil(JSON.stringify(message).length / 4);
+}

@@ -1,0 +1,268 @@
+// The sql.js index over all journals: a session row per journal (with how far into the
+// journal it has read), a row per message, and an FTS4 table over the messages' text. It is
+// a cache: everything in it can be rebuilt from the journals, and SessionStore keeps it in
+// step with them.
+import { realpathSync } from "node:fs";
+import path from "node:path";
+import type { SqlJsStatic, SqlValue } from "sql.js";
+import { InvalidCursorError } from "./errors";
+import { openDatabase } from "./index-schema";
+import { indexedMessage } from "./message-text";
+import { registerRankFunction, searchIndex } from "./index-search";
+import { SqlDb } from "./sql-db";
+import type { JournalRecord, ListOptions, MessagesOptions, MessageText, SearchHit, SearchOptions, SessionMeta, SessionPage, SessionSummary, TitleSource } from "./types";
+
+/** How much of a journal the index holds, and the file's size and mtime when it last looked. */
+export interface JournalState {
+  offset: number;
+  size: number;
+  mtime: number;
+}
+
+const SUMMARY_COLUMNS = "id, cwd, title, title_source, created_at, updated_at, parent_id, source, model_id, message_count, tool_call_count, tokens";
+
+export class SessionIndex {
+  private readonly sql: SqlDb;
+  private readonly realCwds = new Map<string, string>();
+  private nextMessageId: number;
+  /** Set by every change; cleared by whoever persists. */
+  dirty = false;
+
+  private constructor(sql: SqlDb) {
+    this.sql = sql;
+    registerRankFunction(sql);
+    this.nextMessageId = Number(sql.one("SELECT max(id) FROM messages")?.[0] ?? 0) + 1;
+  }
+
+  /** Opens the index from state.db's bytes, or empty when they are missing or unusable (`discarded` says why). */
+  static open(SQL: SqlJsStatic, data?: Uint8Array): { index: SessionIndex; discarded?: string } {
+    const { db, discarded } = openDatabase(SQL, data);
+    return { index: new SessionIndex(new SqlDb(db)), discarded };
+  }
+
+  journalStates(): Map<string, JournalState> {
+    const states = new Map<string, JournalState>();
+    for (const [id, offset, size, mtime] of this.sql.all("SELECT id, journal_offset, journal_size, journal_mtime FROM sessions")) {
+      states.set(String(id), { offset: Number(offset), size: Number(size), mtime: Number(mtime) });
+    }
+    return states;
+  }
+
+  journalState(id: string): JournalState | undefined {
+    const row = this.sql.one("SELECT journal_offset, journal_size, journal_mtime FROM sessions WHERE id = ?", [id]);
+    return row ? { offset: Number(row[0]), size: Number(row[1]), mtime: Number(row[2]) } : undefined;
+  }
+
+  /**
+   * Adds records read from a journal and records how far it has been read, in one
+   * transaction. Returns a warning per record that could not be indexed (skipped).
+   */
+  ingest(id: string, records: readonly JournalRecord[], state: JournalState): string[] {
+    const warnings: string[] = [];
+    const delta = { messages: 0, toolCalls: 0, tokens: 0, updatedAt: 0 };
+    this.sql.transaction(() => {
+      this.sql.run("INSERT OR IGNORE INTO sessions (id) VALUES (?)", [id]);
+      for (const record of records) {
+        try {
+          this.ingestRecord(id, record, delta);
+        } catch (error) {
+          warnings.push(`session ${id}: ${record.t} record not indexed (${(error as Error).message})`);
+        }
+      }
+      this.sql.run(
+        `UPDATE sessions SET message_count = message_count + ?, tool_call_count = tool_call_count + ?, tokens = tokens + ?,
+           updated_at = max(updated_at, ?), journal_offset = ?, journal_size = ?, journal_mtime = ? WHERE id = ?`,
+        [delta.messages, delta.toolCalls, delta.tokens, delta.updatedAt, state.offset, state.size, state.mtime, id],
+      );
+    });
+    this.dirty = true;
+    return warnings;
+  }
+
+  /**
+   * Runs `fn` in one transaction (joining the current one if any). Many journals in one
+   * transaction ingest several times faster: FTS4 writes its index segments at commit.
+   */
+  batch<T>(fn: () => T): T {
+    return this.sql.transaction(fn);
+  }
+
+  /** Records that the journal was looked at and holds nothing new. */
+  touch(id: string, state: JournalState): void {
+    this.sql.run("UPDATE sessions SET journal_size = ?, journal_mtime = ? WHERE id = ?", [state.size, state.mtime, id]);
+    this.dirty = true;
+  }
+
+  private ingestRecord(id: string, record: JournalRecord, delta: { messages: number; toolCalls: number; tokens: number; updatedAt: number }): void {
+    delta.updatedAt = Math.max(delta.updatedAt, record.at);
+    switch (record.t) {
+      case "meta":
+        this.applyMeta(id, record.session);
+        return;
+      case "message": {
+        const message = indexedMessage(record.message);
+        const existing = this.sql.one("SELECT id FROM messages WHERE session_id = ? AND seq = ?", [id, record.seq]);
+        if (existing) {
+          // A rewritten step (same seq): replace it, removing its text from FTS while the row still exists.
+          this.sql.run("DELETE FROM messages_fts WHERE docid = ?", [existing[0]]);
+          this.sql.run("DELETE FROM messages WHERE id = ?", [existing[0]]);
+        } else {
+          delta.messages++;
+        }
+        const rowId = this.nextMessageId++;
+        this.sql.run(
+          "INSERT INTO messages (id, session_id, seq, role, words, at, tokens, content, tool_calls, tool_call_id, reasoning, text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          [rowId, id, record.seq, message.role, message.words, record.at, finite(record.tokens), message.content ?? null, message.toolCalls ?? null, message.toolCallId ?? null, message.reasoning ?? null, message.text],
+        );
+        this.sql.run("INSERT INTO messages_fts (docid, text) VALUES (?, ?)", [rowId, message.text]);
+        return;
+      }
+      case "tool_call":
+        delta.toolCalls++;
+        return;
+      case "update":
+        delta.tokens += finite(record.tokens);
+        this.applyUpdate(id, record);
+        return;
+      case "plan":
+        return;
+    }
+  }
+
+  private applyMeta(id: string, meta: SessionMeta): void {
+    this.sql.run(
+      `UPDATE sessions SET has_meta = 1, cwd = ?, real_cwd = ?, created_at = ?, parent_id = ?, source = ?,
+         mode = coalesce(mode, ?), model_id = coalesce(model_id, ?), provider = ?, model = ? WHERE id = ?`,
+      [meta.cwd, this.realCwd(meta.cwd), meta.createdAt, meta.parentId ?? null, meta.source, meta.mode ?? null, meta.modelId ?? null, meta.provider ?? null, meta.model ?? null, id],
+    );
+  }
+
+  private applyUpdate(id: string, update: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string }): void {
+    if (update.title !== undefined) {
+      this.sql.run("UPDATE sessions SET title = ?, title_source = ? WHERE id = ?", [update.title, update.titleSource ?? "auto", id]);
+    }
+    if (update.mode !== undefined) this.sql.run("UPDATE sessions SET mode = ? WHERE id = ?", [update.mode, id]);
+    if (update.modelId !== undefined) this.sql.run("UPDATE sessions SET model_id = ? WHERE id = ?", [update.modelId, id]);
+  }
+
+  /** Real path of a session's cwd, so a filter through a symlink finds it; the path as given if it is gone. */
+  private realCwd(cwd: string): string {
+    let real = this.realCwds.get(cwd);
+    if (real === undefined) {
+      real = resolveReal(cwd);
+      this.realCwds.set(cwd, real);
+    }
+    return real;
+  }
+
+  delete(id: string): boolean {
+    const existed = this.sql.one("SELECT 1 FROM sessions WHERE id = ?", [id]) !== undefined;
+    this.sql.transaction(() => {
+      this.sql.run("DELETE FROM messages_fts WHERE docid IN (SELECT id FROM messages WHERE session_id = ?)", [id]);
+      this.sql.run("DELETE FROM messages WHERE session_id = ?", [id]);
+      this.sql.run("DELETE FROM sessions WHERE id = ?", [id]);
+    });
+    this.dirty = true;
+    return existed;
+  }
+
+  /** Newest first. `realCwd` is compared with each session's real cwd. */
+  list(options: ListOptions & { realCwd?: string }): SessionPage {
+    const limit = Math.max(1, Math.min(options.limit ?? 50, 500));
+    const where = ["has_meta = 1"];
+    const params: SqlValue[] = [];
+    if (options.realCwd !== undefined) {
+      where.push("real_cwd = ?");
+      params.push(options.realCwd);
+    }
+    if (options.cursor !== undefined) {
+      const [updatedAt, id] = decodeCursor(options.cursor);
+      where.push("(updated_at < ? OR (updated_at = ? AND id < ?))");
+      params.push(updatedAt, updatedAt, id);
+    }
+    const rows = this.sql.all(`SELECT ${SUMMARY_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, id DESC LIMIT ?`, [...params, limit + 1]);
+    const sessions = rows.slice(0, limit).map(toSummary);
+    const last = sessions[sessions.length - 1];
+    return rows.length > limit && last ? { sessions, nextCursor: encodeCursor(last.updatedAt, last.id) } : { sessions };
+  }
+
+  recent(limit: number): SessionSummary[] {
+    return this.list({ limit }).sessions;
+  }
+
+  summary(id: string): SessionSummary | undefined {
+    const row = this.sql.one(`SELECT ${SUMMARY_COLUMNS} FROM sessions WHERE id = ? AND has_meta = 1`, [id]);
+    return row ? toSummary(row) : undefined;
+  }
+
+  search(query: string, options: SearchOptions & { realCwd?: string }): SearchHit[] {
+    return searchIndex(this.sql, query, options);
+  }
+
+  /** A page of a session's messages in order, or the window around `aroundSeq`. */
+  messages(id: string, options: MessagesOptions): MessageText[] {
+    const limit = Math.max(1, Math.min(options.limit ?? 20, 500));
+    const toText = (row: SqlValue[]): MessageText => ({ seq: Number(row[0]), role: String(row[1]), text: String(row[2]), at: Number(row[3]) });
+    if (options.aroundSeq !== undefined) {
+      const before = this.sql.all("SELECT seq, role, text, at FROM messages WHERE session_id = ? AND seq < ? ORDER BY seq DESC LIMIT ?", [id, options.aroundSeq, Math.floor((limit - 1) / 2)]);
+      const after = this.sql.all("SELECT seq, role, text, at FROM messages WHERE session_id = ? AND seq >= ? ORDER BY seq LIMIT ?", [id, options.aroundSeq, limit - before.length]);
+      return [...before.reverse(), ...after].map(toText);
+    }
+    const rows = this.sql.all("SELECT seq, role, text, at FROM messages WHERE session_id = ? ORDER BY seq LIMIT ? OFFSET ?", [id, limit, Math.max(0, options.offset ?? 0)]);
+    return rows.map(toText);
+  }
+
+  /** The database as state.db bytes. */
+  export(): Uint8Array {
+    return this.sql.db.export();
+  }
+
+  close(): void {
+    this.sql.close();
+  }
+}
+
+export function resolveReal(dir: string): string {
+  try {
+    return realpathSync.native(dir);
+  } catch {
+    return path.resolve(dir);
+  }
+}
+
+function finite(value: unknown): number {
+  return typeof value === "number" && Number.isFinite(value) ? value : 0;
+}
+
+function toSummary(row: SqlValue[]): SessionSummary {
+  const [id, cwd, title, titleSource, createdAt, updatedAt, parentId, source, modelId, messageCount, toolCallCount, tokens] = row;
+  const summary: SessionSummary = {
+    id: String(id),
+    cwd: String(cwd),
+    createdAt: Number(createdAt),
+    updatedAt: Number(updatedAt),
+    source: String(source),
+    messageCount: Number(messageCount),
+    toolCallCount: Number(toolCallCount),
+    tokens: Number(tokens),
+  };
+  if (title !== null) summary.title = String(title);
+  if (titleSource !== null) summary.titleSource = String(titleSource) as TitleSource;
+  if (parentId !== null) summary.parentId = String(parentId);
+  if (modelId !== null) summary.modelId = String(modelId);
+  return summary;
+}
+
+function encodeCursor(updatedAt: number, id: string): string {
+  return Buffer.from(JSON.stringify([updatedAt, id])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): [number, string] {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "number" && typeof value[1] === "string") return [value[0], value[1]];
+  } catch {
+    // fall through
+  }
+  throw new InvalidCursorError();
+}

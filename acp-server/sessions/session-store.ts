@@ -1,0 +1,270 @@
+// All sessions of one HERMES_HOME, for one process. Writes go to the journals (the truth)
+// at once and durably; the sql.js index that answers list/search is loaded on first use,
+// caught up with whatever other processes appended since, and saved to state.db a moment
+// after it changes. Constructing a store does no I/O, so it costs nothing at startup.
+import { readFile, rename, unlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Logger } from "../util/log";
+import { assertValidSessionId, SessionStoreError } from "./errors";
+import { journalPath, SessionJournal, type AppendResult } from "./journal";
+import { parseJournal } from "./journal-parse";
+import { catchUpIndex } from "./catch-up";
+import { SessionIndex, resolveReal } from "./session-index";
+import { loadSqlJs } from "./sqlite";
+import type { JournalRecord, ListOptions, MessagesOptions, MessageText, SearchHit, SearchOptions, SessionMeta, SessionPage, SessionSummary } from "./types";
+
+/** Back-to-back queries within this window share one scan of the journals. */
+const CATCH_UP_INTERVAL_MS = 100;
+/** state.db is rewritten this long after a change (it is only a cache)... */
+const PERSIST_DELAY_MS = 1_500;
+/**
+ * ...or, for a big index, this many times as long as the last save took: saving rewrites the
+ * whole file (140 ms for 100,000 messages), which must stay a small share of the time.
+ */
+const PERSIST_COST_FACTOR = 100;
+
+export interface StoredSession {
+  meta: SessionMeta;
+  /** Every record in order, the meta record first. */
+  records: JournalRecord[];
+  /** Lines that were skipped as corrupt or truncated. */
+  warnings: string[];
+}
+
+export class SessionStore {
+  readonly dir: string;
+  readonly stateFile: string;
+  private readonly log: Logger;
+  private readonly journals = new Map<string, SessionJournal>();
+  private index: SessionIndex | undefined;
+  private indexLoading: Promise<SessionIndex> | undefined;
+  private catchingUp: Promise<void> | undefined;
+  private lastCatchUp = 0;
+  private pendingFeeds: { id: string; record: JournalRecord; range: AppendResult }[] = [];
+  private persistTimer: NodeJS.Timeout | undefined;
+  private persisting: Promise<void> = Promise.resolve();
+  private lastPersistMs = 0;
+  private closed = false;
+
+  constructor(options: { home: string; log: Logger }) {
+    this.dir = path.join(options.home, "sessions");
+    this.stateFile = path.join(options.home, "state.db");
+    this.log = options.log;
+  }
+
+  /** Starts a session's journal with its meta record. Throws SessionExistsError if the id is taken. */
+  create(meta: SessionMeta): SessionJournal {
+    this.assertOpen();
+    const journal = SessionJournal.create(this.dir, meta);
+    this.journals.set(meta.id, journal);
+    this.feedIndex(meta.id, { t: "meta", v: 1, at: meta.createdAt, session: meta }, { start: 0, end: journal.bytes });
+    return journal;
+  }
+
+  /** Appends a record durably (on disk when this returns). Opens the journal if this process has not yet. */
+  append(id: string, record: JournalRecord): void {
+    this.assertOpen();
+    let journal = this.journals.get(id);
+    if (!journal) {
+      journal = SessionJournal.openForAppend(this.dir, id);
+      this.journals.set(id, journal);
+    }
+    this.feedIndex(id, record, journal.append(record));
+  }
+
+  /** The session as its journal holds it; undefined if there is no such journal (or no readable meta record). */
+  async read(id: string): Promise<StoredSession | undefined> {
+    const file = journalPath(this.dir, id);
+    let data: Buffer;
+    try {
+      data = await readFile(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+      throw error;
+    }
+    const { records, warnings } = parseJournal(data, { file, offset: 0, firstLine: 1, takeUnterminated: true });
+    const first = records[0];
+    if (first?.t !== "meta") {
+      this.log.warn("session journal has no meta record; ignored", { sessionId: id, file, warnings });
+      return undefined;
+    }
+    return { meta: first.session, records, warnings };
+  }
+
+  async list(options: ListOptions = {}): Promise<SessionPage> {
+    const index = await this.readyIndex();
+    return index.list({ ...options, realCwd: options.cwd === undefined ? undefined : resolveReal(options.cwd) });
+  }
+
+  async search(query: string, options: SearchOptions = {}): Promise<SearchHit[]> {
+    const index = await this.readyIndex();
+    return index.search(query, { ...options, realCwd: options.cwd === undefined ? undefined : resolveReal(options.cwd) });
+  }
+
+  async messages(id: string, options: MessagesOptions = {}): Promise<MessageText[]> {
+    return (await this.readyIndex()).messages(id, options);
+  }
+
+  async recent(limit: number): Promise<SessionSummary[]> {
+    return (await this.readyIndex()).recent(limit);
+  }
+
+  async summary(id: string): Promise<SessionSummary | undefined> {
+    return (await this.readyIndex()).summary(id);
+  }
+
+  /** Removes the session's journal and index rows. False if there was no such session. */
+  async delete(id: string): Promise<boolean> {
+    const file = journalPath(this.dir, id);
+    this.closeSession(id);
+    let existed = true;
+    try {
+      await unlink(file);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+      existed = false;
+    }
+    // An index not loaded yet drops the session itself when it finds the journal gone.
+    if (this.index?.delete(id)) existed = true;
+    if (this.index) await this.flush();
+    return existed;
+  }
+
+  /** Closes the session's journal descriptor (the session is no longer live here). */
+  closeSession(id: string): void {
+    assertValidSessionId(id);
+    this.journals.get(id)?.close();
+    this.journals.delete(id);
+  }
+
+  /** Writes state.db now if the index has unsaved changes. */
+  async flush(): Promise<void> {
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = undefined;
+    this.persisting = this.persisting.then(() => this.persist());
+    await this.persisting;
+  }
+
+  /** Saves the index and closes every journal. The store is unusable afterwards. */
+  async close(): Promise<void> {
+    if (this.indexLoading) await this.indexLoading.catch(() => undefined);
+    await this.catchingUp;
+    this.drainFeeds();
+    await this.flush();
+    this.closed = true;
+    for (const journal of this.journals.values()) journal.close();
+    this.journals.clear();
+    this.index?.close();
+    this.index = undefined;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new SessionStoreError("the session store is closed");
+  }
+
+  /** The index, loaded if need be and caught up with journals that changed on disk. */
+  private async readyIndex(): Promise<SessionIndex> {
+    this.assertOpen();
+    this.indexLoading ??= this.loadIndex().catch((error: unknown) => {
+      this.indexLoading = undefined; // let the next query try again
+      throw error;
+    });
+    const index = await this.indexLoading;
+    this.drainFeeds();
+    if (!this.catchingUp && Date.now() - this.lastCatchUp >= CATCH_UP_INTERVAL_MS) {
+      this.catchingUp = this.runCatchUp(index).finally(() => {
+        this.catchingUp = undefined;
+        this.lastCatchUp = Date.now();
+      });
+    }
+    await this.catchingUp;
+    return index;
+  }
+
+  private async loadIndex(): Promise<SessionIndex> {
+    const SQL = await loadSqlJs();
+    let data: Uint8Array | undefined;
+    try {
+      data = await readFile(this.stateFile);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.log.warn("state.db unreadable; rebuilding the session index", { error });
+    }
+    const { index, discarded } = SessionIndex.open(SQL, data);
+    if (discarded) this.log.warn("state.db not usable; rebuilding the session index from the journals", { reason: discarded });
+    // From here on, this process's appends go straight in (feedIndex checks offsets, so
+    // records the catch-up reads from disk are never added twice).
+    this.index = index;
+    return index;
+  }
+
+  private async runCatchUp(index: SessionIndex): Promise<void> {
+    const result = await catchUpIndex(index, this.dir);
+    for (const warning of result.warnings) this.log.warn(warning);
+    if (result.changed) this.schedulePersist();
+  }
+
+  /**
+   * Queues this process's own append for a loaded index. Feeding happens just after (or
+   * before the next query), so append() itself costs only the durable write.
+   */
+  private feedIndex(id: string, record: JournalRecord, range: AppendResult): void {
+    if (!this.index) return;
+    this.pendingFeeds.push({ id, record, range });
+    if (this.pendingFeeds.length === 1) setImmediate(() => this.drainFeeds());
+  }
+
+  /** Ingests queued appends, each run of contiguous records of one session in one transaction. */
+  private drainFeeds(): void {
+    const index = this.index;
+    const feeds = this.pendingFeeds;
+    this.pendingFeeds = [];
+    if (!index) return;
+    for (let i = 0; i < feeds.length; ) {
+      const { id, range } = feeds[i];
+      const records = [feeds[i].record];
+      let end = range.end;
+      for (i++; i < feeds.length && feeds[i].id === id && feeds[i].range.start === end; i++) {
+        records.push(feeds[i].record);
+        end = feeds[i].range.end;
+      }
+      const state = index.journalState(id);
+      if ((state?.offset ?? 0) !== range.start) {
+        // The index has not read up to here (a journal another process started): the next
+        // catch-up, unthrottled, reads it all from the file.
+        this.lastCatchUp = 0;
+        continue;
+      }
+      const warnings = index.ingest(id, records, { offset: end, size: end, mtime: state?.mtime ?? 0 });
+      for (const warning of warnings) this.log.warn(warning);
+      this.schedulePersist();
+    }
+  }
+
+  private schedulePersist(): void {
+    if (this.persistTimer || this.closed) return;
+    this.persistTimer = setTimeout(() => {
+      this.persistTimer = undefined;
+      this.persisting = this.persisting.then(() => this.persist());
+    }, Math.max(PERSIST_DELAY_MS, this.lastPersistMs * PERSIST_COST_FACTOR));
+    this.persistTimer.unref(); // a pending save must not keep the process alive; the journals are the truth
+  }
+
+  /** state.db via a temporary file and rename, so readers only ever see a whole database. */
+  private async persist(): Promise<void> {
+    const index = this.index;
+    if (!index?.dirty) return;
+    const started = Date.now();
+    const data = index.export();
+    index.dirty = false;
+    const temp = `${this.stateFile}.${process.pid}.tmp`;
+    try {
+      await writeFile(temp, data);
+      await rename(temp, this.stateFile);
+      this.lastPersistMs = Date.now() - started;
+    } catch (error) {
+      index.dirty = true;
+      this.log.warn("could not save state.db (the session index is rebuilt from the journals next time)", { error });
+      await unlink(temp).catch(() => undefined);
+    }
+  }
+}
