@@ -19,6 +19,12 @@ export interface AgentAppOptions {
   loadRuntime: () => Promise<AgentRuntime>;
   /** Recorded with new sessions: "acp" (an editor) or "chat" (the terminal). */
   source?: string;
+  /**
+   * Writes ready-made JSON-RPC frames straight to the transport, after everything the SDK
+   * has already handed over. Replaying a long session this way skips the SDK's per-message
+   * stream machinery, which otherwise dominates session/load.
+   */
+  writeFrames?: (text: string) => Promise<void>;
 }
 
 export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
@@ -65,7 +71,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers);
       // The whole history goes out, in order, before the answer.
-      for (const update of replayUpdates(records)) await client.notify(acp.methods.client.session.update, { sessionId: session.id, update });
+      await replay(client, session.id, replayUpdates(records), options.writeFrames);
       return opened(session, client);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
@@ -113,6 +119,21 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
       return { configOptions: await sessionConfigOptions(current, session.agent) };
     });
+}
+
+async function replay(client: acp.AgentContext, sessionId: string, updates: acp.SessionUpdate[], writeFrames?: (text: string) => Promise<void>): Promise<void> {
+  if (updates.length === 0) return;
+  if (!writeFrames) {
+    // The connection writes in call order: queue everything, then wait for all of it.
+    await Promise.all(updates.map((update) => client.notify(acp.methods.client.session.update, { sessionId, update })));
+    return;
+  }
+  // The first update goes through the SDK: once it is written, so is everything the SDK had
+  // queued before it. The rest follows as one block, and the answer (sent by the SDK after
+  // this handler returns) comes after that.
+  await client.notify(acp.methods.client.session.update, { sessionId, update: updates[0] });
+  const frames = updates.slice(1).map((update) => `${JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update } })}\n`);
+  await writeFrames(frames.join(""));
 }
 
 /** Forks copy the whole history unless `_meta.messageIndex` says how many messages to keep. */

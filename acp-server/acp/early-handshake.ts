@@ -7,12 +7,15 @@
 // stdout. Anything that is not a plain, well-formed initialize is left to the SDK.
 import type { Readable, Writable } from "node:stream";
 import type { Logger } from "../util/log";
+import { coalescingWriter } from "./stdout-writer";
 
 export interface Handshake {
   /** Every byte read from stdin, the first line included, then the rest of stdin. */
   input: ReadableStream<Uint8Array>;
   /** stdout for the SDK, minus its answer to an initialize that was answered early. */
   output: WritableStream<Uint8Array>;
+  /** Writes ready-made frames straight to stdout, after everything the SDK has handed over. */
+  writeFrames(text: string): Promise<void>;
 }
 
 type JsonRpcId = string | number;
@@ -66,15 +69,19 @@ export async function earlyHandshake(stdin: Readable, stdout: Writable, answer: 
       });
     },
   });
-  return { input, output: filteredOutput(stdout, request?.id, release, log) };
+  const write = coalescingWriter(stdout);
+  return { input, output: filteredOutput(write, request?.id, release, log), writeFrames: (text) => write(Buffer.from(text, "utf8")) };
 }
 
 /** Drops the SDK's answer to the replayed initialize (and then opens the input gate). */
-function filteredOutput(stdout: Writable, answeredId: JsonRpcId | undefined, answered: () => void, log: Logger): WritableStream<Uint8Array> {
+function filteredOutput(
+  write: (data: Uint8Array) => Promise<void>,
+  answeredId: JsonRpcId | undefined,
+  answered: () => void,
+  log: Logger,
+): WritableStream<Uint8Array> {
   let dropping = answeredId !== undefined;
   let held = Buffer.alloc(0);
-  const write = (data: Uint8Array) =>
-    new Promise<void>((resolve, reject) => stdout.write(data, (error) => (error ? reject(error) : resolve())));
 
   return new WritableStream<Uint8Array>({
     async write(chunk) {

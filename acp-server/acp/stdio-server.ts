@@ -10,6 +10,7 @@ export function serveAcp(streams: Handshake, log: Logger): acp.AgentConnection {
     version: VERSION,
     log,
     loadRuntime: async () => (await import("./agent-runtime")).loadAgentRuntime(log),
+    writeFrames: streams.writeFrames,
   });
   return app.connect(acp.ndJsonStream(streams.output, streams.input));
 }

@@ -23,6 +23,7 @@ export interface ParseOptions {
 }
 
 export function parseJournal(data: Buffer, options: ParseOptions): JournalRead {
+  if (options.takeUnterminated && options.firstLine !== undefined && options.offset === 0) return parseWhole(data, options.file, options.firstLine);
   const records: JournalRecord[] = [];
   const warnings: string[] = [];
   let start = 0;
@@ -43,6 +44,28 @@ export function parseJournal(data: Buffer, options: ParseOptions): JournalRead {
     if (line !== undefined) line++;
   }
   return { records, warnings, bytes: options.offset + start };
+}
+
+/**
+ * A whole file (session/load): decoded once and split as text, which is several times faster
+ * on long sessions than decoding line by line; warnings name line numbers.
+ */
+function parseWhole(data: Buffer, file: string, firstLine: number): JournalRead {
+  const records: JournalRecord[] = [];
+  const warnings: string[] = [];
+  const text = data.toString("utf8");
+  let start = 0;
+  for (let line = firstLine; start < text.length; line++) {
+    let end = text.indexOf("\n", start);
+    const terminated = end >= 0;
+    if (!terminated) end = text.length;
+    if (end > start) {
+      const problem = parseLine(text.slice(start, end), records);
+      if (problem) warnings.push(`${file}:${line}: ${terminated ? "" : "truncated last line, "}record skipped (${problem})`);
+    }
+    start = end + 1;
+  }
+  return { records, warnings, bytes: data.length };
 }
 
 /** Appends the line's record to `records`, or returns what is wrong with it. */

@@ -1,0 +1,102 @@
+// Sessions at scale: (1) session/load of a 10,000-message session in a fresh process: time
+// from the request to its answer (the replay is sent before the answer), target <= 100 ms;
+// (2) cold start with 1,000 sessions on disk against an empty home (initialize must not wait
+// for the session index): target no slower.
+//   node --import tsx bench/session-load.ts      (BENCH_MESSAGES=10000, BENCH_SESSIONS=1000, BENCH_RUNS=11)
+import { spawn } from "node:child_process";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { benchEnv, type BenchRow, ensureBuilt, fmt, HERMES_BIN, INITIALIZE_PARAMS, intFromEnv, LineClient, makeHome, makeTempDir, median, reportRows } from "./lib";
+
+const LOAD_TARGET_MS = 100;
+
+/** A journal of `messages` messages: user → assistant with a tool call → tool result → answer. */
+function writeBigSession(home: string, id: string, cwd: string, messages: number): void {
+  const lines: string[] = [JSON.stringify({ t: "meta", v: 1, at: Date.now(), session: { id, cwd, createdAt: Date.now(), source: "acp", mode: "default" } })];
+  let seq = 0;
+  const message = (m: unknown) => lines.push(JSON.stringify({ t: "message", seq: seq++, at: Date.now(), message: m, tokens: 40 }));
+  for (let i = 0; seq < messages; i++) {
+    message({ role: "user", content: [{ type: "text", text: `Question ${i}: what does module${i % 50}.ts export, and why?` }] });
+    message({ role: "assistant", content: `Let me look at module${i % 50}.ts.`, toolCalls: [{ id: `c${i}`, name: "read_file", arguments: `{"path":"module${i % 50}.ts"}` }] });
+    const output = { path: `module${i % 50}.ts`, content: `   1|export const value${i} = ${i};\n   2|export function f${i}() { return value${i} * 2; }\n`, total_lines: 2 };
+    lines.push(JSON.stringify({ t: "tool_call", at: Date.now(), call: { id: `c${i}`, requestId: `c${i}`, name: "read_file", title: `read module${i % 50}.ts`, kind: "read", locations: [], rawInput: { path: `module${i % 50}.ts` }, status: "completed", content: [{ type: "text", text: output.content }], rawOutput: output } }));
+    message({ role: "tool", toolCallId: `c${i}`, name: "read_file", content: JSON.stringify(output) });
+    message({ role: "assistant", content: `module${i % 50}.ts exports value${i} and f${i}, which doubles it.` });
+  }
+  mkdirSync(path.join(home, "sessions"), { recursive: true });
+  writeFileSync(path.join(home, "sessions", `${id}.jsonl`), `${lines.join("\n")}\n`);
+}
+
+async function loadTime(home: string, id: string, cwd: string): Promise<{ ms: number; updates: number }> {
+  const client = new LineClient(benchEnv({ HERMES_HOME: home }), cwd);
+  try {
+    await client.request("initialize", INITIALIZE_PARAMS);
+    await client.request("session/new", { cwd, mcpServers: [] }); // the runtime is up, as in an editor
+    const before = client.notifications;
+    const started = performance.now();
+    await client.request("session/load", { sessionId: id, cwd, mcpServers: [] });
+    return { ms: performance.now() - started, updates: client.notifications - before };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Spawn → initialize answered, in ms. */
+function coldStart(home: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const started = performance.now();
+    const child = spawn(process.execPath, [HERMES_BIN, "acp"], { env: benchEnv({ HERMES_HOME: home }), stdio: ["pipe", "pipe", "ignore"] });
+    child.stdout.once("data", () => {
+      resolve(performance.now() - started);
+      child.kill("SIGKILL");
+    });
+    child.once("error", reject);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: INITIALIZE_PARAMS })}\n`);
+  });
+}
+
+async function main(): Promise<void> {
+  ensureBuilt();
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const messages = intFromEnv("BENCH_MESSAGES", 10_000);
+  const sessionCount = intFromEnv("BENCH_SESSIONS", 1_000);
+  const runs = intFromEnv("BENCH_RUNS", 11);
+  const project = makeTempDir("hermes-bench-project-");
+  const big = makeHome({ model: { provider: "custom", name: "m", base_url: "http://127.0.0.1:9/v1" }, sessions: { auto_title: false } });
+  const many = makeHome({ model: { provider: "custom", name: "m", base_url: "http://127.0.0.1:9/v1" } });
+  const empty = makeHome({ model: { provider: "custom", name: "m", base_url: "http://127.0.0.1:9/v1" } });
+  try {
+    writeBigSession(big.home, "big-session", project, messages);
+    const loads: number[] = [];
+    let updates = 0;
+    for (let i = 0; i < 3; i++) {
+      const result = await loadTime(big.home, "big-session", project);
+      loads.push(result.ms);
+      updates = result.updates;
+    }
+    const loadMs = median(loads);
+    out(`session load: ${messages} messages, ${updates} updates replayed, request → answer median ${fmt(loadMs)} ms (runs: ${loads.map((v) => fmt(v)).join(", ")}) (target <= ${LOAD_TARGET_MS} ms)`);
+
+    for (let i = 0; i < sessionCount; i++) writeBigSession(many.home, `s${String(i).padStart(5, "0")}`, project, 8);
+    const withMany: number[] = [];
+    const withNone: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      withNone.push(await coldStart(empty.home));
+      withMany.push(await coldStart(many.home));
+    }
+    const none = median(withNone);
+    const full = median(withMany);
+    out(`startup: initialize answered after median ${fmt(full)} ms with ${sessionCount} sessions on disk, ${fmt(none)} ms with none (ratio ${fmt(full / none, 2)}x; target: no slower)`);
+    const rows: BenchRow[] = [
+      { metric: `session load + replay (${messages} messages)`, value: `${fmt(loadMs)} ms`, target: `<= ${LOAD_TARGET_MS} ms`, ok: loadMs <= LOAD_TARGET_MS },
+      { metric: `startup with ${sessionCount} sessions / none`, value: `${fmt(full)} / ${fmt(none)} ms`, target: "no slower", ok: full <= none * 1.1 },
+    ];
+    reportRows("session-load", rows);
+  } finally {
+    for (const home of [big, many, empty]) home.cleanup();
+    rmSync(project, { recursive: true, force: true });
+  }
+}
+
+await main();
