@@ -7,6 +7,8 @@ import { PROTOCOL_VERSION } from "../../acp-server/acp/initialize-response";
 import { createLogger } from "../../acp-server/util/log";
 
 const log = createLogger("test");
+/** Output is coalesced until the end of the event-loop turn. */
+const settled = () => new Promise((resolve) => setImmediate(resolve));
 const init = (params: unknown, id: unknown = 1) => JSON.stringify({ jsonrpc: "2.0", id, method: "initialize", params });
 
 test("our protocol version is the SDK's", () => assert.equal(PROTOCOL_VERSION, acp.PROTOCOL_VERSION));
@@ -56,11 +58,14 @@ test("answers initialize at once; the SDK gets that line, then the rest once it 
   // The SDK's own answer arrives in pieces, followed by other output in the same write.
   const writer = handshake.output.getWriter();
   await writer.write(Buffer.from('{"jsonrpc":"2.0","id":7,"res'));
+  await settled();
   assert.equal(more, "", "still gated");
   await writer.write(Buffer.from('ult":{"protocolVersion":1}}\n{"jsonrpc":"2.0","id":8,"result":{}}\n'));
+  await settled();
   await rest;
   assert.equal(more, second, "the held bytes follow once initialize is answered");
   await writer.write(Buffer.from('{"jsonrpc":"2.0","id":7,"result":"again"}\n'));
+  await settled();
   assert.equal(
     written,
     '{"jsonrpc":"2.0","id":7,"result":{"protocolVersion":1}}\n{"jsonrpc":"2.0","id":8,"result":{}}\n{"jsonrpc":"2.0","id":7,"result":"again"}\n',
@@ -80,6 +85,7 @@ test("anything but a plain initialize is left to the SDK untouched", async () =>
   assert.equal(written, "");
   const writer = handshake.output.getWriter();
   await writer.write(Buffer.from('{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}\n'));
+  await settled();
   assert.equal(written, '{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}\n');
   stdin.end();
   assert.equal(await collect(handshake.input), "garbage\n");
