@@ -235,3 +235,47 @@ test("session_search finds what was said in another session and reads around the
     await hermes.close();
   }
 });
+
+test("two agent processes writing 100 sessions at once lose nothing; each lists the other's", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const [a, b] = await twoProcesses(scriptedConfig(model.url));
+  try {
+    const work = async (hermes: Harness, tag: string) => {
+      const ids: string[] = [];
+      await Promise.all(
+        Array.from({ length: 50 }, async (_, i) => {
+          const { sessionId } = await hermes.newSession(project);
+          ids.push(sessionId);
+          await hermes.prompt(sessionId, `${tag} session ${i}`); // answered by the scripted fallback
+        }),
+      );
+      return ids;
+    };
+    const [fromA, fromB] = await Promise.all([work(a, "alpha"), work(b, "beta")]);
+    const listAll = async (hermes: Harness) => {
+      const ids: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await hermes.agent.request(acp.methods.agent.session.list, cursor ? { cursor } : {});
+        ids.push(...page.sessions.map((s) => s.sessionId));
+        cursor = page.nextCursor ?? undefined;
+      } while (cursor);
+      return new Set(ids);
+    };
+    const expected = new Set([...fromA, ...fromB]);
+    assert.equal(expected.size, 100);
+    assert.deepEqual(await listAll(a), expected, "A sees B's sessions");
+    assert.deepEqual(await listAll(b), expected, "B sees A's sessions");
+    const third = await startHermes({ env: { HERMES_HOME: a.home } });
+    try {
+      await third.initialize();
+      await third.agent.request(acp.methods.agent.session.load, { sessionId: fromB[7], cwd: project, mcpServers: [] });
+      assert.match(transcript(sessionUpdates(third, fromB[7]))[0].kind, /user/, "each session is complete");
+    } finally {
+      await third.close();
+    }
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
