@@ -29,8 +29,11 @@ export function searchIndex(db: SqlDb, query: string, options: SearchOptions & {
     let rows: SqlValue[][];
     try {
       rows = bestPerSession(db, match, options);
-    } catch {
-      continue; // a MATCH expression SQLite refused: try the next, plainer form
+    } catch (error) {
+      // A MATCH expression FTS refused (the quoting above should prevent it): try the next,
+      // plainer form. Anything else is a real failure.
+      if (!/MATCH|fts/i.test((error as Error).message)) throw error;
+      continue;
     }
     if (rows.length > 0) return toHits(db, match, rows, limit);
   }

@@ -1,9 +1,10 @@
 // One session's journal: $HERMES_HOME/sessions/<id>.jsonl, one JSON record per line,
-// append-only. Each append is a single write(2) on an O_APPEND descriptor followed by
-// fdatasync, so a record is on disk before append() returns and a kill -9 at any moment
-// loses at most the line being written. Readers tolerate what a crash can leave behind:
+// append-only. Each append is a single write(2) on an O_APPEND descriptor: once it returns,
+// the record is in the kernel and a kill -9 of this process at any moment cannot lose it.
+// Each step is then fdatasync'ed for power loss, in the background, one sync at a time, so
+// the agent loop never waits on the disk. Readers tolerate what a crash can leave behind:
 // a truncated last line, or (after a disk error) a corrupt line anywhere.
-import { closeSync, constants, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
 import path from "node:path";
 import { assertValidSessionId, SessionExistsError, SessionNotFoundError, SessionStoreError } from "./errors";
 import { parseJournal, type JournalRead } from "./journal-parse";
@@ -30,6 +31,10 @@ export class SessionJournal {
   private fd: number | undefined;
   /** The file's size as this writer left it: sessions have a single writer, so this is exact. */
   private size: number;
+  /** A background fdatasync is running / another is wanted after it / close() waits for it. */
+  private syncing = false;
+  private dirty = false;
+  private closeAfterSync = false;
 
   private constructor(id: string, file: string, fd: number, size: number) {
     this.id = id;
@@ -81,32 +86,72 @@ export class SessionJournal {
   }
 
   get closed(): boolean {
-    return this.fd === undefined;
+    return this.fd === undefined || this.closeAfterSync;
   }
 
-  /** Writes one record and waits for it to reach the disk. */
-  append(record: JournalRecord): AppendResult {
+  /**
+   * Writes one record (safe from a process crash when this returns) and schedules an
+   * fdatasync (safe from a power loss moments later). `sync: false` skips the fdatasync:
+   * for display records, which reach the disk with the next step anyway.
+   */
+  append(record: JournalRecord, options: { sync?: boolean } = {}): AppendResult {
     const fd = this.fd;
-    if (fd === undefined) throw new SessionStoreError(`journal of session ${this.id} is closed`);
+    if (fd === undefined || this.closeAfterSync) throw new SessionStoreError(`journal of session ${this.id} is closed`);
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
     const start = this.size;
     try {
       let written = 0;
       while (written < line.length) written += writeSync(fd, line, written, line.length - written);
-      fdatasyncSync(fd);
     } catch (error) {
       this.recoverFromFailedWrite(fd);
       throw new SessionStoreError(`could not append to the journal of session ${this.id}: ${(error as Error).message}`, { cause: error });
     }
     this.size = start + line.length;
+    if (options.sync !== false) this.syncInBackground();
     return { start, end: this.size };
+  }
+
+  /** Writes everything still pending to the disk now. */
+  flushSync(): void {
+    if (this.fd !== undefined && (this.dirty || this.syncing)) fdatasyncSync(this.fd);
+    this.dirty = false;
   }
 
   close(): void {
     if (this.fd === undefined) return;
+    if (this.syncing) {
+      // The background sync still uses the descriptor: close when it is done.
+      this.closeAfterSync = true;
+      return;
+    }
     const fd = this.fd;
     this.fd = undefined;
-    closeSync(fd);
+    try {
+      if (this.dirty) fdatasyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  }
+
+  private syncInBackground(): void {
+    if (this.syncing) {
+      this.dirty = true;
+      return;
+    }
+    const fd = this.fd;
+    if (fd === undefined) return;
+    this.syncing = true;
+    this.dirty = false;
+    fdatasync(fd, () => {
+      // A failed sync leaves the data in the kernel; the next step's sync tries again.
+      this.syncing = false;
+      if (this.closeAfterSync) {
+        this.closeAfterSync = false;
+        this.close();
+      } else if (this.dirty) {
+        this.syncInBackground();
+      }
+    });
   }
 
   /**

@@ -6,7 +6,7 @@ import type { Logger } from "../util/log";
 import type { JournalRecord, ToolCallRecord, TitleSource } from "./types";
 
 export interface JournalWriter {
-  append(sessionId: string, record: JournalRecord): void;
+  append(sessionId: string, record: JournalRecord, options?: { sync?: boolean }): void;
 }
 
 export class SessionRecorder {
@@ -19,29 +19,34 @@ export class SessionRecorder {
     private readonly log: Logger,
   ) {}
 
+  /** A completed step of the conversation: on disk before this returns. */
   message(message: ChatMessage): void {
-    this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message, tokens: estimateTokens(message) });
+    this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message, tokens: estimateTokens(message) }, true);
   }
 
+  // What follows only affects replay and the index; it reaches the disk with the next
+  // message (a kill -9 in between can lose a display line, never a step of the conversation).
+
   systemPrompt(prompt: string): void {
-    this.write({ t: "update", at: Date.now(), systemPrompt: prompt });
+    this.write({ t: "update", at: Date.now(), systemPrompt: prompt }, false);
   }
 
   toolCall(call: ToolCallRecord): void {
-    this.write({ t: "tool_call", at: Date.now(), call });
+    this.write({ t: "tool_call", at: Date.now(), call }, false);
   }
 
   plan(todos: TodoItem[]): void {
-    this.write({ t: "plan", at: Date.now(), todos });
+    this.write({ t: "plan", at: Date.now(), todos }, false);
   }
 
+  /** Titles, mode and model changes are the user's choices: made durable at once. */
   settings(fields: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string; tokens?: number }): void {
-    this.write({ t: "update", at: Date.now(), ...fields });
+    this.write({ t: "update", at: Date.now(), ...fields }, fields.tokens === undefined);
   }
 
-  private write(record: JournalRecord): void {
+  private write(record: JournalRecord, sync: boolean): void {
     try {
-      this.journal.append(this.sessionId, record);
+      this.journal.append(this.sessionId, record, { sync });
     } catch (error) {
       if (!this.failed) this.log.error("the session journal could not be written; this session may not be restorable", { sessionId: this.sessionId, error });
       this.failed = true;

@@ -61,15 +61,18 @@ export class SessionStore {
     return journal;
   }
 
-  /** Appends a record durably (on disk when this returns). Opens the journal if this process has not yet. */
-  append(id: string, record: JournalRecord): void {
+  /**
+   * Appends a record durably (on disk when this returns; `sync: false` skips the wait, see
+   * SessionJournal.append). Opens the journal if this process has not yet.
+   */
+  append(id: string, record: JournalRecord, options: { sync?: boolean } = {}): void {
     this.assertOpen();
     let journal = this.journals.get(id);
     if (!journal) {
       journal = SessionJournal.openForAppend(this.dir, id);
       this.journals.set(id, journal);
     }
-    this.feedIndex(id, record, journal.append(record));
+    this.feedIndex(id, record, journal.append(record, options));
   }
 
   /** The session as its journal holds it; undefined if there is no such journal (or no readable meta record). */
