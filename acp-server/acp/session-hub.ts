@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
 import { AgentSession } from "../agent/session";
+import { InvalidCursorError } from "../sessions/errors";
 import { restoreSession, type RestoredSession } from "../sessions/history";
 import { SessionRecorder } from "../sessions/recorder";
 import type { JournalRecord, SessionMeta } from "../sessions/types";
@@ -74,7 +75,13 @@ export class SessionHub {
 
   async list(params: acp.ListSessionsRequest): Promise<acp.ListSessionsResponse> {
     const runtime = await this.options.runtime();
-    const page = await runtime.sessions.list({ cwd: params.cwd ?? undefined, cursor: params.cursor ?? undefined, limit: PAGE_SIZE });
+    let page: Awaited<ReturnType<AgentRuntime["sessions"]["list"]>>;
+    try {
+      page = await runtime.sessions.list({ cwd: params.cwd ?? undefined, cursor: params.cursor ?? undefined, limit: PAGE_SIZE });
+    } catch (error) {
+      if (error instanceof InvalidCursorError) throw acp.RequestError.invalidParams({ cursor: params.cursor }, error.message);
+      throw error;
+    }
     return {
       sessions: page.sessions.map((summary) => ({
         sessionId: summary.id,

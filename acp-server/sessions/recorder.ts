@@ -24,8 +24,8 @@ export class SessionRecorder {
     this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message, tokens: estimateTokens(message) }, true);
   }
 
-  // What follows only affects replay and the index; it reaches the disk with the next
-  // message (a kill -9 in between can lose a display line, never a step of the conversation).
+  // What follows only affects replay and the index. Every record is written at once (a kill -9
+  // cannot lose it); these skip the fdatasync and reach the disk with the next step's.
 
   systemPrompt(prompt: string): void {
     this.write({ t: "update", at: Date.now(), systemPrompt: prompt }, false);

@@ -22,7 +22,8 @@ function startWriter(args: string[]) {
   let stderr = "";
   child.stdout.setEncoding("utf8").on("data", (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  // "close", not "exit": only then has all of its stdout been read.
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
   return { child, exited, stdout: () => stdout, stderr: () => stderr };
 }
 
@@ -73,7 +74,7 @@ describe("session store across processes", () => {
     const missing = acknowledged.filter((seq) => !onDisk.has(seq));
     assert.deepEqual(missing, []);
     // Nothing beyond the acknowledged ones but the one append that may have been in flight.
-    assert.ok(onDisk.size <= acknowledged.length + 1);
+    assert.ok(onDisk.size <= acknowledged.length + 1, `${onDisk.size} on disk, ${acknowledged.length} acknowledged`);
 
     // The store loads it, and continuing the session after the crash works.
     const store = new SessionStore({ home, log: recordingLogger() });

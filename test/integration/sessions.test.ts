@@ -2,7 +2,7 @@
 // resume, list, fork, close, delete, queued prompts, titles and session_search.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { agentText, makeTempDir, scriptedConfig, sessionUpdates, startHermes, type Harness } from "../support/acp-harness";
@@ -277,5 +277,34 @@ test("two agent processes writing 100 sessions at once lose nothing; each lists 
     }
   } finally {
     await Promise.all([a.close(), b.close()]);
+  }
+});
+
+test("a corrupt journal tail is skipped on load; a bad list cursor is a clear error", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue({ text: "kept answer" });
+    await hermes.prompt(sessionId, "kept question");
+    await appendFile(path.join(hermes.home, "sessions", `${sessionId}.jsonl`), '{"t":"message","seq":9,"at":1,"message":{"role":"user","con');
+
+    const other = await startHermes({ config: scriptedConfig(model.url), env: { HERMES_HOME: hermes.home } });
+    try {
+      await other.initialize();
+      await other.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+      assert.deepEqual(transcript(sessionUpdates(other, sessionId)), [
+        { kind: "user", text: "kept question" },
+        { kind: "agent", text: "kept answer" },
+      ]);
+      assert.match(other.stderr(), /record skipped/, "the damaged line is reported");
+      await assert.rejects(other.agent.request(acp.methods.agent.session.list, { cursor: "not-a-cursor" }), (error: any) => error.code === -32602);
+    } finally {
+      await other.close();
+    }
+  } finally {
+    await hermes.close();
   }
 });

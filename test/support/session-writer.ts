@@ -5,7 +5,8 @@
 //     <expectTotal> sessions (the other writer's included) and prints "saw <n>".
 //   node --import tsx test/support/session-writer.ts loop <home> <id>
 //     appends messages to one session until killed, printing "appended <seq>" after each
-//     append has returned (stdout to a pipe is synchronous on Linux, so every printed seq is durable).
+//     append has returned; each line is in the pipe before the next append starts.
+import { writeSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { SessionStore } from "../../acp-server/sessions/session-store";
 import { assistantMessage, prose, recordingLogger, sessionMeta, userMessage } from "./session-fixtures";
@@ -42,9 +43,25 @@ if (mode === "sessions") {
   process.stdout.write("ready\n");
   for (let seq = 0; ; seq++) {
     store.append(id, userMessage(seq, Date.now(), `record ${seq} ${prose(seq, 40)}`));
-    process.stdout.write(`appended ${seq}\n`);
+    writeLineNow(`appended ${seq}\n`);
   }
 } else {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exitCode = 2;
+}
+
+/**
+ * process.stdout queues writes when the pipe is full, and a process killed with queued
+ * writes loses them: the test would then see fewer acknowledgements than there were.
+ * This writes straight to fd 1, waiting out a full (non-blocking) pipe.
+ */
+function writeLineNow(line: string): void {
+  const bytes = Buffer.from(line);
+  for (let written = 0; written < bytes.length; ) {
+    try {
+      written += writeSync(1, bytes, written);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EAGAIN") throw error;
+    }
+  }
 }
