@@ -121,19 +121,31 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     });
 }
 
-async function replay(client: acp.AgentContext, sessionId: string, updates: acp.SessionUpdate[], writeFrames?: (text: string) => Promise<void>): Promise<void> {
-  if (updates.length === 0) return;
+/** Frames per write while replaying: the client parses one block while the next is built. */
+const REPLAY_BLOCK = 500;
+
+async function replay(client: acp.AgentContext, sessionId: string, updates: Iterable<acp.SessionUpdate>, writeFrames?: (text: string) => Promise<void>): Promise<void> {
+  const iterator = updates[Symbol.iterator]();
+  const first = iterator.next();
+  if (first.done) return;
+  // The first update goes through the SDK: once it is written, so is everything the SDK had
+  // queued before it. The rest follows in blocks, and the answer (sent by the SDK after this
+  // handler returns) comes after them.
+  await client.notify(acp.methods.client.session.update, { sessionId, update: first.value });
   if (!writeFrames) {
     // The connection writes in call order: queue everything, then wait for all of it.
-    await Promise.all(updates.map((update) => client.notify(acp.methods.client.session.update, { sessionId, update })));
+    await Promise.all(Array.from({ [Symbol.iterator]: () => iterator }, (update) => client.notify(acp.methods.client.session.update, { sessionId, update })));
     return;
   }
-  // The first update goes through the SDK: once it is written, so is everything the SDK had
-  // queued before it. The rest follows as one block, and the answer (sent by the SDK after
-  // this handler returns) comes after that.
-  await client.notify(acp.methods.client.session.update, { sessionId, update: updates[0] });
-  const frames = updates.slice(1).map((update) => `${JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update } })}\n`);
-  await writeFrames(frames.join(""));
+  let block: string[] = [];
+  for (let next = iterator.next(); !next.done; next = iterator.next()) {
+    block.push(`${JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: next.value } })}\n`);
+    if (block.length === REPLAY_BLOCK) {
+      await writeFrames(block.join(""));
+      block = [];
+    }
+  }
+  if (block.length > 0) await writeFrames(block.join(""));
 }
 
 /** Forks copy the whole history unless `_meta.messageIndex` says how many messages to keep. */

@@ -14,41 +14,41 @@ interface Batch {
   plans: TodoItem[][];
 }
 
-export function replayUpdates(records: JournalRecord[]): acp.SessionUpdate[] {
-  const updates: acp.SessionUpdate[] = [];
+/** The updates in order, produced lazily so a long replay can start sending at once. */
+export function* replayUpdates(records: JournalRecord[]): Generator<acp.SessionUpdate> {
   let batch: Batch | undefined;
-  const flush = () => {
+  function* flush(): Generator<acp.SessionUpdate> {
     if (!batch) return;
+    const { order, calls, plans } = batch;
+    batch = undefined;
     const position = (call: ToolCallRecord) => {
-      const at = batch!.order.indexOf(call.requestId ?? call.id);
+      const at = order.indexOf(call.requestId ?? call.id);
       return at === -1 ? Number.MAX_SAFE_INTEGER : at;
     };
-    updates.push(...[...batch.calls].sort((a, b) => position(a) - position(b)).map(toolCallUpdate));
-    updates.push(...batch.plans.map(planUpdate));
-    batch = undefined;
-  };
+    for (const call of [...calls].sort((a, b) => position(a) - position(b))) yield toolCallUpdate(call);
+    for (const todos of plans) yield planUpdate(todos);
+  }
 
   for (const record of records) {
     if (record.t === "message") {
       const message = record.message;
       if (message.role === "tool") continue; // shown through its tool_call record
-      flush();
-      if (message.role === "user") updates.push(...message.content.map(userChunk));
+      yield* flush();
+      if (message.role === "user") for (const part of message.content) yield userChunk(part);
       if (message.role === "assistant") {
-        if (message.reasoning) updates.push(thoughtChunk(message.reasoning));
-        if (message.content) updates.push(textChunk(message.content));
+        if (message.reasoning) yield thoughtChunk(message.reasoning);
+        if (message.content) yield textChunk(message.content);
         if (message.toolCalls?.length) batch = { order: message.toolCalls.map((call) => call.id), calls: [], plans: [] };
       }
     } else if (record.t === "tool_call") {
       if (batch) batch.calls.push(record.call);
-      else updates.push(toolCallUpdate(record.call));
+      else yield toolCallUpdate(record.call);
     } else if (record.t === "plan") {
       if (batch) batch.plans.push(record.todos);
-      else updates.push(planUpdate(record.todos));
+      else yield planUpdate(record.todos);
     }
   }
-  flush();
-  return updates;
+  yield* flush();
 }
 
 function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
@@ -61,7 +61,8 @@ function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
     locations: toLocations(call.locations),
     rawInput: call.rawInput,
     content: toToolCallContent(call.content),
-    rawOutput: call.rawOutput,
+    // rawOutput (what the model read) is left out: the card shows `content`, and on long
+    // sessions the raw results would double what a load sends.
   };
 }
 
