@@ -2,7 +2,7 @@
 // resume, list, fork, close, delete, queued prompts, titles and session_search.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { appendFile, mkdir, symlink, writeFile } from "node:fs/promises";
+import { appendFile, mkdir, readFile, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { agentText, makeTempDir, scriptedConfig, sessionUpdates, startHermes, type Harness } from "../support/acp-harness";
@@ -148,6 +148,10 @@ test("fork copies the history (or the first N messages) into a new session", asy
     assert.doesNotMatch(earlyText, /BETA/, "the fork point drops what came after");
     const parent = await hermes.agent.request(acp.methods.agent.session.list, {});
     assert.ok(parent.sessions.find((s) => s.sessionId === whole.sessionId)?.title?.startsWith("Fork of"));
+    // Lineage: the fork's journal names its parent.
+    const meta = JSON.parse((await readFile(path.join(hermes.home, "sessions", `${early.sessionId}.jsonl`), "utf8")).split("\n")[0]);
+    assert.equal(meta.session.parentId, sessionId);
+    assert.equal(meta.session.source, "fork");
   } finally {
     await hermes.close();
   }
