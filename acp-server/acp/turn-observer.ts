@@ -72,7 +72,8 @@ export class AcpTurnObserver implements TurnObserver {
     if (call) {
       const { id: callId, requestId, name, title, kind, rawInput } = call;
       const locations = outcome.locations ?? call.locations;
-      this.session.recorder?.toolCall({ id: callId, requestId, name, title, kind, locations, rawInput, status: outcome.status, content: outcome.content, rawOutput: outcome.rawOutput });
+      const content = journalContent(outcome);
+      this.session.recorder?.toolCall({ id: callId, requestId, name, title, kind, locations, rawInput, status: outcome.status, content, rawOutput: outcome.rawOutput });
     }
   }
 
@@ -101,4 +102,16 @@ export class AcpTurnObserver implements TurnObserver {
   notice(text: string): void {
     this.send(updates.thoughtChunk(`\n⚠ ${text}\n`));
   }
+}
+
+/**
+ * What a finished tool call's card keeps in the journal. An editor terminal is gone once the
+ * session is reloaded (elsewhere, later), so it is kept as the command's output text.
+ */
+function journalContent(outcome: ToolCallOutcome): DisplayContent[] {
+  return outcome.content.map((item) => {
+    if (item.type !== "terminal") return item;
+    const output = (outcome.rawOutput as { output?: unknown } | undefined)?.output;
+    return { type: "text", text: `\`\`\`\n${typeof output === "string" ? output : ""}\n\`\`\`` };
+  });
 }

@@ -312,3 +312,24 @@ test("a corrupt journal tail is skipped on load; a bad list cursor is a clear er
     await hermes.close();
   }
 });
+
+test("a command run in the editor's terminal replays as its output text", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const config = scriptedConfig(model.url);
+  const a = await startHermes({ config, serveTerminal: true });
+  const b = await startHermes({ config, env: { HERMES_HOME: a.home } });
+  try {
+    await Promise.all([a.initialize(), b.initialize()]);
+    const { sessionId } = await a.newSession(project);
+    model.enqueue({ toolCalls: [{ id: "t1", name: "terminal", arguments: { command: "echo from-the-terminal" } }] }, { text: "done" });
+    await a.prompt(sessionId, "run it");
+    await b.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    const tool = transcript(sessionUpdates(b, sessionId)).find((item) => item.kind === "tool");
+    assert.ok(tool && tool.kind === "tool");
+    assert.doesNotMatch(JSON.stringify(tool.content), /terminalId/);
+    assert.match(JSON.stringify(tool.content), /from-the-terminal/);
+  } finally {
+    await Promise.all([a.close(), b.close()]);
+  }
+});
