@@ -12,10 +12,10 @@ import {
   type AnthropicUsageCounts,
 } from "./anthropic-messages-mapping";
 import { withAnthropicBreakpoints, type CacheTtl } from "./cache-breakpoints";
-import { NO_SDK_CLASSES, toProviderError, type ErrorContext } from "./errors";
-import { StreamGuard } from "./stream-guard";
+import { SdkProvider } from "./sdk-provider";
+import type { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
-import type { FinishReason, ModelEvent, ModelProvider, ModelRequest, ReplayBlock, ToolCallRequest } from "./types";
+import type { FinishReason, ModelEvent, ModelRequest, ReplayBlock, ToolCallRequest } from "./types";
 
 type AnthropicModule = typeof import("@anthropic-ai/sdk");
 
@@ -58,110 +58,89 @@ type OpenBlock =
   | { type: "tool_use"; id: string; name: string; json: string; input: unknown }
   | { type: "other" };
 
-export class AnthropicMessagesProvider implements ModelProvider {
-  readonly provider: string;
-  readonly model: string;
-  private sdk?: Promise<{ module: AnthropicModule; client: Anthropic }>;
-
+export class AnthropicMessagesProvider extends SdkProvider<AnthropicModule, Anthropic> {
   constructor(private readonly options: AnthropicMessagesProviderOptions) {
-    this.provider = options.provider;
-    this.model = options.model;
+    super(options);
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-    const guard = new StreamGuard(signal, this.options.idleTimeoutMs, `${this.provider} (${this.options.baseURL})`);
-    let complete = false;
-    let sdk: AnthropicModule | undefined;
-    try {
-      const { client, module } = await guard.race(this.load());
-      sdk = module;
-      const stream = await guard.race(client.messages.create(this.requestBody(request), { signal: guard.signal }));
-      guard.arm();
-      // Blocks by stream index, in order; thinking and tool_use ones are kept to the end.
-      const blocks = new Map<number, OpenBlock>();
-      let usage: AnthropicUsageCounts = {};
-      let stopReason: string | null | undefined;
-      let stopped = false;
-      for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
-        guard.pause();
-        switch (event.type) {
-          case "message_start":
-            usage = { ...event.message.usage };
-            break;
-          case "content_block_start": {
-            const block = event.content_block;
-            if (block.type === "text") {
-              blocks.set(event.index, { type: "text" });
-              if (block.text) yield { type: "text_delta", text: block.text };
-            } else if (block.type === "thinking") {
-              blocks.set(event.index, { type: "thinking", thinking: block.thinking ?? "", signature: block.signature ?? "" });
-              if (block.thinking) yield { type: "reasoning_delta", text: block.thinking };
-            } else if (block.type === "redacted_thinking") {
-              blocks.set(event.index, { type: "redacted_thinking", data: block.data });
-            } else if (block.type === "tool_use") {
-              blocks.set(event.index, { type: "tool_use", id: block.id, name: block.name, json: "", input: block.input });
-            } else {
-              blocks.set(event.index, { type: "other" }); // server tools etc.: not requested by Hermes
-            }
-            break;
+  protected async *events(client: Anthropic, request: ModelRequest, guard: StreamGuard): AsyncGenerator<ModelEvent> {
+    const stream = await guard.race(client.messages.create(this.requestBody(request), { signal: guard.signal }));
+    guard.arm();
+    // Blocks by stream index, in order; thinking and tool_use ones are kept to the end.
+    const blocks = new Map<number, OpenBlock>();
+    let usage: AnthropicUsageCounts = {};
+    let stopReason: string | null | undefined;
+    let stopped = false;
+    for await (const event of stream as AsyncIterable<RawMessageStreamEvent>) {
+      guard.pause();
+      switch (event.type) {
+        case "message_start":
+          usage = { ...event.message.usage };
+          break;
+        case "content_block_start": {
+          const block = event.content_block;
+          if (block.type === "text") {
+            blocks.set(event.index, { type: "text" });
+            if (block.text) yield { type: "text_delta", text: block.text };
+          } else if (block.type === "thinking") {
+            blocks.set(event.index, { type: "thinking", thinking: block.thinking ?? "", signature: block.signature ?? "" });
+            if (block.thinking) yield { type: "reasoning_delta", text: block.thinking };
+          } else if (block.type === "redacted_thinking") {
+            blocks.set(event.index, { type: "redacted_thinking", data: block.data });
+          } else if (block.type === "tool_use") {
+            blocks.set(event.index, { type: "tool_use", id: block.id, name: block.name, json: "", input: block.input });
+          } else {
+            blocks.set(event.index, { type: "other" }); // server tools etc.: not requested by Hermes
           }
-          case "content_block_delta": {
-            const block = blocks.get(event.index);
-            const delta = event.delta;
-            if (delta.type === "text_delta") {
-              if (delta.text) yield { type: "text_delta", text: delta.text };
-            } else if (delta.type === "thinking_delta") {
-              if (block?.type === "thinking") block.thinking += delta.thinking;
-              if (delta.thinking) yield { type: "reasoning_delta", text: delta.thinking };
-            } else if (delta.type === "signature_delta") {
-              if (block?.type === "thinking") block.signature += delta.signature;
-            } else if (delta.type === "input_json_delta") {
-              if (block?.type === "tool_use") block.json += delta.partial_json;
-            }
-            break;
-          }
-          case "message_delta":
-            stopReason = event.delta.stop_reason ?? stopReason;
-            // Cumulative counts; fields the delta leaves null keep message_start's values.
-            for (const [key, value] of Object.entries(event.usage ?? {})) {
-              if (value !== null && value !== undefined) (usage as Record<string, unknown>)[key] = value;
-            }
-            break;
-          case "message_stop":
-            stopped = true;
-            break;
-          // content_block_stop needs nothing: blocks are complete once message_stop arrives.
+          break;
         }
-        guard.arm();
+        case "content_block_delta": {
+          const block = blocks.get(event.index);
+          const delta = event.delta;
+          if (delta.type === "text_delta") {
+            if (delta.text) yield { type: "text_delta", text: delta.text };
+          } else if (delta.type === "thinking_delta") {
+            if (block?.type === "thinking") block.thinking += delta.thinking;
+            if (delta.thinking) yield { type: "reasoning_delta", text: delta.thinking };
+          } else if (delta.type === "signature_delta") {
+            if (block?.type === "thinking") block.signature += delta.signature;
+          } else if (delta.type === "input_json_delta") {
+            if (block?.type === "tool_use") block.json += delta.partial_json;
+          }
+          break;
+        }
+        case "message_delta":
+          stopReason = event.delta.stop_reason ?? stopReason;
+          // Cumulative counts; fields the delta leaves null keep message_start's values.
+          for (const [key, value] of Object.entries(event.usage ?? {})) {
+            if (value !== null && value !== undefined) (usage as Record<string, unknown>)[key] = value;
+          }
+          break;
+        case "message_stop":
+          stopped = true;
+          break;
+        // content_block_stop needs nothing: blocks are complete once message_stop arrives.
       }
-      guard.check();
-      // Without message_stop the answer was cut off; retrying is the loop's call.
-      if (!stopped) {
-        throw new ProviderError(`${this.provider}: the stream from ${this.options.baseURL} ended before message_stop`, { kind: "malformed" });
-      }
-      complete = true;
-      const { replay, calls } = finalBlocks(blocks);
-      for (const block of replay) yield { type: "replay", block };
-      // Tool calls only now, after the stream is known complete: a cut-off stream must not
-      // leave tool_use blocks in the history that never get a tool_result.
-      for (const call of calls) yield { type: "tool_call", call };
-      yield { type: "usage", usage: mapUsage(usage) };
-      let reason: FinishReason = mapStopReason(stopReason);
-      if (reason === "stop" && calls.length > 0) reason = "tool_calls";
-      yield { type: "finish", reason };
-    } catch (error) {
-      throw guard.translate(error, (e) => toProviderError(e, this.errorContext(), sdk ?? NO_SDK_CLASSES));
-    } finally {
-      guard.dispose(complete);
+      guard.arm();
     }
+    guard.check();
+    // Without message_stop the answer was cut off; retrying is the loop's call.
+    if (!stopped) {
+      throw new ProviderError(`${this.provider}: the stream from ${this.options.baseURL} ended before message_stop`, { kind: "malformed" });
+    }
+    const { replay, calls } = finalBlocks(blocks);
+    for (const block of replay) yield { type: "replay", block };
+    // Tool calls only now, after the stream is known complete: a cut-off stream must not
+    // leave tool_use blocks in the history that never get a tool_result.
+    for (const call of calls) yield { type: "tool_call", call };
+    yield { type: "usage", usage: mapUsage(usage) };
+    let reason: FinishReason = mapStopReason(stopReason);
+    if (reason === "stop" && calls.length > 0) reason = "tool_calls";
+    yield { type: "finish", reason };
   }
 
-  async warmUp(): Promise<void> {
-    await this.load();
-  }
-
-  private load(): Promise<{ module: AnthropicModule; client: Anthropic }> {
-    this.sdk ??= import("@anthropic-ai/sdk").then((module) => ({
+  protected loadSdk(): Promise<{ module: AnthropicModule; client: Anthropic }> {
+    return import("@anthropic-ai/sdk").then((module) => ({
       module,
       client: new module.default({
         // Always explicit: without a key the SDK would fall back to ANTHROPIC_API_KEY and its
@@ -176,7 +155,6 @@ export class AnthropicMessagesProvider implements ModelProvider {
         logger: { error: console.error, warn: console.error, info: console.error, debug: console.error },
       }),
     }));
-    return this.sdk;
   }
 
   /** The request body; deterministic for equal input, so cached prefixes stay byte-identical. */
@@ -212,10 +190,6 @@ export class AnthropicMessagesProvider implements ModelProvider {
     return body;
   }
 
-  private errorContext(): ErrorContext {
-    const { provider, model, baseURL, apiKeyEnv } = this.options;
-    return { provider, model, baseURL, apiKeyEnv };
-  }
 }
 
 /** Replay blocks (thinking, in stream order) and whole tool calls from the finished stream. */

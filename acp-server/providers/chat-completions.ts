@@ -13,10 +13,10 @@ import {
   ToolCallAccumulator,
 } from "./chat-completions-messages";
 import { openAiCacheControl, type CacheOptions } from "./cache-breakpoints";
-import { NO_SDK_CLASSES, toProviderError, type ErrorContext } from "./errors";
-import { StreamGuard } from "./stream-guard";
+import { SdkProvider } from "./sdk-provider";
+import type { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
-import type { FinishReason, ModelEvent, ModelProvider, ModelRequest, TokenUsage } from "./types";
+import type { FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types";
 
 type OpenAIModule = typeof import("openai");
 
@@ -46,70 +46,49 @@ export interface ChatCompletionsProviderOptions {
   promptCache?: CacheOptions;
 }
 
-export class ChatCompletionsProvider implements ModelProvider {
-  readonly provider: string;
-  readonly model: string;
-  private sdk?: Promise<{ module: OpenAIModule; client: OpenAI }>;
-
+export class ChatCompletionsProvider extends SdkProvider<OpenAIModule, OpenAI> {
   constructor(private readonly options: ChatCompletionsProviderOptions) {
-    this.provider = options.provider;
-    this.model = options.model;
+    super(options);
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-    const guard = new StreamGuard(signal, this.options.idleTimeoutMs, `${this.provider} (${this.options.baseURL})`);
-    let complete = false;
-    let sdk: OpenAIModule | undefined;
-    try {
-      const { client, module } = await guard.race(this.load());
-      sdk = module;
-      const stream = await guard.race(client.chat.completions.create(this.requestBody(request), { signal: guard.signal }));
+  protected async *events(client: OpenAI, request: ModelRequest, guard: StreamGuard): AsyncGenerator<ModelEvent> {
+    const stream = await guard.race(client.chat.completions.create(this.requestBody(request), { signal: guard.signal }));
+    guard.arm();
+    const toolCalls = new ToolCallAccumulator();
+    let finish: string | undefined;
+    let usage: TokenUsage | undefined;
+    for await (const chunk of stream) {
+      guard.pause();
+      // Keep the last usage seen: some servers repeat running totals on every chunk.
+      if (chunk.usage) usage = mapUsage(chunk.usage);
+      const choice = chunk.choices?.[0];
+      if (choice) {
+        const delta = choice.delta ?? {};
+        const reasoning = reasoningOf(delta);
+        if (reasoning) yield { type: "reasoning_delta", text: reasoning };
+        if (typeof delta.content === "string" && delta.content !== "") yield { type: "text_delta", text: delta.content };
+        for (const call of delta.tool_calls ?? []) toolCalls.add(call);
+        if (choice.finish_reason) finish = choice.finish_reason;
+      }
       guard.arm();
-      const toolCalls = new ToolCallAccumulator();
-      let finish: string | undefined;
-      let usage: TokenUsage | undefined;
-      for await (const chunk of stream) {
-        guard.pause();
-        // Keep the last usage seen: some servers repeat running totals on every chunk.
-        if (chunk.usage) usage = mapUsage(chunk.usage);
-        const choice = chunk.choices?.[0];
-        if (choice) {
-          const delta = choice.delta ?? {};
-          const reasoning = reasoningOf(delta);
-          if (reasoning) yield { type: "reasoning_delta", text: reasoning };
-          if (typeof delta.content === "string" && delta.content !== "") yield { type: "text_delta", text: delta.content };
-          for (const call of delta.tool_calls ?? []) toolCalls.add(call);
-          if (choice.finish_reason) finish = choice.finish_reason;
-        }
-        guard.arm();
-      }
-      guard.check();
-      // A stream cut off before any finish_reason (and [DONE]) is not a finished answer.
-      if (finish === undefined && !this.options.lenientFinish) {
-        throw new ProviderError(`${this.provider}: the stream from ${this.options.baseURL} ended without finishing`, { kind: "malformed" });
-      }
-      complete = true;
-      for (const call of toolCalls.finish(() => `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`)) {
-        yield { type: "tool_call", call };
-      }
-      if (usage) yield { type: "usage", usage };
-      let reason: FinishReason = finish ? mapFinishReason(finish) : "stop";
-      // Some local servers (Ollama, llama.cpp) say "stop" (or nothing) after tool calls.
-      if (reason === "stop" && toolCalls.size > 0) reason = "tool_calls";
-      yield { type: "finish", reason };
-    } catch (error) {
-      throw guard.translate(error, (e) => toProviderError(e, this.errorContext(), sdk ?? NO_SDK_CLASSES));
-    } finally {
-      guard.dispose(complete);
     }
+    guard.check();
+    // A stream cut off before any finish_reason (and [DONE]) is not a finished answer.
+    if (finish === undefined && !this.options.lenientFinish) {
+      throw new ProviderError(`${this.provider}: the stream from ${this.options.baseURL} ended without finishing`, { kind: "malformed" });
+    }
+    for (const call of toolCalls.finish(() => `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`)) {
+      yield { type: "tool_call", call };
+    }
+    if (usage) yield { type: "usage", usage };
+    let reason: FinishReason = finish ? mapFinishReason(finish) : "stop";
+    // Some local servers (Ollama, llama.cpp) say "stop" (or nothing) after tool calls.
+    if (reason === "stop" && toolCalls.size > 0) reason = "tool_calls";
+    yield { type: "finish", reason };
   }
 
-  async warmUp(): Promise<void> {
-    await this.load();
-  }
-
-  private load(): Promise<{ module: OpenAIModule; client: OpenAI }> {
-    this.sdk ??= import("openai").then((module) => ({
+  protected loadSdk(): Promise<{ module: OpenAIModule; client: OpenAI }> {
+    return import("openai").then((module) => ({
       module,
       client: new module.default({
         // The SDK refuses to start without a key; local servers ignore this placeholder.
@@ -124,7 +103,6 @@ export class ChatCompletionsProvider implements ModelProvider {
         logger: { error: console.error, warn: console.error, info: console.error, debug: console.error },
       }),
     }));
-    return this.sdk;
   }
 
   private requestBody(request: ModelRequest): ChatCompletionCreateParamsStreaming {
@@ -147,8 +125,4 @@ export class ChatCompletionsProvider implements ModelProvider {
     return body;
   }
 
-  private errorContext(): ErrorContext {
-    const { provider, model, baseURL, apiKeyEnv } = this.options;
-    return { provider, model, baseURL, apiKeyEnv };
-  }
 }

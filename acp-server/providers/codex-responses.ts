@@ -6,10 +6,10 @@ import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { ResponseCreateParamsStreaming, ResponseInput, ResponseOutputItem } from "openai/resources/responses/responses";
 import { incompleteReason, mapResponsesUsage, reasoningReplay, streamFailure, toResponsesPrompt, toResponsesTools } from "./codex-responses-mapping";
-import { NO_SDK_CLASSES, toProviderError, type ErrorContext } from "./errors";
-import { StreamGuard } from "./stream-guard";
+import { SdkProvider } from "./sdk-provider";
+import type { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
-import type { FinishReason, ModelEvent, ModelProvider, ModelRequest, TokenUsage, ToolCallRequest } from "./types";
+import type { FinishReason, ModelEvent, ModelRequest, TokenUsage, ToolCallRequest } from "./types";
 
 type OpenAIModule = typeof import("openai");
 
@@ -73,87 +73,66 @@ class FunctionCalls {
   }
 }
 
-export class CodexResponsesProvider implements ModelProvider {
-  readonly provider: string;
-  readonly model: string;
-  private sdk?: Promise<{ module: OpenAIModule; client: OpenAI }>;
-
+export class CodexResponsesProvider extends SdkProvider<OpenAIModule, OpenAI> {
   constructor(private readonly options: CodexResponsesProviderOptions) {
-    this.provider = options.provider;
-    this.model = options.model;
+    super(options);
   }
 
-  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
-    const guard = new StreamGuard(signal, this.options.idleTimeoutMs, `${this.provider} (${this.options.baseURL})`);
-    let complete = false;
-    let sdk: OpenAIModule | undefined;
-    try {
-      const { client, module } = await guard.race(this.load());
-      sdk = module;
-      const stream = await guard.race(client.responses.create(this.requestBody(request), { signal: guard.signal }));
+  protected async *events(client: OpenAI, request: ModelRequest, guard: StreamGuard): AsyncGenerator<ModelEvent> {
+    const stream = await guard.race(client.responses.create(this.requestBody(request), { signal: guard.signal }));
+    guard.arm();
+    const calls = new FunctionCalls();
+    let finish: FinishReason | undefined;
+    let usage: TokenUsage | undefined;
+    let reasoned = false;
+    for await (const event of stream) {
+      guard.pause();
+      switch (event.type) {
+        case "response.output_text.delta":
+          if (event.delta) yield { type: "text_delta", text: event.delta };
+          break;
+        case "response.reasoning_summary_part.added":
+          // Summary parts (also of later reasoning items) are separate paragraphs; without a
+          // break they run together.
+          if (reasoned) yield { type: "reasoning_delta", text: "\n\n" };
+          break;
+        case "response.reasoning_summary_text.delta":
+        case "response.reasoning_text.delta":
+          if (event.delta) yield { type: "reasoning_delta", text: event.delta };
+          reasoned ||= event.delta !== "";
+          break;
+        case "response.output_item.added":
+          if (event.item.type === "function_call") calls.added(event.output_index, event.item.call_id, event.item.name);
+          break;
+        case "response.function_call_arguments.delta":
+          calls.delta(event.output_index, event.delta);
+          break;
+        case "response.output_item.done":
+          yield* this.itemDone(event.output_index, event.item, calls);
+          break;
+        case "response.completed":
+        case "response.incomplete":
+          if (event.response.usage) usage = mapResponsesUsage(event.response.usage);
+          finish = event.type === "response.completed" ? "stop" : incompleteReason(event.response.incomplete_details?.reason);
+          break;
+        case "response.failed":
+          throw streamFailure(this.provider, event.response.error?.code, event.response.error?.message);
+        case "error":
+          throw streamFailure(this.provider, event.code, event.message);
+      }
       guard.arm();
-      const calls = new FunctionCalls();
-      let finish: FinishReason | undefined;
-      let usage: TokenUsage | undefined;
-      let reasoned = false;
-      for await (const event of stream) {
-        guard.pause();
-        switch (event.type) {
-          case "response.output_text.delta":
-            if (event.delta) yield { type: "text_delta", text: event.delta };
-            break;
-          case "response.reasoning_summary_part.added":
-            // Summary parts (also of later reasoning items) are separate paragraphs; without a
-            // break they run together.
-            if (reasoned) yield { type: "reasoning_delta", text: "\n\n" };
-            break;
-          case "response.reasoning_summary_text.delta":
-          case "response.reasoning_text.delta":
-            if (event.delta) yield { type: "reasoning_delta", text: event.delta };
-            reasoned ||= event.delta !== "";
-            break;
-          case "response.output_item.added":
-            if (event.item.type === "function_call") calls.added(event.output_index, event.item.call_id, event.item.name);
-            break;
-          case "response.function_call_arguments.delta":
-            calls.delta(event.output_index, event.delta);
-            break;
-          case "response.output_item.done":
-            yield* this.itemDone(event.output_index, event.item, calls);
-            break;
-          case "response.completed":
-          case "response.incomplete":
-            if (event.response.usage) usage = mapResponsesUsage(event.response.usage);
-            finish = event.type === "response.completed" ? "stop" : incompleteReason(event.response.incomplete_details?.reason);
-            break;
-          case "response.failed":
-            throw streamFailure(this.provider, event.response.error?.code, event.response.error?.message);
-          case "error":
-            throw streamFailure(this.provider, event.code, event.message);
-        }
-        guard.arm();
-      }
-      guard.check();
-      // A stream cut off before response.completed / .incomplete is not a finished answer.
-      if (finish === undefined) {
-        throw new ProviderError(`${this.provider}: the stream from ${this.options.baseURL} ended before the response completed`, { kind: "malformed" });
-      }
-      complete = true;
-      // Tool calls go out only once the response is known to be whole, so a failed stream
-      // never leaves a call (without its output) in the history.
-      const whole = calls.finish(finish !== "stop");
-      for (const call of whole) yield { type: "tool_call", call };
-      if (usage) yield { type: "usage", usage };
-      yield { type: "finish", reason: finish === "stop" && whole.length > 0 ? "tool_calls" : finish };
-    } catch (error) {
-      throw guard.translate(error, (e) => toProviderError(e, this.errorContext(), sdk ?? NO_SDK_CLASSES));
-    } finally {
-      guard.dispose(complete);
     }
-  }
-
-  async warmUp(): Promise<void> {
-    await this.load();
+    guard.check();
+    // A stream cut off before response.completed / .incomplete is not a finished answer.
+    if (finish === undefined) {
+      throw new ProviderError(`${this.provider}: the stream from ${this.options.baseURL} ended before the response completed`, { kind: "malformed" });
+    }
+    // Tool calls go out only once the response is known to be whole, so a failed stream
+    // never leaves a call (without its output) in the history.
+    const whole = calls.finish(finish !== "stop");
+    for (const call of whole) yield { type: "tool_call", call };
+    if (usage) yield { type: "usage", usage };
+    yield { type: "finish", reason: finish === "stop" && whole.length > 0 ? "tool_calls" : finish };
   }
 
   private *itemDone(index: number, item: ResponseOutputItem, calls: FunctionCalls): Iterable<ModelEvent> {
@@ -161,8 +140,8 @@ export class CodexResponsesProvider implements ModelProvider {
     else if (item.type === "reasoning") yield { type: "replay", block: reasoningReplay(item) };
   }
 
-  private load(): Promise<{ module: OpenAIModule; client: OpenAI }> {
-    this.sdk ??= import("openai").then((module) => ({
+  protected loadSdk(): Promise<{ module: OpenAIModule; client: OpenAI }> {
+    return import("openai").then((module) => ({
       module,
       client: new module.default({
         // The SDK refuses to start without a key; local servers ignore this placeholder.
@@ -178,7 +157,6 @@ export class CodexResponsesProvider implements ModelProvider {
         logger: { error: console.error, warn: console.error, info: console.error, debug: console.error },
       }),
     }));
-    return this.sdk;
   }
 
   private requestBody(request: ModelRequest): ResponseCreateParamsStreaming {
@@ -205,8 +183,4 @@ export class CodexResponsesProvider implements ModelProvider {
     return body;
   }
 
-  private errorContext(): ErrorContext {
-    const { provider, model, baseURL, apiKeyEnv } = this.options;
-    return { provider, model, baseURL, apiKeyEnv };
-  }
 }

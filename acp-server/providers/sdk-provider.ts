@@ -1,0 +1,68 @@
+// The skeleton every SDK-backed provider shares: the SDK is imported on first use (or on
+// warm-up), and each call runs inside a StreamGuard (cancel, idle watchdog) with failures
+// classified the same way. A provider only says how to load its SDK and how one call's
+// wire events become the normalized stream.
+import { NO_SDK_CLASSES, toProviderError, type ErrorContext, type SdkErrorClasses } from "./errors";
+import { StreamGuard } from "./stream-guard";
+import type { ModelEvent, ModelProvider, ModelRequest } from "./types";
+
+export interface SdkProviderBase {
+  /** Provider name from config, used in logs and error messages. */
+  provider: string;
+  model: string;
+  baseURL: string;
+  /** Environment variable the key comes from, named in the hint of 401/403 errors. */
+  apiKeyEnv?: string;
+  /** Longest silence allowed once the response streams (the idle watchdog). */
+  idleTimeoutMs?: number;
+}
+
+export abstract class SdkProvider<Module extends SdkErrorClasses, Client> implements ModelProvider {
+  readonly provider: string;
+  readonly model: string;
+  private sdk?: Promise<{ module: Module; client: Client }>;
+
+  constructor(private readonly base: SdkProviderBase) {
+    this.provider = base.provider;
+    this.model = base.model;
+  }
+
+  /** Imports the SDK (the heavy part) and builds its client. Called once. */
+  protected abstract loadSdk(): Promise<{ module: Module; client: Client }>;
+
+  /**
+   * One call's events. Runs inside `guard`: pass `guard.signal` to the SDK, `guard.race` its
+   * request, `arm()` after each chunk, `pause()` while yielding, `check()` at the end.
+   */
+  protected abstract events(client: Client, request: ModelRequest, guard: StreamGuard): AsyncGenerator<ModelEvent>;
+
+  async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    const guard = new StreamGuard(signal, this.base.idleTimeoutMs, `${this.provider} (${this.base.baseURL})`);
+    let complete = false;
+    let sdk: Module | undefined;
+    try {
+      const { client, module } = await guard.race(this.load());
+      sdk = module;
+      yield* this.events(client, request, guard);
+      complete = true;
+    } catch (error) {
+      throw guard.translate(error, (e) => toProviderError(e, this.errorContext(), sdk ?? NO_SDK_CLASSES));
+    } finally {
+      guard.dispose(complete);
+    }
+  }
+
+  async warmUp(): Promise<void> {
+    await this.load();
+  }
+
+  private load(): Promise<{ module: Module; client: Client }> {
+    this.sdk ??= this.loadSdk();
+    return this.sdk;
+  }
+
+  private errorContext(): ErrorContext {
+    const { provider, model, baseURL, apiKeyEnv } = this.base;
+    return { provider, model, baseURL, apiKeyEnv };
+  }
+}
