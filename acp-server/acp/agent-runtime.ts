@@ -9,6 +9,7 @@ import { probeLocalServers } from "../config/probe-local";
 import { resolveEntry, resolveModel, resolveModelSet, type ModelResolution, type ModelSet, type ResolvedModel } from "../config/resolve-model";
 import { ModelEntrySchema } from "../config/schema";
 import { createProvider } from "../providers/create-provider";
+import { ApprovalRules } from "../security/approval-rules";
 import { SessionStore } from "../sessions/session-store";
 import type { ModelProvider } from "../providers/types";
 import { configureLogging, type Logger } from "../util/log";
@@ -17,6 +18,8 @@ export interface AgentRuntime {
   loaded: LoadedConfig;
   /** Every session's journal and the search index over them. */
   sessions: SessionStore;
+  /** Permission answers saved in config.yaml. */
+  approvals: ApprovalRules;
   /** The main model, or why there is none. */
   model: ModelResolution;
   /** Main, fallbacks, picker choices and auxiliary (when there is a main model). */
@@ -39,11 +42,12 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   if (loaded.error) log.warn(`configuration problem:\n${loaded.error}`);
 
   const sessions = new SessionStore({ home: loaded.home, log });
+  const approvals = new ApprovalRules(loaded.config.approvals.rules, loaded.configPath, log);
   let model = resolveModel(loaded);
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
   if (!model.ok) {
     log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
-    return { loaded, sessions, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], auxiliary: () => undefined, warmUp: async () => {} };
+    return { loaded, sessions, approvals, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], auxiliary: () => undefined, warmUp: async () => {} };
   }
 
   const models = resolveModelSet(loaded, model.model);
@@ -76,6 +80,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   return {
     loaded,
     sessions,
+    approvals,
     model,
     models,
     findModel,

@@ -1,23 +1,38 @@
-// Asks the user through session/request_permission and maps the chosen option back.
+// Asks the user through session/request_permission and maps the chosen option back. No
+// answer within the timeout, a cancelled outcome, an unknown option or a client error are
+// all a denial: the tool reports that the user did not allow it, and the turn goes on.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { PermissionAnswer, ToolCallView } from "../agent/turn-io";
-import type { PermissionAsk } from "../tools/context";
+import type { DisplayContent, PermissionAsk } from "../tools/context";
+import type { Logger } from "../util/log";
 import { toLocations, toToolCallContent } from "./updates";
 
 const ACTION_NOUN: Record<PermissionAsk["action"], string> = {
-  edit: "edits",
-  execute: "commands",
-  delete: "deletions",
+  read: "reads like this",
+  edit: "edits like this",
+  execute: "commands like this",
+  delete: "deletions like this",
   other: "actions like this",
 };
 
 export function permissionOptions(ask: PermissionAsk): acp.PermissionOption[] {
+  const savable = ask.action === "execute" || ask.action === "edit";
   return [
-    { optionId: "allow_once", name: "Allow", kind: "allow_once" },
-    { optionId: "allow_always", name: `Always allow ${ACTION_NOUN[ask.action]} in this session`, kind: "allow_always" },
-    { optionId: "reject", name: "Reject", kind: "reject_once" },
+    { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+    { optionId: "allow_session", name: `Allow ${ACTION_NOUN[ask.action]} for this session`, kind: "allow_always" },
+    ...(savable ? [{ optionId: "allow_always", name: "Always allow (saved to config.yaml)", kind: "allow_always" as const }] : []),
+    { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+    ...(savable ? [{ optionId: "reject_always", name: "Always reject (saved to config.yaml)", kind: "reject_always" as const }] : []),
   ];
 }
+
+const ANSWERS: Record<string, PermissionAnswer> = {
+  allow_once: "allow_once",
+  allow_session: "allow_session",
+  allow_always: "allow_always",
+  reject_once: "reject",
+  reject_always: "reject_always",
+};
 
 export async function requestPermission(
   client: acp.AgentContext,
@@ -25,33 +40,41 @@ export async function requestPermission(
   call: ToolCallView,
   ask: PermissionAsk,
   signal: AbortSignal,
+  options: { timeoutMs: number; log: Logger },
 ): Promise<PermissionAnswer> {
-  const pending = client.request(
-    acp.methods.client.session.requestPermission,
-    {
-      sessionId,
-      toolCall: {
-        toolCallId: call.id,
-        title: ask.title,
-        kind: call.kind,
-        status: "pending",
-        rawInput: call.rawInput,
-        ...(ask.content ? { content: toToolCallContent(ask.content) } : {}),
-        ...(call.locations.length ? { locations: toLocations(call.locations) } : {}),
-      },
-      options: permissionOptions(ask),
-    },
-    // On cancel, stop waiting at once: the turn must answer "cancelled" promptly.
-    { cancellationSignal: signal, stopWaitingOnCancel: true },
-  );
-  let response: acp.RequestPermissionResponse;
+  const content: DisplayContent[] = [...explanation(ask), ...(ask.content ?? [])];
+  // On cancel or timeout, stop waiting at once: the turn must go on (or end) promptly.
+  const stop = AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]);
   try {
-    response = await pending;
+    const response = await client.request(
+      acp.methods.client.session.requestPermission,
+      {
+        sessionId,
+        toolCall: {
+          toolCallId: call.id,
+          title: ask.title,
+          kind: call.kind,
+          status: "pending",
+          rawInput: call.rawInput,
+          ...(content.length ? { content: toToolCallContent(content) } : {}),
+          ...(call.locations.length ? { locations: toLocations(call.locations) } : {}),
+        },
+        options: permissionOptions(ask),
+      },
+      { cancellationSignal: stop, stopWaitingOnCancel: true },
+    );
+    if (response.outcome.outcome !== "selected") return "reject";
+    return ANSWERS[response.outcome.optionId] ?? "reject";
   } catch (error) {
-    if (signal.aborted) return "reject";
-    throw error;
+    if (!signal.aborted) options.log.warn(stop.aborted ? "permission request timed out; treated as a denial" : "permission request failed; treated as a denial", { sessionId, error });
+    return "reject";
   }
-  if (response.outcome.outcome !== "selected") return "reject";
-  const chosen = response.outcome.optionId;
-  return chosen === "allow_once" || chosen === "allow_always" ? chosen : "reject";
+}
+
+/** For commands: the command itself and why it was flagged. */
+function explanation(ask: PermissionAsk): DisplayContent[] {
+  const lines: string[] = [];
+  if (ask.command !== undefined) lines.push(`\`\`\`sh\n${ask.command}\n\`\`\``);
+  if (ask.reasons?.length) lines.push(`Needs approval: ${ask.reasons.join("; ")}.`);
+  return lines.length ? [{ type: "text", text: lines.join("\n") }] : [];
 }

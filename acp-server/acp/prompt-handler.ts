@@ -7,6 +7,7 @@ import type { TurnHost } from "../agent/turn-io";
 import { ProviderError, type UserPart } from "../providers/types";
 import "../tools/index";
 import { LocalFileAccess } from "../tools/local-files";
+import { childEnv } from "../security/child-env";
 import { LocalShellRunner } from "../tools/local-shell";
 import type { Logger } from "../util/log";
 import type { AcpSession } from "./acp-session";
@@ -28,7 +29,12 @@ export interface PromptDeps {
   autoTitle: boolean;
 }
 
-const localShell = new LocalShellRunner();
+/** Local commands start from a clean environment: no provider keys (the model can run `env`). */
+let localShell: LocalShellRunner | undefined;
+function localShellFor(runtime: AgentRuntime): LocalShellRunner {
+  localShell ??= new LocalShellRunner(childEnv(process.env, { passthrough: runtime.loaded.config.terminal.env_passthrough }));
+  return localShell;
+}
 
 export { prepareSystemPrompt } from "../agent/loop";
 
@@ -153,8 +159,10 @@ function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContex
   const fs = capabilities.fs ?? {};
   return {
     files: fs.readTextFile || fs.writeTextFile ? new ClientFileAccess(client, session.id, fs) : new LocalFileAccess(),
-    shell: capabilities.terminal ? new ClientShellRunner(client, session.id) : localShell,
-    askUser: (call, ask, signal) => requestPermission(client, session.id, call, ask, signal),
+    shell: capabilities.terminal ? new ClientShellRunner(client, session.id) : localShellFor(deps.runtime),
+    askUser: (call, ask, signal) =>
+      requestPermission(client, session.id, call, ask, signal, { timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000, log: deps.log }),
     history: deps.runtime.sessions,
+    approvals: deps.runtime.approvals,
   };
 }

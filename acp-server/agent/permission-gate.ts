@@ -1,6 +1,10 @@
-// Joins the mode policy and the user's answers into the requestPermission a tool sees.
-import { decidePermission } from "../security/permission-policy";
+// The requestPermission a tool sees: the security policy first (which may run, refuse or
+// ask), then answers the user already gave (saved in config, or for this session), then
+// the user. A refusal by policy becomes the tool's result, with the reason.
+import type { ApprovalRules } from "../security/approval-rules";
+import { decidePermission, type PolicyVerdict } from "../security/permission-policy";
 import type { PermissionAsk } from "../tools/context";
+import { ToolError } from "../tools/registry";
 import type { AgentSession } from "./session";
 import type { ToolCallView, TurnHost } from "./turn-io";
 
@@ -11,10 +15,45 @@ export function permissionGate(
   signal: AbortSignal,
 ): (ask: PermissionAsk) => Promise<boolean> {
   return async (ask) => {
-    if (session.alwaysAllowed.has(ask.action)) return true;
-    if (decidePermission(session.mode, ask, session.cwd) === "allow") return true;
-    const answer = await host.askUser(call, ask, signal);
-    if (answer === "allow_always") session.alwaysAllowed.add(ask.action);
-    return answer !== "reject";
+    const verdict = decidePermission(session.mode, ask, session.cwd);
+    if (verdict.decision === "deny") throw new ToolError(verdict.reasons.join(" "));
+    if (verdict.decision === "allow") return true;
+
+    const grants = grantKeys(ask, verdict);
+    // Credentials and paths outside the workspace are asked about every time.
+    if (!verdict.sensitive) {
+      const saved = savedAnswer(host.approvals, ask, verdict, session.cwd);
+      if (saved) return saved === "allow";
+      if (grants.every((grant) => session.alwaysAllowed.has(grant))) return true;
+    }
+
+    const answer = await host.askUser(call, { ...ask, reasons: verdict.reasons }, signal);
+    if (answer === "allow_session") for (const grant of grants) session.alwaysAllowed.add(grant);
+    if (answer === "allow_always" || answer === "reject_always") remember(host.approvals, ask, verdict, session.cwd, answer === "allow_always" ? "allow" : "reject");
+    if (answer === "allow_always") for (const grant of grants) session.alwaysAllowed.add(grant);
+    return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
   };
+}
+
+/** What "allow for this session" covers: the command's rule keys, else the kind of action. */
+function grantKeys(ask: PermissionAsk, verdict: PolicyVerdict): string[] {
+  return verdict.keys.length > 0 ? verdict.keys.map((key) => `command:${key}`) : [`action:${ask.action}`];
+}
+
+function savedAnswer(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string): "allow" | "reject" | undefined {
+  if (!rules) return undefined;
+  if (ask.action === "execute" && verdict.keys.length > 0) return rules.forCommand(verdict.keys);
+  if (ask.action === "edit" && ask.paths?.length) return rules.forEdit(ask.paths, cwd);
+  return undefined;
+}
+
+function remember(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string, decision: "allow" | "reject"): void {
+  if (!rules) return;
+  if (ask.action === "execute") for (const key of verdict.keys) rules.remember({ command: key, decision });
+  if (ask.action === "edit") {
+    for (const file of ask.paths ?? []) {
+      const relative = file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file;
+      rules.remember({ edit: relative, decision });
+    }
+  }
 }

@@ -1,7 +1,7 @@
 // One conversation as the agent sees it: history, cwd, mode and tool state.
 // Nothing here knows about ACP; the protocol edge wraps it.
 import type { ChatMessage } from "../providers/types";
-import { createSessionToolState, type PermissionAction, type SessionToolState } from "../tools/context";
+import { createSessionToolState, type SessionToolState } from "../tools/context";
 import type { SessionMode } from "../security/modes";
 
 /** Where completed steps are made durable (the session journal), set by the protocol edge. */
@@ -14,8 +14,8 @@ export interface SessionSink {
 export class AgentSession {
   readonly history: ChatMessage[] = [];
   readonly toolState: SessionToolState = createSessionToolState();
-  /** Actions the user chose "always allow" for in this session. */
-  readonly alwaysAllowed = new Set<PermissionAction>();
+  /** What the user allowed for the rest of this session ("command:<rule key>", "action:<kind>"). */
+  readonly alwaysAllowed = new Set<string>();
   /** Cumulative cost of the session's model calls, when prices are known. */
   costUsd?: number;
   /** The model picked for this session (an id from the model set); undefined = the main model. */

@@ -4,9 +4,10 @@
 // every call that was announced ends "completed" or "failed", even on cancel.
 import { z } from "zod";
 import type { ChatMessage, ToolCallRequest } from "../providers/types";
-import type { ToolContext } from "../tools/context";
+import type { DisplayContent, ToolContext } from "../tools/context";
 import { getTool, listTools, resultText, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";
 import type { Logger } from "../util/log";
+import { redactDeep, redactSecrets } from "../util/redact";
 import { permissionGate } from "./permission-gate";
 import type { AgentSession } from "./session";
 import type { ToolCallView, TurnHost, TurnObserver } from "./turn-io";
@@ -98,11 +99,15 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<ChatMessage
     result = await execute(tool, call.args, view, env);
   }
 
-  const text = resultText(result.output, tool?.maxResultChars);
+  // Credentials a command printed or a file held go no further: not to the model, the
+  // editor, or the session journal. (Diffs are the user's own edits and stay exact.)
+  const output = redactDeep(result.output);
+  const text = redactSecrets(resultText(output, tool?.maxResultChars));
+  const content = (result.content ?? [{ type: "text", text: displayText(output) }]).map(redactText);
   env.observer.toolCallFinished(view.id, {
     status: result.isError ? "failed" : "completed",
-    content: result.content ?? [{ type: "text", text: displayText(result.output) }],
-    rawOutput: result.output,
+    content,
+    rawOutput: output,
     locations: result.locations,
   });
   const message: ChatMessage = { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text };
@@ -121,7 +126,7 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     files: host.files,
     shell: host.shell,
     state: session.toolState,
-    progress: (update) => observer.toolCallProgress(view.id, update),
+    progress: (update) => observer.toolCallProgress(view.id, update.content ? { ...update, content: update.content.map(redactText) } : update),
     requestPermission: permissionGate(session, host, view, signal),
     publishPlan: (todos) => observer.plan(todos),
     history: host.history,
@@ -144,6 +149,10 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
     signal.addEventListener("abort", onAbort, { once: true });
     work.then(resolve, reject).finally(() => signal.removeEventListener("abort", onAbort));
   });
+}
+
+function redactText(item: DisplayContent): DisplayContent {
+  return item.type === "text" ? { ...item, text: redactSecrets(item.text) } : item;
 }
 
 function failure(message: string): ToolResult {

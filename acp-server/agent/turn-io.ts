@@ -1,6 +1,7 @@
 // The loop's two-way boundary with whoever hosts it (the ACP edge, in practice):
 // what it reports as the turn runs, and what it needs from the editor side.
 import type { TokenUsage } from "../providers/types";
+import type { ApprovalRules } from "../security/approval-rules";
 import type { ModelChoice } from "./model-choice";
 import type { DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
 import type { ToolKind } from "../tools/registry";
@@ -39,7 +40,8 @@ export interface TurnObserver {
   notice(text: string): void;
 }
 
-export type PermissionAnswer = "allow_once" | "allow_always" | "reject";
+/** allow_always / reject_always are saved to config.yaml; allow_session lasts the session. */
+export type PermissionAnswer = "allow_once" | "allow_session" | "allow_always" | "reject" | "reject_always";
 
 /** What tools reach the editor through. */
 export interface TurnHost {
@@ -47,6 +49,8 @@ export interface TurnHost {
   shell: ShellRunner;
   /** Past sessions, for session_search. */
   history?: SessionHistoryAccess;
+  /** Answers the user saved ("always allow / reject"). */
+  approvals?: ApprovalRules;
   /** Shows a permission prompt for a tool call and waits for the user's answer. */
   askUser(call: ToolCallView, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;
 }

@@ -48,7 +48,7 @@ export const AgentConfigSchema = z
   .object({
     max_turns: z.number().int().positive().max(10_000).default(90),
     /** The mode new sessions start in. */
-    default_mode: z.enum(["default", "accept_edits", "dont_ask"]).default("default"),
+    default_mode: z.enum(["default", "accept_edits", "plan", "dont_ask"]).default("default"),
     /** First retry delay in seconds; doubles each retry (a server's retry-after wins). */
     retry_base_delay: z.number().nonnegative().max(60).default(1),
   })
@@ -58,6 +58,27 @@ export const SessionsConfigSchema = z
   .object({
     /** After a session's first turn, ask the auxiliary model for a short title. */
     auto_title: z.boolean().default(true),
+  })
+  .strict();
+
+/** A saved answer to a permission prompt ("always allow / always reject"). */
+export const ApprovalRuleSchema = z.union([
+  z.object({ command: z.string().min(1).describe("a command rule key, e.g. git-push-force"), decision: z.enum(["allow", "reject"]) }).strict(),
+  z.object({ edit: z.string().min(1).describe("a path glob, relative to the workspace or absolute"), decision: z.enum(["allow", "reject"]) }).strict(),
+]);
+
+export const ApprovalsConfigSchema = z
+  .object({
+    /** Seconds a permission prompt waits for the user; no answer is a denial. */
+    timeout: z.number().positive().default(300),
+    rules: z.array(ApprovalRuleSchema).default([]),
+  })
+  .strict();
+
+export const TerminalConfigSchema = z
+  .object({
+    /** Credential variables (by exact name) that commands may still see. */
+    env_passthrough: z.array(z.string().min(1)).default([]),
   })
   .strict();
 
@@ -80,6 +101,8 @@ export const ConfigSchema = z
     responses_models: z.array(z.string().min(1)).default(["*codex*", "o1-pro*", "o3-pro*", "gpt-5-pro*", "computer-use-*"]),
     agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),
     sessions: SessionsConfigSchema.default(SessionsConfigSchema.parse({})),
+    approvals: ApprovalsConfigSchema.default(ApprovalsConfigSchema.parse({})),
+    terminal: TerminalConfigSchema.default(TerminalConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),
   })
   // Unknown top-level sections are tolerated: later versions (memory, skills, mcp_servers...)
@@ -90,5 +113,6 @@ export type HermesConfig = z.infer<typeof ConfigSchema>;
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export type ModelConfig = ModelEntry;
 export type Price = z.infer<typeof PriceSchema>;
+export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 export type ApiMode = (typeof API_MODES)[number];
 export type ProviderId = (typeof PROVIDER_IDS)[number];

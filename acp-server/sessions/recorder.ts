@@ -3,6 +3,7 @@
 import type { ChatMessage } from "../providers/types";
 import type { TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
+import { redactSecrets } from "../util/redact";
 import type { JournalRecord, ToolCallRecord, TitleSource } from "./types";
 
 export interface JournalWriter {
@@ -21,7 +22,7 @@ export class SessionRecorder {
 
   /** A completed step of the conversation: on disk before this returns. */
   message(message: ChatMessage): void {
-    this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message, tokens: estimateTokens(message) }, true);
+    this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message: redactMessage(message), tokens: estimateTokens(message) }, true);
   }
 
   // What follows only affects replay and the index. Every record is written at once (a kill -9
@@ -51,6 +52,27 @@ export class SessionRecorder {
       if (!this.failed) this.log.error("the session journal could not be written; this session may not be restorable", { sessionId: this.sessionId, error });
       this.failed = true;
     }
+  }
+}
+
+/**
+ * Credentials never reach the disk. Only the text is redacted: provider replay blocks
+ * (thinking signatures, encrypted reasoning) are opaque and must come back byte for byte.
+ */
+function redactMessage(message: ChatMessage): ChatMessage {
+  switch (message.role) {
+    case "user":
+      return { ...message, content: message.content.map((part) => (part.type === "text" ? { ...part, text: redactSecrets(part.text) } : part)) };
+    case "assistant":
+      return {
+        ...message,
+        content: redactSecrets(message.content),
+        ...(message.toolCalls ? { toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: redactSecrets(call.arguments) })) } : {}),
+      };
+    case "tool":
+      return { ...message, content: redactSecrets(message.content) };
+    default:
+      return message;
   }
 }
 

@@ -78,7 +78,7 @@ export interface BackgroundProcess {
   handle: RunningCommand;
 }
 
-export type PermissionAction = "edit" | "execute" | "delete" | "other";
+export type PermissionAction = "read" | "edit" | "execute" | "delete" | "other";
 
 export interface PermissionAsk {
   action: PermissionAction;
@@ -89,6 +89,8 @@ export interface PermissionAsk {
   command?: string;
   /** Preview shown with the prompt (a diff for edits). */
   content?: DisplayContent[];
+  /** Why the action needs approval (set by the policy, shown with the prompt). */
+  reasons?: string[];
 }
 
 export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";

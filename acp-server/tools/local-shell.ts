@@ -34,13 +34,16 @@ export function killAllLocalProcesses(): void {
 }
 
 export class LocalShellRunner implements ShellRunner {
+  /** `baseEnv`: the environment commands start from (default: this process's). */
+  constructor(private readonly baseEnv: NodeJS.ProcessEnv = process.env) {}
+
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
     await checkDirectory(options.cwd);
     let child: ChildProcess;
     try {
       child = spawn(SHELL, ["-c", command], {
         cwd: options.cwd,
-        env: { ...process.env, ...NON_INTERACTIVE_ENV, ...options.env },
+        env: { ...this.baseEnv, ...NON_INTERACTIVE_ENV, ...options.env },
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
       });

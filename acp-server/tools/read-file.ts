@@ -113,6 +113,10 @@ export const readFileTool = defineTool({
   handler: async (args, ctx) => {
     const absolute = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, absolute);
+    // Inside the workspace this is instant; outside it, or for credentials, the user decides.
+    if (!(await ctx.requestPermission({ action: "read", title: `Read ${shown}`, paths: [absolute] }))) {
+      throw new ToolError(`The user did not allow reading ${shown}.`);
+    }
     const existsLocally = await checkLocalFile(absolute, shown, ctx.files.viaEditor);
     let text: string;
     try {

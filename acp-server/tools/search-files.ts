@@ -218,6 +218,9 @@ export const searchFilesTool = defineTool({
   locations: (args, cwd) => [{ path: resolvePath(cwd, args.path ?? ".") }],
   handler: async (args, ctx) => {
     const root = resolvePath(ctx.cwd, args.path ?? ".");
+    if (!(await ctx.requestPermission({ action: "read", title: `Search ${displayPath(ctx.cwd, root)}`, paths: [root] }))) {
+      throw new ToolError(`The user did not allow searching ${displayPath(ctx.cwd, root)}.`);
+    }
     const info = await stat(root).catch(() => null);
     if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.cwd, root)}. Search its parent folder, or use target "files" to locate it.`);
     const rootIsFile = !info.isDirectory();

@@ -73,7 +73,7 @@ test("set_mode switches and reports the mode; bad modes are refused", async () =
     await hermes.initialize();
     const session = await hermes.newSession(project);
     assert.equal(session.modes?.currentModeId, "default");
-    assert.deepEqual(session.modes?.availableModes.map((m) => m.id), ["default", "accept_edits", "dont_ask"]);
+    assert.deepEqual(session.modes?.availableModes.map((m) => m.id), ["default", "accept_edits", "plan", "dont_ask"]);
 
     assert.equal((await hermes.prompt(session.sessionId, "first")).stopReason, "end_turn");
 

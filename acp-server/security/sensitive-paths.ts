@@ -1,0 +1,57 @@
+// Paths that are never touched without the user's say-so (except in dont_ask mode), and the
+// workspace boundary. Both compare real paths, so a symlink cannot smuggle a path across.
+import { realpathSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+
+/** The real path of `target`, resolving symlinks of its nearest existing ancestor. */
+export function realPath(target: string): string {
+  const absolute = path.resolve(target);
+  const missing: string[] = [];
+  let current = absolute;
+  for (;;) {
+    try {
+      return path.join(realpathSync(current), ...missing.reverse());
+    } catch {
+      const parent = path.dirname(current);
+      if (parent === current) return absolute;
+      missing.push(path.basename(current));
+      current = parent;
+    }
+  }
+}
+
+export function isInside(root: string, target: string): boolean {
+  const relative = path.relative(root, target);
+  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
+}
+
+/** Inside the workspace after resolving `..` and symlinks on both sides. */
+export function insideWorkspace(cwd: string, target: string): boolean {
+  return isInside(realPath(cwd), realPath(target));
+}
+
+const SENSITIVE_NAMES = [
+  /^\.env(\..*)?$/, // .env, .env.local, ...
+  /\.env$/,
+  /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/,
+  /\.(pem|key|p12|pfx|keystore|jks)$/,
+  /^\.netrc$/,
+  /^\.pypirc$/,
+  /^\.npmrc$/,
+  /^credentials(\.json)?$/,
+];
+const SENSITIVE_DIRS = [".git", ".ssh", ".aws", ".gnupg", ".kube", ".docker"];
+
+/** Why `target` is sensitive, or undefined. */
+export function sensitiveReason(target: string): string | undefined {
+  const real = realPath(target);
+  const parts = real.split(path.sep);
+  const dir = parts.find((part) => SENSITIVE_DIRS.includes(part));
+  if (dir) return `it is inside a ${dir}/ folder`;
+  const name = path.basename(real);
+  if (SENSITIVE_NAMES.some((pattern) => pattern.test(name))) return `${name} may hold credentials`;
+  const hermesHome = process.env.HERMES_HOME ? path.resolve(process.env.HERMES_HOME) : path.join(os.homedir(), ".hermes");
+  if (isInside(realPath(hermesHome), real) && /^(config\.yaml|\.env)$/.test(name)) return "it is Hermes's own configuration";
+  return undefined;
+}

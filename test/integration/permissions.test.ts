@@ -1,0 +1,206 @@
+// Permissions over ACP: every answer a user can give, modes, the workspace guard, command
+// screening and redaction, through a real client connection.
+import * as acp from "@agentclientprotocol/sdk";
+import assert from "node:assert/strict";
+import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { test } from "node:test";
+import { makeTempDir, scriptedConfig, sessionUpdates, startHermes, type PermissionPolicy } from "../support/acp-harness";
+import { useScriptedModel } from "../support/scripted-model";
+
+const scripted = useScriptedModel();
+
+const write = (id: string, file: string, content = "x\n") => ({ toolCalls: [{ id, name: "write_file", arguments: { path: file, content } }] });
+const run = (id: string, command: string) => ({ toolCalls: [{ id, name: "terminal", arguments: { command } }] });
+const pick = (optionId: string): PermissionPolicy => (request) => (request.options.some((o) => o.optionId === optionId) ? optionId : "cancelled");
+
+async function exists(file: string): Promise<boolean> {
+  return readFile(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+function toolResult(body: any, id: string): string {
+  return body.messages.find((m: any) => m.role === "tool" && m.tool_call_id === id)?.content ?? "";
+}
+
+test("allow once asks again next time; allow for the session does not", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_once") });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue(write("w1", "a.txt"), write("w2", "b.txt"), { text: "ok" });
+    await hermes.prompt(sessionId, "write two files");
+    assert.equal(hermes.permissionRequests.length, 2, "allow once covers one call");
+    assert.ok((await exists(path.join(project, "a.txt"))) && (await exists(path.join(project, "b.txt"))));
+    const options = hermes.permissionRequests[0].options.map((o) => o.optionId);
+    assert.deepEqual(options, ["allow_once", "allow_session", "allow_always", "reject_once", "reject_always"]);
+    assert.ok(hermes.permissionRequests[0].toolCall.content?.some((c) => c.type === "diff"), "edits are proposed as a diff");
+  } finally {
+    await hermes.close();
+  }
+
+  const second = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_session") });
+  try {
+    await second.initialize();
+    const { sessionId } = await second.newSession(project);
+    model.enqueue(write("w3", "c.txt"), write("w4", "d.txt"), { text: "ok" });
+    await second.prompt(sessionId, "write two more");
+    assert.equal(second.permissionRequests.length, 1, "the session grant covers the second edit");
+    assert.ok(await exists(path.join(project, "d.txt")));
+  } finally {
+    await second.close();
+  }
+});
+
+test("always allow is saved to config.yaml and holds after a restart; always reject too", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  await mkdir(path.join(project, "build"));
+  const first = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_always") });
+  try {
+    await first.initialize();
+    const { sessionId } = await first.newSession(project);
+    model.enqueue(run("r1", "rm -rf build"), write("w1", "notes.md"), { text: "ok" });
+    await first.prompt(sessionId, "clean up and write notes");
+    assert.equal(first.permissionRequests.length, 2);
+    const flagged = JSON.stringify(first.permissionRequests[0].toolCall.content);
+    assert.match(flagged, /rm -rf build/, "the command is shown");
+    assert.match(flagged, /Needs approval: .*delete/i, "and why it was flagged");
+    assert.equal(await exists(path.join(project, "build")), false);
+    const config = await readFile(path.join(first.home, "config.yaml"), "utf8");
+    assert.match(config, /approvals:/);
+    assert.match(config, /edit: notes\.md/);
+  } finally {
+    await first.close();
+  }
+
+  const second = await startHermes({ config: undefined, env: { HERMES_HOME: first.home }, permission: pick("reject_always") });
+  try {
+    await second.initialize();
+    const { sessionId } = await second.newSession(project);
+    await mkdir(path.join(project, "build"));
+    model.enqueue(run("r2", "rm -rf build"), write("w2", "notes.md", "new\n"), write("w3", "other.md"), { text: "ok" });
+    await second.prompt(sessionId, "again");
+    assert.equal(second.permissionRequests.length, 1, "only the new file asks; saved answers hold after the restart");
+    assert.equal(await exists(path.join(project, "build")), false, "the saved command rule applied");
+    assert.equal(await readFile(path.join(project, "notes.md"), "utf8"), "new\n");
+    assert.equal(await exists(path.join(project, "other.md")), false, "rejected");
+    assert.match(await readFile(path.join(first.home, "config.yaml"), "utf8"), /edit: other\.md\n\s+decision: reject/);
+  } finally {
+    await second.close();
+  }
+});
+
+test("a rejected or cancelled prompt is a denial the model reads, and the turn goes on", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: () => "cancelled" });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const first = model.requests.length;
+    model.enqueue(write("w1", "a.txt"), { text: "understood" });
+    assert.equal((await hermes.prompt(sessionId, "write it")).stopReason, "end_turn");
+    assert.equal(await exists(path.join(project, "a.txt")), false);
+    assert.match(toolResult(model.requests[first + 1].body, "w1"), /denied/);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("plan mode refuses writes and changing commands, allows reading", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  await writeFile(path.join(project, "readme.md"), "hello\n");
+  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_once") });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    await hermes.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+    const first = model.requests.length;
+    model.enqueue(
+      { toolCalls: [{ id: "r", name: "read_file", arguments: { path: "readme.md" } }, { id: "l", name: "terminal", arguments: { command: "ls -la && git status" } }] },
+      { toolCalls: [{ id: "w", name: "write_file", arguments: { path: "x.txt", content: "no" } }, { id: "t", name: "terminal", arguments: { command: "touch y.txt" } }] },
+      { text: "Plan: ..." },
+    );
+    await hermes.prompt(sessionId, "plan the change");
+    const body = model.requests[first + 2].body;
+    assert.match(toolResult(body, "r"), /hello/);
+    assert.match(toolResult(body, "l"), /exit_code/, "read-only commands run");
+    assert.match(toolResult(body, "w"), /Plan mode/);
+    assert.match(toolResult(body, "t"), /Plan mode/);
+    assert.equal(await exists(path.join(project, "x.txt")), false);
+    assert.equal(await exists(path.join(project, "y.txt")), false);
+    assert.equal(hermes.permissionRequests.length, 0, "plan mode refuses without asking");
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("accept_edits applies edits in the workspace and asks outside it, symlinks included", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const outside = await makeTempDir("hermes-outside-");
+  await symlink(outside, path.join(project, "escape"));
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { agent: { default_mode: "accept_edits" } }), permission: "reject" });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue(write("in", "src/a.ts"), write("out", path.join(outside, "b.ts")), write("link", "escape/c.ts"), { text: "done" });
+    await hermes.prompt(sessionId, "edit");
+    assert.ok(await exists(path.join(project, "src", "a.ts")), "inside: applied without asking");
+    assert.equal(hermes.permissionRequests.length, 2, "outside, directly or through a symlink: asked");
+    assert.equal(await exists(path.join(outside, "b.ts")), false);
+    assert.equal(await exists(path.join(outside, "c.ts")), false);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("hardline commands never run, even in dont_ask mode", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }) });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const first = model.requests.length;
+    model.enqueue(run("h", "echo start; rm -rf ~ ; echo end"), { text: "refused" });
+    await hermes.prompt(sessionId, "wipe it");
+    const result = toolResult(model.requests[first + 1].body, "h");
+    assert.match(result, /never runs this command/);
+    assert.doesNotMatch(result, /start/, "nothing of the line ran");
+    const done = sessionUpdates(hermes, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "h" && (u.status === "completed" || u.status === "failed"));
+    assert.ok(done && done.sessionUpdate === "tool_call_update" && done.status === "failed");
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("secrets are redacted in what the model, the editor and the journal see; commands do not get the agent's keys", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const key = "sk-ant-api03-Zx9Qm2Lp8Rt5Wv1Yb4Nc7Hd0Kf3Gj6Ts9Ua2Xe5";
+  await writeFile(path.join(project, "leak.txt"), `ANTHROPIC_API_KEY=${key}\n`);
+  const hermes = await startHermes({ config: scriptedConfig(model.url), env: { DEPLOY_API_KEY: "deploy-secret-value-123456" } });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const first = model.requests.length;
+    model.enqueue(run("c", "cat leak.txt; echo \"env=[$DEPLOY_API_KEY]\""), { text: "done" });
+    await hermes.prompt(sessionId, "show me");
+    const seen = toolResult(model.requests[first + 1].body, "c");
+    assert.doesNotMatch(seen, new RegExp(key), "the model never sees the key");
+    assert.match(seen, /\[REDACTED\]/);
+    assert.match(seen, /env=\[\]/, "the agent's own keys are not in the command's environment");
+    assert.doesNotMatch(JSON.stringify(hermes.frames), new RegExp(key), "nor does the editor");
+    const journal = await readFile(path.join(hermes.home, "sessions", `${sessionId}.jsonl`), "utf8");
+    assert.doesNotMatch(journal, new RegExp(key), "nor the session journal");
+  } finally {
+    await hermes.close();
+  }
+});
