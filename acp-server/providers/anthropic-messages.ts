@@ -12,32 +12,18 @@ import {
   type AnthropicUsageCounts,
 } from "./anthropic-messages-mapping";
 import { withAnthropicBreakpoints, type CacheTtl } from "./cache-breakpoints";
-import { SdkProvider } from "./sdk-provider";
+import { SdkProvider, type SdkProviderBase } from "./sdk-provider";
 import type { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
 import type { FinishReason, ModelEvent, ModelRequest, ReplayBlock, ToolCallRequest } from "./types";
 
 type AnthropicModule = typeof import("@anthropic-ai/sdk");
 
-export interface AnthropicMessagesProviderOptions {
-  /** Provider name from config, used in logs and error messages. */
-  provider: string;
-  model: string;
-  /**
-   * e.g. https://api.anthropic.com/v1 or http://127.0.0.1:8080/v1. Config URLs end in /v1 like
-   * every other provider's, but the SDK appends /v1/messages itself: a trailing /v1 is
-   * stripped before it reaches the SDK (see sdkBaseURL).
-   */
-  baseURL: string;
-  /** Undefined for local servers that need no key (a placeholder is sent). */
-  apiKey?: string;
-  /** Environment variable the key comes from, named in the hint of 401/403 errors. */
-  apiKeyEnv?: string;
-  headers?: Record<string, string>;
-  /** Time to wait for the response to start. */
-  timeoutMs?: number;
-  /** Longest silence allowed once the response streams (the idle watchdog). */
-  idleTimeoutMs?: number;
+/**
+ * Config URLs end in /v1 like every other provider's, but the Anthropic SDK appends
+ * /v1/messages itself: a trailing /v1 is stripped before it reaches the SDK (see sdkBaseURL).
+ */
+export interface AnthropicMessagesProviderOptions extends SdkProviderBase {
   /** Output cap (the API requires one); ModelRequest.maxTokens overrides it. */
   maxTokens: number;
   /** Extended thinking; max_tokens is raised above the budget when needed. */

@@ -13,28 +13,14 @@ import {
   ToolCallAccumulator,
 } from "./chat-completions-messages";
 import { openAiCacheControl, type CacheOptions } from "./cache-breakpoints";
-import { SdkProvider } from "./sdk-provider";
+import { SdkProvider, type SdkProviderBase } from "./sdk-provider";
 import type { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
 import type { FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types";
 
 type OpenAIModule = typeof import("openai");
 
-export interface ChatCompletionsProviderOptions {
-  /** Provider name from config, used in logs and error messages. */
-  provider: string;
-  model: string;
-  /** e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1 */
-  baseURL: string;
-  /** Undefined for local servers that need no key. */
-  apiKey?: string;
-  /** Environment variable the key comes from, named in the hint of 401/403 errors. */
-  apiKeyEnv?: string;
-  headers?: Record<string, string>;
-  /** Time to wait for the response to start. */
-  timeoutMs?: number;
-  /** Longest silence allowed once the response streams (the idle watchdog). */
-  idleTimeoutMs?: number;
+export interface ChatCompletionsProviderOptions extends SdkProviderBase {
   /**
    * Retries inside the SDK. Default 0: the agent loop retries itself (with backoff,
    * retry-after, notices to the user, then fallback models).

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { ResponseCreateParamsStreaming, ResponseInput, ResponseOutputItem } from "openai/resources/responses/responses";
 import { incompleteReason, mapResponsesUsage, reasoningReplay, streamFailure, toResponsesPrompt, toResponsesTools } from "./codex-responses-mapping";
-import { SdkProvider } from "./sdk-provider";
+import { SdkProvider, type SdkProviderBase } from "./sdk-provider";
 import type { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
 import type { FinishReason, ModelEvent, ModelRequest, TokenUsage, ToolCallRequest } from "./types";
@@ -15,21 +15,7 @@ type OpenAIModule = typeof import("openai");
 
 export type ReasoningEffort = "minimal" | "low" | "medium" | "high";
 
-export interface CodexResponsesProviderOptions {
-  /** Provider name from config, used in logs and error messages. */
-  provider: string;
-  model: string;
-  /** e.g. https://api.openai.com/v1 */
-  baseURL: string;
-  /** Undefined for local servers that need no key. */
-  apiKey?: string;
-  /** Environment variable the key comes from, named in the hint of 401/403 errors. */
-  apiKeyEnv?: string;
-  headers?: Record<string, string>;
-  /** Time to wait for the response to start. */
-  timeoutMs?: number;
-  /** Longest silence allowed once the response streams (the idle watchdog). */
-  idleTimeoutMs?: number;
+export interface CodexResponsesProviderOptions extends SdkProviderBase {
   /** Default `max_output_tokens` when the request sets no maxTokens. */
   maxOutputTokens?: number;
   /** Sent (with summary "auto") only when set; otherwise the model's default applies. */

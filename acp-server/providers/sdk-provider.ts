@@ -6,13 +6,20 @@ import { NO_SDK_CLASSES, toProviderError, type ErrorContext, type SdkErrorClasse
 import { StreamGuard } from "./stream-guard";
 import type { ModelEvent, ModelProvider, ModelRequest } from "./types";
 
+/** What every provider is built from (the resolved model's endpoint and limits). */
 export interface SdkProviderBase {
   /** Provider name from config, used in logs and error messages. */
   provider: string;
   model: string;
+  /** The endpoint as configured, e.g. https://api.openai.com/v1 or http://127.0.0.1:8080/v1. */
   baseURL: string;
+  /** Undefined for local servers that need no key (a placeholder is sent). */
+  apiKey?: string;
   /** Environment variable the key comes from, named in the hint of 401/403 errors. */
   apiKeyEnv?: string;
+  headers?: Record<string, string>;
+  /** Time to wait for the response to start. */
+  timeoutMs?: number;
   /** Longest silence allowed once the response streams (the idle watchdog). */
   idleTimeoutMs?: number;
 }
