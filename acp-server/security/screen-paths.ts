@@ -1,0 +1,68 @@
+// Path handling for the command screen: resolve a command's word to an absolute path
+// (expanding `~`, `$HOME`, `$PWD`, `$HERMES_HOME`), and name the sensitive area a path
+// falls in — secrets, shell startup files, Hermes's config, system folders — with the
+// wording used in findings.
+import path from "node:path";
+
+/** Where the screened line runs; `cwd` follows `cd`/`pushd` as the line is walked. */
+export interface State {
+  home: string;
+  cwd: string;
+  hermesHome: string;
+}
+
+/** Top-level system folders whose deletion breaks the machine. */
+export const SYSTEM_DIRS = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/sbin", "/sys", "/usr", "/var", "/home", "/Users", "/System", "/Library", "/Applications", "/private"];
+/** System folders where a write (not a delete) still needs the user's say. */
+const WRITE_PROTECTED = ["/etc", "/boot", "/bin", "/sbin", "/usr", "/lib", "/lib32", "/lib64", "/root", "/sys"];
+
+export const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|loop\d|sr\d|mapper\/|mem$|kmem$|port$)/;
+const RC_FILES = [".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".config/fish/config.fish", ".kshrc", ".cshrc", ".tcshrc"];
+const SECRET_DIRS = [".ssh", ".gnupg", ".aws"];
+
+/** Expand `~`, `$HOME`, `$PWD`, `$HERMES_HOME` at the start of a word and make it absolute. */
+export function resolvePath(word: string, cwd: string, home: string, hermesHome = path.posix.join(home, ".hermes")): string {
+  let w = word;
+  if (w === "~" || w.startsWith("~/")) w = home + w.slice(1);
+  else {
+    const v = /^(?:\$\{(HOME|PWD|HERMES_HOME)\}|\$(HOME|PWD|HERMES_HOME)(?![A-Za-z0-9_])|\$\((pwd)\)|`(pwd)`)/.exec(w);
+    if (v) {
+      const name = v[1] ?? v[2] ?? "PWD";
+      const value = name === "HOME" ? home : name === "PWD" ? cwd : hermesHome;
+      w = value + w.slice(v[0].length);
+    }
+  }
+  const abs = w.startsWith("/") ? w : path.posix.join(cwd, w);
+  const norm = path.posix.normalize(abs);
+  return norm.length > 1 ? norm.replace(/\/+$/, "") : norm;
+}
+
+export function isWithin(target: string, dir: string): boolean {
+  return target === dir || target.startsWith(dir === "/" ? "/" : dir + "/");
+}
+
+export function tildeLabel(p: string, home: string): string {
+  return isWithin(p, home) ? "~" + p.slice(home.length) : p;
+}
+
+/** The sensitive area a path falls in, as used in "write-sensitive:<area>" keys, or undefined. */
+export function sensitiveArea(abs: string, st: State): string | undefined {
+  const base = path.posix.basename(abs);
+  if (abs === path.posix.join(st.hermesHome, "config.yaml") || abs === path.posix.join(st.hermesHome, ".env")) return "hermes-config";
+  if (abs === path.posix.join(st.home, ".hermes", "config.yaml") || abs === path.posix.join(st.home, ".hermes", ".env")) return "hermes-config";
+  for (const dir of SECRET_DIRS) if (isWithin(abs, path.posix.join(st.home, dir))) return "~/" + dir;
+  for (const rc of RC_FILES) if (abs === path.posix.join(st.home, rc)) return "~/" + rc;
+  for (const dir of WRITE_PROTECTED) if (isWithin(abs, dir)) return dir;
+  if (/^\.env(\..+)?$|^.+\.env$/.test(base) && !/\.(example|sample|template|dist|defaults?)$/.test(base)) return ".env";
+  return undefined;
+}
+
+/** The tail of a finding's sentence saying why the area matters. */
+export function describeArea(area: string): string {
+  if (area === "hermes-config") return ", Hermes's own configuration";
+  if (area === ".env") return ", an environment file that usually holds secrets";
+  if (area === "~/.ssh") return ", where SSH keys and trusted hosts live";
+  if (area === "~/.gnupg" || area === "~/.aws") return ", where credentials live";
+  if (area.startsWith("~/.")) return ", a shell startup file that runs in every new terminal";
+  return `, inside the system folder ${area}`;
+}

@@ -1,0 +1,94 @@
+// Command-screen rules for commands that write files: they find the files each command
+// writes (`tee`, `cp`/`mv`/`install`/`rsync`, `sed -i`, `truncate`, `dd of=`, `curl -o`)
+// and hand them to Screen.write, which flags raw disk devices and sensitive files.
+import path from "node:path";
+import type { SimpleCommand } from "./shell-parse";
+import { BLOCK_DEVICE, sensitiveArea } from "./screen-paths";
+import { shortFlags, type Screen } from "./screen-rule";
+
+export function checkTee(s: Screen, args: string[]): void {
+  for (const a of shortFlags(args).operands) s.write(a, "tee");
+}
+
+export function checkDd(s: Screen, args: string[]): void {
+  for (const a of args) if (a.startsWith("of=")) s.write(a.slice(3), "dd");
+  for (const a of args) if (a.startsWith("of=") && BLOCK_DEVICE.test(s.abs(a.slice(3)))) s.add("hardline", "dd-block-device", `dd overwrites the disk device ${s.abs(a.slice(3))}, destroying its data`);
+}
+
+export function checkTruncate(s: Screen, args: string[]): void {
+  const ops: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    if (args[k] === "-s" || args[k] === "-r") k++;
+    else if (!args[k].startsWith("-")) ops.push(args[k]);
+  }
+  for (const a of ops) s.write(a, "truncate");
+}
+
+/** `curl -o FILE`, `wget -O FILE`: the download lands in a file. */
+export function checkDownloadOutput(s: Screen, p: string, args: string[]): void {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if ((p === "curl" && (a === "-o" || a === "--output")) || (p === "wget" && (a === "-O" || a === "--output-document"))) s.write(args[k + 1] ?? "", p);
+    else if (a.startsWith("--output=") || a.startsWith("--output-document=")) s.write(a.slice(a.indexOf("=") + 1), p);
+  }
+}
+
+export function checkCopy(s: Screen, cmd: SimpleCommand): void {
+  const p = cmd.program;
+  const args = cmd.args;
+  const operands: string[] = [];
+  let targetDir: string | undefined;
+  let ended = false;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (ended || !a.startsWith("-") || a === "-") operands.push(a);
+    else if (a === "--") ended = true;
+    else if (a === "-t") targetDir = args[++k];
+    else if (a.startsWith("--target-directory=")) targetDir = a.slice(19);
+    else if (a === "-S" || a === "--suffix" || a === "-m" || a === "-o" || a === "-g" || a === "-e") k++;
+  }
+  if (operands.length === 0) return;
+  const dest = targetDir ?? operands[operands.length - 1];
+  const sources = targetDir !== undefined ? operands : operands.slice(0, -1);
+  if (p === "mv" && s.abs(dest) === "/dev/null") {
+    s.add("dangerous", "mv-dev-null", "mv into /dev/null destroys the moved files");
+    return;
+  }
+  const destAbs = s.abs(dest);
+  // The destination may be a folder: then the file lands at dest/<source name>.
+  if (BLOCK_DEVICE.test(destAbs) || sensitiveArea(destAbs, s.st)) s.write(dest, p);
+  else for (const src of sources) s.write(path.posix.join(dest, path.posix.basename(src)), p);
+  if (p === "mv") for (const src of sources) s.deleted(src, "mv", "moves away");
+}
+
+export function checkSed(s: Screen, args: string[]): void {
+  let inPlace = false;
+  let hasScript = false;
+  const operands: string[] = [];
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a === "--") {
+      operands.push(...args.slice(k + 1));
+      break;
+    }
+    if (!a.startsWith("-") || a === "-") operands.push(a);
+    else if (a.startsWith("--")) {
+      if (a.startsWith("--in-place")) inPlace = true;
+      else if (a === "--expression" || a === "--file") {
+        hasScript = true;
+        k++;
+      } else if (a.startsWith("--expression=") || a.startsWith("--file=")) hasScript = true;
+    } else {
+      const cluster = a.slice(1);
+      const iAt = cluster.indexOf("i");
+      const eAt = cluster.search(/[ef]/);
+      if (iAt >= 0 && (eAt < 0 || iAt < eAt)) inPlace = true;
+      if (eAt >= 0 && (iAt < 0 || eAt < iAt)) {
+        hasScript = true;
+        if (eAt === cluster.length - 1) k++;
+      }
+    }
+  }
+  if (!inPlace) return;
+  for (const f of hasScript ? operands : operands.slice(1)) s.write(f, "sed -i");
+}

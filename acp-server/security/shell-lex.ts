@@ -1,0 +1,275 @@
+// The shell lexer: turns a command line into word, operator and redirection tokens
+// (handling quoting, escapes, comments, here-documents and `$(...)`/backtick/process
+// substitutions), then groups the tokens into segments, one per simple command.
+// Substitutions are recorded on their word so the parser can look inside them.
+import { decodeAnsiC, findBrace, findClose, readRedirOp, readSubstitution } from "./shell-scan";
+
+export interface WordTok {
+  t: "word";
+  value: string;
+  start: number;
+  end: number;
+  subs: string[];
+  quoted: boolean;
+}
+interface OpTok {
+  t: "op";
+  op: string;
+  start: number;
+  end: number;
+}
+export interface RedirTok {
+  t: "redir";
+  op: string;
+  fd?: string;
+  start: number;
+  end: number;
+  heredoc?: string;
+}
+type Tok = WordTok | OpTok | RedirTok;
+
+const WORD_BREAK = new Set([" ", "\t", "\r", "\n", ";", "&", "|", "(", ")", "<", ">"]);
+
+export function tokenize(src: string): Tok[] {
+  const toks: Tok[] = [];
+  const pendingHeredocs: { delim: string; strip: boolean; tok: RedirTok }[] = [];
+  let awaitingDelimiter: RedirTok | undefined;
+  let i = 0;
+  const n = src.length;
+
+  const readHeredocs = (pos: number): number => {
+    for (const doc of pendingHeredocs) {
+      const lines: string[] = [];
+      while (pos < n) {
+        let eol = src.indexOf("\n", pos);
+        if (eol < 0) eol = n;
+        let line = src.slice(pos, eol);
+        pos = eol + 1;
+        if (doc.strip) line = line.replace(/^\t+/, "");
+        if (line === doc.delim) break;
+        lines.push(line);
+      }
+      doc.tok.heredoc = lines.join("\n");
+    }
+    pendingHeredocs.length = 0;
+    return Math.min(pos, n);
+  };
+
+  /** Push the redirection whose operator starts at `at` (token text from `start`); returns the index after it. */
+  const pushRedir = (at: number, start: number, fd?: string): number => {
+    const op = readRedirOp(src, at);
+    const tok: RedirTok = fd === undefined ? { t: "redir", op, start, end: at + op.length } : { t: "redir", op, fd, start, end: at + op.length };
+    toks.push(tok);
+    if (op === "<<" || op === "<<-") awaitingDelimiter = tok;
+    return at + op.length;
+  };
+
+  while (i < n) {
+    const c = src[i];
+    if (c === " " || c === "\t" || c === "\r") {
+      i++;
+      continue;
+    }
+    if (c === "\\" && src[i + 1] === "\n") {
+      i += 2;
+      continue;
+    }
+    if (c === "\n") {
+      toks.push({ t: "op", op: ";", start: i, end: i + 1 });
+      i++;
+      if (pendingHeredocs.length > 0) i = readHeredocs(i);
+      continue;
+    }
+    if (c === "#") {
+      const eol = src.indexOf("\n", i);
+      i = eol < 0 ? n : eol;
+      continue;
+    }
+    if (c === ";") {
+      const len = src[i + 1] === ";" || src[i + 1] === "&" ? 2 : 1;
+      toks.push({ t: "op", op: ";", start: i, end: i + len });
+      i += len;
+      continue;
+    }
+    if (c === "&") {
+      if (src[i + 1] === "&") {
+        toks.push({ t: "op", op: "&&", start: i, end: i + 2 });
+        i += 2;
+      } else if (src[i + 1] === ">") {
+        const op = src[i + 2] === ">" ? "&>>" : "&>";
+        toks.push({ t: "redir", op, start: i, end: i + op.length });
+        i += op.length;
+      } else {
+        toks.push({ t: "op", op: "&", start: i, end: i + 1 });
+        i++;
+      }
+      continue;
+    }
+    if (c === "|") {
+      if (src[i + 1] === "|") {
+        toks.push({ t: "op", op: "||", start: i, end: i + 2 });
+        i += 2;
+      } else {
+        const len = src[i + 1] === "&" ? 2 : 1;
+        toks.push({ t: "op", op: "|", start: i, end: i + len });
+        i += len;
+      }
+      continue;
+    }
+    if (c === "(" || c === ")") {
+      toks.push({ t: "op", op: c, start: i, end: i + 1 });
+      i++;
+      continue;
+    }
+    if ((c === "<" || c === ">") && src[i + 1] === "(") {
+      // Process substitution: a word whose inner command runs.
+      const close = findClose(src, i + 2);
+      const end = close < 0 ? n : close + 1;
+      const inner = src.slice(i + 2, close < 0 ? n : close);
+      toks.push({ t: "word", value: src.slice(i, end), start: i, end, subs: [inner], quoted: false });
+      i = end;
+      continue;
+    }
+    if (c === "<" || c === ">") {
+      i = pushRedir(i, i);
+      continue;
+    }
+
+    // A word.
+    const start = i;
+    let value = "";
+    let quoted = false;
+    const subs: string[] = [];
+    while (i < n && !WORD_BREAK.has(src[i])) {
+      const ch = src[i];
+      if (ch === "\\") {
+        if (src[i + 1] === "\n") {
+          i += 2;
+          continue;
+        }
+        if (i + 1 < n) value += src[i + 1];
+        quoted = true;
+        i += 2;
+        continue;
+      }
+      if (ch === "'") {
+        const j = src.indexOf("'", i + 1);
+        const end = j < 0 ? n : j;
+        value += src.slice(i + 1, end);
+        quoted = true;
+        i = end + 1;
+        continue;
+      }
+      if (ch === '"') {
+        quoted = true;
+        i++;
+        while (i < n && src[i] !== '"') {
+          const d = src[i];
+          if (d === "\\") {
+            const next = src[i + 1];
+            if (next === "\n") {
+              // line continuation inside quotes
+            } else if (next === "$" || next === "`" || next === '"' || next === "\\") {
+              value += next;
+            } else if (next !== undefined) {
+              value += "\\" + next;
+            }
+            i += 2;
+            continue;
+          }
+          const subEnd = readSubstitution(src, i, subs);
+          if (subEnd >= 0) {
+            value += src.slice(i, subEnd);
+            i = subEnd;
+            continue;
+          }
+          value += d;
+          i++;
+        }
+        i++; // closing quote
+        continue;
+      }
+      const subEnd = readSubstitution(src, i, subs);
+      if (subEnd >= 0) {
+        value += src.slice(i, subEnd);
+        i = subEnd;
+        continue;
+      }
+      if (ch === "$" && src[i + 1] === "{") {
+        const close = findBrace(src, i + 2);
+        value += src.slice(i, close + 1);
+        i = close + 1;
+        continue;
+      }
+      if (ch === "$" && src[i + 1] === "'") {
+        let j = i + 2;
+        while (j < n && src[j] !== "'") j += src[j] === "\\" ? 2 : 1;
+        value += decodeAnsiC(src.slice(i + 2, Math.min(j, n)));
+        quoted = true;
+        i = j + 1;
+        continue;
+      }
+      value += ch;
+      i++;
+    }
+    const end = Math.min(i, n);
+    // `2>file`, `10<&0`: an all-digit word glued to a redirection is its descriptor.
+    if (!quoted && /^\d+$/.test(value) && (src[end] === ">" || src[end] === "<") && src[end + 1] !== "(") {
+      i = pushRedir(end, start, value);
+      continue;
+    }
+    const word: WordTok = { t: "word", value, start, end, subs, quoted };
+    toks.push(word);
+    if (awaitingDelimiter) {
+      pendingHeredocs.push({ delim: value, strip: awaitingDelimiter.op === "<<-", tok: awaitingDelimiter });
+      awaitingDelimiter = undefined;
+    }
+  }
+  return toks;
+}
+
+export interface Segment {
+  words: WordTok[];
+  redirs: { tok: RedirTok; target?: WordTok }[];
+  start: number;
+  end: number;
+  sepAfter: string;
+}
+
+/** Group tokens into simple commands, split at operators; each redirection takes the word after it as its target. */
+export function segment(toks: Tok[]): Segment[] {
+  const out: Segment[] = [];
+  let cur: Segment | undefined;
+  const ensure = (start: number): Segment => {
+    if (!cur) cur = { words: [], redirs: [], start, end: start, sepAfter: ";" };
+    return cur;
+  };
+  for (let k = 0; k < toks.length; k++) {
+    const tok = toks[k];
+    if (tok.t === "op") {
+      if (cur) {
+        cur.sepAfter = tok.op;
+        out.push(cur);
+        cur = undefined;
+      }
+      continue;
+    }
+    const seg = ensure(tok.start);
+    if (tok.t === "word") {
+      seg.words.push(tok);
+      seg.end = tok.end;
+    } else {
+      const next = toks[k + 1];
+      if (next && next.t === "word") {
+        seg.redirs.push({ tok, target: next });
+        seg.end = next.end;
+        k++;
+      } else {
+        seg.redirs.push({ tok });
+        seg.end = tok.end;
+      }
+    }
+  }
+  if (cur) out.push(cur);
+  return out;
+}

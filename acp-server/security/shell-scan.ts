@@ -1,0 +1,138 @@
+// Low-level scanners for the shell lexer (shell-lex.ts): find the end of quoted text,
+// backticks, `$(...)` and `${...}`, decode `$'...'` escapes, and read redirection operators.
+// Each works on the raw source and an index, and tolerates unbalanced input by running to
+// the end of the line rather than giving up.
+
+/** Index just past the closing backtick; `i` is just after the opening one. */
+export function skipBacktick(src: string, i: number): number {
+  while (i < src.length) {
+    const c = src[i];
+    if (c === "\\") {
+      i += 2;
+      continue;
+    }
+    if (c === "`") return i + 1;
+    i++;
+  }
+  return src.length;
+}
+
+/** Index just past the closing double quote; `i` is just after the opening one. */
+function skipDouble(src: string, i: number): number {
+  while (i < src.length) {
+    const c = src[i];
+    if (c === "\\") {
+      i += 2;
+      continue;
+    }
+    if (c === '"') return i + 1;
+    if (c === "`") {
+      i = skipBacktick(src, i + 1);
+      continue;
+    }
+    if (c === "$" && src[i + 1] === "(") {
+      const close = findClose(src, i + 2);
+      i = close < 0 ? src.length : close + 1;
+      continue;
+    }
+    i++;
+  }
+  return src.length;
+}
+
+/** Index of the `)` matching an already-open `(`; `i` is just after it. -1 if unbalanced. */
+export function findClose(src: string, i: number): number {
+  let depth = 1;
+  while (i < src.length) {
+    const c = src[i];
+    if (c === "\\") {
+      i += 2;
+      continue;
+    }
+    if (c === "'") {
+      const j = src.indexOf("'", i + 1);
+      i = j < 0 ? src.length : j + 1;
+      continue;
+    }
+    if (c === '"') {
+      i = skipDouble(src, i + 1);
+      continue;
+    }
+    if (c === "`") {
+      i = skipBacktick(src, i + 1);
+      continue;
+    }
+    if (c === "(") depth++;
+    else if (c === ")") {
+      depth--;
+      if (depth === 0) return i;
+    }
+    i++;
+  }
+  return -1;
+}
+
+/** Index of the `}` closing a `${`; `i` is just after the `{`. */
+export function findBrace(src: string, i: number): number {
+  let depth = 1;
+  while (i < src.length) {
+    const c = src[i];
+    if (c === "\\") {
+      i += 2;
+      continue;
+    }
+    if (c === "{") depth++;
+    else if (c === "}") {
+      depth--;
+      if (depth === 0) return i;
+    }
+    i++;
+  }
+  return src.length - 1;
+}
+
+function unescapeBacktick(inner: string): string {
+  return inner.replace(/\\([`\\$])/g, "$1");
+}
+
+export function decodeAnsiC(body: string): string {
+  return body.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_m, e: string) => {
+    if (e[0] === "x") return String.fromCharCode(parseInt(e.slice(1), 16));
+    if (/^[0-7]+$/.test(e)) return String.fromCharCode(parseInt(e, 8));
+    const map: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v" };
+    return map[e] ?? e;
+  });
+}
+
+/**
+ * If a command substitution — `$(...)` or a backtick pair — starts at `i`, push the command
+ * inside it onto `subs` and return the index just past it; otherwise return -1. Used both
+ * inside and outside double quotes, since the inner command runs either way. `$((...))` is
+ * arithmetic, not a command, so it is skipped without being recorded.
+ */
+export function readSubstitution(src: string, i: number, subs: string[]): number {
+  if (src[i] === "$" && src[i + 1] === "(") {
+    const close = findClose(src, i + 2);
+    if (src[i + 2] !== "(") subs.push(src.slice(i + 2, close < 0 ? src.length : close));
+    return close < 0 ? src.length : close + 1;
+  }
+  if (src[i] === "`") {
+    const end = skipBacktick(src, i + 1);
+    subs.push(unescapeBacktick(src.slice(i + 1, end - 1)));
+    return end;
+  }
+  return -1;
+}
+
+export function readRedirOp(src: string, i: number): string {
+  const two = src.slice(i, i + 2);
+  const three = src.slice(i, i + 3);
+  if (src[i] === ">") {
+    if (two === ">>" || two === ">|" || two === ">&") return two;
+    return ">";
+  }
+  if (three === "<<<") return three;
+  if (three === "<<-") return three;
+  if (two === "<<" || two === "<>" || two === "<&") return two;
+  return "<";
+}
