@@ -5,14 +5,14 @@
 import * as acp from "@agentclientprotocol/sdk";
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
-import { mkdir, mkdtemp } from "node:fs/promises";
-import os from "node:os";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { stringify as toYaml } from "yaml";
 import { zSessionNotification } from "../../node_modules/@agentclientprotocol/sdk/dist/v1/schema/zod.gen.js";
 import { EditorTerminals } from "./editor-terminals";
+import { makeTempDirSync } from "./temp-dirs";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const HERMES_BIN = path.join(ROOT, "dist", "hermes.js");
@@ -59,7 +59,7 @@ export interface Harness {
 }
 
 export async function makeTempDir(prefix = "hermes-it-"): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), prefix));
+  return makeTempDirSync(prefix);
 }
 
 export async function startHermes(options: HarnessOptions = {}): Promise<Harness> {

@@ -1,8 +1,5 @@
 // A real ToolContext for unit-testing tools on the local disk: records what the tool
 // reported (progress, plans, permission asks) so tests can assert on it.
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import {
   createSessionToolState,
   type DisplayContent,
@@ -13,6 +10,7 @@ import {
   type ToolContext,
 } from "../../acp-server/tools/context";
 import { LocalFileAccess } from "../../acp-server/tools/local-files";
+import { makeTempDirSync } from "./temp-dirs";
 
 export interface RecordingContext extends ToolContext {
   progressUpdates: { content?: DisplayContent[]; title?: string; locations?: Location[] }[];
@@ -21,7 +19,7 @@ export interface RecordingContext extends ToolContext {
 }
 
 export async function tempDir(prefix = "hermes-test-"): Promise<string> {
-  return mkdtemp(path.join(os.tmpdir(), prefix));
+  return makeTempDirSync(prefix);
 }
 
 export function recordingContext(options: {
