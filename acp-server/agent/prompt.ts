@@ -2,8 +2,14 @@
 // it stays byte-identical for the whole session so provider prompt caches stay valid.
 // Anything that changes between calls belongs in the ephemeral layer, never here.
 import { execFile } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import os from "node:os";
+import path from "node:path";
 import { promisify } from "node:util";
+import { hermesHome } from "../config/paths";
+import { MemoryStore } from "../memory/memory-store";
+import { scanForThreats } from "../security/threat-scan";
+import { loadContextFiles, type ContextFile } from "./context-files";
 
 const run = promisify(execFile);
 
@@ -13,11 +19,20 @@ export interface PromptFacts {
   date: string;
   platform: string;
   git?: { branch: string; changedFiles: number };
+  /** $HERMES_HOME/SOUL.md, the user's persona for the agent (replaces the default identity). */
+  soul?: string;
+  /** The MEMORY.md and USER.md blocks as they were when the session started. */
+  memory: { memory: string; user: string };
+  contextFiles: ContextFile[];
 }
 
 const IDENTITY = `You are Hermes, a coding agent working inside the user's editor. You help developers understand, change and run their code. Be direct and precise; prefer doing the work over describing it.`;
 
 const EDITOR_HINTS = `You are connected to the editor through the Agent Client Protocol. The user sees every tool call you make as it happens, with file diffs and command output, and may be asked to approve edits. Keep replies concise and in Markdown; refer to files by their path relative to the working directory.`;
+
+const MEMORY_GUIDANCE = `You have a persistent memory that survives across sessions, in two parts: your notes (environment facts, tool quirks, lessons learned) and the user profile (their name, preferences and style). Save with the memory tool when you learn something durable that will help in future sessions: keep entries short and specific, and consolidate rather than pile up. What you save takes effect from the next session; the blocks below are what you knew when this one started.`;
+
+const SESSION_SEARCH_GUIDANCE = `You remember past conversations through session_search: when the user refers to earlier work ("we talked about this before", "like last time", "that bug from yesterday"), search for it instead of guessing or asking them to repeat it.`;
 
 const TOOL_GUIDANCE = `How to work:
 - Look before you change: use search_files to find code and read_file to read it before editing.
@@ -26,9 +41,12 @@ const TOOL_GUIDANCE = `How to work:
 - For multi-step work, keep a todo list with the todo tool and update it as you go.
 - Several independent read-only calls (reads, searches) can be made in one reply; they run in parallel.
 - When a tool returns an error, read it and adjust instead of repeating the same call.
-- You remember past conversations through session_search: when the user refers to earlier work ("we talked about this before", "like last time", "that bug from yesterday"), search for it instead of guessing or asking them to repeat it.
 - Finish with a short summary of what you changed and how you verified it.`;
 
+/**
+ * The sections in their fixed order: identity, editor hints, memory guidance, MEMORY.md,
+ * USER.md, session-search guidance, (skills: to come), project context, tool guidance, environment.
+ */
 export function renderSystemPrompt(facts: PromptFacts): string {
   const environment = [
     `Working directory: ${facts.cwd}`,
@@ -36,17 +54,46 @@ export function renderSystemPrompt(facts: PromptFacts): string {
     `Date: ${facts.date}`,
     facts.git ? `Git branch: ${facts.git.branch} (${facts.git.changedFiles} changed file${facts.git.changedFiles === 1 ? "" : "s"} at session start)` : "Not a git repository.",
   ].join("\n");
-  return [IDENTITY, EDITOR_HINTS, TOOL_GUIDANCE, `Available tools: ${facts.toolNames.join(", ")}.`, `# Environment\n${environment}`].join("\n\n");
+  const context = facts.contextFiles.length
+    ? `# Project instructions\nFollow these instructions from the project (the nearest file wins where they differ):\n\n${facts.contextFiles
+        .map((file) => `## ${file.path}\n${file.text}`)
+        .join("\n\n")}`
+    : undefined;
+  return [
+    facts.soul?.trim() || IDENTITY,
+    EDITOR_HINTS,
+    MEMORY_GUIDANCE,
+    `# Memory (your notes)\n${facts.memory.memory || "(empty)"}`,
+    `# User profile\n${facts.memory.user || "(empty)"}`,
+    SESSION_SEARCH_GUIDANCE,
+    context,
+    TOOL_GUIDANCE,
+    `Available tools: ${facts.toolNames.join(", ")}.`,
+    `# Environment\n${environment}`,
+  ]
+    .filter((section): section is string => section !== undefined)
+    .join("\n\n");
 }
 
-export async function gatherPromptFacts(cwd: string, toolNames: string[]): Promise<PromptFacts> {
+export async function gatherPromptFacts(cwd: string, toolNames: string[], home: string = hermesHome()): Promise<PromptFacts> {
+  const [git, contextFiles, soul] = await Promise.all([gitSummary(cwd), loadContextFiles(cwd), readSoul(home)]);
   return {
     cwd,
     toolNames,
     date: new Date().toISOString().slice(0, 10),
     platform: `${os.type()} ${os.release()} (${process.platform}/${process.arch})`,
-    git: await gitSummary(cwd),
+    git,
+    soul,
+    memory: new MemoryStore(home).snapshot(),
+    contextFiles,
   };
+}
+
+/** The user's persona file, unless it carries injected instructions. */
+async function readSoul(home: string): Promise<string | undefined> {
+  const text = await readFile(path.join(home, "SOUL.md"), "utf8").catch(() => undefined);
+  if (!text?.trim()) return undefined;
+  return scanForThreats(text) ? undefined : text;
 }
 
 async function gitSummary(cwd: string): Promise<PromptFacts["git"]> {

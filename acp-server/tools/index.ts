@@ -7,5 +7,6 @@ import "./terminal";
 import "./process";
 import "./todo";
 import "./session-search";
+import "./memory";
 
 export { listTools, getTool, toolJsonSchema, resultText } from "./registry";

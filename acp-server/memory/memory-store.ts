@@ -1,0 +1,218 @@
+// Persistent memory: two small markdown files under $HERMES_HOME/memories/ that are
+// loaded into the system prompt at session start. MEMORY.md holds the agent's notes
+// (environment facts, lessons), USER.md what it knows about the user. Entries are
+// separated by "\n§\n". Writes go through a lock file and an atomic rename so two
+// Hermes processes sharing one home never lose each other's entries.
+import fs from "node:fs";
+import path from "node:path";
+import { scanForThreats } from "../security/threat-scan";
+
+export type MemoryTarget = "memory" | "user";
+
+export const MEMORY_SEPARATOR = "\n§\n";
+
+export const MEMORY_FILES: Record<MemoryTarget, { file: string; limit: number }> = {
+  memory: { file: "MEMORY.md", limit: 2_200 },
+  user: { file: "USER.md", limit: 1_375 },
+};
+
+const LOCK_TIMEOUT_MS = 2_000;
+const LOCK_STALE_MS = 10_000;
+const LOCK_RETRY_MS = 25;
+
+export class MemoryError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = "MemoryError";
+  }
+}
+
+export interface MemoryChange {
+  target: MemoryTarget;
+  entries: string[];
+  /** Size of the stored text (entries joined by the separator). */
+  chars: number;
+  limit: number;
+}
+
+function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
+
+function parseEntries(text: string): string[] {
+  return text
+    .split(MEMORY_SEPARATOR)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+}
+
+function joinEntries(entries: readonly string[]): string {
+  return entries.join(MEMORY_SEPARATOR);
+}
+
+export class MemoryStore {
+  readonly dir: string;
+
+  constructor(readonly home: string) {
+    this.dir = path.join(home, "memories");
+  }
+
+  filePath(target: MemoryTarget): string {
+    return path.join(this.dir, MEMORY_FILES[target].file);
+  }
+
+  limit(target: MemoryTarget): number {
+    return MEMORY_FILES[target].limit;
+  }
+
+  /** The entries on disk; a missing file has none. */
+  read(target: MemoryTarget): string[] {
+    let text: string;
+    try {
+      text = fs.readFileSync(this.filePath(target), "utf8");
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      throw error;
+    }
+    return parseEntries(text);
+  }
+
+  /** Both blocks as text for the system prompt; poisoned entries are replaced by a marker. */
+  snapshot(): { memory: string; user: string } {
+    const block = (target: MemoryTarget) =>
+      joinEntries(
+        this.read(target).map((entry) => {
+          const reason = scanForThreats(entry);
+          return reason ? `[BLOCKED: ${reason}]` : entry;
+        }),
+      );
+    return { memory: block("memory"), user: block("user") };
+  }
+
+  add(target: MemoryTarget, content: string): MemoryChange {
+    const entry = this.checkContent(content);
+    return this.update(target, (entries) => {
+      if (entries.includes(entry)) return entries;
+      return [...entries, entry];
+    });
+  }
+
+  replace(target: MemoryTarget, oldText: string, content: string): MemoryChange {
+    const entry = this.checkContent(content);
+    return this.update(target, (entries) => {
+      const index = findOne(target, entries, oldText);
+      const next = [...entries];
+      next[index] = entry;
+      return next;
+    });
+  }
+
+  remove(target: MemoryTarget, oldText: string): MemoryChange {
+    return this.update(target, (entries) => {
+      const index = findOne(target, entries, oldText);
+      return entries.filter((_, i) => i !== index);
+    });
+  }
+
+  private checkContent(content: string): string {
+    const entry = content.trim();
+    if (!entry) throw new MemoryError("Memory content is empty.");
+    if (entry.split("\n").some((line) => line.trim() === "§")) {
+      throw new MemoryError('Memory content may not contain a line with only "§" (it separates entries).');
+    }
+    const reason = scanForThreats(entry);
+    if (reason) throw new MemoryError(`Refused to save this memory: it looks unsafe (${reason}). Memory must not contain instructions aimed at the agent, hidden text or secrets handling.`);
+    return entry;
+  }
+
+  /** Applies `change` to the entries read under the lock and writes the result atomically. */
+  private update(target: MemoryTarget, change: (entries: string[]) => string[]): MemoryChange {
+    const limit = this.limit(target);
+    fs.mkdirSync(this.dir, { recursive: true });
+    const release = this.lock(target);
+    try {
+      const current = this.read(target);
+      const next = change(current);
+      const text = joinEntries(next);
+      if (text.length > limit) {
+        const currentChars = joinEntries(current).length;
+        throw new MemoryError(
+          `${MEMORY_FILES[target].file} would be ${text.length} chars, over its limit of ${limit} (currently ${currentChars}/${limit}). ` +
+            `Consolidate first: use "replace" to merge or shorten existing entries, or "remove" entries that no longer matter, then try again.`,
+        );
+      }
+      if (next !== current) this.writeAtomic(this.filePath(target), text);
+      return { target, entries: next, chars: text.length, limit };
+    } finally {
+      release();
+    }
+  }
+
+  private writeAtomic(file: string, text: string): void {
+    const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
+    try {
+      const fd = fs.openSync(temp, "w", 0o600);
+      try {
+        fs.writeSync(fd, text.length > 0 ? `${text}\n` : "");
+        fs.fsyncSync(fd);
+      } finally {
+        fs.closeSync(fd);
+      }
+      fs.renameSync(temp, file);
+    } catch (error) {
+      fs.rmSync(temp, { force: true });
+      throw error;
+    }
+  }
+
+  private lock(target: MemoryTarget): () => void {
+    const lockFile = `${this.filePath(target)}.lock`;
+    const deadline = Date.now() + LOCK_TIMEOUT_MS;
+    for (;;) {
+      try {
+        const fd = fs.openSync(lockFile, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600);
+        const token = `${process.pid} ${Date.now()} ${Math.random()}`;
+        fs.writeSync(fd, token);
+        fs.closeSync(fd);
+        return () => {
+          try {
+            if (fs.readFileSync(lockFile, "utf8") === token) fs.unlinkSync(lockFile);
+          } catch {
+            // Already gone (taken over as stale): nothing to release.
+          }
+        };
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+      }
+      try {
+        const age = Date.now() - fs.statSync(lockFile).mtimeMs;
+        if (age > LOCK_STALE_MS) {
+          fs.rmSync(lockFile, { force: true });
+          continue;
+        }
+      } catch {
+        continue; // Released between our open and stat: try again at once.
+      }
+      if (Date.now() >= deadline) {
+        throw new MemoryError(`Memory is busy (another Hermes process holds ${path.basename(lockFile)}); try again in a moment.`);
+      }
+      sleepSync(LOCK_RETRY_MS + Math.floor(Math.random() * LOCK_RETRY_MS));
+    }
+  }
+}
+
+function findOne(target: MemoryTarget, entries: readonly string[], oldText: string): number {
+  const needle = oldText.trim();
+  if (!needle) throw new MemoryError("old_text is empty: give a unique snippet of the entry to change.");
+  const matches: number[] = [];
+  entries.forEach((entry, index) => {
+    if (entry.includes(needle)) matches.push(index);
+  });
+  if (matches.length === 0) {
+    throw new MemoryError(`Nothing in ${MEMORY_FILES[target].file} matched ${JSON.stringify(needle)}. Check the current entries and use a snippet copied from one of them.`);
+  }
+  if (matches.length > 1) {
+    throw new MemoryError(`${matches.length} entries in ${MEMORY_FILES[target].file} contain ${JSON.stringify(needle)}; use a longer snippet that matches exactly one entry.`);
+  }
+  return matches[0];
+}
