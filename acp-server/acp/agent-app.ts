@@ -47,9 +47,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
       current.warmUp(session.agent.modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
     });
+    // Everything awaited comes first: the updates below must not overtake the response.
+    const configOptions = await sessionConfigOptions(current, session.agent);
     notifyAfterResponse(client, session.id, { sessionUpdate: "available_commands_update", availableCommands: COMMANDS }, log);
     if (session.title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title: session.title }, log);
-    return { modes: modeState(session.agent), configOptions: await sessionConfigOptions(current, session.agent) };
+    return { modes: modeState(session.agent), configOptions };
   };
 
   return acp

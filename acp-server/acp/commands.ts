@@ -1,4 +1,27 @@
-// Slash commands Hermes handles itself (advertised with available_commands_update).
+// Slash commands Hermes answers itself, without the model (advertised with
+// available_commands_update). An unknown /word is not a command: it goes to the model.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 
-export const COMMANDS: acp.AvailableCommand[] = [{ name: "title", description: "Set this session's title", input: { hint: "new title" } }];
+export const COMMANDS: acp.AvailableCommand[] = [
+  { name: "help", description: "List the commands" },
+  { name: "context", description: "How much of the model's context window is in use" },
+  { name: "memory", description: "Show the agent's memory and your profile" },
+  { name: "reset", description: "Start a fresh context in this session" },
+  { name: "model", description: "Show or switch the model", input: { hint: "model id (empty: list)" } },
+  { name: "usage", description: "Tokens and cost of this session" },
+  { name: "title", description: "Set this session's title", input: { hint: "new title" } },
+  { name: "version", description: "Show Hermes's version" },
+];
+
+export interface Command {
+  name: string;
+  argument: string;
+}
+
+/** The command a prompt is, if it is one: a single text block `/name [argument]`. */
+export function parseCommand(prompt: acp.ContentBlock[]): Command | undefined {
+  if (prompt.length !== 1 || prompt[0].type !== "text") return undefined;
+  const match = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(prompt[0].text.trim());
+  if (!match || !COMMANDS.some((command) => command.name === match[1])) return undefined;
+  return { name: match[1], argument: (match[2] ?? "").trim() };
+}

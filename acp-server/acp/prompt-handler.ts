@@ -14,7 +14,8 @@ import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { ClientFileAccess } from "./client-files";
 import { ClientShellRunner } from "./client-shell";
-import { COMMANDS } from "./commands";
+import { runCommand } from "./command-handler";
+import { parseCommand } from "./commands";
 import { requestPermission } from "./permission-request";
 import { toUserParts } from "./prompt-content";
 import { firstLineTitle, generateTitle } from "./titles";
@@ -50,9 +51,9 @@ export function handlePrompt(
     if (signal.aborted) return { stopReason: "cancelled" };
     // The client already shows what it sent; a prompt that waited is echoed when its turn starts.
     if (queued) for (const block of params.prompt) observer.send({ sessionUpdate: "user_message_chunk", content: block });
-    const command = slashCommand(params.prompt);
+    const command = parseCommand(params.prompt);
     if (command) {
-      applyCommand(command, session, observer);
+      await runCommand(command, session, deps.runtime, observer, deps.log);
       await observer.flush();
       return { stopReason: "end_turn" };
     }
@@ -129,29 +130,6 @@ function nameSession(deps: PromptDeps, session: AcpSession, parts: UserPart[], o
       await observer.flush();
     })
     .catch((error: unknown) => deps.log.warn("title generation failed", { sessionId: session.id, error }));
-}
-
-interface Command {
-  name: string;
-  argument: string;
-}
-
-function slashCommand(prompt: acp.ContentBlock[]): Command | undefined {
-  if (prompt.length !== 1 || prompt[0].type !== "text") return undefined;
-  const match = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(prompt[0].text.trim());
-  if (!match || !COMMANDS.some((command) => command.name === match[1])) return undefined;
-  return { name: match[1], argument: (match[2] ?? "").trim() };
-}
-
-function applyCommand(command: Command, session: AcpSession, observer: AcpTurnObserver): void {
-  if (command.name === "title") {
-    if (!command.argument) {
-      observer.send(textChunk(session.title ? `This session is titled "${session.title}".` : "This session has no title yet. Use /title <text> to set one."));
-      return;
-    }
-    observer.setTitle(command.argument, "user");
-    observer.send(textChunk(`Title set to "${session.title}".`));
-  }
 }
 
 function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContext): TurnHost {

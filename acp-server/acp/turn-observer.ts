@@ -93,6 +93,10 @@ export class AcpTurnObserver implements TurnObserver {
   usage(usage: TokenUsage, model: ModelChoice): void {
     this.usageTotals.add(usage);
     const agent = this.session.agent;
+    agent.tokensIn += usage.inputTokens;
+    agent.tokensOut += usage.outputTokens;
+    agent.modelCalls++;
+    agent.contextTokens = usage.inputTokens + usage.outputTokens;
     const cost = callCost(usage, model.price);
     if (cost !== undefined) agent.costUsd = (agent.costUsd ?? 0) + cost;
     this.session.recorder?.settings({ tokens: usage.inputTokens + usage.outputTokens });

@@ -18,6 +18,12 @@ export class AgentSession {
   readonly alwaysAllowed = new Set<string>();
   /** Cumulative cost of the session's model calls, when prices are known. */
   costUsd?: number;
+  /** Token counters of this process's model calls in the session (for /usage). */
+  tokensIn = 0;
+  tokensOut = 0;
+  modelCalls = 0;
+  /** Context the last model call used (prompt + reply), for /context. */
+  contextTokens?: number;
   /** The model picked for this session (an id from the model set); undefined = the main model. */
   modelId?: string;
   /** Built once (see prepareSystemPrompt) and then frozen, so provider prompt caches stay valid. */
@@ -35,6 +41,13 @@ export class AgentSession {
   append(message: ChatMessage): void {
     this.sink?.message(message);
     this.history.push(message);
+  }
+
+  /** /reset: a fresh context; the next prompt also rebuilds the system prompt (memory may have changed). */
+  reset(): void {
+    this.history.length = 0;
+    this.systemPrompt = undefined;
+    this.contextTokens = undefined;
   }
 
   /** Restores ids already shown to the client (a reloaded session must not reuse them). */

@@ -36,6 +36,10 @@ export function restoreSession(meta: SessionMeta, records: JournalRecord[]): Res
         if (record.mode !== undefined) restored.mode = record.mode;
         if (record.modelId !== undefined) restored.modelId = record.modelId;
         if (record.systemPrompt !== undefined) restored.systemPrompt = record.systemPrompt;
+        if (record.reset) {
+          restored.history = [];
+          restored.systemPrompt = undefined;
+        }
         break;
     }
   }

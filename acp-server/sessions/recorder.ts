@@ -40,6 +40,11 @@ export class SessionRecorder {
     this.write({ t: "plan", at: Date.now(), todos }, false);
   }
 
+  /** /reset: the model history starts over from here (replay still shows everything). */
+  reset(): void {
+    this.write({ t: "update", at: Date.now(), reset: true }, true);
+  }
+
   /** Titles, mode and model changes are the user's choices: made durable at once. */
   settings(fields: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string; tokens?: number }): void {
     this.write({ t: "update", at: Date.now(), ...fields }, fields.tokens === undefined);

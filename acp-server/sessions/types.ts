@@ -58,6 +58,8 @@ export type JournalRecord =
       tokens?: number;
       /** The frozen system prompt, kept so a reloaded session sends the same bytes (prompt cache). */
       systemPrompt?: string;
+      /** /reset: the model history starts over after this record (and the prompt is rebuilt). */
+      reset?: boolean;
     };
 
 /** One row of session/list and of session_search's "recent sessions". */
