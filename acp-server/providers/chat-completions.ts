@@ -1,6 +1,5 @@
 // ModelProvider for any OpenAI Chat Completions compatible endpoint (OpenAI, OpenRouter,
 // DeepSeek, vLLM, llama.cpp, Ollama, LM Studio, ...), built on the official `openai` SDK.
-import { randomUUID } from "node:crypto";
 // Type-only: the SDK is heavy, so it is loaded on the first call, not at process start.
 import type OpenAI from "openai";
 import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
@@ -13,12 +12,12 @@ import {
   ToolCallAccumulator,
 } from "./chat-completions-messages";
 import { openAiCacheControl, type CacheOptions } from "./cache-breakpoints";
+import { generatedCallId, loadOpenAIClient, type OpenAIModule } from "./openai-client";
 import { SdkProvider, type SdkProviderBase } from "./sdk-provider";
 import type { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
 import type { FinishReason, ModelEvent, ModelRequest, TokenUsage } from "./types";
 
-type OpenAIModule = typeof import("openai");
 
 export interface ChatCompletionsProviderOptions extends SdkProviderBase {
   /**
@@ -63,7 +62,7 @@ export class ChatCompletionsProvider extends SdkProvider<OpenAIModule, OpenAI> {
     if (finish === undefined && !this.options.lenientFinish) {
       throw new ProviderError(`${this.provider}: the stream from ${this.options.baseURL} ended without finishing`, { kind: "malformed" });
     }
-    for (const call of toolCalls.finish(() => `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`)) {
+    for (const call of toolCalls.finish(generatedCallId)) {
       yield { type: "tool_call", call };
     }
     if (usage) yield { type: "usage", usage };
@@ -74,21 +73,7 @@ export class ChatCompletionsProvider extends SdkProvider<OpenAIModule, OpenAI> {
   }
 
   protected loadSdk(): Promise<{ module: OpenAIModule; client: OpenAI }> {
-    return import("openai").then((module) => ({
-      module,
-      client: new module.default({
-        // The SDK refuses to start without a key; local servers ignore this placeholder.
-        apiKey: this.options.apiKey ?? "not-needed",
-        baseURL: this.options.baseURL,
-        defaultHeaders: this.options.headers,
-        timeout: this.options.timeoutMs,
-        maxRetries: this.options.maxRetries ?? 0,
-        // Never leak OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment to other vendors.
-        ...(this.provider === "openai" ? {} : { organization: null, project: null }),
-        // stdout carries the ACP JSON-RPC stream: the SDK's logs (OPENAI_LOG=debug) go to stderr.
-        logger: { error: console.error, warn: console.error, info: console.error, debug: console.error },
-      }),
-    }));
+    return loadOpenAIClient(this.options, this.options.maxRetries ?? 0);
   }
 
   private requestBody(request: ModelRequest): ChatCompletionCreateParamsStreaming {

@@ -1,17 +1,16 @@
 // ModelProvider for the OpenAI Responses API (OpenAI's reasoning and Codex models), built on
 // the official `openai` SDK. Stateless: `store: false`, and reasoning is carried between calls
 // as encrypted reasoning items the loop stores as replay blocks and sends back verbatim.
-import { randomUUID } from "node:crypto";
 // Type-only: the SDK is heavy, so it is loaded on the first call, not at process start.
 import type OpenAI from "openai";
 import type { ResponseCreateParamsStreaming, ResponseInput, ResponseOutputItem } from "openai/resources/responses/responses";
 import { incompleteReason, mapResponsesUsage, reasoningReplay, streamFailure, toResponsesPrompt, toResponsesTools } from "./codex-responses-mapping";
+import { generatedCallId, loadOpenAIClient, type OpenAIModule } from "./openai-client";
 import { SdkProvider, type SdkProviderBase } from "./sdk-provider";
 import type { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
 import type { FinishReason, ModelEvent, ModelRequest, TokenUsage, ToolCallRequest } from "./types";
 
-type OpenAIModule = typeof import("openai");
 
 export type ReasoningEffort = "minimal" | "low" | "medium" | "high";
 
@@ -52,7 +51,7 @@ class FunctionCalls {
       .sort(([a], [b]) => a - b)
       .filter(([, call]) => !onlyWhole || (call.done && !call.incomplete))
       .map(([, call]) => ({
-        id: call.callId || `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`,
+        id: call.callId || generatedCallId(),
         name: call.name,
         arguments: call.arguments.trim() === "" ? "{}" : call.arguments,
       }));
@@ -127,22 +126,7 @@ export class CodexResponsesProvider extends SdkProvider<OpenAIModule, OpenAI> {
   }
 
   protected loadSdk(): Promise<{ module: OpenAIModule; client: OpenAI }> {
-    return import("openai").then((module) => ({
-      module,
-      client: new module.default({
-        // The SDK refuses to start without a key; local servers ignore this placeholder.
-        apiKey: this.options.apiKey ?? "not-needed",
-        baseURL: this.options.baseURL,
-        defaultHeaders: this.options.headers,
-        timeout: this.options.timeoutMs,
-        // The agent loop retries itself (with backoff, retry-after, notices, then fallbacks).
-        maxRetries: 0,
-        // Never leak OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment to other vendors.
-        ...(this.provider === "openai" ? {} : { organization: null, project: null }),
-        // stdout carries the ACP JSON-RPC stream: the SDK's logs (OPENAI_LOG=debug) go to stderr.
-        logger: { error: console.error, warn: console.error, info: console.error, debug: console.error },
-      }),
-    }));
+    return loadOpenAIClient(this.options);
   }
 
   private requestBody(request: ModelRequest): ResponseCreateParamsStreaming {

@@ -8,6 +8,7 @@ import type { AnthropicMessagesProviderOptions } from "../../acp-server/provider
 import { ContextOverflowError, ProviderError } from "../../acp-server/providers/types";
 import type { ChatMessage, ModelEvent, ModelRequest, ToolSpec } from "../../acp-server/providers/types";
 import { defaultSignature, startScriptedAnthropic } from "../support/scripted-anthropic";
+import { collect, errorOf, textOf, waitUntil } from "../support/provider-stream";
 
 async function setup(t: TestContext, options: Partial<AnthropicMessagesProviderOptions> = {}) {
   const server = await startScriptedAnthropic();
@@ -23,30 +24,6 @@ const readFileTool: ToolSpec = {
   parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
 };
 
-async function collect(provider: AnthropicMessagesProvider, request: ModelRequest = hello, signal = new AbortController().signal) {
-  const events: ModelEvent[] = [];
-  for await (const event of provider.stream(request, signal)) events.push(event);
-  return events;
-}
-
-async function errorOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof Error);
-    return error;
-  }
-  assert.fail("expected the stream to fail");
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 /** The events before the stream failed, and the failure. */
 async function partial(provider: AnthropicMessagesProvider): Promise<{ events: ModelEvent[]; error: Error }> {
   const events: ModelEvent[] = [];
@@ -57,9 +34,6 @@ async function partial(provider: AnthropicMessagesProvider): Promise<{ events: M
   );
   return { events, error };
 }
-
-const textOf = (events: ModelEvent[], type: "text_delta" | "reasoning_delta") =>
-  events.flatMap((e) => (e.type === type ? [e.text] : [])).join("");
 
 test("streams text as several deltas, then usage and finish; sends a well-formed request", async (t) => {
   const { server, provider } = await setup(t, { apiKey: "sk-ant-test", headers: { "x-hermes": "yes" } });
@@ -92,7 +66,7 @@ test("streams text as several deltas, then usage and finish; sends a well-formed
 test("a base URL without /v1 works too", async (t) => {
   const { server } = await setup(t);
   const provider = new AnthropicMessagesProvider({ provider: "p", model: "m", baseURL: server.url.replace(/\/v1$/, "/"), maxTokens: 10 });
-  await collect(provider);
+  await collect(provider, hello);
   assert.equal(server.requests[0].path, "/v1/messages");
   assert.equal(sdkBaseURL("https://api.anthropic.com/v1/"), "https://api.anthropic.com");
   assert.equal(sdkBaseURL("https://proxy.example/anthropic"), "https://proxy.example/anthropic");
@@ -102,7 +76,7 @@ test("a handler computes the reply from the recorded request (non-streaming call
   const { server, provider } = await setup(t);
   const echo = { handler: (request: { body: any }) => ({ text: `echo: ${request.body.messages.at(-1).content[0].text}` }) };
   server.enqueue(echo, echo);
-  assert.equal(textOf(await collect(provider), "text_delta"), "echo: hi");
+  assert.equal(textOf(await collect(provider, hello), "text_delta"), "echo: hi");
   // A plain HTTP client without stream: true gets a whole Message.
   const response = await fetch(`${server.url}/messages`, {
     method: "POST",
@@ -222,7 +196,7 @@ test("a second turn sends the thinking block verbatim before tool_use, and the r
 test("usage maps cache reads and writes into a whole-prompt input count", async (t) => {
   const { server, provider } = await setup(t);
   server.enqueue({ text: "ok", usage: { input_tokens: 10, cache_read_input_tokens: 1000, cache_creation_input_tokens: 200, output_tokens: 7 } });
-  const usage = (await collect(provider)).find((e) => e.type === "usage");
+  const usage = (await collect(provider, hello)).find((e) => e.type === "usage");
   assert.deepEqual(usage, { type: "usage", usage: { inputTokens: 1210, outputTokens: 7, cacheReadTokens: 1000, cacheWriteTokens: 200 } });
 });
 
@@ -237,14 +211,14 @@ test("stop reasons map to finish reasons", async (t) => {
   ];
   for (const [stopReason, expected] of table) {
     server.enqueue({ text: "x", stopReason });
-    assert.deepEqual((await collect(provider)).at(-1), { type: "finish", reason: expected }, stopReason);
+    assert.deepEqual((await collect(provider, hello)).at(-1), { type: "finish", reason: expected }, stopReason);
   }
 });
 
 test("HTTP 429 with retry-after is a rate_limit error with the delay", async (t) => {
   const { server, provider } = await setup(t);
   server.enqueue({ status: 429, headers: { "retry-after": "7" } });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError);
   assert.equal(error.kind, "rate_limit");
   assert.equal(error.retryAfterMs, 7000);
@@ -255,7 +229,7 @@ test("HTTP 429 with retry-after is a rate_limit error with the delay", async (t)
 test("HTTP 401 is an auth error naming the key variable", async (t) => {
   const { server, provider } = await setup(t, { apiKeyEnv: "ANTHROPIC_API_KEY" });
   server.enqueue({ status: 401 });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError);
   assert.equal(error.kind, "auth");
   assert.equal(error.retryable, false);
@@ -265,7 +239,7 @@ test("HTTP 401 is an auth error naming the key variable", async (t) => {
 test("HTTP 400 'prompt is too long' is a ContextOverflowError", async (t) => {
   const { server, provider } = await setup(t);
   server.enqueue({ status: 400, errorBody: { type: "error", error: { type: "invalid_request_error", message: "prompt is too long: 210000 tokens > 200000 maximum" } } });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ContextOverflowError, String(error));
   assert.equal(error.kind, "context_overflow");
 });
@@ -274,7 +248,7 @@ test("HTTP 500 and 529 are retryable server errors", async (t) => {
   const { server, provider } = await setup(t);
   for (const status of [500, 529]) {
     server.enqueue({ status });
-    const error = await errorOf(collect(provider));
+    const error = await errorOf(collect(provider, hello));
     assert.ok(error instanceof ProviderError);
     assert.equal(error.kind, "server", String(status));
     assert.equal(error.status, status);
@@ -307,7 +281,7 @@ test("a stream that ends without message_stop is malformed, even with complete t
 test("a dropped connection is a retryable network error", async (t) => {
   const { server, provider } = await setup(t);
   server.enqueue({ text: "half", disconnect: true });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError, String(error));
   assert.equal(error.retryable, true);
 });
@@ -315,7 +289,7 @@ test("a dropped connection is a retryable network error", async (t) => {
 test("a stream that goes silent past the idle timeout fails as stalled", async (t) => {
   const { server, provider } = await setup(t, { idleTimeoutMs: 300 });
   server.enqueue({ text: "started", hang: true });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError, String(error));
   assert.equal(error.kind, "stalled");
   await waitUntil(() => server.abortedStreams === 1, "the server to see the stalled stream dropped");

@@ -10,6 +10,7 @@ import { ProviderError } from "../../acp-server/providers/types";
 import type { ModelEvent, ModelRequest, ToolSpec } from "../../acp-server/providers/types";
 import { startScriptedModel } from "../support/scripted-model";
 import type { ScriptedModel } from "../support/scripted-model";
+import { collect, errorOf, waitUntil } from "../support/provider-stream";
 
 async function setup(t: TestContext, options: Partial<ChatCompletionsProviderOptions> = {}) {
   const model = await startScriptedModel();
@@ -26,35 +27,6 @@ async function setup(t: TestContext, options: Partial<ChatCompletionsProviderOpt
 }
 
 const hello: ModelRequest = { messages: [{ role: "user", content: [{ type: "text", text: "hi" }] }], tools: [] };
-
-async function collect(
-  provider: ChatCompletionsProvider,
-  request: ModelRequest = hello,
-  signal = new AbortController().signal,
-): Promise<ModelEvent[]> {
-  const events: ModelEvent[] = [];
-  for await (const event of provider.stream(request, signal)) events.push(event);
-  return events;
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-/** Fails with the error so assert.rejects can inspect it. */
-async function errorOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof Error);
-    return error;
-  }
-  assert.fail("expected the stream to fail");
-}
 
 const readFileTool: ToolSpec = {
   name: "read_file",
@@ -92,7 +64,7 @@ test("streams text as several deltas, then usage and finish; sends a well-formed
 test("reasoning_content arrives as reasoning deltas before the text", async (t) => {
   const { model, provider } = await setup(t);
   model.enqueue({ reasoning: "Let me think about this carefully", text: "Answer: 42" });
-  const events = await collect(provider);
+  const events = await collect(provider, hello);
   const reasoning = events.filter((e) => e.type === "reasoning_delta");
   assert.ok(reasoning.length > 1);
   assert.equal(reasoning.map((e) => e.text).join(""), "Let me think about this carefully");
@@ -154,7 +126,7 @@ test("usage maps cached and reasoning token details", async (t) => {
       completion_tokens_details: { reasoning_tokens: 30 },
     },
   });
-  const events = await collect(provider);
+  const events = await collect(provider, hello);
   assert.deepEqual(
     events.find((e) => e.type === "usage"),
     { type: "usage", usage: { inputTokens: 100, outputTokens: 40, cacheReadTokens: 64, reasoningTokens: 30 } },
@@ -208,7 +180,7 @@ test("the conversation is converted to Chat Completions messages", async (t) => 
 test("HTTP 500 becomes a retryable ProviderError with the status and server message", async (t) => {
   const { model, provider } = await setup(t);
   model.enqueue({ status: 500, errorBody: { error: { message: "GPU melted", type: "server_error" } } });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError);
   assert.equal(error.status, 500);
   assert.equal(error.retryable, true);
@@ -220,7 +192,7 @@ test("HTTP 500 becomes a retryable ProviderError with the status and server mess
 test("the SDK retries a 500 before any output, then streams the retry", async (t) => {
   const { model, provider } = await setup(t, { maxRetries: 2 });
   model.enqueue({ status: 503, headers: { "retry-after-ms": "1" } }, { text: "recovered fine" });
-  const events = await collect(provider);
+  const events = await collect(provider, hello);
   const text = events.flatMap((e) => (e.type === "text_delta" ? [e.text] : [])).join("");
   assert.equal(text, "recovered fine");
   assert.equal(model.requests.length, 2);
@@ -229,7 +201,7 @@ test("the SDK retries a 500 before any output, then streams the retry", async (t
 test("HTTP 401 names the key to check and is not retried", async (t) => {
   const { model, provider } = await setup(t, { maxRetries: 2, apiKey: "sk-wrong", apiKeyEnv: "OPENAI_API_KEY" });
   model.enqueue({ status: 401 });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError);
   assert.equal(error.status, 401);
   assert.equal(error.retryable, false);
@@ -242,7 +214,7 @@ test("HTTP 401 names the key to check and is not retried", async (t) => {
 test("HTTP 404 hints at the model name and base URL; Ollama-style string errors are kept", async (t) => {
   const { model, provider } = await setup(t);
   model.enqueue({ status: 404, errorBody: { error: "model 'test-model' not found" } });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError);
   assert.equal(error.status, 404);
   assert.match(error.message, /model 'test-model' not found/);
@@ -254,7 +226,7 @@ test("an unreachable server gives a 'could not reach' error", async (t) => {
   const deadUrl = model.url;
   await model.close();
   const provider = new ChatCompletionsProvider({ provider: "local", model: "m", baseURL: deadUrl, maxRetries: 0 });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError);
   assert.equal(error.retryable, true);
   assert.ok(error.message.includes(`could not reach ${deadUrl}: is the server running?`), error.message);
@@ -342,7 +314,7 @@ test("a connection dropped after partial output is a retryable error and never l
 test("a stream that goes silent past the idle timeout fails as stalled", async (t) => {
   const { model, provider } = await setup(t, { idleTimeoutMs: 300 });
   model.enqueue({ text: "started", hang: true });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError, String(error));
   assert.equal(error.kind, "stalled");
   assert.equal(error.retryable, true);
@@ -358,6 +330,6 @@ test("OPENAI_ORG_ID from the environment is not sent to non-OpenAI providers", a
     else process.env.OPENAI_ORG_ID = previous;
   });
   const { model, provider } = await setup(t); // provider "custom"; the SDK reads env on creation
-  await collect(provider);
+  await collect(provider, hello);
   assert.equal(model.requests[0].headers["openai-organization"], undefined);
 });

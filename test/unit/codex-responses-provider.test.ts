@@ -8,6 +8,7 @@ import type { CodexResponsesProviderOptions } from "../../acp-server/providers/c
 import { ContextOverflowError, ProviderError } from "../../acp-server/providers/types";
 import type { ChatMessage, ModelEvent, ModelRequest, ReplayBlock, ToolSpec } from "../../acp-server/providers/types";
 import { startScriptedResponses } from "../support/scripted-responses";
+import { collect, errorOf, textOf, waitUntil } from "../support/provider-stream";
 
 async function setup(t: TestContext, options: Partial<CodexResponsesProviderOptions> = {}) {
   const server = await startScriptedResponses();
@@ -30,37 +31,10 @@ const readFileTool: ToolSpec = {
   parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
 };
 
-async function collect(provider: CodexResponsesProvider, request: ModelRequest = hello, signal = new AbortController().signal) {
-  const events: ModelEvent[] = [];
-  for await (const event of provider.stream(request, signal)) events.push(event);
-  return events;
-}
-
-const textOf = (events: ModelEvent[], type: "text_delta" | "reasoning_delta") =>
-  events.flatMap((e) => (e.type === type ? [e.text] : [])).join("");
-
-async function errorOf(promise: Promise<unknown>): Promise<Error> {
-  try {
-    await promise;
-  } catch (error) {
-    assert.ok(error instanceof Error);
-    return error;
-  }
-  assert.fail("expected the stream to fail");
-}
-
-async function waitUntil(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 test("text streams as several deltas; the request is stateless and asks for encrypted reasoning", async (t) => {
   const { server, provider } = await setup(t);
   server.enqueue({ text: "Hello there, how can I help you today?" });
-  const events = await collect(provider);
+  const events = await collect(provider, hello);
   assert.ok(events.filter((e) => e.type === "text_delta").length > 1);
   assert.equal(textOf(events, "text_delta"), "Hello there, how can I help you today?");
   assert.deepEqual(events.at(-1), { type: "finish", reason: "stop" });
@@ -180,7 +154,7 @@ test("usage maps cached, cache-write and reasoning token details", async (t) => 
       output_tokens_details: { reasoning_tokens: 64 },
     },
   });
-  const events = await collect(provider);
+  const events = await collect(provider, hello);
   assert.deepEqual(events.slice(-2), [
     { type: "usage", usage: { inputTokens: 1200, outputTokens: 90, cacheReadTokens: 1024, cacheWriteTokens: 100, reasoningTokens: 64 } },
     { type: "finish", reason: "stop" },
@@ -190,11 +164,11 @@ test("usage maps cached, cache-write and reasoning token details", async (t) => 
 test("response.incomplete finishes with length or content_filter, with usage", async (t) => {
   const { server, provider } = await setup(t);
   server.enqueue({ text: "This answer was cut", incomplete: "max_output_tokens" }, { text: "Blocked", incomplete: "content_filter" });
-  const cut = await collect(provider);
+  const cut = await collect(provider, hello);
   assert.equal(textOf(cut, "text_delta"), "This answer was cut");
   assert.ok(cut.some((e) => e.type === "usage"));
   assert.deepEqual(cut.at(-1), { type: "finish", reason: "length" });
-  assert.deepEqual((await collect(provider)).at(-1), { type: "finish", reason: "content_filter" });
+  assert.deepEqual((await collect(provider, hello)).at(-1), { type: "finish", reason: "content_filter" });
 });
 
 test("response.failed and error events become classified ProviderErrors", async (t) => {
@@ -204,13 +178,13 @@ test("response.failed and error events become classified ProviderErrors", async 
     { failed: { code: "context_length_exceeded", message: "Your input exceeds the context window of this model." } },
     { errorEvent: { code: "rate_limit_exceeded", message: "Too many tokens per minute" } },
   );
-  const crashed = await errorOf(collect(provider));
+  const crashed = await errorOf(collect(provider, hello));
   assert.ok(crashed instanceof ProviderError);
   assert.equal(crashed.kind, "server");
   assert.equal(crashed.retryable, true);
   assert.match(crashed.message, /The model crashed/);
-  assert.ok((await errorOf(collect(provider))) instanceof ContextOverflowError);
-  const limited = await errorOf(collect(provider));
+  assert.ok((await errorOf(collect(provider, hello))) instanceof ContextOverflowError);
+  const limited = await errorOf(collect(provider, hello));
   assert.ok(limited instanceof ProviderError);
   assert.equal(limited.kind, "rate_limit");
 });
@@ -218,21 +192,21 @@ test("response.failed and error events become classified ProviderErrors", async 
 test("HTTP errors: 429 with retry-after, 401 naming the key, 500 retryable, each tried once", async (t) => {
   const { server, provider } = await setup(t, { apiKey: "sk-wrong", apiKeyEnv: "OPENAI_API_KEY" });
   server.enqueue({ status: 429, headers: { "retry-after": "7" } }, { status: 401 }, { status: 500 });
-  const limited = await errorOf(collect(provider));
+  const limited = await errorOf(collect(provider, hello));
   assert.ok(limited instanceof ProviderError);
   assert.equal(limited.kind, "rate_limit");
   assert.equal(limited.status, 429);
   assert.equal(limited.retryAfterMs, 7000);
   assert.equal(server.requests.length, 1, "maxRetries 0: the loop retries, not the SDK");
 
-  const auth = await errorOf(collect(provider));
+  const auth = await errorOf(collect(provider, hello));
   assert.ok(auth instanceof ProviderError);
   assert.equal(auth.kind, "auth");
   assert.equal(auth.retryable, false);
   assert.match(auth.message, /OPENAI_API_KEY/);
   assert.equal(server.requests[1].headers.authorization, "Bearer sk-wrong");
 
-  const failed = await errorOf(collect(provider));
+  const failed = await errorOf(collect(provider, hello));
   assert.ok(failed instanceof ProviderError);
   assert.equal(failed.kind, "server");
   assert.equal(failed.status, 500);
@@ -245,7 +219,7 @@ test("HTTP 400 context_length_exceeded goes to compression", async (t) => {
     status: 400,
     errorBody: { error: { message: "Your input exceeds the context window of this model.", type: "invalid_request_error", code: "context_length_exceeded" } },
   });
-  assert.ok((await errorOf(collect(provider))) instanceof ContextOverflowError);
+  assert.ok((await errorOf(collect(provider, hello))) instanceof ContextOverflowError);
 });
 
 test("a stream that ends before response.completed is malformed and never looks finished", async (t) => {
@@ -264,7 +238,7 @@ test("a stream that ends before response.completed is malformed and never looks 
 test("a dropped connection is a retryable network error", async (t) => {
   const { server, provider } = await setup(t);
   server.enqueue({ text: "half an answer", disconnect: true });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError, String(error));
   assert.equal(error.kind, "network");
 });
@@ -272,7 +246,7 @@ test("a dropped connection is a retryable network error", async (t) => {
 test("a stream that goes silent past the idle timeout fails as stalled", async (t) => {
   const { server, provider } = await setup(t, { idleTimeoutMs: 300 });
   server.enqueue({ text: "started", hang: true });
-  const error = await errorOf(collect(provider));
+  const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError, String(error));
   assert.equal(error.kind, "stalled");
   assert.equal(error.retryable, true);
@@ -306,11 +280,11 @@ test("OPENAI_ORG_ID goes to OpenAI only", async (t) => {
     else process.env.OPENAI_ORG_ID = previous;
   });
   const { server, provider } = await setup(t); // provider "custom"; the SDK reads env on creation
-  await collect(provider);
+  await collect(provider, hello);
   assert.equal(server.requests[0].headers["openai-organization"], undefined);
   const openai = new CodexResponsesProvider({ provider: "openai", model: "gpt-test", baseURL: server.url });
   await openai.warmUp();
   assert.equal(server.requests.length, 1, "warmUp loads the SDK without calling the model");
-  await collect(openai);
+  await collect(openai, hello);
   assert.equal(server.requests[1].headers["openai-organization"], "org-private");
 });

@@ -1,0 +1,30 @@
+// The `openai` SDK client both OpenAI-family providers (Chat Completions, Responses) use,
+// imported on first use, and the id given to a tool call a server sent without one.
+import { randomUUID } from "node:crypto";
+import type OpenAI from "openai";
+import type { SdkProviderBase } from "./sdk-provider";
+
+export type OpenAIModule = typeof import("openai");
+
+export async function loadOpenAIClient(options: SdkProviderBase, maxRetries = 0): Promise<{ module: OpenAIModule; client: OpenAI }> {
+  const module = await import("openai");
+  const client = new module.default({
+    // The SDK refuses to start without a key; local servers ignore this placeholder.
+    apiKey: options.apiKey ?? "not-needed",
+    baseURL: options.baseURL,
+    defaultHeaders: options.headers,
+    timeout: options.timeoutMs,
+    // The agent loop retries itself (with backoff, retry-after, notices, then fallbacks).
+    maxRetries,
+    // Never leak OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment to other vendors.
+    ...(options.provider === "openai" ? {} : { organization: null, project: null }),
+    // stdout carries the ACP JSON-RPC stream: the SDK's logs (OPENAI_LOG=debug) go to stderr.
+    logger: { error: console.error, warn: console.error, info: console.error, debug: console.error },
+  });
+  return { module, client };
+}
+
+/** An id in OpenAI's style for a tool call that arrived without one. */
+export function generatedCallId(): string {
+  return `call_${randomUUID().replace(/-/g, "").slice(0, 24)}`;
+}
