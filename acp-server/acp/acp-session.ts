@@ -43,10 +43,6 @@ export class AcpSession {
     return run;
   }
 
-  get busy(): boolean {
-    return this.turns.size > 0;
-  }
-
   cancel(): void {
     for (const turn of this.turns) turn.abort(new Error("cancelled by the client"));
   }

@@ -8,7 +8,7 @@ import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { initializeResponse } from "./initialize-response";
 import { COMMANDS } from "./commands";
-import { replayUpdates } from "./replay";
+import { replayUpdates, sendReplay } from "./replay";
 import { SessionHub } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
 
@@ -73,7 +73,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers);
       // The whole history goes out, in order, before the answer.
-      await replay(client, session.id, replayUpdates(records), options.writeFrames);
+      await sendReplay(client, session.id, replayUpdates(records), options.writeFrames);
       return opened(session, client);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
@@ -121,33 +121,6 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
       return { configOptions: await sessionConfigOptions(current, session.agent) };
     });
-}
-
-/** Frames per write while replaying: the client parses one block while the next is built. */
-const REPLAY_BLOCK = 500;
-
-async function replay(client: acp.AgentContext, sessionId: string, updates: Iterable<acp.SessionUpdate>, writeFrames?: (text: string) => Promise<void>): Promise<void> {
-  const iterator = updates[Symbol.iterator]();
-  const first = iterator.next();
-  if (first.done) return;
-  // The first update goes through the SDK: once it is written, so is everything the SDK had
-  // queued before it. The rest follows in blocks, and the answer (sent by the SDK after this
-  // handler returns) comes after them.
-  await client.notify(acp.methods.client.session.update, { sessionId, update: first.value });
-  if (!writeFrames) {
-    // The connection writes in call order: queue everything, then wait for all of it.
-    await Promise.all(Array.from({ [Symbol.iterator]: () => iterator }, (update) => client.notify(acp.methods.client.session.update, { sessionId, update })));
-    return;
-  }
-  let block: string[] = [];
-  for (let next = iterator.next(); !next.done; next = iterator.next()) {
-    block.push(`${JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: next.value } })}\n`);
-    if (block.length === REPLAY_BLOCK) {
-      await writeFrames(block.join(""));
-      block = [];
-    }
-  }
-  if (block.length > 0) await writeFrames(block.join(""));
 }
 
 /** Forks copy the whole history unless `_meta.messageIndex` says how many messages to keep. */

@@ -15,7 +15,7 @@ const ACTION_NOUN: Record<PermissionAsk["action"], string> = {
   other: "actions like this",
 };
 
-export function permissionOptions(ask: PermissionAsk): acp.PermissionOption[] {
+function permissionOptions(ask: PermissionAsk): acp.PermissionOption[] {
   const savable = ask.action === "execute" || ask.action === "edit";
   return [
     { optionId: "allow_once", name: "Allow once", kind: "allow_once" },

@@ -1,8 +1,8 @@
 // session/load: a journal turned back into the session/update stream the client saw live
 // (the user's prompts, thoughts, answers, each tool call in its final state, plans).
 // Tool calls are journaled as they finish but were shown when announced, all of a reply's
-// calls at once and in call order; replay restores that order.
-import type * as acp from "@agentclientprotocol/sdk/unstable";
+// calls at once and in call order; replay restores that order. sendReplay writes it out.
+import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { UserPart } from "../providers/types";
 import type { JournalRecord, ToolCallRecord } from "../sessions/types";
 import type { TodoItem } from "../tools/context";
@@ -70,4 +70,31 @@ function userChunk(part: UserPart): acp.SessionUpdate {
   return part.type === "text"
     ? { sessionUpdate: "user_message_chunk", content: { type: "text", text: part.text } }
     : { sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: part.mimeType, data: part.data } };
+}
+
+/** Frames per write while replaying: the client parses one block while the next is built. */
+const REPLAY_BLOCK = 500;
+
+export async function sendReplay(client: acp.AgentContext, sessionId: string, updates: Iterable<acp.SessionUpdate>, writeFrames?: (text: string) => Promise<void>): Promise<void> {
+  const iterator = updates[Symbol.iterator]();
+  const first = iterator.next();
+  if (first.done) return;
+  // The first update goes through the SDK: once it is written, so is everything the SDK had
+  // queued before it. The rest follows in blocks, and the answer (sent by the SDK after this
+  // handler returns) comes after them.
+  await client.notify(acp.methods.client.session.update, { sessionId, update: first.value });
+  if (!writeFrames) {
+    // The connection writes in call order: queue everything, then wait for all of it.
+    await Promise.all(Array.from({ [Symbol.iterator]: () => iterator }, (update) => client.notify(acp.methods.client.session.update, { sessionId, update })));
+    return;
+  }
+  let block: string[] = [];
+  for (let next = iterator.next(); !next.done; next = iterator.next()) {
+    block.push(`${JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: next.value } })}\n`);
+    if (block.length === REPLAY_BLOCK) {
+      await writeFrames(block.join(""));
+      block = [];
+    }
+  }
+  if (block.length > 0) await writeFrames(block.join(""));
 }

@@ -1,8 +1,8 @@
 // Paths that are never touched without the user's say-so (except in dont_ask mode), and the
 // workspace boundary. Both compare real paths, so a symlink cannot smuggle a path across.
 import { realpathSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
+import { hermesHome } from "../config/paths";
 
 /** The real path of `target`, resolving symlinks of its nearest existing ancestor. */
 export function realPath(target: string): string {
@@ -51,7 +51,6 @@ export function sensitiveReason(target: string): string | undefined {
   if (dir) return `it is inside a ${dir}/ folder`;
   const name = path.basename(real);
   if (SENSITIVE_NAMES.some((pattern) => pattern.test(name))) return `${name} may hold credentials`;
-  const hermesHome = process.env.HERMES_HOME ? path.resolve(process.env.HERMES_HOME) : path.join(os.homedir(), ".hermes");
-  if (isInside(realPath(hermesHome), real) && /^(config\.yaml|\.env)$/.test(name)) return "it is Hermes's own configuration";
+  if (isInside(realPath(hermesHome()), real) && /^(config\.yaml|\.env)$/.test(name)) return "it is Hermes's own configuration";
   return undefined;
 }
