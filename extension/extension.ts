@@ -1,0 +1,6 @@
+// VS Code entry point (being built: see issue 6).
+import type * as vscode from "vscode";
+
+export function activate(_context: vscode.ExtensionContext): void {}
+
+export function deactivate(): void {}

@@ -1,0 +1,2 @@
+// Chat panel entry point (being built: see issue 6).
+export {};

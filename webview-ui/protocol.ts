@@ -1,0 +1,66 @@
+// The messages between the chat panel (webview) and the extension host: one typed union in
+// each direction, validated with zod on receipt on both sides. The state and actions they carry
+// are defined in ./state; their ACP payloads are checked loosely here (the ACP SDK already
+// validated them on the wire), everything the panel can ask for is checked strictly.
+import { z } from "zod";
+import type { ChatAction } from "./state/actions";
+import type { ChatState } from "./state/types";
+
+const id = z.string().min(1).max(200);
+
+const actionTypes = [
+  "connection", "sessionOpened", "sessionLoaded", "sessionClosed", "update", "userPrompt", "turnStarted", "turnEnded",
+  "notice", "permissionRequested", "permissionResolved", "reviewRequested", "reviewHunkDecided", "reviewResolved",
+  "queueChanged", "attachmentAdded", "attachmentRemoved", "attachmentsCleared", "configOptions", "history",
+] as const satisfies readonly ChatAction["type"][];
+
+const chatAction = z.looseObject({ type: z.enum(actionTypes) }).transform((value) => value as unknown as ChatAction);
+const chatState = z
+  .looseObject({ items: z.array(z.looseObject({ kind: z.string(), id: z.string() })), index: z.record(z.string(), z.number()), seq: z.number() })
+  .transform((value) => value as unknown as ChatState);
+
+export const hostToPanel = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("snapshot"), state: chatState }),
+  z.object({ type: z.literal("actions"), actions: z.array(chatAction) }),
+  z.object({ type: z.literal("mentionResults"), query: z.string(), files: z.array(z.object({ uri: z.string(), path: z.string() })) }),
+  /** Focus the composer, optionally replacing its text (explain / fix selection). */
+  z.object({ type: z.literal("focusComposer"), text: z.string().optional() }),
+]);
+export type HostToPanel = z.infer<typeof hostToPanel>;
+
+export const panelToHost = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("ready") }),
+  z.object({ type: z.literal("prompt"), text: z.string().max(1_000_000) }),
+  z.object({ type: z.literal("cancel") }),
+  z.object({ type: z.literal("cancelQueued"), id }),
+  z.object({ type: z.literal("permission"), id, optionId: id }),
+  z.object({ type: z.literal("reviewHunk"), id, hunk: z.number().int().min(0), decision: z.enum(["accepted", "rejected", "pending"]) }),
+  z.object({ type: z.literal("reviewAll"), id, decision: z.enum(["accepted", "rejected"]) }),
+  /** Opens VS Code's diff editor for a review (by review id) or an edit tool call (by tool call id). */
+  z.object({ type: z.literal("openDiff"), id }),
+  z.object({ type: z.literal("openLocation"), path: z.string().min(1), line: z.number().int().min(0).optional() }),
+  z.object({ type: z.literal("openLink"), href: z.string().min(1).max(10_000) }),
+  z.object({ type: z.literal("copy"), text: z.string() }),
+  z.object({ type: z.literal("insert"), text: z.string() }),
+  z.object({ type: z.literal("setMode"), modeId: id }),
+  z.object({ type: z.literal("setConfigOption"), configId: id, value: z.union([z.string(), z.boolean()]) }),
+  z.object({ type: z.literal("newChat") }),
+  z.object({ type: z.literal("history"), open: z.boolean() }),
+  z.object({ type: z.literal("openSession"), sessionId: id }),
+  /** Forks the current session keeping its first `turns` prompts and their answers. */
+  z.object({ type: z.literal("forkSession"), turns: z.number().int().min(0) }),
+  z.object({ type: z.literal("deleteSession"), sessionId: id }),
+  z.object({ type: z.literal("mentionSearch"), query: z.string().max(500) }),
+  z.object({ type: z.literal("mention"), uri: z.string().min(1), path: z.string().min(1) }),
+  z.object({ type: z.literal("attach"), what: z.enum(["selection", "activeFile"]) }),
+  z.object({ type: z.literal("removeAttachment"), id }),
+  z.object({ type: z.literal("pasteImage"), mimeType: z.string().regex(/^image\/[\w.+-]+$/), data: z.string().max(20_000_000), name: z.string().max(200) }),
+  z.object({ type: z.literal("restartAgent") }),
+]);
+export type PanelToHost = z.infer<typeof panelToHost>;
+
+/** Parses a message from the other side; invalid messages come back as an error string. */
+export function parseMessage<T>(schema: z.ZodType<T>, raw: unknown): { ok: true; message: T } | { ok: false; error: string } {
+  const result = schema.safeParse(raw);
+  return result.success ? { ok: true, message: result.data } : { ok: false, error: z.prettifyError(result.error) };
+}

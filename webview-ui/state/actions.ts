@@ -1,0 +1,36 @@
+// Every change to ChatState is one of these actions. The host creates them (from ACP traffic
+// and user commands), applies them, and forwards them to the panel, which applies the same.
+import type * as acp from "@agentclientprotocol/sdk";
+import type { Attachment, AttachmentSummary, ChatState, ConnectionStatus, QueuedPrompt, ReviewItem, SessionSummary } from "./types";
+
+export type ChatAction =
+  | { type: "connection"; status: ConnectionStatus; message?: string; agent?: { name: string; version?: string } }
+  /** A session was opened (new, load, fork): clears the transcript. */
+  | {
+      type: "sessionOpened";
+      sessionId: string;
+      title?: string;
+      loading: boolean;
+      modes?: acp.SessionModeState | null;
+      configOptions?: acp.SessionConfigOption[] | null;
+    }
+  | { type: "sessionLoaded" }
+  | { type: "sessionClosed" }
+  | { type: "update"; update: acp.SessionUpdate }
+  | { type: "userPrompt"; text: string; attachments: AttachmentSummary[]; isCommand: boolean }
+  | { type: "turnStarted"; at: number }
+  | { type: "turnEnded"; stopReason: string }
+  | { type: "notice"; severity: "info" | "warning" | "error"; text: string }
+  | { type: "permissionRequested"; id: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[] }
+  | { type: "permissionResolved"; id: string; outcome: string }
+  | { type: "reviewRequested"; review: Omit<ReviewItem, "kind" | "status"> }
+  | { type: "reviewHunkDecided"; id: string; hunk: number; decision: "accepted" | "rejected" | "pending" }
+  | { type: "reviewResolved"; id: string; status: ReviewItem["status"] }
+  | { type: "queueChanged"; queue: QueuedPrompt[] }
+  | { type: "attachmentAdded"; attachment: Attachment }
+  | { type: "attachmentRemoved"; id: string }
+  | { type: "attachmentsCleared" }
+  | { type: "configOptions"; configOptions: acp.SessionConfigOption[] }
+  | { type: "history"; open?: boolean; loading?: boolean; sessions?: SessionSummary[]; error?: string };
+
+export type { ChatState };

@@ -1,0 +1,249 @@
+// The one pure function that changes ChatState. Immutable updates: an action returns a new
+// state object and replaces only the items it touched, so the panel re-renders just those.
+import type * as acp from "@agentclientprotocol/sdk";
+import type { ChatAction } from "./actions";
+import type { AttachmentSummary, ChatState, TranscriptItem } from "./types";
+
+export function initialState(): ChatState {
+  return {
+    connection: { status: "starting" },
+    sessionId: null,
+    loading: false,
+    items: [],
+    index: {},
+    turn: { running: false },
+    queue: [],
+    attachments: [],
+    configOptions: [],
+    commands: [],
+    plan: [],
+    history: { open: false, loading: false, sessions: [] },
+    seq: 0,
+  };
+}
+
+export function reduce(state: ChatState, action: ChatAction): ChatState {
+  switch (action.type) {
+    case "connection":
+      return { ...state, connection: { status: action.status, message: action.message }, agent: action.agent ?? state.agent };
+    case "sessionOpened":
+      return {
+        ...state,
+        sessionId: action.sessionId,
+        title: action.title,
+        loading: action.loading,
+        items: [],
+        index: {},
+        turn: { running: false },
+        queue: [],
+        modes: action.modes ?? undefined,
+        configOptions: action.configOptions ?? [],
+        plan: [],
+        usage: undefined,
+        history: { ...state.history, open: false },
+      };
+    case "sessionLoaded":
+      return { ...state, loading: false };
+    case "sessionClosed":
+      return { ...state, sessionId: null, items: [], index: {}, turn: { running: false }, queue: [], plan: [], usage: undefined };
+    case "update":
+      return applyUpdate(state, action.update);
+    case "userPrompt": {
+      const turn = state.items.reduce((n, item) => (item.kind === "user" && item.turn > n ? item.turn : n), 0);
+      return append(state, {
+        kind: "user",
+        id: `u${state.seq}`,
+        text: action.text,
+        attachments: action.attachments,
+        turn: action.isCommand ? turn : turn + 1,
+      });
+    }
+    case "turnStarted":
+      return { ...state, turn: { running: true, startedAt: action.at } };
+    case "turnEnded":
+      return { ...cancelPending(state), turn: { running: false, lastStopReason: action.stopReason } };
+    case "notice":
+      return append(state, { kind: "notice", id: `n${state.seq}`, severity: action.severity, text: action.text });
+    case "permissionRequested":
+      return append(state, {
+        kind: "permission",
+        id: action.id,
+        toolCallId: action.toolCall.toolCallId,
+        title: action.toolCall.title ?? titleOf(state, action.toolCall.toolCallId) ?? "Permission needed",
+        options: action.options,
+      });
+    case "permissionResolved":
+      return patch(state, action.id, (item) => (item.kind === "permission" ? { ...item, outcome: action.outcome } : item));
+    case "reviewRequested":
+      return append(state, { kind: "review", status: "pending", ...action.review });
+    case "reviewHunkDecided":
+      return patch(state, action.id, (item) =>
+        item.kind === "review"
+          ? { ...item, hunks: item.hunks.map((hunk, i) => (i === action.hunk ? { ...hunk, decision: action.decision } : hunk)) }
+          : item,
+      );
+    case "reviewResolved":
+      return patch(state, action.id, (item) => (item.kind === "review" ? { ...item, status: action.status } : item));
+    case "queueChanged":
+      return { ...state, queue: action.queue };
+    case "attachmentAdded":
+      if (state.attachments.some((a) => a.id === action.attachment.id)) return state;
+      return { ...state, attachments: [...state.attachments, action.attachment] };
+    case "attachmentRemoved":
+      return { ...state, attachments: state.attachments.filter((a) => a.id !== action.id) };
+    case "attachmentsCleared":
+      return { ...state, attachments: [] };
+    case "configOptions":
+      return { ...state, configOptions: action.configOptions };
+    case "history":
+      return {
+        ...state,
+        history: {
+          open: action.open ?? state.history.open,
+          loading: action.loading ?? false,
+          sessions: action.sessions ?? state.history.sessions,
+          error: action.error,
+        },
+      };
+  }
+}
+
+function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
+  switch (update.sessionUpdate) {
+    case "user_message_chunk": {
+      // Only replays (session/load) echo user messages; live prompts were added by userPrompt.
+      const text = blockText(update.content);
+      const attachments = attachmentsOf(update.content);
+      const last = state.items[state.items.length - 1];
+      // A replayed prompt arrives as one chunk per content block: text, then its attachments.
+      if (last?.kind === "user" && (attachments.length > 0 || update.messageId)) {
+        if (attachments.length > 0 || (update.messageId && last.messageId === update.messageId)) {
+          return patch(state, last.id, () => ({ ...last, text: last.text + text, attachments: [...last.attachments, ...attachments] }));
+        }
+      }
+      const isCommand = /^\/[a-z][\w-]*/i.test(text) && state.commands.some((c) => text.startsWith(`/${c.name}`));
+      const next = reduce(state, { type: "userPrompt", text, attachments, isCommand });
+      const added = next.items[next.items.length - 1];
+      return added.kind === "user" && update.messageId ? patch(next, added.id, () => ({ ...added, messageId: update.messageId ?? undefined })) : next;
+    }
+    case "agent_message_chunk":
+    case "agent_thought_chunk": {
+      const kind = update.sessionUpdate === "agent_message_chunk" ? "agent" : "thought";
+      const text = blockText(update.content);
+      const last = state.items[state.items.length - 1];
+      if (last?.kind === kind && (kind === "thought" || sameMessage((last as { messageId?: string }).messageId, update.messageId))) {
+        return patch(state, last.id, () => ({ ...last, text: last.text + text }));
+      }
+      const id = `${kind[0]}${state.seq}`;
+      return append(state, kind === "agent" ? { kind, id, text, messageId: update.messageId ?? undefined } : { kind, id, text });
+    }
+    case "tool_call": {
+      const item: TranscriptItem = {
+        kind: "tool",
+        id: update.toolCallId,
+        title: update.title,
+        toolKind: update.kind ?? "other",
+        status: update.status ?? "pending",
+        content: update.content ?? [],
+        locations: update.locations ?? [],
+        rawInput: update.rawInput,
+      };
+      if (state.index[update.toolCallId] !== undefined) return patch(state, update.toolCallId, () => item);
+      return append(state, item);
+    }
+    case "tool_call_update": {
+      if (state.index[update.toolCallId] === undefined) {
+        return applyUpdate(state, { ...update, sessionUpdate: "tool_call", title: update.title ?? "Tool call" } as acp.SessionUpdate);
+      }
+      return patch(state, update.toolCallId, (item) =>
+        item.kind !== "tool"
+          ? item
+          : {
+              ...item,
+              title: update.title ?? item.title,
+              toolKind: update.kind ?? item.toolKind,
+              status: update.status ?? item.status,
+              content: update.content ?? item.content,
+              locations: update.locations ?? item.locations,
+              rawInput: update.rawInput ?? item.rawInput,
+            },
+      );
+    }
+    case "plan":
+      return { ...state, plan: update.entries };
+    case "available_commands_update":
+      return { ...state, commands: update.availableCommands };
+    case "current_mode_update":
+      return state.modes ? { ...state, modes: { ...state.modes, currentModeId: update.currentModeId } } : state;
+    case "config_option_update":
+      return { ...state, configOptions: update.configOptions };
+    case "session_info_update":
+      return update.title !== undefined ? { ...state, title: update.title ?? undefined } : state;
+    case "usage_update":
+      return { ...state, usage: { used: update.used, size: update.size, cost: update.cost ?? undefined } };
+    case "notice":
+      return append(state, {
+        kind: "notice",
+        id: `n${state.seq}`,
+        severity: update.severity === "error" ? "error" : update.severity === "warning" ? "warning" : "info",
+        text: update.description ? `${update.title}: ${update.description}` : update.title,
+      });
+    case "compaction_update": {
+      const id = `c:${update.compactionId}`;
+      const summary = update.summary?.map(blockText).join("");
+      if (state.index[id] !== undefined) {
+        return patch(state, id, (item) => (item.kind === "compaction" ? { ...item, status: update.status, summary: summary ?? item.summary } : item));
+      }
+      return append(state, { kind: "compaction", id, status: update.status, summary });
+    }
+    default:
+      // Updates this panel does not show (new protocol additions) change nothing.
+      return state;
+  }
+}
+
+/** Adds an item at the end and bumps the id sequence. */
+function append(state: ChatState, item: TranscriptItem): ChatState {
+  return { ...state, items: [...state.items, item], index: { ...state.index, [item.id]: state.items.length }, seq: state.seq + 1 };
+}
+
+/** Replaces one item; every other item keeps its identity (so it does not re-render). */
+function patch(state: ChatState, id: string, change: (item: TranscriptItem) => TranscriptItem): ChatState {
+  const at = state.index[id];
+  if (at === undefined) return state;
+  const next = change(state.items[at]);
+  if (next === state.items[at]) return state;
+  const items = state.items.slice();
+  items[at] = next;
+  return { ...state, items };
+}
+
+/** When a turn ends, prompts it left unanswered can no longer be answered. */
+function cancelPending(state: ChatState): ChatState {
+  let next = state;
+  for (const item of state.items) {
+    if (item.kind === "permission" && item.outcome === undefined) next = patch(next, item.id, () => ({ ...item, outcome: "cancelled" }));
+  }
+  return next;
+}
+
+function titleOf(state: ChatState, toolCallId: string): string | undefined {
+  const at = state.index[toolCallId];
+  const item = at === undefined ? undefined : state.items[at];
+  return item?.kind === "tool" ? item.title : undefined;
+}
+
+function sameMessage(a: string | undefined | null, b: string | undefined | null): boolean {
+  return !a || !b || a === b;
+}
+
+export function blockText(block: acp.ContentBlock): string {
+  return block.type === "text" ? block.text : "";
+}
+
+function attachmentsOf(block: acp.ContentBlock): AttachmentSummary[] {
+  if (block.type === "resource_link") return [{ kind: "file", name: block.name }];
+  if (block.type === "resource") return [{ kind: "selection", name: block.resource.uri.split("/").pop() ?? "file" }];
+  if (block.type === "image") return [{ kind: "image", name: "image" }];
+  return [];
+}

@@ -1,0 +1,131 @@
+// The chat panel's state: one plain, serialisable object. The extension host owns the
+// authoritative copy and applies every change through `reduce` (./reducer.ts); the panel keeps
+// a mirror, rebuilt from a snapshot whenever the webview is (re)created. Both sides run the
+// same reducer, so the host only ships small actions while a turn streams.
+import type * as acp from "@agentclientprotocol/sdk";
+
+export type ConnectionStatus = "starting" | "ready" | "restarting" | "failed" | "stopped";
+
+/** Something attached to the next prompt: a mention, the selection, the active file, an image. */
+export type Attachment =
+  | { kind: "file"; id: string; uri: string; name: string }
+  | { kind: "selection"; id: string; uri: string; name: string; text: string; startLine: number; endLine: number; languageId?: string }
+  | { kind: "image"; id: string; name: string; mimeType: string; data: string };
+
+export interface AttachmentSummary {
+  kind: Attachment["kind"];
+  name: string;
+}
+
+export interface UserItem {
+  kind: "user";
+  id: string;
+  text: string;
+  attachments: AttachmentSummary[];
+  messageId?: string;
+  /** Counts real prompts (slash commands excluded): `session/fork` keeps this many turns. */
+  turn: number;
+}
+export interface AgentItem {
+  kind: "agent";
+  id: string;
+  /** Markdown, growing while the reply streams. */
+  text: string;
+  messageId?: string;
+}
+export interface ThoughtItem {
+  kind: "thought";
+  id: string;
+  text: string;
+}
+export interface ToolItem {
+  kind: "tool";
+  id: string;
+  title: string;
+  toolKind: acp.ToolKind;
+  status: acp.ToolCallStatus;
+  content: acp.ToolCallContent[];
+  locations: acp.ToolCallLocation[];
+  rawInput?: unknown;
+}
+export interface PermissionItem {
+  kind: "permission";
+  /** The host's id for the pending `session/request_permission`. */
+  id: string;
+  toolCallId: string;
+  title: string;
+  options: acp.PermissionOption[];
+  /** The option picked, "cancelled", or undefined while waiting. */
+  outcome?: string;
+}
+export interface ReviewHunk {
+  /** 1-based line numbers in the old and new text, as in a unified diff header. */
+  oldStart: number;
+  oldLines: number;
+  newStart: number;
+  newLines: number;
+  lines: { op: " " | "-" | "+"; text: string }[];
+  decision: "pending" | "accepted" | "rejected";
+}
+export interface ReviewItem {
+  kind: "review";
+  /** The host's id for the held `fs/write_text_file`. */
+  id: string;
+  path: string;
+  /** Shown relative to the workspace. */
+  displayPath: string;
+  isNewFile: boolean;
+  hunks: ReviewHunk[];
+  status: "pending" | "applied" | "rejected" | "cancelled";
+}
+export interface NoticeItem {
+  kind: "notice";
+  id: string;
+  severity: "info" | "warning" | "error";
+  text: string;
+}
+export interface CompactionItem {
+  kind: "compaction";
+  id: string;
+  status: string;
+  summary?: string;
+}
+
+export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PermissionItem | ReviewItem | NoticeItem | CompactionItem;
+
+export interface QueuedPrompt {
+  id: string;
+  text: string;
+  attachments: Attachment[];
+}
+
+export interface SessionSummary {
+  sessionId: string;
+  title?: string;
+  cwd: string;
+  updatedAt?: string;
+}
+
+export interface ChatState {
+  connection: { status: ConnectionStatus; message?: string };
+  agent?: { name: string; version?: string };
+  /** Null until a session is open. */
+  sessionId: string | null;
+  title?: string;
+  /** True while `session/load` replays history into the transcript. */
+  loading: boolean;
+  items: TranscriptItem[];
+  /** id → position in `items`, so streamed updates find their item in O(1). */
+  index: Record<string, number>;
+  turn: { running: boolean; startedAt?: number; lastStopReason?: string };
+  queue: QueuedPrompt[];
+  attachments: Attachment[];
+  modes?: acp.SessionModeState;
+  configOptions: acp.SessionConfigOption[];
+  commands: acp.AvailableCommand[];
+  plan: acp.PlanEntry[];
+  usage?: { used: number; size: number; cost?: { amount: number; currency: string } };
+  history: { open: boolean; loading: boolean; sessions: SessionSummary[]; error?: string };
+  /** Used for ids of items the host creates itself (notices, user prompts). */
+  seq: number;
+}
