@@ -9,7 +9,7 @@ import type { AgentRuntime } from "./agent-runtime";
 import { initializeResponse } from "./initialize-response";
 import { COMMANDS } from "./commands";
 import { replayUpdates, sendReplay } from "./replay";
-import { SessionHub } from "./session-hub";
+import { SessionHub, type ForkPoint } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
 
 export interface AgentAppOptions {
@@ -123,8 +123,15 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     });
 }
 
-/** Forks copy the whole history unless `_meta.messageIndex` says how many messages to keep. */
-function forkPoint(meta: Record<string, unknown> | null | undefined): number | undefined {
-  const value = meta?.messageIndex ?? meta?.["hermes/messageIndex"];
-  return typeof value === "number" && Number.isInteger(value) && value >= 0 ? value : undefined;
+/**
+ * Forks copy the whole history unless `_meta` says where to cut: `messageIndex` keeps that many
+ * messages; `hermes/turns` keeps that many user prompts with everything they led to (what a
+ * "fork from here" on a prompt in a chat panel means, without the panel knowing message counts).
+ */
+function forkPoint(meta: Record<string, unknown> | null | undefined): ForkPoint | undefined {
+  const isCount = (value: unknown): value is number => typeof value === "number" && Number.isInteger(value) && value >= 0;
+  const turns = meta?.["hermes/turns"];
+  if (isCount(turns)) return { turns };
+  const messages = meta?.messageIndex ?? meta?.["hermes/messageIndex"];
+  return isCount(messages) ? { messages } : undefined;
 }

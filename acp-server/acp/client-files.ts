@@ -5,7 +5,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { FileNotFoundError, type FileAccess } from "../tools/context";
+import { FileNotFoundError, type FileAccess, type WriteOutcome } from "../tools/context";
 import { LocalFileAccess } from "../tools/local-files";
 
 export class ClientFileAccess implements FileAccess {
@@ -33,10 +33,28 @@ export class ClientFileAccess implements FileAccess {
     }
   }
 
-  async writeText(file: string, content: string): Promise<void> {
+  async writeText(file: string, content: string): Promise<WriteOutcome | void> {
     if (!this.capabilities.writeTextFile) return this.local.writeText(file, content);
     // Not every client creates missing folders; doing it here is harmless for those that do.
     await mkdir(path.dirname(file), { recursive: true });
-    await this.client.request(acp.methods.client.fs.writeTextFile, { sessionId: this.sessionId, path: file, content });
+    const response = await this.client.request(acp.methods.client.fs.writeTextFile, { sessionId: this.sessionId, path: file, content });
+    return reviewOutcome(response?._meta);
   }
+}
+
+/**
+ * Hermes' VS Code panel lets the user accept an edit hunk by hunk and reports the split in
+ * `_meta["hermes/review"]`. When part of the edit was rejected, the model must re-read the file
+ * before building on it.
+ */
+export function reviewOutcome(meta: Record<string, unknown> | null | undefined): WriteOutcome | undefined {
+  const review = meta?.["hermes/review"];
+  if (!review || typeof review !== "object") return undefined;
+  const { accepted, rejected } = review as { accepted?: unknown; rejected?: unknown };
+  if (typeof accepted !== "number" || typeof rejected !== "number" || rejected <= 0) return undefined;
+  return {
+    note:
+      `The user reviewed this edit and accepted ${accepted} of ${accepted + rejected} hunks; the rejected hunks were not written. ` +
+      "Read the file again before changing it further, and do not re-apply the rejected changes unless the user asks.",
+  };
 }

@@ -57,11 +57,11 @@ export class SessionHub {
   }
 
   /** A new session with a copy of another's history (up to `messageCount` messages when given). */
-  async fork(parentId: string, cwd: string, mcpServers: acp.McpServer[], messageCount?: number): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+  async fork(parentId: string, cwd: string, mcpServers: acp.McpServer[], point?: ForkPoint): Promise<{ session: AcpSession; records: JournalRecord[] }> {
     const runtime = await this.options.runtime();
     const parent = await runtime.sessions.read(parentId);
     if (!parent) throw acp.RequestError.sessionNotFound(parentId);
-    const records = copiedRecords(parent.records, messageCount);
+    const records = copiedRecords(parent.records, point);
     const title = restoreSession(parent.meta, parent.records).title;
     const meta: SessionMeta = { ...parent.meta, id: randomUUID(), cwd: checkedCwd(cwd), createdAt: Date.now(), parentId, source: "fork" };
     const session = await this.open(runtime, meta, records, mcpServers, records);
@@ -142,10 +142,20 @@ function modelFields(runtime: AgentRuntime): Pick<SessionMeta, "modelId" | "prov
 }
 
 /** A fork's copy of its parent's records: all of them, or those before message `count`. */
-function copiedRecords(records: JournalRecord[], count: number | undefined): JournalRecord[] {
+/** Where a fork cuts the parent's history: after so many messages, or after so many user prompts. */
+export type ForkPoint = { messages: number } | { turns: number };
+
+function copiedRecords(records: JournalRecord[], point: ForkPoint | undefined): JournalRecord[] {
   const kept = records.filter((record) => record.t !== "meta");
-  if (count === undefined) return kept;
-  const cut = kept.findIndex((record) => record.t === "message" && record.seq >= count);
+  if (point === undefined) return kept;
+  let cut: number;
+  if ("messages" in point) {
+    cut = kept.findIndex((record) => record.t === "message" && record.seq >= point.messages);
+  } else {
+    let prompts = 0;
+    // The cut lands on the first user prompt past the kept ones, so their answers stay.
+    cut = kept.findIndex((record) => record.t === "message" && record.message.role === "user" && ++prompts > point.turns);
+  }
   return cut === -1 ? kept : kept.slice(0, cut);
 }
 

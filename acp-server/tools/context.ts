@@ -17,10 +17,18 @@ export interface Location {
 export interface FileAccess {
   /** Whole file as text. Throws FileNotFoundError when it does not exist. */
   readText(path: string): Promise<string>;
-  /** Writes the whole file, creating parent folders. */
-  writeText(path: string, content: string): Promise<void>;
+  /**
+   * Writes the whole file, creating parent folders. An editor that reviews edits may apply only
+   * part of the change; the returned note then tells the model what actually landed.
+   */
+  writeText(path: string, content: string): Promise<WriteOutcome | void>;
   /** True when reads come from the editor (unsaved buffers included). */
   readonly viaEditor: boolean;
+}
+
+export interface WriteOutcome {
+  /** Set when the file on disk differs from what the tool wrote (a partial review). */
+  note?: string;
 }
 
 export class FileNotFoundError extends Error {

@@ -136,7 +136,7 @@ export const patchTool = defineTool({
     const diff = { type: "diff" as const, path: absolute, oldText: before, newText: after };
     const allowed = await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [diff] });
     if (!allowed) return { output: { error: `The user denied editing ${shown}. The file was not changed.` }, isError: true };
-    await ctx.files.writeText(absolute, after);
+    const written = await ctx.files.writeText(absolute, after);
 
     const first = hunk(before, after, found[0], oldString.length, newString.length);
     const firstLine = first.line;
@@ -147,6 +147,7 @@ export const patchTool = defineTool({
       diff: first.diff,
     };
     if (found.length > 1) output.note = `The diff shows the first of ${found.length} replacements.`;
+    if (written?.note) output.review = written.note;
     return { output, content: [diff], locations: [{ path: absolute, line: firstLine }] };
   },
 });

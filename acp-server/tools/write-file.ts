@@ -47,9 +47,14 @@ export const writeFileTool = defineTool({
     if (!allowed) {
       return { output: { error: `The user denied writing ${shown}. The file was not changed.` }, isError: true };
     }
-    await ctx.files.writeText(absolute, args.content);
+    const written = await ctx.files.writeText(absolute, args.content);
     return {
-      output: { path: shown, bytes_written: Buffer.byteLength(args.content, "utf8"), created: oldText === null },
+      output: {
+        path: shown,
+        bytes_written: Buffer.byteLength(args.content, "utf8"),
+        created: oldText === null,
+        ...(written?.note ? { review: written.note } : {}),
+      },
       content: [diff],
       locations: [{ path: absolute }],
     };

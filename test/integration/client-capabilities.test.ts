@@ -44,6 +44,30 @@ test("file tools use fs/read_text_file and fs/write_text_file, so unsaved buffer
   }
 });
 
+test("an edit the user only partly accepted in review tells the model to re-read the file", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  await writeFile(path.join(project, "a.txt"), "one\n");
+  const first = model.requests.length;
+  model.enqueue({ toolCalls: [{ id: "w", name: "write_file", arguments: { path: "a.txt", content: "uno\n" } }] }, { text: "ok" });
+  const hermes = await startHermes({
+    config: scriptedConfig(model.url),
+    serveFs: true,
+    permission: "allow",
+    writeAnswer: () => ({ _meta: { "hermes/review": { accepted: 1, rejected: 1 } } }),
+  });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    await hermes.prompt(sessionId, "translate");
+    const result = model.requests[first + 1].body.messages.find((m: any) => m.role === "tool" && m.tool_call_id === "w");
+    assert.match(result.content, /accepted 1 of 2 hunks/);
+    assert.match(result.content, /Read the file again/);
+  } finally {
+    await hermes.close();
+  }
+});
+
 test("terminal runs through terminal/create and embeds the terminal in the tool call", async () => {
   const model = scripted();
   const project = await makeTempDir();

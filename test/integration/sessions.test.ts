@@ -136,6 +136,8 @@ test("fork copies the history (or the first N messages) into a new session", asy
 
     const whole = await hermes.agent.request<acp.NewSessionResponse>("session/fork", { sessionId, cwd: project, mcpServers: [] });
     const early = await hermes.agent.request<acp.NewSessionResponse>("session/fork", { sessionId, cwd: project, mcpServers: [], _meta: { messageIndex: 2 } });
+    // A panel's "fork from here" counts prompts: keep the first prompt and its answer.
+    const byTurn = await hermes.agent.request<acp.NewSessionResponse>("session/fork", { sessionId, cwd: project, mcpServers: [], _meta: { "hermes/turns": 1 } });
     assert.notEqual(whole.sessionId, sessionId);
     model.enqueue({ text: "forked" }, { text: "forked early" });
     let before = model.requests.length;
@@ -146,6 +148,12 @@ test("fork copies the history (or the first N messages) into a new session", asy
     const earlyText = userText(model.requests[before].body);
     assert.match(earlyText, /ALPHA[\s\S]*instead/);
     assert.doesNotMatch(earlyText, /BETA/, "the fork point drops what came after");
+    model.enqueue({ text: "forked by turn" });
+    before = model.requests.length;
+    await hermes.prompt(byTurn.sessionId, "other way");
+    const byTurnMessages = model.requests[before].body.messages.filter((m: any) => m.role !== "system").map((m: any) => m.role + ":" + (typeof m.content === "string" ? m.content : JSON.stringify(m.content)));
+    assert.match(byTurnMessages.join("\n"), /user:.*ALPHA[\s\S]*assistant:one[\s\S]*user:.*other way/);
+    assert.doesNotMatch(byTurnMessages.join("\n"), /BETA|assistant:two/, "the second prompt and its answer stay in the parent");
     const parent = await hermes.agent.request(acp.methods.agent.session.list, {});
     assert.ok(parent.sessions.find((s) => s.sessionId === whole.sessionId)?.title?.startsWith("Fork of"));
     // Lineage: the fork's journal names its parent.

@@ -27,6 +27,8 @@ export interface HarnessOptions {
   serveFs?: boolean;
   /** Unsaved editor buffers by absolute path: fs/read_text_file serves these over the disk. */
   buffers?: Record<string, string>;
+  /** Overrides the answer to fs/write_text_file after the write (e.g. a partial review's `_meta`). */
+  writeAnswer?: (params: acp.WriteTextFileRequest) => acp.WriteTextFileResponse;
   /** Serve terminal/* like an editor. */
   serveTerminal?: boolean;
   permission?: PermissionPolicy;
@@ -139,7 +141,7 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
         fsCalls.push({ method: "write", path: params.path });
         mkdirSync(path.dirname(params.path), { recursive: true });
         writeFileSync(params.path, params.content);
-        return {};
+        return options.writeAnswer?.(params) ?? {};
       });
   }
   if (options.serveTerminal) {
