@@ -1,0 +1,113 @@
+// The ACP client over the agent child's stdio (SDK 2.4 client API). The editor-side handlers
+// (files, terminals, permissions, updates) are passed in, so this file only wires the protocol:
+// it logs every frame when tracing is on and every failure always. No vscode import.
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import type { ChildProcessWithoutNullStreams } from "node:child_process";
+import { Readable, Writable } from "node:stream";
+import { errorMessage, type Logger } from "./log";
+
+export const CLIENT_INFO = { name: "hermes-vscode", version: typeof HERMES_VERSION === "string" ? HERMES_VERSION : "0.0.0" };
+declare const HERMES_VERSION: string | undefined;
+
+/** What the editor serves to the agent. Missing ones are not advertised. */
+export interface ClientHandlers {
+  update(notification: acp.SessionNotification): void;
+  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  fs?: {
+    read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
+    write(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
+  };
+  terminal?: {
+    create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> | acp.CreateTerminalResponse;
+    output(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse;
+    waitForExit(params: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse>;
+    kill(params: acp.KillTerminalRequest): acp.KillTerminalResponse;
+    release(params: acp.ReleaseTerminalRequest): acp.ReleaseTerminalResponse;
+  };
+}
+
+export interface AgentConnection {
+  agent: acp.ClientContext;
+  /** Resolves when the stream ends (the child exited or `close` was called). */
+  closed: Promise<void>;
+  close(): void;
+  initialize(): Promise<acp.InitializeResponse>;
+}
+
+export interface ConnectionOptions {
+  log: Logger;
+  /** Read on every frame, so turning `hermes.trace` on applies at once. */
+  trace: () => boolean;
+}
+
+export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: ClientHandlers, options: ConnectionOptions): AgentConnection {
+  const { log } = options;
+  // Every handler failure is logged here, once, then returned to the agent as a JSON-RPC error.
+  const logged =
+    <P, R>(method: string, handler: (params: P, signal: AbortSignal) => R | Promise<R>) =>
+    async ({ params, signal }: { params: P; signal: AbortSignal }): Promise<R> => {
+      try {
+        return await handler(params, signal);
+      } catch (error) {
+        log.error(`${method} failed: ${errorMessage(error)}`);
+        throw error;
+      }
+    };
+
+  let app = acp
+    .client({ name: CLIENT_INFO.name })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      try {
+        handlers.update(params);
+      } catch (error) {
+        log.error(`session/update handling failed: ${errorMessage(error)}`);
+      }
+    })
+    .onRequest(acp.methods.client.session.requestPermission, logged("session/request_permission", handlers.requestPermission));
+  const fs = handlers.fs;
+  if (fs) {
+    app = app
+      .onRequest(acp.methods.client.fs.readTextFile, logged("fs/read_text_file", (p: acp.ReadTextFileRequest) => fs.read(p)))
+      .onRequest(acp.methods.client.fs.writeTextFile, logged("fs/write_text_file", (p: acp.WriteTextFileRequest, s) => fs.write(p, s)));
+  }
+  const terminal = handlers.terminal;
+  if (terminal) {
+    app = app
+      .onRequest(acp.methods.client.terminal.create, logged("terminal/create", (p: acp.CreateTerminalRequest) => terminal.create(p)))
+      .onRequest(acp.methods.client.terminal.output, logged("terminal/output", (p: acp.TerminalOutputRequest) => terminal.output(p)))
+      .onRequest(acp.methods.client.terminal.waitForExit, logged("terminal/wait_for_exit", (p: acp.WaitForTerminalExitRequest) => terminal.waitForExit(p)))
+      .onRequest(acp.methods.client.terminal.kill, logged("terminal/kill", (p: acp.KillTerminalRequest) => terminal.kill(p)))
+      .onRequest(acp.methods.client.terminal.release, logged("terminal/release", (p: acp.ReleaseTerminalRequest) => terminal.release(p)));
+  }
+
+  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+  const connection = app.connect(traced(stream, options));
+  return {
+    agent: connection.agent,
+    closed: connection.closed,
+    close: () => connection.close(),
+    initialize: () =>
+      connection.agent.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: !!fs, writeTextFile: !!fs }, terminal: !!terminal },
+        clientInfo: CLIENT_INFO,
+      }),
+  };
+}
+
+type Message = acp.AnyMessage;
+
+/** The same stream, with every message logged on its way (when tracing) and error answers always. */
+function traced(stream: acp.Stream, { log, trace }: ConnectionOptions): acp.Stream {
+  const tap = (direction: "→" | "←") =>
+    new TransformStream<Message, Message>({
+      transform(message, controller) {
+        if (trace()) log.trace(`${direction} ${JSON.stringify(message)}`);
+        else if ("error" in message && message.error) log.error(`${direction} error response ${JSON.stringify(message)}`);
+        controller.enqueue(message);
+      },
+    });
+  const outgoing = tap("→");
+  void outgoing.readable.pipeTo(stream.writable).catch((error: unknown) => log.warn(`agent stream closed: ${errorMessage(error)}`));
+  return { writable: outgoing.writable, readable: stream.readable.pipeThrough(tap("←")) };
+}
