@@ -1,25 +1,44 @@
 // What each slash command does. Every command answers with visible text.
+import { compressSession, promptTokens, thresholdTokens } from "../agent/compress";
+import { prepareSystemPrompt, toolSpecs } from "../agent/loop";
+import type { ModelChoice } from "../agent/model-choice";
 import { MemoryStore } from "../memory/memory-store";
 import { VERSION } from "../version";
 import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { COMMANDS, type Command } from "./commands";
 import { setModel } from "./session-settings";
+import { compressionSettings } from "./turn-settings";
 import type { AcpTurnObserver } from "./turn-observer";
 import { textChunk } from "./updates";
 import type { Logger } from "../util/log";
 
-export async function runCommand(command: Command, session: AcpSession, runtime: AgentRuntime, observer: AcpTurnObserver, log: Logger): Promise<void> {
+export async function runCommand(command: Command, session: AcpSession, runtime: AgentRuntime, observer: AcpTurnObserver, log: Logger, signal: AbortSignal): Promise<void> {
   const say = (text: string) => observer.send(textChunk(text));
   const agent = session.agent;
   switch (command.name) {
     case "help":
       return say(COMMANDS.map((c) => `- \`/${c.name}${c.input ? ` <${c.input.hint}>` : ""}\`: ${c.description}`).join("\n"));
     case "context": {
-      const window = currentWindow(runtime, agent.modelId);
-      if (!agent.contextTokens || !window) return say("No model call yet in this context: nothing to measure.");
+      const model = runtime.chainFor(agent.modelId)[0];
+      if (!agent.contextTokens || !model) return say("No model call yet in this context: nothing to measure.");
+      const window = model.contextWindow;
       const share = (agent.contextTokens / window) * 100;
-      return say(`Context: ${agent.contextTokens.toLocaleString("en")} of ${window.toLocaleString("en")} tokens (${share.toFixed(1)}%), ${agent.history.length} messages.`);
+      const used = `Context: ${agent.contextTokens.toLocaleString("en")} of ${window.toLocaleString("en")} tokens (${share.toFixed(1)}%), ${agent.history.length} messages.`;
+      return say(`${used} ${await compressionDistance(session, runtime, model)}`);
+    }
+    case "compress": {
+      const models = runtime.chainFor(agent.modelId);
+      if (models.length === 0) return say("No model is configured: there is nothing to write the summary with.");
+      const settings = compressionSettings(runtime.loaded.config);
+      const systemPrompt = await prepareSystemPrompt(agent);
+      const context = { session: agent, models, summarizer: runtime.auxiliary(), observer, signal, log, systemPrompt, tools: toolSpecs(), settings };
+      const outcome = await compressSession(context, "command");
+      if (outcome.kind === "cancelled") return say("Compression cancelled; the context is unchanged.");
+      if (outcome.kind === "nothing") return say(`Nothing to compress: all ${outcome.messages} messages are in the protected first exchange and the last ${settings.protectLast} messages.`);
+      const { report } = outcome;
+      const how = report.status === "completed" ? "summarized" : report.status === "degraded" ? "dropped without a summary" : "left unchanged";
+      return say(`Compressed the context: ${report.messagesBefore} → ${report.messagesAfter} messages, about ${report.tokensBefore.toLocaleString("en")} → ${report.tokensAfter.toLocaleString("en")} tokens (earlier turns ${how}; this session's history keeps them all).`);
     }
     case "memory": {
       const memory = new MemoryStore(runtime.loaded.home).snapshot();
@@ -56,6 +75,15 @@ export async function runCommand(command: Command, session: AcpSession, runtime:
   }
 }
 
-function currentWindow(runtime: AgentRuntime, modelId: string | undefined): number | undefined {
-  return ((modelId && runtime.findModel(modelId)) || runtime.models?.main)?.contextWindow;
+/** How far the context is from automatic compression. */
+async function compressionDistance(session: AcpSession, runtime: AgentRuntime, model: ModelChoice): Promise<string> {
+  const settings = compressionSettings(runtime.loaded.config);
+  const at = thresholdTokens(settings, model);
+  const percent = `${Math.round(settings.threshold * 100)}%`;
+  if (!settings.enabled) return `Automatic compression is off (compression.enabled); /compress still works.`;
+  const next = promptTokens(session.agent, await prepareSystemPrompt(session.agent), toolSpecs());
+  const left = at - next;
+  return left > 0
+    ? `Compression at ${at.toLocaleString("en")} tokens (${percent} of the window): ${left.toLocaleString("en")} tokens to go.`
+    : `Compression at ${at.toLocaleString("en")} tokens (${percent} of the window): reached; the next prompt compresses first.`;
 }

@@ -4,7 +4,8 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 
 export const COMMANDS: acp.AvailableCommand[] = [
   { name: "help", description: "List the commands" },
-  { name: "context", description: "How much of the model's context window is in use" },
+  { name: "context", description: "How much of the model's context window is in use, and how far compression is" },
+  { name: "compress", description: "Compress the conversation's context now (earlier turns become a summary)" },
   { name: "memory", description: "Show the agent's memory and your profile" },
   { name: "reset", description: "Start a fresh context in this session" },
   { name: "model", description: "Show or switch the model", input: { hint: "model id (empty: list)" } },

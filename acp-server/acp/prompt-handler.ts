@@ -20,6 +20,7 @@ import { requestPermission } from "./permission-request";
 import { toUserParts } from "./prompt-content";
 import { firstLineTitle, generateTitle } from "./titles";
 import { AcpTurnObserver } from "./turn-observer";
+import { compressionSettings, nudgeSettings } from "./turn-settings";
 import { promptUsage, textChunk } from "./updates";
 
 export interface PromptDeps {
@@ -47,13 +48,13 @@ export function handlePrompt(
   requestSignal: AbortSignal,
 ): Promise<acp.PromptResponse> {
   return session.enqueue(requestSignal, async (signal, queued) => {
-    const observer = new AcpTurnObserver(client, session, deps.log);
+    const observer = new AcpTurnObserver(client, session, deps.log, !!deps.clientCapabilities.session?.compaction);
     if (signal.aborted) return { stopReason: "cancelled" };
     // The client already shows what it sent; a prompt that waited is echoed when its turn starts.
     if (queued) for (const block of params.prompt) observer.send({ sessionUpdate: "user_message_chunk", content: block });
     const command = parseCommand(params.prompt);
     if (command) {
-      await runCommand(command, session, deps.runtime, observer, deps.log);
+      await runCommand(command, session, deps.runtime, observer, deps.log, signal);
       await observer.flush();
       return { stopReason: "end_turn" };
     }
@@ -93,6 +94,9 @@ async function runPromptTurn(
         temperature: model.model.temperature,
         retryBaseDelayMs: loaded.config.agent.retry_base_delay * 1000,
         log: deps.log,
+        compression: compressionSettings(loaded.config),
+        summarizer: deps.runtime.auxiliary(),
+        nudges: nudgeSettings(loaded.config),
       },
       parts,
     );

@@ -4,7 +4,7 @@
 // written, so the prompt response never overtakes them.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ModelChoice } from "../agent/model-choice";
-import type { ToolCallOutcome, ToolCallView, TurnObserver } from "../agent/turn-io";
+import type { CompactionReport, ToolCallOutcome, ToolCallView, TurnObserver } from "../agent/turn-io";
 import { callCost, UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
@@ -24,6 +24,8 @@ export class AcpTurnObserver implements TurnObserver {
     private readonly client: acp.AgentContext,
     private readonly session: AcpSession,
     private readonly log: Logger,
+    /** The client advertised `session.compaction`: compressions are shown as compaction_update. */
+    private readonly compactionUpdates = false,
   ) {}
 
   private get sessionId(): string {
@@ -105,6 +107,19 @@ export class AcpTurnObserver implements TurnObserver {
 
   notice(text: string): void {
     this.send(updates.thoughtChunk(`\n⚠ ${text}\n`));
+  }
+
+  compactionStarted(id: string): void {
+    if (this.compactionUpdates) this.send(updates.compactionStarted(id));
+  }
+
+  compactionFinished(id: string, report: CompactionReport): void {
+    if (this.compactionUpdates) this.send(updates.compactionFinished(id, report));
+    else if (report.status !== "cancelled") this.send(updates.textChunk(updates.compactionNotice(report)));
+  }
+
+  contextUsage(usedTokens: number, model: ModelChoice): void {
+    this.send(updates.usageUpdate({ inputTokens: usedTokens, outputTokens: 0 }, model.contextWindow, this.session.agent.costUsd));
   }
 }
 

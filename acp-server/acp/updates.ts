@@ -1,6 +1,6 @@
 // Pure conversions from the agent's view of a turn to ACP session/update payloads.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import type { ToolCallOutcome, ToolCallView } from "../agent/turn-io";
+import type { CompactionReport, ToolCallOutcome, ToolCallView } from "../agent/turn-io";
 import type { UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
@@ -87,6 +87,30 @@ export function usageUpdate(usage: TokenUsage, contextWindow: number, sessionCos
     size: contextWindow,
     ...(sessionCostUsd !== undefined ? { cost: { amount: Number(sessionCostUsd.toFixed(6)), currency: "USD" } } : {}),
   };
+}
+
+export function compactionStarted(compactionId: string): acp.SessionUpdate {
+  return { sessionUpdate: "compaction_update", compactionId, status: "in_progress" };
+}
+
+export function compactionFinished(compactionId: string, report: CompactionReport): acp.SessionUpdate {
+  const status = report.status === "degraded" ? "completed" : report.status;
+  return {
+    sessionUpdate: "compaction_update",
+    compactionId,
+    status,
+    ...(report.summary ? { summary: [{ type: "text", text: report.summary }] } : {}),
+    ...(report.error ? { error: report.error } : {}),
+    _meta: { hermes: { trigger: report.trigger, messagesBefore: report.messagesBefore, messagesAfter: report.messagesAfter, tokensBefore: report.tokensBefore, tokensAfter: report.tokensAfter, degraded: report.status === "degraded" } },
+  };
+}
+
+/** What a client without `session.compaction` is told, as part of the agent's message. */
+export function compactionNotice(report: CompactionReport): string {
+  const sizes = `${report.messagesBefore} → ${report.messagesAfter} messages, about ${report.tokensBefore.toLocaleString("en")} → ${report.tokensAfter.toLocaleString("en")} tokens`;
+  if (report.status === "completed") return `\n\n*Context compressed (${sizes}): earlier turns were summarized for the model; this session's history keeps them all.*\n\n`;
+  if (report.status === "degraded") return `\n\n*Context compressed (${sizes}) without a summary (${report.error ?? "the summary call failed"}): earlier turns were dropped from the model's context; this session's history keeps them all.*\n\n`;
+  return `\n\n*Context compression failed: ${report.error ?? "unknown error"}.*\n\n`;
 }
 
 /** The turn's totals in the shape of the unstable `PromptResponse.usage`. */

@@ -1,10 +1,13 @@
 // The agent loop: call the model, run the tools it asks for, append the results, and
 // repeat until it answers without tool calls. Each step ends in one of a few explicit
 // outcomes (answer, tools, cancelled); the budget turns the last call into a summary.
-import type { ChatMessage, FinishReason, ToolCallRequest, ToolSpec, UserPart } from "../providers/types";
+import { ProviderError, type ChatMessage, type FinishReason, type ToolCallRequest, type ToolSpec, type UserPart } from "../providers/types";
 import { listTools, toolJsonSchema } from "../tools/registry";
 import type { Logger } from "../util/log";
-import { callWithRecovery } from "./model-call";
+import { compressSession, DEFAULT_COMPRESSION, needsCompression, type CompressionSettings, type CompressTrigger } from "./compress";
+import { DEFAULT_NUDGES, joinNotes, turnNotes, type NudgeSettings } from "./ephemeral";
+import { callWithRecovery, type CallResult } from "./model-call";
+import { ReplyCollector } from "./reply-collector";
 import type { ModelChoice } from "./model-choice";
 import { gatherPromptFacts, renderSystemPrompt } from "./prompt";
 import type { AgentSession } from "./session";
@@ -27,6 +30,12 @@ export interface TurnOptions {
   /** First retry delay of a failed model call. */
   retryBaseDelayMs: number;
   log: Logger;
+  /** Context compression (defaults: on, at half the window, last 20 messages kept). */
+  compression?: CompressionSettings;
+  /** The model that writes compression summaries (else the session's model). */
+  summarizer?: ModelChoice;
+  /** The ephemeral layer's nudges (defaults: memory every 10 prompts, changed files on). */
+  nudges?: NudgeSettings;
 }
 
 type StepOutcome =
@@ -41,13 +50,20 @@ const BUDGET_SPENT_NOTE = (turns: number) =>
 export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise<TurnStopReason> {
   const { session, signal } = options;
   session.append({ role: "user", content: prompt });
+  session.userTurns++;
   const systemPrompt = await prepareSystemPrompt(session);
-  const tools: ToolSpec[] = listTools().map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
+  const tools = toolSpecs();
+  const notes = turnNotes(session, options.nudges ?? DEFAULT_NUDGES, tools.map((tool) => tool.name));
 
   for (let call = 1; ; call++) {
     if (signal.aborted) return "cancelled";
     const budgetSpent = call > options.maxTurns;
-    const step = await callModel(options, systemPrompt, budgetSpent ? [] : tools, budgetSpent ? BUDGET_SPENT_NOTE(options.maxTurns) : undefined);
+    const callTools = budgetSpent ? [] : tools;
+    if (needsCompression(compressionContext(options, systemPrompt, callTools))) {
+      if ((await compress(options, systemPrompt, callTools, "threshold")) === "cancelled") return "cancelled";
+    }
+    const note = joinNotes(call === 1 ? notes : undefined, budgetSpent ? BUDGET_SPENT_NOTE(options.maxTurns) : undefined);
+    const step = await callModel(options, systemPrompt, callTools, note);
     if (step.kind === "cancelled") return "cancelled";
     if (budgetSpent) return "max_turn_requests";
     if (step.kind === "answer") return stopReasonFor(step.finish);
@@ -73,20 +89,51 @@ export function prepareSystemPrompt(session: AgentSession): Promise<string> {
   return session.systemPrompt;
 }
 
-/** One model call (with retries and fallbacks). Appends the assistant message (partial on cancel). */
+/** The tools as the model sees them, sorted by name. */
+export function toolSpecs(): ToolSpec[] {
+  return listTools().map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
+}
+
+function compressionContext(options: TurnOptions, systemPrompt: string, tools: ToolSpec[]) {
+  const { session, models, summarizer, observer, signal, log } = options;
+  return { session, models, summarizer, observer, signal, log, systemPrompt, tools, settings: options.compression ?? DEFAULT_COMPRESSION };
+}
+
+async function compress(options: TurnOptions, systemPrompt: string, tools: ToolSpec[], trigger: CompressTrigger) {
+  return (await compressSession(compressionContext(options, systemPrompt, tools), trigger)).kind;
+}
+
+/**
+ * One model call (with retries and fallbacks). Appends the assistant message (partial on
+ * cancel). A context overflow gets one compress-and-retry.
+ */
 async function callModel(options: TurnOptions, systemPrompt: string, tools: ToolSpec[], ephemeralNote?: string): Promise<StepOutcome> {
   const { session, observer, signal } = options;
-  const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }, ...session.history];
-  // The ephemeral layer: sent with this call only, never stored or frozen into the prompt.
-  if (ephemeralNote) messages.push({ role: "user", content: [{ type: "text", text: ephemeralNote }] });
+  const call = (): Promise<CallResult> => {
+    const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }, ...session.history];
+    // The ephemeral layer: sent with this call only, never stored or frozen into the prompt.
+    if (ephemeralNote) messages.push({ role: "user", content: [{ type: "text", text: ephemeralNote }] });
+    const request = { messages, tools, maxTokens: options.maxTokens, temperature: options.temperature };
+    return callWithRecovery(request, { models: options.models, observer, signal, retryBaseDelayMs: options.retryBaseDelayMs, log: options.log });
+  };
 
-  const request = { messages, tools, maxTokens: options.maxTokens, temperature: options.temperature };
-  const result = await callWithRecovery(request, { models: options.models, observer, signal, retryBaseDelayMs: options.retryBaseDelayMs, log: options.log });
+  const result = await call().catch(async (error: unknown): Promise<CallResult> => {
+    const overflow = error instanceof ProviderError && error.kind === "context_overflow";
+    if (!overflow || (options.compression ?? DEFAULT_COMPRESSION).enabled === false) throw error;
+    options.log.warn("context overflow: compressing and retrying once", { sessionId: session.id, message: error.message });
+    const outcome = await compress(options, systemPrompt, tools, "overflow");
+    if (outcome === "cancelled") return { kind: "cancelled", reply: new ReplyCollector(observer) };
+    if (outcome !== "compressed") throw error;
+    return call();
+  });
   const cancelled = result.kind === "cancelled" || signal.aborted;
   const message = result.reply.message({ cancelled });
   if (message) session.append(message);
   if (cancelled) return { kind: "cancelled" };
-  if (result.reply.usage) observer.usage(result.reply.usage, result.model);
+  if (result.reply.usage) {
+    session.lastCall = { tokens: result.reply.usage.inputTokens + result.reply.usage.outputTokens, historyLength: session.history.length };
+    observer.usage(result.reply.usage, result.model);
+  }
   const calls = result.reply.calls;
   return calls.length > 0 ? { kind: "tools", calls } : { kind: "answer", finish: result.reply.finish };
 }

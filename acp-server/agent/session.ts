@@ -1,6 +1,8 @@
 // One conversation as the agent sees it: history, cwd, mode and tool state.
 // Nothing here knows about ACP; the protocol edge wraps it.
 import type { ChatMessage } from "../providers/types";
+import type { CompactionRecord } from "../sessions/types";
+import { SeenFiles } from "./seen-files";
 import { createSessionToolState, type SessionToolState } from "../tools/context";
 import type { SessionMode } from "../security/modes";
 
@@ -9,6 +11,14 @@ export interface SessionSink {
   /** A completed step: the user's prompt, an assistant message, one tool's result. */
   message(message: ChatMessage): void;
   systemPrompt(prompt: string): void;
+  /** The model history was compressed (the journal keeps the original messages). */
+  compaction(compaction: CompactionRecord): void;
+}
+
+/** Prompt size the provider reported for the last call, and the history length it covered. */
+export interface LastCall {
+  tokens: number;
+  historyLength: number;
 }
 
 export class AgentSession {
@@ -24,6 +34,12 @@ export class AgentSession {
   modelCalls = 0;
   /** Context the last model call used (prompt + reply), for /context. */
   contextTokens?: number;
+  /** The last model call's reported size, for the compression trigger (cleared when the history shrinks). */
+  lastCall?: LastCall;
+  /** Prompts run in this process (drives the periodic memory nudge). */
+  userTurns = 0;
+  /** Files the agent read or edited, to notice when they change outside the agent. */
+  readonly seenFiles = new SeenFiles();
   /** The model picked for this session (an id from the model set); undefined = the main model. */
   modelId?: string;
   /** Built once (see prepareSystemPrompt) and then frozen, so provider prompt caches stay valid. */
@@ -43,11 +59,19 @@ export class AgentSession {
     this.history.push(message);
   }
 
+  /** Context compression: the compacted history replaces the model's; durable first. */
+  replaceHistory(messages: ChatMessage[], compaction: CompactionRecord): void {
+    this.sink?.compaction(compaction);
+    this.history.splice(0, this.history.length, ...messages);
+    this.lastCall = undefined;
+  }
+
   /** /reset: a fresh context; the next prompt also rebuilds the system prompt (memory may have changed). */
   reset(): void {
     this.history.length = 0;
     this.systemPrompt = undefined;
     this.contextTokens = undefined;
+    this.lastCall = undefined;
   }
 
   /** Restores ids already shown to the client (a reloaded session must not reuse them). */

@@ -110,6 +110,8 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<ChatMessage
     rawOutput: output,
     locations: result.locations,
   });
+  // Files the agent now knows the content of: a later change outside the agent gets a note.
+  if (!result.isError && (view.kind === "read" || view.kind === "edit")) env.session.seenFiles.remember((result.locations ?? view.locations).map((l) => l.path));
   const message: ChatMessage = { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text };
   // Durable as soon as this tool is done: a crash later in the batch keeps this result.
   env.session.sink?.message(message);

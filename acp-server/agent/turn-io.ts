@@ -38,6 +38,24 @@ export interface TurnObserver {
   usage(usage: TokenUsage, model: ModelChoice): void;
   /** Something the user should know that is not part of the answer (a retry, a model switch). */
   notice(text: string): void;
+  /** Context compression began (`id` is unique within the session). */
+  compactionStarted(id: string): void;
+  compactionFinished(id: string, report: CompactionReport): void;
+  /** The context in use changed without a model call (after a compression). */
+  contextUsage(usedTokens: number, model: ModelChoice): void;
+}
+
+/** How a context compression went: `degraded` means the middle was dropped without a model-written summary. */
+export interface CompactionReport {
+  status: "completed" | "degraded" | "failed" | "cancelled";
+  trigger: "threshold" | "overflow" | "command";
+  messagesBefore: number;
+  messagesAfter: number;
+  /** Estimated prompt tokens before and after. */
+  tokensBefore: number;
+  tokensAfter: number;
+  summary?: string;
+  error?: string;
 }
 
 /** allow_always / reject_always are saved to config.yaml; allow_session lasts the session. */

@@ -61,6 +61,27 @@ export const SessionsConfigSchema = z
   })
   .strict();
 
+export const CompressionConfigSchema = z
+  .object({
+    /** Compress automatically at the threshold and when the provider reports a context overflow. */
+    enabled: z.boolean().default(true),
+    /** Share of the model's context window (model.context_length overrides the table) at which the history is compressed. */
+    threshold: z.number().gt(0).max(0.95).default(0.5),
+    /** The last messages that always stay verbatim. */
+    protect_last: z.number().int().min(2).max(200).default(20),
+  })
+  .strict();
+
+/** Notes added to one model call only (the ephemeral layer), never stored. */
+export const NudgesConfigSchema = z
+  .object({
+    /** Every this many prompts, remind the model to save what it learned with the memory tool (0: never). */
+    memory_interval: z.number().int().min(0).default(10),
+    /** Tell the model when files it read or edited were changed outside the agent. */
+    changed_files: z.boolean().default(true),
+  })
+  .strict();
+
 /** A saved answer to a permission prompt ("always allow / always reject"). */
 export const ApprovalRuleSchema = z.union([
   z.object({ command: z.string().min(1).describe("a command rule key, e.g. git-push-force"), decision: z.enum(["allow", "reject"]) }).strict(),
@@ -101,6 +122,8 @@ export const ConfigSchema = z
     responses_models: z.array(z.string().min(1)).default(["*codex*", "o1-pro*", "o3-pro*", "gpt-5-pro*", "computer-use-*"]),
     agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),
     sessions: SessionsConfigSchema.default(SessionsConfigSchema.parse({})),
+    compression: CompressionConfigSchema.default(CompressionConfigSchema.parse({})),
+    nudges: NudgesConfigSchema.default(NudgesConfigSchema.parse({})),
     approvals: ApprovalsConfigSchema.default(ApprovalsConfigSchema.parse({})),
     terminal: TerminalConfigSchema.default(TerminalConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),

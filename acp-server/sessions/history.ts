@@ -1,7 +1,11 @@
 // Rebuilds a session's state from its journal records: the model history (repaired so it
-// is always valid to send), the settings, and the ids already used.
+// is always valid to send, compactions applied), the settings, and the ids already used.
 import type { ChatMessage } from "../providers/types";
+import { applyCompaction } from "./compacted-history";
+import { repairToolResults } from "./history-repair";
 import type { JournalRecord, SessionMeta, TitleSource } from "./types";
+
+export { INTERRUPTED_RESULT, repairToolResults } from "./history-repair";
 
 export interface RestoredSession {
   meta: SessionMeta;
@@ -40,36 +44,12 @@ export function restoreSession(meta: SessionMeta, records: JournalRecord[]): Res
           restored.history = [];
           restored.systemPrompt = undefined;
         }
+        // The model's history was compressed here; the messages before stay in the journal
+        // (session/load replays them) but the model goes on from the summary.
+        if (record.compaction) restored.history = applyCompaction(restored.history, record.compaction);
         break;
     }
   }
   restored.history = repairToolResults(restored.history);
   return restored;
-}
-
-/** What a tool result says when the process stopped before the tool finished. */
-export const INTERRUPTED_RESULT = JSON.stringify({ error: "Interrupted: Hermes stopped before this tool call finished. Check its effects before retrying." });
-
-/**
- * Every assistant tool call must be followed by its result, in call order, before the next
- * turn; providers reject anything else. Results are journaled as each tool finishes, so after
- * a crash some may be missing (they become "interrupted") or out of call order (reordered).
- */
-export function repairToolResults(messages: ChatMessage[]): ChatMessage[] {
-  const repaired: ChatMessage[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i];
-    if (message.role === "tool") continue; // placed with its assistant message below; strays dropped
-    repaired.push(message);
-    if (message.role !== "assistant" || !message.toolCalls?.length) continue;
-    const results = new Map<string, ChatMessage>();
-    for (let j = i + 1; j < messages.length && messages[j].role === "tool"; j++) {
-      const result = messages[j] as Extract<ChatMessage, { role: "tool" }>;
-      results.set(result.toolCallId, result);
-    }
-    for (const call of message.toolCalls) {
-      repaired.push(results.get(call.id) ?? { role: "tool", toolCallId: call.id, name: call.name, content: INTERRUPTED_RESULT });
-    }
-  }
-  return repaired;
 }

@@ -4,7 +4,7 @@ import type { ChatMessage } from "../providers/types";
 import type { TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
 import { redactSecrets } from "../util/redact";
-import type { JournalRecord, ToolCallRecord, TitleSource } from "./types";
+import type { CompactionRecord, JournalRecord, ToolCallRecord, TitleSource } from "./types";
 
 export interface JournalWriter {
   append(sessionId: string, record: JournalRecord, options?: { sync?: boolean }): void;
@@ -43,6 +43,11 @@ export class SessionRecorder {
   /** /reset: the model history starts over from here (replay still shows everything). */
   reset(): void {
     this.write({ t: "update", at: Date.now(), reset: true }, true);
+  }
+
+  /** Context compression: the model history is compacted from here on (the messages stay). */
+  compaction(compaction: CompactionRecord): void {
+    this.write({ t: "update", at: Date.now(), compaction: { ...compaction, summary: redactSecrets(compaction.summary) } }, true);
   }
 
   /** Titles, mode and model changes are the user's choices: made durable at once. */

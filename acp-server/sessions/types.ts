@@ -60,7 +60,20 @@ export type JournalRecord =
       systemPrompt?: string;
       /** /reset: the model history starts over after this record (and the prompt is rebuilt). */
       reset?: boolean;
+      /** Context compression: the model history from here on is the compacted one (see compacted-history.ts). */
+      compaction?: CompactionRecord;
     };
+
+/**
+ * One context compression, as journaled: the model history at that point keeps its first
+ * `head` and last `tail` messages, with `summary` in place of the rest. The journal keeps every
+ * original message (session/load replays them); only the model-facing history is compacted.
+ */
+export interface CompactionRecord {
+  head: number;
+  tail: number;
+  summary: string;
+}
 
 /** One row of session/list and of session_search's "recent sessions". */
 export interface SessionSummary {

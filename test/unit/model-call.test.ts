@@ -36,6 +36,9 @@ function observer(): TurnObserver & { notices: string[]; text: string } {
     plan: () => {},
     usage: () => {},
     notice: (t: string) => void seen.notices.push(t),
+    compactionStarted: () => {},
+    compactionFinished: () => {},
+    contextUsage: () => {},
   });
 }
 

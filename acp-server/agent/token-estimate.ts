@@ -1,0 +1,36 @@
+// Rough token counts (about 4 characters a token) for what has not been sent yet. The
+// provider's reported usage is preferred wherever there is one.
+import type { ChatMessage, ToolSpec } from "../providers/types";
+
+const CHARS_PER_TOKEN = 4;
+/** Per-message framing (role, separators) the providers add. */
+const MESSAGE_OVERHEAD = 4;
+/** What an attached image costs, roughly, whatever its byte size. */
+const IMAGE_TOKENS = 1_500;
+
+export function textTokens(text: string): number {
+  return Math.ceil(text.length / CHARS_PER_TOKEN);
+}
+
+export function messageTokens(message: ChatMessage): number {
+  switch (message.role) {
+    case "system":
+    case "tool":
+      return MESSAGE_OVERHEAD + textTokens(message.content);
+    case "user":
+      return MESSAGE_OVERHEAD + message.content.reduce((sum, part) => sum + (part.type === "text" ? textTokens(part.text) : IMAGE_TOKENS), 0);
+    case "assistant": {
+      const calls = message.toolCalls?.reduce((sum, call) => sum + textTokens(call.name) + textTokens(call.arguments) + MESSAGE_OVERHEAD, 0) ?? 0;
+      return MESSAGE_OVERHEAD + textTokens(message.content) + calls;
+    }
+  }
+}
+
+export function messagesTokens(messages: readonly ChatMessage[]): number {
+  return messages.reduce((sum, message) => sum + messageTokens(message), 0);
+}
+
+/** The fixed part of every request: the system prompt and the tool schemas. */
+export function overheadTokens(systemPrompt: string, tools: readonly ToolSpec[]): number {
+  return textTokens(systemPrompt) + (tools.length ? textTokens(JSON.stringify(tools)) : 0);
+}
