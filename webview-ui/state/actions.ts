@@ -14,7 +14,8 @@ export type ChatAction =
       modes?: acp.SessionModeState | null;
       configOptions?: acp.SessionConfigOption[] | null;
     }
-  | { type: "sessionLoaded" }
+  /** The load finished; `modes` / `configOptions` are the pickers from the `session/load` answer, when it had them. */
+  | { type: "sessionLoaded"; modes?: acp.SessionModeState | null; configOptions?: acp.SessionConfigOption[] | null }
   | { type: "sessionClosed" }
   | { type: "update"; update: acp.SessionUpdate }
   | { type: "userPrompt"; text: string; attachments: AttachmentSummary[]; isCommand: boolean }

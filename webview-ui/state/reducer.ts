@@ -43,7 +43,7 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
         history: { ...state.history, open: false },
       };
     case "sessionLoaded":
-      return { ...state, loading: false };
+      return { ...state, loading: false, modes: action.modes ?? state.modes, configOptions: action.configOptions ?? state.configOptions };
     case "sessionClosed":
       return { ...state, sessionId: null, items: [], index: {}, turn: { running: false }, queue: [], plan: [], usage: undefined };
     case "update":

@@ -8,7 +8,8 @@ export type ConnectionStatus = "starting" | "ready" | "restarting" | "failed" | 
 
 /** Something attached to the next prompt: a mention, the selection, the active file, an image. */
 export type Attachment =
-  | { kind: "file"; id: string; uri: string; name: string }
+  /** `embed`: send the file's whole text (attach active file) instead of a link to it (mention). */
+  | { kind: "file"; id: string; uri: string; name: string; embed?: boolean }
   | { kind: "selection"; id: string; uri: string; name: string; text: string; startLine: number; endLine: number; languageId?: string }
   | { kind: "image"; id: string; name: string; mimeType: string; data: string };
 

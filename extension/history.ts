@@ -1,0 +1,28 @@
+// The history list: `session/list` for this workspace, following `nextCursor` up to a limit,
+// newest first. No vscode import.
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import type { SessionSummary } from "../webview-ui/state/types";
+
+const MAX_SESSIONS = 200;
+
+export async function listSessions(agent: acp.ClientContext, cwd: string | undefined, max = MAX_SESSIONS): Promise<SessionSummary[]> {
+  const sessions: SessionSummary[] = [];
+  let cursor: string | undefined;
+  do {
+    const page = await agent.request(acp.methods.agent.session.list, { ...(cwd ? { cwd } : {}), ...(cursor ? { cursor } : {}) });
+    for (const info of page.sessions) sessions.push(toSummary(info));
+    cursor = page.nextCursor ?? undefined;
+  } while (cursor && sessions.length < max);
+  return sessions
+    .slice(0, max)
+    .sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? ""));
+}
+
+export function toSummary(info: acp.SessionInfo): SessionSummary {
+  return {
+    sessionId: info.sessionId,
+    cwd: info.cwd,
+    ...(info.title ? { title: info.title } : {}),
+    ...(info.updatedAt ? { updatedAt: info.updatedAt } : {}),
+  };
+}
