@@ -115,7 +115,8 @@ export class AcpTurnObserver implements TurnObserver {
 
   compactionFinished(id: string, report: CompactionReport): void {
     if (this.compactionUpdates) this.send(updates.compactionFinished(id, report));
-    else if (report.status !== "cancelled") this.send(updates.textChunk(updates.compactionNotice(report)));
+    // /compress answers for itself; otherwise the user learns of it in the agent's message.
+    else if (report.status !== "cancelled" && report.trigger !== "command") this.send(updates.textChunk(updates.compactionNotice(report)));
   }
 
   contextUsage(usedTokens: number, model: ModelChoice): void {

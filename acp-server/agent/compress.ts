@@ -88,9 +88,10 @@ export async function compressSession(context: CompressContext, trigger: Compres
   const overhead = overheadTokens(context.systemPrompt, context.tools);
   const maxSummary = summaryTokens(window);
   const room = Math.max(0, thresholdTokens(context.settings, model) - overhead);
+  // An overflow or /compress can come well below the threshold: the tail shrinks with the history.
   const plan = planCompaction(base, {
     protectLast: context.settings.protectLast,
-    tailBudgetTokens: Math.floor(room * TAIL_SHARE),
+    tailBudgetTokens: Math.floor(Math.min(room, messagesTokens(base)) * TAIL_SHARE),
     maxTailTokens: Math.max(0, Math.floor(window * WINDOW_SAFETY) - overhead - maxSummary - messagesTokens(base.slice(0, headLength(base)))),
   });
   if (!plan) return { kind: "nothing", messages: base.length };

@@ -32,6 +32,8 @@ export interface HarnessOptions {
   /** Serve terminal/* like an editor. */
   serveTerminal?: boolean;
   permission?: PermissionPolicy;
+  /** More client capabilities to advertise in initialize (e.g. `session: {compaction: {}}`). */
+  clientCapabilities?: Record<string, unknown>;
 }
 
 export interface Harness {
@@ -176,6 +178,7 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
         clientCapabilities: {
           fs: { readTextFile: !!options.serveFs, writeTextFile: !!options.serveFs },
           terminal: !!options.serveTerminal,
+          ...options.clientCapabilities,
         },
         clientInfo: { name: "hermes-test-client", version: "1.0.0" },
       }),
