@@ -1,6 +1,31 @@
-// VS Code entry point (being built: see issue 6).
-import type * as vscode from "vscode";
+// VS Code entry point. Activation is lazy (VS Code infers it from the contributed view and
+// commands); nothing starts until the chat is shown or a command runs. Deactivation stops the
+// agent's process group and every terminal command, so nothing outlives the window.
+import * as vscode from "vscode";
+import { ChatController } from "./chat-controller";
+import { ChatEditorTabs, ChatViewProvider } from "./chat-view";
+import { registerCommands } from "./commands";
 
-export function activate(_context: vscode.ExtensionContext): void {}
+let controller: ChatController | undefined;
 
-export function deactivate(): void {}
+export function activate(context: vscode.ExtensionContext): void {
+  const log = vscode.window.createOutputChannel("Hermes", { log: true });
+  const chat = new ChatController(context.extensionUri, log);
+  controller = chat;
+  const tabs = new ChatEditorTabs(chat);
+  context.subscriptions.push(
+    log,
+    chat,
+    new ChatViewProvider(chat).register(),
+    tabs.register(),
+    ...registerCommands(chat, tabs),
+    vscode.workspace.onDidGrantWorkspaceTrust(() => log.info("workspace trusted: new chats use hermes.defaultMode")),
+  );
+  log.info(`Hermes ${context.extension.packageJSON.version ?? ""} activated`);
+}
+
+export async function deactivate(): Promise<void> {
+  const chat = controller;
+  controller = undefined;
+  await chat?.shutdown();
+}

@@ -1,0 +1,174 @@
+// Wires the chat together: one agent (process + ACP connection), the editor services it uses
+// (files, terminals, permissions, edit review), the authoritative ChatState and the panels
+// attached to it. Panel messages are handled in panel-messages.ts.
+import * as vscode from "vscode";
+import type { ChatAction } from "../webview-ui/state/actions";
+import { parseMessage, panelToHost } from "../webview-ui/protocol";
+import { AgentHost } from "./agent-host";
+import { AgentProcess, agentCommand } from "./agent-process";
+import { ChatSession } from "./chat-session";
+import { ChatStore, type PanelSink } from "./chat-store";
+import { DiffView } from "./diff-view";
+import { EditReviews } from "./edit-review";
+import { EditorFiles, writeDocument } from "./editor-files";
+import { EditorTerminals } from "./editor-terminals";
+import { errorMessage } from "./log";
+import { handlePanelMessage } from "./panel-messages";
+import { PermissionBroker } from "./permissions";
+import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd } from "./settings";
+import { documentText } from "./workspace-actions";
+
+/** A webview showing the chat: the sidebar view or an editor tab. */
+export interface AttachedPanel extends PanelSink {
+  readonly visible: boolean;
+}
+
+export class ChatController implements vscode.Disposable {
+  readonly store = new ChatStore();
+  readonly reviews: EditReviews;
+  readonly permissions: PermissionBroker;
+  readonly diffView = new DiffView();
+  readonly terminals = new EditorTerminals();
+  readonly session: ChatSession;
+  readonly agent: AgentHost;
+  private readonly panels = new Set<AttachedPanel>();
+  private readonly disposables: vscode.Disposable[] = [];
+  private started: Promise<void> | undefined;
+  private turnRunning = false;
+
+  constructor(
+    readonly extensionUri: vscode.Uri,
+    readonly log: vscode.LogOutputChannel,
+  ) {
+    const dispatch = (action: ChatAction) => this.store.dispatch(action);
+    this.permissions = new PermissionBroker(
+      dispatch,
+      async (title, options) => vscode.window.showInformationMessage(title, { modal: false }, ...options),
+      () => [...this.panels].some((p) => p.visible),
+    );
+    this.reviews = new EditReviews(dispatch, writeDocument);
+    const files = new EditorFiles(this.reviews, reviewEdits);
+    const process = new AgentProcess(() => agentCommand(extensionUri.fsPath, agentSettings()), log);
+    this.agent = new AgentHost(
+      process,
+      {
+        update: (notification) => this.session.onUpdate(notification),
+        requestPermission: (params, signal) => this.permissions.request(params, signal),
+        fs: { read: (params) => files.read(params), write: (params, signal) => files.write(params, signal) },
+        terminal: {
+          create: (params) => this.terminals.create(params),
+          output: (params) => this.terminals.output(params),
+          waitForExit: (params) => this.terminals.waitForExit(params),
+          kill: (params) => this.terminals.kill(params),
+          release: (params) => this.terminals.release(params),
+        },
+      },
+      { log, trace: traceEnabled },
+    );
+    this.session = new ChatSession({
+      store: this.store,
+      connected: () => this.agent.connected(),
+      cwd: workspaceCwd,
+      initialMode,
+      readText: documentText,
+      cancelPending: () => {
+        this.permissions.cancelAll();
+        this.reviews.cancelAll();
+      },
+      log,
+    });
+    this.watchAgent();
+    this.disposables.push(
+      this.diffView.register(),
+      { dispose: this.store.onChange((state) => this.setTurnRunning(state.turn.running)) },
+    );
+  }
+
+  /** First view shown: start the agent and open a session (once). */
+  start(): Promise<void> {
+    this.started ??= (async () => {
+      try {
+        await this.session.ensureSession();
+      } catch (error) {
+        this.started = undefined;
+        this.dispatch({ type: "notice", severity: "error", text: `Hermes could not start: ${errorMessage(error)}` });
+      }
+    })();
+    return this.started;
+  }
+
+  dispatch(action: ChatAction): void {
+    this.store.dispatch(action);
+  }
+
+  /** A webview joined; returns its detach. It gets state once it says `ready`. */
+  attach(panel: AttachedPanel): () => void {
+    this.panels.add(panel);
+    const detach = this.store.attach(panel);
+    return () => {
+      this.panels.delete(panel);
+      detach();
+    };
+  }
+
+  /** Every message from a webview: validated, then handled. Invalid ones are logged and dropped. */
+  receive(panel: AttachedPanel, raw: unknown): void {
+    const parsed = parseMessage(panelToHost, raw);
+    if (!parsed.ok) {
+      this.log.warn(`ignored an invalid panel message: ${parsed.error}`);
+      return;
+    }
+    if (parsed.message.type === "ready") {
+      this.store.ready(panel);
+      void this.start();
+      return;
+    }
+    handlePanelMessage(this, parsed.message).catch((error: unknown) => {
+      this.log.error(`${parsed.message.type} failed: ${errorMessage(error)}`);
+      this.dispatch({ type: "notice", severity: "error", text: errorMessage(error) });
+    });
+  }
+
+  async restartAgent(): Promise<void> {
+    this.session.agentLost();
+    this.terminals.disposeAll();
+    await this.agent.restart();
+  }
+
+  showLog(): void {
+    this.log.show(true);
+  }
+
+  private watchAgent(): void {
+    this.agent.on("status", (status, message, agent) => this.dispatch({ type: "connection", status, message, agent }));
+    this.agent.on("crashed", (_exit, delayMs) => {
+      // Whatever the dead agent was waiting for can no longer be answered.
+      this.session.agentLost();
+      this.terminals.disposeAll();
+      const text = `The agent stopped unexpectedly. Restarting in ${Math.round(delayMs / 1000)} s; the session will be reloaded.`;
+      this.dispatch({ type: "notice", severity: "warning", text });
+      void vscode.window.showWarningMessage(`Hermes: ${text}`, "Show Log").then((choice) => choice && this.showLog());
+    });
+    this.agent.on("reconnected", () => {
+      this.session.reload().catch((error: unknown) => this.log.error(`reloading the session failed: ${errorMessage(error)}`));
+    });
+  }
+
+  private setTurnRunning(running: boolean): void {
+    if (running === this.turnRunning) return;
+    this.turnRunning = running;
+    void vscode.commands.executeCommand("setContext", "hermes.turnRunning", running);
+  }
+
+  async shutdown(): Promise<void> {
+    this.session.agentLost();
+    this.terminals.disposeAll();
+    await this.agent.stop();
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+    this.store.dispose();
+    this.terminals.disposeAll();
+  }
+}

@@ -1,0 +1,48 @@
+// "Open diff": VS Code's diff editor between the file as it is and the agent's proposed text.
+// Texts that are not files (the proposal, an edit card's old/new text) are served by a
+// TextDocumentContentProvider on the `hermes-diff` scheme; the path stays in the URI so the
+// language (and highlighting) is detected from the file name.
+import * as vscode from "vscode";
+
+export const DIFF_SCHEME = "hermes-diff";
+
+export class DiffView implements vscode.TextDocumentContentProvider {
+  private readonly texts = new Map<string, string>();
+  private next = 1;
+
+  register(): vscode.Disposable {
+    return vscode.workspace.registerTextDocumentContentProvider(DIFF_SCHEME, this);
+  }
+
+  provideTextDocumentContent(uri: vscode.Uri): string {
+    return this.texts.get(uri.query) ?? "";
+  }
+
+  /** Left: the file on disk (or `oldText` when given / the file is new); right: `newText`. */
+  async open(file: string, newText: string, options: { oldText?: string; title?: string } = {}): Promise<void> {
+    const fileUri = vscode.Uri.file(file);
+    let left: vscode.Uri;
+    if (options.oldText !== undefined) left = this.virtual(file, options.oldText);
+    else left = (await exists(fileUri)) ? fileUri : this.virtual(file, "");
+    const right = this.virtual(file, newText);
+    const name = file.split(/[\\/]/).pop() ?? file;
+    await vscode.commands.executeCommand("vscode.diff", left, right, options.title ?? `${name} ↔ proposed by Hermes`, { preview: true });
+  }
+
+  private virtual(file: string, text: string): vscode.Uri {
+    const key = `t${this.next++}`;
+    this.texts.set(key, text);
+    // Only the latest texts are kept; an old diff tab that reloads shows empty sides.
+    if (this.texts.size > 100) this.texts.delete(this.texts.keys().next().value as string);
+    return vscode.Uri.from({ scheme: DIFF_SCHEME, path: vscode.Uri.file(file).path, query: key });
+  }
+}
+
+async function exists(uri: vscode.Uri): Promise<boolean> {
+  try {
+    await vscode.workspace.fs.stat(uri);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,72 @@
+// What each panel message does: one handler per message type (the union is in
+// webview-ui/protocol.ts; `ready` is handled by the controller).
+import * as vscode from "vscode";
+import type { PanelToHost } from "../webview-ui/protocol";
+import type { ChatController } from "./chat-controller";
+import * as workspace from "./workspace-actions";
+
+type Message<T extends PanelToHost["type"]> = Extract<PanelToHost, { type: T }>;
+type Handlers = { [T in Exclude<PanelToHost["type"], "ready">]: (chat: ChatController, message: Message<T>) => Promise<unknown> | unknown };
+
+const handlers: Handlers = {
+  prompt: (chat, { text }) => chat.session.prompt(text),
+  cancel: (chat) => chat.session.cancel(),
+  cancelQueued: (chat, { id }) => chat.session.cancelQueued(id),
+  permission: (chat, { id, optionId }) => chat.permissions.answer(id, optionId),
+  reviewHunk: (chat, { id, hunk, decision }) => chat.reviews.decide(id, hunk, decision),
+  reviewAll: (chat, { id, decision }) => chat.reviews.decideAll(id, decision),
+  openDiff: (chat, { id }) => openDiff(chat, id),
+  openLocation: (_chat, { path, line }) => workspace.openLocation(path, line),
+  openLink: (_chat, { href }) => workspace.openLink(href),
+  copy: (_chat, { text }) => vscode.env.clipboard.writeText(text),
+  insert: (_chat, { text }) => workspace.insertAtCursor(text),
+  setMode: (chat, { modeId }) => chat.session.setMode(modeId),
+  setConfigOption: (chat, { configId, value }) => chat.session.setConfigOption(configId, value),
+  newChat: (chat) => chat.session.newChat(),
+  history: (chat, { open }) => chat.session.showHistory(open),
+  openSession: (chat, { sessionId }) => {
+    const title = chat.store.state.history.sessions.find((s) => s.sessionId === sessionId)?.title;
+    return chat.session.load(sessionId, title);
+  },
+  forkSession: (chat, { turns }) => chat.session.fork(turns),
+  deleteSession: (chat, { sessionId }) => chat.session.delete(sessionId),
+  mentionSearch: async (chat, { query }) => chat.store.broadcast({ type: "mentionResults", query, files: await workspace.searchFiles(query) }),
+  mention: (chat, { uri, path }) => chat.dispatch({ type: "attachmentAdded", attachment: workspace.fileAttachment(uri, path) }),
+  attach: (chat, { what }) => attachFromEditor(chat, what),
+  removeAttachment: (chat, { id }) => chat.dispatch({ type: "attachmentRemoved", id }),
+  pasteImage: (chat, { mimeType, data, name }) => chat.dispatch({ type: "attachmentAdded", attachment: workspace.imageAttachment(mimeType, data, name) }),
+  restartAgent: (chat) => chat.restartAgent(),
+};
+
+export function handlePanelMessage(chat: ChatController, message: Exclude<PanelToHost, { type: "ready" }>): Promise<unknown> {
+  const handler = handlers[message.type] as (chat: ChatController, message: PanelToHost) => unknown;
+  return Promise.resolve(handler(chat, message));
+}
+
+/** Adds the selection or the active file; says so when there is no editor to take it from. */
+export function attachFromEditor(chat: ChatController, what: "selection" | "activeFile"): boolean {
+  const attachment = what === "selection" ? workspace.selectionAttachment() : workspace.activeFileAttachment();
+  if (!attachment) {
+    void vscode.window.showInformationMessage(what === "selection" ? "Select some code in an editor first." : "Open a file first.");
+    return false;
+  }
+  chat.dispatch({ type: "attachmentAdded", attachment });
+  return true;
+}
+
+/** The diff editor for a held review (by review id) or an edit tool call's diff (by tool call id). */
+async function openDiff(chat: ChatController, id: string): Promise<void> {
+  const held = chat.reviews.get(id);
+  if (held) {
+    await chat.diffView.open(held.path, held.newText, held.isNewFile ? { oldText: "" } : {});
+    return;
+  }
+  const at = chat.store.state.index[id];
+  const item = at === undefined ? undefined : chat.store.state.items[at];
+  const diff = item?.kind === "tool" ? item.content.find((c) => c.type === "diff") : undefined;
+  if (!diff || diff.type !== "diff") {
+    void vscode.window.showInformationMessage("There is no diff to show for this item.");
+    return;
+  }
+  await chat.diffView.open(diff.path, diff.newText, { oldText: diff.oldText ?? "" });
+}
