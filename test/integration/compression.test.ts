@@ -171,6 +171,11 @@ test("/context shows the distance to the threshold; /compress compresses now; se
       for (let turn = 0; turn < 15; turn++) assert.ok(replayed.includes(prompt(turn)), `prompt ${turn} replayed`);
       assert.ok(!replayed.some((text) => text.includes(SUMMARY_MARK)), "the summary is not replayed as a message");
 
+      // /context estimates a reloaded session's size until a model call measures it.
+      const shown = agentText(other, sessionId).length;
+      await other.prompt(sessionId, "/context");
+      assert.match(agentText(other, sessionId).slice(shown), /^Context: about [\d,]+ of 200,000 tokens \([\d.]+%\), \d+ messages\. Compression at 100,000 tokens/);
+
       // …and the model goes on from the compacted history.
       await other.prompt(sessionId, "after the reload");
       const sent = chatRequests(model).at(-1)!;
