@@ -27,14 +27,14 @@ export async function buildPrompt(text: string, attachments: readonly Attachment
       case "file":
         if (attachment.embed) {
           const body = await context.readText(attachment.uri);
-          blocks.push(embedded ? resource(attachment.uri, body, attachment.name) : fenced(attachment.name, body));
+          blocks.push(embedded ? resource(attachment.uri, body, attachment.uri) : fenced(attachment.name, body));
         } else {
           blocks.push({ type: "resource_link", uri: attachment.uri, name: attachment.name });
         }
         break;
       case "selection": {
         const uri = `${attachment.uri}#L${attachment.startLine}-${attachment.endLine}`;
-        blocks.push(embedded ? resource(uri, attachment.text, attachment.name) : fenced(`${attachment.name}:${attachment.startLine}-${attachment.endLine}`, attachment.text));
+        blocks.push(embedded ? resource(uri, attachment.text, attachment.uri) : fenced(`${attachment.name}:${attachment.startLine}-${attachment.endLine}`, attachment.text));
         break;
       }
       case "image":
@@ -56,8 +56,9 @@ export function isCommandPrompt(text: string, commands: readonly { name: string 
   return !!match && commands.some((c) => c.name === match[1]);
 }
 
-function resource(uri: string, text: string, name: string): acp.ContentBlock {
-  return { type: "resource", resource: { uri, text, mimeType: mimeTypeOf(name) } };
+/** `fileUri` (without a line fragment) names the type. */
+function resource(uri: string, text: string, fileUri: string): acp.ContentBlock {
+  return { type: "resource", resource: { uri, text, mimeType: mimeTypeOf(fileUri) } };
 }
 
 function fenced(label: string, text: string): acp.ContentBlock {
