@@ -18,6 +18,8 @@ import { PermissionBroker } from "./permissions";
 import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd } from "./settings";
 import { documentText } from "./workspace-actions";
 
+const LAST_SESSION_KEY = "hermes.lastSessionId";
+
 /** A webview showing the chat: the sidebar view or an editor tab. */
 export interface AttachedPanel extends PanelSink {
   readonly visible: boolean;
@@ -39,6 +41,8 @@ export class ChatController implements vscode.Disposable {
   constructor(
     readonly extensionUri: vscode.Uri,
     readonly log: vscode.LogOutputChannel,
+    /** Remembers the open session, so a window reload reopens it. */
+    private readonly memento?: vscode.Memento,
   ) {
     const dispatch = (action: ChatAction) => this.store.dispatch(action);
     this.permissions = new PermissionBroker(
@@ -81,6 +85,11 @@ export class ChatController implements vscode.Disposable {
     this.disposables.push(
       this.diffView.register(),
       { dispose: this.store.onChange((state) => this.setTurnRunning(state.turn.running)) },
+      {
+        dispose: this.store.onChange((state, action) => {
+          if (action.type === "sessionOpened" || action.type === "sessionClosed") void this.memento?.update(LAST_SESSION_KEY, state.sessionId ?? undefined);
+        }),
+      },
     );
   }
 
@@ -88,7 +97,9 @@ export class ChatController implements vscode.Disposable {
   start(): Promise<void> {
     this.started ??= (async () => {
       try {
-        await this.session.ensureSession();
+        const last = this.memento?.get<string>(LAST_SESSION_KEY);
+        if (last) await this.session.restore(last);
+        else await this.session.ensureSession();
       } catch (error) {
         this.started = undefined;
         this.dispatch({ type: "notice", severity: "error", text: `Hermes could not start: ${errorMessage(error)}` });

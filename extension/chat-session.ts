@@ -30,6 +30,7 @@ export class ChatSession {
   /** Updates for a session being opened that arrived before its `sessionOpened`. */
   private early = new Map<string, acp.SessionUpdate[]>();
   private opening = 0;
+  private creating: Promise<string> | undefined;
 
   constructor(private readonly deps: ChatSessionDeps) {}
 
@@ -52,9 +53,21 @@ export class ChatSession {
     }
   }
 
-  /** Opens a new session unless one is open. */
+  /** Opens a new session unless one is open (or being opened: a prompt racing the first view). */
   async ensureSession(): Promise<string> {
-    return this.sessionId ?? (await this.newChat());
+    if (this.sessionId) return this.sessionId;
+    this.creating ??= this.newChat().finally(() => (this.creating = undefined));
+    return this.creating;
+  }
+
+  /** Reopens `sessionId` (the chat open before a window reload); a new chat when that fails. */
+  async restore(sessionId: string, title?: string): Promise<string> {
+    if (this.sessionId) return this.sessionId;
+    this.creating ??= (async () => {
+      await this.load(sessionId, title, { quiet: true });
+      return this.store.state.sessionId === sessionId && this.store.state.items.length > 0 ? sessionId : this.newChat();
+    })().finally(() => (this.creating = undefined));
+    return this.creating;
   }
 
   async newChat(): Promise<string> {
@@ -80,7 +93,7 @@ export class ChatSession {
   }
 
   /** Loads a session: the transcript is cleared first, so the replay lands in it. */
-  async load(sessionId: string, title?: string, options: { keepQueue?: boolean } = {}): Promise<void> {
+  async load(sessionId: string, title?: string, options: { keepQueue?: boolean; quiet?: boolean } = {}): Promise<void> {
     const { agent } = await this.deps.connected();
     if (!options.keepQueue) await this.leaveCurrent();
     this.store.dispatch({ type: "sessionOpened", sessionId, title, loading: true });
@@ -88,7 +101,8 @@ export class ChatSession {
     try {
       loaded = await agent.request(acp.methods.agent.session.load, { sessionId, cwd: this.deps.cwd(), mcpServers: [] });
     } catch (error) {
-      this.store.dispatch({ type: "notice", severity: "error", text: `Could not open the session: ${errorMessage(error)}` });
+      if (options.quiet) this.deps.log.warn(`could not reopen session ${sessionId}: ${errorMessage(error)}`);
+      else this.store.dispatch({ type: "notice", severity: "error", text: `Could not open the session: ${errorMessage(error)}` });
     }
     this.store.dispatch({ type: "sessionLoaded", modes: loaded?.modes as never, configOptions: loaded?.configOptions as never });
     this.resumeQueue();

@@ -10,7 +10,7 @@ let controller: ChatController | undefined;
 
 export function activate(context: vscode.ExtensionContext): void {
   const log = vscode.window.createOutputChannel("Hermes", { log: true });
-  const chat = new ChatController(context.extensionUri, log);
+  const chat = new ChatController(context.extensionUri, log, context.workspaceState);
   controller = chat;
   const tabs = new ChatEditorTabs(chat);
   context.subscriptions.push(

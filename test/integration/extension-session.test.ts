@@ -30,10 +30,10 @@ async function until<T>(what: string, check: () => T | undefined | false, timeou
   }
 }
 
-async function chatWith(modelUrl: string) {
-  const home = await makeTempDir("hermes-ext-home-");
+async function chatWith(modelUrl: string, existingHome?: string, existingProject?: string) {
+  const home = existingHome ?? (await makeTempDir("hermes-ext-home-"));
   writeFileSync(path.join(home, "config.yaml"), toYaml(scriptedConfig(modelUrl)));
-  const project = await makeTempDir("hermes-ext-project-");
+  const project = existingProject ?? (await makeTempDir("hermes-ext-project-"));
   const log = memoryLogger();
   const store = new ChatStore();
   const dispatch = store.dispatch.bind(store);
@@ -79,7 +79,7 @@ async function chatWith(modelUrl: string) {
     },
     log,
   });
-  return { store, session, host, agentProcess, permissions, reviews, project, log, close: () => host.stop().finally(() => store.dispose()) };
+  return { store, session, host, agentProcess, permissions, reviews, project, home, log, close: () => host.stop().finally(() => store.dispose()) };
 }
 
 const agentText = (state: ChatState) => state.items.flatMap((i) => (i.kind === "agent" ? [i.text] : [])).join("|");
@@ -155,6 +155,24 @@ test("fork and delete from the chat", async () => {
     assert.equal(store.state.loading, false);
     assert.match(agentText(store.state), /first answer/);
     const forked = store.state.sessionId!;
+
+    // A window reload: a fresh chat reopens the session that was open, with its transcript.
+    const reopened = await chatWith(model.url, chat.home, chat.project);
+    try {
+      assert.equal(await reopened.session.restore(forked), forked);
+      assert.match(agentText(reopened.store.state), /first answer/);
+      assert.notEqual(await reopened.session.restore(forked), undefined);
+      const fresh = await chatWith(model.url, chat.home, chat.project);
+      try {
+        const id = await fresh.session.restore("no-such-session");
+        assert.notEqual(id, "no-such-session", "a session that cannot be loaded gives a new chat");
+        assert.equal(fresh.store.state.sessionId, id);
+      } finally {
+        await fresh.close();
+      }
+    } finally {
+      await reopened.close();
+    }
     await session.delete(forked);
     assert.equal(store.state.sessionId, null);
     const { agent } = await chat.host.connected();
