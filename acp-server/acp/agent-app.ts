@@ -49,7 +49,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     });
     // Everything awaited comes first: the updates below must not overtake the response.
     const configOptions = await sessionConfigOptions(current, session.agent);
-    notifyAfterResponse(client, session.id, { sessionUpdate: "available_commands_update", availableCommands: COMMANDS }, log);
+    const skills = await skillCommandsFor(session.agent.cwd, current, log);
+    notifyAfterResponse(client, session.id, { sessionUpdate: "available_commands_update", availableCommands: [...COMMANDS, ...skills] }, log);
     if (session.title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title: session.title }, log);
     return { modes: modeState(session.agent), configOptions };
   };
@@ -121,6 +122,17 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
       return { configOptions: await sessionConfigOptions(current, session.agent) };
     });
+}
+
+/** A session's skills as slash commands (none when they cannot be read: the built-in commands still go out). */
+async function skillCommandsFor(cwd: string, runtime: AgentRuntime, log: Logger): Promise<acp.AvailableCommand[]> {
+  try {
+    const { skillCommands } = await import("./skill-commands");
+    return skillCommands(cwd, runtime.loaded);
+  } catch (error) {
+    log.warn("offering the skills as commands failed", { error });
+    return [];
+  }
 }
 
 /**

@@ -8,6 +8,7 @@ import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { COMMANDS, type Command } from "./commands";
 import { setModel } from "./session-settings";
+import { skillsListing } from "./skill-commands";
 import { compressionSettings } from "./turn-settings";
 import type { AcpTurnObserver } from "./turn-observer";
 import { textChunk } from "./updates";
@@ -47,6 +48,8 @@ export async function runCommand(command: Command, session: AcpSession, runtime:
       const memory = new MemoryStore(runtime.loaded.home).snapshot();
       return say(`**Memory (the agent's notes)**\n${memory.memory || "(empty)"}\n\n**User profile**\n${memory.user || "(empty)"}\n\nChanges made during a session take effect in the next one.`);
     }
+    case "skills":
+      return say(skillsListing(agent.cwd, runtime.loaded));
     case "reset": {
       const dropped = agent.history.length;
       agent.reset();

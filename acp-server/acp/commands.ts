@@ -7,6 +7,7 @@ export const COMMANDS: acp.AvailableCommand[] = [
   { name: "context", description: "How much of the model's context window is in use, and how far compression is" },
   { name: "compress", description: "Compress the conversation's context now (earlier turns become a summary)" },
   { name: "memory", description: "Show the agent's memory and your profile" },
+  { name: "skills", description: "List the skills, with how often each was used" },
   { name: "reset", description: "Start a fresh context in this session" },
   { name: "model", description: "Show or switch the model", input: { hint: "model id (empty: list)" } },
   { name: "usage", description: "Tokens and cost of this session" },

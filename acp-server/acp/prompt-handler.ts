@@ -17,6 +17,7 @@ import { ClientShellRunner } from "./client-shell";
 import { runCommand } from "./command-handler";
 import { parseCommand } from "./commands";
 import { requestPermission } from "./permission-request";
+import { expandSkillInvocation } from "./skill-commands";
 import { toUserParts } from "./prompt-content";
 import { firstLineTitle, generateTitle } from "./titles";
 import { AcpTurnObserver } from "./turn-observer";
@@ -58,7 +59,9 @@ export function handlePrompt(
       await observer.flush();
       return { stopReason: "end_turn" };
     }
-    return runPromptTurn(deps, session, params, client, signal, observer);
+    // `/<skill> text` runs the turn on the skill's body and the user's text.
+    const invoked = expandSkillInvocation(params.prompt, session.agent.cwd, deps.runtime.loaded, session.id);
+    return runPromptTurn(deps, session, invoked ? { ...params, prompt: invoked } : params, client, signal, observer);
   });
 }
 

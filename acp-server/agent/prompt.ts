@@ -9,6 +9,9 @@ import { promisify } from "node:util";
 import { hermesHome } from "../config/paths";
 import { MemoryStore } from "../memory/memory-store";
 import { scanForThreats } from "../security/threat-scan";
+import { availableSkills } from "../skills/library";
+import { catalogFor, skillsContext } from "../skills/settings";
+import { renderSkillIndex } from "../skills/skill-text";
 import { loadContextFiles, type ContextFile } from "./context-files";
 
 const run = promisify(execFile);
@@ -24,6 +27,8 @@ export interface PromptFacts {
   /** The MEMORY.md and USER.md blocks as they were when the session started. */
   memory: { memory: string; user: string };
   contextFiles: ContextFile[];
+  /** The skills index (level 0: name and description per available skill) when the skill tools are on. */
+  skills?: string;
 }
 
 const IDENTITY = `You are Hermes, a coding agent working inside the user's editor. You help developers understand, change and run their code. Be direct and precise; prefer doing the work over describing it.`;
@@ -45,7 +50,7 @@ const TOOL_GUIDANCE = `How to work:
 
 /**
  * The sections in their fixed order: identity, editor hints, memory guidance, MEMORY.md,
- * USER.md, session-search guidance, (skills: to come), project context, tool guidance, environment.
+ * USER.md, session-search guidance, skills index, project context, tool guidance, environment.
  */
 export function renderSystemPrompt(facts: PromptFacts): string {
   const environment = [
@@ -66,6 +71,7 @@ export function renderSystemPrompt(facts: PromptFacts): string {
     `# Memory (your notes)\n${facts.memory.memory || "(empty)"}`,
     `# User profile\n${facts.memory.user || "(empty)"}`,
     SESSION_SEARCH_GUIDANCE,
+    facts.skills,
     context,
     TOOL_GUIDANCE,
     `Available tools: ${facts.toolNames.join(", ")}.`,
@@ -86,7 +92,13 @@ export async function gatherPromptFacts(cwd: string, toolNames: string[], home: 
     soul,
     memory: new MemoryStore(home).snapshot(),
     contextFiles,
+    skills: toolNames.includes("skill_view") ? skillIndex(cwd, home) : undefined,
   };
+}
+
+/** Taken once with the rest of the prompt: a skill written later is indexed from the next session on. */
+function skillIndex(cwd: string, home: string): string | undefined {
+  return renderSkillIndex(availableSkills(catalogFor(skillsContext(cwd, home))));
 }
 
 /** The user's persona file, unless it carries injected instructions. */

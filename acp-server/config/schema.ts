@@ -82,6 +82,20 @@ export const NudgesConfigSchema = z
   })
   .strict();
 
+/** Skills: SKILL.md folders from the project, $HERMES_HOME/skills and the ones bundled with Hermes. */
+export const SkillsConfigSchema = z
+  .object({
+    /** Offer the skills bundled with Hermes (project and user skills of the same name win anyway). */
+    bundled: z.boolean().default(true),
+    /** Skill names to turn off: listed as unavailable, not in the prompt's index nor offered as commands. */
+    disabled: z.array(z.string().min(1)).default([]),
+    /** After a turn with at least this many tool calls, suggest saving what was learned as a skill (0: never). */
+    nudge_tool_calls: z.number().int().min(0).default(8),
+    /** Also suggest it after a turn that recovered from failed tool calls. */
+    nudge_on_recovery: z.boolean().default(true),
+  })
+  .strict();
+
 /** A saved answer to a permission prompt ("always allow / always reject"). */
 export const ApprovalRuleSchema = z.union([
   z.object({ command: z.string().min(1).describe("a command rule key, e.g. git-push-force"), decision: z.enum(["allow", "reject"]) }).strict(),
@@ -124,6 +138,7 @@ export const ConfigSchema = z
     sessions: SessionsConfigSchema.default(SessionsConfigSchema.parse({})),
     compression: CompressionConfigSchema.default(CompressionConfigSchema.parse({})),
     nudges: NudgesConfigSchema.default(NudgesConfigSchema.parse({})),
+    skills: SkillsConfigSchema.default(SkillsConfigSchema.parse({})),
     approvals: ApprovalsConfigSchema.default(ApprovalsConfigSchema.parse({})),
     terminal: TerminalConfigSchema.default(TerminalConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),

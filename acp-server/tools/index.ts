@@ -8,5 +8,8 @@ import "./process";
 import "./todo";
 import "./session-search";
 import "./memory";
+import "./skills-list";
+import "./skill-view";
+import "./skill-manage";
 
 export { listTools, getTool, toolJsonSchema, resultText } from "./registry";

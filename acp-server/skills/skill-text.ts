@@ -1,0 +1,47 @@
+// Skills as text for the model and the user: the level-0 index in the frozen system prompt,
+// the prompt a slash invocation becomes, and the /skills listing.
+import type { Skill } from "./library";
+import type { SkillUsage } from "./usage-store";
+
+/** Index entries in the system prompt; more are left to skills_list. */
+const MAX_INDEXED = 150;
+const MAX_INDEX_DESCRIPTION = 200;
+
+export const SKILLS_GUIDANCE = `You have skills: tested procedures for recurring kinds of work, listed below by name with when to use each. Before starting a task, check the list; when one matches, load it with skill_view and follow it (skills_list shows tags and unavailable ones). After a hard task, or when the user corrects your approach, save the reusable procedure with skill_manage (create a new skill, or patch the one you used) so next time goes better. Skills created now are listed from the next session on; skill_view finds them at once.`;
+
+/** The level-0 index: name and one-line description per available skill. */
+export function renderSkillIndex(skills: readonly Skill[]): string | undefined {
+  if (skills.length === 0) return undefined;
+  const shown = skills.slice(0, MAX_INDEXED).map((skill) => `- ${skill.name}: ${oneLine(skill.description, MAX_INDEX_DESCRIPTION)}`);
+  const more = skills.length > MAX_INDEXED ? `\n(${skills.length - MAX_INDEXED} more: skills_list)` : "";
+  return `# Skills\n${SKILLS_GUIDANCE}\n\n${shown.join("\n")}${more}`;
+}
+
+/** What a `/<skill> text` prompt becomes: the skill's body, then what the user asked. */
+export function skillInvocationText(skill: Skill, userText: string, linked: readonly string[]): string {
+  const files = linked.length ? `\n\nLinked files (load one with skill_view {name: "${skill.name}", file}): ${linked.join(", ")}` : "";
+  const request = userText.trim() ? userText.trim() : "(nothing more: apply the skill to the current work)";
+  return `The user invoked the skill "${skill.name}" (/${skill.name}). Follow it for this request.\n\n<skill name="${skill.name}" path="${skill.file}">\n${skill.body.trim()}\n</skill>${files}\n\nThe user's request: ${request}`;
+}
+
+/** The /skills answer: every skill with its source and usage; unavailable ones with why. */
+export function renderSkillsListing(skills: readonly Skill[], usage: Record<string, SkillUsage>, warnings: readonly string[]): string {
+  if (skills.length === 0 && warnings.length === 0) return "No skills found. Add folders with a SKILL.md to `.hermes/skills/` in the project or `~/.hermes/skills/`.";
+  const line = (skill: Skill) => {
+    const used = usage[skill.name];
+    const counts = used ? `used ${used.views + used.invocations}× (${used.views} loaded, ${used.invocations} invoked)` : "not used yet";
+    const state = skill.unavailable ? ` — unavailable: ${skill.unavailable}` : "";
+    return `- \`/${skill.name}\` (${skill.source}${skill.version ? `, v${skill.version}` : ""}, ${counts}): ${oneLine(skill.description, 120)}${state}`;
+  };
+  const available = skills.filter((skill) => !skill.unavailable);
+  const unavailable = skills.filter((skill) => skill.unavailable);
+  const parts = [`**Skills** (${available.length} available${unavailable.length ? `, ${unavailable.length} unavailable` : ""})`, ...available.map(line)];
+  if (unavailable.length) parts.push("", "**Unavailable**", ...unavailable.map(line));
+  if (warnings.length) parts.push("", "**Skipped files**", ...warnings.map((warning) => `- ${warning}`));
+  return parts.join("\n");
+}
+
+function oneLine(text: string, max: number): string {
+  const flat = text.replace(/\s+/g, " ").trim();
+  return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
+}

@@ -1,0 +1,102 @@
+// How often each skill was used: each skill_view that loads a SKILL.md and each slash
+// invocation. Kept with the session data in $HERMES_HOME/skill-usage.json, updated under a
+// lock file with an atomic rename so Hermes processes sharing one home add up correctly.
+import fs from "node:fs";
+import path from "node:path";
+
+export type SkillUseKind = "view" | "invocation";
+
+export interface SkillUsage {
+  views: number;
+  invocations: number;
+  /** ISO time of the last use. */
+  lastUsed: string;
+  lastSession?: string;
+}
+
+interface UsageFile {
+  version: 1;
+  skills: Record<string, SkillUsage>;
+}
+
+const LOCK_TIMEOUT_MS = 1_000;
+const LOCK_STALE_MS = 10_000;
+
+export function usageFile(home: string): string {
+  return path.join(home, "skill-usage.json");
+}
+
+/** Every skill's counts; a missing or damaged file counts nothing. */
+export function readSkillUsage(home: string): Record<string, SkillUsage> {
+  try {
+    const data = JSON.parse(fs.readFileSync(usageFile(home), "utf8")) as Partial<UsageFile>;
+    return data && typeof data.skills === "object" && data.skills !== null ? data.skills : {};
+  } catch {
+    return {};
+  }
+}
+
+/** Counts one use. Never throws: losing a count must not fail the tool or the prompt. */
+export function recordSkillUse(home: string, name: string, kind: SkillUseKind, sessionId?: string): boolean {
+  const file = usageFile(home);
+  try {
+    fs.mkdirSync(home, { recursive: true });
+    const release = lock(`${file}.lock`);
+    if (!release) return false;
+    try {
+      const skills = readSkillUsage(home);
+      const entry = skills[name] ?? { views: 0, invocations: 0, lastUsed: "" };
+      if (kind === "view") entry.views++;
+      else entry.invocations++;
+      entry.lastUsed = new Date().toISOString();
+      if (sessionId) entry.lastSession = sessionId;
+      skills[name] = entry;
+      const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
+      fs.writeFileSync(temp, `${JSON.stringify({ version: 1, skills } satisfies UsageFile, null, 1)}\n`, { mode: 0o600 });
+      fs.renameSync(temp, file);
+      return true;
+    } finally {
+      release();
+    }
+  } catch {
+    return false;
+  }
+}
+
+/** Removes a deleted skill's counts (a new skill of the same name starts from zero). */
+export function forgetSkillUsage(home: string, name: string): void {
+  const file = usageFile(home);
+  const release = fs.existsSync(file) ? lock(`${file}.lock`) : undefined;
+  if (!release) return;
+  try {
+    const skills = readSkillUsage(home);
+    if (!(name in skills)) return;
+    delete skills[name];
+    const temp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(temp, `${JSON.stringify({ version: 1, skills } satisfies UsageFile, null, 1)}\n`, { mode: 0o600 });
+    fs.renameSync(temp, file);
+  } catch {
+    // Counts are advisory.
+  } finally {
+    release();
+  }
+}
+
+function lock(lockFile: string): (() => void) | undefined {
+  const deadline = Date.now() + LOCK_TIMEOUT_MS;
+  for (;;) {
+    try {
+      fs.closeSync(fs.openSync(lockFile, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600));
+      return () => fs.rmSync(lockFile, { force: true });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
+    }
+    try {
+      if (Date.now() - fs.statSync(lockFile).mtimeMs > LOCK_STALE_MS) fs.rmSync(lockFile, { force: true });
+    } catch {
+      // Released meanwhile: try again.
+    }
+    if (Date.now() >= deadline) return undefined;
+    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  }
+}

@@ -1,0 +1,120 @@
+// The chat panel in headless Chromium (the built dist/webview.js served standalone, see
+// panel-page.ts): (1) time to last paint after a snapshot of a 2,000-message session (post →
+// content rendered + two animation frames), target <= 1 s; (2) 500 streamed
+// agent_message_chunk actions, one per postMessage at model-like pacing: median main-thread
+// cost per chunk (message handling + the frame that renders it, with style and layout),
+// target <= 2 ms.
+//   node --import tsx bench/panel.ts      (BENCH_MESSAGES=2000, BENCH_CHUNKS=500, BENCH_RUNS=5, BENCH_CHUNK_MS=15)
+import { performance } from "node:perf_hooks";
+import { type BenchRow, fmt, intFromEnv, median, percentile, reportRows } from "./lib";
+import { longSession, replyChunks, streamingStart } from "./panel-fixtures";
+import { ensurePanelBuilt, loadPanel, openPanelPage, WEBVIEW_JS } from "./panel-page";
+import { statSync } from "node:fs";
+
+const PAINT_TARGET_MS = 1000;
+const CHUNK_TARGET_MS = 2;
+
+/** In the page: post a snapshot, wait until its last item is in the DOM, then two frames. */
+const TIME_SNAPSHOT = `async ({ state, lastId }) => {
+  const t0 = performance.now();
+  window.postMessage({ type: "snapshot", state }, "*");
+  await new Promise((resolve) => {
+    const found = () => document.querySelector('[data-item-id="' + CSS.escape(lastId) + '"]');
+    if (found()) return resolve();
+    const mo = new MutationObserver(() => { if (found()) { mo.disconnect(); resolve(); } });
+    mo.observe(document.body, { childList: true, subtree: true });
+  });
+  const rendered = performance.now() - t0;
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  return { rendered, painted: performance.now() - t0, nodes: document.getElementsByTagName("*").length };
+}`;
+
+/** In the page: post each chunk as its own message, `gap` ms apart, then let the last frame land. */
+const STREAM = `async ({ chunks, gap }) => {
+  const bench = window.__bench;
+  bench.handler = []; bench.frames = []; bench.chunksSinceFrame = 0; bench.on = true;
+  for (const action of chunks) {
+    window.postMessage({ type: "actions", actions: [action] }, "*");
+    await new Promise((r) => setTimeout(r, gap));
+  }
+  await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  bench.on = false;
+  const text = document.querySelectorAll('[data-testid="msg-agent"]');
+  return { handler: bench.handler, frames: bench.frames, lastLength: text[text.length - 1]?.textContent.length ?? 0 };
+}`;
+
+async function main(): Promise<void> {
+  ensurePanelBuilt();
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const messages = intFromEnv("BENCH_MESSAGES", 2000);
+  const chunkCount = intFromEnv("BENCH_CHUNKS", 500);
+  const runs = intFromEnv("BENCH_RUNS", 5);
+  const gap = intFromEnv("BENCH_CHUNK_MS", 15);
+
+  const built = performance.now();
+  const session = longSession(messages);
+  const lastId = session.items[session.items.length - 1].id;
+  const kinds = session.items.reduce<Record<string, number>>((n, item) => ({ ...n, [item.kind]: (n[item.kind] ?? 0) + 1 }), {});
+  const bytes = JSON.stringify(session).length;
+  out(`session: ${session.items.length} items (${Object.entries(kinds).map(([k, v]) => `${v} ${k}`).join(", ")}), ${fmt(bytes / 1024, 0)} KB of state, built with the reducer in ${fmt(performance.now() - built)} ms`);
+  out(`bundle: dist/webview.js ${fmt(statSync(WEBVIEW_JS).size / 1024, 0)} KB`);
+
+  const panel = await openPanelPage();
+  try {
+    // (1) Time to last paint, each run in a freshly loaded panel (as when the webview is rebuilt).
+    const paints: number[] = [];
+    let nodes = 0;
+    for (let run = 0; run < runs; run++) {
+      await loadPanel(panel.page, panel.url);
+      const result = (await panel.page.evaluate(`(${TIME_SNAPSHOT})(${JSON.stringify({ state: session, lastId })})`)) as { rendered: number; painted: number; nodes: number };
+      paints.push(result.painted);
+      nodes = result.nodes;
+    }
+    const paint = median(paints);
+    out(`snapshot of ${session.items.length} messages → last paint: median ${fmt(paint)} ms, max ${fmt(Math.max(...paints))} ms (runs: ${paints.map((v) => fmt(v)).join(", ")}; ${nodes} DOM elements) (target <= ${PAINT_TARGET_MS} ms)`);
+
+    // (2) Streaming: chunks into a running turn of a short session.
+    await loadPanel(panel.page, panel.url);
+    const start = streamingStart();
+    await panel.page.evaluate(`(${TIME_SNAPSHOT})(${JSON.stringify({ state: start, lastId: start.items[start.items.length - 1].id })})`);
+    const cdp = await panel.page.context().newCDPSession(panel.page);
+    await cdp.send("Performance.enable");
+    const before = await taskSeconds(cdp);
+    const chunks = replyChunks(chunkCount);
+    const stream = (await panel.page.evaluate(`(${STREAM})(${JSON.stringify({ chunks, gap })})`)) as {
+      handler: number[];
+      frames: { ms: number; chunks: number }[];
+      lastLength: number;
+    };
+    const after = await taskSeconds(cdp);
+    // Each chunk costs its message handling plus its share of the frame that rendered it.
+    const perChunk: number[] = [];
+    let h = 0;
+    for (const frame of stream.frames) {
+      for (let i = 0; i < frame.chunks; i++) perChunk.push((stream.handler[h++] ?? 0) + frame.ms / frame.chunks);
+    }
+    const renderFrames = stream.frames.filter((f) => f.chunks > 0);
+    const chunkMedian = median(perChunk);
+    out(`streaming ${chunkCount} chunks (${gap} ms apart, reply grew to ${stream.lastLength} chars) in ${renderFrames.length} rendered frames:`);
+    out(`  per chunk: median ${fmt(chunkMedian, 2)} ms, p90 ${fmt(percentile(perChunk, 90), 2)} ms, max ${fmt(Math.max(...perChunk), 2)} ms (target <= ${CHUNK_TARGET_MS} ms)`);
+    out(`  message handler: median ${fmt(median(stream.handler), 3)} ms; render frame (reduce + render + style/layout): median ${fmt(median(renderFrames.map((f) => f.ms)), 2)} ms, p90 ${fmt(percentile(renderFrames.map((f) => f.ms), 90), 2)} ms`);
+    out(`  all main-thread tasks (CDP TaskDuration, includes paint, GC and the posting loop): ${fmt(((after - before) * 1000) / chunkCount, 2)} ms per chunk`);
+    const violations = (await panel.page.evaluate("window.__cspViolations")) as string[];
+    out(`CSP violations: ${violations.length}${violations.length ? ` (${[...new Set(violations)].join("; ")})` : ""}`);
+
+    const rows: BenchRow[] = [
+      { metric: `panel: snapshot of ${session.items.length} messages → last paint`, value: `${fmt(paint)} ms`, target: `<= ${PAINT_TARGET_MS} ms`, ok: paint <= PAINT_TARGET_MS },
+      { metric: `panel: main-thread cost per streamed chunk (median of ${chunkCount})`, value: `${fmt(chunkMedian, 2)} ms`, target: `<= ${CHUNK_TARGET_MS} ms`, ok: chunkMedian <= CHUNK_TARGET_MS },
+    ];
+    reportRows("panel", rows);
+  } finally {
+    await panel.close();
+  }
+}
+
+async function taskSeconds(cdp: { send(method: "Performance.getMetrics"): Promise<{ metrics: { name: string; value: number }[] }> }): Promise<number> {
+  const { metrics } = await cdp.send("Performance.getMetrics");
+  return metrics.find((m) => m.name === "TaskDuration")?.value ?? 0;
+}
+
+await main();

@@ -1,0 +1,69 @@
+// The panel: header, then the transcript (or history), then the dock with plan, queue,
+// composer and usage. Reads the chat mirror; every change the user makes goes to the host.
+import { useEffect } from "preact/hooks";
+import { chatStore } from "../bridge/chat-store";
+import { useStore } from "../bridge/external-store";
+import { post } from "../bridge/vscode-api";
+import type { ChatState } from "../state/types";
+import { Composer } from "./composer/Composer";
+import { QueueList } from "./composer/QueueList";
+import { Header } from "./Header";
+import { HistoryView } from "./HistoryView";
+import { LiveRegion } from "./LiveRegion";
+import { Pickers } from "./Pickers";
+import { PlanView } from "./PlanView";
+import { Transcript } from "./Transcript";
+import { UsageMeter } from "./UsageMeter";
+
+export function App() {
+  const state = useStore(chatStore, (s) => s);
+  useEscapeCancels(state.turn.running);
+  const lastPrompt = lastUserText(state);
+  return (
+    <div class="app">
+      <Header title={state.title} connection={state.connection} historyOpen={state.history.open} />
+      {state.history.open ? (
+        <HistoryView history={state.history} currentId={state.sessionId} />
+      ) : (
+        <Transcript items={state.items} sessionId={state.sessionId} running={state.turn.running} loading={state.loading} />
+      )}
+      <LiveRegion items={state.items} running={state.turn.running} />
+      <div class="dock">
+        <PlanView plan={state.plan} />
+        <QueueList queue={state.queue} />
+        <Composer
+          running={state.turn.running}
+          commands={state.commands}
+          attachments={state.attachments}
+          lastPrompt={lastPrompt}
+          disabled={state.connection.status !== "ready"}
+        >
+          <Pickers modes={state.modes} configOptions={state.configOptions} />
+        </Composer>
+        <div class="footer">
+          <UsageMeter usage={state.usage} />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+/** Esc anywhere in the panel stops a running turn (the composer handles its own Esc first). */
+function useEscapeCancels(running: boolean): void {
+  useEffect(() => {
+    if (!running) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === "Escape" && !e.defaultPrevented) post({ type: "cancel" });
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [running]);
+}
+
+function lastUserText(state: ChatState): string | undefined {
+  for (let i = state.items.length - 1; i >= 0; i--) {
+    const item = state.items[i];
+    if (item.kind === "user") return item.text;
+  }
+  return undefined;
+}

@@ -1,0 +1,60 @@
+// The top bar: session title, agent connection status (with "Restart agent" when it is
+// down), new chat and history.
+import type { ChatState } from "../state/types";
+import { post } from "../bridge/vscode-api";
+import { Icon, Spinner } from "./icons";
+
+interface Props {
+  title?: string;
+  connection: ChatState["connection"];
+  historyOpen: boolean;
+}
+
+const connectionText: Record<string, string> = {
+  starting: "Starting agent…",
+  restarting: "Restarting agent…",
+  failed: "Agent stopped",
+  stopped: "Agent stopped",
+  ready: "Connected",
+};
+
+export function Header({ title, connection, historyOpen }: Props) {
+  const down = connection.status === "failed" || connection.status === "stopped";
+  const busy = connection.status === "starting" || connection.status === "restarting";
+  return (
+    <header class="header">
+      <div class="header-title truncate" title={title}>
+        {historyOpen ? "History" : title || "New chat"}
+      </div>
+      <span
+        class={`connection connection-${connection.status}`}
+        data-testid="connection-status"
+        data-status={connection.status}
+        role="status"
+        title={connection.message ?? connectionText[connection.status]}
+      >
+        {busy ? <Spinner /> : <span class="connection-dot" aria-hidden="true" />}
+        <span class={connection.status === "ready" ? "sr-only" : "connection-text"}>{connectionText[connection.status] ?? connection.status}</span>
+      </span>
+      {down && (
+        <button type="button" class="button small primary" onClick={() => post({ type: "restartAgent" })}>
+          <Icon name="restart" /> Restart agent
+        </button>
+      )}
+      <button type="button" class="icon-button" data-testid="new-chat" title="New chat" aria-label="New chat" onClick={() => post({ type: "newChat" })}>
+        <Icon name="plus" />
+      </button>
+      <button
+        type="button"
+        class={`icon-button${historyOpen ? " on" : ""}`}
+        data-testid="history-button"
+        title="History"
+        aria-label={historyOpen ? "Close history" : "Show history"}
+        aria-pressed={historyOpen}
+        onClick={() => post({ type: "history", open: !historyOpen })}
+      >
+        <Icon name="history" />
+      </button>
+    </header>
+  );
+}

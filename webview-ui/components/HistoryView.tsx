@@ -1,0 +1,86 @@
+// Past sessions of this workspace: searchable by title, open on click, delete with a second
+// click to confirm. Replaces the transcript while open.
+import { useEffect, useMemo, useState } from "preact/hooks";
+import type { ChatState, SessionSummary } from "../state/types";
+import { useStore } from "../bridge/external-store";
+import { updateView, viewStore } from "../bridge/view-state";
+import { post } from "../bridge/vscode-api";
+import { filterSessions } from "../lib/history-filter";
+import { relativeTime } from "../lib/relative-time";
+import { Icon, Spinner } from "./icons";
+
+export function HistoryView({ history, currentId }: { history: ChatState["history"]; currentId: string | null }) {
+  const query = useStore(viewStore, (v) => v.historyQuery);
+  const sessions = useMemo(() => filterSessions(history.sessions, query), [history.sessions, query]);
+  return (
+    <div class="history">
+      <div class="history-bar">
+        <div class="search">
+          <Icon name="search" />
+          <input
+            type="search"
+            data-testid="history-search"
+            placeholder="Search chats"
+            aria-label="Search chats by title"
+            value={query}
+            autoFocus
+            onInput={(e) => updateView(() => ({ historyQuery: (e.currentTarget as HTMLInputElement).value }))}
+          />
+        </div>
+        <button type="button" class="button primary small" onClick={() => post({ type: "newChat" })}>
+          <Icon name="plus" /> New chat
+        </button>
+      </div>
+      {history.loading && (
+        <div class="loading-row muted">
+          <Spinner /> Loading chats…
+        </div>
+      )}
+      {history.error && (
+        <div class="notice notice-error" role="alert">
+          <Icon name="error" /> <span>{history.error}</span>
+        </div>
+      )}
+      {!history.loading && !history.error && sessions.length === 0 && (
+        <div class="empty muted">{query ? `No chats match “${query}”.` : "No chats in this workspace yet."}</div>
+      )}
+      <ul class="history-list" aria-label="Chats">
+        {sessions.map((session) => (
+          <HistoryRow key={session.sessionId} session={session} current={session.sessionId === currentId} />
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function HistoryRow({ session, current }: { session: SessionSummary; current: boolean }) {
+  const [confirming, setConfirming] = useState(false);
+  // The confirmation lapses after a few seconds, so a stray click later does not delete.
+  useEffect(() => {
+    if (!confirming) return;
+    const timer = setTimeout(() => setConfirming(false), 3000);
+    return () => clearTimeout(timer);
+  }, [confirming]);
+  const title = session.title?.trim() || "Untitled";
+  return (
+    <li class={`history-item${current ? " current" : ""}`} data-testid="history-item" data-session-id={session.sessionId}>
+      <button type="button" class="history-open" onClick={() => post({ type: "openSession", sessionId: session.sessionId })} aria-current={current ? "true" : undefined}>
+        <span class="history-title truncate">{title}</span>
+        <span class="history-time muted">{relativeTime(session.updatedAt)}</span>
+      </button>
+      <button
+        type="button"
+        class={`icon-button subtle${confirming ? " danger on" : ""}`}
+        aria-label={confirming ? `Click again to delete “${title}”` : `Delete “${title}”`}
+        title={confirming ? "Click again to delete" : "Delete"}
+        onClick={() => {
+          if (confirming) post({ type: "deleteSession", sessionId: session.sessionId });
+          setConfirming(!confirming);
+        }}
+        onBlur={() => setConfirming(false)}
+      >
+        {confirming ? <span class="confirm-text">Delete?</span> : <Icon name="trash" />}
+      </button>
+    </li>
+  );
+}

@@ -1,0 +1,11 @@
+// The agent's reply: streaming markdown. A caret shows while it is the growing last item.
+import type { AgentItem } from "../../state/types";
+import { Markdown } from "../../markdown/Markdown";
+
+export function AgentMessage({ item, streaming }: { item: AgentItem; streaming: boolean }) {
+  return (
+    <div class={`msg msg-agent${streaming ? " streaming" : ""}`} data-testid="msg-agent" aria-busy={streaming}>
+      <Markdown text={item.text} />
+    </div>
+  );
+}

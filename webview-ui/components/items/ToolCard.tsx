@@ -1,0 +1,80 @@
+// One tool call: kind icon, title and live status; its locations open in the editor; its
+// content (text output, terminal, diff) shows below. Quiet kinds (read, search, fetch, think)
+// start folded once done; edits, commands and failures start open.
+import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
+import type { ToolItem } from "../../state/types";
+import { post } from "../../bridge/vscode-api";
+import { useExpanded } from "../../bridge/view-state";
+import { Icon, Spinner, toolIcon } from "../icons";
+import { ToolContent } from "./ToolContent";
+
+const statusLabel: Record<string, string> = { pending: "Pending", in_progress: "Running", completed: "Done", failed: "Failed" };
+const QUIET = new Set(["read", "search", "fetch", "think"]);
+
+export function ToolCard({ item }: { item: ToolItem }) {
+  const hasBody = item.content.length > 0;
+  const openByDefault = item.status === "failed" || !QUIET.has(item.toolKind) || item.status !== "completed";
+  const [open, setOpen] = useExpanded(item.id, openByDefault);
+  const bodyId = `tool-${item.id}`;
+  return (
+    <div class={`card tool-card status-${item.status}`} data-testid="tool-card" data-status={item.status} data-kind={item.toolKind}>
+      <div class="tool-head">
+        <span class="tool-icon">
+          <Icon name={toolIcon(item.toolKind)} />
+        </span>
+        {hasBody ? (
+          <button type="button" class="tool-title disclosure" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
+            <span class="truncate">{item.title}</span>
+            <Icon name="chevron" class={open ? "rot90" : ""} />
+          </button>
+        ) : (
+          <span class="tool-title truncate">{item.title}</span>
+        )}
+        <StatusBadge status={item.status} />
+      </div>
+      {item.locations.length > 0 && <Locations locations={item.locations} />}
+      {hasBody && open && (
+        <div class="tool-body" id={bodyId}>
+          {item.content.map((content, i) => (
+            <ToolContent key={i} content={content as ToolCallContent} toolCallId={item.id} index={i} />
+          ))}
+        </div>
+      )}
+    </div>
+  );
+}
+
+function StatusBadge({ status }: { status: string }) {
+  return (
+    <span class={`status-badge status-${status}`} title={statusLabel[status] ?? status}>
+      {status === "in_progress" ? <Spinner /> : status === "completed" ? <Icon name="check" /> : status === "failed" ? <Icon name="x" /> : <Icon name="clock" />}
+      <span class="status-text">{statusLabel[status] ?? status}</span>
+    </span>
+  );
+}
+
+function Locations({ locations }: { locations: ToolCallLocation[] }) {
+  return (
+    <div class="tool-locations">
+      {locations.slice(0, 8).map((loc, i) => (
+        <button
+          key={i}
+          type="button"
+          class="location"
+          title={`Open ${loc.path}${loc.line ? `:${loc.line}` : ""}`}
+          onClick={() => post({ type: "openLocation", path: loc.path, line: loc.line ?? undefined })}
+        >
+          {shortPath(loc.path)}
+          {loc.line ? <span class="location-line">:{loc.line}</span> : null}
+        </button>
+      ))}
+      {locations.length > 8 && <span class="muted">+{locations.length - 8} more</span>}
+    </div>
+  );
+}
+
+/** The last two path segments: enough to recognise a file in a narrow panel. */
+export function shortPath(path: string): string {
+  const parts = path.split(/[\\/]/).filter(Boolean);
+  return parts.length <= 2 ? parts.join("/") : `…/${parts.slice(-2).join("/")}`;
+}
