@@ -3,11 +3,14 @@
 // one turn at a time; a prompt that arrives during a turn waits and runs right after).
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentSession } from "../agent/session";
+import type { McpBridge } from "../mcp/bridge";
 import type { SessionRecorder } from "../sessions/recorder";
 import type { TitleSource } from "../sessions/types";
 
 export class AcpSession {
   title?: string;
+  /** The session's MCP servers (none: undefined). */
+  mcp?: McpBridge;
   titleSource?: TitleSource;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly turns = new Set<AbortController>();
@@ -47,9 +50,18 @@ export class AcpSession {
     for (const turn of this.turns) turn.abort(new Error("cancelled by the client"));
   }
 
-  /** Cancels everything and refuses new prompts (session/close, session/delete). */
-  close(): void {
+  /** Uses `bridge` for this session's MCP tools from now on (closing the one it replaces). */
+  async setMcp(bridge: McpBridge | undefined): Promise<void> {
+    const previous = this.mcp;
+    this.mcp = bridge;
+    this.agent.extraTools = bridge;
+    await previous?.close();
+  }
+
+  /** Cancels everything, refuses new prompts and stops its MCP servers (session/close, session/delete). */
+  async close(): Promise<void> {
     this.closed = true;
     this.cancel();
+    await this.setMcp(undefined);
   }
 }

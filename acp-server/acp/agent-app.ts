@@ -8,6 +8,7 @@ import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { initializeResponse } from "./initialize-response";
 import { COMMANDS } from "./commands";
+import { mcpPromptCommands } from "./mcp-session";
 import { replayUpdates, sendReplay } from "./replay";
 import { SessionHub, type ForkPoint } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
@@ -50,7 +51,10 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     // Everything awaited comes first: the updates below must not overtake the response.
     const configOptions = await sessionConfigOptions(current, session.agent);
     const skills = await skillCommandsFor(session.agent.cwd, current, log);
-    notifyAfterResponse(client, session.id, { sessionUpdate: "available_commands_update", availableCommands: [...COMMANDS, ...skills] }, log);
+    const commands = () => ({ sessionUpdate: "available_commands_update" as const, availableCommands: [...COMMANDS, ...skills, ...mcpPromptCommands(session.mcp)] });
+    notifyAfterResponse(client, session.id, commands(), log);
+    // Servers that finish connecting later bring their prompts (slash commands) with them.
+    session.mcp?.onChange(() => notifyAfterResponse(client, session.id, commands(), log));
     if (session.title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title: session.title }, log);
     return { modes: modeState(session.agent), configOptions };
   };

@@ -4,6 +4,7 @@ import { prepareSystemPrompt, toolSpecs } from "../agent/loop";
 import type { ModelChoice } from "../agent/model-choice";
 import { MemoryStore } from "../memory/memory-store";
 import { VERSION } from "../version";
+import { describeServers } from "../mcp/bridge";
 import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { COMMANDS, type Command } from "./commands";
@@ -24,7 +25,7 @@ export async function runCommand(command: Command, session: AcpSession, runtime:
       const model = runtime.chainFor(agent.modelId)[0];
       if (!model || agent.history.length === 0) return say("No model call yet in this context: nothing to measure.");
       // A reloaded session has no measured call yet: its size is estimated.
-      const tokens = agent.contextTokens ?? promptTokens(agent, await prepareSystemPrompt(agent), toolSpecs());
+      const tokens = agent.contextTokens ?? promptTokens(agent, await prepareSystemPrompt(agent), toolSpecs(agent));
       const window = model.contextWindow;
       const share = (tokens / window) * 100;
       const estimated = agent.contextTokens === undefined ? "about " : "";
@@ -36,7 +37,7 @@ export async function runCommand(command: Command, session: AcpSession, runtime:
       if (models.length === 0) return say("No model is configured: there is nothing to write the summary with.");
       const settings = compressionSettings(runtime.loaded.config);
       const systemPrompt = await prepareSystemPrompt(agent);
-      const context = { session: agent, models, summarizer: runtime.auxiliary(), observer, signal, log, systemPrompt, tools: toolSpecs(), settings };
+      const context = { session: agent, models, summarizer: runtime.auxiliary(), observer, signal, log, systemPrompt, tools: toolSpecs(agent), settings };
       const outcome = await compressSession(context, "command");
       if (outcome.kind === "cancelled") return say("Compression cancelled; the context is unchanged.");
       if (outcome.kind === "nothing") return say(`Nothing to compress: all ${outcome.messages} messages are in the protected first exchange and the last ${settings.protectLast} messages.`);
@@ -78,6 +79,8 @@ export async function runCommand(command: Command, session: AcpSession, runtime:
       return say(`Title set to "${session.title}".`);
     case "version":
       return say(`Hermes ${VERSION}`);
+    case "mcp":
+      return say(describeServers(session.mcp?.states() ?? []));
   }
 }
 
@@ -87,7 +90,7 @@ async function compressionDistance(session: AcpSession, runtime: AgentRuntime, m
   const at = thresholdTokens(settings, model);
   const percent = `${Math.round(settings.threshold * 100)}%`;
   if (!settings.enabled) return `Automatic compression is off (compression.enabled); /compress still works.`;
-  const next = promptTokens(session.agent, await prepareSystemPrompt(session.agent), toolSpecs());
+  const next = promptTokens(session.agent, await prepareSystemPrompt(session.agent), toolSpecs(session.agent));
   const left = at - next;
   return left > 0
     ? `Compression at ${at.toLocaleString("en")} tokens (${percent} of the window): ${left.toLocaleString("en")} tokens to go.`

@@ -13,6 +13,7 @@ export const COMMANDS: acp.AvailableCommand[] = [
   { name: "usage", description: "Tokens and cost of this session" },
   { name: "title", description: "Set this session's title", input: { hint: "new title" } },
   { name: "version", description: "Show Hermes's version" },
+  { name: "mcp", description: "MCP servers: status and tool counts (their prompts are /mcp:<server>:<prompt>)" },
 ];
 
 export interface Command {

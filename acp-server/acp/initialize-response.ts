@@ -13,7 +13,7 @@ export function initializeResponse(version: string): acp.InitializeResponse {
       loadSession: true,
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {} },
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
-      mcpCapabilities: { http: false, sse: false },
+      mcpCapabilities: { http: true, sse: true },
     },
     authMethods: [],
   };

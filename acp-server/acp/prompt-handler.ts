@@ -16,6 +16,7 @@ import { ClientFileAccess } from "./client-files";
 import { ClientShellRunner } from "./client-shell";
 import { runCommand } from "./command-handler";
 import { parseCommand } from "./commands";
+import { expandMcpPrompt, mcpPromptOf } from "./mcp-prompt";
 import { requestPermission } from "./permission-request";
 import { expandSkillInvocation } from "./skill-commands";
 import { toUserParts } from "./prompt-content";
@@ -59,6 +60,16 @@ export function handlePrompt(
       await observer.flush();
       return { stopReason: "end_turn" };
     }
+    const mcpPrompt = mcpPromptOf(params.prompt);
+    if (mcpPrompt) {
+      const expanded = await expandMcpPrompt(mcpPrompt, session, signal);
+      if (!expanded.ok) {
+        observer.send(textChunk(expanded.message));
+        await observer.flush();
+        return { stopReason: "end_turn" };
+      }
+      return runPromptTurn(deps, session, params, client, signal, observer, expanded.parts);
+    }
     // `/<skill> text` runs the turn on the skill's body and the user's text.
     const invoked = expandSkillInvocation(params.prompt, session.agent.cwd, deps.runtime.loaded, session.id);
     return runPromptTurn(deps, session, invoked ? { ...params, prompt: invoked } : params, client, signal, observer);
@@ -72,6 +83,8 @@ async function runPromptTurn(
   client: acp.AgentContext,
   signal: AbortSignal,
   observer: AcpTurnObserver,
+  /** The prompt's parts when they do not come from `params` (an MCP prompt command). */
+  given?: UserPart[],
 ): Promise<acp.PromptResponse> {
   const { model, loaded } = deps.runtime;
   if (!model.ok) {
@@ -83,7 +96,7 @@ async function runPromptTurn(
   }
 
   const host = turnHost(deps, session, client);
-  const parts = await toUserParts(params.prompt, host.files);
+  const parts = given ?? (await toUserParts(params.prompt, host.files));
   try {
     const stopReason = await runTurn(
       {

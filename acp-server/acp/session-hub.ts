@@ -13,6 +13,8 @@ import { isSessionMode, type SessionMode } from "../security/modes";
 import type { Logger } from "../util/log";
 import { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
+import { openMcpBridge, sessionMcpSpecs } from "./mcp-session";
+import { sameServers, type McpServerSpec } from "../mcp/server-spec";
 
 const PAGE_SIZE = 50;
 
@@ -38,33 +40,38 @@ export class SessionHub {
     const runtime = await this.options.runtime();
     const mode = runtime.loaded.config.agent.default_mode;
     const meta: SessionMeta = { id: randomUUID(), cwd: checkedCwd(cwd), createdAt: Date.now(), source: this.options.source, mode, ...modelFields(runtime) };
-    return this.open(runtime, meta, [], mcpServers);
+    const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
+    return this.open(runtime, meta, [], specs, mcpServers);
   }
 
   /** A stored session, made live (from memory when this process already has it). */
   async restore(sessionId: string, cwd: string, mcpServers: acp.McpServer[]): Promise<{ session: AcpSession; records: JournalRecord[] }> {
     const runtime = await this.options.runtime();
+    const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     const stored = await runtime.sessions.read(sessionId);
     if (!stored) throw acp.RequestError.sessionNotFound(sessionId);
     for (const warning of stored.warnings) this.options.log.warn(warning, { sessionId });
     const existing = this.live.get(sessionId);
     if (existing) {
       existing.mcpServers = mcpServers;
+      // Other servers than the session has now: the new set replaces the old one.
+      if (!sameServers(existing.mcp?.specs ?? [], specs)) await existing.setMcp(await openMcpBridge(runtime, specs, existing.agent.cwd, this.options.log));
       return { session: existing, records: stored.records };
     }
     const meta = { ...stored.meta, cwd: checkedCwd(cwd) };
-    return { session: await this.open(runtime, meta, stored.records, mcpServers), records: stored.records };
+    return { session: await this.open(runtime, meta, stored.records, specs, mcpServers), records: stored.records };
   }
 
   /** A new session with a copy of another's history (up to `messageCount` messages when given). */
   async fork(parentId: string, cwd: string, mcpServers: acp.McpServer[], point?: ForkPoint): Promise<{ session: AcpSession; records: JournalRecord[] }> {
     const runtime = await this.options.runtime();
+    const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     const parent = await runtime.sessions.read(parentId);
     if (!parent) throw acp.RequestError.sessionNotFound(parentId);
     const records = copiedRecords(parent.records, point);
     const title = restoreSession(parent.meta, parent.records).title;
     const meta: SessionMeta = { ...parent.meta, id: randomUUID(), cwd: checkedCwd(cwd), createdAt: Date.now(), parentId, source: "fork" };
-    const session = await this.open(runtime, meta, records, mcpServers, records);
+    const session = await this.open(runtime, meta, records, specs, mcpServers, records);
     if (title) {
       session.title = `Fork of ${title}`;
       session.titleSource = "auto";
@@ -97,20 +104,21 @@ export class SessionHub {
   async close(sessionId: string): Promise<void> {
     const session = this.live.get(sessionId);
     if (!session) throw acp.RequestError.sessionNotFound(sessionId);
-    session.close();
     this.live.delete(sessionId);
+    await session.close();
     (await this.options.runtime()).sessions.closeSession(sessionId);
   }
 
   async delete(sessionId: string): Promise<void> {
-    this.live.get(sessionId)?.close();
+    const session = this.live.get(sessionId);
     this.live.delete(sessionId);
+    await session?.close();
     const deleted = await (await this.options.runtime()).sessions.delete(sessionId);
     if (!deleted) throw acp.RequestError.sessionNotFound(sessionId);
   }
 
   /** Builds the live session; `copy` are records to write to a new journal first (forks). */
-  private async open(runtime: AgentRuntime, meta: SessionMeta, records: JournalRecord[], mcpServers: acp.McpServer[], copy?: JournalRecord[]): Promise<AcpSession> {
+  private async open(runtime: AgentRuntime, meta: SessionMeta, records: JournalRecord[], specs: McpServerSpec[], mcpServers: acp.McpServer[] = [], copy?: JournalRecord[]): Promise<AcpSession> {
     const restored: RestoredSession = restoreSession(meta, records);
     const isNew = copy !== undefined || records.length === 0;
     if (isNew) {
@@ -129,6 +137,7 @@ export class SessionHub {
     session.title = restored.title;
     session.titleSource = restored.titleSource;
     this.live.set(meta.id, session);
+    await session.setMcp(await openMcpBridge(runtime, specs, meta.cwd, this.options.log));
     this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, messages: agent.history.length });
     return session;
   }

@@ -59,8 +59,21 @@ export function toToolCallContent(content: DisplayContent[]): acp.ToolCallConten
         return { type: "diff", path: item.path, oldText: item.oldText, newText: item.newText };
       case "terminal":
         return { type: "terminal", terminalId: item.terminalId };
+      case "image":
+        return { type: "content", content: { type: "image", mimeType: item.mimeType, data: item.data } };
+      case "resource_link": {
+        const { type: _type, ...link } = item;
+        return { type: "content", content: { type: "resource_link", ...link } };
+      }
+      case "resource":
+        return { type: "content", content: { type: "resource", resource: resourceContents(item) } };
     }
   });
+}
+
+function resourceContents(item: Extract<DisplayContent, { type: "resource" }>): acp.EmbeddedResourceResource {
+  const mimeType = item.mimeType ? { mimeType: item.mimeType } : {};
+  return item.blob !== undefined ? { uri: item.uri, blob: item.blob, ...mimeType } : { uri: item.uri, text: item.text ?? "", ...mimeType };
 }
 
 export function toLocations(locations: Location[]): acp.ToolCallLocation[] {

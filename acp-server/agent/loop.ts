@@ -2,7 +2,7 @@
 // repeat until it answers without tool calls. Each step ends in one of a few explicit
 // outcomes (answer, tools, cancelled); the budget turns the last call into a summary.
 import { ProviderError, type ChatMessage, type FinishReason, type ToolCallRequest, type ToolSpec, type UserPart } from "../providers/types";
-import { listTools, toolJsonSchema } from "../tools/registry";
+import { listTools, sessionTools, toolJsonSchema } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { compressSession, DEFAULT_COMPRESSION, needsCompression, type CompressionSettings, type CompressTrigger } from "./compress";
 import { DEFAULT_NUDGES, joinNotes, turnNotes, type NudgeSettings } from "./ephemeral";
@@ -52,7 +52,7 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
   session.append({ role: "user", content: prompt });
   session.userTurns++;
   const systemPrompt = await prepareSystemPrompt(session);
-  const tools = toolSpecs();
+  const tools = toolSpecs(session);
   const notes = turnNotes(session, options.nudges ?? DEFAULT_NUDGES, tools.map((tool) => tool.name));
 
   for (let call = 1; ; call++) {
@@ -89,9 +89,9 @@ export function prepareSystemPrompt(session: AgentSession): Promise<string> {
   return session.systemPrompt;
 }
 
-/** The tools as the model sees them, sorted by name. */
-export function toolSpecs(): ToolSpec[] {
-  return listTools().map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
+/** The tools as the model sees them: the registry's by name, then the session's own (MCP) by name. */
+export function toolSpecs(session?: AgentSession): ToolSpec[] {
+  return sessionTools(session?.extraTools).map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
 }
 
 function compressionContext(options: TurnOptions, systemPrompt: string, tools: ToolSpec[]) {

@@ -4,6 +4,7 @@ import type { ChatMessage } from "../providers/types";
 import type { CompactionRecord } from "../sessions/types";
 import { SeenFiles } from "./seen-files";
 import { createSessionToolState, type SessionToolState } from "../tools/context";
+import type { SessionToolSource } from "../tools/registry";
 import type { SessionMode } from "../security/modes";
 
 /** Where completed steps are made durable (the session journal), set by the protocol edge. */
@@ -45,6 +46,8 @@ export class AgentSession {
   /** Built once (see prepareSystemPrompt) and then frozen, so provider prompt caches stay valid. */
   systemPrompt?: Promise<string>;
   sink?: SessionSink;
+  /** Tools of this session beyond the registry's (its MCP servers'), set by the protocol edge. */
+  extraTools?: SessionToolSource;
   private readonly toolCallIds = new Set<string>();
 
   constructor(

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { ChatMessage, ToolCallRequest } from "../providers/types";
 import type { DisplayContent, ToolContext } from "../tools/context";
-import { getTool, listTools, resultText, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";
+import { findSessionTool, resultText, sessionTools, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { redactDeep, redactSecrets } from "../util/redact";
 import { permissionGate } from "./permission-gate";
@@ -60,10 +60,10 @@ function runsConcurrently(call: PreparedCall): boolean {
 
 function prepareCall(request: ToolCallRequest, session: AgentSession): PreparedCall {
   const id = session.uniqueToolCallId(request.id);
-  const tool = getTool(request.name);
+  const tool = findSessionTool(request.name, session.extraTools);
   const view: ToolCallView = { id, requestId: request.id, name: request.name, title: request.name, kind: tool?.kind ?? "other", locations: [], rawInput: request.arguments };
   if (!tool || (tool.isAvailable?.() ?? true) !== true) {
-    const names = listTools().map((t) => t.name).join(", ");
+    const names = sessionTools(session.extraTools).map((t) => t.name).join(", ");
     return { request, view, problem: `Unknown tool "${request.name}". Available tools: ${names}.` };
   }
 
@@ -112,7 +112,7 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<ChatMessage
   });
   // Files the agent now knows the content of: a later change outside the agent gets a note.
   if (!result.isError && (view.kind === "read" || view.kind === "edit")) env.session.seenFiles.remember((result.locations ?? view.locations).map((l) => l.path));
-  const message: ChatMessage = { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text };
+  const message: ChatMessage = { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text, ...(result.images?.length ? { images: result.images } : {}) };
   // Durable as soon as this tool is done: a crash later in the batch keeps this result.
   env.session.sink?.message(message);
   return message;

@@ -1,6 +1,7 @@
 // The shape of $HERMES_HOME/config.yaml. Zod is the single source of truth: the types
 // below are inferred from it, and validation errors name the offending key.
 import { z } from "zod";
+import { McpSettingsSchema } from "./mcp-schema";
 
 export const PROVIDER_IDS = ["openai", "anthropic", "openrouter", "deepseek", "gemini", "ollama", "lmstudio", "custom"] as const;
 export const API_MODES = ["auto", "chat_completions", "anthropic_messages", "codex_responses"] as const;
@@ -142,6 +143,9 @@ export const ConfigSchema = z
     approvals: ApprovalsConfigSchema.default(ApprovalsConfigSchema.parse({})),
     terminal: TerminalConfigSchema.default(TerminalConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),
+    /** MCP servers by name; each entry is checked on its own (config/mcp-schema.ts), so one bad entry fails only its server. */
+    mcp_servers: z.record(z.string(), z.unknown()).default({}),
+    mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
   })
   // Unknown top-level sections are tolerated: later versions (memory, skills, mcp_servers...)
   // add them, and an older binary must still start on a newer config.

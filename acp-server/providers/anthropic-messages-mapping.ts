@@ -58,7 +58,9 @@ export function toAnthropicConversation(messages: ChatMessage[]): AnthropicConve
             type: "tool_result",
             tool_use_id: toolUseId(message.toolCallId),
             // An empty string would become an empty text block, which the API rejects.
-            ...(message.content !== "" ? { content: message.content } : {}),
+            ...(message.images?.length
+              ? { content: [...textBlocks(message.content), ...message.images.flatMap((image) => userBlock({ type: "image", ...image }))] as ToolResultContent }
+              : message.content !== "" ? { content: message.content } : {}),
           },
         ]);
         break;
@@ -72,6 +74,8 @@ export function toAnthropicConversation(messages: ChatMessage[]): AnthropicConve
 function toolResultsFirst(blocks: ContentBlockParam[]): ContentBlockParam[] {
   return [...blocks.filter((b) => b.type === "tool_result"), ...blocks.filter((b) => b.type !== "tool_result")];
 }
+
+type ToolResultContent = Exclude<Extract<ContentBlockParam, { type: "tool_result" }>["content"], string | undefined>;
 
 function textBlocks(text: string): TextBlockParam[] {
   return text.trim() === "" ? [] : [{ type: "text", text }];

@@ -32,9 +32,16 @@ export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessage
         };
       }
       case "tool":
-        return { role: "tool", tool_call_id: message.toolCallId, content: message.content };
+        // Tool messages carry text only in this API: images a tool returned are named, not sent.
+        return { role: "tool", tool_call_id: message.toolCallId, content: message.content + imagesNote(message.images) };
     }
   });
+}
+
+function imagesNote(images: { mimeType: string; data: string }[] | undefined): string {
+  if (!images?.length) return "";
+  const list = images.map((image) => `${image.mimeType}, ${Math.round((image.data.length * 3) / 4 / 1024)} KB`).join("; ");
+  return `\n[The tool also returned ${images.length} image(s) (${list}), which this API cannot pass to the model in a tool result.]`;
 }
 
 /**

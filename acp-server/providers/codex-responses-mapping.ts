@@ -3,6 +3,7 @@
 import type {
   FunctionTool,
   ResponseInputContent,
+  ResponseInputImageContent,
   ResponseInputItem,
   ResponseReasoningItem,
   ResponseUsage,
@@ -58,7 +59,14 @@ export function toResponsesPrompt(messages: ChatMessage[]): ResponsesPrompt {
         }
         break;
       case "tool":
-        input.push({ type: "function_call_output", call_id: message.toolCallId, output: message.content });
+        input.push({
+          type: "function_call_output",
+          call_id: message.toolCallId,
+          // Images a tool returned go with its text (the API takes input_image in function outputs).
+          output: message.images?.length
+            ? [{ type: "input_text", text: message.content }, ...message.images.map((image) => toInputContent({ type: "image", ...image }) as ResponseInputImageContent)]
+            : message.content,
+        });
         break;
     }
   }

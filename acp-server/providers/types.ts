@@ -32,7 +32,8 @@ export type ChatMessage =
   | { role: "system"; content: string }
   | { role: "user"; content: UserPart[] }
   | { role: "assistant"; content: string; reasoning?: string; toolCalls?: ToolCallRequest[]; replay?: ReplayBlock[] }
-  | { role: "tool"; toolCallId: string; name: string; content: string };
+  /** `images`: what a tool returned beside its text (MCP); APIs that cannot carry them get a note instead. */
+  | { role: "tool"; toolCallId: string; name: string; content: string; images?: { mimeType: string; data: string }[] };
 
 export interface ToolSpec {
   name: string;

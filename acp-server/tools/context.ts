@@ -2,11 +2,20 @@
 // ACP edge supplies the editor-backed pieces (client fs, client terminals, permission
 // prompts), so tools never know which side of the protocol they are on.
 
+/** An image as base64 bytes (what MCP tools return and models take). */
+export interface ImagePart {
+  mimeType: string;
+  data: string;
+}
+
 /** Content shown to the user in the tool call card (converted to ACP content by the edge). */
 export type DisplayContent =
   | { type: "text"; text: string }
   | { type: "diff"; path: string; oldText: string | null; newText: string }
-  | { type: "terminal"; terminalId: string };
+  | { type: "terminal"; terminalId: string }
+  | ({ type: "image" } & ImagePart)
+  | { type: "resource_link"; uri: string; name: string; mimeType?: string; title?: string; description?: string }
+  | { type: "resource"; uri: string; mimeType?: string; text?: string; blob?: string };
 
 export interface Location {
   path: string;

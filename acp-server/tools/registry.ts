@@ -1,7 +1,7 @@
 // The tool registry. Each tool file calls defineTool() at import time with its whole
 // definition; tools/index.ts imports the files. Nothing else lists tools by name.
 import { z } from "zod";
-import type { DisplayContent, Location, ToolContext } from "./context";
+import type { DisplayContent, ImagePart, Location, ToolContext } from "./context";
 
 /** ACP tool kinds (the editor picks an icon from them). */
 export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
@@ -14,6 +14,8 @@ export interface ToolResult {
   locations?: Location[];
   /** The call failed: the card ends "failed"; the model still reads `output`. */
   isError?: boolean;
+  /** Images for the model beside the text (MCP tools); providers that cannot take them get `output` only. */
+  images?: ImagePart[];
 }
 
 /** An error the model should read as the tool's result (bad path, no match, ...). */
@@ -37,6 +39,8 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
   maxResultChars?: number;
   /** true, or a reason the tool is unavailable on this machine. */
   isAvailable?: () => true | string;
+  /** JSON Schema sent to the model instead of one generated from `schema` (MCP tools bring their own). */
+  inputJsonSchema?: Record<string, unknown>;
   /** Human title for the tool call card, e.g. "read src/app.ts". */
   title: (args: z.infer<S>, cwd: string) => string;
   locations?: (args: z.infer<S>, cwd: string) => Location[];
@@ -64,10 +68,30 @@ export function listTools(): ToolDefinition[] {
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 
+/**
+ * Tools a session has beyond the registry's (its MCP servers'), in a stable order. They are
+ * listed per request, never in the frozen system prompt, so servers may come and go.
+ */
+export interface SessionToolSource {
+  list(): ToolDefinition[];
+}
+
+/** A session's tools: the registry's (by name), then its own (by name), so the order is stable. */
+export function sessionTools(extra?: SessionToolSource): ToolDefinition[] {
+  const own = extra?.list() ?? [];
+  return own.length === 0 ? listTools() : [...listTools(), ...own];
+}
+
+/** A tool by name among the registry's and then the session's own. */
+export function findSessionTool(name: string, extra?: SessionToolSource): ToolDefinition | undefined {
+  return tools.get(name) ?? extra?.list().find((tool) => tool.name === name);
+}
+
 const jsonSchemaCache = new WeakMap<ToolDefinition, Record<string, unknown>>();
 
 /** JSON Schema of a tool's arguments, generated from its zod schema. */
 export function toolJsonSchema(tool: ToolDefinition): Record<string, unknown> {
+  if (tool.inputJsonSchema) return tool.inputJsonSchema;
   let schema = jsonSchemaCache.get(tool);
   if (!schema) {
     const { $schema: _ignored, ...rest } = z.toJSONSchema(tool.schema, { io: "input" }) as Record<string, unknown>;

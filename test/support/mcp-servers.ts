@@ -1,0 +1,104 @@
+// Real MCP servers for tests: the reference servers from npm (server-everything in its
+// stdio, streamableHttp and sse modes; server-filesystem) and test/fixtures/mcp's
+// misbehaving one. HTTP servers run in their own process group and are killed with it.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "./acp-harness";
+
+export const EVERYTHING = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+export const FILESYSTEM = path.join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
+export const MISBEHAVING = path.join(ROOT, "test/fixtures/mcp/misbehaving-server.mjs");
+
+/** A stdio server as ACP's session/new takes it. */
+export function stdioServer(name: string, args: string[], env: Record<string, string> = {}) {
+  return { name, command: process.execPath, args, env: Object.entries(env).map(([key, value]) => ({ name: key, value })) };
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+export interface HttpMcpServer {
+  url: string;
+  close(): void;
+}
+
+/** server-everything over HTTP: `streamableHttp` (endpoint /mcp) or `sse` (endpoint /sse). */
+export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promise<HttpMcpServer> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const url = `http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}`;
+  const deadline = Date.now() + 15_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server-everything ${mode} exited with ${child.exitCode}`);
+    const up = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) }).then(
+      () => true,
+      () => false,
+    );
+    if (up) break;
+    if (Date.now() > deadline) throw new Error(`server-everything ${mode} did not listen on ${port}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return {
+    url,
+    close: () => {
+      try {
+        process.kill(-child.pid!, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    },
+  };
+}
+
+export function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Pids the misbehaving fixture wrote to its PID_FILE. */
+export function pidsIn(file: string): number[] {
+  try {
+    return readFileSync(file, "utf8").split("\n").filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Waits until none of `pids` is alive (or the time is up); returns those still alive. */
+export async function waitForExit(pids: number[], ms = 8_000): Promise<number[]> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const alive = pids.filter(isAlive);
+    if (alive.length === 0 || Date.now() > deadline) return alive;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+/** Pids of running processes whose environment holds `MCP_TEST_TAG=<tag>` (Linux /proc). */
+export function pidsTagged(tag: string): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const environ = readFileSync(`/proc/${entry}/environ`, "utf8");
+      if (environ.split("\0").includes(`MCP_TEST_TAG=${tag}`)) found.push(Number(entry));
+    } catch {
+      // gone meanwhile, or not ours
+    }
+  }
+  return found;
+}
