@@ -113,6 +113,7 @@ async function runPromptTurn(
         compression: compressionSettings(loaded.config),
         summarizer: deps.runtime.auxiliary(),
         nudges: nudgeSettings(loaded.config),
+        skillNudge: { afterToolCalls: loaded.config.skills.nudge_tool_calls, onRecovery: loaded.config.skills.nudge_on_recovery },
       },
       parts,
     );

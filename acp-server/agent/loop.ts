@@ -6,6 +6,7 @@ import { listTools, sessionTools, toolJsonSchema } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { compressSession, DEFAULT_COMPRESSION, needsCompression, type CompressionSettings, type CompressTrigger } from "./compress";
 import { DEFAULT_NUDGES, joinNotes, turnNotes, type NudgeSettings } from "./ephemeral";
+import { countResults, DEFAULT_SKILL_NUDGE, skillNudge, startActivity, type SkillNudgeSettings } from "./skill-nudge";
 import { callWithRecovery, type CallResult } from "./model-call";
 import { ReplyCollector } from "./reply-collector";
 import type { ModelChoice } from "./model-choice";
@@ -36,6 +37,8 @@ export interface TurnOptions {
   summarizer?: ModelChoice;
   /** The ephemeral layer's nudges (defaults: memory every 10 prompts, changed files on). */
   nudges?: NudgeSettings;
+  /** The learning loop's nudge to save a skill (defaults: after 8 tool calls, or a recovery from failures). */
+  skillNudge?: SkillNudgeSettings;
 }
 
 type StepOutcome =
@@ -53,7 +56,9 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
   session.userTurns++;
   const systemPrompt = await prepareSystemPrompt(session);
   const tools = toolSpecs(session);
-  const notes = turnNotes(session, options.nudges ?? DEFAULT_NUDGES, tools.map((tool) => tool.name));
+  const toolNames = tools.map((tool) => tool.name);
+  const notes = joinNotes(turnNotes(session, options.nudges ?? DEFAULT_NUDGES, toolNames), skillNudge(session, options.skillNudge ?? DEFAULT_SKILL_NUDGE, toolNames));
+  const activity = (session.lastTurnActivity = startActivity(session.userTurns));
 
   for (let call = 1; ; call++) {
     if (signal.aborted) return "cancelled";
@@ -71,6 +76,7 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
     const results = await runToolCalls(step.calls, { session, host: options.host, observer: options.observer, signal, log: options.log });
     // Each result was made durable as its tool finished; memory gets them in call order.
     session.history.push(...results);
+    countResults(activity, results);
     if (signal.aborted) return "cancelled";
   }
 }

@@ -3,6 +3,7 @@
 import type { ChatMessage } from "../providers/types";
 import type { CompactionRecord } from "../sessions/types";
 import { SeenFiles } from "./seen-files";
+import type { TurnActivity } from "./skill-nudge";
 import { createSessionToolState, type SessionToolState } from "../tools/context";
 import type { SessionToolSource } from "../tools/registry";
 import type { SessionMode } from "../security/modes";
@@ -39,6 +40,9 @@ export class AgentSession {
   lastCall?: LastCall;
   /** Prompts run in this process (drives the periodic memory nudge). */
   userTurns = 0;
+  /** What the latest turn did with tools, and the turn whose skill nudge was given (skill-nudge.ts). */
+  lastTurnActivity?: TurnActivity;
+  skillNudgedTurn?: number;
   /** Files the agent read or edited, to notice when they change outside the agent. */
   readonly seenFiles = new SeenFiles();
   /** The model picked for this session (an id from the model set); undefined = the main model. */

@@ -1,0 +1,57 @@
+// The learning loop's nudge: after a turn that took many tool calls, or that recovered from
+// failed ones, the next turn's first model call gets an ephemeral note suggesting to save the
+// procedure as a skill (or a memory). It is part of the ephemeral layer: sent with one call,
+// never stored or frozen into the prompt, and given at most once for a given turn.
+import type { ChatMessage } from "../providers/types";
+import type { AgentSession } from "./session";
+
+export interface SkillNudgeSettings {
+  /** Nudge after a turn with at least this many tool calls (0: never for that reason). */
+  afterToolCalls: number;
+  /** Nudge after a turn that had failed tool calls and still finished. */
+  onRecovery: boolean;
+}
+
+export const DEFAULT_SKILL_NUDGE: SkillNudgeSettings = { afterToolCalls: 8, onRecovery: true };
+
+/** What one turn did with tools (kept on the session for the next turn's nudge). */
+export interface TurnActivity {
+  /** The session's prompt number (AgentSession.userTurns) of that turn. */
+  turn: number;
+  toolCalls: number;
+  failures: number;
+  /** A tool call succeeded after a failure and the turn ended with an answer. */
+  recovered: boolean;
+}
+
+export function startActivity(turn: number): TurnActivity {
+  return { turn, toolCalls: 0, failures: 0, recovered: false };
+}
+
+/** Counts one batch of tool results. tool-runner reports every failure as an `{"error": ...}` output. */
+export function countResults(activity: TurnActivity, results: readonly ChatMessage[]): void {
+  for (const result of results) {
+    activity.toolCalls++;
+    const failed = result.role === "tool" && typeof result.content === "string" && result.content.startsWith('{"error":');
+    if (failed) activity.failures++;
+    else if (activity.failures > 0) activity.recovered = true;
+  }
+}
+
+/** The nudge for this turn's first call, when the previous turn earned one that was not given yet. */
+export function skillNudge(session: AgentSession, settings: SkillNudgeSettings, toolNames: readonly string[]): string | undefined {
+  const last = session.lastTurnActivity;
+  if (!last || session.skillNudgedTurn === last.turn || !toolNames.includes("skill_manage")) return undefined;
+  const long = settings.afterToolCalls > 0 && last.toolCalls >= settings.afterToolCalls;
+  const recovered = settings.onRecovery && last.recovered;
+  if (!long && !recovered) return undefined;
+  session.skillNudgedTurn = last.turn;
+  const what = recovered
+    ? `took ${last.toolCalls} tool calls and recovered from ${last.failures} failed one${last.failures === 1 ? "" : "s"}`
+    : `took ${last.toolCalls} tool calls`;
+  return (
+    `[Hermes reminder: the previous task ${what}. If the approach that worked is reusable (a procedure you would follow again here or in another project), ` +
+    `save it now with skill_manage: create a skill with a clear "Use when..." description and the concrete steps, or patch the skill you followed if a step was wrong or missing. ` +
+    `A single durable fact belongs in memory instead. Skip this if nothing reusable was learned, and carry on with the user's message.]`
+  );
+}
