@@ -75,7 +75,8 @@ export function resourceText(resource: McpResourceContents): string {
 }
 
 function byteSize(base64: string): string {
-  const bytes = Math.floor((base64.length * 3) / 4);
+  const padding = base64.endsWith("==") ? 2 : base64.endsWith("=") ? 1 : 0;
+  const bytes = Math.floor((base64.length * 3) / 4) - padding;
   return bytes >= 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${bytes} bytes`;
 }
 

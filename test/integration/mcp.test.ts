@@ -195,8 +195,8 @@ test("mcp failures are contained: crash mid-call (then reconnect), no answer (ti
       stdioServer("dies", [MISBEHAVING, "exit-at-start"], env),
     ]);
     const status = await ask(hermes, sessionId, "/mcp");
-    assert.match(status, /\*\*crashes\*\* .*: ready, 3 tools/);
-    assert.match(status, /\*\*hangs\*\* .*: ready, 3 tools/);
+    assert.match(status, /\*\*crashes\*\* .*: ready, 4 tools/);
+    assert.match(status, /\*\*hangs\*\* .*: ready, 4 tools/);
     assert.match(status, /\*\*dies\*\* .*: failed: .*exit code 3.*cannot start \(on purpose\)/);
     assert.match(status, /\*\*broken\*\* .*: failed: .*mcp_servers\.broken\.timeout/);
     assert.match(status, /\*\*unset\*\* .*: failed: .*HERMES_TEST_NOT_SET/);
@@ -248,9 +248,17 @@ test("mcp startup: initialize starts no server, session/new answers within the w
     assert.equal(pidsIn(pidFile).length, 1, "the server started with the session");
     assert.match(await ask(hermes, sessionId, "/mcp"), /\*\*slow\*\* .*: connecting/);
     await until("the slow server", async () => /\*\*slow\*\* .*: ready/.test(await ask(hermes, sessionId, "/mcp")));
+    model.enqueue({ toolCalls: [{ name: "mcp_slow_grow", arguments: {} }] });
     model.enqueue({ text: "ok" });
+    const at = model.requests.length;
     await hermes.prompt(sessionId, "hi");
-    assert.ok(model.requests.at(-1)!.body.tools.some((t: any) => t.function.name === "mcp_slow_ok"), "its tools are offered once ready");
+    assert.ok(model.requests[at].body.tools.some((t: any) => t.function.name === "mcp_slow_ok"), "its tools are offered once ready");
+    // notifications/tools/list_changed: the new tool is offered from the next prompt on.
+    await until("the grown tool", async () => /\*\*slow\*\* .*: ready, 5 tools/.test(await ask(hermes, sessionId, "/mcp")));
+    model.enqueue({ toolCalls: [{ name: "mcp_slow_grown", arguments: {} }] });
+    model.enqueue({ text: "ok" });
+    await hermes.prompt(sessionId, "again");
+    assert.equal(model.requests.at(-1)!.body.messages.at(-1).content, "grown up");
   } finally {
     await hermes.close();
   }
