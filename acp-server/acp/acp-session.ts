@@ -50,8 +50,18 @@ export class AcpSession {
     for (const turn of this.turns) turn.abort(new Error("cancelled by the client"));
   }
 
+  private unwatchMcp?: () => void;
+
+  /** Calls `listener` when the session's MCP servers change (one listener: the latest client's). */
+  watchMcp(listener: () => void): void {
+    this.unwatchMcp?.();
+    this.unwatchMcp = this.mcp?.onChange(listener);
+  }
+
   /** Uses `bridge` for this session's MCP tools from now on (closing the one it replaces). */
   async setMcp(bridge: McpBridge | undefined): Promise<void> {
+    this.unwatchMcp?.();
+    this.unwatchMcp = undefined;
     const previous = this.mcp;
     this.mcp = bridge;
     this.agent.extraTools = bridge;

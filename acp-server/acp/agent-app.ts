@@ -54,7 +54,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     const commands = () => ({ sessionUpdate: "available_commands_update" as const, availableCommands: [...COMMANDS, ...skills, ...mcpPromptCommands(session.mcp)] });
     notifyAfterResponse(client, session.id, commands(), log);
     // Servers that finish connecting later bring their prompts (slash commands) with them.
-    session.mcp?.onChange(() => notifyAfterResponse(client, session.id, commands(), log));
+    session.watchMcp(() => notifyAfterResponse(client, session.id, commands(), log));
     if (session.title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title: session.title }, log);
     return { modes: modeState(session.agent), configOptions };
   };

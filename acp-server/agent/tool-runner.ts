@@ -154,7 +154,10 @@ function untilAborted<T>(work: Promise<T>, signal: AbortSignal): Promise<T> {
 }
 
 function redactText(item: DisplayContent): DisplayContent {
-  return item.type === "text" ? { ...item, text: redactSecrets(item.text) } : item;
+  if (item.type === "text") return { ...item, text: redactSecrets(item.text) };
+  // An MCP server's embedded resource is text the user sees too.
+  if (item.type === "resource" && item.text !== undefined) return { ...item, text: redactSecrets(item.text) };
+  return item;
 }
 
 function failure(message: string): ToolResult {

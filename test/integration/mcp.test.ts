@@ -52,7 +52,8 @@ test("mcp stdio: server-everything's tools in a full turn (echo, image), a resou
     assert.ok(commands.sessionUpdate === "available_commands_update");
     assert.ok(commands.availableCommands.some((c) => c.name === "mcp:everything:args-prompt" && c.input?.hint?.includes("city")));
 
-    model.enqueue({ toolCalls: [{ name: "mcp_everything_echo", arguments: { message: "hello over mcp" } }, { name: "mcp_everything_get-tiny-image", arguments: {} }] });
+    const secret = "sk-proj-abcdefghijklmnopqrstuvwxyz0123456789";
+    model.enqueue({ toolCalls: [{ name: "mcp_everything_echo", arguments: { message: `hello over mcp ${secret}` } }, { name: "mcp_everything_get-tiny-image", arguments: {} }] });
     model.enqueue({ text: "Echoed and looked." });
     const at = model.requests.length;
     await hermes.prompt(sessionId, "use the mcp tools");
@@ -68,6 +69,8 @@ test("mcp stdio: server-everything's tools in a full turn (echo, image), a resou
 
     const toolMessages = model.requests[at + 1].body.messages.filter((m: any) => m.role === "tool");
     assert.match(toolMessages[0].content, /hello over mcp/);
+    assert.doesNotMatch(toolMessages[0].content, new RegExp(secret), "secrets in MCP results are redacted for the model");
+    assert.doesNotMatch(JSON.stringify(finishedCalls(hermes, sessionId)), new RegExp(secret), "and in the editor's tool call card");
     assert.match(toolMessages[1].content, /image\/png/);
     assert.match(toolMessages[1].content, /The tool also returned 1 image/, "Chat Completions cannot carry tool images: described in text");
     const finished = finishedCalls(hermes, sessionId);
