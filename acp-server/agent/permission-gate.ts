@@ -35,8 +35,9 @@ export function permissionGate(
   };
 }
 
-/** What "allow for this session" covers: the command's rule keys, else the kind of action. */
+/** What "allow for this session" covers: the command's rule keys, the MCP tool, else the kind of action. */
 function grantKeys(ask: PermissionAsk, verdict: PolicyVerdict): string[] {
+  if (ask.mcp) return [`mcp:${ask.mcp.server}:${ask.mcp.tool}`];
   return verdict.keys.length > 0 ? verdict.keys.map((key) => `command:${key}`) : [`action:${ask.action}`];
 }
 

@@ -23,10 +23,15 @@ export function mcpToolDefinition(connection: McpConnection, tool: McpToolInfo, 
     readOnly: tool.annotations?.readOnlyHint === true && !confirm,
     title: () => `${server}: ${label}`,
     handler: async (args, ctx) => {
-      if (confirm) {
-        const allowed = await ctx.requestPermission({ action: "other", title: `Run ${label} (MCP server ${server})`, content: [{ type: "text", text: JSON.stringify(args, null, 2) }] });
-        if (!allowed) throw new ToolError(`The user did not allow running ${tool.name} on the MCP server "${server}".`);
-      }
+      // Every call goes through the policy: plan mode refuses tools not marked read-only, and
+      // `require_confirmation` ones ask (an "allow for this session" covers this tool only).
+      const allowed = await ctx.requestPermission({
+        action: "other",
+        title: `Run ${label} (MCP server ${server})`,
+        content: [{ type: "text", text: JSON.stringify(args, null, 2) }],
+        mcp: { server, tool: tool.name, readOnly: tool.annotations?.readOnlyHint === true, confirm },
+      });
+      if (!allowed) throw new ToolError(`The user did not allow running ${tool.name} on the MCP server "${server}".`);
       return toolResultFromMcp(await connection.callTool(tool.name, args, ctx.signal));
     },
   };

@@ -34,6 +34,13 @@ export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: str
   }
 
   if (mode === "dont_ask") return verdict("allow");
+  if (ask.mcp) {
+    const { server, tool, readOnly, confirm } = ask.mcp;
+    if (mode === "plan" && !readOnly) {
+      return verdict("deny", [`Plan mode is read-only: "${tool}" on the MCP server "${server}" is not marked read-only, so it is not run. Put it in the plan; the user switches mode to act.`]);
+    }
+    return confirm ? verdict("ask", [`the "${server}" server's configuration asks for confirmation of ${tool}`]) : verdict("allow");
+  }
   const paths = ask.paths ?? [];
   const sensitive = paths.map(sensitiveReason).filter((reason): reason is string => reason !== undefined);
   const outside = outsideReasons(paths, cwd);

@@ -108,6 +108,8 @@ export interface PermissionAsk {
   content?: DisplayContent[];
   /** Why the action needs approval (set by the policy, shown with the prompt). */
   reasons?: string[];
+  /** An MCP server's tool: plan mode runs only read-only ones; `confirm` ones always ask. */
+  mcp?: { server: string; tool: string; readOnly: boolean; confirm: boolean };
 }
 
 export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";

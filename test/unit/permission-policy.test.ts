@@ -53,3 +53,15 @@ test("plan mode's read-only commands", () => {
     assert.ok(!planModeAllows(line), line);
   }
 });
+
+test("MCP tools: plan mode runs only read-only ones, confirmation lists ask, the rest run", () => {
+  const mcp = (readOnly: boolean, confirm: boolean): PermissionAsk => ({ action: "other", title: "Run", mcp: { server: "s", tool: "t", readOnly, confirm } });
+  const cwd = "/work/project";
+  assert.equal(decidePermission("plan", mcp(false, false), cwd).decision, "deny");
+  assert.match(decidePermission("plan", mcp(false, false), cwd).reasons.join(" "), /not marked read-only/);
+  assert.equal(decidePermission("plan", mcp(true, false), cwd).decision, "allow");
+  assert.equal(decidePermission("plan", mcp(true, true), cwd).decision, "ask");
+  assert.equal(decidePermission("default", mcp(false, false), cwd).decision, "allow");
+  assert.equal(decidePermission("accept_edits", mcp(false, true), cwd).decision, "ask");
+  assert.equal(decidePermission("dont_ask", mcp(false, true), cwd).decision, "allow");
+});
