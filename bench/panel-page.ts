@@ -130,7 +130,11 @@ window.requestAnimationFrame = (cb) => raf((ts) => {
   if (!bench.on) return;
   const chunks = bench.chunksSinceFrame;
   bench.chunksSinceFrame = 0;
-  queueMicrotask(() => { void document.body.offsetHeight; bench.frames.push({ ms: performance.now() - start, chunks }); });
+  queueMicrotask(() => {
+    const js = performance.now() - start;
+    void document.body.offsetHeight;
+    bench.frames.push({ ms: performance.now() - start, js, chunks, ts });
+  });
 });
 `;
 

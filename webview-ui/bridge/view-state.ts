@@ -41,6 +41,14 @@ export function updateView(change: (view: ViewState) => Partial<ViewState>): voi
   saveTimer = setTimeout(() => savePersisted(viewStore.get()), 200);
 }
 
+/** Records the scroll position for the next save without notifying anyone (it changes per frame). */
+export function persistScroll(scroll: NonNullable<ViewState["scroll"]>): void {
+  const current = viewStore.get() as ViewState;
+  current.scroll = scroll; // deliberately in place: nothing renders from it
+  clearTimeout(saveTimer);
+  saveTimer = setTimeout(() => savePersisted(viewStore.get()), 200);
+}
+
 export function setExpanded(key: string, open: boolean): void {
   updateView((view) => {
     const expanded = { ...view.expanded, [key]: open };

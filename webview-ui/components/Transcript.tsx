@@ -3,7 +3,7 @@
 // see in place). It follows new content only while the user is at the bottom.
 import { useEffect, useLayoutEffect, useReducer, useRef } from "preact/hooks";
 import type { TranscriptItem } from "../state/types";
-import { updateView, viewStore } from "../bridge/view-state";
+import { persistScroll, viewStore } from "../bridge/view-state";
 import { growWindowStart, isNearBottom, nextWindowStart, WINDOW_SIZE } from "../lib/windowing";
 import { handleMarkdownClick } from "../markdown/link-and-code-clicks";
 import { Icon, Spinner } from "./icons";
@@ -18,13 +18,15 @@ interface Props {
 
 export function Transcript({ items, sessionId, running, loading }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
-  const content = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
-  const saved = viewStore.get().scroll;
-  const atBottom = useRef(saved?.sessionId === sessionId ? saved.atBottom : true);
+  const observer = useRef<IntersectionObserver | undefined>(undefined);
+  const saved = useRef(viewStore.get().scroll);
+  const atBottom = useRef(saved.current?.sessionId === sessionId ? saved.current.atBottom : true);
   const start = useRef(-1);
   const session = useRef<string | null | undefined>(undefined);
-  const anchor = useRef<number | undefined>(undefined);
+  /** scrollHeight before older items were added above, to keep the reader's place. */
+  const growAnchor = useRef<number | undefined>(undefined);
+  const lastJump = useRef("");
   const [, rerender] = useReducer((n: number) => n + 1, 0);
 
   // Window start, decided during render so a new item costs one render, not two.
@@ -38,48 +40,40 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
   const shown = items.slice(start.current);
   const last = items[items.length - 1];
 
-  const stickToBottom = () => {
-    const el = scroller.current;
-    if (el && atBottom.current) el.scrollTop = el.scrollHeight;
-  };
-
-  // After each render: keep the reader's place when older items were added above, else follow.
+  // Following the stream costs no script: the bottom anchor is the only element the browser's
+  // scroll anchoring may pick (transcript.css), so while it is in view the view stays pinned
+  // to it as content grows above it, and once the user scrolls up nothing moves. Script
+  // scrolls only on jumps: another session, a newly sent prompt, or older items loaded above.
+  const jumpKey = `${sessionId}|${lastUserId(items)}`;
   useLayoutEffect(() => {
     const el = scroller.current;
     if (!el) return;
-    if (anchor.current !== undefined) {
-      el.scrollTop += el.scrollHeight - anchor.current;
-      anchor.current = undefined;
+    if (growAnchor.current !== undefined) {
+      el.scrollTop += el.scrollHeight - growAnchor.current;
+      growAnchor.current = undefined;
       // Re-observing makes the observer report again if the sentinel is still in view.
-      const io = observer.current;
-      if (io && sentinel.current) {
-        io.unobserve(sentinel.current);
-        io.observe(sentinel.current);
+      if (observer.current && sentinel.current) {
+        observer.current.unobserve(sentinel.current);
+        observer.current.observe(sentinel.current);
       }
-    } else stickToBottom();
+      return;
+    }
+    if (jumpKey === lastJump.current) return;
+    const restoring = lastJump.current === "" && saved.current?.sessionId === sessionId && saved.current.atBottom === false;
+    lastJump.current = jumpKey;
+    if (restoring) el.scrollTop = saved.current?.top ?? 0; // the panel was rebuilt: back to where the user was
+    else {
+      atBottom.current = true;
+      el.scrollTop = el.scrollHeight;
+    }
   });
 
-  // Restore the saved scroll position once, when the panel is rebuilt.
-  useLayoutEffect(() => {
-    const el = scroller.current;
-    if (el && saved && saved.sessionId === sessionId && !saved.atBottom) el.scrollTop = saved.top;
-  }, []);
-
-  // Content that grows on its own (a card expanded, fonts loaded) keeps the bottom in view.
-  useEffect(() => {
-    if (!content.current) return;
-    const ro = new ResizeObserver(() => stickToBottom());
-    ro.observe(content.current);
-    return () => ro.disconnect();
-  }, []);
-
-  const observer = useRef<IntersectionObserver | undefined>(undefined);
   useEffect(() => {
     if (!scroller.current || !sentinel.current) return;
     const io = new IntersectionObserver(
       (entries) => {
         if (!entries.some((e) => e.isIntersecting) || start.current <= 0 || !scroller.current) return;
-        anchor.current = scroller.current.scrollHeight;
+        growAnchor.current = scroller.current.scrollHeight;
         start.current = growWindowStart(start.current);
         rerender(0);
       },
@@ -90,22 +84,17 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     return () => io.disconnect();
   }, []);
 
-  const scrollFrame = useRef(0);
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     atBottom.current = isNearBottom(el.scrollTop, el.scrollHeight, el.clientHeight);
-    if (scrollFrame.current) return;
-    scrollFrame.current = requestAnimationFrame(() => {
-      scrollFrame.current = 0;
-      updateView(() => ({ scroll: { sessionId, top: el.scrollTop, atBottom: atBottom.current } }));
-    });
+    persistScroll({ sessionId, top: el.scrollTop, atBottom: atBottom.current });
   };
 
   const working = running && !(last && (last.kind === "agent" || last.kind === "thought"));
   return (
     <div class="transcript" ref={scroller} onScroll={onScroll} tabIndex={-1}>
-      <div class="transcript-content" ref={content} onClick={handleMarkdownClick}>
+      <div class="transcript-content" onClick={handleMarkdownClick}>
         <div ref={sentinel} class="sentinel" aria-hidden="true" />
         {start.current > 0 && <div class="older muted">{start.current} earlier messages · scroll up to load</div>}
         {loading && (
@@ -123,8 +112,15 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
           </div>
         )}
       </div>
+      <div class="bottom-anchor" aria-hidden="true" />
     </div>
   );
+}
+
+/** The newest prompt's id, found from the end (a new prompt is last when it arrives). */
+function lastUserId(items: TranscriptItem[]): string {
+  for (let i = items.length - 1; i >= 0; i--) if (items[i].kind === "user") return items[i].id;
+  return "";
 }
 
 function EmptyState() {
