@@ -17,11 +17,15 @@ export function renderSkillIndex(skills: readonly Skill[]): string | undefined {
   return `# Skills\n${SKILLS_GUIDANCE}\n\n${shown.join("\n")}${more}`;
 }
 
-/** What a `/<skill> text` prompt becomes: the skill's body, then what the user asked. */
+/**
+ * What a `/<skill> text` prompt becomes: the command as typed (its first line, so a title taken
+ * from the prompt reads like what the user wrote), the skill's body, then what the user asked.
+ */
 export function skillInvocationText(skill: Skill, userText: string, linked: readonly string[]): string {
   const files = linked.length ? `\n\nLinked files (load one with skill_view {name: "${skill.name}", file}): ${linked.join(", ")}` : "";
   const request = userText.trim() ? userText.trim() : "(nothing more: apply the skill to the current work)";
-  return `The user invoked the skill "${skill.name}" (/${skill.name}). Follow it for this request.\n\n<skill name="${skill.name}" path="${skill.file}">\n${skill.body.trim()}\n</skill>${files}\n\nThe user's request: ${request}`;
+  const typed = `/${skill.name}${userText.trim() ? ` ${userText.trim().split("\n")[0]}` : ""}`;
+  return `${typed}\n\nThe user invoked the skill "${skill.name}". Follow it for this request.\n\n<skill name="${skill.name}" path="${skill.file}">\n${skill.body.trim()}\n</skill>${files}\n\nThe user's request: ${request}`;
 }
 
 /** The /skills answer: every skill with its source and usage; unavailable ones with why. */
