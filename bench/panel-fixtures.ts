@@ -193,3 +193,22 @@ export function showcase(): ChatState {
   ];
   return apply(initialState(), actions);
 }
+
+/** The history view open over a few past sessions. */
+export function historyOpen(): ChatState {
+  const day = 86_400_000;
+  const at = (ago: number) => new Date(Date.now() - ago).toISOString();
+  return apply(showcase(), [
+    {
+      type: "history",
+      open: true,
+      sessions: [
+        { sessionId: "showcase", title: "Make session loading resilient", cwd: "/work/project", updatedAt: at(4 * 60_000) },
+        { sessionId: "s2", title: "Explain the permission gate", cwd: "/work/project", updatedAt: at(3 * 3_600_000) },
+        { sessionId: "s3", title: "Add an OpenRouter provider test", cwd: "/work/project", updatedAt: at(day + 3_600_000) },
+        { sessionId: "s4", cwd: "/work/project", updatedAt: at(3 * day) },
+        { sessionId: "s5", title: "Speed up cold start: lazy-load the SDK", cwd: "/work/project", updatedAt: at(12 * day) },
+      ],
+    },
+  ]);
+}

@@ -1,10 +1,11 @@
 // Screenshots of the standalone panel with a realistic transcript (tool calls, a permission
 // card, a review card, plan, usage, a queued prompt), for looking at the panel without VS Code.
 //   node --import tsx bench/panel-screenshot.ts [out.png]     (default test-artifacts/panel-standalone.png)
+//   PANEL_WIDTH, PANEL_HEIGHT, PANEL_SCROLL_TOP (transcript scroll), PANEL_VIEW=history, PANEL_DIST (another build)
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./lib";
-import { showcase } from "./panel-fixtures";
+import { historyOpen, showcase } from "./panel-fixtures";
 import { ensurePanelBuilt, loadPanel, openPanelPage } from "./panel-page";
 
 async function main(): Promise<void> {
@@ -16,9 +17,11 @@ async function main(): Promise<void> {
   const panel = await openPanelPage({ width, height });
   try {
     await loadPanel(panel.page, panel.url);
-    const state = showcase();
+    // PANEL_VIEW=history shows the history list instead of the transcript.
+    const history = process.env.PANEL_VIEW === "history";
+    const state = history ? historyOpen() : showcase();
     await panel.page.evaluate(`window.postMessage(${JSON.stringify({ type: "snapshot", state })}, "*")`);
-    await panel.page.waitForSelector('[data-testid="permission-card"]');
+    await panel.page.waitForSelector(history ? '[data-testid="history-item"]' : '[data-testid="permission-card"]');
     if (process.env.PANEL_SCROLL_TOP) await panel.page.evaluate(`document.querySelector(".transcript").scrollTop = ${Number(process.env.PANEL_SCROLL_TOP)}`);
     await panel.page.waitForTimeout(300);
     await panel.page.screenshot({ path: out });

@@ -28,7 +28,8 @@ export function App() {
         <Transcript items={state.items} sessionId={state.sessionId} running={state.turn.running} loading={state.loading} />
       )}
       <LiveRegion items={state.items} running={state.turn.running} />
-      <div class="dock">
+      {/* History is a separate screen: the composer and plan belong to the open chat. */}
+      <div class="dock" hidden={state.history.open}>
         <PlanView plan={state.plan} />
         <QueueList queue={state.queue} />
         <Composer

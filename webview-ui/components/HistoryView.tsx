@@ -63,7 +63,7 @@ function HistoryRow({ session, current }: { session: SessionSummary; current: bo
   }, [confirming]);
   const title = session.title?.trim() || "Untitled";
   return (
-    <li class={`history-item${current ? " current" : ""}`} data-testid="history-item" data-session-id={session.sessionId}>
+    <li class={`history-item${current ? " current" : ""}${session.title?.trim() ? "" : " untitled"}`} data-testid="history-item" data-session-id={session.sessionId}>
       <button type="button" class="history-open" onClick={() => post({ type: "openSession", sessionId: session.sessionId })} aria-current={current ? "true" : undefined}>
         <span class="history-title truncate">{title}</span>
         <span class="history-time muted">{relativeTime(session.updatedAt)}</span>

@@ -19,7 +19,8 @@ export function matchCommands<T extends CommandLike>(commands: readonly T[], que
     const name = c.name.toLowerCase();
     if (name.startsWith(q)) return 0;
     if (name.includes(q)) return 1;
-    if (q && c.description.toLowerCase().includes(q)) return 2;
+    // One letter would match nearly every description.
+    if (q.length >= 2 && c.description.toLowerCase().includes(q)) return 2;
     return -1;
   };
   return commands
