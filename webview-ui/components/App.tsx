@@ -1,5 +1,7 @@
 // The panel: header, then the transcript (or history), then the dock with plan, queue,
 // composer and usage. Reads the chat mirror; every change the user makes goes to the host.
+// App re-renders on every applied batch; its children are memoised on state slices the
+// reducer leaves untouched, so a streamed chunk re-renders only the transcript.
 import { useEffect } from "preact/hooks";
 import { chatStore } from "../bridge/chat-store";
 import { useStore } from "../bridge/external-store";
@@ -10,7 +12,6 @@ import { QueueList } from "./composer/QueueList";
 import { Header } from "./Header";
 import { HistoryView } from "./HistoryView";
 import { LiveRegion } from "./LiveRegion";
-import { Pickers } from "./Pickers";
 import { PlanView } from "./PlanView";
 import { Transcript } from "./Transcript";
 import { UsageMeter } from "./UsageMeter";
@@ -38,9 +39,9 @@ export function App() {
           attachments={state.attachments}
           lastPrompt={lastPrompt}
           disabled={state.connection.status !== "ready"}
-        >
-          <Pickers modes={state.modes} configOptions={state.configOptions} />
-        </Composer>
+          modes={state.modes}
+          configOptions={state.configOptions}
+        />
         <div class="footer">
           <UsageMeter usage={state.usage} />
         </div>

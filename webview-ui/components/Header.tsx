@@ -3,6 +3,7 @@
 import type { ChatState } from "../state/types";
 import { post } from "../bridge/vscode-api";
 import { Icon, Spinner } from "./icons";
+import { memo } from "./memo";
 
 interface Props {
   title?: string;
@@ -18,7 +19,7 @@ const connectionText: Record<string, string> = {
   ready: "Connected",
 };
 
-export function Header({ title, connection, historyOpen }: Props) {
+export const Header = memo(function Header({ title, connection, historyOpen }: Props) {
   const down = connection.status === "failed" || connection.status === "stopped";
   const busy = connection.status === "starting" || connection.status === "restarting";
   return (
@@ -57,4 +58,4 @@ export function Header({ title, connection, historyOpen }: Props) {
       </button>
     </header>
   );
-}
+});

@@ -8,8 +8,9 @@ import { post } from "../bridge/vscode-api";
 import { filterSessions } from "../lib/history-filter";
 import { relativeTime } from "../lib/relative-time";
 import { Icon, Spinner } from "./icons";
+import { memo } from "./memo";
 
-export function HistoryView({ history, currentId }: { history: ChatState["history"]; currentId: string | null }) {
+export const HistoryView = memo(function HistoryView({ history, currentId }: { history: ChatState["history"]; currentId: string | null }) {
   const query = useStore(viewStore, (v) => v.historyQuery);
   const sessions = useMemo(() => filterSessions(history.sessions, query), [history.sessions, query]);
   return (
@@ -51,7 +52,7 @@ export function HistoryView({ history, currentId }: { history: ChatState["histor
       </ul>
     </div>
   );
-}
+});
 
 function HistoryRow({ session, current }: { session: SessionSummary; current: boolean }) {
   const [confirming, setConfirming] = useState(false);

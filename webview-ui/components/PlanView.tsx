@@ -3,8 +3,9 @@
 import type { PlanEntry } from "@agentclientprotocol/sdk";
 import { useExpanded } from "../bridge/view-state";
 import { Icon, Spinner } from "./icons";
+import { memo } from "./memo";
 
-export function PlanView({ plan }: { plan: PlanEntry[] }) {
+export const PlanView = memo(function PlanView({ plan }: { plan: PlanEntry[] }) {
   const [open, setOpen] = useExpanded("plan", true);
   if (plan.length === 0) return null;
   const done = plan.filter((e) => e.status === "completed").length;
@@ -33,4 +34,4 @@ export function PlanView({ plan }: { plan: PlanEntry[] }) {
       )}
     </section>
   );
-}
+});

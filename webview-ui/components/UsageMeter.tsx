@@ -1,8 +1,9 @@
 // Context window use from usage_update: a thin bar, "12.3k / 200k tokens", and the cost so far.
 import type { ChatState } from "../state/types";
 import { formatCost, formatTokens, usageRatio } from "../lib/format";
+import { memo } from "./memo";
 
-export function UsageMeter({ usage }: { usage?: ChatState["usage"] }) {
+export const UsageMeter = memo(function UsageMeter({ usage }: { usage?: ChatState["usage"] }) {
   if (!usage) return null;
   const ratio = usageRatio(usage.used, usage.size);
   const level = ratio >= 0.9 ? "high" : ratio >= 0.7 ? "mid" : "low";
@@ -20,4 +21,4 @@ export function UsageMeter({ usage }: { usage?: ChatState["usage"] }) {
       {usage.cost && <span class="usage-cost">{formatCost(usage.cost)}</span>}
     </div>
   );
-}
+});

@@ -1,8 +1,7 @@
 // The prompt box. Enter sends, Shift+Enter adds a line, Up in an empty box recalls the last
 // prompt, Esc stops a running turn. Typing "/" offers commands, "@" offers workspace files.
 // Sending while a turn runs is allowed: the host queues it.
-import type { AvailableCommand } from "@agentclientprotocol/sdk";
-import type { ComponentChildren } from "preact";
+import type { AvailableCommand, SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
 import type { Attachment } from "../../state/types";
 import { useStore } from "../../bridge/external-store";
@@ -11,6 +10,8 @@ import { rememberSent, updateView, viewStore } from "../../bridge/view-state";
 import { post } from "../../bridge/vscode-api";
 import { matchCommands, mentionAt, moveSelection, removeMention, slashQuery } from "../../lib/completion";
 import { Icon } from "../icons";
+import { memo } from "../memo";
+import { Pickers } from "../Pickers";
 import { AttachmentChip } from "./AttachmentChip";
 import { pasteImages } from "./paste-image";
 import { Suggestions, SUGGESTIONS_ID, type Suggestion } from "./Suggestions";
@@ -23,12 +24,13 @@ interface Props {
   /** The last prompt in the transcript, recalled by Up when this panel has sent none. */
   lastPrompt?: string;
   disabled: boolean;
-  children?: ComponentChildren;
+  modes?: SessionModeState;
+  configOptions: SessionConfigOption[];
 }
 
 const MAX_HEIGHT = 240;
 
-export function Composer({ running, commands, attachments, lastPrompt, disabled, children }: Props) {
+export const Composer = memo(function Composer({ running, commands, attachments, lastPrompt, disabled, modes, configOptions }: Props) {
   const draft = useStore(viewStore, (v) => v.draft);
   const box = useRef<HTMLTextAreaElement>(null);
   const [caret, setCaret] = useState(draft.length);
@@ -186,7 +188,7 @@ export function Composer({ running, commands, attachments, lastPrompt, disabled,
           <button type="button" class="icon-button subtle" title="Add the active file" aria-label="Attach the active file" onClick={() => post({ type: "attach", what: "activeFile" })}>
             <Icon name="paperclip" />
           </button>
-          {children}
+          <Pickers modes={modes} configOptions={configOptions} />
           <span class="spacer" />
           {running && (
             <button type="button" class="icon-button stop" data-testid="stop" title="Stop (Esc)" aria-label="Stop the agent" onClick={() => post({ type: "cancel" })}>
@@ -200,4 +202,4 @@ export function Composer({ running, commands, attachments, lastPrompt, disabled,
       </div>
     </div>
   );
-}
+});

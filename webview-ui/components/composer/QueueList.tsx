@@ -2,8 +2,9 @@
 import type { QueuedPrompt } from "../../state/types";
 import { post } from "../../bridge/vscode-api";
 import { Icon } from "../icons";
+import { memo } from "../memo";
 
-export function QueueList({ queue }: { queue: QueuedPrompt[] }) {
+export const QueueList = memo(function QueueList({ queue }: { queue: QueuedPrompt[] }) {
   if (queue.length === 0) return null;
   return (
     <section class="queue" aria-label="Queued messages">
@@ -21,4 +22,4 @@ export function QueueList({ queue }: { queue: QueuedPrompt[] }) {
       </ul>
     </section>
   );
-}
+});
