@@ -19,6 +19,7 @@ interface Props {
 export function Transcript({ items, sessionId, running, loading }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const sentinel = useRef<HTMLDivElement>(null);
+  const content = useRef<HTMLDivElement>(null);
   const observer = useRef<IntersectionObserver | undefined>(undefined);
   const saved = useRef(viewStore.get().scroll);
   const atBottom = useRef(saved.current?.sessionId === sessionId ? saved.current.atBottom : true);
@@ -68,6 +69,19 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     }
   });
 
+  // Scroll anchoring does nothing while the view is at offset 0 (a short chat that starts to
+  // overflow, or items whose size content-visibility only learns after the jump). A resize
+  // observer covers that: it runs after layout, so reading the sizes here forces nothing.
+  useEffect(() => {
+    const el = scroller.current;
+    if (!el || !content.current) return;
+    const ro = new ResizeObserver(() => {
+      if (atBottom.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) el.scrollTop = el.scrollHeight;
+    });
+    ro.observe(content.current);
+    return () => ro.disconnect();
+  }, []);
+
   useEffect(() => {
     if (!scroller.current || !sentinel.current) return;
     const io = new IntersectionObserver(
@@ -94,7 +108,7 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
   const working = running && !(last && (last.kind === "agent" || last.kind === "thought"));
   return (
     <div class="transcript" ref={scroller} onScroll={onScroll} tabIndex={-1}>
-      <div class="transcript-content" onClick={handleMarkdownClick}>
+      <div class="transcript-content" ref={content} onClick={handleMarkdownClick}>
         <div ref={sentinel} class="sentinel" aria-hidden="true" />
         {start.current > 0 && <div class="older muted">{start.current} earlier messages · scroll up to load</div>}
         {loading && (
