@@ -52,7 +52,7 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       const turn = state.items.reduce((n, item) => (item.kind === "user" && item.turn > n ? item.turn : n), 0);
       return append(state, {
         kind: "user",
-        id: `u${state.seq}`,
+        id: localId("user", state),
         text: action.text,
         attachments: action.attachments,
         turn: action.isCommand ? turn : turn + 1,
@@ -63,7 +63,7 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
     case "turnEnded":
       return { ...cancelPending(state), turn: { running: false, lastStopReason: action.stopReason } };
     case "notice":
-      return append(state, { kind: "notice", id: `n${state.seq}`, severity: action.severity, text: action.text });
+      return append(state, { kind: "notice", id: localId("notice", state), severity: action.severity, text: action.text });
     case "permissionRequested":
       return append(state, {
         kind: "permission",
@@ -134,7 +134,7 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
       if (last?.kind === kind && (kind === "thought" || sameMessage((last as { messageId?: string }).messageId, update.messageId))) {
         return patch(state, last.id, () => ({ ...last, text: last.text + text }));
       }
-      const id = `${kind[0]}${state.seq}`;
+      const id = localId(kind, state);
       return append(state, kind === "agent" ? { kind, id, text, messageId: update.messageId ?? undefined } : { kind, id, text });
     }
     case "tool_call": {
@@ -184,7 +184,7 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
     case "notice":
       return append(state, {
         kind: "notice",
-        id: `n${state.seq}`,
+        id: localId("notice", state),
         severity: update.severity === "error" ? "error" : update.severity === "warning" ? "warning" : "info",
         text: update.description ? `${update.title}: ${update.description}` : update.title,
       });
@@ -200,6 +200,14 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
       // Updates this panel does not show (new protocol additions) change nothing.
       return state;
   }
+}
+
+/**
+ * Ids for items the panel makes itself. Tool calls and compactions use the agent's ids, so these
+ * carry a prefix no agent id is expected to have (a bare "t5" could be an agent's tool call id).
+ */
+function localId(kind: string, state: ChatState): string {
+  return `hermes:${kind}:${state.seq}`;
 }
 
 /** Adds an item at the end and bumps the id sequence. */
