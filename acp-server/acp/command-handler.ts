@@ -5,6 +5,7 @@ import type { ModelChoice } from "../agent/model-choice";
 import { MemoryStore } from "../memory/memory-store";
 import { VERSION } from "../version";
 import { describeServers } from "../mcp/bridge";
+import { agentCatalog, describeAgents } from "../delegate/agents";
 import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { COMMANDS, type Command } from "./commands";
@@ -81,6 +82,8 @@ export async function runCommand(command: Command, session: AcpSession, runtime:
       return say(`Hermes ${VERSION}`);
     case "mcp":
       return say(describeServers(session.mcp?.states() ?? []));
+    case "agents":
+      return say(describeAgents(agentCatalog(runtime.loaded.config.delegation.acp_agents)));
   }
 }
 

@@ -14,6 +14,7 @@ export const COMMANDS: acp.AvailableCommand[] = [
   { name: "title", description: "Set this session's title", input: { hint: "new title" } },
   { name: "version", description: "Show Hermes's version" },
   { name: "mcp", description: "MCP servers: status and tool counts (their prompts are /mcp:<server>:<prompt>)" },
+  { name: "agents", description: "Agents delegate_task can hand tasks to, and which are installed" },
 ];
 
 export interface Command {

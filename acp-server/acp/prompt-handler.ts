@@ -2,6 +2,7 @@
 // one at a time; a prompt sent during a turn waits for it and is echoed when it starts.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { runTurn } from "../agent/loop";
+import { createDelegation } from "../delegate/delegation";
 import { ModelsExhaustedError } from "../agent/model-call";
 import type { TurnHost } from "../agent/turn-io";
 import { ProviderError, type UserPart } from "../providers/types";
@@ -10,6 +11,7 @@ import { LocalFileAccess } from "../tools/local-files";
 import { childEnv } from "../security/child-env";
 import { LocalShellRunner } from "../tools/local-shell";
 import type { Logger } from "../util/log";
+import { VERSION } from "../version";
 import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { ClientFileAccess } from "./client-files";
@@ -163,5 +165,27 @@ function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContex
       requestPermission(client, session.id, call, ask, signal, { timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000, log: deps.log }),
     history: deps.runtime.sessions,
     approvals: deps.runtime.approvals,
+    delegation: delegationFor(deps, session),
   };
+}
+
+/** delegate_task's children: subagents on this session's models, external agents with its MCP servers. */
+function delegationFor(deps: PromptDeps, session: AcpSession) {
+  const { runtime } = deps;
+  const config = runtime.loaded.config;
+  const model = runtime.model.ok ? runtime.model.model : undefined;
+  return createDelegation({
+    config: config.delegation,
+    subagents: {
+      models: () => runtime.chainFor(session.agent.modelId),
+      maxTokens: model?.maxTokens,
+      temperature: model?.temperature,
+      retryBaseDelayMs: config.agent.retry_base_delay * 1000,
+      compression: compressionSettings(config),
+    },
+    mcpServers: () => session.mcpServers,
+    shell: localShellFor(runtime),
+    version: VERSION,
+    log: deps.log,
+  });
 }

@@ -97,7 +97,10 @@ export function prepareSystemPrompt(session: AgentSession): Promise<string> {
 
 /** The tools as the model sees them: the registry's by name, then the session's own (MCP) by name. */
 export function toolSpecs(session?: AgentSession): ToolSpec[] {
-  return sessionTools(session?.extraTools).map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
+  const filter = session?.toolFilter;
+  return sessionTools(session?.extraTools)
+    .filter((tool) => !filter || filter(tool))
+    .map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
 }
 
 function compressionContext(options: TurnOptions, systemPrompt: string, tools: ToolSpec[]) {

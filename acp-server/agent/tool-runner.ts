@@ -62,8 +62,11 @@ function prepareCall(request: ToolCallRequest, session: AgentSession): PreparedC
   const id = session.uniqueToolCallId(request.id);
   const tool = findSessionTool(request.name, session.extraTools);
   const view: ToolCallView = { id, requestId: request.id, name: request.name, title: request.name, kind: tool?.kind ?? "other", locations: [], rawInput: request.arguments };
-  if (!tool || (tool.isAvailable?.() ?? true) !== true) {
-    const names = sessionTools(session.extraTools).map((t) => t.name).join(", ");
+  if (!tool || (tool.isAvailable?.() ?? true) !== true || (session.toolFilter && !session.toolFilter(tool))) {
+    const names = sessionTools(session.extraTools)
+      .filter((t) => !session.toolFilter || session.toolFilter(t))
+      .map((t) => t.name)
+      .join(", ");
     return { request, view, problem: `Unknown tool "${request.name}". Available tools: ${names}.` };
   }
 
@@ -133,6 +136,8 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     publishPlan: (todos) => observer.plan(todos),
     history: host.history,
   };
+  // Cheap to build (the children start only when delegate_task runs them).
+  context.delegation = host.delegation?.({ session, host, call: view, signal, progress: (content) => context.progress({ content }) });
   try {
     return await untilAborted(tool.handler(args, context), signal);
   } catch (error) {

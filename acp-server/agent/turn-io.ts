@@ -3,7 +3,8 @@
 import type { TokenUsage } from "../providers/types";
 import type { ApprovalRules } from "../security/approval-rules";
 import type { ModelChoice } from "./model-choice";
-import type { DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
+import type { Delegation, DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
+import type { AgentSession } from "./session";
 import type { ToolKind } from "../tools/registry";
 
 export interface ToolCallView {
@@ -71,4 +72,16 @@ export interface TurnHost {
   approvals?: ApprovalRules;
   /** Shows a permission prompt for a tool call and waits for the user's answer. */
   askUser(call: ToolCallView, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;
+  /** delegate_task's children for one tool call (acp-server/delegate/); absent: no delegation. */
+  delegation?(call: DelegationCall): Delegation;
+}
+
+/** The delegate_task call a Delegation serves: whose children they are and where progress goes. */
+export interface DelegationCall {
+  session: AgentSession;
+  host: TurnHost;
+  call: ToolCallView;
+  signal: AbortSignal;
+  /** Replaces the tool call card's content. */
+  progress(content: DisplayContent[]): void;
 }

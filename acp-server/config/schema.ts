@@ -118,6 +118,37 @@ export const TerminalConfigSchema = z
   })
   .strict();
 
+/** An external ACP agent delegate_task may start: a command line from config, never from the model. */
+export const AcpAgentSchema = z
+  .object({
+    command: z.string().min(1),
+    args: z.array(z.string()).default([]),
+    env: z.record(z.string(), z.string()).default({}),
+    /** false: never offered (a built-in default can be turned off this way). */
+    enabled: z.boolean().default(true),
+  })
+  .strict();
+
+/** delegate_task: subagents of Hermes and external ACP agents (acp-server/delegate/). */
+export const DelegationConfigSchema = z
+  .object({
+    /** Children of one delegate_task call that run at once; the rest queue. */
+    max_concurrent_children: z.number().int().min(1).max(16).default(3),
+    /** Model calls with tools a subagent may make before it must summarize. */
+    max_iterations: z.number().int().min(1).max(1000).default(50),
+    /** How deep delegation may nest: 1 means subagents cannot delegate again. */
+    max_depth: z.number().int().min(1).max(5).default(1),
+    /** Approve every permission request of a child without asking the user. */
+    auto_approve: z.boolean().default(false),
+    /** Seconds an external agent may stay silent (no message, no request) before it is stopped. */
+    idle_timeout: z.number().positive().default(600),
+    /** Characters of each child's final answer returned as its summary. */
+    max_summary_chars: z.number().int().min(200).max(100_000).default(4000),
+    /** External ACP agents by name (merged over the built-in claude, gemini and codex entries). */
+    acp_agents: z.record(z.string().regex(/^[A-Za-z0-9_.-]+$/), AcpAgentSchema).default({}),
+  })
+  .strict();
+
 export const LoggingConfigSchema = z
   .object({
     level: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -143,6 +174,7 @@ export const ConfigSchema = z
     approvals: ApprovalsConfigSchema.default(ApprovalsConfigSchema.parse({})),
     terminal: TerminalConfigSchema.default(TerminalConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),
+    delegation: DelegationConfigSchema.default(DelegationConfigSchema.parse({})),
     /** MCP servers by name; each entry is checked on its own (config/mcp-schema.ts), so one bad entry fails only its server. */
     mcp_servers: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
@@ -156,5 +188,7 @@ export type ModelEntry = z.infer<typeof ModelEntrySchema>;
 export type ModelConfig = ModelEntry;
 export type Price = z.infer<typeof PriceSchema>;
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
+export type DelegationConfig = z.infer<typeof DelegationConfigSchema>;
+export type AcpAgentConfig = z.infer<typeof AcpAgentSchema>;
 export type ApiMode = (typeof API_MODES)[number];
 export type ProviderId = (typeof PROVIDER_IDS)[number];

@@ -140,6 +140,35 @@ export interface SessionHistoryAccess {
   summary(sessionId: string): Promise<{ id: string; title?: string; cwd: string; updatedAt: number; messageCount: number } | undefined>;
 }
 
+/** One task of delegate_task (see acp-server/delegate/). */
+export interface DelegateTask {
+  goal: string;
+  context?: string;
+  toolsets?: string[];
+  /** "hermes" (or none): an in-process subagent; else a name from delegation.acp_agents. */
+  agent?: string;
+  /** Folder to work in, inside the session's workspace (default: the session cwd). */
+  cwd?: string;
+}
+
+export interface DelegateResult {
+  task_index: number;
+  agent: string;
+  /** max_iterations: the subagent spent its budget and summarized what it had. */
+  status: "completed" | "max_iterations" | "failed" | "cancelled";
+  /** The child's final answer, bounded. */
+  summary: string;
+  duration_ms: number;
+  tool_calls: number;
+  error?: string;
+}
+
+/** Runs delegate_task's children for one tool call; results come back in task order. */
+export interface Delegation {
+  /** `content`: what the finished card shows (each child's progress and outcome). */
+  run(tasks: DelegateTask[]): Promise<{ results: DelegateResult[]; content: DisplayContent[] }>;
+}
+
 export interface ToolContext {
   sessionId: string;
   toolCallId: string;
@@ -158,4 +187,6 @@ export interface ToolContext {
   publishPlan(todos: TodoItem[]): void;
   /** Past sessions (session_search); absent where no store is available. */
   history?: SessionHistoryAccess;
+  /** Subagents and external agents (delegate_task); absent where delegation is unavailable. */
+  delegation?: Delegation;
 }

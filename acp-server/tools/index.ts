@@ -11,5 +11,6 @@ import "./memory";
 import "./skills-list";
 import "./skill-view";
 import "./skill-manage";
+import "./delegate-task";
 
 export { listTools, getTool, toolJsonSchema, resultText } from "./registry";

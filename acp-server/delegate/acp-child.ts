@@ -1,0 +1,188 @@
+// One task on an external ACP agent (Claude Code, Gemini CLI, Codex, another Hermes), with
+// Hermes as its client: initialize → session/new (the task's folder, the parent session's MCP
+// servers) → session/prompt (goal and context). Its updates stream into the parent's card, its
+// permission requests go to the user, its fs/* and terminal/* are served inside the folder.
+// A crash, a silence longer than the idle timeout, or a failed start end the task as failed;
+// cancelling sends session/cancel and kills the process group after a grace period.
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { PassThrough, Readable, Writable } from "node:stream";
+import type { PermissionAnswer, ToolCallView } from "../agent/turn-io";
+import type { PermissionAsk } from "../tools/context";
+import type { Logger } from "../util/log";
+import type { AgentEntry } from "./agents";
+import { AgentProcess } from "./child-process";
+import type { ChildServices } from "./child-services";
+import { childAsk, childOutcome } from "./permissions";
+import type { TaskProgress } from "./progress";
+import { ChildTranscript } from "./transcript";
+
+/** How long a cancelled child may take to stop before its process group is killed. */
+export const CANCEL_GRACE_MS = 2_000;
+
+export interface AcpChildSpec {
+  agent: AgentEntry & { resolved: string };
+  label: string;
+  prompt: string;
+  cwd: string;
+  mcpServers: acp.McpServer[];
+  services: ChildServices;
+  ask: (call: Omit<ToolCallView, "id" | "requestId" | "name">, ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer>;
+  progress: TaskProgress;
+  idleTimeoutMs: number;
+  signal: AbortSignal;
+  version: string;
+  log: Logger;
+}
+
+export interface ChildOutcome {
+  status: "completed" | "failed" | "cancelled";
+  answer: string;
+  toolCalls: number;
+  error?: string;
+}
+
+class ChildFailure extends Error {}
+class ChildCancelled extends Error {}
+
+export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
+  const { agent, label, services, log } = spec;
+  const transcript = new ChildTranscript(spec.progress);
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
+  Object.assign(env, agent.env);
+
+  const proc = AgentProcess.spawn({ command: agent.resolved, args: agent.args, env, cwd: spec.cwd });
+  log.info("child agent started", { agent: agent.name, pid: proc.pid, cwd: spec.cwd });
+
+  // Activity: any bytes from the child, and any request of its we are still serving (a
+  // permission prompt may wait for the user for minutes; that is not the child hanging).
+  let lastActivity = Date.now();
+  let serving = 0;
+  const touch = () => (lastActivity = Date.now());
+  const toSdk = new PassThrough();
+  proc.child.stdout?.on("data", (chunk: Buffer) => {
+    touch();
+    toSdk.write(chunk);
+  });
+  proc.child.stdout?.on("end", () => toSdk.end());
+
+  const stop = new AbortController();
+  const childSignal = AbortSignal.any([spec.signal, stop.signal]);
+  const serve =
+    <P, R>(work: (params: P) => Promise<R>) =>
+    async ({ params }: { params: P }): Promise<R> => {
+      serving++;
+      touch();
+      try {
+        return await work(params);
+      } finally {
+        serving--;
+        touch();
+      }
+    };
+
+  let sessionId: string | undefined;
+  const app = acp
+    .client({ name: "hermes" })
+    .onNotification(acp.methods.client.session.update, ({ params }) => {
+      if (!sessionId || params.sessionId === sessionId) transcript.update(params.update);
+    })
+    .onRequest(
+      acp.methods.client.session.requestPermission,
+      serve(async (params: acp.RequestPermissionRequest) => {
+        const { call, ask } = childAsk(params);
+        const answer = await spec.ask(call, ask, childSignal);
+        log.info("child permission answered", { agent: agent.name, title: call.title, answer });
+        return childOutcome(answer, params.options);
+      }),
+    )
+    .onRequest(acp.methods.client.fs.readTextFile, serve((params: acp.ReadTextFileRequest) => services.readTextFile(params)))
+    .onRequest(acp.methods.client.fs.writeTextFile, serve((params: acp.WriteTextFileRequest) => services.writeTextFile(params)))
+    .onRequest(acp.methods.client.terminal.create, serve((params: acp.CreateTerminalRequest) => services.createTerminal(params)))
+    .onRequest(acp.methods.client.terminal.output, serve((params: acp.TerminalOutputRequest) => services.terminalOutput(params)))
+    .onRequest(acp.methods.client.terminal.waitForExit, serve((params: acp.WaitForTerminalExitRequest) => services.waitForExit(params)))
+    .onRequest(acp.methods.client.terminal.kill, serve((params: acp.KillTerminalRequest) => services.killTerminal(params)))
+    .onRequest(acp.methods.client.terminal.release, serve((params: acp.ReleaseTerminalRequest) => services.releaseTerminal(params)));
+
+  // Rejects when the child dies, goes silent, or the parent cancels.
+  let ticker: NodeJS.Timeout | undefined;
+  let onAbort: (() => void) | undefined;
+  const watchdog = new Promise<never>((_, reject) => {
+    void proc.exited.then((how) => {
+      const stderr = proc.stderrTail();
+      reject(new ChildFailure(`${label} ${/ENOENT|EACCES/.test(how) ? `could not start: ${how}` : `exited (${how})`}${stderr ? `: ${lastLines(stderr)}` : ""}`));
+    });
+    ticker = setInterval(
+      () => {
+        if (serving === 0 && Date.now() - lastActivity > spec.idleTimeoutMs) {
+          reject(new ChildFailure(`${label} sent nothing for ${Math.round(spec.idleTimeoutMs / 100) / 10} s (delegation.idle_timeout); stopped it`));
+        }
+      },
+      Math.min(1_000, Math.max(50, spec.idleTimeoutMs / 4)),
+    );
+    onAbort = () => reject(new ChildCancelled("cancelled"));
+    if (spec.signal.aborted) onAbort();
+    else spec.signal.addEventListener("abort", onAbort, { once: true });
+  });
+  watchdog.catch(() => {});
+  const guarded = <T>(work: Promise<T>): Promise<T> => Promise.race([work, watchdog]);
+
+  const connection = app.connect(acp.ndJsonStream(Writable.toWeb(proc.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(toSdk) as ReadableStream<Uint8Array>));
+  const client = connection.agent;
+  let prompt: Promise<acp.PromptResponse> | undefined;
+  try {
+    await guarded(proc.started);
+    await guarded(
+      client.request(acp.methods.agent.initialize, {
+        protocolVersion: acp.PROTOCOL_VERSION,
+        clientCapabilities: { fs: { readTextFile: true, writeTextFile: true }, terminal: true },
+        clientInfo: { name: "hermes", title: "Hermes", version: spec.version },
+      }),
+    );
+    const session = await guarded(client.request(acp.methods.agent.session.new, { cwd: spec.cwd, mcpServers: spec.mcpServers }));
+    sessionId = session.sessionId;
+    spec.progress.started();
+    prompt = client.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: spec.prompt }] });
+    prompt.catch(() => {});
+    const response = await guarded(prompt);
+    const cancelled = response.stopReason === "cancelled";
+    return { status: cancelled ? "cancelled" : "completed", answer: transcript.answer, toolCalls: transcript.toolCalls, ...(cancelled ? { error: "the child cancelled its turn" } : {}) };
+  } catch (error) {
+    if (error instanceof ChildCancelled) {
+      await cancelChild(client, sessionId, prompt, proc, log, agent.name);
+      return { status: "cancelled", answer: transcript.answer, toolCalls: transcript.toolCalls, error: "cancelled by the user" };
+    }
+    const reason = error instanceof ChildFailure ? error.message : `${label}: ${(error as Error)?.message ?? String(error)}`;
+    log.warn("child agent failed", { agent: agent.name, reason });
+    return { status: "failed", answer: transcript.answer, toolCalls: transcript.toolCalls, error: reason };
+  } finally {
+    stop.abort();
+    clearInterval(ticker);
+    if (onAbort) spec.signal.removeEventListener("abort", onAbort);
+    await services.releaseAll();
+    await proc.stop(CANCEL_GRACE_MS);
+    connection.close();
+    log.info("child agent stopped", { agent: agent.name, pid: proc.pid, how: proc.exitDescription });
+  }
+}
+
+/** session/cancel, then up to CANCEL_GRACE_MS for the turn to end, then the process group is killed. */
+async function cancelChild(client: acp.ClientContext, sessionId: string | undefined, prompt: Promise<unknown> | undefined, proc: AgentProcess, log: Logger, name: string): Promise<void> {
+  if (sessionId && proc.running) {
+    client.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => {});
+    const ended = await Promise.race([
+      (prompt ?? Promise.resolve()).then(
+        () => true,
+        () => true,
+      ),
+      new Promise<boolean>((resolve) => setTimeout(() => resolve(false), CANCEL_GRACE_MS)),
+    ]);
+    if (ended) return;
+    log.warn("child agent did not stop after session/cancel; killing it", { agent: name, pid: proc.pid });
+  }
+  await proc.kill();
+}
+
+function lastLines(text: string): string {
+  return text.split("\n").slice(-5).join("\n");
+}

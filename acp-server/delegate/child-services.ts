@@ -1,0 +1,113 @@
+// What Hermes serves an external child as its ACP client: fs/* inside the task's folder only
+// (through the session's FileAccess, so edits reach the editor as Hermes's own do), and
+// terminal/* as local processes in their own process groups (the tools' LocalShellRunner).
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import path from "node:path";
+import { insideWorkspace } from "../security/sensitive-paths";
+import { FileNotFoundError, type FileAccess, type RunningCommand, type ShellRunner } from "../tools/context";
+
+const DEFAULT_OUTPUT_LIMIT = 1_000_000;
+
+export class ChildServices {
+  private readonly terminals = new Map<string, RunningCommand>();
+  private nextTerminal = 1;
+
+  constructor(
+    /** The task's folder: every path the child touches must be inside it. */
+    private readonly root: string,
+    private readonly files: FileAccess,
+    private readonly shell: ShellRunner,
+  ) {}
+
+  /** The absolute path, or an error the child reads when it is outside the task's folder. */
+  confine(target: string): string {
+    const absolute = path.resolve(this.root, target);
+    if (!insideWorkspace(this.root, absolute)) {
+      throw acp.RequestError.invalidParams({ path: target }, `${target} is outside this task's folder (${this.root})`);
+    }
+    return absolute;
+  }
+
+  async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
+    const file = this.confine(params.path);
+    let content: string;
+    try {
+      content = await this.files.readText(file);
+    } catch (error) {
+      if (error instanceof FileNotFoundError) throw acp.RequestError.resourceNotFound(file);
+      throw error;
+    }
+    if (params.line || params.limit) {
+      const lines = content.split("\n");
+      const start = Math.max(0, (params.line ?? 1) - 1);
+      content = lines.slice(start, params.limit ? start + params.limit : undefined).join("\n");
+    }
+    return { content };
+  }
+
+  async writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
+    await this.files.writeText(this.confine(params.path), params.content);
+    return {};
+  }
+
+  async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
+    const cwd = this.confine(params.cwd ?? this.root);
+    const env = Object.fromEntries((params.env ?? []).map((variable) => [variable.name, variable.value]));
+    const handle = await this.shell.start(commandLine(params.command, params.args ?? []), {
+      cwd,
+      outputLimit: params.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT,
+      ...(params.env?.length ? { env } : {}),
+    });
+    const terminalId = `child-term-${this.nextTerminal++}`;
+    this.terminals.set(terminalId, handle);
+    return { terminalId };
+  }
+
+  async terminalOutput(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse> {
+    const output = await this.terminal(params.terminalId).output();
+    return {
+      output: output.text,
+      truncated: output.truncated,
+      ...(output.exit ? { exitStatus: { exitCode: output.exit.code, signal: output.exit.signal } } : {}),
+    };
+  }
+
+  async waitForExit(params: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse> {
+    const exit = await this.terminal(params.terminalId).waitForExit();
+    return { exitCode: exit.code, signal: exit.signal };
+  }
+
+  async killTerminal(params: acp.KillTerminalRequest): Promise<acp.KillTerminalResponse> {
+    await this.terminal(params.terminalId).kill();
+    return {};
+  }
+
+  async releaseTerminal(params: acp.ReleaseTerminalRequest): Promise<acp.ReleaseTerminalResponse> {
+    const handle = this.terminals.get(params.terminalId);
+    this.terminals.delete(params.terminalId);
+    await handle?.release();
+    return {};
+  }
+
+  /** Kills and frees every terminal the child left open. */
+  async releaseAll(): Promise<void> {
+    const handles = [...this.terminals.values()];
+    this.terminals.clear();
+    await Promise.allSettled(handles.map((handle) => handle.release()));
+  }
+
+  private terminal(id: string): RunningCommand {
+    const handle = this.terminals.get(id);
+    if (!handle) throw acp.RequestError.resourceNotFound(id);
+    return handle;
+  }
+}
+
+/** A command and its arguments as one sh command line (terminal/create passes them apart). */
+export function commandLine(command: string, args: string[]): string {
+  return [command, ...args].map(shellQuote).join(" ");
+}
+
+function shellQuote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}

@@ -1,0 +1,163 @@
+// delegate_task's engine: for one tool call, runs each task on an in-process subagent or an
+// external ACP agent, at most delegation.max_concurrent_children at a time (the rest queue),
+// streams their progress into the call's card and returns one bounded result per task.
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { stat } from "node:fs/promises";
+import path from "node:path";
+import type { DelegationCall } from "../agent/turn-io";
+import type { DelegationConfig } from "../config/schema";
+import { insideWorkspace } from "../security/sensitive-paths";
+import type { DelegateResult, DelegateTask, Delegation, ShellRunner } from "../tools/context";
+import { ToolError } from "../tools/registry";
+import type { Logger } from "../util/log";
+import { runAcpChild } from "./acp-child";
+import { agentCatalog, HERMES_AGENT, type AgentEntry } from "./agents";
+import { ChildServices } from "./child-services";
+import { parentAsker } from "./permissions";
+import { boundSummary, ProgressBoard, type TaskProgress } from "./progress";
+import { runSubagent, type SubagentSettings } from "./subagent";
+
+export interface DelegationDeps {
+  config: DelegationConfig;
+  subagents: Omit<SubagentSettings, "maxIterations" | "maxDepth" | "log">;
+  /** The parent session's MCP servers (passed on to external agents). */
+  mcpServers: () => acp.McpServer[];
+  /** Runs external agents' terminal/* commands (local processes, own process groups). */
+  shell: ShellRunner;
+  version: string;
+  log: Logger;
+  /** Where to look for agents' commands (tests); defaults to this process's PATH. */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The TurnHost's delegation factory: one Delegation per delegate_task call. */
+export function createDelegation(deps: DelegationDeps): (call: DelegationCall) => Delegation {
+  return (call) => ({ run: (tasks) => runTasks(deps, call, tasks) });
+}
+
+type TaskOutcome = Omit<DelegateResult, "task_index" | "agent" | "duration_ms" | "summary"> & { answer: string };
+
+async function runTasks(deps: DelegationDeps, call: DelegationCall, tasks: DelegateTask[]) {
+  const { config, log } = deps;
+  if (call.session.depth >= config.max_depth) {
+    throw new ToolError(`Delegation is limited to ${config.max_depth} level${config.max_depth === 1 ? "" : "s"} (delegation.max_depth): a subagent cannot delegate further.`);
+  }
+  const board = new ProgressBoard(call.progress);
+  const labels = taskLabels(tasks);
+  const progress = tasks.map((task, index) => board.add(labels[index], task.goal));
+  const ask = parentAsker(call, config.auto_approve);
+  const catalog = agentCatalog(config.acp_agents, deps.env);
+  board.flush();
+
+  const runOne = async (task: DelegateTask, index: number): Promise<DelegateResult> => {
+    const started = Date.now();
+    const agent = task.agent ?? HERMES_AGENT;
+    let outcome: TaskOutcome;
+    if (call.signal.aborted) outcome = { status: "cancelled", answer: "", tool_calls: 0, error: "cancelled before it started" };
+    else {
+      try {
+        outcome = await runTask(deps, call, task, index, labels[index], progress[index], catalog, ask);
+      } catch (error) {
+        log.warn("delegated task failed", { index, agent, error });
+        outcome = { status: "failed", answer: "", tool_calls: 0, error: (error as Error)?.message ?? String(error) };
+      }
+    }
+    const { answer, ...rest } = outcome;
+    const result: DelegateResult = { task_index: index, agent, ...rest, summary: boundSummary(answer, config.max_summary_chars), duration_ms: Date.now() - started };
+    if (result.error === undefined) delete result.error;
+    progress[index].finished(result);
+    return result;
+  };
+
+  try {
+    const results = await pool(tasks, config.max_concurrent_children, runOne);
+    return { results, content: board.content() };
+  } finally {
+    board.close();
+  }
+}
+
+async function runTask(
+  deps: DelegationDeps,
+  call: DelegationCall,
+  task: DelegateTask,
+  index: number,
+  label: string,
+  progress: TaskProgress,
+  catalog: AgentEntry[],
+  ask: ReturnType<typeof parentAsker>,
+): Promise<TaskOutcome> {
+  const cwd = await taskFolder(call.session.cwd, task.cwd);
+  const askAs = (child: Parameters<typeof ask>[1], question: Parameters<typeof ask>[2], signal: AbortSignal) => ask(label, child, question, signal);
+  const agent = task.agent ?? HERMES_AGENT;
+  if (agent === HERMES_AGENT) {
+    const taskId = `${call.session.id}/${call.call.id}/task-${index + 1}`;
+    const outcome = await runSubagent(
+      { task, taskId, cwd, label, parent: call, progress, ask: askAs, signal: call.signal },
+      { ...deps.subagents, maxIterations: deps.config.max_iterations, maxDepth: deps.config.max_depth, log: deps.log },
+    );
+    return { status: outcome.status, answer: outcome.answer, tool_calls: outcome.toolCalls, ...(outcome.error ? { error: outcome.error } : {}) };
+  }
+
+  const entry = catalog.find((candidate) => candidate.name === agent);
+  const names = [HERMES_AGENT, ...catalog.filter((candidate) => candidate.resolved).map((candidate) => candidate.name)].join(", ");
+  if (!entry) return failed(`Unknown agent "${agent}". Available: ${names} (external agents come from delegation.acp_agents; /agents lists them).`);
+  if (!entry.resolved) return failed(`Agent "${agent}" is not installed: \`${entry.command}\` was not found. Available: ${names}.`);
+  const services = new ChildServices(cwd, call.host.files, deps.shell);
+  const outcome = await runAcpChild({
+    agent: { ...entry, resolved: entry.resolved },
+    label,
+    prompt: task.context?.trim() ? `${task.goal.trim()}\n\nContext:\n${task.context.trim()}` : task.goal.trim(),
+    cwd,
+    mcpServers: deps.mcpServers(),
+    services,
+    ask: askAs,
+    progress,
+    idleTimeoutMs: deps.config.idle_timeout * 1000,
+    signal: call.signal,
+    version: deps.version,
+    log: deps.log,
+  });
+  return { status: outcome.status, answer: outcome.answer, tool_calls: outcome.toolCalls, ...(outcome.error ? { error: outcome.error } : {}) };
+}
+
+function failed(error: string): TaskOutcome {
+  return { status: "failed", answer: "", tool_calls: 0, error };
+}
+
+/** The task's folder: the session's, or one inside it. */
+async function taskFolder(sessionCwd: string, requested: string | undefined): Promise<string> {
+  if (!requested) return sessionCwd;
+  const folder = path.resolve(sessionCwd, requested);
+  if (!insideWorkspace(sessionCwd, folder)) throw new Error(`cwd ${requested} is outside the session's folder (${sessionCwd})`);
+  const info = await stat(folder).catch(() => undefined);
+  if (!info?.isDirectory()) throw new Error(`cwd ${requested} is not a folder`);
+  return folder;
+}
+
+/** "subagent", "claude"; numbered when an agent has several tasks ("subagent 2"). */
+export function taskLabels(tasks: DelegateTask[]): string[] {
+  const names = tasks.map((task) => (!task.agent || task.agent === HERMES_AGENT ? "subagent" : task.agent));
+  const totals = new Map<string, number>();
+  for (const name of names) totals.set(name, (totals.get(name) ?? 0) + 1);
+  const seen = new Map<string, number>();
+  return names.map((name) => {
+    const n = (seen.get(name) ?? 0) + 1;
+    seen.set(name, n);
+    return (totals.get(name) ?? 0) > 1 ? `${name} ${n}` : name;
+  });
+}
+
+/** Runs `work` over `items` with at most `limit` at once; results in item order. */
+export async function pool<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await work(items[index], index);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}

@@ -1,0 +1,160 @@
+// One task on an in-process subagent: a fresh AgentSession (own id, cwd, tools and system
+// prompt) run by the same agent loop as every session, with an observer that turns its events
+// into lines on the parent's card and a host that asks the user through the parent.
+import type { CompressionSettings } from "../agent/compress";
+import { runTurn, toolSpecs } from "../agent/loop";
+import type { ModelChoice } from "../agent/model-choice";
+import { AgentSession } from "../agent/session";
+import type { CompactionReport, DelegationCall, PermissionAnswer, ToolCallOutcome, ToolCallView, TurnHost, TurnObserver } from "../agent/turn-io";
+import type { TokenUsage } from "../providers/types";
+import type { DelegateTask, DisplayContent, Location, PermissionAsk, TodoItem } from "../tools/context";
+import type { Logger } from "../util/log";
+import type { TaskProgress } from "./progress";
+import { childTools, subagentPrompt, subagentRequest } from "./subagent-setup";
+
+export interface SubagentSettings {
+  models: () => ModelChoice[];
+  maxIterations: number;
+  maxDepth: number;
+  maxTokens?: number;
+  temperature?: number;
+  retryBaseDelayMs: number;
+  compression?: CompressionSettings;
+  log: Logger;
+}
+
+export interface SubagentSpec {
+  task: DelegateTask;
+  taskId: string;
+  cwd: string;
+  label: string;
+  parent: DelegationCall;
+  progress: TaskProgress;
+  ask: (call: Omit<ToolCallView, "id" | "requestId" | "name">, ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer>;
+  signal: AbortSignal;
+}
+
+export interface SubagentOutcome {
+  status: "completed" | "max_iterations" | "failed" | "cancelled";
+  answer: string;
+  toolCalls: number;
+  error?: string;
+}
+
+export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings): Promise<SubagentOutcome> {
+  const { parent, task } = spec;
+  const child = new AgentSession(spec.taskId, spec.cwd, parent.session.mode);
+  child.depth = parent.session.depth + 1;
+  const canDelegate = child.depth < settings.maxDepth;
+  const tools = childTools(parent.session, task.toolsets, canDelegate);
+  child.toolFilter = tools.filter;
+  child.extraTools = parent.session.extraTools;
+  // What the user already allowed for this session holds for its subagents too.
+  for (const grant of parent.session.alwaysAllowed) child.alwaysAllowed.add(grant);
+  const toolNames = toolSpecs(child).map((tool) => tool.name);
+  child.systemPrompt = Promise.resolve(subagentPrompt({ task, taskId: spec.taskId, cwd: spec.cwd, toolNames, maxIterations: settings.maxIterations }));
+
+  const host: TurnHost = {
+    files: parent.host.files,
+    shell: parent.host.shell,
+    approvals: parent.host.approvals,
+    askUser: (call, ask, signal) => spec.ask({ title: call.title, kind: call.kind, rawInput: call.rawInput, locations: call.locations }, ask, signal),
+    ...(canDelegate && parent.host.delegation ? { delegation: parent.host.delegation } : {}),
+  };
+  const observer = new SubagentObserver(spec.progress, parent.session);
+  spec.progress.started();
+  try {
+    const stop = await runTurn(
+      {
+        session: child,
+        models: settings.models(),
+        host,
+        observer,
+        signal: spec.signal,
+        maxTurns: settings.maxIterations,
+        maxTokens: settings.maxTokens,
+        temperature: settings.temperature,
+        retryBaseDelayMs: settings.retryBaseDelayMs,
+        log: settings.log,
+        compression: settings.compression,
+        // No memory nudges or skill suggestions: the subagent has neither tool.
+        nudges: { memoryEvery: 0, changedFiles: false },
+        skillNudge: { afterToolCalls: 0, onRecovery: false },
+      },
+      [{ type: "text", text: subagentRequest(task) }],
+    );
+    const answer = finalAnswer(child);
+    if (stop === "cancelled") return { status: "cancelled", answer, toolCalls: observer.toolCalls, error: "cancelled by the user" };
+    if (stop === "max_turn_requests") return { status: "max_iterations", answer, toolCalls: observer.toolCalls, error: `stopped after ${settings.maxIterations} model calls with tools (delegation.max_iterations)` };
+    return { status: "completed", answer, toolCalls: observer.toolCalls };
+  } catch (error) {
+    if (spec.signal.aborted) return { status: "cancelled", answer: finalAnswer(child), toolCalls: observer.toolCalls, error: "cancelled by the user" };
+    const message = (error as Error)?.message ?? String(error);
+    settings.log.warn("subagent failed", { taskId: spec.taskId, error });
+    return { status: "failed", answer: finalAnswer(child), toolCalls: observer.toolCalls, error: `the subagent's model request failed: ${message}` };
+  }
+}
+
+/** The text of the subagent's last assistant message. */
+function finalAnswer(session: AgentSession): string {
+  for (let index = session.history.length - 1; index >= 0; index--) {
+    const message = session.history[index];
+    if (message.role === "assistant" && message.content.trim()) return message.content;
+  }
+  return "";
+}
+
+/** The subagent's events as progress on the parent's card; its usage counts for the parent session. */
+class SubagentObserver implements TurnObserver {
+  toolCalls = 0;
+
+  constructor(
+    private readonly progress: TaskProgress,
+    private readonly parent: AgentSession,
+  ) {}
+
+  textDelta(text: string): void {
+    if (text) this.progress.text(text);
+  }
+
+  reasoningDelta(): void {}
+
+  toolCallPending(call: ToolCallView): void {
+    this.toolCalls++;
+    this.progress.step(call.id, call.title, "pending");
+  }
+
+  toolCallRunning(id: string): void {
+    this.progress.stepStatus(id, "running");
+  }
+
+  toolCallProgress(id: string, update: { content?: DisplayContent[]; title?: string; locations?: Location[] }): void {
+    if (update.title) this.progress.stepStatus(id, undefined, update.title);
+  }
+
+  toolCallFinished(id: string, outcome: ToolCallOutcome): void {
+    this.progress.stepStatus(id, outcome.status);
+  }
+
+  plan(todos: TodoItem[]): void {
+    this.progress.plan(todos);
+  }
+
+  usage(usage: TokenUsage): void {
+    this.parent.tokensIn += usage.inputTokens;
+    this.parent.tokensOut += usage.outputTokens;
+    this.parent.modelCalls++;
+  }
+
+  notice(text: string): void {
+    this.progress.note(text);
+  }
+
+  compactionStarted(): void {}
+
+  compactionFinished(_id: string, report: CompactionReport): void {
+    if (report.status !== "cancelled") this.progress.note(`context compressed (${report.messagesBefore} → ${report.messagesAfter} messages)`);
+  }
+
+  contextUsage(): void {}
+}

@@ -1,0 +1,51 @@
+// The `delegate_task` tool: hands tasks to focused subagents of Hermes (in this process) or
+// to external coding agents configured in delegation.acp_agents (over ACP). The work lives in
+// acp-server/delegate/; this file is the model-facing definition.
+import { z } from "zod";
+import { defineTool, ToolError } from "./registry";
+
+const taskSchema = z.object({
+  goal: z.string().min(1).describe("What the child must achieve, stated completely: it sees nothing of this conversation."),
+  context: z.string().optional().describe("Facts the child needs: file paths, constraints, what was already tried."),
+  toolsets: z
+    .array(z.string().min(1))
+    .optional()
+    .describe('Toolsets a subagent may use, e.g. ["file", "terminal"] (default: all of yours except delegation, memory and skill writing).'),
+  agent: z
+    .string()
+    .min(1)
+    .optional()
+    .describe('"hermes" (default): a subagent in this process. Otherwise the name of a configured external agent (see /agents), e.g. "claude".'),
+  cwd: z.string().optional().describe("Folder to work in, relative to the session's folder and inside it (default: the session's folder)."),
+});
+
+const schema = z.object({
+  tasks: z.array(taskSchema).min(1).max(20).describe("Tasks to run; independent ones run in parallel (a few at a time, the rest queue)."),
+  wait: z.literal(true).optional().describe("Wait for every task to finish (the only mode)."),
+});
+
+defineTool({
+  name: "delegate_task",
+  toolset: "delegation",
+  description:
+    "Delegate self-contained tasks to child agents that work in parallel and report back. Each child starts fresh: " +
+    "give it a complete goal and the context it needs. Use it to split large work (independent files, separate " +
+    "investigations) or to hand a task to another coding agent the user configured. Returns one result per task: " +
+    "status, the child's summary, duration and tool calls.",
+  schema,
+  kind: "other",
+  readOnly: false,
+  maxResultChars: 60_000,
+  title: (args) => (args.tasks.length === 1 ? `Delegate: ${oneLine(args.tasks[0].goal)}` : `Delegate ${args.tasks.length} tasks`),
+  handler: async (args, ctx) => {
+    if (!ctx.delegation) throw new ToolError("Delegation is not available here (a subagent cannot delegate further: delegation.max_depth).");
+    const { results, content } = await ctx.delegation.run(args.tasks);
+    const failed = results.filter((result) => result.status === "failed" || result.status === "cancelled").length;
+    return { output: { results }, content, isError: failed === results.length };
+  },
+});
+
+function oneLine(text: string): string {
+  const line = text.split("\n")[0].trim();
+  return line.length > 80 ? `${line.slice(0, 79)}…` : line;
+}
