@@ -39,6 +39,7 @@ let hermesHome: string;
 let userDataDir: string;
 let codeServerLog: string;
 const timings: string[] = [];
+const consoleLines: string[] = [];
 
 before(async () => {
   checkTools();
@@ -97,6 +98,11 @@ before(async () => {
   server = await startCodeServer({ userDataDir, extensionsDir, workspace, logFile: codeServerLog });
   browser = await launchBrowser();
   page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  // Errors in the workbench or the panel's frames, for test-artifacts/e2e/browser-console.log.
+  page.on("console", (message) => {
+    if (message.type() === "error" || message.type() === "warning") consoleLines.push(`[${message.type()}] ${message.text()}`);
+  });
+  page.on("pageerror", (error) => consoleLines.push(`[pageerror] ${error.stack ?? error.message}`));
 });
 
 after(async () => {
@@ -106,6 +112,7 @@ after(async () => {
   saveLogs();
   await model?.close();
   if (timings.length) writeFileSync(path.join(ARTIFACTS, "timings.txt"), timings.join("\n") + "\n");
+  writeFileSync(path.join(ARTIFACTS, "browser-console.log"), consoleLines.join("\n") + "\n");
   rmSync(base, { recursive: true, force: true, maxRetries: 2 });
   assert.deepEqual(leftovers, [], "agent processes outlived code-server (orphans)");
 });
