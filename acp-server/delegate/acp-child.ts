@@ -108,10 +108,7 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
   let ticker: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
   const watchdog = new Promise<never>((_, reject) => {
-    void proc.exited.then((how) => {
-      const stderr = proc.stderrTail();
-      reject(new ChildFailure(`${label} ${/ENOENT|EACCES/.test(how) ? `could not start: ${how}` : `exited (${how})`}${stderr ? `: ${lastLines(stderr)}` : ""}`));
-    });
+    void proc.exited.then((how) => reject(new ChildFailure(describeExit(proc, label, how))));
     ticker = setInterval(
       () => {
         if (serving === 0 && Date.now() - lastActivity > spec.idleTimeoutMs) {
@@ -152,7 +149,9 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
       await cancelChild(client, sessionId, prompt, proc, log, agent.name);
       return { status: "cancelled", answer: transcript.answer, toolCalls: transcript.toolCalls, error: "cancelled by the user" };
     }
-    const reason = error instanceof ChildFailure ? error.message : `${label}: ${(error as Error)?.message ?? String(error)}`;
+    // A dying child closes the connection a moment before its exit is reported: name the exit.
+    const exit = error instanceof ChildFailure ? undefined : await exitReason(proc, label);
+    const reason = error instanceof ChildFailure ? error.message : (exit ?? `${label}: ${(error as Error)?.message ?? String(error)}`);
     log.warn("child agent failed", { agent: agent.name, reason });
     return { status: "failed", answer: transcript.answer, toolCalls: transcript.toolCalls, error: reason };
   } finally {
@@ -181,6 +180,17 @@ async function cancelChild(client: acp.ClientContext, sessionId: string | undefi
     log.warn("child agent did not stop after session/cancel; killing it", { agent: name, pid: proc.pid });
   }
   await proc.kill();
+}
+
+/** Why the child ended, if it ends within a moment. */
+async function exitReason(proc: AgentProcess, label: string): Promise<string | undefined> {
+  const how = await Promise.race([proc.exited, new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 1_000))]);
+  return how === undefined ? undefined : describeExit(proc, label, how);
+}
+
+function describeExit(proc: AgentProcess, label: string, how: string): string {
+  const stderr = proc.stderrTail();
+  return `${label} ${/ENOENT|EACCES/.test(how) ? `could not start: ${how}` : `exited (${how})`}${stderr ? `: ${lastLines(stderr)}` : ""}`;
 }
 
 function lastLines(text: string): string {

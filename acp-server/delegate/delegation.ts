@@ -45,7 +45,7 @@ async function runTasks(deps: DelegationDeps, call: DelegationCall, tasks: Deleg
   const board = new ProgressBoard(call.progress);
   const labels = taskLabels(tasks);
   const progress = tasks.map((task, index) => board.add(labels[index], task.goal));
-  const ask = parentAsker(call, config.auto_approve);
+  const ask = parentAsker(call, config.auto_approve, () => board.flush());
   const catalog = agentCatalog(config.acp_agents, deps.env);
   board.flush();
 

@@ -10,14 +10,23 @@ import type { ToolKind } from "../tools/registry";
 export type AskParent = (call: ToolCallView, ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer>;
 
 /** Asks the user on behalf of children of one delegate_task call, one question at a time. */
-export function parentAsker(parent: DelegationCall, autoApprove: boolean): (label: string, call: Omit<ToolCallView, "id" | "requestId" | "name">, ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer> {
+export function parentAsker(
+  parent: DelegationCall,
+  autoApprove: boolean,
+  /** Runs right before the user is asked (the card is brought up to date). */
+  beforeAsk: () => void = () => {},
+): (label: string, call: Omit<ToolCallView, "id" | "requestId" | "name">, ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer> {
   let queue: Promise<unknown> = Promise.resolve();
   return (label, call, ask, signal) => {
     if (autoApprove) return Promise.resolve("allow_once");
     const title = `${label}: ${ask.title}`;
     // The request names the parent's card (the one the editor shows); the child's call is the content.
     const view: ToolCallView = { ...parent.call, title, kind: call.kind, rawInput: call.rawInput, locations: call.locations };
-    const answer = queue.then(() => (signal.aborted ? ("reject" as const) : parent.host.askUser(view, { ...ask, title }, signal)));
+    const answer = queue.then(() => {
+      if (signal.aborted) return "reject" as const;
+      beforeAsk();
+      return parent.host.askUser(view, { ...ask, title }, signal);
+    });
     queue = answer.catch(() => {});
     return answer;
   };
