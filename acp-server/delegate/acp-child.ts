@@ -151,7 +151,7 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
     }
     // A dying child closes the connection a moment before its exit is reported: name the exit.
     const exit = error instanceof ChildFailure ? undefined : await exitReason(proc, label);
-    const reason = error instanceof ChildFailure ? error.message : (exit ?? `${label}: ${(error as Error)?.message ?? String(error)}`);
+    const reason = error instanceof ChildFailure ? error.message : (exit ?? `${label}: ${errorText(error)}`);
     log.warn("child agent failed", { agent: agent.name, reason });
     return { status: "failed", answer: transcript.answer, toolCalls: transcript.toolCalls, error: reason };
   } finally {
@@ -180,6 +180,15 @@ async function cancelChild(client: acp.ClientContext, sessionId: string | undefi
     log.warn("child agent did not stop after session/cancel; killing it", { agent: name, pid: proc.pid });
   }
   await proc.kill();
+}
+
+/** An error the child answered with, its details included (JSON-RPC `data`). */
+function errorText(error: unknown): string {
+  const message = (error as Error)?.message ?? String(error);
+  const data = (error as { data?: unknown })?.data;
+  if (data === undefined || data === null) return message;
+  const details = typeof data === "string" ? data : JSON.stringify(data);
+  return `${message}: ${details.length > 500 ? `${details.slice(0, 500)}…` : details}`;
 }
 
 /** Why the child ended, if it ends within a moment. */
