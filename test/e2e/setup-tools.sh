@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 TOOLS="$PWD/.e2e-tools"
+# Under `npm run test:e2e` the outer npm (Node 20) exports npm_config_user_agent; the inner installs
+# below would inherit it, and code-server's postinstall reads the Node version from it and refuses.
+unset npm_config_user_agent
 mkdir -p "$TOOLS"
 
 if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
