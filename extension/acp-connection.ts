@@ -102,7 +102,9 @@ function traced(stream: acp.Stream, { log, trace }: ConnectionOptions): acp.Stre
   const tap = (direction: "→" | "←") =>
     new TransformStream<Message, Message>({
       transform(message, controller) {
-        if (trace()) log.trace(`${direction} ${JSON.stringify(message)}`);
+        // Info, not trace: a LogOutputChannel drops trace lines at its default level, and the
+        // user who turned `hermes.trace` on expects to see the traffic without a second switch.
+        if (trace()) log.info(`${direction} ${JSON.stringify(message)}`);
         else if ("error" in message && message.error) log.error(`${direction} error response ${JSON.stringify(message)}`);
         controller.enqueue(message);
       },

@@ -1,6 +1,7 @@
 // patch: exact string replacement in one file, shown to the user as a diff before writing.
 import { z } from "zod";
 import { FileNotFoundError } from "./context";
+import { landedDiff } from "./landed-diff";
 import { displayPath, resolvePath } from "./paths";
 import { notFoundMessage } from "./read-file";
 import { defineTool, ToolError } from "./registry";
@@ -148,6 +149,6 @@ export const patchTool = defineTool({
     };
     if (found.length > 1) output.note = `The diff shows the first of ${found.length} replacements.`;
     if (written?.note) output.review = written.note;
-    return { output, content: [diff], locations: [{ path: absolute, line: firstLine }] };
+    return { output, content: [await landedDiff(ctx.files, diff, written)], locations: [{ path: absolute, line: firstLine }] };
   },
 });

@@ -2,6 +2,7 @@
 import { stat } from "node:fs/promises";
 import { z } from "zod";
 import { FileNotFoundError, type FileAccess } from "./context";
+import { landedDiff } from "./landed-diff";
 import { displayPath, resolvePath } from "./paths";
 import { defineTool, ToolError } from "./registry";
 
@@ -55,7 +56,7 @@ export const writeFileTool = defineTool({
         created: oldText === null,
         ...(written?.note ? { review: written.note } : {}),
       },
-      content: [diff],
+      content: [await landedDiff(ctx.files, diff, written)],
       locations: [{ path: absolute }],
     };
   },

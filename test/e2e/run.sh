@@ -3,12 +3,14 @@
 #   1. installs its tools (Debian chromium + libkrb5-dev, Node 24, code-server, playwright-core)
 #      into .e2e-tools/ (a second run finds them and returns at once);
 #   2. packages the extension (`npm run package` → hermes.vsix), unless HERMES_VSIX names one;
-#   3. runs test/e2e/*.e2e.ts with node:test.
+#   3. runs test/e2e/*.e2e.ts with node:test (the panel in code-server, Claude Code as a child).
 # Screenshots and logs land in test-artifacts/e2e/. Any failure exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 
 bash test/e2e/setup-tools.sh
+# The real Claude Code as a child agent (claude-child.e2e.ts) needs its ACP adapter (~85 MB).
+bash test/e2e/setup-claude.sh
 
 if [ -z "${HERMES_VSIX:-}" ]; then
   npm run package

@@ -1,6 +1,7 @@
 // When the editor serves fs/* and terminal/*, tools go through it: reads see unsaved
 // buffers, writes land through the editor, commands run in the editor's terminal.
 import assert from "node:assert/strict";
+import { writeFileSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -54,7 +55,11 @@ test("an edit the user only partly accepted in review tells the model to re-read
     config: scriptedConfig(model.url),
     serveFs: true,
     permission: "allow",
-    writeAnswer: () => ({ _meta: { "hermes/review": { accepted: 1, rejected: 1 } } }),
+    // Like the panel after a review: only part of the change reaches the file.
+    writeAnswer: (params) => {
+      writeFileSync(params.path, "uno (partly)\n");
+      return { _meta: { "hermes/review": { accepted: 1, rejected: 1 } } };
+    },
   });
   try {
     await hermes.initialize();
@@ -63,6 +68,10 @@ test("an edit the user only partly accepted in review tells the model to re-read
     const result = model.requests[first + 1].body.messages.find((m: any) => m.role === "tool" && m.tool_call_id === "w");
     assert.match(result.content, /accepted 1 of 2 hunks/);
     assert.match(result.content, /Read the file again/);
+    // The card shows what landed, read back after the review, not what the model proposed.
+    const done = sessionUpdates(hermes, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "w" && u.status === "completed");
+    const diff = done && done.sessionUpdate === "tool_call_update" ? done.content?.find((c) => c.type === "diff") : undefined;
+    assert.ok(diff && diff.type === "diff" && diff.newText === "uno (partly)\n");
   } finally {
     await hermes.close();
   }

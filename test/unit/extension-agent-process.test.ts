@@ -65,8 +65,8 @@ test("spawns hermes and initializes over real stdio with the editor's capabiliti
     const response = await connection.initialize();
     assert.equal(response.agentInfo?.name, "hermes");
     assert.ok(response.agentCapabilities?.loadSession);
-    assert.ok(log.lines.some((line) => line.startsWith("trace →") && line.includes('"hermes-vscode"')), "outgoing frames traced");
-    assert.ok(log.lines.some((line) => line.startsWith("trace ←") && line.includes('"protocolVersion"')), "incoming frames traced");
+    assert.ok(log.lines.some((line) => line.startsWith("info →") && line.includes('"hermes-vscode"')), "outgoing frames traced");
+    assert.ok(log.lines.some((line) => line.startsWith("info ←") && line.includes('"protocolVersion"')), "incoming frames traced");
   } finally {
     await agent.stop();
   }

@@ -1,5 +1,7 @@
-// The agent asks before acting: one button per option the agent offered, labelled by kind.
-// Once answered (or cancelled with the turn) the card shows the outcome instead.
+// The agent asks before acting: one button per option the agent offered, in its order and with
+// its own names (two options can share a kind, e.g. "for this session" and "saved to config",
+// so a label by kind alone could not tell them apart). Once answered (or cancelled with the
+// turn) the card shows the outcome instead.
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 import type { PermissionItem } from "../../state/types";
 import { post } from "../../bridge/vscode-api";
@@ -12,14 +14,12 @@ const kindLabel: Record<string, string> = {
   reject_once: "Deny",
   reject_always: "Always deny",
 };
-const order = ["allow_once", "allow_session", "allow_always", "reject_once", "reject_always"];
-
 export function optionLabel(option: PermissionOption): string {
-  return kindLabel[option.kind] ?? option.name;
+  return option.name.trim() || kindLabel[option.kind] || option.optionId;
 }
 
 export function PermissionCard({ item }: { item: PermissionItem }) {
-  const options = [...item.options].sort((a, b) => rank(a.kind) - rank(b.kind));
+  const options = item.options;
   const chosen = item.options.find((o) => o.optionId === item.outcome);
   const waiting = item.outcome === undefined;
   return (
@@ -45,7 +45,6 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
               type="button"
               class={`button ${option.kind.startsWith("allow") ? (i === 0 ? "primary" : "secondary") : "secondary danger"}`}
               data-option-kind={option.kind}
-              title={option.name}
               onClick={() => post({ type: "permission", id: item.id, optionId: option.optionId })}
             >
               {optionLabel(option)}
@@ -59,11 +58,6 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
   );
 }
 
-function rank(kind: string): number {
-  const at = order.indexOf(kind);
-  return at < 0 ? order.length : at;
-}
-
 function outcomeText(option: PermissionOption): string {
   switch (option.kind as string) {
     case "allow_once":
@@ -71,7 +65,7 @@ function outcomeText(option: PermissionOption): string {
     case "allow_session":
       return "Allowed for this session";
     case "allow_always":
-      return "Always allowed";
+      return option.name.toLowerCase().includes("session") ? "Allowed for this session" : "Always allowed";
     case "reject_once":
       return "Denied";
     case "reject_always":
