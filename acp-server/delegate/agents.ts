@@ -1,9 +1,8 @@
 // The external ACP agents delegate_task may start: built-in defaults for Claude Code, Gemini CLI
 // and Codex, merged with delegation.acp_agents from config.yaml. The model names an agent; the
 // command line always comes from here. An agent is offered once its command is installed.
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
 import type { AcpAgentConfig } from "../config/schema";
+import { findExecutable } from "../util/find-executable";
 
 /** The in-process subagent's name (reserved: a config entry cannot take it). */
 export const HERMES_AGENT = "hermes";
@@ -42,25 +41,7 @@ export function agentCatalog(configured: Record<string, AcpAgentConfig>, env: No
 
 /** The absolute path of an executable: as given when it has a slash, else the first on PATH. */
 export function findCommand(command: string, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string | undefined {
-  if (command.includes("/")) {
-    const absolute = path.resolve(cwd, command);
-    return isExecutable(absolute) ? absolute : undefined;
-  }
-  for (const dir of (env.PATH ?? "").split(path.delimiter)) {
-    if (!dir) continue;
-    const candidate = path.join(dir, command);
-    if (isExecutable(candidate)) return candidate;
-  }
-  return undefined;
-}
-
-function isExecutable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
+  return findExecutable(command, { searchPath: env.PATH ?? "", cwd });
 }
 
 /** What /agents shows. */

@@ -1,7 +1,6 @@
 // Whether a skill can work here: its platforms, the commands it needs on PATH and the
 // environment variables it needs. A skill that cannot is listed as unavailable, with why.
-import { accessSync, constants } from "node:fs";
-import path from "node:path";
+import { findExecutable } from "../util/find-executable";
 import type { SkillFrontmatter } from "./skill-file";
 
 const PLATFORM_ALIASES: Record<string, string> = { macos: "darwin", mac: "darwin", osx: "darwin", windows: "win32", win: "win32" };
@@ -32,26 +31,8 @@ function onPath(command: string, where: RequirementEnv): boolean {
   const key = `${command}\0${searchPath}`;
   let result = found.get(key);
   if (result === undefined) {
-    result = lookUp(command, searchPath, where.platform);
+    result = findExecutable(command, { searchPath, platform: where.platform }) !== undefined;
     found.set(key, result);
   }
   return result;
-}
-
-function lookUp(command: string, searchPath: string, platform: NodeJS.Platform): boolean {
-  if (command.includes("/") || command.includes("\\")) return executable(command);
-  const extensions = platform === "win32" ? ["", ".exe", ".cmd", ".bat"] : [""];
-  return searchPath
-    .split(path.delimiter)
-    .filter(Boolean)
-    .some((dir) => extensions.some((extension) => executable(path.join(dir, command + extension))));
-}
-
-function executable(file: string): boolean {
-  try {
-    accessSync(file, constants.X_OK);
-    return true;
-  } catch {
-    return false;
-  }
 }
