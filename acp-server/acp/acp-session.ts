@@ -58,8 +58,13 @@ export class AcpSession {
     this.unwatchMcp = this.mcp?.onChange(listener);
   }
 
-  /** Uses `bridge` for this session's MCP tools from now on (closing the one it replaces). */
+  /**
+   * Uses `bridge` for this session's MCP tools from now on (closing the one it replaces). A
+   * bridge that finishes connecting after the session was closed (session/close during its
+   * load) is closed at once, or its servers would run until the agent exits.
+   */
   async setMcp(bridge: McpBridge | undefined): Promise<void> {
+    if (this.closed && bridge) return bridge.close();
     this.unwatchMcp?.();
     this.unwatchMcp = undefined;
     const previous = this.mcp;
