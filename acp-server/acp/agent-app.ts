@@ -82,7 +82,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       return opened(session, client);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
-      const { session } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? []);
+      // No mcpServers on a resume means "as before": a live session keeps its servers.
+      const { session } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined);
       return opened(session, client);
     })
     .onRequest(acp.methods.agent.session.fork, async ({ params, client }) => {

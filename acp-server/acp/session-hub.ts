@@ -44,9 +44,13 @@ export class SessionHub {
     return this.open(runtime, meta, [], specs, mcpServers);
   }
 
-  /** A stored session, made live (from memory when this process already has it). */
-  async restore(sessionId: string, cwd: string, mcpServers: acp.McpServer[]): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+  /**
+   * A stored session, made live (from memory when this process already has it). Without
+   * `mcpServers` a live session keeps the servers it has.
+   */
+  async restore(sessionId: string, cwd: string, given?: acp.McpServer[]): Promise<{ session: AcpSession; records: JournalRecord[] }> {
     const runtime = await this.options.runtime();
+    const mcpServers = given ?? this.live.get(sessionId)?.mcpServers ?? [];
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     const stored = await runtime.sessions.read(sessionId);
     if (!stored) throw acp.RequestError.sessionNotFound(sessionId);

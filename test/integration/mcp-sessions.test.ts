@@ -113,6 +113,10 @@ test("mcp session/resume with another server set replaces the live session's ser
     await hermes.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: project, mcpServers: [old.server] });
     assert.ok(isAlive(oldPid), "resuming with the same servers keeps them");
     assert.deepEqual(pidsTagged(old.tag), [oldPid]);
+    // No mcpServers at all means "as before", not "none".
+    await hermes.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: project } as acp.ResumeSessionRequest);
+    assert.ok(isAlive(oldPid), "a resume without mcpServers keeps the servers");
+    assert.deepEqual(pidsTagged(old.tag), [oldPid]);
 
     await hermes.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: project, mcpServers: [fresh.server] });
     assert.deepEqual(await waitForExit([oldPid], 5_000), [], "the replaced server's process is gone");
