@@ -15,6 +15,7 @@ import { EditorTerminals } from "./editor-terminals";
 import { errorMessage } from "./log";
 import { handlePanelMessage } from "./panel-messages";
 import { PermissionBroker } from "./permissions";
+import { TerminalFeed } from "./terminal-feed";
 import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd } from "./settings";
 import { documentText } from "./workspace-actions";
 
@@ -30,7 +31,8 @@ export class ChatController implements vscode.Disposable {
   readonly reviews: EditReviews;
   readonly permissions: PermissionBroker;
   readonly diffView = new DiffView();
-  readonly terminals = new EditorTerminals();
+  private readonly terminalFeed = new TerminalFeed((action) => this.store.dispatch(action));
+  readonly terminals = new EditorTerminals(this.terminalFeed);
   readonly session: ChatSession;
   readonly agent: AgentHost;
   private readonly panels = new Set<AttachedPanel>();
@@ -179,7 +181,8 @@ export class ChatController implements vscode.Disposable {
 
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
-    this.store.dispose();
     this.terminals.disposeAll();
+    this.terminalFeed.dispose();
+    this.store.dispose();
   }
 }

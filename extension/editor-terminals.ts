@@ -1,8 +1,10 @@
 // terminal/* for the agent: each command is a real child process (terminal-process.ts) whose
 // output shows live in a VS Code terminal through a Pseudoterminal. Kill and release stop its
-// process group; so does closing that terminal, and deactivating the extension.
+// process group; so does closing that terminal, and deactivating the extension. Its output and
+// exit also go to `events` (the chat's tool cards show them), until the process has exited.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import * as vscode from "vscode";
+import type { TerminalEvents } from "./terminal-feed";
 import { TerminalProcess } from "./terminal-process";
 
 interface Entry {
@@ -14,6 +16,8 @@ interface Entry {
 export class EditorTerminals {
   private readonly entries = new Map<string, Entry>();
   private next = 1;
+
+  constructor(private readonly events?: TerminalEvents) {}
 
   create(params: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
     const id = `term-${this.next++}`;
@@ -38,6 +42,13 @@ export class EditorTerminals {
     };
     const stopData = child.onData(show);
     void child.exited.then((status) => show(exitLine(status)));
+    // Reported to the chat even after release: a released command is killed, and its card says so.
+    this.events?.started(id);
+    const stopEvents = child.onData((text) => this.events?.output(id, text));
+    void child.exited.then((status) => {
+      stopEvents();
+      this.events?.exited(id, status);
+    });
     const terminal = vscode.window.createTerminal({ name: `Hermes: ${truncate(commandLine, 40)}`, pty, iconPath: new vscode.ThemeIcon("hubot") });
     this.entries.set(id, {
       process: child,
@@ -70,6 +81,14 @@ export class EditorTerminals {
     this.entries.delete(params.terminalId);
     entry.dispose();
     return {};
+  }
+
+  /** Reveals the command's VS Code terminal without taking focus; false once it was released or closed. */
+  show(terminalId: string): boolean {
+    const entry = this.entries.get(terminalId);
+    if (!entry || entry.terminal.exitStatus !== undefined) return false;
+    entry.terminal.show(true);
+    return true;
   }
 
   /** Agent gone or extension deactivating: every command stops now. */

@@ -16,6 +16,7 @@ const handlers: Handlers = {
   reviewHunk: (chat, { id, hunk, decision }) => chat.reviews.decide(id, hunk, decision),
   reviewAll: (chat, { id, decision }) => chat.reviews.decideAll(id, decision),
   openDiff: (chat, { id }) => openDiff(chat, id),
+  showTerminal: (chat, { terminalId }) => showTerminal(chat, terminalId),
   openLocation: (_chat, { path, line }) => workspace.openLocation(path, line),
   openLink: (_chat, { href }) => workspace.openLink(href),
   copy: (_chat, { text }) => vscode.env.clipboard.writeText(text),
@@ -52,6 +53,12 @@ export function attachFromEditor(chat: ChatController, what: "selection" | "acti
   }
   chat.dispatch({ type: "attachmentAdded", attachment });
   return true;
+}
+
+/** The VS Code terminal a command ran in; it is gone once the agent released it or the user closed it. */
+function showTerminal(chat: ChatController, terminalId: string): void {
+  if (chat.terminals.show(terminalId)) return;
+  void vscode.window.showInformationMessage("That terminal was closed; its output stays in the chat.");
 }
 
 /** The diff editor for a held review (by review id) or an edit tool call's diff (by tool call id). */

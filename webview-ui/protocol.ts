@@ -11,7 +11,8 @@ const id = z.string().min(1).max(200);
 const actionTypes = [
   "connection", "sessionOpened", "sessionLoaded", "sessionClosed", "update", "userPrompt", "turnStarted", "turnEnded",
   "notice", "permissionRequested", "permissionResolved", "reviewRequested", "reviewHunkDecided", "reviewResolved",
-  "queueChanged", "attachmentAdded", "attachmentRemoved", "attachmentsCleared", "configOptions", "history",
+  "queueChanged", "attachmentAdded", "attachmentRemoved", "attachmentsCleared", "terminalOutput", "terminalExited", "configOptions",
+  "history",
 ] as const satisfies readonly ChatAction["type"][];
 
 const chatAction = z.looseObject({ type: z.enum(actionTypes) }).transform((value) => value as unknown as ChatAction);
@@ -38,6 +39,8 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reviewAll"), id, decision: z.enum(["accepted", "rejected"]) }),
   /** Opens VS Code's diff editor for a review (by review id) or an edit tool call (by tool call id). */
   z.object({ type: z.literal("openDiff"), id }),
+  /** Reveals the VS Code terminal an editor-run command shows in. */
+  z.object({ type: z.literal("showTerminal"), terminalId: id }),
   z.object({ type: z.literal("openLocation"), path: z.string().min(1), line: z.number().int().min(0).optional() }),
   z.object({ type: z.literal("openLink"), href: z.string().min(1).max(10_000) }),
   z.object({ type: z.literal("copy"), text: z.string() }),

@@ -7,10 +7,12 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { ChatStore, type PanelSink } from "../../extension/chat-store";
 import { EditReviews, REJECTED_MESSAGE } from "../../extension/edit-review";
 import { PermissionBroker } from "../../extension/permissions";
+import { TerminalFeed } from "../../extension/terminal-feed";
 import { buildPrompt, isCommandPrompt } from "../../extension/prompt-builder";
 import { hostToPanel, panelToHost, parseMessage, type HostToPanel } from "../../webview-ui/protocol";
 import type { ChatAction } from "../../webview-ui/state/actions";
 import { initialState, reduce } from "../../webview-ui/state/reducer";
+import { OLD_TERMINAL_LIMIT, TERMINAL_OUTPUT_LIMIT, TERMINALS_TOTAL_LIMIT } from "../../webview-ui/state/terminals";
 import type { ChatState, ReviewItem } from "../../webview-ui/state/types";
 
 const apply = (actions: ChatAction[], state: ChatState = initialState()) => actions.reduce(reduce, state);
@@ -73,6 +75,108 @@ test("a permission the turn end leaves unanswered is cancelled", () => {
   assert.equal(card.title, "Run rm", "the card borrows the tool call's title");
   assert.equal(card.outcome, "cancelled");
   assert.equal(state.turn.running, false);
+});
+
+test("terminals: output appends, exit is recorded, items keep their identity; sessionOpened clears them", () => {
+  const before = apply([
+    { type: "sessionOpened", sessionId: "s1", loading: false },
+    update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "$ make", kind: "execute", content: [{ type: "terminal", terminalId: "term-1" }] }),
+  ]);
+  const running = apply(
+    [
+      { type: "terminalOutput", terminalId: "term-1", text: "" },
+      { type: "terminalOutput", terminalId: "term-1", text: "compiling\n" },
+      { type: "terminalOutput", terminalId: "term-1", text: "done\n" },
+    ],
+    before,
+  );
+  assert.deepEqual(running.terminals["term-1"], { output: "compiling\ndone\n" });
+  assert.equal(running.items, before.items, "output does not touch the transcript");
+  const exited = reduce(running, { type: "terminalExited", terminalId: "term-1", exitCode: 1, signal: null });
+  assert.deepEqual(exited.terminals["term-1"], { output: "compiling\ndone\n", exitCode: 1, signal: null });
+  const killed = reduce(exited, { type: "terminalExited", terminalId: "term-2", exitCode: null, signal: "SIGTERM" });
+  assert.deepEqual(killed.terminals["term-2"], { output: "", exitCode: null, signal: "SIGTERM" }, "an exit without output still records it");
+  assert.equal(killed.terminals["term-1"], exited.terminals["term-1"]);
+  assert.equal(reduce(killed, { type: "terminalOutput", terminalId: "term-1", text: "" }), killed, "an empty chunk for a known terminal changes nothing");
+  assert.deepEqual(reduce(killed, { type: "sessionOpened", sessionId: "s2", loading: false }).terminals, {});
+  assert.deepEqual(reduce(killed, { type: "sessionClosed" }).terminals, {});
+  assert.deepEqual(initialState().terminals, {});
+});
+
+test("terminals: output is capped to its newest part, and old finished terminals shrink past the total budget", () => {
+  const chunk = "x".repeat(40 * 1024);
+  const state = apply([
+    { type: "terminalOutput", terminalId: "term-1", text: `first line\n${chunk}` },
+    { type: "terminalOutput", terminalId: "term-1", text: `${chunk}last` },
+  ]);
+  const term = state.terminals["term-1"];
+  assert.equal(term.output.length, TERMINAL_OUTPUT_LIMIT);
+  assert.ok(term.output.endsWith("xlast"));
+  assert.equal(term.truncated, true);
+  const emoji = apply([{ type: "terminalOutput", terminalId: "t", text: "😀".repeat(TERMINAL_OUTPUT_LIMIT) }]);
+  assert.ok(!/^[\udc00-\udfff]/.test(emoji.terminals.t.output), "never starts inside a surrogate pair");
+  assert.equal(apply([{ type: "terminalOutput", terminalId: "t", text: "a", truncated: true }]).terminals.t.truncated, true, "the host dropped some");
+
+  // Many finished terminals: the oldest lose all but a short tail; running ones and the newest keep theirs.
+  const full = "y".repeat(TERMINAL_OUTPUT_LIMIT);
+  const actions: ChatAction[] = [{ type: "terminalOutput", terminalId: "running", text: full }];
+  const count = Math.ceil(TERMINALS_TOTAL_LIMIT / TERMINAL_OUTPUT_LIMIT) + 2;
+  for (let i = 0; i < count; i++) {
+    actions.push({ type: "terminalOutput", terminalId: `done-${i}`, text: full }, { type: "terminalExited", terminalId: `done-${i}`, exitCode: 0, signal: null });
+  }
+  const many = apply(actions);
+  const total = Object.values(many.terminals).reduce((n, t) => n + t.output.length, 0);
+  assert.ok(total <= TERMINALS_TOTAL_LIMIT, `${total}`);
+  assert.equal(many.terminals.running.output.length, TERMINAL_OUTPUT_LIMIT);
+  assert.equal(many.terminals["done-0"].output.length, OLD_TERMINAL_LIMIT);
+  assert.equal(many.terminals["done-0"].truncated, true);
+  assert.equal(many.terminals[`done-${count - 1}`].output.length, TERMINAL_OUTPUT_LIMIT);
+});
+
+test("terminal feed: one action per terminal per interval, pending output before the exit", async () => {
+  const actions: ChatAction[] = [];
+  const feed = new TerminalFeed((action) => actions.push(action), 30);
+  feed.started("term-1");
+  assert.deepEqual(actions, [{ type: "terminalOutput", terminalId: "term-1", text: "" }], "the card knows at once");
+  for (let i = 0; i < 50; i++) feed.output("term-1", `${i}\n`);
+  feed.output("term-2", "other\n");
+  assert.equal(actions.length, 1, "nothing before the interval");
+  await sleep(60);
+  const outputs = actions.filter((a) => a.type === "terminalOutput" && a.text !== "");
+  assert.equal(outputs.length, 2);
+  assert.deepEqual(outputs[0], { type: "terminalOutput", terminalId: "term-1", text: Array.from({ length: 50 }, (_, i) => `${i}\n`).join("") });
+  assert.deepEqual(outputs[1], { type: "terminalOutput", terminalId: "term-2", text: "other\n" });
+
+  actions.length = 0;
+  feed.output("term-1", "tail\n");
+  feed.exited("term-1", { exitCode: 2, signal: null });
+  assert.deepEqual(actions, [
+    { type: "terminalOutput", terminalId: "term-1", text: "tail\n" },
+    { type: "terminalExited", terminalId: "term-1", exitCode: 2, signal: null },
+  ]);
+  await sleep(60);
+  assert.equal(actions.length, 2, "the exit cancelled the pending flush");
+
+  actions.length = 0;
+  feed.output("term-3", "z".repeat(TERMINAL_OUTPUT_LIMIT + 10));
+  feed.exited("term-3", { exitCode: null, signal: "SIGKILL" });
+  const big = actions[0];
+  assert.ok(big.type === "terminalOutput");
+  assert.equal(big.text.length, TERMINAL_OUTPUT_LIMIT, "never ships more than the state keeps");
+  assert.equal(big.truncated, true);
+  feed.output("term-4", "late");
+  feed.dispose();
+  await sleep(60);
+  assert.equal(actions.length, 2, "nothing after dispose");
+
+  const state = apply([
+    { type: "terminalOutput", terminalId: "term-1", text: "" },
+    ...(outputs as ChatAction[]),
+    { type: "terminalOutput", terminalId: "term-1", text: "tail\n" },
+    { type: "terminalExited", terminalId: "term-1", exitCode: 2, signal: null },
+  ]);
+  assert.equal(state.terminals["term-1"].exitCode, 2);
+  assert.ok(state.terminals["term-1"].output.endsWith("49\ntail\n"));
 });
 
 test("store: panels get a snapshot on ready, then batched actions; none before ready", async () => {
@@ -225,6 +329,7 @@ test("prompt blocks: text first, mentions as links, selections and the active fi
 test("parseMessage accepts good messages and rejects bad ones", () => {
   assert.ok(parseMessage(panelToHost, { type: "prompt", text: "hi" }).ok);
   assert.ok(parseMessage(panelToHost, { type: "reviewHunk", id: "review-1", hunk: 0, decision: "accepted" }).ok);
+  assert.ok(parseMessage(panelToHost, { type: "showTerminal", terminalId: "term-1" }).ok);
   const bad = [
     null,
     "prompt",
@@ -235,6 +340,8 @@ test("parseMessage accepts good messages and rejects bad ones", () => {
     { type: "reviewHunk", id: "r", hunk: 0, decision: "maybe" },
     { type: "permission", id: "", optionId: "x" },
     { type: "pasteImage", mimeType: "text/html", data: "x", name: "a" },
+    { type: "showTerminal" },
+    { type: "showTerminal", terminalId: "" },
   ];
   for (const message of bad) {
     const result = parseMessage(panelToHost, message);
@@ -243,4 +350,9 @@ test("parseMessage accepts good messages and rejects bad ones", () => {
   }
   assert.ok(parseMessage(hostToPanel, { type: "actions", actions: [{ type: "turnStarted", at: 1 }] }).ok);
   assert.equal(parseMessage(hostToPanel, { type: "actions", actions: [{ type: "explode" }] }).ok, false);
+  const terminalActions = [
+    { type: "terminalOutput", terminalId: "term-1", text: "hi\n" },
+    { type: "terminalExited", terminalId: "term-1", exitCode: 0, signal: null },
+  ];
+  assert.ok(parseMessage(hostToPanel, { type: "actions", actions: terminalActions }).ok);
 });

@@ -31,6 +31,9 @@ export type ChatAction =
   | { type: "attachmentAdded"; attachment: Attachment }
   | { type: "attachmentRemoved"; id: string }
   | { type: "attachmentsCleared" }
+  /** Output of an editor terminal (coalesced by the host); `truncated`: the host dropped some before sending. */
+  | { type: "terminalOutput"; terminalId: string; text: string; truncated?: boolean }
+  | { type: "terminalExited"; terminalId: string; exitCode: number | null; signal: string | null }
   | { type: "configOptions"; configOptions: acp.SessionConfigOption[] }
   | { type: "history"; open?: boolean; loading?: boolean; sessions?: SessionSummary[]; error?: string };
 

@@ -2,6 +2,7 @@
 // state object and replaces only the items it touched, so the panel re-renders just those.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ChatAction } from "./actions";
+import { appendTerminalOutput, markTerminalExited } from "./terminals";
 import type { AttachmentSummary, ChatState, TranscriptItem } from "./types";
 
 export function initialState(): ChatState {
@@ -18,6 +19,7 @@ export function initialState(): ChatState {
     commands: [],
     plan: [],
     history: { open: false, loading: false, sessions: [] },
+    terminals: {},
     seq: 0,
   };
 }
@@ -41,11 +43,12 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
         plan: [],
         usage: undefined,
         history: { ...state.history, open: false },
+        terminals: {},
       };
     case "sessionLoaded":
       return { ...state, loading: false, modes: action.modes ?? state.modes, configOptions: action.configOptions ?? state.configOptions };
     case "sessionClosed":
-      return { ...state, sessionId: null, items: [], index: {}, turn: { running: false }, queue: [], plan: [], usage: undefined };
+      return { ...state, sessionId: null, items: [], index: {}, turn: { running: false }, queue: [], plan: [], usage: undefined, terminals: {} };
     case "update":
       return applyUpdate(state, action.update);
     case "userPrompt": {
@@ -93,6 +96,10 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       return { ...state, attachments: state.attachments.filter((a) => a.id !== action.id) };
     case "attachmentsCleared":
       return { ...state, attachments: [] };
+    case "terminalOutput":
+      return appendTerminalOutput(state, action.terminalId, action.text, action.truncated);
+    case "terminalExited":
+      return markTerminalExited(state, action.terminalId, action.exitCode, action.signal);
     case "configOptions":
       return { ...state, configOptions: action.configOptions };
     case "history":

@@ -107,6 +107,16 @@ export interface SessionSummary {
   updatedAt?: string;
 }
 
+/** One editor terminal's output (the newest ~64 KB) and, once it ended, how. */
+export interface TerminalOutput {
+  output: string;
+  /** Set (possibly null) once the command exited, with `signal`. */
+  exitCode?: number | null;
+  signal?: string | null;
+  /** Earlier output was dropped. */
+  truncated?: boolean;
+}
+
 export interface ChatState {
   connection: { status: ConnectionStatus; message?: string };
   agent?: { name: string; version?: string };
@@ -127,6 +137,8 @@ export interface ChatState {
   plan: acp.PlanEntry[];
   usage?: { used: number; size: number; cost?: { amount: number; currency: string } };
   history: { open: boolean; loading: boolean; sessions: SessionSummary[]; error?: string };
+  /** Terminal id → its output, for tool calls whose content is `{type: "terminal"}`. Kept after release. */
+  terminals: Record<string, TerminalOutput>;
   /** Used for ids of items the host creates itself (notices, user prompts). */
   seq: number;
 }

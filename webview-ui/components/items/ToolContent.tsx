@@ -1,28 +1,20 @@
-// One piece of a tool call's content: text output (in a pre, folded when long), a terminal
-// reference, or a diff with "Open diff".
+// One piece of a tool call's content: text output (in a pre, folded when long; a fenced
+// command output shows its inside and footer), an editor terminal's live output, or a diff
+// with "Open diff".
 import type { ToolCallContent } from "@agentclientprotocol/sdk";
 import { useMemo } from "preact/hooks";
 import { post } from "../../bridge/vscode-api";
-import { useExpanded } from "../../bridge/view-state";
+import { parseFencedOutput } from "../../lib/fenced-output";
 import { diffLines, hunkHeader, toHunks } from "../../lib/line-diff";
 import { DiffView } from "../DiffView";
 import { Icon } from "../icons";
+import { OutputPre } from "./OutputPre";
+import { TerminalOutput } from "./TerminalOutput";
 import { shortPath } from "./ToolCard";
-
-const FOLD_LINES = 12;
 
 export function ToolContent({ content, toolCallId, index }: { content: ToolCallContent; toolCallId: string; index: number }) {
   if (content.type === "diff") return <ToolDiff path={content.path} oldText={content.oldText ?? ""} newText={content.newText} toolCallId={toolCallId} index={index} />;
-  if (content.type === "terminal") {
-    return (
-      <div class="terminal-ref">
-        <Icon name="terminal" />
-        <span>
-          Terminal <code>{content.terminalId}</code>
-        </span>
-      </div>
-    );
-  }
+  if (content.type === "terminal") return <TerminalOutput terminalId={content.terminalId} expandKey={`${toolCallId}#${index}`} />;
   const block = content.content;
   if (block.type === "text") return <OutputText text={block.text} expandKey={`${toolCallId}#${index}`} />;
   if (block.type === "resource_link") return <div class="muted">{block.name}</div>;
@@ -30,19 +22,18 @@ export function ToolContent({ content, toolCallId, index }: { content: ToolCallC
 }
 
 function OutputText({ text, expandKey }: { text: string; expandKey: string }) {
-  const [all, setAll] = useExpanded(expandKey, false);
-  const lines = useMemo(() => text.replace(/\n$/, "").split("\n"), [text]);
-  const long = lines.length > FOLD_LINES;
-  return (
-    <div class="output">
-      <pre class="output-text">{long && !all ? lines.slice(0, FOLD_LINES).join("\n") : text}</pre>
-      {long && (
-        <button type="button" class="link-button" aria-expanded={all} onClick={() => setAll(!all)}>
-          {all ? "Show less" : `Show all ${lines.length} lines`}
-        </button>
-      )}
-    </div>
-  );
+  const fenced = useMemo(() => parseFencedOutput(text), [text]);
+  if (!fenced) return <OutputPre text={text} expandKey={expandKey} />;
+  const footer = fenced.footer ? <span class="output-status muted">{fenced.footer}</span> : undefined;
+  if (fenced.body === "") {
+    return (
+      <div class="output-foot">
+        <span class="output-status muted">(no output)</span>
+        {footer}
+      </div>
+    );
+  }
+  return <OutputPre text={fenced.body} expandKey={expandKey} status={footer} />;
 }
 
 function ToolDiff({ path, oldText, newText, toolCallId, index }: { path: string; oldText: string; newText: string; toolCallId: string; index: number }) {
