@@ -68,9 +68,13 @@ async function openDiff(chat: ChatController, id: string): Promise<void> {
     await chat.diffView.open(held.path, held.newText, held.isNewFile ? { oldText: "" } : {});
     return;
   }
-  const at = chat.store.state.index[id];
-  const item = at === undefined ? undefined : chat.store.state.items[at];
-  const diff = item?.kind === "tool" ? item.content.find((c) => c.type === "diff") : undefined;
+  const state = chat.store.state;
+  const at = state.index[id];
+  const item = at === undefined ? undefined : state.items[at];
+  // A pending edit's diff may so far only be in its permission card (the tool call gets it once it runs).
+  const asked = state.items.find((entry) => entry.kind === "permission" && entry.toolCallId === id && entry.content?.some((c) => c.type === "diff"));
+  const content = [...(item?.kind === "tool" ? item.content : []), ...(asked?.kind === "permission" ? (asked.content ?? []) : [])];
+  const diff = content.find((c) => c.type === "diff");
   if (!diff || diff.type !== "diff") {
     void vscode.window.showInformationMessage("There is no diff to show for this item.");
     return;

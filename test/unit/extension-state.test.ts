@@ -356,3 +356,18 @@ test("parseMessage accepts good messages and rejects bad ones", () => {
   ];
   assert.ok(parseMessage(hostToPanel, { type: "actions", actions: terminalActions }).ok);
 });
+
+test("a permission card carries what the agent showed with the question (command, reasons, diff)", () => {
+  const content: acp.ToolCallContent[] = [
+    { type: "content", content: text("```sh\nrm -rf build\n```\nNeeds approval: recursive delete.") },
+    { type: "diff", path: "/w/a.txt", oldText: "a\n", newText: "b\n" },
+  ];
+  const state = apply([
+    { type: "sessionOpened", sessionId: "s1", loading: false },
+    { type: "permissionRequested", id: "p1", toolCall: { toolCallId: "t1", title: "$ rm -rf build", content }, options: [{ optionId: "y", name: "Allow once", kind: "allow_once" }] },
+  ]);
+  const card = state.items.find((item) => item.kind === "permission");
+  assert.ok(card && card.kind === "permission");
+  assert.deepEqual(card.content, content);
+  assert.equal(card.title, "$ rm -rf build");
+});

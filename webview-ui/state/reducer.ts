@@ -74,6 +74,7 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
         toolCallId: action.toolCall.toolCallId,
         title: action.toolCall.title ?? titleOf(state, action.toolCall.toolCallId) ?? "Permission needed",
         options: action.options,
+        content: action.toolCall.content ?? undefined,
       });
     case "permissionResolved":
       return patch(state, action.id, (item) => (item.kind === "permission" ? { ...item, outcome: action.outcome } : item));

@@ -56,6 +56,8 @@ export interface PermissionItem {
   toolCallId: string;
   title: string;
   options: acp.PermissionOption[];
+  /** What the agent shows with the question: the command, why it asks, an edit's diff. */
+  content?: acp.ToolCallContent[];
   /** The option picked, "cancelled", or undefined while waiting. */
   outcome?: string;
 }

@@ -6,6 +6,7 @@ import type { PermissionOption } from "@agentclientprotocol/sdk";
 import type { PermissionItem } from "../../state/types";
 import { post } from "../../bridge/vscode-api";
 import { Icon } from "../icons";
+import { ToolContent } from "./ToolContent";
 
 const kindLabel: Record<string, string> = {
   allow_once: "Allow once",
@@ -37,6 +38,13 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
           <div class="permission-title">{item.title}</div>
         </div>
       </div>
+      {waiting && item.content?.length ? (
+        <div class="permission-content">
+          {item.content.map((content, i) => (
+            <ToolContent key={i} content={content} toolCallId={item.toolCallId} index={1000 + i} />
+          ))}
+        </div>
+      ) : null}
       {waiting ? (
         <div class="button-row">
           {options.map((option, i) => (
