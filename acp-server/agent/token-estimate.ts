@@ -26,11 +26,30 @@ export function messageTokens(message: ChatMessage): number {
   }
 }
 
+/**
+ * Estimates by message. History messages are never modified in place (a compression replaces
+ * them), and the compression trigger asks before every model call, so each message is
+ * measured once rather than on every call over the whole history.
+ */
+const messageEstimates = new WeakMap<ChatMessage, number>();
+
 export function messagesTokens(messages: readonly ChatMessage[]): number {
-  return messages.reduce((sum, message) => sum + messageTokens(message), 0);
+  let sum = 0;
+  for (const message of messages) {
+    let tokens = messageEstimates.get(message);
+    if (tokens === undefined) messageEstimates.set(message, (tokens = messageTokens(message)));
+    sum += tokens;
+  }
+  return sum;
 }
+
+/** The tool list's size by list: a turn passes the same array to every call, so it is serialized once. */
+const toolEstimates = new WeakMap<readonly ToolSpec[], number>();
 
 /** The fixed part of every request: the system prompt and the tool schemas. */
 export function overheadTokens(systemPrompt: string, tools: readonly ToolSpec[]): number {
-  return textTokens(systemPrompt) + (tools.length ? textTokens(JSON.stringify(tools)) : 0);
+  if (!tools.length) return textTokens(systemPrompt);
+  let toolTokens = toolEstimates.get(tools);
+  if (toolTokens === undefined) toolEstimates.set(tools, (toolTokens = textTokens(JSON.stringify(tools))));
+  return textTokens(systemPrompt) + toolTokens;
 }

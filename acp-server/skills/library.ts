@@ -113,13 +113,27 @@ function skillFiles(dir: string): string[] {
   return files.sort();
 }
 
+/**
+ * Parsed SKILL.md files by path, with the text they were parsed from. The catalog is read on
+ * every session/new, load and prompt; parsing each file's YAML (and its threat scan) again
+ * cost most of that. The file is still read every time and reparsed whenever its text
+ * differs, so a skill written a moment ago is found at once, as before.
+ */
+const parsed = new Map<string, { text: string; frontmatter: SkillFrontmatter; body: string; threat?: { found?: string } }>();
+
 function readSkill(file: string, source: SkillSourceKind, warnings: string[]): Skill | undefined {
   try {
     const size = statSync(file).size;
     if (size > MAX_SKILL_BYTES) throw new SkillFormatError(`it is ${size} bytes, over the ${MAX_SKILL_BYTES}-byte limit`);
     const text = readFileSync(file, "utf8");
     const dir = path.dirname(file);
-    const { frontmatter, body } = parseSkillFile(text, path.basename(dir));
+    let entry = parsed.get(file);
+    if (entry?.text !== text) {
+      parsed.delete(file);
+      entry = { text, ...parseSkillFile(text, path.basename(dir)) };
+      parsed.set(file, entry);
+    }
+    const { frontmatter, body } = entry;
     return { name: frontmatter.name, description: frontmatter.description, version: frontmatter.version, tags: frontmatter.tags, source, dir, file, frontmatter, body, text };
   } catch (error) {
     const reason = error instanceof SkillFormatError ? error.message : `cannot be read (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
@@ -131,7 +145,9 @@ function readSkill(file: string, source: SkillSourceKind, warnings: string[]): S
 /** Skills from the project or the user are scanned like context files; bundled ones ship with Hermes. */
 function flagged(skill: Skill): string | undefined {
   if (skill.source === "bundled") return undefined;
-  const threat = scanForThreats(skill.text);
+  // The scan depends on the text only: done once per parsed text (see `parsed`).
+  const entry = parsed.get(skill.file);
+  const threat = entry?.text === skill.text ? (entry.threat ??= { found: scanForThreats(skill.text) }).found : scanForThreats(skill.text);
   return threat ? `blocked by the threat scan: ${threat}` : undefined;
 }
 

@@ -54,8 +54,12 @@ const tools = new Map<string, ToolDefinition>();
 export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): ToolDefinition<S> {
   if (tools.has(definition.name)) throw new Error(`Tool ${definition.name} is defined twice`);
   tools.set(definition.name, definition as unknown as ToolDefinition);
+  sortedTools = undefined;
   return definition;
 }
+
+/** Every defined tool by name; sorted again only when a tool is defined (see listTools). */
+let sortedTools: ToolDefinition[] | undefined;
 
 export function getTool(name: string): ToolDefinition | undefined {
   return tools.get(name);
@@ -63,9 +67,10 @@ export function getTool(name: string): ToolDefinition | undefined {
 
 /** Available tools in a stable (name) order, so requests stay byte-identical for prompt caching. */
 export function listTools(): ToolDefinition[] {
-  return [...tools.values()]
-    .filter((tool) => (tool.isAvailable?.() ?? true) === true)
-    .sort((a, b) => a.name.localeCompare(b.name));
+  // The sort (localeCompare) is paid once per tool set, not per turn; availability can
+  // change at any time, so it is still asked on every call. A fresh array each time.
+  sortedTools ??= [...tools.values()].sort((a, b) => a.name.localeCompare(b.name));
+  return sortedTools.filter((tool) => (tool.isAvailable?.() ?? true) === true);
 }
 
 /**
