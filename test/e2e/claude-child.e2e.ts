@@ -63,6 +63,12 @@ function describeProcess(pid: number): string {
   }
 }
 
+/** A child that exited may stay a zombie for a moment until Node reaps it: wait for real ones. */
+async function assertNoChildren(parent: number): Promise<void> {
+  const running = () => childPids(parent).filter((pid) => processState(pid) !== "Z");
+  assert.ok(await waitUntil(() => running().length === 0, 5_000), `children left: ${running().map(describeProcess).join("; ")}`);
+}
+
 /** Live processes whose command line mentions the Claude install. */
 function claudeProcesses(): number[] {
   const pids: number[] = [];
@@ -141,9 +147,7 @@ test("Claude Code child: progress in the parent's card, a forwarded Write approv
     assert.ok(anthropic.requests.length >= 2);
     assert.deepEqual(hermes.invalidUpdates, []);
     assert.ok(await waitUntil(() => claudeProcesses().length === 0, 5_000), `left over: ${claudeProcesses()}`);
-    // A child that exited may stay a zombie for a moment until Node reaps it: wait for real ones.
-    const running = () => childPids(hermes.child.pid!).filter((pid) => processState(pid) !== "Z");
-    assert.ok(await waitUntil(() => running().length === 0, 5_000), `children left: ${running().map(describeProcess).join("; ")}`);
+    await assertNoChildren(hermes.child.pid!);
   } finally {
     await hermes.close();
     await anthropic.close();
@@ -187,7 +191,7 @@ test("Claude Code child: cancelling the parent stops Claude Code and leaves no p
     await hermes.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     assert.equal((await prompt).stopReason, "cancelled");
     assert.ok(await waitUntil(() => claudeProcesses().length === 0, 6_000), `left over: ${claudeProcesses()}`);
-    assert.deepEqual(childPids(hermes.child.pid!), []);
+    await assertNoChildren(hermes.child.pid!);
   } finally {
     await hermes.close();
     await anthropic.close();

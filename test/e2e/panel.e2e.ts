@@ -147,11 +147,13 @@ test("the packaged extension in code-server: chat, permission, per-hunk review, 
   });
 
   await step("03-permission-card", async () => {
-    model.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "rm -rf build" } }] }, { text: "The build folder is gone." });
+    model.enqueue({ toolCalls: [{ name: "terminal", arguments: { command: "rm -rfv build" } }] }, { text: "The build folder is gone." });
     await send(panel, "Clean the build folder");
     const card = panel.locator("[data-testid=permission-card]").last();
     await card.waitFor({ state: "visible", timeout: 60_000 });
     await card.locator("[data-option-kind=allow_once]").waitFor({ state: "visible", timeout: 10_000 });
+    // The card says why it asks (the command screen's reason), not just what.
+    await card.getByText(/recursive delete/).waitFor({ state: "visible", timeout: 10_000 });
     assert.ok(existsSync(path.join(workspace, "build")), "nothing runs before the user answers");
   });
 
@@ -160,6 +162,8 @@ test("the packaged extension in code-server: chat, permission, per-hunk review, 
     await panel.locator("[data-testid=msg-agent]").filter({ hasText: "The build folder is gone." }).waitFor({ timeout: 60_000 });
     await waitFor(() => !existsSync(path.join(workspace, "build")), 30_000, "build/ was not removed after the approval");
     await waitForAttribute(panel.locator("[data-testid=tool-card]").last(), "data-status", /^completed$/, 30_000);
+    // The command ran in a VS Code terminal; its output (rm -v names what it removed) shows in the card.
+    await panel.locator("[data-testid=tool-card]").last().getByText(/removed .*output\.bin/).waitFor({ state: "visible", timeout: 30_000 });
     await waitForIdle(panel);
   });
 
