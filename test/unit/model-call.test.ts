@@ -8,6 +8,7 @@ import type { TurnObserver } from "../../acp-server/agent/turn-io";
 import { ChatCompletionsProvider } from "../../acp-server/providers/chat-completions";
 import { ContextOverflowError, ProviderError, type ModelRequest } from "../../acp-server/providers/types";
 import { createLogger } from "../../acp-server/util/log";
+import { recordingObserver } from "../support/compression-fixtures";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
@@ -24,31 +25,13 @@ function choice(name: string, url: string, maxRetries = 2, idleTimeoutMs?: numbe
   };
 }
 
-function observer(): TurnObserver & { notices: string[]; text: string } {
-  const seen = { notices: [] as string[], text: "" };
-  return Object.assign(seen, {
-    textDelta: (t: string) => void (seen.text += t),
-    reasoningDelta: () => {},
-    toolCallPending: () => {},
-    toolCallRunning: () => {},
-    toolCallProgress: () => {},
-    toolCallFinished: () => {},
-    plan: () => {},
-    usage: () => {},
-    notice: (t: string) => void seen.notices.push(t),
-    compactionStarted: () => {},
-    compactionFinished: () => {},
-    contextUsage: () => {},
-  });
-}
-
 const options = (models: ModelChoice[], obs: TurnObserver, signal = new AbortController().signal) => ({ models, observer: obs, signal, retryBaseDelayMs: 5, log });
 
 test("a 429 is retried after the server's retry-after, and the user is told", async () => {
   const model = scripted();
   const before = model.requests.length;
   model.enqueue({ status: 429, headers: { "retry-after-ms": "20" } }, { text: "ok now" });
-  const obs = observer();
+  const obs = recordingObserver();
   const result = await callWithRecovery(request, options([choice("a", model.url)], obs));
   assert.equal(result.kind, "done");
   assert.equal(result.kind === "done" && result.reply.text, "ok now");
@@ -60,7 +43,7 @@ test("a 429 is retried after the server's retry-after, and the user is told", as
 test("500s, a truncated stream and a stalled stream are retried; the partial reply is discarded", async () => {
   const model = scripted();
   model.enqueue({ status: 500 }, { text: "half", truncate: true }, { text: "stuck", hang: true }, { text: "whole answer" });
-  const obs = observer();
+  const obs = recordingObserver();
   const result = await callWithRecovery(request, options([choice("b", model.url, 3, 200)], obs));
   assert.equal(result.kind === "done" && result.reply.text, "whole answer", "only the successful attempt's text is kept");
   assert.equal(obs.notices.length, 3);
@@ -72,7 +55,7 @@ test("a refused key is not retried: the next model is tried at once, and the swi
   const model = scripted();
   const before = model.requests.length;
   model.enqueue({ status: 401 }, { text: "from the fallback" });
-  const obs = observer();
+  const obs = recordingObserver();
   const result = await callWithRecovery(request, options([choice("main", model.url), choice("backup", model.url)], obs));
   assert.equal(result.kind === "done" && result.model.id, "custom/backup");
   const bodies = model.requests.slice(before).map((r) => r.body.model);
@@ -84,7 +67,7 @@ test("a refused key is not retried: the next model is tried at once, and the swi
 test("when every model fails, the error names what happened to each", async () => {
   const model = scripted();
   model.enqueue({ status: 503 }, { status: 503 }, { status: 401 });
-  const obs = observer();
+  const obs = recordingObserver();
   await assert.rejects(callWithRecovery(request, options([choice("x", model.url, 1), choice("y", model.url, 0)], obs)), (error: unknown) => {
     assert.ok(error instanceof ModelsExhaustedError);
     assert.equal(error.attempts.length, 2);
@@ -98,7 +81,7 @@ test("when every model fails, the error names what happened to each", async () =
 test("a context overflow is not retried or switched: compression must handle it", async () => {
   const model = scripted();
   model.enqueue({ status: 400, errorBody: { error: { message: "This model's maximum context length is 8192 tokens", type: "invalid_request_error", code: "context_length_exceeded" } } });
-  const obs = observer();
+  const obs = recordingObserver();
   await assert.rejects(callWithRecovery(request, options([choice("small", model.url), choice("other", model.url)], obs)), ContextOverflowError);
   assert.deepEqual(obs.notices, []);
 });
@@ -107,7 +90,7 @@ test("cancel during the retry wait ends the call at once", async () => {
   const model = scripted();
   model.enqueue({ status: 429, headers: { "retry-after": "30" } });
   const controller = new AbortController();
-  const obs = observer();
+  const obs = recordingObserver();
   const pending = callWithRecovery(request, { ...options([choice("c", model.url)], obs, controller.signal) });
   await model.waitForRequests(model.requests.length);
   setTimeout(() => controller.abort(), 50);
