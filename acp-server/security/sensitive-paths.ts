@@ -43,6 +43,19 @@ const SENSITIVE_NAMES = [
 ];
 const SENSITIVE_DIRS = [".git", ".ssh", ".aws", ".gnupg", ".kube", ".docker"];
 
+/**
+ * Why a file tool must ask before it even looks at `target`: outside the workspace (after
+ * resolving symlinks) or a credential. Empty when the path is an ordinary workspace file.
+ * Reading first would leak: a refused patch's "not found" answer is an oracle on the content.
+ */
+export function guardedPathReasons(cwd: string, target: string): string[] {
+  const reasons: string[] = [];
+  const sensitive = sensitiveReason(target);
+  if (sensitive) reasons.push(`sensitive path: ${sensitive}`);
+  if (!insideWorkspace(cwd, target)) reasons.push(`outside the workspace: ${target}`);
+  return reasons;
+}
+
 /** Why `target` is sensitive, or undefined. */
 export function sensitiveReason(target: string): string | undefined {
   const real = realPath(target);

@@ -1,5 +1,6 @@
 // patch: exact string replacement in one file, shown to the user as a diff before writing.
 import { z } from "zod";
+import { guardedPathReasons } from "../security/sensitive-paths";
 import { FileNotFoundError } from "./context";
 import { landedDiff } from "./landed-diff";
 import { displayPath, resolvePath } from "./paths";
@@ -77,6 +78,8 @@ export function hunk(
   return { diff: [`@@ line ${first} @@`, ...show(removed, "-"), ...show(added, "+")].join("\n"), line: first };
 }
 
+const denied = (shown: string) => ({ output: { error: `The user denied editing ${shown}. The file was not changed.` }, isError: true });
+
 export const patchTool = defineTool({
   name: "patch",
   toolset: "file",
@@ -94,6 +97,15 @@ export const patchTool = defineTool({
       throw new ToolError("old_string is empty. Quote the exact text to replace, or use write_file to create or rewrite a file.");
     }
     if (args.old_string === args.new_string) throw new ToolError("old_string and new_string are identical; nothing would change.");
+
+    // Outside the workspace or on a credential, the user decides before the file is read: a
+    // refused call must not say whether the file exists or whether old_string is in it.
+    const askedFirst = guardedPathReasons(ctx.cwd, absolute).length > 0;
+    if (askedFirst) {
+      const preview = { type: "diff" as const, path: absolute, oldText: args.old_string, newText: args.new_string };
+      const allowed = await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [preview] });
+      if (!allowed) return denied(shown);
+    }
 
     let before: string;
     try {
@@ -135,8 +147,9 @@ export const patchTool = defineTool({
     after += before.slice(last);
 
     const diff = { type: "diff" as const, path: absolute, oldText: before, newText: after };
-    const allowed = await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [diff] });
-    if (!allowed) return { output: { error: `The user denied editing ${shown}. The file was not changed.` }, isError: true };
+    if (!askedFirst && !(await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [diff] }))) {
+      return denied(shown);
+    }
     const written = await ctx.files.writeText(absolute, after);
 
     const first = hunk(before, after, found[0], oldString.length, newString.length);

@@ -1,6 +1,7 @@
 // write_file: replaces (or creates) a whole file after the user approves the diff.
 import { stat } from "node:fs/promises";
 import { z } from "zod";
+import { guardedPathReasons } from "../security/sensitive-paths";
 import { FileNotFoundError, type FileAccess } from "./context";
 import { landedDiff } from "./landed-diff";
 import { displayPath, resolvePath } from "./paths";
@@ -34,19 +35,22 @@ export const writeFileTool = defineTool({
   handler: async (args, ctx) => {
     const absolute = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, absolute);
+    const denied = { output: { error: `The user denied writing ${shown}. The file was not changed.` }, isError: true };
+    // Outside the workspace or on a credential, ask before looking at the file at all (its
+    // existence and old content are not the model's business until the user says yes).
+    const askedFirst = guardedPathReasons(ctx.cwd, absolute).length > 0;
+    if (askedFirst) {
+      const note = { type: "text" as const, text: `${shown} is not an ordinary workspace file; its current content (if any) was not read and is replaced entirely.` };
+      const preview = { type: "diff" as const, path: absolute, oldText: null, newText: args.content };
+      if (!(await ctx.requestPermission({ action: "edit", title: `Write ${shown}`, paths: [absolute], content: [note, preview] }))) return denied;
+    }
     const info = await stat(absolute).catch(() => null);
     if (info?.isDirectory()) throw new ToolError(`${shown} is a directory; give the path of a file inside it.`);
 
     const oldText = await readIfExists(ctx.files, absolute);
     const diff = { type: "diff" as const, path: absolute, oldText, newText: args.content };
-    const allowed = await ctx.requestPermission({
-      action: "edit",
-      title: `Write ${shown}`,
-      paths: [absolute],
-      content: [diff],
-    });
-    if (!allowed) {
-      return { output: { error: `The user denied writing ${shown}. The file was not changed.` }, isError: true };
+    if (!askedFirst && !(await ctx.requestPermission({ action: "edit", title: `Write ${shown}`, paths: [absolute], content: [diff] }))) {
+      return denied;
     }
     const written = await ctx.files.writeText(absolute, args.content);
     return {
