@@ -5,8 +5,13 @@
 // - dist/extension.cjs: the VS Code extension host side. CommonJS because VS Code require()s
 //   extensions, and .cjs because this package is "type": "module".
 // - dist/webview.js + dist/webview.css: the chat panel, one browser bundle.
+//
+// The published npm package ships only the server (dist/hermes.js, dist/chunks/, the sql.js
+// wasm) and skills/: every runtime dependency is bundled, so installing it fetches nothing else.
 import { build } from "esbuild";
-import { copyFileSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, readFileSync, rmSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
@@ -23,13 +28,16 @@ const zodEnglishOnly = {
   },
 };
 
-rmSync(new URL("./dist", import.meta.url), { recursive: true, force: true });
+// HERMES_BUILD_OUTDIR builds elsewhere (the build test uses it, so it never replaces the dist/
+// other tests are running).
+const outdir = path.resolve(process.env.HERMES_BUILD_OUTDIR ?? fileURLToPath(new URL("./dist", import.meta.url)));
+rmSync(outdir, { recursive: true, force: true });
 
 const production = process.env.NODE_ENV === "production";
 
 const serverBuild = build({
   entryPoints: { hermes: "acp-server/main.ts" },
-  outdir: "dist",
+  outdir,
   chunkNames: "chunks/[name]-[hash]",
   bundle: true,
   splitting: true,
@@ -49,7 +57,7 @@ const serverBuild = build({
 
 const extensionBuild = build({
   entryPoints: { extension: "extension/extension.ts" },
-  outdir: "dist",
+  outdir,
   outExtension: { ".js": ".cjs" },
   bundle: true,
   platform: "node",
@@ -66,7 +74,7 @@ const extensionBuild = build({
 
 const webviewBuild = build({
   entryPoints: { webview: "webview-ui/main.tsx" },
-  outdir: "dist",
+  outdir,
   bundle: true,
   platform: "browser",
   format: "iife",
@@ -84,4 +92,9 @@ const webviewBuild = build({
 await Promise.all([serverBuild, extensionBuild, webviewBuild]);
 
 // sql.js (the session index) loads its WebAssembly at run time; ship it beside the bundle.
-copyFileSync(new URL("./node_modules/sql.js/dist/sql-wasm.wasm", import.meta.url), new URL("./dist/sql-wasm.wasm", import.meta.url));
+copyFileSync(new URL("./node_modules/sql.js/dist/sql-wasm.wasm", import.meta.url), path.join(outdir, "sql-wasm.wasm"));
+
+// esbuild writes files without the execute bit. dist/hermes.js is the package's `bin` and starts
+// with a shebang: keep it executable after every build, so `npx hermes` and ./dist/hermes.js run
+// from a checkout (npm sets the bit itself only when it installs a package).
+chmodSync(path.join(outdir, "hermes.js"), 0o755);

@@ -34,6 +34,8 @@ export interface HarnessOptions {
   permission?: PermissionPolicy;
   /** More client capabilities to advertise in initialize (e.g. `session: {compaction: {}}`). */
   clientCapabilities?: Record<string, unknown>;
+  /** An installed `hermes` executable to run instead of this checkout's dist/hermes.js. */
+  bin?: string;
 }
 
 export interface Harness {
@@ -77,7 +79,8 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
     if (value !== undefined && !key.startsWith("HERMES_") && !key.endsWith("_API_KEY")) env[key] = value;
   }
   Object.assign(env, { HERMES_HOME: home }, options.env);
-  const child = spawn(process.execPath, [HERMES_BIN, "acp"], { env, stdio: ["pipe", "pipe", "pipe"] });
+  const [command, args] = options.bin ? [options.bin, ["acp"]] : [process.execPath, [HERMES_BIN, "acp"]];
+  const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
 
   let stderrText = "";
   child.stderr.setEncoding("utf8");

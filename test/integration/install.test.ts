@@ -1,0 +1,106 @@
+// The published package, installed the way a newcomer installs it: `npm pack`, then
+// `npm install -g` into an empty prefix with a fresh HOME and an empty npm cache, and `npx`
+// on the tarball. Every runtime dependency is bundled, so neither may need the registry
+// (--offline proves it). Also: the build itself leaves dist/hermes.js executable, every time.
+import * as acp from "@agentclientprotocol/sdk";
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { promisify } from "node:util";
+import { agentText, HERMES_BIN, makeTempDir, ROOT, scriptedConfig, startHermes } from "../support/acp-harness";
+import { useScriptedModel } from "../support/scripted-model";
+
+const run = promisify(execFile);
+const scripted = useScriptedModel();
+const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8"));
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+const npx = process.platform === "win32" ? "npx.cmd" : "npx";
+
+/** A machine that has never seen Hermes or npm's cache: nothing from the developer's setup leaks in. */
+async function freshMachine() {
+  const dir = await makeTempDir("hermes-install-");
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith("HERMES_") && !key.startsWith("npm_") && !key.endsWith("_API_KEY")) env[key] = value;
+  }
+  Object.assign(env, {
+    HOME: path.join(dir, "home"),
+    HERMES_HOME: path.join(dir, "home", ".hermes"),
+    npm_config_cache: path.join(dir, "npm-cache"),
+    npm_config_update_notifier: "false",
+    npm_config_audit: "false",
+    npm_config_fund: "false",
+  });
+  return { dir, env, prefix: path.join(dir, "prefix") };
+}
+
+async function packTarball(destination: string, env: Record<string, string>): Promise<string> {
+  assert.ok(existsSync(HERMES_BIN), "dist/hermes.js is missing: run npm run build first");
+  // --ignore-scripts: `prepare` would rebuild dist/ under the other tests running from it.
+  const { stdout } = await run(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", destination], { cwd: ROOT, env, timeout: 60_000 });
+  const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
+  const files = packed.files.map((f) => f.path);
+  assert.ok(files.includes("dist/hermes.js") && files.includes("dist/sql-wasm.wasm") && files.includes("skills/code-review/SKILL.md"), files.join("\n"));
+  assert.ok(files.some((f) => f.startsWith("dist/chunks/")), "the lazily loaded chunks ship");
+  assert.deepEqual(
+    files.filter((f) => /\.map$|extension\.cjs|webview|^acp-server\/|^test\//.test(f)),
+    [],
+    "the npm package carries the server only: no sources, tests, source maps or editor-extension bundles",
+  );
+  return packed.filename;
+}
+
+test("the packed tarball installs globally with nothing else and serves ACP; npx runs it too", async () => {
+  const model = scripted();
+  const { dir, env, prefix } = await freshMachine();
+  const tarball = await packTarball(dir, env);
+
+  await run(npm, ["install", "--global", "--offline", "--prefix", prefix, path.join(dir, tarball)], { env, timeout: 60_000 });
+  const installed = path.join(prefix, "lib", "node_modules", pkg.name);
+  assert.deepEqual(readdirSync(path.dirname(installed)), [pkg.name], "no other package was installed");
+  assert.equal(existsSync(path.join(installed, "node_modules")), false, "the package has no runtime dependencies");
+
+  // Run the bin as a shell would: through its shebang, which needs the execute bit.
+  const bin = path.join(prefix, "bin", "hermes");
+  const version = await run(bin, ["--version"], { env, timeout: 30_000 });
+  assert.equal(version.stdout.trim(), pkg.version);
+
+  // The installed copy answers initialize and runs a turn: chunks, wasm and bundled skills resolve from the install.
+  model.enqueue({ text: "Installed and answering." });
+  const hermes = await startHermes({ bin, config: scriptedConfig(model.url), env: { HOME: env.HOME } });
+  try {
+    const init = await hermes.initialize();
+    assert.equal(init.agentInfo?.version, pkg.version);
+    const cwd = await makeTempDir();
+    const { sessionId } = await hermes.newSession(cwd);
+    const commands = await hermes.waitForUpdate((u) => u.sessionUpdate === "available_commands_update");
+    assert.ok(
+      commands.sessionUpdate === "available_commands_update" && commands.availableCommands.some((c) => c.name === "code-review"),
+      "the bundled skills are found inside the installed package",
+    );
+    assert.equal((await hermes.prompt(sessionId, "hello")).stopReason, "end_turn");
+    assert.match(agentText(hermes, sessionId), /Installed and answering\./);
+    const listed = await hermes.agent.request(acp.methods.agent.session.list, { cwd });
+    assert.equal(listed.sessions.length, 1, "the session index (sql.js + its wasm) works from the install");
+  } finally {
+    await hermes.close();
+  }
+
+  // npx on the tarball (relative path: npx runs an absolute path as a command, not a package).
+  const viaNpx = await run(npx, ["--yes", "--offline", `./${tarball}`, "--version"], { cwd: dir, env, timeout: 60_000 });
+  assert.equal(viaNpx.stdout.trim(), pkg.version);
+});
+
+test("every build leaves dist/hermes.js executable with its shebang", async () => {
+  const out = await makeTempDir("hermes-build-");
+  for (let round = 1; round <= 2; round++) {
+    await run(process.execPath, [path.join(ROOT, "esbuild.config.mjs")], { cwd: ROOT, env: { ...process.env, HERMES_BUILD_OUTDIR: out }, timeout: 120_000 });
+    const entry = path.join(out, "hermes.js");
+    assert.equal(statSync(entry).mode & 0o111, 0o111, `round ${round}: hermes.js is executable by everyone`);
+    assert.match(readFileSync(entry, "utf8"), /^#!\/usr\/bin\/env node\n/, `round ${round}: the shebang is the first line`);
+    const { stdout } = await run(entry, ["--version"], { timeout: 30_000 });
+    assert.equal(stdout.trim(), pkg.version, `round ${round}: the fresh build runs directly`);
+  }
+});
