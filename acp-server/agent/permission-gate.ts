@@ -13,6 +13,8 @@ export function permissionGate(
   host: TurnHost,
   call: ToolCallView,
   signal: AbortSignal,
+  /** Tells the user something that is not an answer (an "always" rule that could not be saved). */
+  notice: (text: string) => void = () => {},
 ): (ask: PermissionAsk) => Promise<boolean> {
   return async (ask) => {
     const verdict = decidePermission(session.mode, ask, session.cwd);
@@ -29,7 +31,9 @@ export function permissionGate(
 
     const answer = await host.askUser(call, { ...ask, reasons: verdict.reasons }, signal);
     if (answer === "allow_session") for (const grant of grants) session.alwaysAllowed.add(grant);
-    if (answer === "allow_always" || answer === "reject_always") remember(host.approvals, ask, verdict, session.cwd, answer === "allow_always" ? "allow" : "reject");
+    if (answer === "allow_always" || answer === "reject_always") {
+      for (const problem of remember(host.approvals, ask, verdict, session.cwd, answer === "allow_always" ? "allow" : "reject")) notice(problem);
+    }
     if (answer === "allow_always") for (const grant of grants) session.alwaysAllowed.add(grant);
     return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
   };
@@ -48,13 +52,17 @@ function savedAnswer(rules: ApprovalRules | undefined, ask: PermissionAsk, verdi
   return undefined;
 }
 
-function remember(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string, decision: "allow" | "reject"): void {
-  if (!rules) return;
-  if (ask.action === "execute") for (const key of verdict.keys) rules.remember({ command: key, decision });
+/** Saves the answer as rules; returns what the user should be told about rules that were not saved. */
+function remember(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string, decision: "allow" | "reject"): string[] {
+  if (!rules) return [];
+  const problems: (string | undefined)[] = [];
+  if (ask.action === "execute") for (const key of verdict.keys) problems.push(rules.remember({ command: key, decision }));
   if (ask.action === "edit") {
     for (const file of ask.paths ?? []) {
       const relative = file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file;
-      rules.remember({ edit: relative, decision });
+      problems.push(rules.remember({ edit: relative, decision }));
     }
   }
+  // One notice is enough when several rules of one answer failed for the same reason.
+  return [...new Set(problems.filter((problem): problem is string => problem !== undefined))];
 }

@@ -132,7 +132,7 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     shell: host.shell,
     state: session.toolState,
     progress: (update) => observer.toolCallProgress(view.id, update.content ? { ...update, content: update.content.map(redactText) } : update),
-    requestPermission: permissionGate(session, host, view, signal),
+    requestPermission: permissionGate(session, host, view, signal, (text) => observer.notice(text)),
     publishPlan: (todos) => observer.plan(todos),
     history: host.history,
   };

@@ -3,6 +3,7 @@
 // lock file with an atomic rename so Hermes processes sharing one home add up correctly.
 import fs from "node:fs";
 import path from "node:path";
+import { acquireFileLock } from "../util/file-lock";
 
 export type SkillUseKind = "view" | "invocation";
 
@@ -82,21 +83,11 @@ export function forgetSkillUsage(home: string, name: string): void {
   }
 }
 
+/** The shared lock helper; counts are advisory, so a busy or broken lock just skips the update. */
 function lock(lockFile: string): (() => void) | undefined {
-  const deadline = Date.now() + LOCK_TIMEOUT_MS;
-  for (;;) {
-    try {
-      fs.closeSync(fs.openSync(lockFile, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600));
-      return () => fs.rmSync(lockFile, { force: true });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== "EEXIST") return undefined;
-    }
-    try {
-      if (Date.now() - fs.statSync(lockFile).mtimeMs > LOCK_STALE_MS) fs.rmSync(lockFile, { force: true });
-    } catch {
-      // Released meanwhile: try again.
-    }
-    if (Date.now() >= deadline) return undefined;
-    Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 10);
+  try {
+    return acquireFileLock(lockFile, { timeoutMs: LOCK_TIMEOUT_MS, staleMs: LOCK_STALE_MS });
+  } catch {
+    return undefined;
   }
 }

@@ -1,0 +1,91 @@
+// One lock-file helper for every file Hermes processes share in $HERMES_HOME (config.yaml,
+// skill usage counts): O_EXCL creates the lock, the holder's pid and a token go in it, and a
+// lock whose holder is dead, or which is older than `staleMs`, is taken over. Synchronous on
+// purpose: the critical sections are a read-modify-write of one small file.
+import fs from "node:fs";
+
+export interface FileLockOptions {
+  /** Give up after this long (default 2 s). */
+  timeoutMs?: number;
+  /** A lock older than this is abandoned, whoever holds it (default 10 s). */
+  staleMs?: number;
+}
+
+export class LockBusyError extends Error {
+  constructor(readonly lockFile: string) {
+    super(`${lockFile} is held by another process`);
+    this.name = "LockBusyError";
+  }
+}
+
+/** Takes `lockFile`, or throws LockBusyError after the timeout. Returns the release function. */
+export function acquireFileLock(lockFile: string, options: FileLockOptions = {}): () => void {
+  const deadline = Date.now() + (options.timeoutMs ?? 2_000);
+  const staleMs = options.staleMs ?? 10_000;
+  const token = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
+  for (;;) {
+    try {
+      const fd = fs.openSync(lockFile, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600);
+      try {
+        fs.writeSync(fd, token);
+      } finally {
+        fs.closeSync(fd);
+      }
+      return () => {
+        try {
+          // Only our own lock: after a stale takeover the file may belong to someone else.
+          if (fs.readFileSync(lockFile, "utf8") === token) fs.unlinkSync(lockFile);
+        } catch {
+          // Already gone.
+        }
+      };
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
+    }
+    if (isStale(lockFile, staleMs)) {
+      fs.rmSync(lockFile, { force: true });
+      continue;
+    }
+    if (Date.now() >= deadline) throw new LockBusyError(lockFile);
+    sleepSync(10 + Math.floor(Math.random() * 20));
+  }
+}
+
+/** Runs `work` holding `lockFile`. */
+export function withFileLock<T>(lockFile: string, work: () => T, options?: FileLockOptions): T {
+  const release = acquireFileLock(lockFile, options);
+  try {
+    return work();
+  } finally {
+    release();
+  }
+}
+
+function isStale(lockFile: string, staleMs: number): boolean {
+  let text: string;
+  let mtimeMs: number;
+  try {
+    mtimeMs = fs.statSync(lockFile).mtimeMs;
+    text = fs.readFileSync(lockFile, "utf8");
+  } catch {
+    return false; // released meanwhile: the next O_EXCL attempt decides
+  }
+  if (Date.now() - mtimeMs > staleMs) return true;
+  const pid = Number(text.split(" ")[0]);
+  // An empty lock is one being written right now (or one from an older Hermes): age decides.
+  if (!Number.isInteger(pid) || pid <= 0 || text === "") return false;
+  return !processAlive(pid);
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+export function sleepSync(ms: number): void {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+}
