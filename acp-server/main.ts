@@ -7,7 +7,8 @@ const HELP = `hermes ${VERSION}: a self-improving coding agent for editors (Agen
 
 Usage:
   hermes acp                 Serve ACP on stdin/stdout (for Zed, JetBrains, VS Code, acpx, ...)
-  hermes acp --check         Print the resolved model and configuration; exit 1 if unusable
+  hermes acp --check         Print the resolved model and configuration and probe the model
+                             endpoint (--offline skips the probe); exit 1 if unusable
   hermes chat [options] "prompt..."
                              Run one turn in this terminal and stream the reply
       --cwd DIR              Working directory (default: the current one)
@@ -23,8 +24,9 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case "acp":
-      if (rest.some((arg) => arg !== "--check")) return usageError(`unknown option for acp: ${rest.join(" ")}`);
-      if (rest.includes("--check")) return process.exit(await (await import("./cli/check-command")).runCheck());
+      if (rest.some((arg) => arg !== "--check" && arg !== "--offline")) return usageError(`unknown option for acp: ${rest.join(" ")}`);
+      if (rest.includes("--offline") && !rest.includes("--check")) return usageError("--offline goes with --check: hermes acp --check --offline");
+      if (rest.includes("--check")) return process.exit(await (await import("./cli/check-command")).runCheck({ offline: rest.includes("--offline") }));
       return (await import("./cli/acp-command")).runAcpServer();
     case "chat": {
       const options = parseChatArgs(rest);

@@ -1,10 +1,21 @@
-// `hermes acp --check`: print the resolved configuration; exit 1 with the reason if unusable.
+// `hermes acp --check`: print the resolved configuration and probe the model endpoint (one
+// GET /models, no tokens spent; `--offline` skips it); exit 1 with the reason if unusable.
+import { apiKeyPlaces } from "../config/key-places";
 import { loadConfig } from "../config/load";
+import { probeEndpoint } from "../config/probe-endpoint";
 import { probeLocalServers } from "../config/probe-local";
 import { resolveModel, resolveModelSet, type ResolvedModel } from "../config/resolve-model";
 import { VERSION } from "../version";
 
-export async function runCheck(out: (line: string) => void = (line) => process.stdout.write(`${line}\n`)): Promise<number> {
+export interface CheckOptions {
+  /** Skip the request to the endpoint (no network). */
+  offline?: boolean;
+}
+
+export async function runCheck(
+  options: CheckOptions = {},
+  out: (line: string) => void = (line) => process.stdout.write(`${line}\n`),
+): Promise<number> {
   const loaded = loadConfig();
   const model = resolveModel(loaded);
   out(`hermes ${VERSION}`);
@@ -18,6 +29,22 @@ export async function runCheck(out: (line: string) => void = (line) => process.s
     if (set.choices.length > 1) out(`picker:      ${set.choices.map((m) => m.id).join(", ")}`);
     if (set.auxiliary.id !== model.model.id) out(`auxiliary:   ${set.auxiliary.id}`);
     for (const problem of set.problems) out(`warning:     ${problem}`);
+    if (options.offline) out("endpoint:    not probed (--offline)");
+    else {
+      const probe = await probeEndpoint(model.model);
+      if (probe.ok) {
+        out(`endpoint:    ${probe.url} ${probe.detail}`);
+        if (probe.models && probe.models.length > 0 && !probe.models.includes(model.model.name)) {
+          out(`warning:     model "${model.model.name}" is not among the models ${probe.url} lists`);
+        }
+      } else {
+        out(`endpoint:    ${probe.url} FAILED: ${probe.detail}`);
+        const fix = probe.keyRejected
+          ? apiKeyPlaces({ provider: model.model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.model.apiKeySource })
+          : `Check model.base_url in ${loaded.configPath} (or HERMES_BASE_URL) and that the server is running; \`hermes acp --check --offline\` skips this probe.`;
+        problems.push(`${model.model.provider} endpoint ${probe.url}: ${probe.detail}.\n${fix}`);
+      }
+    }
   } else {
     const local = loaded.error ? undefined : await probeLocalServers();
     if (local) out(`model:       none configured; a local ${local.provider} at ${local.baseUrl} will be used (${local.models[0]})`);

@@ -2,6 +2,8 @@
 // through the same agent app as `hermes acp`.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -50,7 +52,7 @@ test("acp --check prints the resolved model, or exits 1 with the reason", async 
   assert.match(ok.stdout, new RegExp(`base_url:\\s+${model.url.replace(/[.]/g, "\\.")}`));
   assert.doesNotMatch(ok.stdout, /sk-test-not-a-real-key/, "the key itself is never printed");
 
-  const envOverride = await hermes(["acp", "--check"], { env: { HERMES_PROVIDER: "ollama", HERMES_MODEL: "qwen3:8b" } });
+  const envOverride = await hermes(["acp", "--check", "--offline"], { env: { HERMES_PROVIDER: "ollama", HERMES_MODEL: "qwen3:8b" } });
   assert.equal(envOverride.code, 0, envOverride.stderr);
   assert.match(envOverride.stdout, /base_url:\s+http:\/\/127\.0\.0\.1:11434\/v1/);
 
@@ -66,10 +68,56 @@ test("acp --check prints the resolved model, or exits 1 with the reason", async 
   assert.equal(noKey.code, 1);
   assert.match(noKey.stderr, /OPENAI_API_KEY/);
 
-  const dotenvKey = await hermes(["acp", "--check"], { config: { model: { provider: "openai", name: "gpt-4.1" } }, env: { OPENAI_API_KEY: "sk-from-env-000000000000" } });
+  const dotenvKey = await hermes(["acp", "--check", "--offline"], { config: { model: { provider: "openai", name: "gpt-4.1" } }, env: { OPENAI_API_KEY: "sk-from-env-000000000000" } });
   assert.equal(dotenvKey.code, 0);
   assert.match(dotenvKey.stdout, /api_key:\s+set \(from OPENAI_API_KEY\)/);
 });
+
+test("acp --check probes the endpoint: a closed port and a rejected key fail with the fix, --offline skips the probe", async () => {
+  const model = scripted();
+  const ok = await hermes(["acp", "--check"], { config: scriptedConfig(model.url) });
+  assert.equal(ok.code, 0, ok.stderr);
+  assert.match(ok.stdout, /endpoint:\s+\S+\/models answered \(\d+ models listed\)/);
+
+  const closedUrl = `http://127.0.0.1:${await closedPort()}/v1`;
+  const closed = await hermes(["acp", "--check"], { config: scriptedConfig(closedUrl) });
+  assert.equal(closed.code, 1, "nobody listening is not ok");
+  assert.match(closed.stdout, /endpoint:.*FAILED: connection refused/);
+  assert.match(closed.stderr, /connection refused: nothing is listening there/);
+  assert.match(closed.stderr, /model\.base_url in .*config\.yaml/);
+  assert.match(closed.stderr, /--offline/);
+
+  const offline = await hermes(["acp", "--check", "--offline"], { config: scriptedConfig(closedUrl) });
+  assert.equal(offline.code, 0, offline.stderr);
+  assert.match(offline.stdout, /endpoint:\s+not probed \(--offline\)/);
+
+  // A server that answers 401: the hint names every place a key can come from.
+  const rejecting = createServer((_req, res) => res.writeHead(401, { "content-type": "application/json" }).end('{"error":"bad key"}'));
+  await new Promise<void>((resolve) => rejecting.listen(0, "127.0.0.1", resolve));
+  try {
+    const url = `http://127.0.0.1:${(rejecting.address() as AddressInfo).port}/v1`;
+    const rejected = await hermes(["acp", "--check"], { config: { model: { provider: "openai", name: "gpt-4.1", base_url: url, api_key: "sk-wrong-000000" } } });
+    assert.equal(rejected.code, 1);
+    assert.match(rejected.stderr, /rejected the API key \(HTTP 401\)/);
+    for (const place of ["HERMES_API_KEY", "model.api_key in", "OPENAI_API_KEY", ".env"]) assert.ok(rejected.stderr.includes(place), `${place} in: ${rejected.stderr}`);
+    assert.match(rejected.stderr, /key in use now comes from .*config\.yaml \(model\.api_key\)/);
+    assert.doesNotMatch(rejected.stderr + rejected.stdout, /sk-wrong/, "the key itself is never printed");
+  } finally {
+    rejecting.close();
+  }
+
+  const misuse = await hermes(["acp", "--offline"]);
+  assert.equal(misuse.code, 2);
+});
+
+/** A port that was free a moment ago and has no listener now. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
 
 test("chat streams the reply to stdout and tool steps to stderr; edits need --yes off a TTY", async () => {
   const model = scripted();
