@@ -1,5 +1,6 @@
 // The `hermes` command line.
 // Each command is imported when chosen, so `hermes acp` loads only what serving needs.
+import { statSync } from "node:fs";
 import path from "node:path";
 import { VERSION } from "./version";
 
@@ -65,7 +66,23 @@ function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: bool
   }
   const prompt = words.join(" ").trim();
   if (!prompt) usageError('chat needs a prompt, e.g. hermes chat "explain src/main.ts"');
-  return { prompt, cwd: path.resolve(cwd), yes };
+  const folder = path.resolve(cwd);
+  if (!isDirectory(folder)) fail(`--cwd ${folder}: no such folder`);
+  return { prompt, cwd: folder, yes };
+}
+
+function isDirectory(folder: string): boolean {
+  try {
+    return statSync(folder).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** A one-line usage error (exit 2) where the help text would add nothing. */
+function fail(message: string): never {
+  process.stderr.write(`hermes: ${message}\n`);
+  process.exit(2);
 }
 
 function usageError(message: string): never {

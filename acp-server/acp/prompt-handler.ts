@@ -91,8 +91,12 @@ async function runPromptTurn(
   const { model, loaded } = deps.runtime;
   if (!model.ok) {
     // No model: the turn still ends normally, with an answer that says how to fix it.
-    const problems = loaded.error ? `${loaded.error}\n\n` : "";
-    observer.send(textChunk(`Hermes has no model to talk to.\n\n${problems}${model.reason}`));
+    // A broken config.yaml is the cause when there is one: say that and its fix, not the generic
+    // "no model is configured" that follows from Hermes ignoring the file.
+    const why = loaded.error
+      ? `${loaded.error}\n\nFix the file and key named above (Hermes ignores ${loaded.configPath} until it is valid); \`hermes acp --check\` shows what is resolved.`
+      : model.reason;
+    observer.send(textChunk(`Hermes has no model to talk to.\n\n${why}`));
     await observer.flush();
     return { stopReason: "end_turn" };
   }

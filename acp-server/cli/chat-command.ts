@@ -1,14 +1,19 @@
 // `hermes chat "prompt"`: one turn in the terminal. It is an ACP client connected
 // in-process to the very same agent app `hermes acp` serves, so there is one loop.
 // The reply streams to stdout; tool steps, thoughts and prompts go to stderr.
+// Exit codes: 0 the turn ended, 1 it failed, 2 a usage or configuration error, 130 interrupted.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { createInterface } from "node:readline/promises";
 import { createAgentApp } from "../acp/agent-app";
 import { loadAgentRuntime } from "../acp/agent-runtime";
+import { apiKeyPlaces } from "../config/key-places";
 import { hermesHome } from "../config/paths";
 import { killAllLocalProcesses } from "../tools/local-shell";
 import { configureLogging, createLogger } from "../util/log";
 import { VERSION } from "../version";
+import { chatPreflight } from "./chat-preflight";
+
+export const EXIT = { ok: 0, turnFailed: 1, usage: 2, interrupted: 130 } as const;
 
 export interface ChatOptions {
   prompt: string;
@@ -22,6 +27,11 @@ const dim = (text: string) => (process.stderr.isTTY ? `\x1b[2m${text}\x1b[0m` : 
 export async function runChat(options: ChatOptions): Promise<number> {
   // The terminal is for the conversation: only warnings and errors go to stderr.
   configureLogging({ home: hermesHome(), stderrLevel: "warn" });
+  const problem = await chatPreflight();
+  if (problem) {
+    process.stderr.write(problem);
+    return EXIT.usage;
+  }
   const log = createLogger("chat");
   const runtime = loadAgentRuntime(log, { stderrLevel: "warn" });
   const agentApp = createAgentApp({ version: VERSION, log, source: "chat", loadRuntime: async () => runtime });
@@ -59,14 +69,20 @@ export async function runChat(options: ChatOptions): Promise<number> {
 
   return clientApp.connectWith(agentApp, async (agent) => {
     await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-    const { sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] });
+    let sessionId: string;
+    try {
+      ({ sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }));
+    } catch (error) {
+      process.stderr.write(`hermes: cannot start a session: ${(error as Error).message}\n`);
+      return EXIT.turnFailed;
+    }
 
     let interrupts = 0;
     const onInterrupt = () => {
       interrupts++;
       if (interrupts > 1) {
         killAllLocalProcesses();
-        process.exit(130);
+        process.exit(EXIT.interrupted);
       }
       process.stderr.write("\n(cancelling; press Ctrl-C again to quit)\n");
       void agent.notify(acp.methods.agent.session.cancel, { sessionId });
@@ -76,16 +92,25 @@ export async function runChat(options: ChatOptions): Promise<number> {
       const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.prompt }] });
       if (!endedWithNewline) process.stdout.write("\n");
       if (response.stopReason !== "end_turn") process.stderr.write(dim(`(stopped: ${response.stopReason})\n`));
-      return response.stopReason === "cancelled" ? 130 : 0;
+      return response.stopReason === "cancelled" ? EXIT.interrupted : EXIT.ok;
     } catch (error) {
       if (!endedWithNewline) process.stdout.write("\n");
       process.stderr.write(`hermes: ${(error as Error).message}\n`);
-      return 1;
+      if (interrupts > 0) return EXIT.interrupted;
+      if ((error as { data?: { kind?: string } }).data?.kind === "auth") process.stderr.write(`${await keyHint(runtime)}\n`);
+      return EXIT.turnFailed;
     } finally {
       process.off("SIGINT", onInterrupt);
       killAllLocalProcesses();
     }
   });
+}
+
+/** For a rejected key: every place Hermes takes one from, and which one is in use. */
+async function keyHint(runtime: ReturnType<typeof loadAgentRuntime>): Promise<string> {
+  const { loaded, model } = await runtime;
+  if (!model.ok) return "";
+  return apiKeyPlaces({ provider: model.model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.model.apiKeySource });
 }
 
 async function askPermission(params: acp.RequestPermissionRequest, yes: boolean): Promise<acp.RequestPermissionResponse> {

@@ -38,7 +38,8 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; home?: string } =
     try {
       raw = parseYaml(text) ?? {};
     } catch (error) {
-      errors.push(`${configPath}: invalid YAML: ${(error as Error).message.split("\n")[0]}`);
+      // The whole message: after the first line the yaml package shows the offending lines with a caret.
+      errors.push(`${configPath}: invalid YAML: ${(error as Error).message.trimEnd()}`);
     }
   }
 

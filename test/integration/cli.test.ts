@@ -1,7 +1,7 @@
 // The `hermes` command line: --version, --help, acp --check, and a chat turn that runs
 // through the same agent app as `hermes acp`.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { readFile, writeFile } from "node:fs/promises";
@@ -143,10 +143,72 @@ test("chat streams the reply to stdout and tool steps to stderr; edits need --ye
   assert.equal(await readFile(path.join(project, "hello.txt"), "utf8"), "hi\n");
 });
 
-test("chat without a model explains how to configure one", async () => {
+test("chat without a model is a configuration error (exit 2) with the steps to configure one", async () => {
   const project = await makeTempDir();
   const result = await hermes(["chat", "--cwd", project, "hello"]);
-  assert.equal(result.code, 0);
-  assert.match(result.stdout, /no model/i);
-  assert.match(result.stdout, /config\.yaml/);
+  assert.equal(result.code, 2);
+  assert.equal(result.stdout, "");
+  assert.match(result.stderr, /^hermes: No model is configured/);
+  assert.match(result.stderr, /config\.yaml/);
+  assert.match(result.stderr, /HERMES_API_KEY/);
+});
+
+test("chat: a missing --cwd folder is one clear line and exit 2, not a stack trace", async () => {
+  const missing = path.join(await makeTempDir(), "not-there");
+  const result = await hermes(["chat", "--cwd", missing, "hello"]);
+  assert.equal(result.code, 2);
+  assert.equal(result.stderr, `hermes: --cwd ${missing}: no such folder\n`);
+});
+
+test("chat: a broken config.yaml names the file, the key and the fix, with the whole YAML message and no generic no-model text", async () => {
+  const project = await makeTempDir();
+  const home = await makeTempDir("hermes-home-");
+  const configPath = path.join(home, "config.yaml");
+
+  await writeFile(configPath, "model:\n  provider: [openai\n  name: gpt-4.1\n");
+  const yaml = await hermes(["chat", "--cwd", project, "hello"], { env: { HERMES_HOME: home } });
+  assert.equal(yaml.code, 2);
+  assert.ok(yaml.stderr.includes(`${configPath}: invalid YAML: `), yaml.stderr);
+  assert.match(yaml.stderr, /at line \d+, column \d+:\n\n.*provider: \[openai\n[^]*?\^/, "the message goes on to show the offending lines with a caret");
+  assert.match(yaml.stderr, /Fix the YAML syntax in .*config\.yaml at the line shown above, then run `hermes acp --check`/);
+  assert.doesNotMatch(yaml.stderr, /No model is configured/);
+  assert.doesNotMatch(yaml.stderr, /WARN/, "no log lines repeat the error");
+
+  await writeFile(configPath, "model:\n  provider: openia\n  name: gpt-4.1\n");
+  const key = await hermes(["chat", "--cwd", project, "hello"], { env: { HERMES_HOME: home } });
+  assert.equal(key.code, 2);
+  assert.ok(key.stderr.includes(`${configPath}: model.provider: `), key.stderr);
+  assert.ok(key.stderr.includes(`Fix model.provider in ${configPath}`), key.stderr);
+  assert.doesNotMatch(key.stderr, /No model is configured/);
+});
+
+test("chat: a turn the model rejects exits 1, and a 401 names every place a key comes from", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  model.enqueue({ status: 401 });
+  const result = await hermes(["chat", "--cwd", project, "hello"], { config: scriptedConfig(model.url) });
+  assert.equal(result.code, 1, result.stderr);
+  assert.match(result.stderr, /HTTP 401/);
+  for (const place of ["HERMES_API_KEY", "model.api_key in", "OPENAI_API_KEY", ".env"]) assert.ok(result.stderr.includes(place), `${place} in: ${result.stderr}`);
+  assert.match(result.stderr, /key in use now comes from .*config\.yaml \(model\.api_key\)/);
+  assert.doesNotMatch(result.stderr, /sk-test-not-a-real-key/);
+});
+
+test("chat: Ctrl-C during a turn cancels it and exits 130", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const home = await makeTempDir("hermes-home-");
+  await writeFile(path.join(home, "config.yaml"), toYaml(scriptedConfig(model.url)));
+  const before = model.requests.length;
+  model.enqueue({ text: "Thinking about it", hang: true });
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith("HERMES_") && !k.endsWith("_API_KEY")) env[k] = v;
+  const child = spawn(process.execPath, [HERMES_BIN, "chat", "--cwd", project, "hello"], { env: { ...env, HERMES_HOME: home }, stdio: ["ignore", "pipe", "pipe"] });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
+  await model.waitForRequests(before + 1);
+  child.kill("SIGINT");
+  assert.equal(await exited, 130, stderr);
+  assert.match(stderr, /cancelling/);
 });
