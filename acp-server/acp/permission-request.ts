@@ -5,6 +5,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { PermissionAnswer, ToolCallView } from "../agent/turn-io";
 import type { DisplayContent, PermissionAsk } from "../tools/context";
 import type { Logger } from "../util/log";
+import { redactDeep } from "../util/redact";
 import { toLocations, toToolCallContent } from "./updates";
 
 const ACTION_NOUN: Record<PermissionAsk["action"], string> = {
@@ -43,6 +44,16 @@ export async function requestPermission(
   options: { timeoutMs: number; log: Logger },
 ): Promise<PermissionAnswer> {
   const content: DisplayContent[] = [...explanation(ask), ...(ask.content ?? [])];
+  // What the user is shown is redacted; the approved call still runs with its real input.
+  const toolCall: acp.ToolCallUpdate = redactDeep<acp.ToolCallUpdate>({
+    toolCallId: call.id,
+    title: ask.title,
+    kind: call.kind,
+    status: "pending",
+    rawInput: call.rawInput,
+    ...(content.length ? { content: toToolCallContent(content) } : {}),
+    ...(call.locations.length ? { locations: toLocations(call.locations) } : {}),
+  });
   // On cancel or timeout, stop waiting at once: the turn must go on (or end) promptly.
   const stop = AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]);
   try {
@@ -50,15 +61,7 @@ export async function requestPermission(
       acp.methods.client.session.requestPermission,
       {
         sessionId,
-        toolCall: {
-          toolCallId: call.id,
-          title: ask.title,
-          kind: call.kind,
-          status: "pending",
-          rawInput: call.rawInput,
-          ...(content.length ? { content: toToolCallContent(content) } : {}),
-          ...(call.locations.length ? { locations: toLocations(call.locations) } : {}),
-        },
+        toolCall,
         options: permissionOptions(ask),
       },
       { cancellationSignal: stop, stopWaitingOnCancel: true },

@@ -6,6 +6,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { UserPart } from "../providers/types";
 import type { JournalRecord, ToolCallRecord } from "../sessions/types";
 import type { TodoItem } from "../tools/context";
+import { redactDeep } from "../util/redact";
 import { planUpdate, thoughtChunk, textChunk, toLocations, toToolCallContent } from "./updates";
 
 interface Batch {
@@ -14,8 +15,16 @@ interface Batch {
   plans: TodoItem[][];
 }
 
-/** The updates in order, produced lazily so a long replay can start sending at once. */
+/**
+ * The updates in order, produced lazily so a long replay can start sending at once. Each is
+ * redacted on the way out: journals written before a redaction rule existed (or by an older
+ * version) must not show a secret again.
+ */
 export function* replayUpdates(records: JournalRecord[]): Generator<acp.SessionUpdate> {
+  for (const update of journalUpdates(records)) yield redactDeep(update);
+}
+
+function* journalUpdates(records: JournalRecord[]): Generator<acp.SessionUpdate> {
   let batch: Batch | undefined;
   function* flush(): Generator<acp.SessionUpdate> {
     if (!batch) return;

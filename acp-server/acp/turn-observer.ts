@@ -10,6 +10,7 @@ import type { TokenUsage } from "../providers/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 import type { TitleSource } from "../sessions/types";
 import type { Logger } from "../util/log";
+import { redactDeep, redactSecrets } from "../util/redact";
 import type { AcpSession } from "./acp-session";
 import * as updates from "./updates";
 
@@ -32,8 +33,14 @@ export class AcpTurnObserver implements TurnObserver {
     return this.session.id;
   }
 
+  /**
+   * The one door for a turn's updates, so the one redaction pass: tool call titles, raw
+   * inputs (a token in a command, a key in write_file's content), diffs, results, plans and
+   * titles. Streamed text arrives already redacted by the reply collector (which handles a
+   * secret split across deltas); passing it again only masks, never reveals.
+   */
   send(update: acp.SessionUpdate): void {
-    const sent = this.client.notify(acp.methods.client.session.update, { sessionId: this.sessionId, update }).catch((error: unknown) => {
+    const sent = this.client.notify(acp.methods.client.session.update, { sessionId: this.sessionId, update: redactDeep(update) }).catch((error: unknown) => {
       // The connection is gone; say so once instead of once per delta.
       if (!this.failed) this.log.warn("session/update could not be sent", { error });
       this.failed = true;
@@ -85,7 +92,8 @@ export class AcpTurnObserver implements TurnObserver {
   }
 
   /** Names the session, durably, and tells the client. */
-  setTitle(title: string, source: TitleSource): void {
+  setTitle(raw: string, source: TitleSource): void {
+    const title = redactSecrets(raw); // a title made from a prompt that held a token
     this.session.title = title;
     this.session.titleSource = source;
     this.session.recorder?.settings({ title, titleSource: source });

@@ -9,6 +9,7 @@ import { DEFAULT_NUDGES, joinNotes, turnNotes, type NudgeSettings } from "./ephe
 import { countResults, DEFAULT_SKILL_NUDGE, skillNudge, startActivity, type SkillNudgeSettings } from "./skill-nudge";
 import { callWithRecovery, type CallResult } from "./model-call";
 import { ReplyCollector } from "./reply-collector";
+import { redactSecrets } from "../util/redact";
 import type { ModelChoice } from "./model-choice";
 import { gatherPromptFacts, renderSystemPrompt } from "./prompt";
 import type { AgentSession } from "./session";
@@ -87,7 +88,8 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
  */
 export function prepareSystemPrompt(session: AgentSession): Promise<string> {
   session.systemPrompt ??= gatherPromptFacts(session.cwd, listTools().map((tool) => tool.name))
-    .then(renderSystemPrompt)
+    // Model input: a token in AGENTS.md or a memory note goes no further than this.
+    .then((facts) => redactSecrets(renderSystemPrompt(facts)))
     .then((prompt) => {
       session.sink?.systemPrompt(prompt);
       return prompt;

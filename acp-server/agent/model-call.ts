@@ -45,7 +45,11 @@ export async function callWithRecovery(request: ModelRequest, options: CallOptio
     for (let attempt = 0; ; attempt++) {
       const reply = new ReplyCollector(observer);
       try {
-        for await (const event of model.provider.stream(request, signal)) reply.add(event);
+        try {
+          for await (const event of model.provider.stream(request, signal)) reply.add(event);
+        } finally {
+          reply.end(); // show what the redactor held back, before any notice about a failure
+        }
         if (signal.aborted) return { kind: "cancelled", reply };
         return { kind: "done", reply, model };
       } catch (error) {

@@ -1,6 +1,12 @@
 // Gathers one model reply from the normalized event stream while forwarding the deltas to
-// the user as they arrive.
+// the user as they arrive. Secrets the model writes itself (a key in its reply, a token in
+// a command) are redacted here, where the reply is produced, so every observer (the editor,
+// a parent's card) and the history sent back to the model only ever see the masked text.
+// Deltas go through a StreamRedactor, which holds back a bounded tail that could be the
+// start of a secret until the next delta or end() — a key split across chunks is caught.
 import type { ChatMessage, FinishReason, ModelEvent, ReplayBlock, TokenUsage, ToolCallRequest } from "../providers/types";
+import { redactSecrets } from "../util/redact";
+import { StreamRedactor } from "../util/stream-redactor";
 import type { TurnObserver } from "./turn-io";
 
 export class ReplyCollector {
@@ -10,19 +16,25 @@ export class ReplyCollector {
   readonly replay: ReplayBlock[] = [];
   finish: FinishReason = "stop";
   usage?: TokenUsage;
+  private readonly textStream = new StreamRedactor();
+  private readonly reasoningStream = new StreamRedactor();
 
   constructor(private readonly observer: TurnObserver) {}
 
   add(event: ModelEvent): void {
     switch (event.type) {
-      case "text_delta":
+      case "text_delta": {
         this.text += event.text;
-        this.observer.textDelta(event.text);
+        const shown = this.textStream.push(event.text);
+        if (shown) this.observer.textDelta(shown);
         break;
-      case "reasoning_delta":
+      }
+      case "reasoning_delta": {
         this.reasoning += event.text;
-        this.observer.reasoningDelta(event.text);
+        const shown = this.reasoningStream.push(event.text);
+        if (shown) this.observer.reasoningDelta(shown);
         break;
+      }
       case "tool_call":
         this.calls.push(event.call);
         break;
@@ -38,18 +50,30 @@ export class ReplyCollector {
     }
   }
 
+  /** The stream is over (finished, failed or cancelled): shows what was held back. Idempotent. */
+  end(): void {
+    const reasoning = this.reasoningStream.end();
+    if (reasoning) this.observer.reasoningDelta(reasoning);
+    const text = this.textStream.end();
+    if (text) this.observer.textDelta(text);
+  }
+
   /**
-   * The assistant message for the history, or undefined when nothing came back. A
+   * The assistant message for the history, or undefined when nothing came back. Text and
+   * tool-call arguments are redacted (the calls that run keep their real arguments in
+   * `calls`), so the model input, the journal and a reloaded session all hold the same
+   * masked text. Reasoning stays exact: providers sign it (thinking signatures). A
    * cancelled reply keeps only what the user saw: unfinished tool calls never ran.
    */
   message(options: { cancelled: boolean }): ChatMessage | undefined {
     const calls = options.cancelled ? [] : this.calls;
     if (!this.text && !this.reasoning && calls.length === 0) return undefined;
+    this.end();
     return {
       role: "assistant",
-      content: this.text,
+      content: redactSecrets(this.text),
       ...(this.reasoning ? { reasoning: this.reasoning } : {}),
-      ...(calls.length ? { toolCalls: calls } : {}),
+      ...(calls.length ? { toolCalls: calls.map((call) => ({ ...call, arguments: redactSecrets(call.arguments) })) } : {}),
       ...(this.replay.length && !options.cancelled ? { replay: this.replay } : {}),
     };
   }

@@ -3,7 +3,7 @@
 import type { ChatMessage } from "../providers/types";
 import type { TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
-import { redactSecrets } from "../util/redact";
+import { redactRecord } from "./redact-record";
 import type { CompactionRecord, JournalRecord, ToolCallRecord, TitleSource } from "./types";
 
 export interface JournalWriter {
@@ -22,7 +22,7 @@ export class SessionRecorder {
 
   /** A completed step of the conversation: on disk before this returns. */
   message(message: ChatMessage): void {
-    this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message: redactMessage(message), tokens: estimateTokens(message) }, true);
+    this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message, tokens: estimateTokens(message) }, true);
   }
 
   // What follows only affects replay and the index. Every record is written at once (a kill -9
@@ -47,7 +47,7 @@ export class SessionRecorder {
 
   /** Context compression: the model history is compacted from here on (the messages stay). */
   compaction(compaction: CompactionRecord): void {
-    this.write({ t: "update", at: Date.now(), compaction: { ...compaction, summary: redactSecrets(compaction.summary) } }, true);
+    this.write({ t: "update", at: Date.now(), compaction }, true);
   }
 
   /** Titles, mode and model changes are the user's choices: made durable at once. */
@@ -55,34 +55,14 @@ export class SessionRecorder {
     this.write({ t: "update", at: Date.now(), ...fields }, fields.tokens === undefined);
   }
 
+  /** The journal's one door: every record (prompts, replies, tool calls, the system prompt) is redacted here. */
   private write(record: JournalRecord, sync: boolean): void {
     try {
-      this.journal.append(this.sessionId, record, { sync });
+      this.journal.append(this.sessionId, redactRecord(record), { sync });
     } catch (error) {
       if (!this.failed) this.log.error("the session journal could not be written; this session may not be restorable", { sessionId: this.sessionId, error });
       this.failed = true;
     }
-  }
-}
-
-/**
- * Credentials never reach the disk. Only the text is redacted: provider replay blocks
- * (thinking signatures, encrypted reasoning) are opaque and must come back byte for byte.
- */
-function redactMessage(message: ChatMessage): ChatMessage {
-  switch (message.role) {
-    case "user":
-      return { ...message, content: message.content.map((part) => (part.type === "text" ? { ...part, text: redactSecrets(part.text) } : part)) };
-    case "assistant":
-      return {
-        ...message,
-        content: redactSecrets(message.content),
-        ...(message.toolCalls ? { toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: redactSecrets(call.arguments) })) } : {}),
-      };
-    case "tool":
-      return { ...message, content: redactSecrets(message.content) };
-    default:
-      return message;
   }
 }
 

@@ -2,6 +2,10 @@
 // server left running), but what matters is usually at the start (what ran, the first
 // error) and at the end (the summary, the last error). So both keep a head and a tail
 // and drop the middle, saying explicitly how much was dropped.
+//
+// Cuts never leave a fragment of a word: a token cut in half ("ghp_AbC…" | "…xyz") no longer
+// matches any redaction rule, so the partial word on each side of a cut is dropped with the
+// middle (up to WORD_LIMIT characters; a longer "word" is not a credential format we know).
 
 /** Accumulates a byte stream, keeping the first `headRatio` of `limit` bytes and the last rest. */
 export class OutputBuffer {
@@ -57,14 +61,10 @@ export class OutputBuffer {
     if (!this.truncated) return Buffer.concat([head, tail]).toString("utf8");
     // The cut points may fall inside a multi-byte character: drop the partial bytes
     // rather than show replacement characters, and count them as omitted.
-    const headEnd = completeUtf8Prefix(head);
-    const tailStart = firstCharBoundary(tail);
-    const omitted = this.total - headEnd - (tail.length - tailStart);
-    return (
-      head.subarray(0, headEnd).toString("utf8") +
-      omissionMarker(omitted, "bytes") +
-      tail.subarray(tailStart).toString("utf8")
-    );
+    const headText = wholeWordsBefore(head.subarray(0, completeUtf8Prefix(head)).toString("utf8"));
+    const tailText = wholeWordsAfter(tail.subarray(firstCharBoundary(tail)).toString("utf8"));
+    const omitted = this.total - Buffer.byteLength(headText) - Buffer.byteLength(tailText);
+    return headText + omissionMarker(omitted, "bytes") + tailText;
   }
 
   private trimTail(): void {
@@ -98,8 +98,10 @@ export function truncateMiddle(text: string, maxChars: number, headRatio = 0.5):
   // Never split a surrogate pair.
   if (headEnd > 0 && isHighSurrogate(text.charCodeAt(headEnd - 1))) headEnd--;
   if (tailStart < text.length && isLowSurrogate(text.charCodeAt(tailStart))) tailStart++;
-  const omitted = tailStart - headEnd;
-  return { text: text.slice(0, headEnd) + omissionMarker(omitted, "characters") + text.slice(tailStart), truncated: true };
+  const head = isSpace(text.charCodeAt(headEnd)) ? text.slice(0, headEnd) : wholeWordsBefore(text.slice(0, headEnd));
+  const tail = isSpace(text.charCodeAt(tailStart - 1)) ? text.slice(tailStart) : wholeWordsAfter(text.slice(tailStart));
+  const omitted = text.length - head.length - tail.length;
+  return { text: head + omissionMarker(omitted, "characters") + tail, truncated: true };
 }
 
 /** The last `maxChars` of a string (for live previews), without splitting a surrogate pair. */
@@ -107,7 +109,35 @@ export function tailOf(text: string, maxChars: number): string {
   if (text.length <= maxChars) return text;
   let start = text.length - maxChars;
   if (isLowSurrogate(text.charCodeAt(start))) start++;
-  return text.slice(start);
+  return isSpace(text.charCodeAt(start - 1)) ? text.slice(start) : wholeWordsAfter(text.slice(start));
+}
+
+/** Longest "word" dropped at a cut; longer runs are kept as they are. */
+const WORD_LIMIT = 1_024;
+/** A shorter fragment carries too little of any credential to matter (and keeps short outputs whole). */
+const FRAGMENT_MIN = 8;
+
+function isSpace(code: number): boolean {
+  return code === 32 || code === 10 || code === 9 || code === 13;
+}
+
+/** `head` without its last word when that word may continue past the cut. */
+function wholeWordsBefore(head: string): string {
+  if (head.length === 0 || isSpace(head.charCodeAt(head.length - 1))) return head;
+  for (let i = head.length - 1; i >= Math.max(0, head.length - WORD_LIMIT); i--) {
+    if (isSpace(head.charCodeAt(i))) return head.length - i - 1 < FRAGMENT_MIN ? head : head.slice(0, i + 1);
+  }
+  return head.length < FRAGMENT_MIN || head.length > WORD_LIMIT ? head : "";
+}
+
+/** `tail` without its first word when that word may have started before the cut. */
+function wholeWordsAfter(tail: string): string {
+  if (tail.length === 0 || isSpace(tail.charCodeAt(0))) return tail;
+  const limit = Math.min(tail.length, WORD_LIMIT);
+  for (let i = 0; i < limit; i++) {
+    if (isSpace(tail.charCodeAt(i))) return i < FRAGMENT_MIN ? tail : tail.slice(i);
+  }
+  return tail.length < FRAGMENT_MIN || tail.length > WORD_LIMIT ? tail : "";
 }
 
 function omissionMarker(count: number, unit: string): string {

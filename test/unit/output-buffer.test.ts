@@ -35,8 +35,24 @@ describe("OutputBuffer", () => {
 
   it("respects the head ratio", () => {
     const buffer = new OutputBuffer(10, 0.2);
-    buffer.append("0123456789abcdefghij");
-    assert.equal(buffer.text(), "01\n[... 10 bytes omitted ...]\ncdefghij");
+    buffer.append("0123456789ab cdefghij");
+    // The tail's first word may have started before the cut, so it goes with the middle.
+    assert.equal(buffer.text(), "01\n[... 19 bytes omitted ...]\n");
+  });
+
+  it("drops a word cut at either edge, so a token is never shown in part", () => {
+    const token = "ghp_" + "aBcD1234eFgH5678iJkL9012mNoP3456qRsT";
+    const buffer = new OutputBuffer(60);
+    buffer.append(`start ${token} ${"filler ".repeat(50)}${token} end`);
+    const text = buffer.text();
+    assert.ok(!/[A-Za-z0-9]{8,}\n\[\.\.\./.test(text), `no partial word before the marker: ${text}`);
+    assert.ok(!/omitted \.\.\.\]\n[A-Za-z0-9_]{8,}/.test(text), `no partial word after the marker: ${text}`);
+    for (let length = 8; length < token.length; length++) {
+      for (let at = 0; at + length <= token.length; at += 7) {
+        const fragment = token.slice(at, at + length);
+        if (text.includes(fragment)) assert.ok(fragment.length < 8, `fragment ${fragment} in ${text}`);
+      }
+    }
   });
 
   it("never cuts a multi-byte character in half", () => {
@@ -78,8 +94,15 @@ describe("truncateMiddle", () => {
   });
 
   it("can weight the tail", () => {
-    const result = truncateMiddle("0123456789abcdefghij", 10, 0.2);
-    assert.equal(result.text, "01\n[... 10 characters omitted ...]\ncdefghij");
+    const result = truncateMiddle("0123456789ab cdefghij", 10, 0.2);
+    assert.equal(result.text, "01\n[... 11 characters omitted ...]\ncdefghij");
+  });
+
+  it("drops the partial words at the cut (a secret cut in two matches no rule)", () => {
+    const key = "sk-ant-api03-" + "Ab3dEfGh1jKlMnOp2rStUvWx4z5678AbCdEfGh9J";
+    const result = truncateMiddle(`run ${key} ok ${"x ".repeat(100)} then ${key} done`, 40);
+    assert.ok(!result.text.includes(key.slice(13, 21)), result.text);
+    assert.ok(!result.text.includes(key.slice(-8)), result.text);
   });
 
   it("does not split surrogate pairs", () => {

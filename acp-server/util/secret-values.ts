@@ -1,0 +1,98 @@
+// The agent's own secrets, known by value: its credential-named environment variables and
+// the configured provider API keys. Format rules cannot recognise an arbitrary password, but
+// these exact values can be found wherever they appear, including the usual ways a command
+// disguises them: reversed (`rev`), base64 (standard or url-safe, whatever the byte
+// alignment of the value inside the encoded stream) and hex (`xxd -p`, `od`).
+import { isPlaceholder, isReference, isSecretName, REDACTED } from "./secret-names";
+
+/** Shorter values would mask ordinary words; such secrets are left to the format rules. */
+const MIN_LENGTH = 8;
+
+const values = new Set<string>();
+let matcher: RegExp | undefined;
+let dirty = false;
+
+/** Whether `value` is distinctive enough to be searched for verbatim everywhere. */
+function distinctive(value: string): boolean {
+  if (value.length < MIN_LENGTH || value.length > 4096 || /\s/.test(value)) return false;
+  if (isReference(value) || isPlaceholder(value)) return false;
+  // An all-lower-case word ("development", "localhost") is not a key; a long one may be a passphrase.
+  return /[0-9]/.test(value) || (/[A-Z]/.test(value) && /[a-z]/.test(value)) || /[^A-Za-z0-9]/.test(value) || value.length >= 16;
+}
+
+/** Remembers a secret value (an API key from config, a token from the environment). */
+export function registerSecretValue(value: string | undefined): void {
+  if (value === undefined || !distinctive(value) || values.has(value)) return;
+  values.add(value);
+  dirty = true;
+}
+
+/** Registers every credential-named variable of `env` (OPENAI_API_KEY, VAULT_TOKEN, MYSQL_PWD…). */
+export function registerSecretsFromEnv(env: NodeJS.ProcessEnv): void {
+  for (const [name, value] of Object.entries(env)) {
+    if (value !== undefined && isSecretName(name)) registerSecretValue(value);
+  }
+}
+
+/** For tests: forget every registered value. */
+export function clearSecretValues(): void {
+  values.clear();
+  matcher = undefined;
+  dirty = false;
+}
+
+/**
+ * The characters of base64(`pad` + value) that depend only on the value's bytes, for a value
+ * starting `pad` bytes (0, 1 or 2) into a 3-byte group: a substring of every encoding of any
+ * text containing the value at that alignment.
+ */
+function base64Core(bytes: Buffer, pad: number): string {
+  const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString("base64").replace(/=+$/, "");
+  const start = Math.ceil((pad * 8) / 6);
+  const end = Math.floor(((pad + bytes.length) * 8) / 6);
+  return encoded.slice(start, end);
+}
+
+/** Every form in which a value is looked for. */
+export function secretVariants(value: string): string[] {
+  const bytes = Buffer.from(value, "utf8");
+  const forms = new Set<string>([value, [...value].reverse().join("")]);
+  for (const pad of [0, 1, 2]) {
+    const core = base64Core(bytes, pad);
+    if (core.length >= MIN_LENGTH) {
+      forms.add(core);
+      forms.add(core.replace(/\+/g, "-").replace(/\//g, "_"));
+    }
+  }
+  const hex = bytes.toString("hex");
+  forms.add(hex);
+  forms.add(hex.toUpperCase());
+  return [...forms];
+}
+
+function escape(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\/-]/g, "\\$&");
+}
+
+function currentMatcher(): RegExp | undefined {
+  if (dirty) {
+    dirty = false;
+    // Longest first, so a value wins over a shorter value it contains.
+    const forms = [...new Set([...values].flatMap(secretVariants))].sort((a, b) => b.length - a.length);
+    matcher = forms.length ? new RegExp(forms.map(escape).join("|"), "g") : undefined;
+  }
+  return matcher;
+}
+
+/** `text` with every registered value (in any of its forms) replaced by "[REDACTED]". */
+export function redactKnownValues(text: string): string {
+  const pattern = currentMatcher();
+  if (!pattern) return text;
+  pattern.lastIndex = 0;
+  return text.replace(pattern, REDACTED);
+}
+
+/** Whether any registered value is known (cheap check for callers that can skip work). */
+export function hasSecretValues(): boolean {
+  return values.size > 0;
+}

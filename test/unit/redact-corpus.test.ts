@@ -1,0 +1,118 @@
+import assert from "node:assert/strict";
+import { afterEach, describe, it } from "node:test";
+import { OutputBuffer, truncateMiddle } from "../../acp-server/tools/output-buffer";
+import { redactDeep, redactSecrets } from "../../acp-server/util/redact";
+import { isSecretName } from "../../acp-server/util/secret-names";
+import { clearSecretValues, registerSecretsFromEnv, registerSecretValue } from "../../acp-server/util/secret-values";
+import { StreamRedactor } from "../../acp-server/util/stream-redactor";
+import { NEGATIVES, POSITIVES, SECRETS } from "../fixtures/secret-corpus";
+
+describe("redaction corpus: every format, every place", () => {
+  for (const [what, input, secret] of POSITIVES) {
+    it(`redacts ${what}`, () => {
+      assert.ok(input.includes(secret), "the case must contain its secret");
+      const out = redactSecrets(input);
+      assert.ok(!out.includes(secret), `still present in: ${out}`);
+      assert.ok(out.includes("[REDACTED]"), out);
+      assert.equal(redactSecrets(out), out, "idempotent");
+    });
+  }
+});
+
+describe("redaction corpus: ordinary text is left alone", () => {
+  for (const [what, input] of NEGATIVES) {
+    it(`keeps ${what}`, () => assert.equal(redactSecrets(input), input));
+  }
+});
+
+describe("secret names", () => {
+  it("decides names as documented", () => {
+    for (const name of ["MYSQL_PWD", "PGPASSWORD", "VAULT_TOKEN", "NPM_TOKEN", "SECRET_KEY_BASE", "apiKey", "x-api-key", "AUTH", "GOOGLE_CREDENTIALS", "db.password", "AccountKey"]) {
+      assert.equal(isSecretName(name), true, name);
+    }
+    for (const name of ["KEYBOARD_LAYOUT", "PUBKEY_PATH", "PUBLIC_KEY", "token_count", "password_field", "AUTHOR", "SECRET_NAME", "TOKEN_URL", "monkey", "KEY_SIZE", "PATH", "HOME"]) {
+      assert.equal(isSecretName(name), false, name);
+    }
+  });
+});
+
+describe("the agent's own secrets by value", () => {
+  afterEach(() => clearSecretValues());
+  const value = "Corr3ct-H0rse_Battery!Staple";
+
+  it("finds a registered value verbatim, reversed, base64 at every alignment, url-safe and hex", () => {
+    registerSecretsFromEnv({ MY_SERVICE_PASSWORD: value, HOME: "/home/me", EDITOR: "vim" });
+    const forms = [value, [...value].reverse().join(""), Buffer.from(value).toString("hex"), Buffer.from(value).toString("hex").toUpperCase()];
+    for (const prefix of ["", "a", "ab", "abc"]) {
+      const encoded = Buffer.from(prefix + value + "\n").toString("base64");
+      forms.push(encoded, encoded.replace(/\+/g, "-").replace(/\//g, "_"));
+    }
+    for (const form of forms) {
+      const out = redactSecrets(`echo ${form} | base64 -d`);
+      assert.ok(out.includes("[REDACTED]"), `not redacted: ${form} → ${out}`);
+      // Whatever is left around the mask carries at most a byte or two of the value.
+      const left = out.replace("echo ", "").replace(" | base64 -d", "").split("[REDACTED]").join("");
+      assert.ok(left.length <= 8, `too much left of ${form}: ${out}`);
+    }
+    assert.equal(redactSecrets("HOME is /home/me, EDITOR vim"), "HOME is /home/me, EDITOR vim");
+  });
+
+  it("registers the configured provider key, and ignores values too common to mask", () => {
+    registerSecretValue("p4ss-Provider-Key-0001");
+    registerSecretsFromEnv({ DEPLOY_TOKEN: "development", APP_SECRET: "$OTHER" });
+    assert.equal(redactSecrets(JSON.stringify({ k: "p4ss-Provider-Key-0001" })), `{"k":"[REDACTED]"}`);
+    assert.equal(redactSecrets("npm run development"), "npm run development");
+  });
+});
+
+describe("streamed replies", () => {
+  function streamed(text: string, size: number): string {
+    const redactor = new StreamRedactor();
+    let out = "";
+    for (let i = 0; i < text.length; i += size) out += redactor.push(text.slice(i, i + size));
+    return out + redactor.end();
+  }
+
+  it("catches a secret split across chunks, at every chunk size", () => {
+    const reply = `Done. Your token is ${SECRETS.githubClassic} and the header is\nAuthorization: Bearer abcDEF123456ghiJKL789\nexport MYSQL_PWD=hunter2\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA7Vx1Q2w3E4r5T6y7U8i9O0pAsDfGhJkL\n-----END RSA PRIVATE KEY-----\nbye`;
+    for (const size of [1, 2, 3, 5, 7, 16, 64]) {
+      const out = streamed(reply, size);
+      for (const secret of [SECRETS.githubClassic.slice(4, 16), "abcDEF123456ghiJKL789", "hunter2", "MIIEowIBAAKCAQEA"]) {
+        assert.ok(!out.includes(secret), `size ${size}: ${secret} in ${out}`);
+      }
+      assert.ok(out.startsWith("Done. Your token is ghp_") && out.endsWith("bye"), out);
+    }
+  });
+
+  it("releases ordinary text as it comes, word by word", () => {
+    const redactor = new StreamRedactor();
+    assert.equal(redactor.push("Hello wor"), "Hello ");
+    assert.equal(redactor.push("ld, all good\n"), "world, all good\n");
+    assert.equal(redactor.end(), "");
+  });
+
+  it("never holds more than its bound", () => {
+    const redactor = new StreamRedactor();
+    let out = "";
+    for (let i = 0; i < 2_000; i++) out += redactor.push("x".repeat(10));
+    assert.ok(out.length >= 20_000 - 8_192, `held too much: ${20_000 - out.length}`);
+  });
+});
+
+describe("redact before truncating", () => {
+  it("a truncated command output never shows part of a key", () => {
+    for (let shift = 0; shift < 40; shift += 3) {
+      const buffer = new OutputBuffer(200);
+      buffer.append("x".repeat(100 - shift) + ` ${SECRETS.anthropic} ` + "y ".repeat(200) + ` ${SECRETS.npm}` + " z".repeat(shift));
+      const out = redactSecrets(buffer.text());
+      assert.ok(!out.includes(SECRETS.anthropic.slice(14, 26)), out);
+      assert.ok(!out.includes(SECRETS.npm.slice(10, 22)), out);
+    }
+    const capped = redactSecrets(truncateMiddle(`${"a ".repeat(30)}${SECRETS.huggingFace}${" b".repeat(30)}`, 70).text);
+    assert.ok(!capped.includes(SECRETS.huggingFace.slice(10, 20)), capped);
+  });
+
+  it("redactDeep masks env-style keys whatever the value's length", () => {
+    assert.deepEqual(redactDeep({ MYSQL_PWD: "x", KEYBOARD: "us", token_count: "5" }), { MYSQL_PWD: "[REDACTED]", KEYBOARD: "us", token_count: "5" });
+  });
+});
