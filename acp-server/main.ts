@@ -14,6 +14,10 @@ Usage:
                              Run one turn in this terminal and stream the reply
       --cwd DIR              Working directory (default: the current one)
       -y, --yes              Allow every edit without asking
+  hermes doctor [--json] [--offline]
+                             Check the config, key (one real minimal call), endpoint, git,
+                             ripgrep, sandbox, Node, HERMES_HOME, session index and MCP servers;
+                             print the fix for each problem; exit 1 if any check fails
   hermes --version           Print the version
   hermes --help              Show this help
 
@@ -29,6 +33,12 @@ async function main(argv: string[]): Promise<void> {
       if (rest.includes("--offline") && !rest.includes("--check")) return usageError("--offline goes with --check: hermes acp --check --offline");
       if (rest.includes("--check")) return process.exit(await (await import("./cli/check-command")).runCheck({ offline: rest.includes("--offline") }));
       return (await import("./cli/acp-command")).runAcpServer();
+    case "doctor": {
+      const unknown = rest.find((arg) => arg !== "--json" && arg !== "--offline");
+      if (unknown) return usageError(`unknown option for doctor: ${unknown}`);
+      const { runDoctor } = await import("./cli/doctor-command");
+      return process.exit(await runDoctor({ json: rest.includes("--json"), offline: rest.includes("--offline"), cwd: process.cwd() }));
+    }
     case "chat": {
       const options = parseChatArgs(rest);
       return process.exit(await (await import("./cli/chat-command")).runChat(options));

@@ -1,0 +1,196 @@
+// The checks `hermes doctor` runs. Each says ok, warn or fail, what it found, and for anything
+// short of ok, the fix. A check never throws: whatever goes wrong inside it is its own failure.
+import { existsSync, statSync, statfsSync } from "node:fs";
+import path from "node:path";
+import { apiKeyPlaces } from "../config/key-places";
+import type { LoadedConfig } from "../config/load";
+import { probeEndpoint } from "../config/probe-endpoint";
+import { probeLocalServers } from "../config/probe-local";
+import { resolveModel, type ResolvedModel } from "../config/resolve-model";
+import { findExecutable } from "../util/find-executable";
+import type { Logger } from "../util/log";
+
+export type CheckStatus = "ok" | "warn" | "fail";
+
+export interface CheckResult {
+  name: string;
+  status: CheckStatus;
+  detail: string;
+  fix?: string;
+}
+
+const ok = (name: string, detail: string): CheckResult => ({ name, status: "ok", detail });
+const warn = (name: string, detail: string, fix: string): CheckResult => ({ name, status: "warn", detail, fix });
+const fail = (name: string, detail: string, fix: string): CheckResult => ({ name, status: "fail", detail, fix });
+
+const MIN_NODE_MAJOR = 20;
+const DISK_FAIL_BYTES = 100 * 1024 * 1024;
+const DISK_WARN_BYTES = 1024 * 1024 * 1024;
+
+export function checkNode(version = process.versions.node): CheckResult {
+  const major = Number(version.split(".")[0]);
+  return major >= MIN_NODE_MAJOR
+    ? ok("node", `v${version}`)
+    : fail("node", `v${version} is older than Node ${MIN_NODE_MAJOR}`, `Install Node ${MIN_NODE_MAJOR} or newer (https://nodejs.org, or your version manager).`);
+}
+
+/** $HERMES_HOME holds keys, sessions and memory: nobody else may write there, and .env is the owner's alone. */
+export function checkHomePermissions(home: string): CheckResult[] {
+  if (!existsSync(home)) return [warn("home", `${home} does not exist yet`, "It is created on first use; `hermes acp --check` or a first chat will create it.")];
+  const results: CheckResult[] = [];
+  const homeMode = statSync(home).mode & 0o777;
+  results.push(
+    homeMode & 0o022
+      ? fail("home", `${home} is writable by ${homeMode & 0o002 ? "everyone" : "its group"} (mode ${octal(homeMode)})`, `chmod go-w ${shellQuote(home)}`)
+      : ok("home", `${home} (mode ${octal(homeMode)})`),
+  );
+  const envFile = path.join(home, ".env");
+  if (existsSync(envFile)) {
+    const envMode = statSync(envFile).mode & 0o777;
+    results.push(
+      envMode & 0o077
+        ? fail(".env", `${envFile} can be read or written by others (mode ${octal(envMode)}); it holds API keys`, `chmod 600 ${shellQuote(envFile)}`)
+        : ok(".env", `${envFile} (mode ${octal(envMode)})`),
+    );
+  }
+  return results;
+}
+
+export function checkDiskSpace(home: string): CheckResult {
+  let dir = home;
+  while (!existsSync(dir) && path.dirname(dir) !== dir) dir = path.dirname(dir);
+  try {
+    const stats = statfsSync(dir);
+    const free = stats.bavail * stats.bsize;
+    const text = `${formatBytes(free)} free at ${dir}`;
+    if (free < DISK_FAIL_BYTES) return fail("disk", text, "Free some space: sessions and logs are written to $HERMES_HOME.");
+    if (free < DISK_WARN_BYTES) return warn("disk", text, "Space is getting short for sessions and logs in $HERMES_HOME.");
+    return ok("disk", text);
+  } catch (error) {
+    return warn("disk", `free space unknown: ${(error as Error).message}`, "Check the free space of $HERMES_HOME's disk yourself.");
+  }
+}
+
+export function checkConfig(loaded: LoadedConfig): CheckResult {
+  if (loaded.error) {
+    return fail("config", loaded.error, `Fix the file and key named above; Hermes ignores ${loaded.configPath} until it is valid.`);
+  }
+  if (!loaded.configFound) return warn("config", `${loaded.configPath} not found (using defaults)`, "Create it with a `model:` section; see docs/configuration.md.");
+  return ok("config", loaded.configPath);
+}
+
+/** The main model as `hermes acp` would resolve it (a running local server counts when nothing is configured). */
+export async function checkModel(loaded: LoadedConfig): Promise<{ result: CheckResult; model?: ResolvedModel }> {
+  const model = resolveModel(loaded);
+  if (model.ok) {
+    const m = model.model;
+    const key = m.apiKey ? `key from ${m.apiKeySource}` : "no key";
+    return { result: ok("model", `${m.provider}/${m.name} at ${m.baseUrl} (${m.apiMode}, ${key})`), model: m };
+  }
+  if (!loaded.error && /^No model is configured/.test(model.reason)) {
+    const local = await probeLocalServers();
+    if (local) return { result: ok("model", `none configured; a local ${local.provider} at ${local.baseUrl} will be used (${local.models[0]})`) };
+  }
+  return { result: fail("model", model.reason.split("\n\n")[0], model.reason.split("\n\n").slice(1).join("\n\n") || `Fix ${loaded.configPath}.`) };
+}
+
+export async function checkEndpoint(loaded: LoadedConfig, model: ResolvedModel): Promise<CheckResult> {
+  const probe = await probeEndpoint(model);
+  if (probe.ok) return ok("endpoint", `${probe.url} ${probe.detail}`);
+  const fix = probe.keyRejected
+    ? apiKeyPlaces({ provider: model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.apiKeySource })
+    : `Check model.base_url in ${loaded.configPath} (or HERMES_BASE_URL) and that the server is running.`;
+  return fail("endpoint", `${probe.url}: ${probe.detail}`, fix);
+}
+
+/** One real, minimal model call (a few output tokens): proves the key, the model name and the API mode together. */
+export async function checkModelCall(loaded: LoadedConfig, model: ResolvedModel, timeoutMs = 60_000): Promise<CheckResult> {
+  const { createProvider } = await import("../providers/create-provider");
+  const { ProviderError } = await import("../providers/types");
+  const provider = createProvider(model);
+  // Extended thinking needs max_tokens above its budget.
+  const maxTokens = (model.thinkingBudget ?? 0) + 16;
+  const started = Date.now();
+  let text = "";
+  try {
+    for await (const event of provider.stream(
+      { messages: [{ role: "user", content: [{ type: "text", text: "Reply with the single word OK." }] }], tools: [], maxTokens },
+      AbortSignal.timeout(timeoutMs),
+    )) {
+      if (event.type === "text_delta") text += event.text;
+    }
+    const reply = text.trim().slice(0, 40);
+    return ok("model call", `${model.name} answered in ${((Date.now() - started) / 1000).toFixed(1)} s${reply ? `: "${reply}"` : ""}`);
+  } catch (error) {
+    const message = (error as Error).message;
+    const kind = error instanceof ProviderError ? error.kind : undefined;
+    const fix =
+      kind === "auth"
+        ? apiKeyPlaces({ provider: model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.apiKeySource })
+        : kind === "bad_request"
+          ? `Check model.name ("${model.name}") and model.api_mode in ${loaded.configPath}.`
+          : "Try again; if it persists, check the provider's status and your network.";
+    return fail("model call", message, fix);
+  }
+}
+
+/** Optional programs Hermes uses when present. */
+export function checkPrograms(searchPath = process.env.PATH ?? "", platform = process.platform): CheckResult[] {
+  const results: CheckResult[] = [];
+  const git = findExecutable("git", { searchPath, platform });
+  results.push(git ? ok("git", git) : warn("git", "not found on PATH", "Install git: the agent reads the branch and status for its context, and most coding work needs it."));
+  const rg = findExecutable("rg", { searchPath, platform });
+  results.push(rg ? ok("ripgrep", rg) : warn("ripgrep", "not found on PATH", "Install ripgrep (rg): search_files works without it, but much slower on big trees."));
+  if (platform === "linux") {
+    const bwrap = findExecutable("bwrap", { searchPath, platform });
+    results.push(bwrap ? ok("sandbox", `bubblewrap at ${bwrap}`) : warn("sandbox", "bubblewrap (bwrap) not found on PATH", "Install bubblewrap (e.g. apt install bubblewrap) so commands can run sandboxed."));
+  }
+  return results;
+}
+
+/** Opens the session index ($HERMES_HOME/state.db, rebuilt from the journals when missing or stale). */
+export async function checkSessionIndex(home: string, log: Logger): Promise<CheckResult> {
+  const dbFile = path.join(home, "state.db");
+  try {
+    const { SessionStore } = await import("../sessions/session-store");
+    const store = new SessionStore({ home, log });
+    const page = await store.list({}).finally(() => store.close());
+    const count = page.sessions.length;
+    return ok("sessions", `${dbFile}: index opened, ${count}${page.nextCursor ? "+" : ""} session${count === 1 ? "" : "s"}`);
+  } catch (error) {
+    return fail("sessions", `${dbFile}: ${(error as Error).message}`, `Move ${shellQuote(dbFile)} aside: it is only an index, rebuilt from the session journals on the next start.`);
+  }
+}
+
+/** Connects every MCP server in config.yaml and lists its tools, within a time limit. */
+export async function checkMcpServers(loaded: LoadedConfig, cwd: string, log: Logger, timeoutMs = 15_000): Promise<CheckResult[]> {
+  const { configServerSpecs } = await import("../mcp/server-spec");
+  const specs = configServerSpecs(loaded.config.mcp_servers, loaded.env, loaded.configPath);
+  if (specs.length === 0) return [];
+  const { McpBridge } = await import("../mcp/bridge");
+  const bridge = new McpBridge(specs, cwd, log);
+  try {
+    await bridge.settle(timeoutMs);
+    return bridge.states().map((state) => {
+      const name = `mcp ${state.name}`;
+      if (state.status === "ready") return ok(name, `${state.transport}: ${state.tools} tool${state.tools === 1 ? "" : "s"}`);
+      if (state.status === "connecting") return fail(name, `${state.transport}: no answer within ${timeoutMs / 1000} s`, `Check mcp_servers.${state.name} in ${loaded.configPath}: does the command start on its own?`);
+      return fail(name, `${state.transport}: ${state.error ?? state.status}`, `Check mcp_servers.${state.name} in ${loaded.configPath}.`);
+    });
+  } finally {
+    await bridge.close();
+  }
+}
+
+function octal(mode: number): string {
+  return mode.toString(8).padStart(3, "0");
+}
+
+function formatBytes(bytes: number): string {
+  const gb = bytes / 1024 ** 3;
+  return gb >= 1 ? `${gb.toFixed(1)} GB` : `${Math.round(bytes / 1024 ** 2)} MB`;
+}
+
+function shellQuote(text: string): string {
+  return /^[\w./~-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
