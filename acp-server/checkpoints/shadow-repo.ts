@@ -1,0 +1,144 @@
+// Where a workspace's shadow repository lives and how it is set up. One bare repository per
+// workspace under $HERMES_HOME/checkpoints/<hash of the workspace's real path>/; the work tree
+// is only ever given on the command line, so the repository never points at the workspace by
+// itself and the user's .git is never read or written. A small identity file names the
+// workspace, so a hash collision (or a copied folder) is noticed instead of mixing histories.
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { isInside, realPath } from "../security/sensitive-paths";
+import { Git } from "./git";
+
+const IDENTITY_FILE = "hermes-workspace.json";
+const NESTED_FILE = "hermes-nested.json";
+
+export interface ShadowRepo {
+  git: Git;
+  /** The GIT_DIR; journals and Hermes' own bookkeeping files live here too. */
+  dir: string;
+  /** The workspace's real path (the work tree). */
+  workspace: string;
+}
+
+function workspaceKey(realWorkspace: string): string {
+  return createHash("sha256").update(realWorkspace).digest("hex").slice(0, 20);
+}
+
+/** Opens (creating when new) the shadow repository of `realWorkspace`. */
+export async function openShadowRepo(gitExecutable: string, realWorkspace: string, hermesHome: string, env?: NodeJS.ProcessEnv): Promise<ShadowRepo> {
+  const root = path.join(hermesHome, "checkpoints");
+  const key = workspaceKey(realWorkspace);
+  // A collision moves on to the next slot rather than sharing (or refusing) a repository.
+  for (let slot = 0; slot < 8; slot++) {
+    const dir = path.join(root, slot === 0 ? key : `${key}-${slot}`);
+    const owner = readIdentity(dir);
+    if (owner !== undefined && owner !== realWorkspace) continue;
+    const git = new Git(gitExecutable, dir, realWorkspace, env);
+    if (owner === undefined || !existsSync(path.join(dir, "HEAD"))) await initRepo(git, dir, realWorkspace);
+    writeExcludes(dir, realWorkspace, hermesHome);
+    return { git, dir, workspace: realWorkspace };
+  }
+  throw new Error(`no free checkpoint slot for ${realWorkspace} under ${root}`);
+}
+
+function readIdentity(dir: string): string | undefined {
+  try {
+    const parsed = JSON.parse(readFileSync(path.join(dir, IDENTITY_FILE), "utf8")) as { workspace?: unknown };
+    return typeof parsed.workspace === "string" ? parsed.workspace : "";
+  } catch {
+    return undefined;
+  }
+}
+
+async function initRepo(git: Git, dir: string, realWorkspace: string): Promise<void> {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  await git.run(["init", "--bare", "--quiet", dir], { noRepo: true });
+  const settings: [string, string][] = [
+    ["user.name", "Hermes checkpoints"],
+    ["user.email", "checkpoints@hermes.invalid"],
+    ["core.logAllRefUpdates", "false"],
+    ["core.untrackedCache", "true"],
+    ["core.checkStat", "default"],
+    ["core.trustctime", "true"],
+    ["index.version", "4"],
+    ["gc.auto", "0"],
+    ["core.hooksPath", "/dev/null"],
+  ];
+  for (const [key, value] of settings) await git.run(["config", key, value]);
+  // Written last: its presence means the repository is complete.
+  writeAtomic(path.join(dir, IDENTITY_FILE), `${JSON.stringify({ workspace: realWorkspace, created: new Date().toISOString() })}\n`);
+}
+
+/** Nested repositories found so far (workspace-relative, no trailing slash). */
+export function readNestedRepos(dir: string): string[] {
+  try {
+    const parsed = JSON.parse(readFileSync(path.join(dir, NESTED_FILE), "utf8")) as unknown;
+    return Array.isArray(parsed) ? parsed.filter((entry): entry is string => typeof entry === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
+export function addNestedRepos(repo: ShadowRepo, found: string[], hermesHome: string): void {
+  const known = new Set(readNestedRepos(repo.dir));
+  const before = known.size;
+  for (const entry of found) known.add(entry);
+  if (known.size === before) return;
+  writeAtomic(path.join(repo.dir, NESTED_FILE), `${JSON.stringify([...known].sort())}\n`);
+  writeExcludes(repo.dir, repo.workspace, hermesHome);
+}
+
+/**
+ * The shadow repository's info/exclude: .git anywhere, the user's own .git/info/exclude
+ * patterns (the workspace's .gitignore files apply by themselves, the work tree being the
+ * workspace), Hermes' home when it sits inside the workspace, and nested repositories.
+ */
+export function writeExcludes(dir: string, realWorkspace: string, hermesHome: string): void {
+  const lines = ["# Written by Hermes on every open; edits are lost.", ".git"];
+  const userExclude = userInfoExclude(realWorkspace);
+  if (userExclude) lines.push("# from the workspace's .git/info/exclude", userExclude);
+  const realHome = realPath(hermesHome);
+  if (isInside(realWorkspace, realHome) && realHome !== realWorkspace) {
+    lines.push("# Hermes' home", `/${escapePattern(path.relative(realWorkspace, realHome).split(path.sep).join("/"))}/`);
+  }
+  const nested = readNestedRepos(dir);
+  if (nested.length > 0) lines.push("# nested repositories (not snapshotted)", ...nested.map((entry) => `/${escapePattern(entry)}/`));
+  mkdirSync(path.join(dir, "info"), { recursive: true });
+  const text = `${lines.join("\n")}\n`;
+  const file = path.join(dir, "info", "exclude");
+  try {
+    if (readFileSync(file, "utf8") === text) return;
+  } catch {
+    // missing: write it
+  }
+  writeAtomic(file, text);
+}
+
+function userInfoExclude(realWorkspace: string): string | undefined {
+  const dotGit = path.join(realWorkspace, ".git");
+  let gitDir = dotGit;
+  try {
+    if (statSync(dotGit).isFile()) {
+      // A worktree or submodule: ".git" is a file naming the real directory.
+      const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+      if (!match) return undefined;
+      gitDir = path.resolve(realWorkspace, match[1].trim());
+      const common = path.join(gitDir, "commondir");
+      if (existsSync(common)) gitDir = path.resolve(gitDir, readFileSync(common, "utf8").trim());
+    }
+    return readFileSync(path.join(gitDir, "info", "exclude"), "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Makes a literal path safe as a gitignore pattern. */
+function escapePattern(relative: string): string {
+  return relative.replace(/[\\*?[\]!#]/g, (char) => `\\${char}`).replace(/ $/, "\\ ");
+}
+
+export function writeAtomic(file: string, text: string): void {
+  const temp = `${file}.${process.pid}.${Date.now()}.tmp`;
+  writeFileSync(temp, text, { mode: 0o600 });
+  renameSync(temp, file);
+}

@@ -1,0 +1,112 @@
+// Takes a snapshot of the workspace as a git tree, fast. Each operation works on its own copy
+// of the repository's index, so concurrent sessions never fight over one index; the copy
+// carries the stat cache, so only files whose stat changed are read and hashed. One
+// `ls-files` lists what changed (new, modified, deleted), the size cap filters it, one
+// `update-index` stages it, one `write-tree` makes the tree. The warmed copy then replaces the
+// shared index (rename: atomic; any version of it is a valid cache, last writer wins).
+import { randomBytes } from "node:crypto";
+import { closeSync, copyFileSync, lstatSync, openSync, readSync, renameSync, rmSync } from "node:fs";
+import path from "node:path";
+import { splitNul } from "./git";
+import { addNestedRepos, readNestedRepos, type ShadowRepo } from "./shadow-repo";
+import type { CheckpointLimits, NotCovered } from "./types";
+
+export type SnapshotResult =
+  | { ok: true; tree: string; notCovered: NotCovered[]; fileCount: number }
+  | { ok: false; reason: string };
+
+export interface SnapshotOptions {
+  limits: CheckpointLimits;
+  hermesHome: string;
+}
+
+export async function snapshotTree(repo: ShadowRepo, { limits, hermesHome }: SnapshotOptions): Promise<SnapshotResult> {
+  const shared = path.join(repo.dir, "index");
+  const temp = path.join(repo.dir, `index-${process.pid}-${randomBytes(6).toString("hex")}`);
+  try {
+    copyFileSync(shared, temp);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+  }
+  const env = { GIT_INDEX_FILE: temp };
+  let keep = false;
+  try {
+    const listing = splitNul((await repo.git.run(["ls-files", "-z", "-t", "-o", "-m", "-d", "--exclude-standard"], { env })).stdout);
+    const update = new Set<string>();
+    const drop = new Set<string>();
+    const nested: string[] = [];
+    const notCovered: NotCovered[] = [];
+    const deleted = new Set<string>();
+    let added = 0;
+    for (const entry of listing) {
+      const tag = entry[0];
+      const file = entry.slice(2);
+      if (tag === "?" && file.endsWith("/")) {
+        // git lists a directory holding its own repository (nested repo, submodule) as one
+        // entry; adding it would record a bare gitlink. Not ours to snapshot: excluded, named.
+        nested.push(file.slice(0, -1));
+        continue;
+      }
+      if (tag === "R") {
+        deleted.add(file);
+        update.add(file);
+        continue;
+      }
+      const size = fileSize(path.join(repo.workspace, file));
+      if (size !== undefined && size > limits.maxFileBytes) {
+        notCovered.push({ path: file, reason: "too-big", bytes: size });
+        if (tag !== "?") drop.add(file); // was small once: leave no stale copy in the snapshot
+        continue;
+      }
+      if (tag === "?") added++;
+      update.add(file);
+    }
+    if (nested.length > 0) addNestedRepos(repo, nested, hermesHome);
+    for (const entry of readNestedRepos(repo.dir)) notCovered.push({ path: entry, reason: "nested-repository" });
+
+    const fileCount = indexEntryCount(temp) + added - deleted.size - drop.size;
+    if (fileCount > limits.maxFiles) {
+      return { ok: false, reason: `workspace has ${fileCount} files, over checkpoints.max_files=${limits.maxFiles}` };
+    }
+    if (update.size > 0) await repo.git.run(["update-index", "--add", "--remove", "-z", "--stdin"], { env, input: joinNul(update) });
+    if (drop.size > 0) await repo.git.run(["update-index", "--force-remove", "-z", "--stdin"], { env, input: joinNul(drop) });
+    const tree = (await repo.git.text(["write-tree"], { env })).trim();
+    renameSync(temp, shared);
+    keep = true;
+    return { ok: true, tree, notCovered, fileCount };
+  } finally {
+    if (!keep) rmSync(temp, { force: true });
+  }
+}
+
+function joinNul(paths: Iterable<string>): string {
+  let text = "";
+  for (const entry of paths) text += `${entry}\0`;
+  return text;
+}
+
+function fileSize(absolute: string): number | undefined {
+  try {
+    const stat = lstatSync(absolute);
+    return stat.isFile() ? stat.size : undefined;
+  } catch {
+    return undefined; // gone already: update-index --remove drops it
+  }
+}
+
+/** The number of entries in a git index file (its header), 0 when there is none. */
+function indexEntryCount(file: string): number {
+  let fd: number;
+  try {
+    fd = openSync(file, "r");
+  } catch {
+    return 0;
+  }
+  try {
+    const header = Buffer.alloc(12);
+    if (readSync(fd, header, 0, 12, 0) < 12 || header.toString("latin1", 0, 4) !== "DIRC") return 0;
+    return header.readUInt32BE(8);
+  } finally {
+    closeSync(fd);
+  }
+}
