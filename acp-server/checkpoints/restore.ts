@@ -116,9 +116,12 @@ export async function restore(deps: RestoreDeps, plan: RestorePlan, options: Res
         : (await rawDiff(repo.git, plan.currentCommit, backup.commit, { renames: false })).map((entry) => entry.path),
     );
     const conflicted = new Set(plan.conflicts.map((conflict) => conflict.path));
+    // A file too big to back up could not be brought back after an overwrite: always kept.
+    const uncovered = new Set(plan.conflicts.filter((conflict) => conflict.reason === "not-covered").map((conflict) => conflict.path));
     const ops: RestoreOp[] = [];
     for (const op of plan.ops) {
       if (changedSincePlan.has(op.path)) skipped.push({ path: op.path, reason: "changed after the preview" });
+      else if (uncovered.has(op.path)) skipped.push({ path: op.path, reason: "too big to back up, so never overwritten" });
       else if (conflicted.has(op.path) && !options.overwriteConflicts) skipped.push({ path: op.path, reason: "changed after the turn (conflict)" });
       else ops.push(op);
     }

@@ -149,6 +149,19 @@ export const DelegationConfigSchema = z
   })
   .strict();
 
+/** Checkpoints: a snapshot of the workspace before each turn's first change, for /undo and /rollback (acp-server/checkpoints/). */
+export const CheckpointsConfigSchema = z
+  .object({
+    enabled: z.boolean().default(true),
+    /** Checkpoints older than this many days are pruned. */
+    keep_days: z.number().int().min(1).max(3650).default(14),
+    /** A workspace with more files than this (after .gitignore) gets no checkpoints, with a note saying so. */
+    max_files: z.number().int().min(1).max(10_000_000).default(50_000),
+    /** Files bigger than this many MB are left out of checkpoints (and named as not covered). */
+    max_file_mb: z.number().positive().max(10_240).default(10),
+  })
+  .strict();
+
 export const LoggingConfigSchema = z
   .object({
     level: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -175,6 +188,7 @@ export const ConfigSchema = z
     terminal: TerminalConfigSchema.default(TerminalConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),
     delegation: DelegationConfigSchema.default(DelegationConfigSchema.parse({})),
+    checkpoints: CheckpointsConfigSchema.default(CheckpointsConfigSchema.parse({})),
     /** MCP servers by name; each entry is checked on its own (config/mcp-schema.ts), so one bad entry fails only its server. */
     mcp_servers: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
@@ -189,6 +203,7 @@ export type ModelConfig = ModelEntry;
 export type Price = z.infer<typeof PriceSchema>;
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 export type DelegationConfig = z.infer<typeof DelegationConfigSchema>;
+export type CheckpointsConfig = z.infer<typeof CheckpointsConfigSchema>;
 export type AcpAgentConfig = z.infer<typeof AcpAgentSchema>;
 export type ApiMode = (typeof API_MODES)[number];
 export type ProviderId = (typeof PROVIDER_IDS)[number];
