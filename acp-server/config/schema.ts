@@ -113,7 +113,11 @@ export const ApprovalsConfigSchema = z
 
 export const TerminalConfigSchema = z
   .object({
-    /** Credential variables (by exact name) that commands may still see. */
+    /**
+     * Variables (by exact name) that commands, MCP servers and child agents may see on top of
+     * the allowlist (PATH, HOME, LANG…; see security/child-env.ts). Everything else, credentials
+     * included, is not inherited.
+     */
     env_passthrough: z.array(z.string().min(1)).default([]),
   })
   .strict();
@@ -124,6 +128,8 @@ export const AcpAgentSchema = z
     command: z.string().min(1),
     args: z.array(z.string()).default([]),
     env: z.record(z.string(), z.string()).default({}),
+    /** Variables (exact names) of Hermes' environment this agent receives, e.g. its own API key. */
+    env_passthrough: z.array(z.string().min(1)).default([]),
     /** false: never offered (a built-in default can be turned off this way). */
     enabled: z.boolean().default(true),
   })

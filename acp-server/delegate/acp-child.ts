@@ -11,6 +11,7 @@ import type { PermissionAsk } from "../tools/context";
 import type { Logger } from "../util/log";
 import type { AgentEntry } from "./agents";
 import { AgentProcess } from "./child-process";
+import { childEnv } from "../security/child-env";
 import type { ChildServices } from "./child-services";
 import { childAsk, childOutcome } from "./permissions";
 import type { TaskProgress } from "./progress";
@@ -47,9 +48,8 @@ class ChildCancelled extends Error {}
 export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
   const { agent, label, services, log } = spec;
   const transcript = new ChildTranscript(spec.progress);
-  const env: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) env[key] = value;
-  Object.assign(env, agent.env);
+  // The allowlist, the agent's own credentials by name, then its configured env.
+  const env = { ...childEnv(process.env, { passthrough: agent.envPassthrough }), ...agent.env };
 
   const proc = AgentProcess.spawn({ command: agent.resolved, args: agent.args, env, cwd: spec.cwd });
   log.info("child agent started", { agent: agent.name, pid: proc.pid, cwd: spec.cwd });

@@ -7,12 +7,23 @@ import { findExecutable } from "../util/find-executable";
 /** The in-process subagent's name (reserved: a config entry cannot take it). */
 export const HERMES_AGENT = "hermes";
 
+// Child agents start from the same allowlisted environment as commands (security/child-env.ts);
+// each built-in one also gets the variables it authenticates with, by name, and nothing else
+// of Hermes' credentials. A config entry lists its own in `env_passthrough`.
+const CLAUDE_ENV = [
+  "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN", "ANTHROPIC_BASE_URL", "ANTHROPIC_MODEL", "CLAUDE_CODE_OAUTH_TOKEN", "CLAUDE_CONFIG_DIR",
+  "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX", "ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION",
+  "AWS_PROFILE", "AWS_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "GOOGLE_APPLICATION_CREDENTIALS",
+];
+const GEMINI_ENV = ["GEMINI_API_KEY", "GOOGLE_API_KEY", "GOOGLE_APPLICATION_CREDENTIALS", "GOOGLE_CLOUD_PROJECT", "GOOGLE_CLOUD_LOCATION", "GOOGLE_GENAI_USE_VERTEXAI"];
+const CODEX_ENV = ["OPENAI_API_KEY", "CODEX_API_KEY", "OPENAI_BASE_URL", "CODEX_HOME"];
+
 /** Built-in entries; a config entry of the same name replaces one (`enabled: false` hides it). */
 export const DEFAULT_ACP_AGENTS: Record<string, AcpAgentConfig> = {
   // @zed-industries/claude-agent-acp (Node 20) and @agentclientprotocol/claude-agent-acp (Node 22+) install this bin.
-  claude: { command: "claude-agent-acp", args: [], env: {}, enabled: true },
-  gemini: { command: "gemini", args: ["--acp"], env: {}, enabled: true },
-  codex: { command: "codex-acp", args: [], env: {}, enabled: true },
+  claude: { command: "claude-agent-acp", args: [], env: {}, env_passthrough: CLAUDE_ENV, enabled: true },
+  gemini: { command: "gemini", args: ["--acp"], env: {}, env_passthrough: GEMINI_ENV, enabled: true },
+  codex: { command: "codex-acp", args: [], env: {}, env_passthrough: CODEX_ENV, enabled: true },
 };
 
 export interface AgentEntry {
@@ -20,6 +31,8 @@ export interface AgentEntry {
   command: string;
   args: string[];
   env: Record<string, string>;
+  /** Names of Hermes' environment the agent receives (its credentials), on top of the allowlist. */
+  envPassthrough: string[];
   /** Where the command was found (absolute), or undefined when it is not installed. */
   resolved?: string;
   /** From config.yaml (else a built-in default). */
@@ -34,7 +47,7 @@ export function agentCatalog(configured: Record<string, AcpAgentConfig>, env: No
   const entries: AgentEntry[] = [];
   for (const [name, { entry, configured: fromConfig }] of merged) {
     if (!entry.enabled) continue;
-    entries.push({ name, command: entry.command, args: entry.args, env: entry.env, resolved: findCommand(entry.command, env, cwd), configured: fromConfig });
+    entries.push({ name, command: entry.command, args: entry.args, env: entry.env, envPassthrough: entry.env_passthrough, resolved: findCommand(entry.command, env, cwd), configured: fromConfig });
   }
   return entries.sort((a, b) => a.name.localeCompare(b.name));
 }

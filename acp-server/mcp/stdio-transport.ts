@@ -1,13 +1,13 @@
 // An MCP stdio client transport that runs the server in its own process group, so closing it
 // (or Hermes exiting) ends the server and everything it started: `npx` wrappers, shells, and
 // their children. The SDK's own transport kills only the direct child.
+import { childEnv } from "../security/child-env";
 import { spawn, type ChildProcess } from "node:child_process";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
 
 /** What a server inherits from Hermes' environment (as the SDK does): no credentials. */
-const INHERITED_ENV = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "LANG", "LC_ALL", "TMPDIR", "NODE_OPTIONS"];
 const STDERR_TAIL = 2_000;
 const GRACE_MS = 1_000;
 
@@ -67,11 +67,8 @@ export class GroupStdioTransport implements Transport {
       exitHookInstalled = true;
       process.once("exit", killAllStdioServers);
     }
-    const env: Record<string, string> = {};
-    for (const key of INHERITED_ENV) {
-      const value = process.env[key];
-      if (value !== undefined && !value.startsWith("()")) env[key] = value;
-    }
+    // The same allowlist as commands (no credentials of Hermes'); the server's own env is declared.
+    const env = childEnv(process.env);
     return new Promise((resolve, reject) => {
       const child = spawn(this.params.command, this.params.args, {
         env: { ...env, ...this.params.env },

@@ -1,49 +1,62 @@
-// The environment for commands the agent runs (terminal tool, hooks, probes).
+// The environment for processes the agent starts on the model's behalf: terminal commands,
+// MCP servers, external child agents.
 //
-// Why: the model can run `env`, `printenv`, `echo $OPENAI_API_KEY` or a script that
-// reads process.env, and whatever it prints lands in the transcript, the provider's
-// logs and the session record. The agent's own credentials (the keys it uses to call
-// its model provider) and other well-known cloud/forge credentials therefore must
-// not be inherited by child processes. Everything else (PATH, HOME, LANG, TERM,
-// SSH_AUTH_SOCK, proxies, toolchain variables…) is kept so commands behave as they
-// would in the user's shell. A user who needs a credential in their commands lists it
-// in `terminal.env_passthrough` (exact names), which feeds `options.passthrough`.
+// Why an allowlist: the model can run `env`, `printenv`, `cat /proc/self/environ` or a script
+// that reads its environment, and whatever it prints lands in the transcript, the provider's
+// logs and the session record. A denylist of credential names always misses one
+// (VAULT_TOKEN, MYSQL_PWD, PGPASSWORD, DATABASE_URL with a password, a company's own
+// FOO_BAR), so children get only what a command needs to behave as in the user's shell, and
+// the user lists anything else by exact name in `terminal.env_passthrough`.
+//
+// What is kept, and why (docs/security.md "Child environment" repeats this for users):
+//   - identity and shell basics: PATH, HOME, USER, LOGNAME, SHELL, TERM, TZ, TMPDIR, HOSTNAME;
+//   - locale: LANG, LANGUAGE, LC_*; colours: COLORTERM, NO_COLOR, FORCE_COLOR, CLICOLOR;
+//   - EDITOR / VISUAL (git commit and friends open them; the user chose them);
+//   - XDG_* base directories (tools find their config and caches there);
+//   - proxies (http_proxy, https_proxy, no_proxy, all_proxy, either case): installs fail
+//     without them behind a corporate proxy; a proxy URL carrying a password is dropped;
+//   - CA bundles (SSL_CERT_FILE, NODE_EXTRA_CA_CERTS, REQUESTS_CA_BUNDLE…), same reason;
+//   - toolchain locations: GOPATH, GOROOT, CARGO_HOME, RUSTUP_HOME, JAVA_HOME, NVM_DIR,
+//     PYENV_ROOT, VIRTUAL_ENV, CONDA_PREFIX, PNPM_HOME, … (paths, never credentials);
+//   - git identity (GIT_AUTHOR_NAME/EMAIL, GIT_COMMITTER_NAME/EMAIL);
+//   - Windows system variables (SYSTEMROOT, COMSPEC, PATHEXT, APPDATA, USERPROFILE…).
+// What is not, on purpose:
+//   - SSH_AUTH_SOCK: the agent socket signs as the user (git push, ssh to servers) without
+//     any prompt; pass it through when commands need it;
+//   - NODE_OPTIONS, PYTHONSTARTUP, LD_PRELOAD and other code-loading knobs;
+//   - GOPROXY, GOFLAGS, npm_config_* and similar, which can carry tokens or run code;
+//   - everything else: API keys, tokens, passwords, connection strings, HERMES_*.
 
-/** Variables removed whatever their name pattern. */
-const SECRET_NAMES = new Set([
-  "HERMES_API_KEY",
-  "OPENAI_ORG_ID",
-  "OPENAI_ORGANIZATION",
-  "OPENAI_PROJECT_ID",
-  "ANTHROPIC_AUTH_TOKEN",
-  "AWS_SECRET_ACCESS_KEY",
-  "AWS_SESSION_TOKEN",
-  "GITHUB_TOKEN",
-  "GH_TOKEN",
-  "GH_ENTERPRISE_TOKEN",
-  "GITHUB_ENTERPRISE_TOKEN",
-  "GITLAB_TOKEN",
-  "HF_TOKEN",
-  "HUGGING_FACE_HUB_TOKEN",
-  "CLAUDE_CODE_OAUTH_TOKEN",
+const KEEP_EXACT = new Set([
+  "PATH", "HOME", "USER", "LOGNAME", "USERNAME", "SHELL", "TERM", "TZ", "TMPDIR", "TEMP", "TMP", "HOSTNAME",
+  "LANG", "LANGUAGE", "COLORTERM", "NO_COLOR", "FORCE_COLOR", "CLICOLOR", "CLICOLOR_FORCE", "EDITOR", "VISUAL",
+  "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY",
+  "SSL_CERT_FILE", "SSL_CERT_DIR", "NODE_EXTRA_CA_CERTS", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE", "GIT_SSL_CAINFO",
+  "GOPATH", "GOROOT", "GOBIN", "GOCACHE", "GOMODCACHE", "CARGO_HOME", "RUSTUP_HOME", "JAVA_HOME", "MAVEN_HOME", "GRADLE_USER_HOME",
+  "NVM_DIR", "NVM_BIN", "PNPM_HOME", "BUN_INSTALL", "DENO_DIR", "VOLTA_HOME", "ASDF_DIR", "ASDF_DATA_DIR", "FNM_DIR",
+  "PYENV_ROOT", "VIRTUAL_ENV", "CONDA_PREFIX", "CONDA_DEFAULT_ENV", "CONDA_EXE", "POETRY_HOME", "PIPX_HOME",
+  "GEM_HOME", "GEM_PATH", "RBENV_ROOT", "SDKMAN_DIR", "ANDROID_HOME", "ANDROID_SDK_ROOT", "DOTNET_ROOT", "HOMEBREW_PREFIX",
+  "GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
+  // Windows
+  "SYSTEMROOT", "SYSTEMDRIVE", "WINDIR", "COMSPEC", "PATHEXT", "APPDATA", "LOCALAPPDATA", "USERPROFILE", "HOMEDRIVE", "HOMEPATH",
+  "PROGRAMDATA", "PROGRAMFILES", "PROGRAMFILES(X86)", "COMMONPROGRAMFILES", "PROCESSOR_ARCHITECTURE", "NUMBER_OF_PROCESSORS", "OS",
 ]);
+const KEEP_PREFIXES = ["LC_", "XDG_"];
+const PROXIES = new Set(["HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY"]);
 
-/** Name endings that mark a credential: OPENAI_API_KEY, CI_JOB_API_TOKEN, CLIENT_SECRET… */
-const SECRET_SUFFIXES = ["_API_KEY", "_API_TOKEN", "_ACCESS_TOKEN", "_SECRET", "_SECRET_KEY", "_AUTH_TOKEN"];
-
-/** Whether `name` is a credential variable that `childEnv` strips (before passthrough). */
-export function isSecretEnvName(name: string): boolean {
-  const upper = name.toUpperCase(); // Windows names are case-insensitive
-  return SECRET_NAMES.has(upper) || SECRET_SUFFIXES.some((suffix) => upper.endsWith(suffix));
+/** Whether `name` is on the allowlist (names compare case-insensitively, as on Windows). */
+export function isAllowedEnvName(name: string): boolean {
+  const upper = name.toUpperCase();
+  return KEEP_EXACT.has(upper) || KEEP_PREFIXES.some((prefix) => upper.startsWith(prefix));
 }
 
 export interface ChildEnvOptions {
-  /** Exact variable names to keep even though they look like credentials. */
-  passthrough?: string[];
+  /** Exact variable names the user lets children see (`terminal.env_passthrough`). */
+  passthrough?: readonly string[];
 }
 
 /**
- * A copy of `base` without the agent's credentials, for spawning commands.
+ * The allowlisted part of `base` plus the passthrough names, for spawning a child.
  * Undefined values are dropped; nothing is added.
  */
 export function childEnv(base: NodeJS.ProcessEnv, options: ChildEnvOptions = {}): Record<string, string> {
@@ -51,7 +64,15 @@ export function childEnv(base: NodeJS.ProcessEnv, options: ChildEnvOptions = {})
   const env: Record<string, string> = {};
   for (const [name, value] of Object.entries(base)) {
     if (value === undefined) continue;
-    if (isSecretEnvName(name) && !keep.has(name)) continue;
+    if (keep.has(name)) {
+      env[name] = value;
+      continue;
+    }
+    if (!isAllowedEnvName(name)) continue;
+    // Exported bash functions ("() { …") are code, not settings.
+    if (value.startsWith("() {")) continue;
+    // A proxy URL with user:password@ is a credential.
+    if (PROXIES.has(name.toUpperCase()) && /:\/\/[^/@\s]*:[^/@\s]*@/.test(value)) continue;
     env[name] = value;
   }
   return env;

@@ -1,6 +1,7 @@
 // Runs command lines as local processes, used when the editor does not offer terminals.
 // Each command gets its own process group (detached), so killing it also kills whatever
 // it started (`npm test` → node → workers) instead of leaving orphans behind.
+import { childEnv } from "../security/child-env";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
@@ -34,8 +35,8 @@ export function killAllLocalProcesses(): void {
 }
 
 export class LocalShellRunner implements ShellRunner {
-  /** `baseEnv`: the environment commands start from (default: this process's). */
-  constructor(private readonly baseEnv: NodeJS.ProcessEnv = process.env) {}
+  /** `baseEnv`: the environment commands start from (default: this process's, allowlisted). */
+  constructor(private readonly baseEnv: NodeJS.ProcessEnv = childEnv(process.env)) {}
 
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
     await checkDirectory(options.cwd);

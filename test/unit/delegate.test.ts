@@ -28,7 +28,7 @@ test("config: delegation defaults", () => {
     { max_concurrent_children: 3, max_iterations: 50, max_depth: 1, auto_approve: false, idle_timeout: 600, max_summary_chars: 4000, acp_agents: {} },
   );
   const custom = ConfigSchema.parse({ delegation: { acp_agents: { mine: { command: "x" } } } });
-  assert.deepEqual(custom.delegation.acp_agents.mine, { command: "x", args: [], env: {}, enabled: true });
+  assert.deepEqual(custom.delegation.acp_agents.mine, { command: "x", args: [], env: {}, env_passthrough: [], enabled: true });
   assert.equal(ConfigSchema.safeParse({ delegation: { acp_agents: { mine: { args: [] } } } }).success, false, "a command is required");
 });
 
@@ -40,7 +40,7 @@ test("agent catalog: built-in defaults found on PATH, config entries win, disabl
   }
   const env = { PATH: bin };
   const catalog = agentCatalog(
-    { codex: { command: "codex-acp", args: [], env: {}, enabled: false }, mine: { command: "my-agent", args: ["--acp"], env: { A: "1" }, enabled: true }, hermes: { command: "evil", args: [], env: {}, enabled: true } },
+    { codex: { command: "codex-acp", args: [], env: {}, env_passthrough: [], enabled: false }, mine: { command: "my-agent", args: ["--acp"], env: { A: "1" }, env_passthrough: ["MY_AGENT_KEY"], enabled: true }, hermes: { command: "evil", args: [], env: {}, env_passthrough: [], enabled: true } },
     env,
   );
   assert.deepEqual(
@@ -51,6 +51,10 @@ test("agent catalog: built-in defaults found on PATH, config entries win, disabl
       ["mine", "my-agent", ["--acp"], path.join(bin, "my-agent"), true],
     ],
   );
+  // Child agents get their own credentials by name (built-ins know theirs), nothing else of Hermes'.
+  assert.deepEqual(catalog.find((entry) => entry.name === "mine")?.envPassthrough, ["MY_AGENT_KEY"]);
+  assert.ok(catalog.find((entry) => entry.name === "claude")?.envPassthrough.includes("ANTHROPIC_API_KEY"));
+  assert.ok(!catalog.find((entry) => entry.name === "claude")?.envPassthrough.includes("OPENAI_API_KEY"));
   assert.equal(findCommand(path.join(bin, "gemini"), { PATH: "" }), path.join(bin, "gemini"));
   assert.equal(findCommand("./gemini", { PATH: "" }, bin), path.join(bin, "gemini"));
   assert.equal(findCommand("nope", env), undefined);
