@@ -21,7 +21,13 @@ export function unsafePathReason(relative: string): string | undefined {
  * path would land somewhere else than the snapshot meant), and the nearest existing ancestor,
  * resolved, must still be inside the root.
  */
-export function guardedPath(realRoot: string, relative: string, nestedRepos: readonly string[]): { path: string } | { reason: string } {
+export function guardedPath(
+  realRoot: string,
+  relative: string,
+  nestedRepos: readonly string[],
+  /** Symlinks the restore removes before writing (planning looks ahead to them). */
+  removedFirst: ReadonlySet<string> = new Set(),
+): { path: string } | { reason: string } {
   const unsafe = unsafePathReason(relative);
   if (unsafe) return { reason: unsafe };
   const inNested = nestedRepos.find((nested) => relative === nested || relative.startsWith(`${nested}/`));
@@ -29,6 +35,7 @@ export function guardedPath(realRoot: string, relative: string, nestedRepos: rea
   const segments = relative.split("/");
   const absolute = path.join(realRoot, ...segments);
   let parent = realRoot;
+  let removedOnTheWay = false;
   for (const segment of segments.slice(0, -1)) {
     parent = path.join(parent, segment);
     let stat;
@@ -37,9 +44,13 @@ export function guardedPath(realRoot: string, relative: string, nestedRepos: rea
     } catch {
       break; // missing from here on: the restore creates real folders
     }
+    if (stat.isSymbolicLink() && removedFirst.has(path.relative(realRoot, parent).split(path.sep).join("/"))) {
+      removedOnTheWay = true;
+      break;
+    }
     if (stat.isSymbolicLink()) return { reason: `${path.relative(realRoot, parent)} is a symlink` };
     if (!stat.isDirectory()) return { reason: `${path.relative(realRoot, parent)} is not a folder` };
   }
-  if (!isInside(realRoot, realPath(path.dirname(absolute)))) return { reason: "a parent folder is a symlink leading outside the workspace" };
+  if (!removedOnTheWay && !isInside(realRoot, realPath(path.dirname(absolute)))) return { reason: "a parent folder is a symlink leading outside the workspace" };
   return { path: absolute };
 }

@@ -37,6 +37,7 @@ export async function snapshotTree(repo: ShadowRepo, { limits, hermesHome }: Sna
     const nested: string[] = [];
     const notCovered: NotCovered[] = [];
     const deleted = new Set<string>();
+    const symlinkCache = new Map<string, boolean>();
     let added = 0;
     for (const entry of listing) {
       const tag = entry[0];
@@ -47,9 +48,10 @@ export async function snapshotTree(repo: ShadowRepo, { limits, hermesHome }: Sna
         nested.push(file.slice(0, -1));
         continue;
       }
-      if (tag === "R") {
+      if (tag === "R" || (tag === "C" && behindSymlink(repo.workspace, file, symlinkCache))) {
+        // Gone (or now reached through a symlinked folder, which git will not follow): removed
+        // from the index without looking at the disk.
         deleted.add(file);
-        update.add(file);
         continue;
       }
       const size = fileSize(path.join(repo.workspace, file));
@@ -68,7 +70,9 @@ export async function snapshotTree(repo: ShadowRepo, { limits, hermesHome }: Sna
     if (fileCount > limits.maxFiles) {
       return { ok: false, reason: `workspace has ${fileCount} files, over checkpoints.max_files=${limits.maxFiles}` };
     }
-    if (update.size > 0) await repo.git.run(["update-index", "--add", "--remove", "-z", "--stdin"], { env, input: joinNul(update) });
+    for (const file of deleted) update.delete(file);
+    if (deleted.size > 0) await repo.git.run(["update-index", "--force-remove", "-z", "--stdin"], { env, input: joinNul(deleted) });
+    if (update.size > 0) await repo.git.run(["update-index", "--add", "--remove", "--replace", "-z", "--stdin"], { env, input: joinNul(update) });
     if (drop.size > 0) await repo.git.run(["update-index", "--force-remove", "-z", "--stdin"], { env, input: joinNul(drop) });
     const tree = (await repo.git.text(["write-tree"], { env })).trim();
     renameSync(temp, shared);
@@ -83,6 +87,26 @@ function joinNul(paths: Iterable<string>): string {
   let text = "";
   for (const entry of paths) text += `${entry}\0`;
   return text;
+}
+
+/** Whether a parent folder of `relative` is a symlink (memoized per folder). */
+function behindSymlink(root: string, relative: string, cache: Map<string, boolean>): boolean {
+  const segments = relative.split("/");
+  let folder = "";
+  for (const segment of segments.slice(0, -1)) {
+    folder = folder ? `${folder}/${segment}` : segment;
+    let linked = cache.get(folder);
+    if (linked === undefined) {
+      try {
+        linked = lstatSync(path.join(root, folder)).isSymbolicLink();
+      } catch {
+        linked = false;
+      }
+      cache.set(folder, linked);
+    }
+    if (linked) return true;
+  }
+  return false;
 }
 
 function fileSize(absolute: string): number | undefined {
