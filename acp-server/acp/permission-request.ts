@@ -17,6 +17,12 @@ const ACTION_NOUN: Record<PermissionAsk["action"], string> = {
 };
 
 function permissionOptions(ask: PermissionAsk): acp.PermissionOption[] {
+  if (ask.askEachTime) {
+    return [
+      { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+      { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+    ];
+  }
   const savable = ask.action === "execute" || ask.action === "edit";
   return [
     { optionId: "allow_once", name: "Allow once", kind: "allow_once" },

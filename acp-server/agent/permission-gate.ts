@@ -1,6 +1,7 @@
 // The requestPermission a tool sees: the security policy first (which may run, refuse or
 // ask), then answers the user already gave (saved in config, or for this session), then
 // the user. A refusal by policy becomes the tool's result, with the reason.
+import { hermesHome } from "../config/paths";
 import type { ApprovalRules } from "../security/approval-rules";
 import { decidePermission, type PolicyVerdict } from "../security/permission-policy";
 import type { PermissionAsk } from "../tools/context";
@@ -17,9 +18,16 @@ export function permissionGate(
   notice: (text: string) => void = () => {},
 ): (ask: PermissionAsk) => Promise<boolean> {
   return async (ask) => {
-    const verdict = decidePermission(session.mode, ask, session.cwd);
+    const verdict = decidePermission(session.mode, ask, session.cwd, undefined, { hermesHome: hermesHome() });
     if (verdict.decision === "deny") throw new ToolError(verdict.reasons.join(" "));
     if (verdict.decision === "allow") return true;
+
+    // A command that cannot be resolved statically, or that touches Hermes's own state, is
+    // asked about every time: no saved or session grant covers it, and none is created from it.
+    if (verdict.askEachTime) {
+      const answer = await host.askUser(call, { ...ask, reasons: verdict.reasons, askEachTime: true }, signal);
+      return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
+    }
 
     const grants = grantKeys(ask, verdict);
     // Credentials and paths outside the workspace are asked about every time.
@@ -47,7 +55,12 @@ function grantKeys(ask: PermissionAsk, verdict: PolicyVerdict): string[] {
 
 function savedAnswer(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string): "allow" | "reject" | undefined {
   if (!rules) return undefined;
-  if (ask.action === "execute" && verdict.keys.length > 0) return rules.forCommand(verdict.keys);
+  if (ask.action === "execute" && verdict.keys.length > 0) {
+    // Every finding must have been approved: one saved key does not cover the others.
+    const answers = verdict.keys.map((key) => rules.forCommand([key]));
+    if (answers.includes("reject")) return "reject";
+    return answers.every((answer) => answer === "allow") ? "allow" : undefined;
+  }
   if (ask.action === "edit" && ask.paths?.length) return rules.forEdit(ask.paths, cwd);
   return undefined;
 }

@@ -1,12 +1,16 @@
 // Decides, before any prompt, what an action needs: run it, ask the user, or refuse it.
 // The session mode sets the baseline; commands are screened (hardline ones never run);
 // anything outside the workspace or touching credentials asks in every mode but dont_ask.
+// Commands fail closed: what the screen cannot resolve asks in default mode, is refused in
+// plan mode, and in dont_ask runs only inside the sandbox; Hermes's own state is never
+// written by a command in any mode.
 import os from "node:os";
 import type { PermissionAsk } from "../tools/context";
 import { screenCommand } from "./command-screen";
 import type { SessionMode } from "./modes";
 import { planModeAllows } from "./read-only-commands";
 import { insideWorkspace, sensitiveReason } from "./sensitive-paths";
+import { hermesHome } from "../config/paths";
 
 export interface PolicyVerdict {
   decision: "allow" | "ask" | "deny";
@@ -16,20 +20,44 @@ export interface PolicyVerdict {
   keys: string[];
   /** A credential or outside path: remembered approvals do not apply, the user is asked each time. */
   sensitive: boolean;
+  /**
+   * Set for a command that cannot be resolved statically or touches Hermes's own state: no
+   * saved or session-wide approval covers it, and none may be created from it.
+   */
+  askEachTime?: boolean;
 }
 
-export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: string, home: string = os.homedir()): PolicyVerdict {
+/** What the caller knows beyond the mode: whether commands run inside the OS sandbox, where Hermes keeps its state. */
+export interface PolicyContext {
+  /** Commands run inside the sandbox. Missing means no sandbox (fail closed). */
+  sandboxed?: boolean;
+  /** $HERMES_HOME; defaults to the process's (config/paths.ts). */
+  hermesHome?: string;
+}
+
+const PLAN_REFUSAL = "Plan mode is read-only: commands that may change files or state are not run. Finish with a plan (todo); the user switches mode to act.";
+
+export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: string, home: string = os.homedir(), context: PolicyContext = {}): PolicyVerdict {
   const verdict = (decision: PolicyVerdict["decision"], reasons: string[] = [], keys: string[] = [], sensitive = false): PolicyVerdict => ({ decision, reasons, keys, sensitive });
 
   if (ask.action === "execute" && ask.command !== undefined) {
-    const screen = screenCommand(ask.command, { home, cwd });
+    // Screened where it runs: the tool's workdir (resolved by the tool), else the session folder.
+    const runsIn = ask.workdir ?? cwd;
+    const screen = screenCommand(ask.command, { home, cwd: runsIn, workspace: cwd, hermesHome: context.hermesHome ?? hermesHome() });
     if (screen.level === "hardline") return verdict("deny", [`Hermes never runs this command: ${screen.reasons.join("; ")}.`], screen.keys);
-    if (mode === "dont_ask") return verdict("allow", [], screen.keys);
-    if (mode === "plan" && !planModeAllows(ask.command)) {
-      return verdict("deny", ["Plan mode is read-only: commands that may change files or state are not run. Finish with a plan (todo); the user switches mode to act."]);
+    const askEachTime = screen.unresolved || screen.hermesState;
+    if (mode === "dont_ask") {
+      if (screen.hermesState) return verdict("deny", [`Hermes does not run commands that may change its own state, even in Don't ask mode: ${screen.reasons.join("; ")}.`], screen.keys);
+      if (screen.unresolved && !context.sandboxed) {
+        return verdict("deny", [`This command cannot be checked before it runs (${screen.reasons.join("; ")}), and without the sandbox Don't ask mode does not run such commands. Write it with literal commands and paths, or switch to Default mode to approve it.`], screen.keys);
+      }
+      return verdict("allow", [], screen.keys);
+    }
+    if (mode === "plan") {
+      if (screen.unresolved || !planModeAllows(ask.command)) return verdict("deny", [PLAN_REFUSAL]);
     }
     const outside = outsideReasons(ask.paths ?? [], cwd);
-    if (screen.level === "dangerous") return verdict("ask", [...screen.reasons, ...outside], screen.keys);
+    if (screen.level === "dangerous") return { ...verdict("ask", [...screen.reasons, ...outside], screen.keys, outside.length > 0), askEachTime };
     return outside.length > 0 ? verdict("ask", outside, [], true) : verdict("allow");
   }
 

@@ -6,7 +6,7 @@ import type { SimpleCommand } from "./shell-parse";
 import { SYSTEM_DIRS, isWithin, resolvePath, tildeLabel, type State } from "./screen-paths";
 import { shortFlags, type Screen } from "./screen-rule";
 
-const DELETERS = ["rm", "shred", "unlink", "rmdir"];
+const DELETERS = ["rm", "shred", "unlink", "rmdir", "rimraf", "srm"];
 
 type DeleteClass = { kind: "root" | "system" | "home"; what: string } | undefined;
 
@@ -73,12 +73,33 @@ export function checkUnlink(s: Screen, args: string[]): void {
   for (const a of args) s.deleted(a, "unlink");
 }
 
+const FIND_ACTIONS = ["-exec", "-execdir", "-ok", "-okdir"];
+
 export function checkFindDelete(s: Screen, args: string[]): void {
-  if (args.includes("-delete")) s.add("dangerous", "find-delete", "find -delete removes every file the search matches");
+  const starts: string[] = [];
+  for (const a of args) {
+    if (a.startsWith("-") || a === "(" || a === "!" || a === ")") break;
+    starts.push(a);
+  }
+  const deletes = args.includes("-delete") || args.some((a, k) => FIND_ACTIONS.includes(a) && DELETERS.includes(path.posix.basename(args[k + 1] ?? "").replace(/^\\/, "")));
+  if (deletes) {
+    for (const start of starts.length > 0 ? starts : ["."]) {
+      const cls = classifyDelete(start, s.st);
+      if (cls?.kind === "root") s.add("hardline", "rm-recursive-root", `find ${start} deletes files across the whole filesystem`);
+      else if (cls?.kind === "home") s.add("hardline", "rm-recursive-home", `find ${start} deletes files across the home directory (${cls.what})`);
+      else if (cls?.kind === "system") s.add("hardline", "rm-recursive-system", `find ${start} deletes files across ${cls.what}`);
+      s.deleted(start, "find -delete", "deletes files in");
+    }
+  }
+  if (args.includes("-delete")) {
+    s.add("dangerous", "find-delete", "find -delete removes every file the search matches");
+    s.unresolved("find-delete", "find -delete removes files chosen at run time");
+  }
   for (let k = 0; k < args.length; k++) {
-    if (["-exec", "-execdir", "-ok", "-okdir"].includes(args[k]) && DELETERS.includes(path.posix.basename(args[k + 1] ?? "").replace(/^\\/, ""))) {
+    if (FIND_ACTIONS.includes(args[k]) && DELETERS.includes(path.posix.basename(args[k + 1] ?? "").replace(/^\\/, ""))) {
       s.add("dangerous", "find-exec-rm", `find ${args[k]} ${args[k + 1]} deletes every file the search matches`);
     }
+    if (/^-f(print0?|printf|ls)$/.test(args[k]) && args[k + 1] !== undefined) s.write(args[k + 1], `find ${args[k]}`);
   }
 }
 

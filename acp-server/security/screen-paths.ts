@@ -9,14 +9,16 @@ export interface State {
   home: string;
   cwd: string;
   hermesHome: string;
+  /** The session's workspace folder, when known. */
+  workspace?: string;
 }
 
 /** Top-level system folders whose deletion breaks the machine. */
 export const SYSTEM_DIRS = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/sbin", "/sys", "/usr", "/var", "/home", "/Users", "/System", "/Library", "/Applications", "/private"];
 /** System folders where a write (not a delete) still needs the user's say. */
-const WRITE_PROTECTED = ["/etc", "/boot", "/bin", "/sbin", "/usr", "/lib", "/lib32", "/lib64", "/root", "/sys"];
+const WRITE_PROTECTED = ["/etc", "/boot", "/bin", "/sbin", "/usr", "/lib", "/lib32", "/lib64", "/root", "/sys", "/proc", "/System", "/Library"];
 
-export const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme\d|mmcblk\d|disk\d|rdisk\d|md\d|dm-\d|loop\d|sr\d|mapper\/|mem$|kmem$|port$)/;
+export const BLOCK_DEVICE = /^\/dev\/(sd[a-z]|hd[a-z]|vd[a-z]|xvd[a-z]|nvme|mmcblk\d|disk\d|rdisk\d|disk\/|md\d|md\/|dm-\d|loop\d|sr\d|nbd\d|rbd\d|zd\d|bcache\d|mtd|ubi|mapper\/|root$|mem$|kmem$|port$)/;
 const RC_FILES = [".bashrc", ".bash_profile", ".bash_login", ".bash_logout", ".profile", ".zshrc", ".zprofile", ".zshenv", ".zlogin", ".config/fish/config.fish", ".kshrc", ".cshrc", ".tcshrc"];
 const SECRET_DIRS = [".ssh", ".gnupg", ".aws"];
 

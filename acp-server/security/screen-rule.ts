@@ -7,6 +7,8 @@ export interface Finding {
   level: "hardline" | "dangerous";
   key: string;
   reason: string;
+  /** The command cannot be resolved statically: it runs only where a sandbox contains it. */
+  unresolved?: boolean;
 }
 
 export interface Screen {
@@ -21,6 +23,12 @@ export interface Screen {
   write(word: string, how: string): void;
   /** A delete (or move away) of `word`: dangerous for a sensitive file. */
   deleted(word: string, how: string, verb?: string): void;
+  /** Record that the command cannot be resolved statically (always at least "dangerous"). */
+  unresolved(key: string, reason: string): void;
+  /** Screen literal text that will run as a shell script (a pager setting, echo piped to sh). */
+  nested(script: string, via: string): void;
+  /** `file` is run as code by `how`: flags a file downloaded earlier in the line. */
+  executes(file: string, how: string): void;
 }
 
 export function shortFlags(args: string[]): { short: string; long: string[]; operands: string[] } {

@@ -28,15 +28,140 @@ export function checkKill(s: Screen, args: string[]): void {
   }
 }
 
-/** `shutdown`, `reboot`, `halt`, `poweroff`, `init 0|6`, `systemctl poweroff|reboot|...`. */
+const POWER_ACTIONS = ["poweroff", "reboot", "halt", "kexec", "soft-reboot", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "isolate", "default", "sleep"];
+const POWER_TARGETS = /^(poweroff|reboot|halt|kexec|rescue|emergency|suspend|hibernate|hybrid-sleep|suspend-then-hibernate|sleep|shutdown|soft-reboot)(\.target)?$/;
+
+/** `shutdown`, `reboot`, `halt`, `poweroff`, `init 0|1|6`, `systemctl`/`loginctl` power actions, suspend tools. */
 export function checkShutdown(s: Screen, p: string, args: string[]): void {
   if (p === "init" || p === "telinit") {
-    if (args[0] === "0" || args[0] === "6") s.add("hardline", "shutdown", `${p} ${args[0]} shuts down or restarts the machine`);
-  } else if (p === "systemctl") {
-    const { sub } = firstSubcommand(args, new Set(["-H", "-M", "--host", "--machine", "-t", "--type", "-p", "--property", "-s", "--signal"]));
-    if (sub && ["poweroff", "reboot", "halt", "kexec", "soft-reboot"].includes(sub)) s.add("hardline", "shutdown", `systemctl ${sub} shuts down or restarts the machine`);
+    if (["0", "1", "6", "s", "S", "single"].includes(args[0] ?? "")) s.add("hardline", "shutdown", `${p} ${args[0]} shuts down, restarts or isolates the machine`);
+  } else if (p === "systemctl" || p === "loginctl") {
+    const { sub, rest } = firstSubcommand(args, new Set(["-H", "-M", "--host", "--machine", "-t", "--type", "-p", "--property", "-s", "--signal", "--when", "--kill-whom"]));
+    if (sub && POWER_ACTIONS.includes(sub)) s.add("hardline", "shutdown", `${p} ${sub} shuts down, suspends or isolates the machine`);
+    else if (p === "systemctl" && sub && ["start", "restart", "reload-or-restart", "try-restart"].includes(sub) && rest.some((u) => POWER_TARGETS.test(u))) {
+      s.add("hardline", "shutdown", `systemctl ${sub} ${rest.join(" ")} shuts down, suspends or isolates the machine`);
+    } else if (p === "loginctl" && sub && ["terminate-session", "terminate-user", "kill-session", "kill-user", "terminate-seat"].includes(sub)) {
+      s.add("hardline", "kill-all-processes", `loginctl ${sub} ends a whole login session, with every process in it`);
+    } else if (p === "systemctl" && sub && ["stop", "kill", "mask", "disable"].includes(sub)) {
+      s.add("dangerous", "systemctl-stop", `systemctl ${sub} stops or disables a system service`);
+    }
+  } else if (p === "rtcwake" || p === "pm-suspend" || p === "pm-hibernate") {
+    s.add("hardline", "shutdown", `${p} suspends the machine`);
   } else if (!args.some((a) => a === "-c" || a === "--help" || a === "--cancel")) {
     s.add("hardline", "shutdown", `${p} shuts down or restarts the machine`);
+  }
+}
+
+/** `killall5`, `pkill -u me`, `killall -u me`: everything a user runs; `pkill`/`killall NAME` ask. */
+export function checkKillByName(s: Screen, p: string, args: string[]): void {
+  if (p === "killall5") {
+    s.add("hardline", "kill-all-processes", "killall5 signals every process on the machine");
+    return;
+  }
+  const withArg = new Set(["-u", "-U", "-G", "-g", "-P", "-s", "--signal", "-t", "--terminal", "--user", "--uid", "--group", "--parent", "--session", "--ns", "--nslist", "-o", "--older-than", "-y", "--younger-than", "-n", "-F", "--pidfile"]);
+  const operands: string[] = [];
+  let byOwner = false;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a === "--") {
+      operands.push(...args.slice(k + 1));
+      break;
+    }
+    if (/^(-u|-U|-G|-g|--user|--uid|--group)$/.test(a) || /^(-u|-U|-G|-g).+|^--(user|uid|group)=/.test(a)) byOwner = true;
+    if (a.startsWith("-")) {
+      if (withArg.has(a)) k++;
+      continue;
+    }
+    operands.push(a);
+  }
+  const matchesAll = operands.length === 0 || operands.some((o) => /^(\.\*?|\^|\.\+|\*|)$/.test(o));
+  if (byOwner && matchesAll) s.add("hardline", "kill-all-processes", `${p} with a user and no name kills every process of that user, Hermes and the editor included`);
+  else if (p === "pkill" && operands.some((o) => /^(\.\*?|\^|\.\+|\*|)$/.test(o))) s.add("hardline", "kill-all-processes", `${p} ${operands.join(" ")} matches every process`);
+  else s.add("dangerous", p, `${p} kills every process whose name matches ${operands.join(" ") || "its pattern"}, not one known process`);
+}
+
+/** Partitioning, discarding and secure-erase tools: hardline unless they only list. */
+export function checkDiskTool(s: Screen, p: string, args: string[]): void {
+  const listing = (flags: RegExp) => args.length > 0 && args.every((a) => flags.test(a) || a.startsWith("/dev/"));
+  switch (p) {
+    case "blkdiscard":
+    case "nvme":
+      if (p === "nvme" && !["format", "sanitize", "write-zeroes", "dsm", "write", "ns-rescan", "delete-ns"].includes(args[0] ?? "")) return;
+      s.add("hardline", "mkfs", `${p} ${p === "nvme" ? args[0] + " " : ""}discards or erases a whole disk`);
+      return;
+    case "wipefs":
+      if (args.some((a) => /^-[a-zA-Z]*[ao]|^--(all|offset)/.test(a))) s.add("hardline", "mkfs", "wipefs erases a disk's filesystem signatures, making its data unreachable");
+      else s.add("dangerous", "disk-tool", "wipefs inspects disk signatures (and can erase them)");
+      return;
+    case "fdisk":
+    case "sfdisk":
+    case "gdisk":
+    case "cfdisk":
+    case "sgdisk":
+    case "parted":
+    case "partprobe":
+    case "cgdisk":
+      if (listing(/^(-l|--list|-s|--show-size|-d|--dump|-p|--print|-v|--verify|-i|--info|print|unit|s|B|MB|GB|-m|--machine)$/)) s.add("dangerous", "disk-tool", `${p} reads a disk's partition table (as root it can also rewrite it)`);
+      else s.add("hardline", "partition-disk", `${p} rewrites a disk's partition table, which can make all its data unreachable`);
+      return;
+    case "hdparm":
+      if (args.some((a) => /^--(security-erase|security-erase-enhanced|security-set-pass|security-unlock|trim-sector-ranges|write-sector|make-bad-sector|dco-restore|dco-setmax|fwdownload|yes-i-know-what-i-am-doing)/.test(a))) {
+        s.add("hardline", "disk-erase", "hdparm's security-erase / sector-write options destroy a disk's data");
+      } else s.add("dangerous", "disk-tool", "hdparm changes low-level disk settings");
+      return;
+    case "cryptsetup":
+      if (["luksFormat", "erase", "luksErase", "reencrypt", "luksKillSlot", "luksRemoveKey"].includes(args.find((a) => !a.startsWith("-")) ?? "")) s.add("hardline", "disk-erase", "cryptsetup reformats or erases an encrypted disk's keys, making its data unreachable");
+      return;
+    case "badblocks":
+      if (args.some((a) => /^-[a-zA-Z]*w/.test(a))) s.add("hardline", "disk-erase", "badblocks -w overwrites the whole disk");
+      return;
+    case "mdadm":
+      if (args.some((a) => a === "--zero-superblock" || a === "--create" || a === "-C")) s.add("hardline", "disk-erase", "mdadm rewrites RAID metadata on disks");
+      return;
+    case "zpool":
+    case "lvremove":
+    case "vgremove":
+    case "pvremove":
+    case "zfs":
+      if (p === "zpool" ? ["destroy", "labelclear"].includes(args[0] ?? "") : p === "zfs" ? args[0] === "destroy" : true) s.add("hardline", "disk-erase", `${p} ${p.startsWith("z") ? args[0] : ""} destroys a storage volume and its data`);
+      return;
+    case "flashrom":
+    case "efibootmgr":
+      s.add("dangerous", "firmware", `${p} changes the machine's firmware or boot entries`);
+      return;
+    case "insmod":
+    case "rmmod":
+    case "modprobe":
+    case "sysctl":
+      if (p !== "sysctl" || args.some((a) => a === "-w" || a.includes("=") || a === "-p" || a === "--load")) s.add("dangerous", "kernel", `${p} changes the running kernel`);
+      return;
+    default:
+      return;
+  }
+}
+
+/** `crontab`, `at`, `batch`: commands scheduled to run later, unseen. */
+export function checkScheduler(s: Screen, p: string, args: string[]): void {
+  if (p === "crontab" && args.every((a) => a === "-l" || a === "-u" || !a.startsWith("-")) && args.includes("-l")) return;
+  if (p === "crontab" && args.includes("-r")) s.add("dangerous", "crontab", "crontab -r deletes every scheduled job");
+  else s.unresolved("scheduled", `${p} schedules commands to run later, outside this review`);
+}
+
+/** Containers given the host: `--privileged`, the host's / or home mounted, the docker socket. */
+export function checkContainer(s: Screen, p: string, args: string[]): void {
+  const sub = args.find((a) => !a.startsWith("-"));
+  if (!sub || !["run", "create", "exec"].includes(sub)) return;
+  if (args.some((a) => a === "--privileged" || /^--(pid|net|ipc|uts|userns)=host$/.test(a) || a === "--cap-add=ALL" || a === "--cap-add=SYS_ADMIN")) {
+    s.add("dangerous", "container-host", `${p} ${sub} gives the container control of the host (--privileged or host namespaces)`);
+  }
+  for (let k = 0; k < args.length; k++) {
+    const spec = args[k] === "-v" || args[k] === "--volume" || args[k] === "--mount" ? args[k + 1] : /^(-v|--volume=|--mount=)/.test(args[k]) ? args[k].replace(/^(-v|--volume=|--mount=)/, "") : undefined;
+    if (spec === undefined) continue;
+    const source = /source=([^,]+)|src=([^,]+)/.exec(spec)?.slice(1).find(Boolean) ?? spec.split(":")[0];
+    const abs = s.abs(source);
+    if (abs === "/" || abs === s.st.home || /^\/(etc|var\/run\/docker\.sock|run\/docker\.sock|root|boot|dev|proc|sys)(\/|$)/.test(abs) || abs === s.st.hermesHome) {
+      s.add("dangerous", "container-host", `${p} ${sub} mounts ${s.show(abs)} from the host into the container, where it can be changed freely`);
+    }
   }
 }
 
@@ -50,11 +175,29 @@ function worldWritableMode(mode: string): boolean {
   });
 }
 
+function setuidMode(mode: string): boolean {
+  const numeric = /^0?([0-7])[0-7]{3}$/.exec(mode);
+  if (numeric) return (Number(numeric[1]) & 6) !== 0;
+  return mode.split(",").some((clause) => /^[ugoa]*[+=][rwxXst]*s/.test(clause));
+}
+
 export function checkPermissions(s: Screen, cmd: SimpleCommand): void {
   const { short, long, operands } = shortFlags(cmd.args);
+  const [spec, ...targets] = operands;
+  if (cmd.program === "chmod" && spec !== undefined && setuidMode(spec)) {
+    s.add("dangerous", "chmod-setuid", `chmod ${spec} sets the setuid/setgid bit on ${targets.join(" ") || "the target"}: it then runs with its owner's privileges, for anyone`);
+  }
+  if (cmd.program === "chmod" && spec !== undefined && worldWritableMode(spec)) {
+    for (const t of targets) {
+      const abs = s.abs(t);
+      if (!isWithin(abs, s.st.home) && !isWithin(abs, "/tmp") && SYSTEM_DIRS.some((d) => isWithin(abs, d))) {
+        s.add("hardline", "chmod-world-writable-system", `chmod ${spec} makes the system file ${abs} writable by every user`);
+      }
+    }
+  }
+  for (const t of targets) s.write(t, cmd.program);
   // chmod modes like -w or -x look like flags; recursion is the capital R only.
   if (!(short.includes("R") || long.includes("--recursive"))) return;
-  const [spec, ...targets] = operands;
   if (cmd.program === "chmod" && spec !== undefined && worldWritableMode(spec)) {
     s.add("dangerous", "chmod-777-recursive", `chmod -R ${spec} makes every file under ${targets.join(" ") || "the target"} writable by anyone`);
   }
@@ -64,5 +207,6 @@ export function checkPermissions(s: Screen, cmd: SimpleCommand): void {
     if (abs === "/" || (isWithin(s.st.home, abs) && abs !== s.st.home) || (!inHome && SYSTEM_DIRS.some((d) => isWithin(abs, d)))) {
       s.add("dangerous", `${cmd.program}-recursive-system`, `${cmd.program} -R changes ownership or permissions throughout ${s.show(abs)}, a system location`);
     }
+    if (abs === s.st.home) s.add("dangerous", `${cmd.program}-recursive-system`, `${cmd.program} -R changes ownership or permissions of everything in the home folder`);
   }
 }

@@ -3,7 +3,7 @@
 // and hand them to Screen.write, which flags raw disk devices and sensitive files.
 import path from "node:path";
 import type { SimpleCommand } from "./shell-parse";
-import { BLOCK_DEVICE, sensitiveArea } from "./screen-paths";
+import { BLOCK_DEVICE, SYSTEM_DIRS, isWithin, sensitiveArea } from "./screen-paths";
 import { shortFlags, type Screen } from "./screen-rule";
 
 export function checkTee(s: Screen, args: string[]): void {
@@ -48,7 +48,9 @@ export function checkCopy(s: Screen, cmd: SimpleCommand): void {
     else if (a === "-S" || a === "--suffix" || a === "-m" || a === "-o" || a === "-g" || a === "-e") k++;
   }
   if (operands.length === 0) return;
+  if (p === "ln" && operands.length === 1 && targetDir === undefined) operands.push(".");
   const dest = targetDir ?? operands[operands.length - 1];
+  if (p === "rsync") checkRsyncDelete(s, args, dest);
   const sources = targetDir !== undefined ? operands : operands.slice(0, -1);
   if (p === "mv" && s.abs(dest) === "/dev/null") {
     s.add("dangerous", "mv-dev-null", "mv into /dev/null destroys the moved files");
@@ -59,6 +61,18 @@ export function checkCopy(s: Screen, cmd: SimpleCommand): void {
   if (BLOCK_DEVICE.test(destAbs) || sensitiveArea(destAbs, s.st)) s.write(dest, p);
   else for (const src of sources) s.write(path.posix.join(dest, path.posix.basename(src)), p);
   if (p === "mv") for (const src of sources) s.deleted(src, "mv", "moves away");
+}
+
+/** `rsync --delete` makes the destination an exact copy: onto home, /, a system folder or the workspace it deletes everything else. */
+function checkRsyncDelete(s: Screen, args: string[], dest: string): void {
+  if (!args.some((a) => /^--(del|delete.*|remove-source-files)$/.test(a))) return;
+  if (/^[^/]*:/.test(dest)) return; // a remote destination
+  const abs = s.abs(dest);
+  const removesSource = args.includes("--remove-source-files");
+  const what = removesSource ? "deletes the source files after copying them" : "deletes everything in the destination that the source lacks";
+  if (abs === "/" || isWithin(s.st.home, abs) || SYSTEM_DIRS.includes(abs) || (s.st.workspace !== undefined && isWithin(s.st.workspace, abs))) {
+    s.add("hardline", "rsync-delete-root", `rsync --delete onto ${s.show(abs)} ${what}: it would wipe that folder`);
+  } else s.add("dangerous", "rsync-delete", `rsync ${removesSource ? "--remove-source-files" : "--delete"} ${what} (${s.show(abs)})`);
 }
 
 export function checkSed(s: Screen, args: string[]): void {

@@ -4,6 +4,19 @@
 // Substitutions are recorded on their word so the parser can look inside them.
 import { decodeAnsiC, findBrace, findClose, readRedirOp, readSubstitution } from "./shell-scan";
 
+/** A `$NAME`, `${...}`, `$(...)` or backtick expansion inside a word's unquoted value. */
+export interface Expansion {
+  /** Offset and length of the expansion's text inside `value`. */
+  at: number;
+  len: number;
+  /** The parameter name for `$NAME` / `${NAME}`; undefined for anything computed (`${X:-y}`, `$(...)`). */
+  name?: string;
+  /** The command inside `$(...)` or backticks. */
+  sub?: string;
+  /** Inside double quotes (no word splitting). */
+  quoted: boolean;
+}
+
 export interface WordTok {
   t: "word";
   value: string;
@@ -11,6 +24,14 @@ export interface WordTok {
   end: number;
   subs: string[];
   quoted: boolean;
+  /** Expansions the shell performs at run time, in order. */
+  expansions: Expansion[];
+  /** An unquoted `*`, `?` or `[...]`: pathname expansion. */
+  glob: boolean;
+  /** An unquoted `{a,b}` or `{1..3}`: brace expansion. */
+  brace: boolean;
+  /** Starts with an unquoted `~` (tilde expansion). */
+  tilde: boolean;
 }
 interface OpTok {
   t: "op";
@@ -126,7 +147,7 @@ export function tokenize(src: string): Tok[] {
       const close = findClose(src, i + 2);
       const end = close < 0 ? n : close + 1;
       const inner = src.slice(i + 2, close < 0 ? n : close);
-      toks.push({ t: "word", value: src.slice(i, end), start: i, end, subs: [inner], quoted: false });
+      toks.push({ t: "word", value: src.slice(i, end), start: i, end, subs: [inner], quoted: false, expansions: [{ at: 0, len: end - i, sub: inner, quoted: false }], glob: false, brace: false, tilde: false });
       i = end;
       continue;
     }
@@ -140,6 +161,38 @@ export function tokenize(src: string): Tok[] {
     let value = "";
     let quoted = false;
     const subs: string[] = [];
+    const expansions: Expansion[] = [];
+    let glob = false;
+    let brace = false;
+    /** Reads a `$NAME` / `${...}` / `$(...)` / backtick at `i`, appending it to value; returns the new index or -1. */
+    const readExpansion = (inQuotes: boolean): number => {
+      const at = value.length;
+      const before = subs.length;
+      const subEnd = readSubstitution(src, i, subs);
+      if (subEnd >= 0) {
+        value += src.slice(i, subEnd);
+        const sub = subs.length > before ? subs[subs.length - 1] : undefined;
+        expansions.push(sub === undefined ? { at, len: subEnd - i, quoted: inQuotes } : { at, len: subEnd - i, sub, quoted: inQuotes });
+        return subEnd;
+      }
+      if (src[i] !== "$") return -1;
+      if (src[i + 1] === "{") {
+        const close = findBrace(src, i + 2);
+        const inner = src.slice(i + 2, close);
+        value += src.slice(i, close + 1);
+        const exp: Expansion = { at, len: close + 1 - i, quoted: inQuotes };
+        if (/^[A-Za-z_][A-Za-z0-9_]*$|^[0-9]$/.test(inner)) exp.name = inner;
+        expansions.push(exp);
+        return close + 1;
+      }
+      const m = /^\$([A-Za-z_][A-Za-z0-9_]*|[0-9@*#?$!-])/.exec(src.slice(i, i + 256));
+      if (m) {
+        value += m[0];
+        expansions.push({ at, len: m[0].length, name: m[1], quoted: inQuotes });
+        return i + m[0].length;
+      }
+      return -1;
+    };
     while (i < n && !WORD_BREAK.has(src[i])) {
       const ch = src[i];
       if (ch === "\\") {
@@ -177,28 +230,15 @@ export function tokenize(src: string): Tok[] {
             i += 2;
             continue;
           }
-          const subEnd = readSubstitution(src, i, subs);
-          if (subEnd >= 0) {
-            value += src.slice(i, subEnd);
-            i = subEnd;
+          const expEnd = readExpansion(true);
+          if (expEnd >= 0) {
+            i = expEnd;
             continue;
           }
           value += d;
           i++;
         }
         i++; // closing quote
-        continue;
-      }
-      const subEnd = readSubstitution(src, i, subs);
-      if (subEnd >= 0) {
-        value += src.slice(i, subEnd);
-        i = subEnd;
-        continue;
-      }
-      if (ch === "$" && src[i + 1] === "{") {
-        const close = findBrace(src, i + 2);
-        value += src.slice(i, close + 1);
-        i = close + 1;
         continue;
       }
       if (ch === "$" && src[i + 1] === "'") {
@@ -209,6 +249,19 @@ export function tokenize(src: string): Tok[] {
         i = j + 1;
         continue;
       }
+      if (ch === "$" && src[i + 1] === '"') {
+        // $"..." is a translated string: the same as "..." here.
+        i++;
+        continue;
+      }
+      const expEnd = readExpansion(false);
+      if (expEnd >= 0) {
+        i = expEnd;
+        continue;
+      }
+      if (ch === "*" || ch === "?") glob = true;
+      else if (ch === "[" && /^\[[^\s;&|()<>\]]+\]/.test(src.slice(i, i + 256))) glob = true;
+      else if (ch === "{" && /^\{[^{}\s]*(,|\.\.)[^{}\s]*\}/.test(src.slice(i, i + 512))) brace = true;
       value += ch;
       i++;
     }
@@ -218,7 +271,7 @@ export function tokenize(src: string): Tok[] {
       i = pushRedir(end, start, value);
       continue;
     }
-    const word: WordTok = { t: "word", value, start, end, subs, quoted };
+    const word: WordTok = { t: "word", value, start, end, subs, quoted, expansions, glob, brace, tilde: src[start] === "~" };
     toks.push(word);
     if (awaitingDelimiter) {
       pendingHeredocs.push({ delim: value, strip: awaitingDelimiter.op === "<<-", tok: awaitingDelimiter });

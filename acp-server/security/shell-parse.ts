@@ -2,24 +2,36 @@
 // It is not a full shell grammar: it splits a line into simple commands, unquotes words,
 // records redirections and pipes, and looks inside the places where a second command can
 // hide (command substitution, `bash -c '...'`, `eval`, `sudo`/`env`/`xargs` prefixes, ...).
-// When in doubt it errs towards exposing more commands, never fewer.
+// When in doubt it errs towards exposing more commands, never fewer, and it marks what it
+// cannot know statically (computed words) instead of guessing.
 //
 // This file is the public entry and drives the parse; the work is split across
-// shell-scan.ts / shell-lex.ts (tokenising) and shell-wrappers.ts (unwrapping prefixes).
+// shell-scan.ts / shell-lex.ts (tokenising), shell-words.ts (expansions) and
+// shell-wrappers.ts (unwrapping prefixes).
 import { segment, tokenize } from "./shell-lex";
-import type { Redirect, SimpleCommand } from "./shell-types";
+import type { Redirect, SimpleCommand, Word } from "./shell-types";
 import { fromWords, type Built } from "./shell-wrappers";
+import { WordResolver, type KnownVars } from "./shell-words";
 
-export type { Redirect, SimpleCommand } from "./shell-types";
-export { normaliseProgram, shellScript } from "./shell-wrappers";
+export type { Redirect, SimpleCommand, Word } from "./shell-types";
+export type { KnownVars } from "./shell-words";
+export { normaliseProgram, shellScript, SHELLS } from "./shell-wrappers";
 
 const MAX_DEPTH = 8;
+const DECLARERS = new Set(["export", "declare", "local", "readonly", "typeset"]);
 
 class Parser {
   private nextPipeline = 0;
+  /** Set when a script nests deeper than MAX_DEPTH: what lies below is not screened. */
+  tooDeep = false;
+
+  constructor(private readonly words: WordResolver) {}
 
   parseLine(src: string, depth: number, wrappers: string[]): SimpleCommand[] {
-    if (depth > MAX_DEPTH) return [];
+    if (depth > MAX_DEPTH) {
+      this.tooDeep = true;
+      return [];
+    }
     const segs = segment(tokenize(src));
     const built: { pre: SimpleCommand[]; b: Built }[] = [];
     let pipeline = this.nextPipeline++;
@@ -30,16 +42,18 @@ class Parser {
       for (const w of seg.words) for (const sub of w.subs) pre.push(...this.parseLine(sub, depth + 1, []));
       for (const r of seg.redirs) for (const sub of r.target?.subs ?? []) pre.push(...this.parseLine(sub, depth + 1, []));
       const redirects: Redirect[] = seg.redirs.map(({ tok, target }) => {
-        const red: Redirect = { op: tok.op, target: target?.value ?? "" };
+        const resolved: Word | undefined = target ? this.words.resolve(target)[0] : undefined;
+        const red: Redirect = { op: tok.op, target: resolved?.text ?? "" };
         if (tok.fd !== undefined) red.fd = tok.fd;
         if (tok.heredoc !== undefined) red.heredoc = tok.heredoc;
+        if (resolved && resolved.dynamic.length > 0) red.dynamic = resolved.dynamic;
         return red;
       });
-      const b = fromWords(
-        seg.words.map((w) => w.value),
-        { redirects, raw: src.slice(seg.start, seg.end), pipeline, stage, depth, wrappers: [...wrappers] },
-        parseScript,
-      );
+      const words = seg.words.flatMap((w) => this.words.resolve(w));
+      const b = fromWords(words, { redirects, raw: src.slice(seg.start, seg.end), pipeline, stage, depth, wrappers: [...wrappers] }, parseScript);
+      if (b.main.program === "" || DECLARERS.has(b.main.program)) {
+        this.words.record(b.main.program === "" ? words : b.main.argWords);
+      }
       built.push({ pre, b });
       if (seg.sepAfter === "|") stage++;
       else {
@@ -58,7 +72,16 @@ class Parser {
   }
 }
 
-/** Split a command line into simple commands, recursing into substitutions and wrapped scripts. */
-export function parseShell(line: string): SimpleCommand[] {
-  return new Parser().parseLine(line, 0, []);
+/**
+ * Split a command line into simple commands, recursing into substitutions and wrapped
+ * scripts. With `known`, `$HOME`, `$HERMES_HOME`, `$USER` and `~` are replaced by their values.
+ */
+export function parseShell(line: string, known?: KnownVars): SimpleCommand[] {
+  const parser = new Parser(new WordResolver(known));
+  const commands = parser.parseLine(line, 0, []);
+  if (parser.tooDeep) {
+    const marker: SimpleCommand = { program: "", args: [], argWords: [], unresolved: ["scripts nested too deeply to follow"], redirects: [], raw: line, wrappers: [], assignments: [], pipeline: -1, stage: 0, depth: 0 };
+    commands.push(marker);
+  }
+  return commands;
 }

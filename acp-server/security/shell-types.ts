@@ -2,6 +2,17 @@
 // with its redirections. Kept apart so the lexer, the wrapper unwrapper and the parser
 // can share them without importing each other.
 
+/** One shell word after quote removal and the expansions screening can do statically. */
+export interface Word {
+  /** The text, with known variables (`$HOME`, `$HERMES_HOME`, `$USER`, `~`) replaced by their values. */
+  text: string;
+  /**
+   * Why the word's final value cannot be known before it runs (`$X`, `$(...)`, a glob, a brace
+   * expansion, `~other`); empty when the text is exactly what the program receives.
+   */
+  dynamic: string[];
+}
+
 export interface Redirect {
   /** The operator: ">", ">>", ">|", "&>", "&>>", ">&", "<", "<<", "<<-", "<<<", "<>", "<&". */
   op: string;
@@ -11,6 +22,8 @@ export interface Redirect {
   target: string;
   /** The body of a here-document (`<<EOF ... EOF`). */
   heredoc?: string;
+  /** Set when the target's value is computed at run time. */
+  dynamic?: string[];
 }
 
 export interface SimpleCommand {
@@ -18,6 +31,13 @@ export interface SimpleCommand {
   program: string;
   /** Unquoted argument words after the program. */
   args: string[];
+  /** The argument words with what is known about each (parallel to `args`). */
+  argWords: Word[];
+  /**
+   * Why this command cannot be resolved statically: a computed command name, code fed to a
+   * shell or interpreter at run time, arguments appended by xargs, ... Empty when resolved.
+   */
+  unresolved: string[];
   redirects: Redirect[];
   /** The program of the next command in the same pipe (`curl x | sh` → "sh" on the curl command). */
   pipedTo?: string;

@@ -1,12 +1,16 @@
 // Unwraps the prefixes that run another command — assignments, `sudo`, `doas`, `env`,
-// `nice`, `timeout`, `xargs`, `command`, `exec`, ... — to reach the real program, and finds
-// the scripts that commands hand to a shell (`bash -c '...'`, `eval`, `watch`, `su -c`,
-// `env -S`, `find -exec`, a here-document fed to `sh`). Nested scripts are parsed through
-// the callback the parser passes in, so they are screened like the typed line.
-import type { Redirect, SimpleCommand } from "./shell-types";
+// `nice`, `timeout`, `xargs`, `command`, `exec`, `chroot`, `flock`, `busybox`, ... — to reach
+// the real program, and finds the scripts that commands hand to a shell (`bash -c '...'`,
+// `eval`, `watch`, `su -c`, `env -S`, `find -exec`, `trap`, `alias`, `ssh host cmd`, a
+// here-document fed to `sh`). Nested scripts are parsed through the callback the parser
+// passes in, so they are screened like the typed line. What cannot be known statically (a
+// computed command name, eval of computed text, a computed `-c` script) is recorded on the
+// command as `unresolved`.
+import type { Redirect, SimpleCommand, Word } from "./shell-types";
+import { PATTERN_MARKERS } from "./shell-words";
 
-const SKIPPED_KEYWORDS = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "fi", "done", "esac"]);
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh"]);
+const SKIPPED_KEYWORDS = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "fi", "done", "esac", "[[", "]]", "function", "coproc"]);
+export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "busybox-sh"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
 /** Strip a leading backslash and take the basename of a path, as the shell would resolve it. */
@@ -43,18 +47,57 @@ function skipOptions(words: string[], k: number, withArg: Set<string>, opts: { s
   return k;
 }
 
-const SUDO_ARGS = new Set(["-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--other-user", "--close-from", "--host", "--command-timeout", "--chroot"]);
-const DOAS_ARGS = new Set(["-u", "-C"]);
-const ENV_ARGS = new Set(["-u", "-C", "-S", "--unset", "--chdir", "--split-string", "-P"]);
-const NICE_ARGS = new Set(["-n", "--adjustment"]);
-const TIME_ARGS = new Set(["-f", "-o", "--format", "--output"]);
-const TIMEOUT_ARGS = new Set(["-s", "-k", "--signal", "--kill-after"]);
-const XARGS_ARGS = new Set(["-I", "-n", "-P", "-L", "-d", "-E", "-s", "-a", "--max-args", "--max-procs", "--max-lines", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace", "--process-slot-var"]);
-const IONICE_ARGS = new Set(["-c", "-n", "--class", "--classdata"]);
-const STDBUF_ARGS = new Set(["-i", "-o", "-e", "--input", "--output", "--error"]);
-const EXEC_ARGS = new Set(["-a"]);
-const WATCH_ARGS = new Set(["-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"]);
-const SHELL_ARGS = new Set(["-o", "+o", "-O", "+O", "--rcfile", "--init-file"]);
+const set = (...items: string[]) => new Set(items);
+const SUDO_ARGS = set("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--other-user", "--close-from", "--host", "--command-timeout", "--chroot");
+const ENV_ARGS = set("-u", "-C", "-S", "--unset", "--chdir", "--split-string", "-P");
+/** Wrappers whose options are skipped and whose first operand is the command (option → takes an argument). */
+const OPTION_WRAPPERS: Record<string, Set<string>> = {
+  sudo: SUDO_ARGS,
+  doas: set("-u", "-C"),
+  pkexec: set("--user"),
+  nice: set("-n", "--adjustment"),
+  time: set("-f", "-o", "--format", "--output"),
+  ionice: set("-c", "-n", "-p", "-P", "-u", "--class", "--classdata"),
+  stdbuf: set("-i", "-o", "-e", "--input", "--output", "--error"),
+  exec: set("-a"),
+  nohup: set(),
+  builtin: set(),
+  setsid: set(),
+  unbuffer: set(),
+  busybox: set(),
+  toybox: set(),
+  unshare: set("--map-user", "--map-group", "--setgroups", "-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd", "--propagation", "--kill-child"),
+  nsenter: set("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd", "-m", "-u", "-i", "-n", "-p", "-U", "-C"),
+  setpriv: set("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile", "--pdeathsig"),
+  runuser: set("-u", "-g", "-G", "--user", "--group", "--supp-group", "-w", "--whitelist-environment"),
+  "systemd-run": set("-u", "--unit", "-p", "--property", "-E", "--setenv", "--description", "--slice", "-M", "--machine", "-H", "--host", "--uid", "--gid", "--working-directory", "--on-calendar", "--on-active"),
+  firejail: set(),
+  strace: set("-o", "-e", "-p", "-s", "-u", "-P", "-a", "-E", "-I", "-b", "-X", "-U", "-S", "-O"),
+  ltrace: set("-o", "-e", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-F", "-l", "-L", "-w", "-x"),
+  catchsegv: set(),
+  fakeroot: set("-l", "--lib", "--faked", "-s", "-i"),
+  caffeinate: set("-t", "-w"),
+  "xvfb-run": set("-n", "-s", "-f", "-e", "-p", "--server-num", "--server-args", "--auth-file", "--error-file"),
+  torsocks: set("-u", "-p", "-a", "-P"),
+  proxychains: set("-f"),
+  proxychains4: set("-f"),
+  "dbus-run-session": set("--config-file", "--dbus-daemon"),
+  valgrind: set(),
+};
+/** Wrappers that take one operand (a mask, a root, a lock file) before the command. */
+const OPERAND_WRAPPERS: Record<string, Set<string>> = {
+  chroot: set("--userspec", "--groups"),
+  taskset: set(),
+  chrt: set("-T", "-P", "-D"),
+  flock: set("-w", "--timeout", "-E", "--conflict-exit-code"),
+  timeout: set("-s", "-k", "--signal", "--kill-after"),
+  faketime: set("-m", "-f", "--exclude-monotonic"),
+  sg: set(),
+};
+const XARGS_ARGS = set("-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args", "--max-procs", "--max-lines", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace", "--process-slot-var");
+const WATCH_ARGS = set("-n", "--interval", "-q", "--equexit", "-s", "--shotsdir");
+const SHELL_ARGS = set("-o", "+o", "-O", "+O", "--rcfile", "--init-file");
+const SSH_ARGS = set("-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I");
 
 export interface Built {
   main: SimpleCommand;
@@ -73,14 +116,21 @@ export interface CommandBase {
 /** Parses a nested script at the given depth, with the wrappers that led to it. */
 export type ParseScript = (src: string, depth: number, wrappers: string[]) => SimpleCommand[];
 
+const isDynamic = (word: Word | undefined) => word !== undefined && word.dynamic.length > 0;
+const isComputed = (word: Word | undefined) => word !== undefined && word.dynamic.some((d) => !PATTERN_MARKERS.has(d));
+
 /** Unwrap prefixes (assignments, sudo, env, xargs, ...) and find nested scripts. */
-export function fromWords(words: string[], base: CommandBase, parseScript: ParseScript): Built {
+export function fromWords(words: Word[], base: CommandBase, parseScript: ParseScript): Built {
+  const texts = words.map((w) => w.text);
   const wrappers = base.wrappers;
   const assignments: string[] = [];
   const nested: SimpleCommand[] = [];
-  const make = (program: string, args: string[]): SimpleCommand => ({
+  const unresolved: string[] = [];
+  const make = (program: string, from: number): SimpleCommand => ({
     program,
-    args,
+    args: texts.slice(from),
+    argWords: words.slice(from),
+    unresolved,
     redirects: base.redirects,
     raw: base.raw,
     wrappers: [...wrappers],
@@ -89,123 +139,122 @@ export function fromWords(words: string[], base: CommandBase, parseScript: Parse
     stage: base.stage,
     depth: base.depth,
   });
-  const script = (src: string, via: string): void => {
+  const script = (src: string, via: string, word?: Word): void => {
+    if (isComputed(word)) unresolved.push(`${via} runs a script computed at run time`);
     nested.push(...parseScript(src, base.depth + 1, [...wrappers, via]));
   };
 
   let k = 0;
   for (let guard = 0; guard < 64; guard++) {
-    while (k < words.length && ASSIGNMENT.test(words[k])) assignments.push(words[k++]);
-    if (k >= words.length) return { main: make("", []), nested };
-    const word = words[k];
-    if (SKIPPED_KEYWORDS.has(word)) {
+    while (k < texts.length && ASSIGNMENT.test(texts[k])) assignments.push(texts[k++]);
+    if (k >= texts.length) return { main: make("", texts.length), nested };
+    const word = texts[k];
+    if (SKIPPED_KEYWORDS.has(word) && !isDynamic(words[k])) {
       k++;
       continue;
     }
+    if (isDynamic(words[k])) {
+      unresolved.push(`the command name \`${word}\` is computed at run time (${words[k].dynamic.join(", ")})`);
+    }
     const name = normaliseProgram(word);
-    const rest = (from: number) => words.slice(from);
     let next = -1;
-    switch (name) {
-      case "sudo":
-        next = skipOptions(words, k + 1, SUDO_ARGS);
-        break;
-      case "doas":
-        next = skipOptions(words, k + 1, DOAS_ARGS);
-        break;
-      case "pkexec":
-        next = skipOptions(words, k + 1, new Set(["--user"]));
-        break;
-      case "env": {
-        const args = rest(k + 1);
-        for (let a = 0; a < args.length; a++) {
-          if (args[a] === "-S" || args[a] === "--split-string") {
-            if (args[a + 1] !== undefined) script(args[a + 1], "env -S");
-          } else if (args[a].startsWith("--split-string=")) script(args[a].slice(15), "env -S");
-          else if (/^-[^-]*S./.test(args[a])) script(args[a].slice(args[a].indexOf("S") + 1), "env -S");
+    if (OPTION_WRAPPERS[name]) {
+      next = skipOptions(texts, k + 1, OPTION_WRAPPERS[name]);
+    } else if (OPERAND_WRAPPERS[name]) {
+      const d = skipOptions(texts, k + 1, OPERAND_WRAPPERS[name]);
+      if (name === "flock" && texts.slice(d + 1).some((t) => t === "-c" || t === "--command")) {
+        const at = texts.indexOf(texts.slice(d + 1).find((t) => t === "-c" || t === "--command") as string, d + 1);
+        if (texts[at + 1] !== undefined) script(texts[at + 1], "flock -c", words[at + 1]);
+        return { main: make(name, k + 1), nested };
+      }
+      if (name === "sg" && texts[d + 1] === "-c" && texts[d + 2] !== undefined) {
+        script(texts[d + 2], "sg -c", words[d + 2]);
+        return { main: make(name, k + 1), nested };
+      }
+      next = d < texts.length ? skipOptions(texts, d + 1, new Set()) : d;
+    } else {
+      switch (name) {
+        case "env": {
+          for (let a = k + 1; a < texts.length; a++) {
+            const t = texts[a];
+            if (!t.startsWith("-")) break;
+            if (t === "-S" || t === "--split-string") {
+              if (texts[a + 1] !== undefined) script(texts[a + 1], "env -S", words[a + 1]);
+            } else if (t.startsWith("--split-string=")) script(t.slice(15), "env -S", words[a]);
+            else if (/^-[^-]*S./.test(t)) script(t.slice(t.indexOf("S") + 1), "env -S", words[a]);
+          }
+          next = skipOptions(texts, k + 1, ENV_ARGS, { stopAtAssignment: true });
+          break;
         }
-        next = skipOptions(words, k + 1, ENV_ARGS, { stopAtAssignment: true });
-        break;
+        case "xargs": {
+          const after = skipOptions(texts, k + 1, XARGS_ARGS);
+          if (after >= texts.length) return { main: make("xargs", k + 1), nested };
+          next = after;
+          break;
+        }
+        case "command": {
+          const after = skipOptions(texts, k + 1, new Set());
+          if (texts.slice(k + 1, after).some((w) => /^-[a-zA-Z]*[vV]/.test(w))) return { main: make("command", k + 1), nested };
+          next = after;
+          break;
+        }
+        default:
+          break;
       }
-      case "nohup":
-      case "builtin":
-      case "setsid":
-      case "busybox":
-      case "unbuffer":
-        next = k + 1;
-        break;
-      case "nice":
-        next = skipOptions(words, k + 1, NICE_ARGS);
-        break;
-      case "time":
-        next = skipOptions(words, k + 1, TIME_ARGS);
-        break;
-      case "ionice":
-        next = skipOptions(words, k + 1, IONICE_ARGS);
-        break;
-      case "stdbuf":
-        next = skipOptions(words, k + 1, STDBUF_ARGS);
-        break;
-      case "timeout": {
-        const d = skipOptions(words, k + 1, TIMEOUT_ARGS);
-        next = d < words.length ? d + 1 : d;
-        break;
-      }
-      case "xargs": {
-        const after = skipOptions(words, k + 1, XARGS_ARGS);
-        if (after >= words.length) return { main: make("xargs", rest(k + 1)), nested };
-        next = after;
-        break;
-      }
-      case "command": {
-        const after = skipOptions(words, k + 1, new Set());
-        if (words.slice(k + 1, after).some((w) => /^-[a-zA-Z]*[vV]/.test(w))) return { main: make("command", rest(k + 1)), nested };
-        next = after;
-        break;
-      }
-      case "exec":
-        next = skipOptions(words, k + 1, EXEC_ARGS);
-        break;
-      default:
-        break;
     }
     if (next >= 0) {
-      if (next >= words.length) return { main: make(name, rest(k + 1)), nested };
+      if (next >= texts.length) return { main: make(name, k + 1), nested };
       wrappers.push(name);
       k = next;
       continue;
     }
 
-    const args = rest(k + 1);
-    const main = make(name, args);
+    const args = texts.slice(k + 1);
+    const argWords = words.slice(k + 1);
+    const main = make(name, k + 1);
     if (SHELLS.has(name)) {
-      const src = shellScript(args);
-      if (src !== undefined) script(src, `${name} -c`);
+      const at = shellScriptIndex(args);
+      if (at !== undefined) script(args[at], `${name} -c`, argWords[at]);
       else {
         // `bash <<EOF ... EOF` and `bash <<< "..."` feed the shell its script on stdin.
         for (const r of base.redirects) {
           if (r.heredoc !== undefined) script(r.heredoc, `${name} <<`);
-          else if (r.op === "<<<") script(r.target, `${name} <<<`);
+          else if (r.op === "<<<") script(r.target, `${name} <<<`, r.dynamic ? { text: r.target, dynamic: r.dynamic } : undefined);
         }
       }
     } else if (name === "eval") {
-      if (args.length > 0) script(args.join(" "), "eval");
+      if (args.length > 0) script(args.join(" "), "eval", argWords.find(isComputed));
     } else if (name === "watch") {
       // watch joins its arguments and runs them with `sh -c`.
       const from = skipOptions(args, 0, WATCH_ARGS);
-      if (from < args.length) script(args.slice(from).join(" "), "watch");
-    } else if (name === "su") {
+      if (from < args.length) script(args.slice(from).join(" "), "watch", argWords.slice(from).find(isComputed));
+    } else if (name === "su" || name === "script") {
       for (let a = 0; a < args.length; a++) {
-        if ((args[a] === "-c" || args[a] === "--command") && args[a + 1] !== undefined) script(args[a + 1], "su -c");
-        else if (args[a].startsWith("--command=")) script(args[a].slice(10), "su -c");
+        if ((args[a] === "-c" || args[a] === "--command") && args[a + 1] !== undefined) script(args[a + 1], `${name} -c`, argWords[a + 1]);
+        else if (args[a].startsWith("--command=")) script(args[a].slice(10), `${name} -c`, argWords[a]);
       }
+    } else if (name === "trap") {
+      if (args[0] !== undefined && !args[0].startsWith("-")) script(args[0], "trap", argWords[0]);
+    } else if (name === "alias") {
+      for (let a = 0; a < args.length; a++) {
+        const eq = args[a].indexOf("=");
+        if (eq > 0) script(args[a].slice(eq + 1), "alias", argWords[a]);
+      }
+    } else if (name === "ssh" || name === "sshpass") {
+      const from = skipOptions(args, 0, name === "ssh" ? SSH_ARGS : set("-p", "-f", "-d", "-e"));
+      const rest = name === "ssh" ? from + 1 : from;
+      if (name === "sshpass" && rest < args.length) {
+        const inner = fromWords(argWords.slice(rest), { ...base, depth: base.depth + 1, wrappers: [...wrappers, "sshpass"] }, parseScript);
+        nested.push(inner.main, ...inner.nested);
+      } else if (rest < args.length) script(args.slice(rest).join(" "), "ssh", argWords.slice(rest).find(isComputed));
     } else if (name === "find") {
       for (let a = 0; a < args.length; a++) {
         if (["-exec", "-execdir", "-ok", "-okdir"].includes(args[a])) {
           let e = a + 1;
           while (e < args.length && args[e] !== ";" && args[e] !== "+") e++;
-          const inner = args.slice(a + 1, e);
+          const inner = argWords.slice(a + 1, e);
           if (inner.length > 0) {
-            const sub = fromWords(inner, { ...base, raw: inner.join(" "), redirects: [], depth: base.depth + 1, wrappers: [...wrappers, "find -exec"] }, parseScript);
+            const sub = fromWords(inner, { ...base, raw: args.slice(a + 1, e).join(" "), redirects: [], depth: base.depth + 1, wrappers: [...wrappers, "find -exec"] }, parseScript);
             nested.push(sub.main, ...sub.nested);
           }
           a = e;
@@ -214,11 +263,12 @@ export function fromWords(words: string[], base: CommandBase, parseScript: Parse
     }
     return { main, nested };
   }
-  return { main: make(normaliseProgram(words[k] ?? ""), words.slice(k + 1)), nested };
+  unresolved.push("too many nested wrappers to follow");
+  return { main: make(normaliseProgram(texts[k] ?? ""), k + 1), nested };
 }
 
-/** The script of `bash -c '...'` / `bash -lc '...'`, or undefined when the shell is not given one. */
-export function shellScript(args: string[]): string | undefined {
+/** Index (in args) of the script of `bash -c '...'` / `bash -lc '...'`, or undefined when the shell is not given one. */
+function shellScriptIndex(args: string[]): number | undefined {
   let hasC = false;
   let k = 0;
   while (k < args.length) {
@@ -240,5 +290,11 @@ export function shellScript(args: string[]): string | undefined {
     if (w.startsWith("-") && w.slice(1).includes("c")) hasC = true;
     k++;
   }
-  return hasC && k < args.length ? args[k] : undefined;
+  return hasC && k < args.length ? k : undefined;
+}
+
+/** The script of `bash -c '...'`, or undefined when the shell is not given one. */
+export function shellScript(args: string[]): string | undefined {
+  const at = shellScriptIndex(args);
+  return at === undefined ? undefined : args[at];
 }

@@ -21,7 +21,10 @@ export function scanSkillWrite(file: string, content: string, context: WriteScan
   if (threat) return threat;
   const screen = (script: string, refuse: readonly string[]) => {
     const result = screenCommand(script, { home: context.home, cwd: context.cwd, hermesHome: context.hermesHome });
-    return refuse.includes(result.level) ? `${result.level} command: ${result.reasons.join("; ")}` : undefined;
+    // A script's parameters ($1, $@) are unknown by nature: findings that only say "computed at
+    // run time" do not refuse it (the command that runs the script is screened when it runs).
+    const onlyUnresolved = result.level === "dangerous" && result.keys.every((key) => key.startsWith("unresolved:"));
+    return refuse.includes(result.level) && !onlyUnresolved ? `${result.level} command: ${result.reasons.join("; ")}` : undefined;
   };
   if (isScript(file, content)) return screen(content, ["hardline", "dangerous"]);
   if (file.toLowerCase().endsWith(".md")) {

@@ -104,6 +104,10 @@ export interface PermissionAsk {
   /** Absolute paths the action touches (used by policy and shown to the user). */
   paths?: string[];
   command?: string;
+  /** The absolute folder a command runs in, when it is not the session folder (the terminal tool's workdir). */
+  workdir?: string;
+  /** Only "allow once" / "reject" are offered: the answer may not be remembered (set by the permission gate). */
+  askEachTime?: boolean;
   /** Preview shown with the prompt (a diff for edits). */
   content?: DisplayContent[];
   /** Why the action needs approval (set by the policy, shown with the prompt). */

@@ -56,11 +56,13 @@ export const terminalTool = defineTool({
   title: (args) => commandTitle(args.command),
   handler: async (args, ctx) => {
     const cwd = resolvePath(ctx.cwd, args.workdir ?? ".");
+    // The command is screened in the folder it runs in, not the session folder.
     const allowed = await ctx.requestPermission({
       action: "execute",
       title: commandTitle(args.command),
       command: args.command,
       paths: [cwd],
+      ...(cwd !== ctx.cwd ? { workdir: cwd } : {}),
     });
     if (!allowed) return { output: { error: "The user denied running this command" }, isError: true };
     if (ctx.signal.aborted) return { output: { error: "Cancelled before the command started" }, isError: true };

@@ -82,6 +82,10 @@ const hardline: Case[] = [
   ["init 0", "hardline", "shutdown"],
   ["init 6", "hardline", "shutdown"],
   ["systemctl reboot", "hardline", "shutdown"],
+  // Hermes's own state is never written by a command (it was "dangerous" before: a user could approve it, or dont_ask ran it).
+  ["echo x > ~/.hermes/config.yaml", "hardline", "write-hermes-state"],
+  ['echo "model: x" > $HERMES_HOME/config.yaml', "hardline", "write-hermes-state"],
+  ["echo key >> ~/.hermes/.env", "hardline", "write-hermes-state"],
   ["sudo systemctl poweroff", "hardline", "shutdown"],
 ];
 
@@ -140,9 +144,6 @@ const dangerous: Case[] = [
   ["sed -i 's/a/b/' /etc/hosts", "dangerous", "write-sensitive:/etc"],
   ['echo "127.0.0.1 x" | sudo tee -a /etc/hosts', "dangerous", "write-sensitive:/etc"],
   ["echo x > /etc/motd", "dangerous", "write-sensitive:/etc"],
-  ["echo x > ~/.hermes/config.yaml", "dangerous", "write-sensitive:hermes-config"],
-  ['echo "model: x" > $HERMES_HOME/config.yaml', "dangerous", "write-sensitive:hermes-config"],
-  ["echo key >> ~/.hermes/.env", "dangerous", "write-sensitive:hermes-config"],
   ['psql -c "DROP TABLE users"', "dangerous", "sql-drop"],
   ['mysql -e "drop database prod"', "dangerous", "sql-drop"],
   ['psql -c "TRUNCATE orders"', "dangerous", "sql-truncate"],
@@ -156,6 +157,9 @@ const dangerous: Case[] = [
   ["ls | xargs rm", "dangerous", "xargs-rm"],
   ["find . -name '*.log' | xargs rm -f", "dangerous", "xargs-rm"],
   ["mv important.txt /dev/null", "dangerous", "mv-dev-null"],
+  // Reading credentials asks (these were "safe" before).
+  ["cat ~/.ssh/config", "dangerous", "read-credentials"],
+  ["cat .env", "dangerous", "read-credentials"],
 ];
 
 const safe: Case[] = [
@@ -205,8 +209,6 @@ const safe: Case[] = [
   ["find . -type f -name '*.ts' -exec grep -l TODO {} +", "safe"],
   ["find . -name '*.log' | xargs grep error", "safe"],
   ["cat ~/.bashrc", "safe"],
-  ["cat ~/.ssh/config", "safe"],
-  ["cat .env", "safe"],
   ["cat package.json | jq .scripts", "safe"],
   ["head -n 20 README.md", "safe"],
   ["tail -f logs/app.log", "safe"],
@@ -272,7 +274,7 @@ const safe: Case[] = [
 const KEY_SHAPE = /^[a-z0-9][a-z0-9-]*(:[^\s]+)?$/;
 
 function run([command, , , cwd]: Case) {
-  return screenCommand(command, { home: HOME, cwd: cwd ?? PROJECT });
+  return screenCommand(command, { home: HOME, cwd: cwd ?? PROJECT, user: "dev" });
 }
 
 function checkNonSafe(c: Case): void {

@@ -1,0 +1,238 @@
+// Command-screen rules for code that runs without being read: interpreter one-liners
+// (`python -c`, `node -e`, `perl -e`, ...), text piped, here-doc'd or here-string'd into a
+// shell or interpreter, `source` of something computed, awk/sed programs that run commands,
+// variables that make the next program run other code (GIT_PAGER, LD_PRELOAD, ...), `git -c`
+// settings that run commands, and a download written to a file and run by a later command.
+// Literal text fed to a shell is screened as a script; everything else is unresolved.
+import path from "node:path";
+import type { SimpleCommand } from "./shell-parse";
+import { SHELLS } from "./shell-parse";
+import { AWKS, DOWNLOADERS, INTERPRETER } from "./screen-programs";
+import type { Screen } from "./screen-rule";
+
+/** Identifiers a one-liner may use and still be "trivially safe": printing, JSON, versions. */
+const SAFE_IDENTIFIERS = new Set([
+  "print", "console", "log", "info", "warn", "error", "JSON", "stringify", "parse", "process", "version", "versions", "platform", "arch",
+  "argv", "sys", "stdin", "stdout", "read", "load", "loads", "dumps", "json", "import", "from", "python_version", "len", "str", "int",
+  "float", "sorted", "list", "dict", "keys", "values", "items", "for", "in", "if", "else", "not", "and", "or", "True", "False", "None",
+  "null", "undefined", "true", "false", "Math", "max", "min", "sum", "range", "require", "puts", "p", "say", "format", "join", "split",
+  "strip", "lower", "upper", "map", "filter", "length", "Object", "entries", "Date", "now", "toISOString", "Number", "String",
+  "toString", "x", "v", "k", "i", "line", "lines", "data", "d", "s", "n", "write", "exit", "encoding", "indent", "sep", "end", "trim",
+  "slice", "replace", "re", "math", "sqrt", "pi", "datetime", "time", "platform", "node", "hex", "const", "let", "var", "return", "pkg",
+  "name", "dependencies", "devDependencies", "scripts", "main", "type", "tuple", "set", "bool", "repr", "abs", "round", "uname", "sum",
+]);
+
+/** A one-liner that only prints or reads JSON: no identifiers beyond SAFE_IDENTIFIERS, `require` only of .json files. */
+export function trivialCode(code: string): boolean {
+  if (code.length > 300 || /[`\\]/.test(code)) return false;
+  for (const m of code.matchAll(/\brequire\s*\(\s*(['"])([^'"]*)\1\s*\)/g)) if (!/\.json$/.test(m[2])) return false;
+  if (/\brequire\b(?!\s*\(\s*['"][^'"]*\.json['"]\s*\))/.test(code)) return false;
+  const stripped = code.replace(/"(?:[^"\\\n])*"|'(?:[^'\\\n])*'/g, '""');
+  if (/["']/.test(stripped.replace(/""/g, ""))) return false;
+  for (const m of stripped.matchAll(/[A-Za-z_$][A-Za-z0-9_$]*/g)) {
+    if (!SAFE_IDENTIFIERS.has(m[0].replace(/^\$/, "")) && m[0] !== "$_") return false;
+  }
+  return true;
+}
+
+/** The inline code of an interpreter invocation (`-c`, `-e`, `eval`, ...), or undefined. */
+function inlineCode(cmd: SimpleCommand): { code: string; flag: string } | undefined {
+  const { program: p, args } = cmd;
+  const name = p.toLowerCase();
+  if (name === "deno" && (args[0] === "eval" || args[0] === "repl")) return { code: args.slice(1).filter((a) => !a.startsWith("-")).join(" "), flag: "eval" };
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (!a.startsWith("-")) return undefined; // a script file: its code is the project's
+    let carries = false;
+    if (/^python|^pypy/.test(name)) carries = /^-[A-Za-z]*c$/.test(a);
+    else if (/^(node|nodejs|bun)$/.test(name)) carries = /^(-e|-p|-pe|--eval|--print)$/.test(a);
+    else if (/^perl/.test(name)) carries = /^-[A-Za-z]*[eE]$/.test(a);
+    else if (/^(ruby|lua|luajit|rscript|r|julia|osascript|elixir|escript)/.test(name)) carries = /^-[A-Za-z]*e$/.test(a) || a === "--eval" || a === "--expr";
+    else if (/^php/.test(name)) carries = a === "-r" || a === "-R" || a === "-B" || a === "-E";
+    else if (/^(pwsh|powershell)$/.test(name)) carries = /^-(c|command|encodedcommand|ec|e)$/i.test(a);
+    else carries = a === "-e" || a === "-c" || a === "--eval";
+    if (carries) return { code: args[k + 1] ?? "", flag: a };
+    if (a.startsWith("--") && a.includes("=") && /^--(eval|print|command)=/.test(a)) return { code: a.slice(a.indexOf("=") + 1), flag: a.slice(0, a.indexOf("=")) };
+    if (/^(-m|-W|-X|-I|-r|--require|--import|--loader|-x)$/.test(a) && /^python|^pypy|^node/.test(name)) {
+      if (/^(-r|--require|--import|--loader)$/.test(a)) return { code: "", flag: a };
+      if (a === "-m") return undefined; // a module: like a script file
+      k++;
+    }
+  }
+  return undefined;
+}
+
+/** Does this command take its program from stdin (`sh`, `bash -s`, `python -`, `node`)? */
+export function readsScriptFromStdin(cmd: SimpleCommand): boolean {
+  const operands = cmd.args.filter((a) => !a.startsWith("-") || a === "-");
+  if (SHELLS.has(cmd.program)) {
+    if (cmd.args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a) || a === "--command")) return false;
+    if (cmd.args.some((a) => /^-[A-Za-z]*s[A-Za-z]*$/.test(a))) return true;
+    return operands.length === 0 || operands[0] === "-";
+  }
+  if (INTERPRETER.test(cmd.program)) {
+    if (inlineCode(cmd) !== undefined || cmd.args.includes("-m")) return false;
+    return operands.length === 0 || operands[0] === "-" || operands[0] === "/dev/stdin";
+  }
+  if (cmd.program === "source" || cmd.program === ".") return operands[0] === "/dev/stdin" || operands[0] === "-";
+  return false;
+}
+
+/** Where the command's stdin comes from, when it carries text: a pipe, a here-document, a here-string, a file. */
+function stdinText(cmd: SimpleCommand, all: SimpleCommand[]): { literal?: string; source: string } | undefined {
+  for (const r of cmd.redirects) {
+    if (r.heredoc !== undefined) return { literal: r.heredoc, source: "a here-document" };
+    if (r.op === "<<<") return r.dynamic ? { source: "a here-string computed at run time" } : { literal: r.target, source: "a here-string" };
+    if (r.op === "<") return { source: `the file ${r.target}` };
+  }
+  if (cmd.stage === 0) return undefined;
+  const before = all.find((c) => c.pipeline === cmd.pipeline && c.stage === cmd.stage - 1 && c.depth === cmd.depth);
+  if (!before) return { source: "a pipe" };
+  const literalArgs = before.argWords.every((w) => w.dynamic.length === 0) && before.unresolved.length === 0;
+  if ((before.program === "echo" || before.program === "printf") && literalArgs) {
+    const words = before.args.filter((a, i) => !(before.program === "echo" && i === 0 && /^-[neE]+$/.test(a)));
+    return { literal: words.join(" ").replace(/\\n/g, "\n"), source: `${before.program}` };
+  }
+  if (before.program === "cat" && before.args.length === 0) {
+    const doc = before.redirects.find((r) => r.heredoc !== undefined || (r.op === "<<<" && !r.dynamic));
+    if (doc) return { literal: doc.heredoc ?? doc.target, source: "a here-document" };
+  }
+  return { source: `the output of ${before.program || "a command"}` };
+}
+
+export function checkCodeFedToShell(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): void {
+  const p = cmd.program;
+  if (!readsScriptFromStdin(cmd)) return;
+  const input = stdinText(cmd, all);
+  if (!input) return;
+  const shell = SHELLS.has(p) || p === "source" || p === ".";
+  if (shell && input.literal !== undefined) {
+    // `bash <<EOF` is parsed by the parser already; a pipe from echo/cat is screened here.
+    if (cmd.stage > 0) s.nested(input.literal, `${input.source} | ${p}`);
+    return;
+  }
+  if (shell && input.source.startsWith("the file ")) {
+    s.executes(input.source.slice(9), p);
+    return;
+  }
+  s.unresolved("code-on-stdin", `${p} runs code it reads from ${input.source}, which cannot be checked before it runs`);
+}
+
+export function checkInterpreter(s: Screen, cmd: SimpleCommand): void {
+  const p = cmd.program;
+  if (!INTERPRETER.test(p)) return;
+  const inline = inlineCode(cmd);
+  if (inline) {
+    if (inline.code === "" || !trivialCode(inline.code)) {
+      s.unresolved("interpreter-code", `${p} ${inline.flag} runs inline code that cannot be checked before it runs${inline.code ? ` (${clip(inline.code)})` : ""}`);
+    }
+    return;
+  }
+  if (p === "deno" && ["run", "install", "compile"].includes(cmd.args[0] ?? "") && cmd.args.some((a) => /^https?:\/\//.test(a))) {
+    s.unresolved("download-run", `deno ${cmd.args[0]} runs code straight from the internet`);
+  }
+  const script = cmd.args.find((a) => !a.startsWith("-"));
+  if (script !== undefined) s.executes(script, p);
+}
+
+export function checkAwkSed(s: Screen, cmd: SimpleCommand): void {
+  const { program: p, args } = cmd;
+  if (AWKS.has(p)) {
+    const k = args.findIndex((a) => !a.startsWith("-"));
+    if (args.includes("-f") || args.includes("--file")) return;
+    const prog = k >= 0 ? args[k] : "";
+    if (/\bsystem\s*\(|\|\s*getline|\|\s*["'a-zA-Z_$]|\|&/.test(prog)) s.unresolved("awk-runs-commands", `${p} runs shell commands from its program (system() or a pipe)`);
+    for (const m of prog.matchAll(/>>?\s*"([^"]+)"/g)) s.write(m[1], p);
+    if (args.some((a) => a === "-i" || a === "--include") && args.includes("inplace")) for (const f of args.slice(k + 1)) s.write(f, `${p} -i inplace`);
+  } else if (p === "sed") {
+    const scripts = args.filter((a, i) => !a.startsWith("-") || args[i - 1] === "-e" || args[i - 1] === "--expression");
+    for (const text of scripts) {
+      if (/(^|[;{}\n])\s*[0-9,$/!^.\\]*\s*e(\s|;|$)/.test(text) || /(^|[;{}\n\s])s(.).*\2.*\2[gpIiMm0-9]*e/.test(text)) {
+        s.unresolved("sed-runs-commands", "sed's e command runs shell commands from its script");
+      }
+      for (const m of text.matchAll(/(?:^|[;{}\n])\s*[0-9,$/!^.]*\s*[wW]\s+(\S+)/g)) s.write(m[1], "sed w");
+      for (const m of text.matchAll(/(?:^|[;\n\s])s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1[gpIiMm0-9]*w\s*(\S+)/g)) s.write(m[2], "sed s///w");
+    }
+  }
+}
+
+/** Variables that make the next program run other code, or load code into it. */
+const COMMAND_VARS = /^(GIT_PAGER|PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|TERMINAL)$/;
+const CODE_VARS = /^(LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|BASH_ENV|ENV|PROMPT_COMMAND|PS4|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|NODE_PATH|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_DIR|IFS|SHELLOPTS|BASHOPTS|PATH)$/;
+
+export function checkEnvAssignments(s: Screen, cmd: SimpleCommand): void {
+  const declared = ["export", "declare", "local", "readonly", "typeset"].includes(cmd.program) ? cmd.args : [];
+  for (const assignment of [...cmd.assignments, ...declared]) {
+    const eq = assignment.indexOf("=");
+    if (eq <= 0) continue;
+    const name = assignment.slice(0, eq).replace(/\+$/, "");
+    const value = assignment.slice(eq + 1);
+    if (COMMAND_VARS.test(name)) {
+      if (value !== "") s.nested(value, name);
+    } else if (name === "NODE_OPTIONS") {
+      if (/(^|\s)(-r|--require|--import|--loader|--experimental-loader|--eval|-e)(\s|=|$)/.test(value)) s.unresolved("env-code", `NODE_OPTIONS=${clip(value)} loads code into every node process`);
+    } else if (name === "PATH") {
+      const dirs = value.split(":").filter((d) => d !== "" && !d.startsWith("$"));
+      if (dirs.some((d) => !d.startsWith("/") || d.startsWith("/tmp") || d.startsWith("/dev/shm"))) s.unresolved("env-code", `PATH=${clip(value)} puts a folder that may hold anything ahead of the system commands`);
+    } else if (CODE_VARS.test(name)) {
+      s.unresolved("env-code", `${name}=${clip(value)} makes the next program load or run other code`);
+    }
+  }
+}
+
+const GIT_EXEC_KEY = /^(core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|attributesfile)|alias\..+|diff\..+\.(command|textconv)|diff\.external|merge\..+\.driver|filter\..+\.(clean|smudge|process)|credential\..*helper|pager\..+|sequence\.editor|gpg\.program|gpg\..+\.program|uploadpack\.packobjectshook|protocol\..*allow|remote\..+\.(receivepack|uploadpack|proxy)|.+\.command|include\.path|includeif\..+)$/i;
+
+/** `git -c core.pager=...`, `git config alias.x '!...'`: settings that run commands. */
+export function checkGitExec(s: Screen, args: string[]): void {
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if (a === "-c" || a === "--config-env") {
+      const kv = args[k + 1] ?? "";
+      const key = kv.slice(0, kv.includes("=") ? kv.indexOf("=") : kv.length);
+      if (GIT_EXEC_KEY.test(key)) {
+        s.unresolved("git-config-exec", `git -c ${key} makes git run a command of the caller's choosing`);
+        if (kv.includes("=")) s.nested(kv.slice(kv.indexOf("=") + 1).replace(/^!/, ""), `git -c ${key}`);
+      }
+      k++;
+      continue;
+    }
+    if (!a.startsWith("-")) {
+      if (a === "config") {
+        const rest = args.slice(k + 1).filter((x) => !x.startsWith("-"));
+        if (rest.length >= 2 && GIT_EXEC_KEY.test(rest[0])) {
+          s.unresolved("git-config-exec", `git config ${rest[0]} saves a setting that makes git run a command`);
+          s.nested(rest[1].replace(/^!/, ""), `git config ${rest[0]}`);
+        }
+      }
+      return;
+    }
+  }
+}
+
+/** Files a downloader writes in this line (`curl -o x`, `curl -O url/x`, `wget url/x`, `wget -O x`). */
+export function downloadedFiles(p: string, args: string[]): string[] {
+  if (!DOWNLOADERS.has(p)) return [];
+  const files: string[] = [];
+  let named = false;
+  let remoteName = false;
+  for (let k = 0; k < args.length; k++) {
+    const a = args[k];
+    if ((p === "curl" && (a === "-o" || a === "--output")) || (p !== "curl" && (a === "-O" || a === "--output-document" || a === "-o"))) {
+      if (args[k + 1] !== undefined && args[k + 1] !== "-") files.push(args[k + 1]);
+      named = true;
+      k++;
+    } else if (/^--output(-document)?=/.test(a)) {
+      files.push(a.slice(a.indexOf("=") + 1));
+      named = true;
+    } else if (p === "curl" && (a === "-O" || a === "--remote-name" || a === "--remote-name-all" || /^-[a-zA-Z]*O[a-zA-Z]*$/.test(a))) remoteName = true;
+  }
+  if (!named && (p !== "curl" || remoteName)) {
+    for (const a of args) if (/^(https?|ftp):\/\//.test(a)) files.push(path.posix.basename(a.replace(/[?#].*$/, "")) || "index.html");
+  }
+  return files;
+}
+
+function clip(text: string): string {
+  const line = text.replace(/\s+/g, " ").trim();
+  return line.length > 60 ? `${line.slice(0, 59)}…` : line;
+}

@@ -1,0 +1,67 @@
+// Where Hermes's own state and the user's credentials live, as the command screen sees
+// paths. Hermes's state ($HERMES_HOME: config.yaml, .env, memories, skills, sessions) is
+// matched on the resolved path and on its real path (symlinks followed where the path
+// exists), so no spelling of it — `$HOME/.hermes`, `~me/.hermes`, `../../.hermes`, a link —
+// escapes the match. Globs are matched by pattern.
+import path from "node:path";
+import { realPath } from "./sensitive-paths";
+import { isWithin, type State } from "./screen-paths";
+
+const GLOB = /[*?[]/;
+
+function globToRegExp(glob: string): RegExp {
+  let source = "";
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === "*") source += "[^/]*";
+    else if (c === "?") source += "[^/]";
+    else if (c === "[") {
+      const close = glob.indexOf("]", i + 1);
+      if (close < 0) source += "\\[";
+      else {
+        source += `[${glob.slice(i + 1, close).replace(/^!/, "^").replace(/\\/g, "\\\\")}]`;
+        i = close;
+      }
+    } else source += c.replace(/[.+^${}()|\\]/g, "\\$&");
+  }
+  return new RegExp(`^${source}$`);
+}
+
+/** Is `abs` (already resolved against cwd and home) inside Hermes's own state folder? */
+export function inHermesState(abs: string, st: State): boolean {
+  const home = st.hermesHome;
+  if (isWithin(abs, home)) return true;
+  if (GLOB.test(abs)) {
+    const re = globToRegExp(abs);
+    const probes = [home, ...["config.yaml", ".env", "memories", "memories/MEMORY.md", "skills", "sessions", "state.db", "SOUL.md", "logs"].map((f) => path.posix.join(home, f))];
+    if (probes.some((p) => re.test(p))) return true;
+    return false;
+  }
+  const real = realPath(abs);
+  return real !== abs && isWithin(real, realPath(home));
+}
+
+const CREDENTIAL_IN_HOME = [
+  /^\.ssh(\/|$)/, /^\.gnupg(\/|$)/, /^\.aws\/(credentials|config)$/, /^\.netrc$/, /^\.pypirc$/, /^\.npmrc$/, /^\.yarnrc(\.yml)?$/,
+  /^\.git-credentials$/, /^\.docker\/config\.json$/, /^\.kube\/config$/, /^\.config\/gh\/hosts\.yml$/, /^\.config\/gcloud(\/|$)/,
+  /^\.azure(\/|$)/, /^\.vault-token$/, /^\.pgpass$/, /^\.my\.cnf$/, /^\.terraform\.d\/credentials\.tfrc\.json$/, /^\.cargo\/credentials(\.toml)?$/,
+  /^\.gem\/credentials$/, /^\.config\/hub$/, /^\.password-store(\/|$)/, /^\.local\/share\/keyrings(\/|$)/, /^\.mozilla(\/|$)/,
+  /^\.config\/(google-chrome|chromium|BraveSoftware)(\/|$)/,
+];
+const CREDENTIAL_ABSOLUTE = [/^\/proc\/[^/]+\/(environ|mem|cmdline|auxv)$/, /^\/etc\/(shadow|gshadow|sudoers)(-|$)/, /^\/etc\/ssh\/ssh_host_.*_key$/, /^\/root(\/|$)/, /^\/var\/run\/secrets(\/|$)/, /^\/run\/secrets(\/|$)/];
+const CREDENTIAL_NAMES = [/^\.env(\..+)?$/, /^.+\.env$/, /^id_(rsa|dsa|ecdsa|ed25519)[^/]*$/, /\.(pem|key|p12|pfx|keystore|jks|kdbx)$/, /^credentials(\.json)?$/, /^\.htpasswd$/, /^secrets?\.(ya?ml|json)$/];
+const TEMPLATE = /\.(example|sample|template|dist|defaults?)$/;
+
+/** What kind of credential `abs` is ("/proc/1/environ", "~/.ssh", ".env"), or undefined. */
+export function credentialArea(abs: string, st: State): string | undefined {
+  for (const re of CREDENTIAL_ABSOLUTE) if (re.test(abs)) return abs.startsWith("/proc/") ? "process environment" : abs;
+  if (isWithin(abs, st.hermesHome) && /\/(\.env|auth\.json)$/.test(abs)) return "Hermes's .env";
+  if (isWithin(abs, st.home) && abs !== st.home) {
+    const rel = abs.slice(st.home.length + 1);
+    for (const re of CREDENTIAL_IN_HOME) if (re.test(rel)) return `~/${rel.split("/")[0]}`;
+  }
+  const base = path.posix.basename(abs);
+  if (TEMPLATE.test(base) || base === "*") return undefined;
+  for (const re of CREDENTIAL_NAMES) if (re.test(base)) return base;
+  return undefined;
+}
