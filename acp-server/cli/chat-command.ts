@@ -6,7 +6,6 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { createInterface } from "node:readline/promises";
 import { createAgentApp } from "../acp/agent-app";
 import { loadAgentRuntime } from "../acp/agent-runtime";
-import { apiKeyPlaces } from "../config/key-places";
 import { hermesHome } from "../config/paths";
 import { killAllLocalProcesses } from "../tools/local-shell";
 import { configureLogging, createLogger } from "../util/log";
@@ -97,20 +96,12 @@ export async function runChat(options: ChatOptions): Promise<number> {
       if (!endedWithNewline) process.stdout.write("\n");
       process.stderr.write(`hermes: ${(error as Error).message}\n`);
       if (interrupts > 0) return EXIT.interrupted;
-      if ((error as { data?: { kind?: string } }).data?.kind === "auth") process.stderr.write(`${await keyHint(runtime)}\n`);
       return EXIT.turnFailed;
     } finally {
       process.off("SIGINT", onInterrupt);
       killAllLocalProcesses();
     }
   });
-}
-
-/** For a rejected key: every place Hermes takes one from, and which one is in use. */
-async function keyHint(runtime: ReturnType<typeof loadAgentRuntime>): Promise<string> {
-  const { loaded, model } = await runtime;
-  if (!model.ok) return "";
-  return apiKeyPlaces({ provider: model.model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.model.apiKeySource });
 }
 
 async function askPermission(params: acp.RequestPermissionRequest, yes: boolean): Promise<acp.RequestPermissionResponse> {

@@ -1,6 +1,7 @@
 // Turns config + environment into the models the agent can call (main, fallbacks, picker
 // choices, auxiliary), or a reason (meant for the user's eyes) why there is none.
 import { detectApiMode } from "./detect-api-mode";
+import { apiKeyPlaces } from "./key-places";
 import type { LoadedConfig } from "./load";
 import { lookupModel } from "./model-metadata";
 import { PROVIDERS } from "./providers";
@@ -17,6 +18,8 @@ export interface ResolvedModel {
   apiKeySource?: string;
   /** Environment variable named in "check the API key" hints. */
   apiKeyEnv?: string;
+  /** Every place a key may come from and which one is in use, for 401/403 hints. */
+  apiKeyHint: string;
   apiMode: Exclude<ApiMode, "auto">;
   maxTokens?: number;
   temperature?: number;
@@ -120,6 +123,7 @@ export function resolveEntry(
       apiKey,
       apiKeySource,
       apiKeyEnv: apiKeySource && /^[A-Z0-9_]+$/.test(apiKeySource) ? apiKeySource : info.keyEnv[0],
+      apiKeyHint: apiKeyPlaces({ provider, configPath: loaded.configPath, home: loaded.home, inUse: apiKeySource }),
       apiMode,
       maxTokens: entry.max_tokens,
       temperature: entry.temperature,

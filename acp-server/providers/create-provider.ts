@@ -13,6 +13,7 @@ export function createProvider(model: ResolvedModel): ModelProvider {
     baseURL: model.baseUrl,
     apiKey: model.apiKey,
     apiKeyEnv: model.apiKeyEnv,
+    apiKeyHint: model.apiKeyHint,
     timeoutMs: model.timeoutMs,
     idleTimeoutMs: model.idleTimeoutMs,
   };

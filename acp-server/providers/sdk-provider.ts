@@ -17,6 +17,8 @@ export interface SdkProviderBase {
   apiKey?: string;
   /** Environment variable the key comes from, named in the hint of 401/403 errors. */
   apiKeyEnv?: string;
+  /** Every place the key may come from (config, variables, .env), appended to 401/403 hints. */
+  apiKeyHint?: string;
   headers?: Record<string, string>;
   /** Time to wait for the response to start. */
   timeoutMs?: number;
@@ -69,7 +71,7 @@ export abstract class SdkProvider<Module extends SdkErrorClasses, Client> implem
   }
 
   private errorContext(): ErrorContext {
-    const { provider, model, baseURL, apiKeyEnv } = this.base;
-    return { provider, model, baseURL, apiKeyEnv };
+    const { provider, model, baseURL, apiKeyEnv, apiKeyHint } = this.base;
+    return { provider, model, baseURL, apiKeyEnv, apiKeyHint };
   }
 }

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useScriptedModel } from "../support/scripted-model";
-import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
+import { agentText, makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
 
 const scripted = useScriptedModel();
 
@@ -118,6 +118,10 @@ test("a model endpoint error answers the prompt with a JSON-RPC error and the se
       assert.match(error.message, /Incorrect API key provided/);
       return true;
     });
+    // The answer in the conversation names every place a key may come from, and the one in use.
+    const said = agentText(hermes, sessionId);
+    for (const place of ["HERMES_API_KEY", "model.api_key in", "OPENAI_API_KEY", ".env"]) assert.ok(said.includes(place), `${place} in: ${said}`);
+    assert.match(said, /key in use now comes from .*config\.yaml \(model\.api_key\)/);
     model.enqueue({ text: "back again" });
     assert.equal((await hermes.prompt(sessionId, "hello again")).stopReason, "end_turn");
   } finally {
