@@ -75,7 +75,7 @@ function applyOne(op: RestoreOp, context: ApplyContext, blobs: Map<string, Buffe
 
 function writeEntry(file: string, content: Buffer, mode: string): void {
   mkdirSync(path.dirname(file), { recursive: true });
-  const temp = path.join(path.dirname(file), `.${path.basename(file).slice(0, 100)}.hermes-restore-${randomBytes(4).toString("hex")}`);
+  const temp = path.join(path.dirname(file), `${tempPrefix(file)}${randomBytes(4).toString("hex")}`);
   try {
     if (mode === "120000") {
       symlinkSync(content.toString("utf8"), temp);
@@ -97,6 +97,34 @@ function writeEntry(file: string, content: Buffer, mode: string): void {
   } catch (error) {
     rmSync(temp, { force: true });
     throw error;
+  }
+}
+
+/** The name prefix of a restore's temporary sibling of `file`. */
+function tempPrefix(file: string): string {
+  return `.${path.basename(file).slice(0, 100)}.hermes-restore-`;
+}
+
+/** Temporary siblings a killed restore may have left next to the journaled files. */
+export function removeRestoreLeftovers(ops: readonly RestoreOp[], realRoot: string): void {
+  const byFolder = new Map<string, string[]>();
+  for (const op of ops) {
+    if (!op.target) continue;
+    const file = path.join(realRoot, ...op.path.split("/"));
+    const prefixes = byFolder.get(path.dirname(file)) ?? [];
+    prefixes.push(tempPrefix(file));
+    byFolder.set(path.dirname(file), prefixes);
+  }
+  for (const [folder, prefixes] of byFolder) {
+    let names: string[];
+    try {
+      names = readdirSync(folder);
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (prefixes.some((prefix) => name.startsWith(prefix) && /^[0-9a-f]{8}$/.test(name.slice(prefix.length)))) rmSync(path.join(folder, name), { force: true });
+    }
   }
 }
 

@@ -4,6 +4,7 @@
 // restores of one workspace can never both own it.
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
+import { processAlive } from "./process-alive";
 import type { RestoreOp } from "./types";
 
 const JOURNAL_FILE = "hermes-restore.json";
@@ -78,11 +79,5 @@ function syncDir(dir: string): void {
 
 /** Whether the process that wrote the journal is still running (then it is not ours to recover). */
 export function ownerAlive(journal: RestoreJournal): boolean {
-  if (journal.pid === process.pid) return false;
-  try {
-    process.kill(journal.pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
+  return journal.pid !== process.pid && processAlive(journal.pid);
 }

@@ -4,10 +4,11 @@
 // itself and the user's .git is never read or written. A small identity file names the
 // workspace, so a hash collision (or a copied folder) is noticed instead of mixing histories.
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isInside, realPath } from "../security/sensitive-paths";
 import { Git } from "./git";
+import { processAlive } from "./process-alive";
 
 const IDENTITY_FILE = "hermes-workspace.json";
 const NESTED_FILE = "hermes-nested.json";
@@ -36,9 +37,18 @@ export async function openShadowRepo(gitExecutable: string, realWorkspace: strin
     const git = new Git(gitExecutable, dir, realWorkspace, env);
     if (owner === undefined || !existsSync(path.join(dir, "HEAD"))) await initRepo(git, dir, realWorkspace);
     writeExcludes(dir, realWorkspace, hermesHome);
+    removeStaleIndexes(dir);
     return { git, dir, workspace: realWorkspace };
   }
   throw new Error(`no free checkpoint slot for ${realWorkspace} under ${root}`);
+}
+
+/** Per-operation index copies (index-<pid>-<random>) whose process is gone: a crash left them. */
+function removeStaleIndexes(dir: string): void {
+  for (const name of readdirSync(dir)) {
+    const match = /^index-(\d+)-[0-9a-f]+$/.exec(name);
+    if (match && !processAlive(Number(match[1]))) rmSync(path.join(dir, name), { force: true });
+  }
 }
 
 function readIdentity(dir: string): string | undefined {

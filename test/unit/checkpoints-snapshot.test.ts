@@ -120,6 +120,17 @@ describe("checkpoints: snapshot and restore", () => {
     assert.equal(git(ws, "status", "--porcelain=v1", "--ignored"), status);
   });
 
+  test("Hermes' home inside the workspace is never snapshotted (it holds the shadow repository)", async () => {
+    const pair = makePair();
+    const home = path.join(pair.workspace, ".hermes-home");
+    writeTree(pair.workspace, { "a.txt": "a\n", ".hermes-home/config.yaml": "model: {}\n" });
+    const store = await openStore({ workspace: pair.workspace, home });
+    const result = await store.checkpoint({ sessionId: "s", turn: 1 });
+    assert.ok(result.ok);
+    const files = (await store.diff("4b825dc642cb6eb9a060e54bf8d69288fbee4904", result.checkpoint.commit)).changes.map((change) => change.path);
+    assert.deepEqual(files, ["a.txt"]);
+  });
+
   test("nested repositories are left out and named", async () => {
     const pair = makePair();
     writeTree(pair.workspace, { "top.txt": "t\n", "vendor/lib/file.c": "int x;\n" });
