@@ -13,6 +13,7 @@ import { ApprovalRules } from "../security/approval-rules";
 import { SessionStore } from "../sessions/session-store";
 import type { ModelProvider } from "../providers/types";
 import { configureLogging, type Logger } from "../util/log";
+import { registerSecretsFromEnv, registerSecretValue } from "../util/secret-values";
 
 export interface AgentRuntime {
   loaded: LoadedConfig;
@@ -39,6 +40,9 @@ export interface AgentRuntime {
 export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "warn" } = {}): Promise<AgentRuntime> {
   const loaded = loadConfig();
   configureLogging({ level: loaded.config.logging.level, stderrLevel: options.stderrLevel ?? loaded.config.logging.level });
+  // The agent's own credentials are masked by value wherever they turn up (plain, reversed,
+  // base64, hex): a command that prints them in disguise shows "[REDACTED]".
+  registerSecretsFromEnv(loaded.env);
   if (loaded.error) log.warn(`configuration problem:\n${loaded.error}`);
 
   const sessions = new SessionStore({ home: loaded.home, log });
@@ -51,6 +55,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   }
 
   const models = resolveModelSet(loaded, model.model);
+  for (const resolved of [models.main, ...models.fallbacks, ...models.choices]) registerSecretValue(resolved.apiKey);
   for (const problem of models.problems) log.warn(`model entry skipped: ${problem}`);
   log.info("models", { main: models.main.id, apiMode: models.main.apiMode, fallbacks: models.fallbacks.map((m) => m.id), choices: models.choices.length });
 

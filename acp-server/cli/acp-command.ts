@@ -4,11 +4,12 @@ import { earlyHandshake } from "../acp/early-handshake";
 import { initializeResponse } from "../acp/initialize-response";
 import { hermesHome } from "../config/paths";
 import { killAllLocalProcesses } from "../tools/local-shell";
-import { configureLogging, createLogger } from "../util/log";
+import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";
 import { VERSION } from "../version";
 
 export async function runAcpServer(): Promise<void> {
   configureLogging({ home: hermesHome() });
+  routeConsoleToLog(); // stdout is the protocol; a library's console line goes to the redacting log
   const log = createLogger("acp");
 
   let exiting = false;

@@ -8,7 +8,7 @@ import { createAgentApp } from "../acp/agent-app";
 import { loadAgentRuntime } from "../acp/agent-runtime";
 import { hermesHome } from "../config/paths";
 import { killAllLocalProcesses } from "../tools/local-shell";
-import { configureLogging, createLogger } from "../util/log";
+import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";
 import { VERSION } from "../version";
 import { chatPreflight } from "./chat-preflight";
 
@@ -26,6 +26,7 @@ const dim = (text: string) => (process.stderr.isTTY ? `\x1b[2m${text}\x1b[0m` : 
 export async function runChat(options: ChatOptions): Promise<number> {
   // The terminal is for the conversation: only warnings and errors go to stderr.
   configureLogging({ home: hermesHome(), stderrLevel: "warn" });
+  routeConsoleToLog(); // libraries' console lines are redacted and kept off the reply on stdout
   const problem = await chatPreflight();
   if (problem) {
     process.stderr.write(problem);

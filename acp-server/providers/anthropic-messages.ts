@@ -1,6 +1,7 @@
 // ModelProvider for the Anthropic Messages API (api.anthropic.com and compatible servers),
 // built on the official `@anthropic-ai/sdk`, reading the raw SSE event stream.
 // Type-only: the SDK is heavy, so it is loaded on the first call, not at process start.
+import { sdkLogger } from "../util/log";
 import type Anthropic from "@anthropic-ai/sdk";
 import type { MessageCreateParamsStreaming, RawMessageStreamEvent } from "@anthropic-ai/sdk/resources/messages/messages";
 import {
@@ -137,8 +138,9 @@ export class AnthropicMessagesProvider extends SdkProvider<AnthropicModule, Anth
         timeout: this.options.timeoutMs,
         // The agent loop retries itself (backoff, retry-after, notices, fallback models).
         maxRetries: 0,
-        // stdout carries the ACP JSON-RPC stream: the SDK's logs go to stderr.
-        logger: { error: console.error, warn: console.error, info: console.error, debug: console.error },
+        // stdout carries the ACP JSON-RPC stream: the SDK's logs go to the redacting logger
+        // (stderr and the log file), never console: debug lines carry headers.
+        logger: sdkLogger("anthropic-sdk"),
       }),
     }));
   }

@@ -1,5 +1,6 @@
 // The `openai` SDK client both OpenAI-family providers (Chat Completions, Responses) use,
 // imported on first use, and the id given to a tool call a server sent without one.
+import { sdkLogger } from "../util/log";
 import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
 import type { SdkProviderBase } from "./sdk-provider";
@@ -18,8 +19,9 @@ export async function loadOpenAIClient(options: SdkProviderBase, maxRetries = 0)
     maxRetries,
     // Never leak OPENAI_ORG_ID / OPENAI_PROJECT_ID from the environment to other vendors.
     ...(options.provider === "openai" ? {} : { organization: null, project: null }),
-    // stdout carries the ACP JSON-RPC stream: the SDK's logs (OPENAI_LOG=debug) go to stderr.
-    logger: { error: console.error, warn: console.error, info: console.error, debug: console.error },
+    // stdout carries the ACP JSON-RPC stream: the SDK's logs (OPENAI_LOG=debug) go to the
+    // redacting logger (stderr and the log file), never console: debug lines carry headers.
+    logger: sdkLogger("openai-sdk"),
   });
   return { module, client };
 }

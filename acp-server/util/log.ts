@@ -3,6 +3,7 @@
 // (ACP) or the reply text (chat), so nothing here may ever write to it.
 import { appendFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { inspect } from "node:util";
 import { redactSecrets } from "./redact";
 
 export type LogLevel = "debug" | "info" | "warn" | "error";
@@ -82,4 +83,43 @@ export function createLogger(scope: string): Logger {
     warn: (m, f) => write("warn", scope, m, f),
     error: (m, f) => write("error", scope, m, f),
   };
+}
+
+/** The `logger` option of the provider SDKs (openai, @anthropic-ai/sdk): their lines, redacted, in our log. */
+export interface SdkLogger {
+  error(message: string, ...rest: unknown[]): void;
+  warn(message: string, ...rest: unknown[]): void;
+  info(message: string, ...rest: unknown[]): void;
+  debug(message: string, ...rest: unknown[]): void;
+}
+
+function joinArgs(args: unknown[]): string {
+  return args.map((arg) => (typeof arg === "string" ? arg : inspect(arg, { depth: 4, breakLength: Infinity }))).join(" ");
+}
+
+/**
+ * A logger for a third-party SDK. SDK debug logs carry request options (headers, bodies);
+ * every line goes through write(), which redacts, and never through console.
+ */
+export function sdkLogger(scope: string): SdkLogger {
+  return {
+    error: (...args: unknown[]) => write("error", scope, joinArgs(args)),
+    warn: (...args: unknown[]) => write("warn", scope, joinArgs(args)),
+    info: (...args: unknown[]) => write("info", scope, joinArgs(args)),
+    debug: (...args: unknown[]) => write("debug", scope, joinArgs(args)),
+  };
+}
+
+/**
+ * Routes console.* of every library (the MCP SDK warns through console.warn; a stray
+ * console.log would corrupt the ACP stream on stdout) through the redacting logger.
+ */
+export function routeConsoleToLog(): void {
+  const log = sdkLogger("console");
+  console.log = log.info;
+  console.info = log.info;
+  console.debug = log.debug;
+  console.warn = log.warn;
+  console.error = log.error;
+  console.trace = log.debug;
 }
