@@ -61,6 +61,12 @@ test("the packed tarball installs globally with nothing else and serves ACP; npx
   const installed = path.join(prefix, "lib", "node_modules", pkg.name);
   assert.deepEqual(readdirSync(path.dirname(installed)), [pkg.name], "no other package was installed");
   assert.equal(existsSync(path.join(installed, "node_modules")), false, "the package has no runtime dependencies");
+  const manifest = JSON.parse(readFileSync(path.join(installed, "package.json"), "utf8"));
+  assert.deepEqual(
+    ["preinstall", "install", "postinstall", "prepare"].filter((script) => manifest.scripts?.[script]),
+    [],
+    "no install-time scripts: npm would warn and offer to run them, and a build cannot run outside a clone",
+  );
 
   // Run the bin as a shell would: through its shebang, which needs the execute bit.
   const bin = path.join(prefix, "bin", "hermes");
