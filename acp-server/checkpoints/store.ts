@@ -31,6 +31,8 @@ import {
 
 export interface OpenOptions {
   hermesHome: string;
+  /** checkpoints.enabled; false: open() answers why checkpoints are off. */
+  enabled?: boolean;
   limits?: Partial<CheckpointLimits>;
   /** checkpoints.keep_days, the default for prune(). */
   keepDays?: number;
@@ -38,6 +40,16 @@ export interface OpenOptions {
   env?: NodeJS.ProcessEnv;
   /** The clock (ms); tests inject one to prune by age without waiting. */
   now?: () => number;
+}
+
+export interface TurnSummary {
+  turn: number;
+  time: number;
+  prompt: string;
+  /** The pre-turn checkpoint (what /rollback N restores). */
+  commit: string;
+  changed?: string[];
+  changedCount?: number;
 }
 
 export type OpenResult =
@@ -53,6 +65,7 @@ export interface CheckpointRequest {
 
 /** Opens the checkpoints of `workspace`, finishing an interrupted restore first. */
 export async function openCheckpointStore(workspace: string, options: OpenOptions): Promise<OpenResult> {
+  if (options.enabled === false) return { ok: false, reason: "checkpoints are turned off (checkpoints.enabled: false in config.yaml)" };
   const env = options.env ?? process.env;
   const git = findGit(env);
   if (!git) return { ok: false, reason: "git was not found on PATH, so checkpoints are off (install git to enable /undo and /rollback)" };
@@ -139,6 +152,26 @@ export class CheckpointStore {
   /** A session's checkpoints, oldest turn first (pre before post). */
   list(sessionId: string): Promise<Checkpoint[]> {
     return listCheckpoints(this.repo.git, sessionId);
+  }
+
+  /**
+   * One line per turn for /checkpoints: turn, time and prompt (from the pre checkpoint) and the
+   * files the turn changed (from its post checkpoint; unknown while the turn has none).
+   */
+  async turns(sessionId: string): Promise<TurnSummary[]> {
+    const summaries = new Map<number, TurnSummary>();
+    for (const checkpoint of await this.list(sessionId)) {
+      if (checkpoint.phase === "pre") {
+        summaries.set(checkpoint.turn, { turn: checkpoint.turn, time: checkpoint.time, prompt: checkpoint.prompt, commit: checkpoint.commit });
+        continue;
+      }
+      const summary = summaries.get(checkpoint.turn);
+      if (summary) {
+        summary.changed = checkpoint.changed ?? [];
+        summary.changedCount = checkpoint.changedCount ?? 0;
+      }
+    }
+    return [...summaries.values()];
   }
 
   /** Changes from a checkpoint (commit) to another one or to the workspace as it is now. */

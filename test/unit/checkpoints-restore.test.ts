@@ -2,7 +2,9 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { checkpointOptions } from "../../acp-server/checkpoints/options";
 import { guardedPath, unsafePathReason } from "../../acp-server/checkpoints/path-guard";
+import { openCheckpointStore } from "../../acp-server/checkpoints/store";
 import { makePair, openStore, pictureOf, writeTree } from "../support/checkpoint-fixtures";
 import { makeTempDirSync } from "../support/temp-dirs";
 
@@ -71,11 +73,45 @@ describe("checkpoints: restores, sessions, pruning, guard", () => {
     assert.ok(list[2].prompt.startsWith("turn 2 please long"));
     assert.ok(list[2].prompt.length <= 200);
 
+    const turns = await store.turns("s");
+    assert.deepEqual(turns.map((turn) => [turn.turn, turn.changedCount, turn.changed]), [[1, 2, ["t1.txt", "x.txt"]], [2, 2, ["t2.txt", "x.txt"]], [3, 2, ["t3.txt", "x.txt"]]]);
+    assert.equal(turns[1].commit, list[2].commit);
+
     const plan = await store.planRestore("s", 2);
     assert.deepEqual(plan.ops.map((op) => op.path), ["t2.txt", "t3.txt", "x.txt"]);
     await store.restore(plan);
     assert.deepEqual(pictureOf(pair.workspace), pictures[2]);
     await assert.rejects(store.planRestore("s", 9), /no checkpoint before turn 9/);
+  });
+
+  test("a journaled restore blocks another one; a journal of a live process is not recovered by others", async () => {
+    const pair = makePair();
+    writeTree(pair.workspace, { "a.txt": "1\n" });
+    const store = await openStore(pair);
+    await store.checkpoint({ sessionId: "s", turn: 1 });
+    writeTree(pair.workspace, { "a.txt": "2\n" });
+    await store.checkpoint({ sessionId: "s", turn: 1, phase: "post" });
+    const plan = await store.planUndo("s");
+    // A restore of another, still running process (this test's parent: surely alive).
+    const journal = path.join(store.repositoryDir, "hermes-restore.json");
+    writeFileSync(journal, JSON.stringify({ version: 1, id: "other", pid: process.ppid, startedAt: 0, sessionId: "x", backupCommit: plan.currentCommit, targetCommit: plan.targetCommit, ops: [] }));
+    await assert.rejects(store.restore(plan), /unfinished restore/);
+    assert.equal(await store.recover(), undefined);
+    const reopened = await openCheckpointStore(pair.workspace, { hermesHome: pair.home });
+    assert.ok(reopened.ok && reopened.recovery === undefined);
+    assert.equal(readFileSync(path.join(pair.workspace, "a.txt"), "utf8"), "2\n");
+    rmSync(journal);
+    await store.restore(plan);
+    assert.equal(readFileSync(path.join(pair.workspace, "a.txt"), "utf8"), "1\n");
+  });
+
+  test("checkpoints.enabled: false turns them off with a reason; config maps to limits", async () => {
+    const pair = makePair();
+    const off = await openCheckpointStore(pair.workspace, checkpointOptions({ enabled: false, keep_days: 3, max_files: 10, max_file_mb: 1 }, pair.home));
+    assert.deepEqual(off, { ok: false, reason: "checkpoints are turned off (checkpoints.enabled: false in config.yaml)" });
+    const on = await openCheckpointStore(pair.workspace, checkpointOptions({ enabled: true, keep_days: 3, max_files: 10, max_file_mb: 1.5 }, pair.home));
+    assert.ok(on.ok);
+    assert.deepEqual(on.store.limits, { maxFiles: 10, maxFileBytes: 1572864 });
   });
 
   test("two sessions checkpoint the same workspace at the same time", async () => {

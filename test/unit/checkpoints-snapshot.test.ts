@@ -16,6 +16,7 @@ describe("checkpoints: snapshot and restore", () => {
       "bin/tool.sh": "#!/bin/sh\necho hi\n",
       "assets/logo.bin": Buffer.from([0, 255, 1, 254, 0, 0, 7]),
       "docs/readme.md": "# hi\n",
+      "docs/naïve name with spaces.md": "ünïcödé\n",
     });
     chmodSync(path.join(ws, "bin/tool.sh"), 0o755);
     symlinkSync("docs/readme.md", path.join(ws, "readme-link"));
@@ -28,6 +29,7 @@ describe("checkpoints: snapshot and restore", () => {
 
     // The turn:
     writeFileSync(path.join(ws, "src/edit.ts"), "export const a = 2;\n");
+    writeFileSync(path.join(ws, "docs/naïve name with spaces.md"), "changed\n");
     rmSync(path.join(ws, "src/gone.ts"));
     renameSync(path.join(ws, "src/old-name.ts"), path.join(ws, "src/new-name.ts"));
     writeFileSync(path.join(ws, "assets/logo.bin"), Buffer.from([9, 0, 9, 0, 255]));
