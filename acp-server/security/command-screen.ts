@@ -20,10 +20,10 @@ import { parseShell, SHELLS, type SimpleCommand } from "./shell-parse";
 import { BLOCK_DEVICE, describeArea, resolvePath, sensitiveArea, tildeLabel, type State } from "./screen-paths";
 import type { Finding, Screen } from "./screen-rule";
 import { checkFindDelete, checkRm, checkShred, checkUnlink, checkXargsDelete } from "./screen-delete";
-import { checkAwkSed, checkCodeFedToShell, checkEnvAssignments, checkGitExec, checkInterpreter, downloadedFiles } from "./screen-exec";
+import { checkAwkSed, checkCodeFedToShell, checkCommandRunners, checkEnvAssignments, checkGitExec, checkInterpreter, downloadedFiles } from "./screen-exec";
 import { checkGit } from "./screen-git";
 import { checkPipeToShell } from "./screen-pipe";
-import { ARGS_ARE_DATA, NO_CONTENT_READ } from "./screen-programs";
+import { ARGS_ARE_DATA, DOWNLOADERS, NO_CONTENT_READ } from "./screen-programs";
 import { checkRedis, checkSql, isDatabaseClient } from "./screen-sql";
 import { credentialArea, inHermesState } from "./screen-state";
 import { checkContainer, checkDiskTool, checkFormat, checkKill, checkKillByName, checkMkfsVariant, checkPermissions, checkScheduler, checkShutdown } from "./screen-system";
@@ -180,6 +180,7 @@ class Screener implements Screen {
     for (const cmd of cmds) {
       this.check(cmd, cmds);
       for (const file of downloadedFiles(cmd.program, cmd.args)) this.downloads.add(path.posix.basename(file));
+      if (DOWNLOADERS.has(cmd.program)) for (const r of cmd.redirects) if (r.op === ">" || r.op === ">>") this.downloads.add(path.posix.basename(r.target));
       this.followDirectory(cmd);
     }
   }
@@ -332,6 +333,7 @@ class Screener implements Screen {
     checkCodeFedToShell(this, cmd, all);
     checkInterpreter(this, cmd);
     checkAwkSed(this, cmd);
+    checkCommandRunners(this, cmd);
     if (isDatabaseClient(p)) checkSql(this, cmd, all);
     this.checkOperands(cmd);
   }

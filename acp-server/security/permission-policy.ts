@@ -33,6 +33,8 @@ export interface PolicyContext {
   sandboxed?: boolean;
   /** $HERMES_HOME; defaults to the process's (config/paths.ts). */
   hermesHome?: string;
+  /** The login name for `~name` / `$USER` in commands; defaults to the current user. */
+  user?: string;
 }
 
 const PLAN_REFUSAL = "Plan mode is read-only: commands that may change files or state are not run. Finish with a plan (todo); the user switches mode to act.";
@@ -43,7 +45,7 @@ export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: str
   if (ask.action === "execute" && ask.command !== undefined) {
     // Screened where it runs: the tool's workdir (resolved by the tool), else the session folder.
     const runsIn = ask.workdir ?? cwd;
-    const screen = screenCommand(ask.command, { home, cwd: runsIn, workspace: cwd, hermesHome: context.hermesHome ?? hermesHome() });
+    const screen = screenCommand(ask.command, { home, cwd: runsIn, workspace: cwd, hermesHome: context.hermesHome ?? hermesHome(), ...(context.user ? { user: context.user } : {}) });
     if (screen.level === "hardline") return verdict("deny", [`Hermes never runs this command: ${screen.reasons.join("; ")}.`], screen.keys);
     const askEachTime = screen.unresolved || screen.hermesState;
     if (mode === "dont_ask") {

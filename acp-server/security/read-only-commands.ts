@@ -14,7 +14,7 @@ const READ_ONLY_PROGRAMS = new Set([
   "sha256sum", "sha512sum", "shasum", "b2sum", "cksum", "nl", "column", "od", "hexdump", "strings", "cd", "pushd", "popd", "sleep",
   "expr", "seq", "fold", "fmt", "rev", "paste", "join", "comm", "expand", "unexpand", "tsort", "free", "uptime", "lsof", "pgrep",
   "getconf", "locale", "nproc", "lscpu", "lsblk", "env", "groups", "users", "who", "w", "last", "dig", "host", "nslookup", ":", "file",
-  "exit", "set", "wait", "zcat", "bzcat", "xzcat", "pstree", "vmstat", "iostat", "ldd", "nm", "objdump", "readelf", "size", "sum",
+  "exit", "set", "wait", "export", "unset", "local", "declare", "typeset", "readonly", "zcat", "bzcat", "xzcat", "pstree", "vmstat", "iostat", "ldd", "nm", "objdump", "readelf", "size", "sum",
 ]);
 
 /** Runtimes and compilers allowed only to print their version (they could run anything otherwise). */

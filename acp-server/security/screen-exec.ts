@@ -111,6 +111,10 @@ export function checkCodeFedToShell(s: Screen, cmd: SimpleCommand, all: SimpleCo
     if (cmd.stage > 0) s.nested(input.literal, `${input.source} | ${p}`);
     return;
   }
+  if (shell && /^the file (\/dev\/(stdin|fd\/|tcp\/|udp\/)|\/proc\/self\/fd\/)/.test(input.source)) {
+    s.unresolved("code-on-stdin", `${p} runs code it reads from ${input.source.slice(9)} at run time`);
+    return;
+  }
   if (shell && input.source.startsWith("the file ")) {
     s.executes(input.source.slice(9), p);
     return;
@@ -133,6 +137,17 @@ export function checkInterpreter(s: Screen, cmd: SimpleCommand): void {
   }
   const script = cmd.args.find((a) => !a.startsWith("-"));
   if (script !== undefined) s.executes(script, p);
+}
+
+const EDITORS = new Set(["vim", "nvim", "vi", "ex", "view", "vimdiff", "emacs", "emacsclient", "nano", "less", "more", "man"]);
+
+/** Editors told to run commands (`vim -c '!...'`), and runners of command templates (`parallel`). */
+export function checkCommandRunners(s: Screen, cmd: SimpleCommand): void {
+  const { program: p, args } = cmd;
+  if (EDITORS.has(p) && args.some((a) => /^(-c|--cmd|-S|--eval|-batch|--batch|-l|--load|-x|--exec)$/.test(a) || /^\+./.test(a))) {
+    s.unresolved("editor-command", `${p} is told to run editor commands, which can run shell commands`);
+  }
+  if (p === "parallel" || p === "rush" || p === "xe" || p === "entr") s.unresolved("xargs", `${p} runs commands built from input read at run time`);
 }
 
 export function checkAwkSed(s: Screen, cmd: SimpleCommand): void {
@@ -217,7 +232,7 @@ export function downloadedFiles(p: string, args: string[]): string[] {
   let remoteName = false;
   for (let k = 0; k < args.length; k++) {
     const a = args[k];
-    if ((p === "curl" && (a === "-o" || a === "--output")) || (p !== "curl" && (a === "-O" || a === "--output-document" || a === "-o"))) {
+    if ((p === "curl" && (a === "-o" || a === "--output" || /^-[a-zA-Z]+o$/.test(a))) || (p !== "curl" && (a === "-O" || a === "--output-document" || a === "-o"))) {
       if (args[k + 1] !== undefined && args[k + 1] !== "-") files.push(args[k + 1]);
       named = true;
       k++;

@@ -82,7 +82,7 @@ export function checkKillByName(s: Screen, p: string, args: string[]): void {
 
 /** Partitioning, discarding and secure-erase tools: hardline unless they only list. */
 export function checkDiskTool(s: Screen, p: string, args: string[]): void {
-  const listing = (flags: RegExp) => args.length > 0 && args.every((a) => flags.test(a) || a.startsWith("/dev/"));
+  const listing = (flags: RegExp) => args.some((a) => flags.test(a)) && args.every((a) => flags.test(a) || a.startsWith("/dev/"));
   switch (p) {
     case "blkdiscard":
     case "nvme":

@@ -83,6 +83,9 @@ const OPTION_WRAPPERS: Record<string, Set<string>> = {
   proxychains4: set("-f"),
   "dbus-run-session": set("--config-file", "--dbus-daemon"),
   valgrind: set(),
+  npx: set("-p", "--package", "--cache", "--userconfig"),
+  pnpx: set(),
+  bunx: set("--bun"),
 };
 /** Wrappers that take one operand (a mask, a root, a lock file) before the command. */
 const OPERAND_WRAPPERS: Record<string, Set<string>> = {
@@ -152,6 +155,10 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     if (SKIPPED_KEYWORDS.has(word) && !isDynamic(words[k])) {
       k++;
       continue;
+    }
+    if ((word === "for" || word === "select" || word === "case") && !isDynamic(words[k])) {
+      // `for NAME in WORDS`: a loop header, not a command (its substitutions were parsed already).
+      return { main: make("", texts.length), nested };
     }
     if (isDynamic(words[k])) {
       unresolved.push(`the command name \`${word}\` is computed at run time (${words[k].dynamic.join(", ")})`);
@@ -230,7 +237,7 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       if (from < args.length) script(args.slice(from).join(" "), "watch", argWords.slice(from).find(isComputed));
     } else if (name === "su" || name === "script") {
       for (let a = 0; a < args.length; a++) {
-        if ((args[a] === "-c" || args[a] === "--command") && args[a + 1] !== undefined) script(args[a + 1], `${name} -c`, argWords[a + 1]);
+        if ((args[a] === "-c" || args[a] === "--command" || (name === "script" && /^-[A-Za-z]*c$/.test(args[a]))) && args[a + 1] !== undefined) script(args[a + 1], `${name} -c`, argWords[a + 1]);
         else if (args[a].startsWith("--command=")) script(args[a].slice(10), `${name} -c`, argWords[a]);
       }
     } else if (name === "trap") {
