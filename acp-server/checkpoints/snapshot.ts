@@ -5,7 +5,7 @@
 // `update-index` stages it, one `write-tree` makes the tree. The warmed copy then replaces the
 // shared index (rename: atomic; any version of it is a valid cache, last writer wins).
 import { randomBytes } from "node:crypto";
-import { closeSync, copyFileSync, lstatSync, openSync, readSync, renameSync, rmSync } from "node:fs";
+import { closeSync, copyFileSync, lstatSync, openSync, readSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
 import path from "node:path";
 import { splitNul } from "./git";
 import { addNestedRepos, readNestedRepos, type ShadowRepo } from "./shadow-repo";
@@ -25,6 +25,12 @@ export async function snapshotTree(repo: ShadowRepo, { limits, hermesHome }: Sna
   const temp = path.join(repo.dir, `index-${process.pid}-${randomBytes(6).toString("hex")}`);
   try {
     copyFileSync(shared, temp);
+    // git trusts an entry's cached stat only when the file is older than the index file; an
+    // entry as new as the index is "racy" and its content is compared. A copy made later would
+    // hide a same-second edit, so the copy keeps the original's time (a millisecond earlier:
+    // the safe side).
+    const { atime, mtimeMs } = statSync(shared);
+    utimesSync(temp, atime, new Date(mtimeMs - 1));
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
   }
