@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { scanForThreats } from "../security/threat-scan";
+import { redactSecrets } from "../util/redact";
 
 export type MemoryTarget = "memory" | "user";
 
@@ -82,7 +83,7 @@ export class MemoryStore {
     const block = (target: MemoryTarget) =>
       joinEntries(
         this.read(target).map((entry) => {
-          const reason = scanForThreats(entry);
+          const reason = scanForThreats(entry, "memory");
           return reason ? `[BLOCKED: ${reason}]` : entry;
         }),
       );
@@ -120,9 +121,10 @@ export class MemoryStore {
     if (entry.split("\n").some((line) => line.trim() === "§")) {
       throw new MemoryError('Memory content may not contain a line with only "§" (it separates entries).');
     }
-    const reason = scanForThreats(entry);
-    if (reason) throw new MemoryError(`Refused to save this memory: it looks unsafe (${reason}). Memory must not contain instructions aimed at the agent, hidden text or secrets handling.`);
-    return entry;
+    const reason = scanForThreats(entry, "memory");
+    if (reason) throw new MemoryError(`Refused to save this memory: it looks unsafe (${reason}). Memory must not contain instructions aimed at the agent, hidden text or secrets handling; save facts and preferences, rephrased if needed.`);
+    // A credential in a note would reach every future session's prompt: it is masked on the way in.
+    return redactSecrets(entry);
   }
 
   /** Applies `change` to the entries read under the lock and writes the result atomically. */

@@ -17,7 +17,7 @@ const SCRIPT_EXTENSIONS = /\.(?:sh|bash|zsh|command)$/i;
 
 /** Why the write is refused, or undefined when it may proceed. `file` is relative to the skill folder. */
 export function scanSkillWrite(file: string, content: string, context: WriteScanContext): string | undefined {
-  const threat = scanForThreats(content);
+  const threat = scanForThreats(content, "skill");
   if (threat) return threat;
   const screen = (script: string, refuse: readonly string[]) => {
     const result = screenCommand(script, { home: context.home, cwd: context.cwd, hermesHome: context.hermesHome });
