@@ -5,106 +5,168 @@
 // The SDK still sees the whole conversation: the initialize line is replayed into it, so
 // it initializes as usual, and its own (identical) answer to that request is dropped from
 // stdout. Anything that is not a plain, well-formed initialize is left to the SDK.
+//
+// All of stdin goes through one bounded splitter (ndjson-lines.ts) from the first byte: a
+// frame over acp.max_frame_mb is answered with an error and skipped without being buffered,
+// and each frame's JSON-RPC envelope is checked (frame-envelope.ts) before the SDK sees it.
+// The SDK gets parsed messages, not bytes: this is our replacement for its ndJsonStream,
+// whose 32 MiB limit ends the connection.
 import type { Readable, Writable } from "node:stream";
+import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/unstable";
 import type { Logger } from "../util/log";
+import { checkFrame, type ErrorFrame, oversizeOutcome } from "./frame-envelope";
+import { DEFAULT_MAX_FRAME_MB, type FrameEvent, FrameSplitter, MB } from "./ndjson-lines";
 import { coalescingWriter } from "./stdout-writer";
 
 export interface Handshake {
-  /** Every byte read from stdin, the first line included, then the rest of stdin. */
-  input: ReadableStream<Uint8Array>;
-  /** stdout for the SDK, minus its answer to an initialize that was answered early. */
-  output: WritableStream<Uint8Array>;
+  /** The SDK's message stream: checked frames from stdin in, ndjson to stdout out. */
+  stream: Stream;
   /** Writes ready-made frames straight to stdout, after everything the SDK has handed over. */
   writeFrames(text: string): Promise<void>;
+  /** Changes the frame size limit (once config.yaml's acp.max_frame_mb is known). */
+  setMaxFrameBytes(bytes: number): void;
 }
 
 type JsonRpcId = string | number;
 
-export async function earlyHandshake(stdin: Readable, stdout: Writable, answer: () => unknown, log: Logger): Promise<Handshake> {
-  let received = Buffer.alloc(0);
-  let forward: ((chunk: Buffer) => void) | undefined;
-  let ended = false;
-  let finish: (() => void) | undefined;
-  let fail: ((error: unknown) => void) | undefined;
+/** How many checked messages may wait for the SDK before stdin is paused. */
+const QUEUED_MESSAGES = 16;
 
-  const firstLine = new Promise<string | undefined>((resolve) => {
-    stdin.on("data", (chunk: Buffer) => {
-      if (forward) return forward(chunk);
-      received = Buffer.concat([received, chunk]);
-      const newline = received.indexOf(0x0a);
-      if (newline >= 0) resolve(received.subarray(0, newline).toString("utf8"));
-    });
-    stdin.once("end", () => {
-      ended = true;
-      finish?.();
-      resolve(undefined);
-    });
-    stdin.once("error", (error) => fail?.(error));
+export async function earlyHandshake(
+  stdin: Readable,
+  stdout: Writable,
+  answer: () => unknown,
+  log: Logger,
+  options: { maxFrameBytes?: number } = {},
+): Promise<Handshake> {
+  let maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_MB * MB;
+  const splitter = new FrameSplitter(() => maxFrameBytes);
+  const write = coalescingWriter(stdout);
+  const reply = (frame: ErrorFrame) => void write(Buffer.from(`${JSON.stringify(frame)}\n`, "utf8"));
+
+  // Messages for the SDK wait here while it has not started reading, while it has not yet
+  // answered the replayed initialize (gate), or while it is behind (backpressure).
+  const queue: AnyMessage[] = [];
+  let controller: ReadableStreamDefaultController<AnyMessage> | undefined;
+  let gateOpen = true;
+  let ended = false;
+  let failed: unknown;
+  let firstLine: ((line: string | undefined) => void) | undefined;
+
+  const flow = () => {
+    if (controller && gateOpen) {
+      while (queue.length > 0) controller.enqueue(queue.shift()!);
+      if (ended) {
+        controller.close();
+        controller = undefined;
+        return;
+      }
+    }
+    // Nothing piles up: a paused stdin leaves the bytes in the pipe, where the client waits.
+    const full = !controller || !gateOpen ? queue.length > 0 : (controller.desiredSize ?? 0) <= 0;
+    if (full) stdin.pause();
+    else if (!ended) stdin.resume();
+  };
+
+  const onFrame = (event: FrameEvent) => {
+    if (event.kind === "oversize") {
+      const outcome = oversizeOutcome(event.head, event.limitBytes);
+      log.warn("discarded an incoming frame over the size limit", { limitBytes: event.limitBytes, id: "reply" in outcome ? outcome.reply.id : outcome.response.id });
+      if ("reply" in outcome) reply(outcome.reply);
+      else queue.push(outcome.response as unknown as AnyMessage);
+      return;
+    }
+    deliver(event.text);
+    const resolve = firstLine;
+    firstLine = undefined;
+    resolve?.(event.text);
+  };
+
+  let malformed = 0;
+  const deliver = (line: string) => {
+    const checked = checkFrame(line);
+    if (checked.ok) queue.push(checked.message as unknown as AnyMessage);
+    else {
+      // The first few are worth a warning; a flood of them must not flood the log.
+      if (++malformed <= 5) log.warn("answered a malformed frame", { error: checked.reply.error.message, id: checked.reply.id });
+      else log.debug("answered a malformed frame", { error: checked.reply.error.message, id: checked.reply.id });
+      reply(checked.reply);
+    }
+  };
+
+  const first = new Promise<string | undefined>((resolve) => (firstLine = resolve));
+  stdin.on("data", (chunk: Buffer) => {
+    splitter.push(chunk, onFrame);
+    flow();
+  });
+  stdin.once("end", () => {
+    splitter.end(onFrame);
+    ended = true;
+    firstLine?.(undefined);
+    flow();
+  });
+  stdin.once("error", (error) => {
+    failed = error;
+    firstLine?.(undefined);
+    controller?.error(error);
   });
 
-  const line = await firstLine;
+  const line = await first;
   const request = line === undefined ? undefined : plainInitialize(line);
   if (request) stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: request.id, result: answer() })}\n`);
 
   // The SDK answers requests that arrive before its initialize answer went out with
   // "not initialized"; a client that got our early answer may already have sent more.
   // So the SDK gets the initialize line alone, and the rest once it has answered it.
-  let release: () => void = () => {};
-  const initialized = request ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
-  const cut = request ? received.indexOf(0x0a) + 1 : received.length;
-  const held: Buffer[] = [received.subarray(cut)];
+  if (request) gateOpen = false; // queue[0] is the initialize
+  const openGate = () => {
+    gateOpen = true;
+    flow();
+  };
 
-  const input = new ReadableStream<Uint8Array>({
-    start(controller) {
-      let open = false;
-      if (cut > 0) controller.enqueue(received.subarray(0, cut));
-      forward = (chunk) => held.push(chunk);
-      finish = () => open && controller.close();
-      fail = (error) => controller.error(error);
-      void initialized.then(() => {
-        open = true;
-        for (const chunk of held.splice(0)) if (chunk.length > 0) controller.enqueue(chunk);
-        forward = (chunk) => controller.enqueue(chunk);
-        if (ended) controller.close();
-      });
+  const readable = new ReadableStream<AnyMessage>(
+    {
+      start(c) {
+        controller = c;
+        if (failed) return c.error(failed);
+        if (request && queue.length > 0) {
+          c.enqueue(queue.shift()!); // the initialize, alone until the SDK has answered it
+        }
+        flow();
+      },
+      pull() {
+        flow();
+      },
+      cancel() {
+        controller = undefined;
+        stdin.pause();
+      },
     },
-  });
-  const write = coalescingWriter(stdout);
-  return { input, output: filteredOutput(write, request?.id, release, log), writeFrames: (text) => write(Buffer.from(text, "utf8")) };
+    { highWaterMark: QUEUED_MESSAGES },
+  );
+
+  return {
+    stream: { readable, writable: sdkOutput(write, request?.id, openGate, log) },
+    writeFrames: (text) => write(Buffer.from(text, "utf8")),
+    setMaxFrameBytes: (bytes) => {
+      maxFrameBytes = bytes;
+    },
+  };
 }
 
-/** Drops the SDK's answer to the replayed initialize (and then opens the input gate). */
-function filteredOutput(
-  write: (data: Uint8Array) => Promise<void>,
-  answeredId: JsonRpcId | undefined,
-  answered: () => void,
-  log: Logger,
-): WritableStream<Uint8Array> {
+/** The SDK's messages as ndjson on stdout, minus its answer to the initialize we answered early. */
+function sdkOutput(write: (data: Uint8Array) => Promise<void>, answeredId: JsonRpcId | undefined, answered: () => void, log: Logger): WritableStream<AnyMessage> {
   let dropping = answeredId !== undefined;
-  let held = Buffer.alloc(0);
-
-  return new WritableStream<Uint8Array>({
-    async write(chunk) {
-      if (!dropping) return write(chunk);
-      held = Buffer.concat([held, chunk]);
-      let newline: number;
-      while (dropping && (newline = held.indexOf(0x0a)) >= 0) {
-        const line = held.subarray(0, newline + 1);
-        held = held.subarray(newline + 1);
-        const message = safeParse(line.toString("utf8")) as { id?: JsonRpcId; method?: string; error?: unknown } | undefined;
-        if (message && message.id === answeredId && message.method === undefined) {
-          dropping = false;
-          if (message.error) log.error("the SDK rejected an initialize that was already answered", { error: message.error });
-          answered();
-        } else {
-          await write(line);
-        }
+  return new WritableStream<AnyMessage>({
+    async write(message) {
+      const frame = message as { id?: JsonRpcId; method?: string; error?: unknown };
+      if (dropping && frame.id === answeredId && frame.method === undefined) {
+        dropping = false;
+        if (frame.error) log.error("the SDK rejected an initialize that was already answered", { error: frame.error });
+        answered();
+        return;
       }
-      if (!dropping && held.length > 0) {
-        const rest = held;
-        held = Buffer.alloc(0);
-        await write(rest);
-      }
+      await write(Buffer.from(`${JSON.stringify(message)}\n`, "utf8"));
     },
   });
 }

@@ -1,16 +1,23 @@
-// Connects the agent app to a byte stream pair (stdio, after the early handshake).
+// Connects the agent app to stdio (after the early handshake), through our bounded,
+// envelope-checking message stream rather than the SDK's ndJsonStream.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import { createAgentApp } from "./agent-app";
 import type { Handshake } from "./early-handshake";
+import { MB } from "./ndjson-lines";
 
-export function serveAcp(streams: Handshake, log: Logger): acp.AgentConnection {
+export function serveAcp(handshake: Handshake, log: Logger): acp.AgentConnection {
   const app = createAgentApp({
     version: VERSION,
     log,
-    loadRuntime: async () => (await import("./agent-runtime")).loadAgentRuntime(log),
-    writeFrames: streams.writeFrames,
+    loadRuntime: async () => {
+      const runtime = await (await import("./agent-runtime")).loadAgentRuntime(log);
+      // The default limit holds until config.yaml is read (after initialize, in the background).
+      handshake.setMaxFrameBytes(Math.floor(runtime.loaded.config.acp.max_frame_mb * MB));
+      return runtime;
+    },
+    writeFrames: handshake.writeFrames,
   });
-  return app.connect(acp.ndJsonStream(streams.output, streams.input));
+  return app.connect(handshake.stream);
 }

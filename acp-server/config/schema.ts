@@ -1,5 +1,6 @@
 // The shape of $HERMES_HOME/config.yaml. Zod is the single source of truth: the types
 // below are inferred from it, and validation errors name the offending key.
+import { DEFAULT_MAX_FRAME_MB } from "./frame-limit";
 import { z } from "zod";
 import { McpSettingsSchema } from "./mcp-schema";
 
@@ -168,6 +169,14 @@ export const CheckpointsConfigSchema = z
   })
   .strict();
 
+/** The ACP connection itself. */
+export const AcpConfigSchema = z
+  .object({
+    /** Largest incoming JSON-RPC message (one line on stdin), in MB; bigger ones get an error and are skipped. */
+    max_frame_mb: z.number().positive().max(1024).default(DEFAULT_MAX_FRAME_MB),
+  })
+  .strict();
+
 export const LoggingConfigSchema = z
   .object({
     level: z.enum(["debug", "info", "warn", "error"]).default("info"),
@@ -193,6 +202,7 @@ export const ConfigSchema = z
     approvals: ApprovalsConfigSchema.default(ApprovalsConfigSchema.parse({})),
     terminal: TerminalConfigSchema.default(TerminalConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),
+    acp: AcpConfigSchema.default(AcpConfigSchema.parse({})),
     delegation: DelegationConfigSchema.default(DelegationConfigSchema.parse({})),
     checkpoints: CheckpointsConfigSchema.default(CheckpointsConfigSchema.parse({})),
     /** MCP servers by name; each entry is checked on its own (config/mcp-schema.ts), so one bad entry fails only its server. */

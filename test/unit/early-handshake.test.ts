@@ -30,13 +30,13 @@ for (const [name, line, expected] of table) {
   test(`plainInitialize: ${name}`, () => assert.equal(plainInitialize(line) !== undefined, expected));
 }
 
-async function collect(stream: ReadableStream<Uint8Array>): Promise<string> {
-  let text = "";
-  for await (const chunk of stream as unknown as AsyncIterable<Uint8Array>) text += Buffer.from(chunk).toString("utf8");
-  return text;
+async function collect(stream: ReadableStream<unknown>): Promise<unknown[]> {
+  const messages: unknown[] = [];
+  for await (const message of stream as unknown as AsyncIterable<unknown>) messages.push(message);
+  return messages;
 }
 
-test("answers initialize at once; the SDK gets that line, then the rest once it has answered it", async () => {
+test("answers initialize at once; the SDK gets that message, then the rest once it has answered it", async () => {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let written = "";
@@ -48,23 +48,19 @@ test("answers initialize at once; the SDK gets that line, then the rest once it 
   assert.equal(written, '{"jsonrpc":"2.0","id":7,"result":{"protocolVersion":1}}\n');
   stdin.write(second.slice(20));
 
-  const reader = handshake.input.getReader();
-  assert.equal(Buffer.from((await reader.read()).value!).toString("utf8"), first, "only the initialize line before the SDK answers it");
-  let more = "";
-  const rest = (async () => {
-    while (Buffer.byteLength(more) < Buffer.byteLength(second)) more += Buffer.from((await reader.read()).value!).toString("utf8");
-  })();
+  const reader = handshake.stream.readable.getReader();
+  assert.deepEqual((await reader.read()).value, JSON.parse(first), "only the initialize before the SDK answers it");
+  let more: unknown;
+  const rest = reader.read().then((result) => (more = result.value));
 
-  // The SDK's own answer arrives in pieces, followed by other output in the same write.
-  const writer = handshake.output.getWriter();
-  await writer.write(Buffer.from('{"jsonrpc":"2.0","id":7,"res'));
+  const writer = handshake.stream.writable.getWriter();
   await settled();
-  assert.equal(more, "", "still gated");
-  await writer.write(Buffer.from('ult":{"protocolVersion":1}}\n{"jsonrpc":"2.0","id":8,"result":{}}\n'));
-  await settled();
+  assert.equal(more, undefined, "still gated");
+  await writer.write({ jsonrpc: "2.0", id: 7, result: { protocolVersion: 1 } });
+  await writer.write({ jsonrpc: "2.0", id: 8, result: {} });
   await rest;
-  assert.equal(more, second, "the held bytes follow once initialize is answered");
-  await writer.write(Buffer.from('{"jsonrpc":"2.0","id":7,"result":"again"}\n'));
+  assert.deepEqual(more, JSON.parse(second), "the held message follows once initialize is answered");
+  await writer.write({ jsonrpc: "2.0", id: 7, result: "again" });
   await settled();
   assert.equal(
     written,
@@ -75,18 +71,38 @@ test("answers initialize at once; the SDK gets that line, then the rest once it 
   assert.equal((await reader.read()).done, true, "the input ends with stdin");
 });
 
-test("anything but a plain initialize is left to the SDK untouched", async () => {
+test("anything but a plain initialize goes to the SDK; malformed frames are answered here", async () => {
   const stdin = new PassThrough();
   const stdout = new PassThrough();
   let written = "";
   stdout.on("data", (chunk: Buffer) => (written += chunk.toString("utf8")));
-  stdin.write("garbage\n");
+  stdin.write('garbage\n{"jsonrpc":"2.0","id":3,"method":"session/new","params":{}}\n{"jsonrpc":"1.0","id":4,"method":"x"}\n');
   const handshake = await earlyHandshake(stdin, stdout, () => ({}), log);
-  assert.equal(written, "");
-  const writer = handshake.output.getWriter();
-  await writer.write(Buffer.from('{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}\n'));
-  await settled();
-  assert.equal(written, '{"jsonrpc":"2.0","id":null,"error":{"code":-32700}}\n');
   stdin.end();
-  assert.equal(await collect(handshake.input), "garbage\n");
+  assert.deepEqual(await collect(handshake.stream.readable), [{ jsonrpc: "2.0", id: 3, method: "session/new", params: {} }]);
+  await settled();
+  const answers = written.trim().split("\n").map((line) => JSON.parse(line));
+  assert.deepEqual(answers.map((a) => [a.id, a.error.code]), [[null, -32700], [4, -32600]]);
+});
+
+test("a frame over the limit is answered with its id and skipped; the next one goes through", async () => {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let written = "";
+  stdout.on("data", (chunk: Buffer) => (written += chunk.toString("utf8")));
+  stdin.write(`${init({ protocolVersion: 1 }, 1)}\n`);
+  const handshake = await earlyHandshake(stdin, stdout, () => ({}), log, { maxFrameBytes: 1000 });
+  const big = JSON.stringify({ jsonrpc: "2.0", id: "big", method: "session/prompt", params: { prompt: [{ type: "text", text: "x".repeat(5000) }] } });
+  for (let at = 0; at < big.length; at += 300) stdin.write(big.slice(at, at + 300));
+  stdin.write('\n{"jsonrpc":"2.0","id":2,"method":"session/new","params":{}}\n');
+  const reader = handshake.stream.readable.getReader();
+  await reader.read(); // the initialize
+  await handshake.stream.writable.getWriter().write({ jsonrpc: "2.0", id: 1, result: {} });
+  assert.deepEqual((await reader.read()).value, { jsonrpc: "2.0", id: 2, method: "session/new", params: {} });
+  await settled();
+  const answers = written.trim().split("\n").map((line) => JSON.parse(line));
+  assert.equal(answers[1].id, "big");
+  assert.equal(answers[1].error.code, -32600);
+  assert.match(answers[1].error.message, /frame limit \(acp\.max_frame_mb\)/);
+  stdin.end();
 });
