@@ -69,7 +69,11 @@ const extensionBuild = build({
   legalComments: "none",
   logLevel: "warning",
   plugins: [zodEnglishOnly],
-  define: { HERMES_VERSION: JSON.stringify(pkg.version) },
+  // The extension host (VS Code on Node 22+) defines a global `navigator` getter that throws
+  // PendingMigrationError, to catch extensions that take Node for a browser; zod probes
+  // `typeof navigator` (for Cloudflare) and would log that error at activation. There is no
+  // browser here: the bundle sees no navigator at all.
+  define: { HERMES_VERSION: JSON.stringify(pkg.version), navigator: "undefined" },
 });
 
 const webviewBuild = build({

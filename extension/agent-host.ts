@@ -8,7 +8,7 @@ import { EventEmitter } from "node:events";
 import type { ConnectionStatus } from "../webview-ui/state/types";
 import { connectAgent, type AgentConnection, type ClientHandlers, type ConnectionOptions } from "./acp-connection";
 import type { AgentExit, AgentProcess } from "./agent-process";
-import { errorMessage } from "./log";
+import { userMessage } from "./log";
 
 export interface Connected {
   agent: acp.ClientContext;
@@ -109,7 +109,7 @@ export class AgentHost extends EventEmitter<AgentHostEvents> {
         if (this.connection !== connection) return;
         // A process that cannot initialize is of no use; the next `connected()` starts a new one.
         void this.process.stop();
-        this.fail(`The agent did not initialize: ${errorMessage(error)}`);
+        this.fail(`The agent did not initialize: ${userMessage(error)}`);
       },
     );
   }

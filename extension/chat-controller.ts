@@ -12,7 +12,7 @@ import { DiffView } from "./diff-view";
 import { EditReviews } from "./edit-review";
 import { EditorFiles, writeDocument } from "./editor-files";
 import { EditorTerminals } from "./editor-terminals";
-import { errorMessage } from "./log";
+import { errorMessage, userMessage } from "./log";
 import { handlePanelMessage } from "./panel-messages";
 import { PermissionBroker } from "./permissions";
 import { TerminalFeed } from "./terminal-feed";
@@ -104,7 +104,7 @@ export class ChatController implements vscode.Disposable {
         else await this.session.ensureSession();
       } catch (error) {
         this.started = undefined;
-        this.dispatch({ type: "notice", severity: "error", text: `Hermes could not start: ${errorMessage(error)}` });
+        this.dispatch({ type: "notice", severity: "error", text: `Hermes could not start: ${userMessage(error)}` });
       }
     })();
     return this.started;
@@ -138,8 +138,13 @@ export class ChatController implements vscode.Disposable {
     }
     handlePanelMessage(this, parsed.message).catch((error: unknown) => {
       this.log.error(`${parsed.message.type} failed: ${errorMessage(error)}`);
-      this.dispatch({ type: "notice", severity: "error", text: errorMessage(error) });
+      this.dispatch({ type: "notice", severity: "error", text: userMessage(error) });
     });
+  }
+
+  /** Puts the caret in the composer of every attached panel. */
+  focusComposer(): void {
+    this.store.broadcast({ type: "focusComposer" });
   }
 
   async restartAgent(): Promise<void> {

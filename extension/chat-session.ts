@@ -7,7 +7,7 @@ import type { Attachment, QueuedPrompt } from "../webview-ui/state/types";
 import type { Connected } from "./agent-host";
 import type { ChatStore } from "./chat-store";
 import { listSessions } from "./history";
-import { errorMessage, type Logger } from "./log";
+import { errorMessage, userMessage, type Logger } from "./log";
 import { buildPrompt, isCommandPrompt, summarize } from "./prompt-builder";
 
 export interface ChatSessionDeps {
@@ -31,6 +31,7 @@ export class ChatSession {
   private early = new Map<string, acp.SessionUpdate[]>();
   private opening = 0;
   private creating: Promise<string> | undefined;
+  private forking = false;
 
   constructor(private readonly deps: ChatSessionDeps) {}
 
@@ -102,14 +103,27 @@ export class ChatSession {
       loaded = await agent.request(acp.methods.agent.session.load, { sessionId, cwd: this.deps.cwd(), mcpServers: [] });
     } catch (error) {
       if (options.quiet) this.deps.log.warn(`could not reopen session ${sessionId}: ${errorMessage(error)}`);
-      else this.store.dispatch({ type: "notice", severity: "error", text: `Could not open the session: ${errorMessage(error)}` });
+      else this.store.dispatch({ type: "notice", severity: "error", text: `Could not open the session: ${userMessage(error)}` });
     }
     this.store.dispatch({ type: "sessionLoaded", modes: loaded?.modes as never, configOptions: loaded?.configOptions as never });
     this.resumeQueue();
   }
 
-  /** A copy of the open session with its first `turns` prompts, opened in its place. */
+  /**
+   * A copy of the open session with its first `turns` prompts, opened in its place. One fork at a
+   * time: a second request while one is under way (a double click, a held key) is dropped.
+   */
   async fork(turns: number): Promise<void> {
+    if (this.forking) return;
+    this.forking = true;
+    try {
+      await this.forkOnce(turns);
+    } finally {
+      this.forking = false;
+    }
+  }
+
+  private async forkOnce(turns: number): Promise<void> {
     const sessionId = this.sessionId;
     if (!sessionId) return;
     const { agent } = await this.deps.connected();
@@ -118,7 +132,7 @@ export class ChatSession {
       const title = this.store.state.title;
       await this.load(response.sessionId, title ? `Fork of ${title}` : undefined);
     } catch (error) {
-      this.store.dispatch({ type: "notice", severity: "error", text: `Could not fork the session: ${errorMessage(error)}` });
+      this.store.dispatch({ type: "notice", severity: "error", text: `Could not fork the session: ${userMessage(error)}` });
     }
   }
 
@@ -128,7 +142,7 @@ export class ChatSession {
       await agent.request(acp.methods.agent.session.delete, { sessionId });
       if (sessionId === this.sessionId) this.store.dispatch({ type: "sessionClosed" });
     } catch (error) {
-      this.store.dispatch({ type: "history", error: `Could not delete the session: ${errorMessage(error)}` });
+      this.store.dispatch({ type: "history", error: `Could not delete the session: ${userMessage(error)}` });
       return;
     }
     await this.refreshHistory();
@@ -149,7 +163,7 @@ export class ChatSession {
       const sessions = await listSessions(agent, this.deps.cwd());
       this.store.dispatch({ type: "history", sessions, loading: false });
     } catch (error) {
-      this.store.dispatch({ type: "history", loading: false, error: `Could not list sessions: ${errorMessage(error)}` });
+      this.store.dispatch({ type: "history", loading: false, error: `Could not list sessions: ${userMessage(error)}` });
     }
   }
 
@@ -190,7 +204,7 @@ export class ChatSession {
       await agent.request(acp.methods.agent.session.setMode, { sessionId, modeId });
       this.store.dispatch({ type: "update", update: { sessionUpdate: "current_mode_update", currentModeId: modeId } });
     } catch (error) {
-      this.store.dispatch({ type: "notice", severity: "error", text: `Could not switch to ${modeId}: ${errorMessage(error)}` });
+      this.store.dispatch({ type: "notice", severity: "error", text: `Could not switch to ${modeId}: ${userMessage(error)}` });
     }
   }
 
@@ -204,7 +218,7 @@ export class ChatSession {
       const response = await agent.request(acp.methods.agent.session.setConfigOption, params);
       this.store.dispatch({ type: "configOptions", configOptions: response.configOptions as never });
     } catch (error) {
-      this.store.dispatch({ type: "notice", severity: "error", text: `Could not change ${configId}: ${errorMessage(error)}` });
+      this.store.dispatch({ type: "notice", severity: "error", text: `Could not change ${configId}: ${userMessage(error)}` });
     }
   }
 
@@ -237,14 +251,14 @@ export class ChatSession {
         if (this.sessionId === sessionId) this.store.dispatch({ type: "turnEnded", stopReason: response.stopReason });
       } catch (error) {
         if (this.sessionId === sessionId) {
-          this.store.dispatch({ type: "notice", severity: "error", text: errorMessage(error) });
+          this.store.dispatch({ type: "notice", severity: "error", text: userMessage(error) });
           this.store.dispatch({ type: "turnEnded", stopReason: "error" });
         }
       }
     } catch (error) {
       // Could not even start (agent not available): the text stays in the transcript.
       if (!announced) this.store.dispatch({ type: "userPrompt", text, attachments: summarize(attachments), isCommand: false });
-      this.store.dispatch({ type: "notice", severity: "error", text: errorMessage(error) });
+      this.store.dispatch({ type: "notice", severity: "error", text: userMessage(error) });
     } finally {
       this.busy = false;
     }

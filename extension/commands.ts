@@ -33,10 +33,13 @@ export function registerCommands(chat: ChatController, tabs: ChatEditorTabs): vs
     command("hermes.newChat", async () => {
       await revealChat();
       await chat.session.newChat();
+      // A new chat is for typing: the caret goes to the composer.
+      chat.focusComposer();
     }),
+    // The title-bar button toggles, like the panel's own "Back to the chat".
     command("hermes.showHistory", async () => {
       await revealChat();
-      await chat.session.showHistory(true);
+      await chat.session.showHistory(!chat.store.state.history.open);
     }),
     command("hermes.openInEditor", () => tabs.open()),
     command("hermes.cancel", () => chat.session.cancel()),

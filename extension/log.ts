@@ -23,3 +23,13 @@ export function errorMessage(error: unknown): string {
   if (error && typeof error === "object" && "message" in error) return String((error as { message: unknown }).message);
   return String(error);
 }
+
+/**
+ * An error as the user reads it in the panel: no protocol jargon. The ACP SDK's "ACP connection
+ * closed" means the agent process went away; other messages are kept, with "ACP" said plainly.
+ */
+export function userMessage(error: unknown): string {
+  const message = errorMessage(error);
+  if (/^ACP connection closed\b/i.test(message) || /^connection closed$/i.test(message)) return "The agent stopped unexpectedly (its connection closed).";
+  return message.replace(/\bACP\b\s*/g, "agent ");
+}

@@ -12,7 +12,7 @@ const handlers: Handlers = {
   prompt: (chat, { text }) => chat.session.prompt(text),
   cancel: (chat) => chat.session.cancel(),
   cancelQueued: (chat, { id }) => chat.session.cancelQueued(id),
-  permission: (chat, { id, optionId }) => chat.permissions.answer(id, optionId),
+  permission: (chat, { id, optionId, reason }) => chat.permissions.answer(id, optionId, reason),
   reviewHunk: (chat, { id, hunk, decision }) => chat.reviews.decide(id, hunk, decision),
   reviewAll: (chat, { id, decision }) => chat.reviews.decideAll(id, decision),
   openDiff: (chat, { id }) => openDiff(chat, id),
@@ -23,7 +23,10 @@ const handlers: Handlers = {
   insert: (_chat, { text }) => workspace.insertAtCursor(text),
   setMode: (chat, { modeId }) => chat.session.setMode(modeId),
   setConfigOption: (chat, { configId, value }) => chat.session.setConfigOption(configId, value),
-  newChat: (chat) => chat.session.newChat(),
+  newChat: async (chat) => {
+    await chat.session.newChat();
+    chat.focusComposer();
+  },
   history: (chat, { open }) => chat.session.showHistory(open),
   openSession: (chat, { sessionId }) => {
     const title = chat.store.state.history.sessions.find((s) => s.sessionId === sessionId)?.title;

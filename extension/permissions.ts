@@ -44,11 +44,17 @@ export class PermissionBroker {
     return answer;
   }
 
-  /** The panel's (or the notification's) answer; false when that request is no longer open. */
-  answer(id: string, optionId: string): boolean {
+  /**
+   * The panel's (or the notification's) answer; false when that request is no longer open.
+   * `reason`: the user's words with a rejection, for the model. ACP's outcome has no text field,
+   * so it travels in the response's `_meta` ("hermes/reason"); it is ignored with an allow.
+   */
+  answer(id: string, optionId: string, reason?: string): boolean {
     const entry = this.pending.get(id);
-    if (!entry || !entry.options.some((o) => o.optionId === optionId)) return false;
-    return this.resolve(id, optionId);
+    const option = entry?.options.find((o) => o.optionId === optionId);
+    if (!entry || !option) return false;
+    const words = option.kind.startsWith("reject") ? reason?.trim() : undefined;
+    return this.resolve(id, optionId, words || undefined);
   }
 
   /** Answers every open request "cancelled" (turn cancelled, session closed, agent gone). */
@@ -56,12 +62,14 @@ export class PermissionBroker {
     for (const id of [...this.pending.keys()]) this.resolve(id, "cancelled");
   }
 
-  private resolve(id: string, outcome: string): boolean {
+  private resolve(id: string, outcome: string, reason?: string): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
     this.pending.delete(id);
-    entry.resolve(outcome === "cancelled" ? { outcome: { outcome: "cancelled" } } : { outcome: { outcome: "selected", optionId: outcome } });
-    this.dispatch({ type: "permissionResolved", id, outcome });
+    if (outcome === "cancelled") entry.resolve({ outcome: { outcome: "cancelled" } });
+    else entry.resolve({ outcome: { outcome: "selected", optionId: outcome }, ...(reason ? { _meta: { "hermes/reason": reason } } : {}) });
+    const kind = entry.options.find((o) => o.optionId === outcome)?.kind;
+    this.dispatch({ type: "permissionResolved", id, outcome, ...(kind ? { optionKind: kind } : {}), ...(reason ? { reason } : {}) });
     return true;
   }
 }

@@ -3,6 +3,7 @@
 // with a snapshot of the chat state.
 import "./zod-setup";
 import { render } from "preact";
+import { installFocusHandling } from "./bridge/focus";
 import { connectToHost } from "./bridge/host-messages";
 import { App } from "./components/App";
 import "./styles/index.css";
@@ -11,6 +12,7 @@ function start(): void {
   const root = document.getElementById("root") ?? document.body.appendChild(document.createElement("div"));
   root.id = "root";
   render(<App />, root);
+  installFocusHandling();
   connectToHost();
 }
 

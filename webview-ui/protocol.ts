@@ -34,7 +34,8 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("prompt"), text: z.string().max(1_000_000) }),
   z.object({ type: z.literal("cancel") }),
   z.object({ type: z.literal("cancelQueued"), id }),
-  z.object({ type: z.literal("permission"), id, optionId: id }),
+  /** `reason`: the user's words with a rejection ("No, do this instead…"), passed on to the model. */
+  z.object({ type: z.literal("permission"), id, optionId: id, reason: z.string().max(4000).optional() }),
   z.object({ type: z.literal("reviewHunk"), id, hunk: z.number().int().min(0), decision: z.enum(["accepted", "rejected", "pending"]) }),
   z.object({ type: z.literal("reviewAll"), id, decision: z.enum(["accepted", "rejected"]) }),
   /** Opens VS Code's diff editor for a review (by review id) or an edit tool call (by tool call id). */

@@ -1,8 +1,10 @@
 // Asks the user through session/request_permission and maps the chosen option back. No
 // answer within the timeout, a cancelled outcome, an unknown option or a client error are
-// all a denial: the tool reports that the user did not allow it, and the turn goes on.
+// all a denial: the tool reports that the user did not allow it, and the turn goes on. A
+// rejection with the user's words (`_meta["hermes/reason"]`) is thrown as a UserRejection, so
+// the model reads them as the tool's result.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import type { PermissionAnswer, ToolCallView } from "../agent/turn-io";
+import { UserRejection, type PermissionAnswer, type ToolCallView } from "../agent/turn-io";
 import type { DisplayContent, PermissionAsk } from "../tools/context";
 import type { Logger } from "../util/log";
 import { redactDeep } from "../util/redact";
@@ -62,8 +64,9 @@ export async function requestPermission(
   });
   // On cancel or timeout, stop waiting at once: the turn must go on (or end) promptly.
   const stop = AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]);
+  let response: acp.RequestPermissionResponse;
   try {
-    const response = await client.request(
+    response = await client.request(
       acp.methods.client.session.requestPermission,
       {
         sessionId,
@@ -72,12 +75,30 @@ export async function requestPermission(
       },
       { cancellationSignal: stop, stopWaitingOnCancel: true },
     );
-    if (response.outcome.outcome !== "selected") return "reject";
-    return ANSWERS[response.outcome.optionId] ?? "reject";
   } catch (error) {
     if (!signal.aborted) options.log.warn(stop.aborted ? "permission request timed out; treated as a denial" : "permission request failed; treated as a denial", { sessionId, error });
     return "reject";
   }
+  if (response.outcome.outcome !== "selected") return "reject";
+  const answer = ANSWERS[response.outcome.optionId] ?? "reject";
+  const reason = rejectionReason(response);
+  if (reason && (answer === "reject" || answer === "reject_always")) throw new UserRejection(reason, answer === "reject_always");
+  return answer;
+}
+
+/** Longest reason passed on to the model. */
+const MAX_REASON_CHARS = 2000;
+
+/**
+ * The user's words with a rejection. ACP's outcome has no free-text field, so a client puts them
+ * in the response's `_meta` under "hermes/reason" (the VS Code panel does).
+ */
+export function rejectionReason(response: acp.RequestPermissionResponse): string | undefined {
+  const raw = response._meta?.["hermes/reason"];
+  if (typeof raw !== "string") return undefined;
+  const text = raw.trim();
+  if (!text) return undefined;
+  return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
 }
 
 /** For commands: the command itself and why it was flagged. */

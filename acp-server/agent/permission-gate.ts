@@ -1,13 +1,14 @@
 // The requestPermission a tool sees: the security policy first (which may run, refuse or
 // ask), then answers the user already gave (saved in config, or for this session), then
-// the user. A refusal by policy becomes the tool's result, with the reason.
+// the user. A refusal by policy becomes the tool's result, with the reason; so does a user's
+// rejection that came with their words.
 import { hermesHome } from "../config/paths";
 import type { ApprovalRules } from "../security/approval-rules";
 import { decidePermission, type PolicyVerdict } from "../security/permission-policy";
 import type { PermissionAsk } from "../tools/context";
 import { ToolError } from "../tools/registry";
 import type { AgentSession } from "./session";
-import type { ToolCallView, TurnHost } from "./turn-io";
+import { UserRejection, type PermissionAnswer, type ToolCallView, type TurnHost } from "./turn-io";
 
 export function permissionGate(
   session: AgentSession,
@@ -25,7 +26,7 @@ export function permissionGate(
     // A command that cannot be resolved statically, or that touches Hermes's own state, is
     // asked about every time: no saved or session grant covers it, and none is created from it.
     if (verdict.askEachTime) {
-      const answer = await host.askUser(call, { ...ask, reasons: verdict.reasons, askEachTime: true }, signal);
+      const answer = await askUser(host, call, { ...ask, reasons: verdict.reasons, askEachTime: true }, signal, () => {});
       return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
     }
 
@@ -37,7 +38,9 @@ export function permissionGate(
       if (grants.every((grant) => session.alwaysAllowed.has(grant))) return true;
     }
 
-    const answer = await host.askUser(call, { ...ask, reasons: verdict.reasons }, signal);
+    const answer = await askUser(host, call, { ...ask, reasons: verdict.reasons }, signal, () => {
+      for (const problem of remember(host.approvals, ask, verdict, session.cwd, "reject")) notice(problem);
+    });
     if (answer === "allow_session") for (const grant of grants) session.alwaysAllowed.add(grant);
     if (answer === "allow_always" || answer === "reject_always") {
       for (const problem of remember(host.approvals, ask, verdict, session.cwd, answer === "allow_always" ? "allow" : "reject")) notice(problem);
@@ -45,6 +48,20 @@ export function permissionGate(
     if (answer === "allow_always") for (const grant of grants) session.alwaysAllowed.add(grant);
     return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
   };
+}
+
+/**
+ * The user's answer. A rejection that came with their words ends the tool with those words as
+ * its result (the model reads "The user rejected this: …"); `rejectAlways` saves it when asked to.
+ */
+async function askUser(host: TurnHost, call: ToolCallView, ask: PermissionAsk, signal: AbortSignal, rejectAlways: () => void): Promise<PermissionAnswer> {
+  try {
+    return await host.askUser(call, ask, signal);
+  } catch (error) {
+    if (!(error instanceof UserRejection)) throw error;
+    if (error.always) rejectAlways();
+    throw new ToolError(error.message);
+  }
 }
 
 /** What "allow for this session" covers: the command's rule keys, the MCP tool, else the kind of action. */

@@ -62,6 +62,21 @@ export interface CompactionReport {
 /** allow_always / reject_always are saved to config.yaml; allow_session lasts the session. */
 export type PermissionAnswer = "allow_once" | "allow_session" | "allow_always" | "reject" | "reject_always";
 
+/**
+ * A rejection that carries the user's words for the model ("No, do this instead…"): thrown by
+ * `askUser`, turned into the tool's result by the permission gate.
+ */
+export class UserRejection extends Error {
+  constructor(
+    readonly reason: string,
+    /** "Always reject": the answer is saved as well. */
+    readonly always: boolean,
+  ) {
+    super(`The user rejected this: ${reason}`);
+    this.name = "UserRejection";
+  }
+}
+
 /** What tools reach the editor through. */
 export interface TurnHost {
   files: FileAccess;

@@ -6,7 +6,7 @@
 // cancelling sends session/cancel and kills the process group after a grace period.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { PassThrough, Readable, Writable } from "node:stream";
-import type { PermissionAnswer, ToolCallView } from "../agent/turn-io";
+import { UserRejection, type PermissionAnswer, type ToolCallView } from "../agent/turn-io";
 import type { PermissionAsk } from "../tools/context";
 import type { Logger } from "../util/log";
 import type { AgentEntry } from "./agents";
@@ -91,7 +91,14 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
       acp.methods.client.session.requestPermission,
       serve(async (params: acp.RequestPermissionRequest) => {
         const { call, ask } = childAsk(params);
-        const answer = await spec.ask(call, ask, childSignal);
+        const answer = await spec.ask(call, ask, childSignal).catch((error: unknown) => {
+          if (error instanceof UserRejection) return error;
+          throw error;
+        });
+        // A rejection with the user's words goes to the child the way the editor sent it.
+        if (answer instanceof UserRejection) {
+          return { ...childOutcome(answer.always ? "reject_always" : "reject", params.options), _meta: { "hermes/reason": answer.reason } };
+        }
         log.info("child permission answered", { agent: agent.name, title: call.title, answer });
         return childOutcome(answer, params.options);
       }),

@@ -141,6 +141,8 @@ export const readFileTool = defineTool({
     const last = Math.min(total, offset + limit - 1);
     const width = Math.max(4, String(last).length);
     const out: string[] = [];
+    /** The same lines without their numbers: what the editor's card shows. */
+    const plain: string[] = [];
     let chars = 0;
     for (let n = offset; n <= last; n++) {
       let line = lines[n - 1];
@@ -151,6 +153,7 @@ export const readFileTool = defineTool({
       const numbered = `${String(n).padStart(width)}|${line}`;
       if (out.length > 0 && chars + numbered.length + 1 > MAX_READ_CHARS) break;
       out.push(numbered);
+      plain.push(line);
       chars += numbered.length + 1;
     }
     const lastShown = offset + out.length - 1;
@@ -165,6 +168,8 @@ export const readFileTool = defineTool({
     if (lastShown < total) {
       output.truncated = `Showing lines ${offset}-${lastShown} of ${total}. Call read_file again with offset=${lastShown + 1} to continue.`;
     }
-    return { output, locations: [{ path: absolute, line: offset }] };
+    // The card shows the file's text, not the JSON the model reads (escaped newlines and all).
+    const shownText = total === 0 ? "(empty file)" : plain.join("\n") + (lastShown < total ? `\n… lines ${lastShown + 1}-${total} not read` : "");
+    return { output, content: [{ type: "text", text: shownText }], locations: [{ path: absolute, line: offset }] };
   },
 });

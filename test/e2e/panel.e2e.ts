@@ -7,18 +7,12 @@
 // Screenshots of every step (and of a failure) and the logs of code-server, the extension host
 // and Hermes land in test-artifacts/e2e/. Run with `npm run test:e2e` (test/e2e/run.sh).
 import assert from "node:assert/strict";
-import { cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { after, before, test } from "node:test";
-import type { Browser, Frame, Page } from "playwright-core";
-import { stringify as toYaml } from "yaml";
-import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
-import { checkTools, installExtension, ROOT, startCodeServer, type CodeServer } from "./code-server";
-import { findPanelFrame, launchBrowser, openHermesView, resizeSidebar, waitForWorkbench } from "./workbench";
-
-const ARTIFACTS = path.join(ROOT, "test-artifacts", "e2e");
-const VSIX = path.resolve(process.env.HERMES_VSIX ?? path.join(ROOT, "hermes.vsix"));
+import { test } from "node:test";
+import type { Frame } from "playwright-core";
+import { agentProcesses, send, usePanelWorkbench, waitFor, waitForAttribute, waitForCount, waitForIdle, watchAgentText } from "./panel-fixture";
+import { findPanelFrame, openHermesView, resizeSidebar, runCommand, waitForWorkbench } from "./workbench";
 
 const SIDEBAR_WIDTH = 560; // room for the panel in the screenshots
 const FIRST_PROMPT = "Say hello to the end-to-end test";
@@ -29,101 +23,24 @@ const NOTES_BEFORE = Array.from({ length: 20 }, (_, i) => `Line ${i + 1}: note n
 const NOTES_BOTH = NOTES_BEFORE.replace("Line 2: note number 2", "Line 2: note number 2, reviewed").replace("Line 19: note number 19", "Line 19: CHANGED");
 const NOTES_FIRST_ONLY = NOTES_BEFORE.replace("Line 2: note number 2", "Line 2: note number 2, reviewed");
 
-let model: ScriptedModel;
-let server: CodeServer | undefined;
-let browser: Browser | undefined;
-let page: Page | undefined;
-let base: string;
-let workspace: string;
-let hermesHome: string;
-let userDataDir: string;
-let codeServerLog: string;
-const timings: string[] = [];
-const consoleLines: string[] = [];
-
-before(async () => {
-  checkTools();
-  assert.ok(existsSync(VSIX), `${VSIX} is missing: run npm run package (test/e2e/run.sh does)`);
-  rmSync(ARTIFACTS, { recursive: true, force: true });
-  mkdirSync(ARTIFACTS, { recursive: true });
-
-  model = await startScriptedModel();
-  base = path.join(os.tmpdir(), `hermes-e2e-${process.pid}`);
-  rmSync(base, { recursive: true, force: true });
-  workspace = path.join(base, "workspace");
-  hermesHome = path.join(base, "hermes-home");
-  userDataDir = path.join(base, "user-data");
-  const extensionsDir = path.join(base, "extensions");
-  codeServerLog = path.join(base, "code-server.log");
-  for (const dir of [workspace, path.join(workspace, "build"), hermesHome, path.join(userDataDir, "User"), extensionsDir]) mkdirSync(dir, { recursive: true });
-
-  writeFileSync(path.join(workspace, "notes.txt"), NOTES_BEFORE);
-  writeFileSync(path.join(workspace, "build", "output.bin"), "stale build output\n");
-  writeFileSync(
-    path.join(hermesHome, "config.yaml"),
-    toYaml({
-      model: { provider: "custom", name: "fake-model", base_url: model.url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions" },
-      // A background title request would take the scripted replies; the first-line title remains.
-      sessions: { auto_title: false },
-      logging: { level: "debug" },
-    }),
-  );
-  writeFileSync(
-    path.join(userDataDir, "User", "settings.json"),
-    JSON.stringify(
-      {
-        "hermes.agent.env": { HERMES_HOME: hermesHome },
-        "hermes.trace": true,
-        "workbench.startupEditor": "none",
-        "workbench.tips.enabled": false,
-        "workbench.welcomePage.walkthroughs.openOnInstall": false,
-        "workbench.secondarySideBar.defaultVisibility": "hidden",
-        "chat.disableAIFeatures": true,
-        "security.workspace.trust.enabled": false,
-        "extensions.autoCheckUpdates": false,
-        "extensions.autoUpdate": false,
-        "extensions.ignoreRecommendations": true,
-        "telemetry.telemetryLevel": "off",
-        "update.mode": "none",
-        "git.enabled": false,
-        "terminal.integrated.enablePersistentSessions": false,
-        "window.confirmBeforeClose": "never",
-      },
-      null,
-      2,
-    ),
-  );
-
-  installExtension(VSIX, { userDataDir, extensionsDir });
-  server = await startCodeServer({ userDataDir, extensionsDir, workspace, logFile: codeServerLog });
-  browser = await launchBrowser();
-  page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  // Errors in the workbench or the panel's frames, for test-artifacts/e2e/browser-console.log.
-  page.on("console", (message) => {
-    if (message.type() === "error" || message.type() === "warning") consoleLines.push(`[${message.type()}] ${message.text()}`);
-  });
-  page.on("pageerror", (error) => consoleLines.push(`[pageerror] ${error.stack ?? error.message}`));
+const bench = usePanelWorkbench({
+  logPrefix: "",
+  prepareWorkspace: (workspace) => {
+    mkdirSync(path.join(workspace, "build"), { recursive: true });
+    writeFileSync(path.join(workspace, "notes.txt"), NOTES_BEFORE);
+    writeFileSync(path.join(workspace, "build", "output.bin"), "stale build output\n");
+  },
 });
-
-after(async () => {
-  await browser?.close().catch(() => undefined);
-  await server?.stop();
-  const leftovers = await waitForAgentsToExit(hermesHome, 5000);
-  saveLogs();
-  await model?.close();
-  if (timings.length) writeFileSync(path.join(ARTIFACTS, "timings.txt"), timings.join("\n") + "\n");
-  writeFileSync(path.join(ARTIFACTS, "browser-console.log"), consoleLines.join("\n") + "\n");
-  rmSync(base, { recursive: true, force: true, maxRetries: 2 });
-  assert.deepEqual(leftovers, [], "agent processes outlived code-server (orphans)");
-});
+const { step, shot, timings } = bench;
 
 test("the packaged extension in code-server: chat, permission, per-hunk review, history after reload", async () => {
-  const p = page!;
+  const p = bench.page;
+  const { model, workspace, hermesHome } = bench;
   const started = Date.now();
 
   let panel!: Frame;
   await step("01-panel-open", async () => {
-    await p.goto(`${server!.url}/?folder=${encodeURIComponent(workspace)}`);
+    await p.goto(`${bench.server.url}/?folder=${encodeURIComponent(workspace)}`);
     await waitForWorkbench(p);
     await openHermesView(p);
     await resizeSidebar(p, SIDEBAR_WIDTH);
@@ -208,7 +125,8 @@ test("the packaged extension in code-server: chat, permission, per-hunk review, 
     await openHermesView(p);
     await resizeSidebar(p, SIDEBAR_WIDTH);
     panel = await findPanelFrame(p);
-    await panel.locator("[data-testid=history-button]").click();
+    // History is the view's own title-bar action (not repeated in the panel).
+    await runCommand(p, "Hermes: Show Chat History");
     const search = panel.locator("[data-testid=history-search]");
     await search.waitFor({ state: "visible", timeout: 30_000 });
     await search.fill("end-to-end");
@@ -225,132 +143,3 @@ test("the packaged extension in code-server: chat, permission, per-hunk review, 
   assert.equal(readFileSync(path.join(workspace, "notes.txt"), "utf8"), NOTES_FIRST_ONLY);
 });
 
-// ── steps and screenshots ────────────────────────────────────────────────────────────────
-
-async function step(name: string, body: () => Promise<void>): Promise<void> {
-  const started = Date.now();
-  try {
-    await body();
-  } catch (error) {
-    await shot(`failed-${name}`);
-    timings.push(`${name}: FAILED after ${Date.now() - started} ms`);
-    throw error;
-  }
-  await shot(name);
-  timings.push(`${name}: ${Date.now() - started} ms`);
-}
-
-async function shot(name: string): Promise<void> {
-  await page?.screenshot({ path: path.join(ARTIFACTS, `${name}.png`), fullPage: true }).catch(() => undefined);
-}
-
-// ── panel helpers ────────────────────────────────────────────────────────────────────────
-
-async function send(panel: Frame, text: string): Promise<void> {
-  const composer = panel.locator("[data-testid=composer]");
-  await composer.click();
-  await composer.fill(text);
-  await panel.locator("[data-testid=send]").click();
-}
-
-/** Polls the last agent message until it contains `final`; returns every distinct text seen. */
-async function watchAgentText(panel: Frame, final: string, timeoutMs: number): Promise<string[]> {
-  const seen: string[] = [];
-  const deadline = Date.now() + timeoutMs;
-  const messages = panel.locator("[data-testid=msg-agent]");
-  for (;;) {
-    const count = await messages.count();
-    const text = count > 0 ? ((await messages.nth(count - 1).textContent()) ?? "") : "";
-    if (seen[seen.length - 1] !== text) seen.push(text);
-    if (text.includes(final)) return seen;
-    if (Date.now() > deadline) throw new Error(`the reply never completed; last text: ${JSON.stringify(text)}`);
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
-
-/** The turn is over: the stop button is gone and the send button is back. */
-async function waitForIdle(panel: Frame): Promise<void> {
-  await panel.locator("[data-testid=stop]").waitFor({ state: "hidden", timeout: 60_000 });
-  await panel.locator("[data-testid=send]").waitFor({ state: "visible", timeout: 60_000 });
-}
-
-type Locator = ReturnType<Frame["locator"]>;
-
-async function waitForAttribute(locator: Locator, name: string, expected: RegExp, timeoutMs: number): Promise<void> {
-  let last: string | null = null;
-  await waitFor(
-    async () => {
-      last = (await locator.count()) > 0 ? await locator.getAttribute(name) : null;
-      return last !== null && expected.test(last);
-    },
-    timeoutMs,
-    () => `${name} is ${JSON.stringify(last)}, expected ${expected}`,
-  );
-}
-
-async function waitForCount(locator: Locator, n: number, timeoutMs: number): Promise<void> {
-  let last = 0;
-  await waitFor(async () => (last = await locator.count()) === n, timeoutMs, () => `expected ${n} elements, found ${last}`);
-}
-
-async function waitFor(condition: () => boolean | Promise<boolean>, timeoutMs: number, message: string | (() => string)): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(typeof message === "string" ? message : message());
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-// ── logs and processes ───────────────────────────────────────────────────────────────────
-
-/** code-server's log, the extension host's logs (with the "Hermes" output channel) and Hermes's own logs. */
-function saveLogs(): void {
-  mkdirSync(ARTIFACTS, { recursive: true });
-  const copy = (from: string, to: string) => {
-    if (existsSync(from)) cpSync(from, path.join(ARTIFACTS, to), { recursive: true });
-  };
-  copy(codeServerLog, "code-server.log");
-  copy(path.join(userDataDir, "logs"), "vscode-logs");
-  copy(path.join(hermesHome, "logs"), "hermes-logs");
-  copy(path.join(hermesHome, "config.yaml"), "hermes-config.yaml");
-  // The "Hermes" output channel of each extension host (one per window load), at the top level.
-  const channels = existsSync(path.join(userDataDir, "logs"))
-    ? readdirSync(path.join(userDataDir, "logs"), { recursive: true, encoding: "utf8" }).filter((file) => path.basename(file) === "Hermes.log").sort()
-    : [];
-  channels.forEach((file, i) => copy(path.join(userDataDir, "logs", file), `hermes-output-${i + 1}.log`));
-}
-
-/** Processes started with our HERMES_HOME (the agent); waits for them to end, kills and names any left. */
-async function waitForAgentsToExit(home: string, timeoutMs: number): Promise<string[]> {
-  if (!home) return [];
-  const deadline = Date.now() + timeoutMs;
-  let found = agentProcesses(home);
-  while (found.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    found = agentProcesses(home);
-  }
-  for (const { pid } of found) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {
-      // already gone
-    }
-  }
-  return found.map(({ pid, command }) => `${pid} ${command}`);
-}
-
-function agentProcesses(home: string): { pid: number; command: string }[] {
-  const needle = `HERMES_HOME=${home}\0`;
-  const found: { pid: number; command: string }[] = [];
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry) || Number(entry) === process.pid) continue;
-    try {
-      const environ = readFileSync(`/proc/${entry}/environ`, "latin1");
-      if (!environ.includes(needle)) continue;
-      found.push({ pid: Number(entry), command: readFileSync(`/proc/${entry}/cmdline`, "latin1").replace(/\0/g, " ").trim() });
-    } catch {
-      // exited meanwhile, or not ours to read
-    }
-  }
-  return found;
-}

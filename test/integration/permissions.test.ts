@@ -2,7 +2,7 @@
 // screening and redaction, through a real client connection.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { mkdir, readFile, symlink, writeFile } from "node:fs/promises";
+import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { makeTempDir, scriptedConfig, sessionUpdates, startHermes, type PermissionPolicy } from "../support/acp-harness";
@@ -53,6 +53,31 @@ test("allow once asks again next time; allow for the session does not", async ()
     assert.ok(await exists(path.join(project, "d.txt")));
   } finally {
     await second.close();
+  }
+});
+
+test("a rejection with the user's reason (in _meta) reaches the model as the tool result", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const reason = "No, do not delete build: run the clean script instead";
+  const hermes = await startHermes({
+    config: scriptedConfig(model.url),
+    permission: () => ({ outcome: { outcome: "selected", optionId: "reject_once" }, _meta: { "hermes/reason": `  ${reason}  ` } }),
+  });
+  try {
+    await mkdir(path.join(project, "build"));
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue(run("r1", "rm -rf build"), { text: "ok, I will use the clean script" });
+    const response = await hermes.prompt(sessionId, "clean up");
+    assert.equal(response.stopReason, "end_turn");
+    const answered = model.requests.map((r) => toolResult(r.body, "r1")).find(Boolean) ?? "";
+    assert.deepEqual(JSON.parse(answered), { error: `The user rejected this: ${reason}` });
+    assert.ok((await stat(path.join(project, "build"))).isDirectory(), "nothing ran");
+    const card = sessionUpdates(hermes, sessionId).filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "r1" && u.status === "failed");
+    assert.equal(card.length, 1, "the card ends failed (the panel words it as a rejection)");
+  } finally {
+    await hermes.close();
   }
 });
 

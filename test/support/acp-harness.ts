@@ -17,7 +17,8 @@ import { makeTempDirSync } from "./temp-dirs";
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const HERMES_BIN = path.join(ROOT, "dist", "hermes.js");
 
-export type PermissionPolicy = "allow" | "allow_always" | "reject" | ((request: acp.RequestPermissionRequest) => string | "cancelled");
+/** A function may answer with an option id, "cancelled", or a whole response (e.g. with `_meta`). */
+export type PermissionPolicy = "allow" | "allow_always" | "reject" | ((request: acp.RequestPermissionRequest) => string | "cancelled" | acp.RequestPermissionResponse);
 
 export interface HarnessOptions {
   /** Written to $HERMES_HOME/config.yaml. */
@@ -218,6 +219,7 @@ function answerPermission(policy: PermissionPolicy, request: acp.RequestPermissi
     typeof policy === "function"
       ? policy(request)
       : request.options.find((o) => o.kind === (policy === "reject" ? "reject_once" : policy === "allow" ? "allow_once" : "allow_always"))?.optionId;
+  if (typeof choice === "object") return choice;
   if (!choice || choice === "cancelled") return { outcome: { outcome: "cancelled" } };
   return { outcome: { outcome: "selected", optionId: choice } };
 }

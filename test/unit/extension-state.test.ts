@@ -241,6 +241,50 @@ test("permissions: the panel answers, a cancel answers the rest; a hidden panel 
   store.dispose();
 });
 
+test("permissions: a rejection carries the user's reason in _meta; the tool card reads as rejected, not failed", async () => {
+  const store = new ChatStore();
+  const broker = new PermissionBroker((a) => store.dispatch(a), async () => undefined, () => true);
+  const options: acp.PermissionOption[] = [
+    { optionId: "allow", name: "Allow once", kind: "allow_once" },
+    { optionId: "deny", name: "Reject", kind: "reject_once" },
+  ];
+  store.dispatch({ type: "update", update: { sessionUpdate: "tool_call", toolCallId: "t1", title: "rm -rf build", status: "pending" } });
+  const asked = broker.request({ sessionId: "s", toolCall: { toolCallId: "t1" }, options });
+  const card = store.state.items.find((i) => i.kind === "permission")!;
+  assert.ok(broker.answer(card.id, "deny", "  use the clean script instead "));
+  assert.deepEqual(await asked, { outcome: { outcome: "selected", optionId: "deny" }, _meta: { "hermes/reason": "use the clean script instead" } });
+  store.dispatch({ type: "update", update: { sessionUpdate: "tool_call_update", toolCallId: "t1", status: "failed" } });
+  const tool = store.state.items.find((i) => i.kind === "tool");
+  assert.equal(tool?.kind === "tool" && tool.rejected, true);
+  const answered = store.state.items.find((i) => i.kind === "permission");
+  assert.equal(answered?.kind === "permission" && answered.reason, "use the clean script instead");
+
+  // A reason sent with an allow is not passed on; an empty one is no reason.
+  const allowed = broker.request({ sessionId: "s", toolCall: { toolCallId: "t2" }, options });
+  const second = store.state.items.filter((i) => i.kind === "permission")[1];
+  broker.answer(second.id, "allow", "whatever");
+  assert.deepEqual(await allowed, { outcome: { outcome: "selected", optionId: "allow" } });
+  const blank = broker.request({ sessionId: "s", toolCall: { toolCallId: "t3" }, options });
+  broker.answer(store.state.items.filter((i) => i.kind === "permission")[2].id, "deny", "   ");
+  assert.deepEqual(await blank, { outcome: { outcome: "selected", optionId: "deny" } });
+  store.dispose();
+});
+
+test("a turn stopped by the user ends with a Stopped marker; one that ended normally does not", () => {
+  const store = new ChatStore();
+  store.dispatch({ type: "turnStarted", at: 1 });
+  store.dispatch({ type: "turnEnded", stopReason: "end_turn" });
+  assert.equal(store.state.items.length, 0);
+  store.dispatch({ type: "turnStarted", at: 2 });
+  store.dispatch({ type: "turnEnded", stopReason: "cancelled" });
+  const last = store.state.items.at(-1);
+  assert.equal(last?.kind === "notice" && last.marker, "stopped");
+  // A second "ended" for the same turn (agent lost right after) adds nothing.
+  store.dispatch({ type: "turnEnded", stopReason: "cancelled" });
+  assert.equal(store.state.items.length, 1);
+  store.dispose();
+});
+
 function reviewSetup() {
   const store = new ChatStore();
   const writes: { path: string; text: string; isNew: boolean }[] = [];
@@ -370,4 +414,11 @@ test("a permission card carries what the agent showed with the question (command
   assert.ok(card && card.kind === "permission");
   assert.deepEqual(card.content, content);
   assert.equal(card.title, "$ rm -rf build");
+});
+
+test("errors shown to the user carry no protocol jargon", async () => {
+  const { userMessage } = await import("../../extension/log");
+  assert.equal(userMessage(new Error("ACP connection closed")), "The agent stopped unexpectedly (its connection closed).");
+  assert.equal(userMessage(new Error("Session not found")), "Session not found");
+  assert.doesNotMatch(userMessage(new Error("ACP request failed")), /\bACP\b/);
 });

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { matchCommands, mentionAt, moveSelection, removeMention, slashQuery } from "../../webview-ui/lib/completion";
+import { matchCommands, mentionAt, moveSelection, insertMention, slashQuery } from "../../webview-ui/lib/completion";
 
 const commands = [
   { name: "help", description: "List the commands" },
@@ -31,9 +31,12 @@ test("a mention is the @word ending at the caret", () => {
   assert.equal(mentionAt("@done and more", 14), undefined);
 });
 
-test("picking a mention removes the typed @word", () => {
-  assert.deepEqual(removeMention("look at @src/ma please", 8, 15), { text: "look at please", caret: 8 });
-  assert.deepEqual(removeMention("@foo", 0, 4), { text: "", caret: 0 });
+test("picking a mention keeps the word in the sentence, completed to the file name", () => {
+  assert.deepEqual(insertMention("Look at @ap and fix it", 8, 11, "app.js"), { text: "Look at @app.js and fix it", caret: 16 });
+  assert.deepEqual(insertMention("Look at @ap", 8, 11, "app.js"), { text: "Look at @app.js ", caret: 16 });
+  assert.deepEqual(insertMention("@foo", 0, 4, "foo.ts"), { text: "@foo.ts ", caret: 8 });
+  // The caret in the middle of the query: what follows the caret is kept after the name.
+  assert.deepEqual(insertMention("see @rea now", 4, 8, "README.md"), { text: "see @README.md now", caret: 15 });
 });
 
 test("selection wraps around", () => {

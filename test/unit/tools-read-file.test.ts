@@ -45,6 +45,8 @@ describe("read_file", () => {
     assert.equal(output.offset, 1);
     assert.equal(output.truncated, undefined);
     assert.deepEqual(result.locations, [{ path: path.join(cwd, "a.txt"), line: 1 }]);
+    // The editor's card shows the file's text itself, not the JSON the model reads.
+    assert.deepEqual(result.content, [{ type: "text", text: numbered(12).trimEnd() }]);
   });
 
   test("pages with offset and limit and says how to continue", async () => {
@@ -55,6 +57,8 @@ describe("read_file", () => {
     assert.equal(output.lines_returned, 5);
     assert.match(output.truncated, /lines 10-14 of 30/);
     assert.match(output.truncated, /offset=15/);
+    const page = await read(cwd, { path: "a.txt", offset: 10, limit: 2 });
+    assert.deepEqual(page.result.content, [{ type: "text", text: "line 10\nline 11\n… lines 12-30 not read" }]);
     const tail = await read(cwd, { path: "a.txt", offset: 28 });
     assert.equal(tail.output.lines_returned, 3);
     assert.equal(tail.output.truncated, undefined);

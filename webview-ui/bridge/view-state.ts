@@ -8,7 +8,8 @@ export interface ViewState {
   draft: string;
   /** Item id (or a panel key such as "plan") → expanded. Absent keys use the item's default. */
   expanded: Record<string, boolean>;
-  scroll?: { sessionId: string | null; top: number; atBottom: boolean };
+  /** Where the transcript was: `anchorId` is the first item in view, its top `anchorTop` px below the view's top. */
+  scroll?: { sessionId: string | null; top: number; atBottom: boolean; anchorId?: string; anchorTop?: number };
   historyQuery: string;
   /** Prompts sent from this panel, newest last: Up in an empty composer recalls them. */
   sent: string[];

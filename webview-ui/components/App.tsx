@@ -31,7 +31,7 @@ export function App() {
       <LiveRegion items={state.items} running={state.turn.running} />
       {/* History is a separate screen: the composer and plan belong to the open chat. */}
       <div class="dock" hidden={state.history.open}>
-        <PlanView plan={state.plan} />
+        <PlanView plan={state.plan} running={state.turn.running} />
         <QueueList queue={state.queue} />
         <Composer
           running={state.turn.running}

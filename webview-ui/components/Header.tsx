@@ -1,5 +1,6 @@
-// The top bar: session title, agent connection status (with "Restart agent" when it is
-// down), new chat and history.
+// The top bar: session title and agent connection status (with "Restart agent" when it is
+// down). New chat and history are VS Code's own title-bar actions (view/title and editor/title
+// menus in package.json), so they are not repeated here.
 import type { ChatState } from "../state/types";
 import { post } from "../bridge/vscode-api";
 import { Icon, Spinner } from "./icons";
@@ -42,20 +43,6 @@ export const Header = memo(function Header({ title, connection, historyOpen }: P
           <Icon name="restart" /> Restart agent
         </button>
       )}
-      <button type="button" class="icon-button" data-testid="new-chat" title="New chat" aria-label="New chat" onClick={() => post({ type: "newChat" })}>
-        <Icon name="plus" />
-      </button>
-      <button
-        type="button"
-        class={`icon-button${historyOpen ? " on" : ""}`}
-        data-testid="history-button"
-        title="History"
-        aria-label={historyOpen ? "Close history" : "Show history"}
-        aria-pressed={historyOpen}
-        onClick={() => post({ type: "history", open: !historyOpen })}
-      >
-        <Icon name="history" />
-      </button>
     </header>
   );
 });

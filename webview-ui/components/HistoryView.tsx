@@ -1,6 +1,6 @@
-// Past sessions of this workspace: searchable by title, open on click, delete with a second
-// click to confirm. Replaces the transcript while open.
-import { useEffect, useMemo, useState } from "preact/hooks";
+// Past sessions of this workspace: searchable by title, open on click, delete after an inline
+// confirmation. Replaces the transcript while open.
+import { useMemo, useRef, useState } from "preact/hooks";
 import type { ChatState, SessionSummary } from "../state/types";
 import { useStore } from "../bridge/external-store";
 import { updateView, viewStore } from "../bridge/view-state";
@@ -8,6 +8,7 @@ import { post } from "../bridge/vscode-api";
 import { filterSessions } from "../lib/history-filter";
 import { relativeTime } from "../lib/relative-time";
 import { Icon, Spinner } from "./icons";
+import { InlineConfirm } from "./InlineConfirm";
 import { memo } from "./memo";
 
 export const HistoryView = memo(function HistoryView({ history, currentId }: { history: ChatState["history"]; currentId: string | null }) {
@@ -16,6 +17,9 @@ export const HistoryView = memo(function HistoryView({ history, currentId }: { h
   return (
     <div class="history">
       <div class="history-bar">
+        <button type="button" class="icon-button" data-testid="history-back" title="Back to the chat" aria-label="Back to the chat" onClick={() => post({ type: "history", open: false })}>
+          <Icon name="chevron" class="rot180" />
+        </button>
         <div class="search">
           <Icon name="search" />
           <input
@@ -56,32 +60,44 @@ export const HistoryView = memo(function HistoryView({ history, currentId }: { h
 
 function HistoryRow({ session, current }: { session: SessionSummary; current: boolean }) {
   const [confirming, setConfirming] = useState(false);
-  // The confirmation lapses after a few seconds, so a stray click later does not delete.
-  useEffect(() => {
-    if (!confirming) return;
-    const timer = setTimeout(() => setConfirming(false), 3000);
-    return () => clearTimeout(timer);
-  }, [confirming]);
+  const trash = useRef<HTMLButtonElement>(null);
   const title = session.title?.trim() || "Untitled";
   return (
     <li class={`history-item${current ? " current" : ""}${session.title?.trim() ? "" : " untitled"}`} data-testid="history-item" data-session-id={session.sessionId}>
-      <button type="button" class="history-open" onClick={() => post({ type: "openSession", sessionId: session.sessionId })} aria-current={current ? "true" : undefined}>
-        <span class="history-title truncate">{title}</span>
-        <span class="history-time muted">{relativeTime(session.updatedAt)}</span>
-      </button>
-      <button
-        type="button"
-        class={`icon-button subtle${confirming ? " danger on" : ""}`}
-        aria-label={confirming ? `Click again to delete “${title}”` : `Delete “${title}”`}
-        title={confirming ? "Click again to delete" : "Delete"}
-        onClick={() => {
-          if (confirming) post({ type: "deleteSession", sessionId: session.sessionId });
-          setConfirming(!confirming);
-        }}
-        onBlur={() => setConfirming(false)}
-      >
-        {confirming ? <span class="confirm-text">Delete?</span> : <Icon name="trash" />}
-      </button>
+      <div class="history-row">
+        <button type="button" class="history-open" onClick={() => post({ type: "openSession", sessionId: session.sessionId })} aria-current={current ? "true" : undefined}>
+          <span class="history-title truncate">{title}</span>
+          <span class="history-time muted">{relativeTime(session.updatedAt)}</span>
+        </button>
+        <button
+          ref={trash}
+          type="button"
+          class="icon-button subtle"
+          data-testid="history-delete"
+          aria-label={`Delete “${title}”`}
+          aria-expanded={confirming}
+          title="Delete"
+          onClick={() => setConfirming(true)}
+        >
+          <Icon name="trash" />
+        </button>
+      </div>
+      {confirming && (
+        <InlineConfirm
+          testId="delete-confirm"
+          question={`Delete “${title}”? This cannot be undone.`}
+          confirmLabel="Delete"
+          danger
+          onConfirm={() => {
+            setConfirming(false);
+            post({ type: "deleteSession", sessionId: session.sessionId });
+          }}
+          onCancel={() => {
+            setConfirming(false);
+            trash.current?.focus();
+          }}
+        />
+      )}
     </li>
   );
 }

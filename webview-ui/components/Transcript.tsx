@@ -1,10 +1,11 @@
-// The conversation. Long sessions are windowed: only the tail (lib/windowing.ts) is in the
-// DOM, and a sentinel at the top grows the window as the user scrolls up (keeping what they
-// see in place). It follows new content only while the user is at the bottom.
-import { useEffect, useLayoutEffect, useReducer, useRef } from "preact/hooks";
+// The conversation, windowed both ways (lib/windowing.ts): only the items around the viewport
+// are mounted, those above and below are two spacers sized from the items' measured heights, so
+// a 5,000-message chat keeps a small DOM and a flat heap. It follows new content only while the
+// user is at the bottom; scrolled up, a "Jump to latest" button brings them back.
+import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import type { TranscriptItem } from "../state/types";
 import { persistScroll, viewStore } from "../bridge/view-state";
-import { growWindowStart, isNearBottom, nextWindowStart, WINDOW_SIZE } from "../lib/windowing";
+import { isNearBottom, itemOffsets, rangeCovering, spacers, tailWindow, windowFor, type Range } from "../lib/windowing";
 import { handleMarkdownClick } from "../markdown/link-and-code-clicks";
 import { Icon, Spinner } from "./icons";
 import { TranscriptItemView } from "./items/TranscriptItemView";
@@ -16,119 +17,218 @@ interface Props {
   loading: boolean;
 }
 
+/** Viewports mounted beyond the visible one, each side. */
+const OVERSCAN = 1.5;
+/** At the bottom, the mounted tail may grow to this many viewports before its top is trimmed. */
+const TAIL_MAX = 5;
+
 export function Transcript({ items, sessionId, running, loading }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
-  const sentinel = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
-  const observer = useRef<IntersectionObserver | undefined>(undefined);
+  /** Item id → measured height (px); cleared with the session (local ids repeat across sessions). */
+  const heights = useRef(new Map<string, number>());
   const saved = useRef(viewStore.get().scroll);
   const atBottom = useRef(saved.current?.sessionId === sessionId ? saved.current.atBottom : true);
-  const start = useRef(-1);
+  const range = useRef<Range>({ start: -1, end: -1 });
   const session = useRef<string | null | undefined>(undefined);
-  /** scrollHeight before older items were added above, to keep the reader's place. */
-  const growAnchor = useRef<number | undefined>(undefined);
+  /** After the next render, scroll so this item's top is `top` px below the view's top. */
+  const anchor = useRef<{ id: string; top: number } | undefined>(undefined);
+  const toEnd = useRef(false);
+  const layout = useRef({ gap: 12, padTop: 14, viewport: 600 });
+  const offsets = useRef<Float64Array>(new Float64Array(1));
+  const measured = useRef("");
   const lastJump = useRef("");
+  const checkPending = useRef(false);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const [showJump, setShowJump] = useState(false);
 
-  // Window start, decided during render so a new item costs one render, not two.
-  if (session.current !== sessionId || start.current < 0) {
-    if (session.current !== undefined && session.current !== sessionId) atBottom.current = true;
+  // The window, decided during render so a new item costs one render, not two.
+  if (session.current !== sessionId) {
+    if (session.current !== undefined) atBottom.current = true;
     session.current = sessionId;
-    start.current = Math.max(0, items.length - WINDOW_SIZE);
-  } else {
-    start.current = nextWindowStart({ length: items.length, start: start.current, atBottom: atBottom.current });
+    heights.current.clear();
+    range.current = { start: -1, end: -1 };
   }
-  const shown = items.slice(start.current);
+  const { gap, viewport } = layout.current;
+  offsets.current = itemOffsets(
+    items.map((item) => heights.current.get(item.id)),
+    gap,
+  );
+  range.current = nextRange(range.current, offsets.current, items, atBottom.current, viewport, () => {
+    // First render of a rebuilt panel that was scrolled up: back to the item that was on top.
+    const restore = saved.current;
+    saved.current = undefined;
+    if (!restore || restore.sessionId !== sessionId || restore.atBottom || !restore.anchorId) return undefined;
+    const at = items.findIndex((item) => item.id === restore.anchorId);
+    if (at < 0) return undefined;
+    anchor.current = { id: restore.anchorId, top: restore.anchorTop ?? 0 };
+    return rangeCovering(offsets.current, offsets.current[at] - OVERSCAN * viewport, offsets.current[at] + (1 + OVERSCAN) * viewport);
+  });
+  const { start, end } = range.current;
+  const shown = items.slice(start, end);
+  const space = spacers(offsets.current, range.current, gap);
   const last = items[items.length - 1];
 
   // Following the stream costs no script: the bottom anchor is the only element the browser's
   // scroll anchoring may pick (transcript.css), so while it is in view the view stays pinned
   // to it as content grows above it, and once the user scrolls up nothing moves. Script
-  // scrolls only on jumps: another session, a newly sent prompt, or older items loaded above.
+  // scrolls on jumps (another session, a newly sent prompt, "Jump to latest") and to keep the
+  // item the user reads in place when the window moves.
   const jumpKey = `${sessionId}|${lastUserId(items)}`;
   useLayoutEffect(() => {
     const el = scroller.current;
-    if (!el) return;
-    if (growAnchor.current !== undefined) {
-      el.scrollTop += el.scrollHeight - growAnchor.current;
-      growAnchor.current = undefined;
-      // Re-observing makes the observer report again if the sentinel is still in view.
-      if (observer.current && sentinel.current) {
-        observer.current.unobserve(sentinel.current);
-        observer.current.observe(sentinel.current);
+    const box = content.current;
+    if (!el || !box) return;
+    // Heights of what is mounted, once per window (a forced layout the paint would do anyway).
+    const key = `${sessionId}|${start}|${end}|${items.length}`;
+    if (key !== measured.current) {
+      measured.current = key;
+      measureLayout(el, box, layout.current);
+      for (const node of box.querySelectorAll<HTMLElement>(":scope > .item")) {
+        const id = node.dataset.itemId;
+        if (id) heights.current.set(id, node.offsetHeight);
       }
+    }
+    if (anchor.current) {
+      const { id, top } = anchor.current;
+      anchor.current = undefined;
+      const node = box.querySelector<HTMLElement>(`:scope > [data-item-id="${CSS.escape(id)}"]`);
+      if (node) {
+        const delta = node.getBoundingClientRect().top - el.getBoundingClientRect().top - top;
+        if (Math.abs(delta) >= 1) el.scrollTop += delta;
+      }
+      lastJump.current = jumpKey;
       return;
     }
-    if (jumpKey === lastJump.current) return;
-    const restoring = lastJump.current === "" && saved.current?.sessionId === sessionId && saved.current.atBottom === false;
-    lastJump.current = jumpKey;
-    if (restoring) el.scrollTop = saved.current?.top ?? 0; // the panel was rebuilt: back to where the user was
-    else {
+    if (toEnd.current || jumpKey !== lastJump.current) {
+      toEnd.current = false;
+      lastJump.current = jumpKey;
       atBottom.current = true;
+      setShowJump(false);
       el.scrollTop = el.scrollHeight;
     }
   });
 
   // Scroll anchoring does nothing while the view is at offset 0 (a short chat that starts to
-  // overflow, or items whose size content-visibility only learns after the jump). A resize
-  // observer covers that: it runs after layout, so reading the sizes here forces nothing.
+  // overflow). A resize observer covers that: it runs after layout, so reading sizes forces nothing.
   useEffect(() => {
     const el = scroller.current;
     if (!el || !content.current) return;
     const ro = new ResizeObserver(() => {
+      layout.current.viewport = el.clientHeight || layout.current.viewport;
       if (atBottom.current && el.scrollHeight - el.scrollTop - el.clientHeight > 1) el.scrollTop = el.scrollHeight;
     });
     ro.observe(content.current);
+    ro.observe(el);
     return () => ro.disconnect();
   }, []);
 
-  useEffect(() => {
-    if (!scroller.current || !sentinel.current) return;
-    const io = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((e) => e.isIntersecting) || start.current <= 0 || !scroller.current) return;
-        growAnchor.current = scroller.current.scrollHeight;
-        start.current = growWindowStart(start.current);
-        rerender(0);
-      },
-      { root: scroller.current, rootMargin: "800px 0px 0px 0px" },
-    );
-    io.observe(sentinel.current);
-    observer.current = io;
-    return () => io.disconnect();
-  }, []);
+  /** Once per frame while scrolling: move the window when the view nears its edge. */
+  const checkWindow = () => {
+    checkPending.current = false;
+    const el = scroller.current;
+    const box = content.current;
+    if (!el || !box) return;
+    const n = items.length;
+    const view = el.clientHeight || layout.current.viewport;
+    layout.current.viewport = view;
+    const top = el.scrollTop - layout.current.padTop;
+    const first = firstVisible(el, box);
+    persistScroll({ sessionId, top: el.scrollTop, atBottom: atBottom.current, anchorId: first?.id, anchorTop: first?.top });
+    const current = range.current;
+    const next = atBottom.current ? current : windowFor(offsets.current, current, top, view, { overscan: OVERSCAN });
+    if (atBottom.current && current.end === n) return;
+    if (next.start === current.start && next.end === current.end && !atBottom.current) return;
+    if (first) anchor.current = first;
+    if (!atBottom.current) range.current = next;
+    rerender(0);
+  };
 
   const onScroll = () => {
     const el = scroller.current;
     if (!el) return;
     atBottom.current = isNearBottom(el.scrollTop, el.scrollHeight, el.clientHeight);
-    persistScroll({ sessionId, top: el.scrollTop, atBottom: atBottom.current });
+    setShowJump(!atBottom.current);
+    if (!checkPending.current) {
+      checkPending.current = true;
+      requestAnimationFrame(checkWindow);
+    }
+  };
+
+  const jumpToLatest = () => {
+    atBottom.current = true;
+    toEnd.current = true;
+    anchor.current = undefined;
+    range.current = tailWindow(offsets.current, (1 + OVERSCAN) * layout.current.viewport);
+    setShowJump(false);
+    rerender(0);
+    scroller.current?.focus({ preventScroll: true });
   };
 
   const working = running && !(last && (last.kind === "agent" || last.kind === "thought"));
   return (
-    <div class="transcript" ref={scroller} onScroll={onScroll} tabIndex={-1}>
-      <div class="transcript-content" ref={content} onClick={handleMarkdownClick}>
-        <div ref={sentinel} class="sentinel" aria-hidden="true" />
-        {start.current > 0 && <div class="older muted">{start.current} earlier messages · scroll up to load</div>}
-        {loading && (
-          <div class="loading-row muted">
-            <Spinner /> Loading session…
-          </div>
-        )}
-        {items.length === 0 && !loading && <EmptyState />}
-        {shown.map((item) => (
-          <TranscriptItemView key={item.id} item={item} streaming={running && item === last} />
-        ))}
-        {working && (
-          <div class="working muted" aria-hidden="true">
-            <Spinner /> Working…
-          </div>
-        )}
+    <div class="transcript-wrap">
+      <div class="transcript" ref={scroller} onScroll={onScroll} tabIndex={-1} role="log" aria-label="Conversation" aria-live="off">
+        <div class="transcript-content" ref={content} onClick={handleMarkdownClick}>
+          {space.above > 0 && <div class="spacer-above" style={{ height: `${space.above}px` }} aria-hidden="true" />}
+          {loading && (
+            <div class="loading-row muted">
+              <Spinner /> Loading session…
+            </div>
+          )}
+          {items.length === 0 && !loading && <EmptyState />}
+          {shown.map((item) => (
+            <TranscriptItemView key={item.id} item={item} streaming={running && item === last} />
+          ))}
+          {space.below > 0 && <div class="spacer-below" style={{ height: `${space.below}px` }} aria-hidden="true" />}
+          {working && (
+            <div class="working muted" aria-hidden="true">
+              <Spinner /> Working…
+            </div>
+          )}
+        </div>
+        <div class="bottom-anchor" aria-hidden="true" />
       </div>
-      <div class="bottom-anchor" aria-hidden="true" />
+      {showJump && items.length > 0 && (
+        <button type="button" class="jump-latest" data-testid="jump-latest" onClick={jumpToLatest} title="Jump to latest" aria-label="Jump to the latest message">
+          <Icon name="chevronDown" /> Latest
+        </button>
+      )}
     </div>
   );
+}
+
+/**
+ * The mounted range for this render: at the bottom, the tail (kept growing with new items up to
+ * TAIL_MAX viewports, so streaming does not churn the top); scrolled up, unchanged (items arriving
+ * below go into the lower spacer and nothing under the reader moves).
+ */
+function nextRange(current: Range, offsets: Float64Array, items: TranscriptItem[], atBottom: boolean, viewport: number, restore: () => Range | undefined): Range {
+  const n = items.length;
+  const tail = () => tailWindow(offsets, (1 + OVERSCAN) * viewport);
+  if (current.start < 0) return restore() ?? tail();
+  if (current.start >= n || current.end > n) return tail();
+  if (!atBottom) return current;
+  const fresh = tail();
+  if (current.start <= fresh.start && offsets[n] - offsets[current.start] <= TAIL_MAX * viewport) return { start: current.start, end: n };
+  return fresh;
+}
+
+function measureLayout(el: HTMLElement, box: HTMLElement, into: { gap: number; padTop: number; viewport: number }): void {
+  const style = getComputedStyle(box);
+  into.gap = parseFloat(style.rowGap) || 0;
+  into.padTop = parseFloat(style.paddingTop) || 0;
+  into.viewport = el.clientHeight || into.viewport;
+}
+
+/** The first mounted item whose bottom is below the view's top, and where its top is. */
+function firstVisible(el: HTMLElement, box: HTMLElement): { id: string; top: number } | undefined {
+  const viewTop = el.getBoundingClientRect().top;
+  for (const node of box.querySelectorAll<HTMLElement>(":scope > .item")) {
+    const rect = node.getBoundingClientRect();
+    if (rect.bottom > viewTop && node.dataset.itemId) return { id: node.dataset.itemId, top: rect.top - viewTop };
+  }
+  return undefined;
 }
 
 /** The newest prompt's id, found from the end (a new prompt is last when it arrives). */

@@ -39,10 +39,15 @@ export function mentionAt(text: string, caret: number): { query: string; start: 
   return { query: match[2], start: before.length - match[2].length - 1 };
 }
 
-/** The text with the `@query` at `start..caret` removed (the file becomes an attachment chip instead). */
-export function removeMention(text: string, start: number, caret: number): { text: string; caret: number } {
+/**
+ * The text with the typed `@query` at `start..caret` completed to `@<name>` and one space: the
+ * sentence keeps its word ("Look at @app.js"), and the file also goes along as an attachment.
+ * A name with spaces would end the mention early, so it is not split.
+ */
+export function insertMention(text: string, start: number, caret: number, name: string): { text: string; caret: number } {
   const after = text.slice(caret).replace(/^ /, "");
-  const head = text.slice(0, start);
+  const word = `@${name} `;
+  const head = text.slice(0, start) + word;
   return { text: head + after, caret: head.length };
 }
 

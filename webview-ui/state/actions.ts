@@ -23,7 +23,8 @@ export type ChatAction =
   | { type: "turnEnded"; stopReason: string }
   | { type: "notice"; severity: "info" | "warning" | "error"; text: string }
   | { type: "permissionRequested"; id: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[] }
-  | { type: "permissionResolved"; id: string; outcome: string }
+  /** `optionKind`: the chosen option's kind (a rejection marks the tool call "rejected by you"); `reason`: the user's words with it. */
+  | { type: "permissionResolved"; id: string; outcome: string; optionKind?: string; reason?: string }
   | { type: "reviewRequested"; review: Omit<ReviewItem, "kind" | "status"> }
   | { type: "reviewHunkDecided"; id: string; hunk: number; decision: "accepted" | "rejected" | "pending" }
   | { type: "reviewResolved"; id: string; status: ReviewItem["status"] }

@@ -63,8 +63,12 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
     }
     case "turnStarted":
       return { ...state, turn: { running: true, startedAt: action.at } };
-    case "turnEnded":
-      return { ...cancelPending(state), turn: { running: false, lastStopReason: action.stopReason } };
+    case "turnEnded": {
+      const ended = { ...cancelPending(state), turn: { running: false, lastStopReason: action.stopReason } };
+      // A stopped turn says so where it stopped, and the mark stays (a spinner just vanishing reads as a glitch).
+      if (action.stopReason !== "cancelled" || !state.turn.running) return ended;
+      return append(ended, { kind: "notice", id: localId("notice", ended), severity: "info", text: "Stopped", marker: "stopped" });
+    }
     case "notice":
       return append(state, { kind: "notice", id: localId("notice", state), severity: action.severity, text: action.text });
     case "permissionRequested":
@@ -76,8 +80,12 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
         options: action.options,
         content: action.toolCall.content ?? undefined,
       });
-    case "permissionResolved":
-      return patch(state, action.id, (item) => (item.kind === "permission" ? { ...item, outcome: action.outcome } : item));
+    case "permissionResolved": {
+      const answered = patch(state, action.id, (item) => (item.kind === "permission" ? { ...item, outcome: action.outcome, reason: action.reason } : item));
+      const asked = answered.items[answered.index[action.id]];
+      if (!action.optionKind?.startsWith("reject") || asked?.kind !== "permission") return answered;
+      return patch(answered, asked.toolCallId, (item) => (item.kind === "tool" ? { ...item, rejected: true } : item));
+    }
     case "reviewRequested":
       return append(state, { kind: "review", status: "pending", ...action.review });
     case "reviewHunkDecided":
@@ -156,7 +164,7 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
         locations: update.locations ?? [],
         rawInput: update.rawInput,
       };
-      if (state.index[update.toolCallId] !== undefined) return patch(state, update.toolCallId, () => item);
+      if (state.index[update.toolCallId] !== undefined) return patch(state, update.toolCallId, (old) => (old.kind === "tool" && old.rejected ? { ...item, rejected: true } : item));
       return append(state, item);
     }
     case "tool_call_update": {

@@ -48,6 +48,8 @@ export interface ToolItem {
   content: acp.ToolCallContent[];
   locations: acp.ToolCallLocation[];
   rawInput?: unknown;
+  /** The user rejected it in a permission card: "Rejected by you", not a failure. */
+  rejected?: boolean;
 }
 export interface PermissionItem {
   kind: "permission";
@@ -60,6 +62,8 @@ export interface PermissionItem {
   content?: acp.ToolCallContent[];
   /** The option picked, "cancelled", or undefined while waiting. */
   outcome?: string;
+  /** The user's words with a rejection. */
+  reason?: string;
 }
 export interface ReviewHunk {
   /** 1-based line numbers in the old and new text, as in a unified diff header. */
@@ -86,6 +90,8 @@ export interface NoticeItem {
   id: string;
   severity: "info" | "warning" | "error";
   text: string;
+  /** "stopped": the marker a turn stopped by the user ends with (a rule, not a box). */
+  marker?: "stopped";
 }
 export interface CompactionItem {
   kind: "compaction";

@@ -8,7 +8,7 @@ import { useStore } from "../../bridge/external-store";
 import { onHostEvent } from "../../bridge/host-events";
 import { rememberSent, updateView, viewStore } from "../../bridge/view-state";
 import { post } from "../../bridge/vscode-api";
-import { matchCommands, mentionAt, moveSelection, removeMention, slashQuery } from "../../lib/completion";
+import { matchCommands, mentionAt, moveSelection, insertMention, slashQuery } from "../../lib/completion";
 import { Icon } from "../icons";
 import { memo } from "../memo";
 import { Pickers } from "../Pickers";
@@ -67,7 +67,7 @@ export const Composer = memo(function Composer({ running, commands, attachments,
       const file = files[index];
       if (!file) return;
       post({ type: "mention", uri: file.uri, path: file.path });
-      const next = removeMention(draft, mention.start, caret);
+      const next = insertMention(draft, mention.start, caret, file.path.split("/").pop() ?? file.path);
       setDraft(next.text, next.caret);
     }
   };

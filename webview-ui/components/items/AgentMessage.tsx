@@ -5,6 +5,7 @@ import { Markdown } from "../../markdown/Markdown";
 export function AgentMessage({ item, streaming }: { item: AgentItem; streaming: boolean }) {
   return (
     <div class={`msg msg-agent${streaming ? " streaming" : ""}`} data-testid="msg-agent" aria-busy={streaming}>
+      <span class="sr-only">Hermes said:</span>
       <Markdown text={item.text} />
     </div>
   );

@@ -1,8 +1,16 @@
-// Info, warnings and errors from the host or the agent, inline in the transcript.
+// Info, warnings and errors from the host or the agent, inline in the transcript; and the
+// "Stopped" rule a turn the user stopped ends with.
 import type { NoticeItem } from "../../state/types";
 import { Icon } from "../icons";
 
 export function Notice({ item }: { item: NoticeItem }) {
+  if (item.marker === "stopped") {
+    return (
+      <div class="stopped-rule" data-testid="stopped-marker" role="note">
+        <Icon name="stop" /> Stopped
+      </div>
+    );
+  }
   return (
     <div class={`notice notice-${item.severity}`} role={item.severity === "error" ? "alert" : undefined}>
       <Icon name={item.severity === "error" ? "error" : item.severity === "warning" ? "warning" : "info"} />

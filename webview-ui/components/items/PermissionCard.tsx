@@ -1,10 +1,14 @@
 // The agent asks before acting: one button per option the agent offered, in its order and with
 // its own names (two options can share a kind, e.g. "for this session" and "saved to config",
-// so a label by kind alone could not tell them apart). Once answered (or cancelled with the
-// turn) the card shows the outcome instead.
+// so a label by kind alone could not tell them apart). Digits answer from the keyboard
+// (lib/permission-keys.ts), and "Reject with a reason…" lets the user tell the model what to do
+// instead. Once answered (or cancelled with the turn) the card shows the outcome instead.
 import type { PermissionOption } from "@agentclientprotocol/sdk";
+import { useEffect, useRef, useState } from "preact/hooks";
 import type { PermissionItem } from "../../state/types";
+import { chatStore } from "../../bridge/chat-store";
 import { post } from "../../bridge/vscode-api";
+import { isTextField, permissionShortcut } from "../../lib/permission-keys";
 import { Icon } from "../icons";
 import { ToolContent } from "./ToolContent";
 
@@ -23,13 +27,22 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
   const options = item.options;
   const chosen = item.options.find((o) => o.optionId === item.outcome);
   const waiting = item.outcome === undefined;
+  const card = useRef<HTMLDivElement>(null);
+  const [explaining, setExplaining] = useState(false);
+  const rejectOption = options.find((o) => o.kind === "reject_once") ?? options.find((o) => o.kind.startsWith("reject"));
+  const answer = (option: PermissionOption, reason?: string) => post({ type: "permission", id: item.id, optionId: option.optionId, ...(reason ? { reason } : {}) });
+  useAnswerKeys(card, waiting && !explaining, options, answer);
+
   return (
     <div
+      ref={card}
       class={`card permission-card${waiting ? " waiting" : ""}`}
       data-testid="permission-card"
       data-outcome={item.outcome ?? ""}
       role="group"
       aria-label={`Permission: ${item.title}`}
+      aria-keyshortcuts={waiting ? options.map((_, i) => String(i + 1)).join(" ") : undefined}
+      tabIndex={waiting ? 0 : undefined}
     >
       <div class="permission-head">
         <Icon name={waiting ? "warning" : chosen?.kind.startsWith("allow") ? "check" : "x"} />
@@ -45,25 +58,110 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
           ))}
         </div>
       ) : null}
-      {waiting ? (
-        <div class="button-row">
+      {waiting && !explaining && (
+        <div class="button-row permission-options">
           {options.map((option, i) => (
             <button
               key={option.optionId}
               type="button"
               class={`button ${option.kind.startsWith("allow") ? (i === 0 ? "primary" : "secondary") : "secondary danger"}`}
               data-option-kind={option.kind}
-              onClick={() => post({ type: "permission", id: item.id, optionId: option.optionId })}
+              aria-keyshortcuts={i < 9 ? String(i + 1) : undefined}
+              onClick={() => answer(option)}
             >
-              {optionLabel(option)}
+              {i < 9 && (
+                <kbd class="option-key" aria-hidden="true">
+                  {i + 1}
+                </kbd>
+              )}
+              <span class="option-label">{optionLabel(option)}</span>
             </button>
           ))}
+          {rejectOption && (
+            <button type="button" class="link-button" data-testid="reject-with-reason" onClick={() => setExplaining(true)}>
+              No, and tell Hermes what to do instead…
+            </button>
+          )}
         </div>
-      ) : (
-        <div class="outcome">{item.outcome === "cancelled" ? "Cancelled" : chosen ? outcomeText(chosen) : item.outcome}</div>
+      )}
+      {waiting && explaining && rejectOption && (
+        <RejectReason
+          onSend={(reason) => answer(rejectOption, reason)}
+          onCancel={() => {
+            setExplaining(false);
+            card.current?.focus();
+          }}
+        />
+      )}
+      {!waiting && (
+        <div class="outcome">
+          {item.outcome === "cancelled" ? "Cancelled" : chosen ? outcomeText(chosen) : item.outcome}
+          {item.reason && <span class="outcome-reason"> — “{item.reason}”</span>}
+        </div>
       )}
     </div>
   );
+}
+
+/** The text the model gets with the rejection. Enter sends, Shift+Enter adds a line, Escape backs out. */
+function RejectReason({ onSend, onCancel }: { onSend(reason: string): void; onCancel(): void }) {
+  const [text, setText] = useState("");
+  const box = useRef<HTMLTextAreaElement>(null);
+  useEffect(() => box.current?.focus(), []);
+  const send = () => {
+    if (text.trim()) onSend(text.trim());
+  };
+  return (
+    <div class="reject-reason">
+      <textarea
+        ref={box}
+        data-testid="reject-reason"
+        rows={2}
+        value={text}
+        placeholder="What should Hermes do instead?"
+        aria-label="Why you reject this, for Hermes"
+        onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+        onKeyDown={(e) => {
+          if (e.isComposing) return;
+          if (e.key === "Enter" && !e.shiftKey) {
+            e.preventDefault();
+            send();
+          } else if (e.key === "Escape") {
+            // Backs out of the reason only; the turn keeps waiting for an answer.
+            e.preventDefault();
+            e.stopPropagation();
+            onCancel();
+          }
+        }}
+      />
+      <div class="button-row">
+        <button type="button" class="button small secondary danger" data-testid="reject-reason-send" disabled={!text.trim()} onClick={send}>
+          Reject and tell Hermes
+        </button>
+        <button type="button" class="button small secondary" onClick={onCancel}>
+          Back
+        </button>
+      </div>
+    </div>
+  );
+}
+
+/** Digits answer this card while it waits (see lib/permission-keys.ts for when a digit is an answer). */
+function useAnswerKeys(card: { current: HTMLDivElement | null }, active: boolean, options: PermissionOption[], answer: (option: PermissionOption) => void): void {
+  useEffect(() => {
+    if (!active) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented) return;
+      const target = e.target as HTMLElement | null;
+      const pending = chatStore.get().items.filter((i) => i.kind === "permission" && i.outcome === undefined).length;
+      const index = permissionShortcut(e, { inCard: !!target && !!card.current?.contains(target), typing: isTextField(target), pending }, options.length);
+      if (index === undefined) return;
+      e.preventDefault();
+      answer(options[index]);
+    };
+    document.addEventListener("keydown", onKey);
+    return () => document.removeEventListener("keydown", onKey);
+  }, [active, options]);
 }
 
 function outcomeText(option: PermissionOption): string {
@@ -75,9 +173,9 @@ function outcomeText(option: PermissionOption): string {
     case "allow_always":
       return option.name.toLowerCase().includes("session") ? "Allowed for this session" : "Always allowed";
     case "reject_once":
-      return "Denied";
+      return "Rejected by you";
     case "reject_always":
-      return "Always denied";
+      return "Always rejected";
     default:
       return option.name;
   }

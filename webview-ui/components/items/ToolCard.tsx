@@ -8,16 +8,18 @@ import { useExpanded } from "../../bridge/view-state";
 import { Icon, Spinner, toolIcon } from "../icons";
 import { ToolContent } from "./ToolContent";
 
-const statusLabel: Record<string, string> = { pending: "Pending", in_progress: "Running", completed: "Done", failed: "Failed" };
+const statusLabel: Record<string, string> = { pending: "Pending", in_progress: "Running", completed: "Done", failed: "Failed", rejected: "Rejected by you" };
 const QUIET = new Set(["read", "search", "fetch", "think"]);
 
 export function ToolCard({ item }: { item: ToolItem }) {
   const hasBody = item.content.length > 0;
-  const openByDefault = item.status === "failed" || !QUIET.has(item.toolKind) || item.status !== "completed";
+  const openByDefault = (item.status === "failed" && !item.rejected) || !QUIET.has(item.toolKind) || item.status !== "completed";
   const [open, setOpen] = useExpanded(item.id, openByDefault);
   const bodyId = `tool-${item.id}`;
+  // The user said no in the permission card: their decision, not a failure.
+  const status = item.rejected && item.status === "failed" ? "rejected" : item.status;
   return (
-    <div class={`card tool-card status-${item.status}`} data-testid="tool-card" data-status={item.status} data-kind={item.toolKind}>
+    <div class={`card tool-card status-${status}`} data-testid="tool-card" data-status={item.status} data-rejected={item.rejected ? "true" : undefined} data-kind={item.toolKind}>
       <div class="tool-head">
         <span class="tool-icon">
           <Icon name={toolIcon(item.toolKind)} />
@@ -30,7 +32,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
         ) : (
           <span class="tool-title truncate">{item.title}</span>
         )}
-        <StatusBadge status={item.status} />
+        <StatusBadge status={status} />
       </div>
       {item.locations.length > 0 && <Locations locations={item.locations} />}
       {hasBody && open && (
@@ -47,7 +49,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
 function StatusBadge({ status }: { status: string }) {
   return (
     <span class={`status-badge status-${status}`} title={statusLabel[status] ?? status}>
-      {status === "in_progress" ? <Spinner /> : status === "completed" ? <Icon name="check" /> : status === "failed" ? <Icon name="x" /> : <Icon name="clock" />}
+      {status === "in_progress" ? <Spinner /> : status === "completed" ? <Icon name="check" /> : status === "failed" || status === "rejected" ? <Icon name="x" /> : <Icon name="clock" />}
       <span class="status-text">{statusLabel[status] ?? status}</span>
     </span>
   );
