@@ -3,7 +3,8 @@
 // content rendered + two animation frames), target <= 1 s; (2) 500 streamed
 // agent_message_chunk actions, one per postMessage at model-like pacing: median main-thread
 // cost per chunk (message handling + the frame that renders it, with style and layout),
-// target <= 2 ms.
+// target <= 2 ms; (3) a 1k- and a 5k-message chat scrolled to the top and back: frame times
+// (p95 target <= 20 ms), heap after GC and element counts (windowing keeps them flat).
 //   node --import tsx bench/panel.ts      (BENCH_MESSAGES=2000, BENCH_CHUNKS=500, BENCH_RUNS=5, BENCH_CHUNK_MS=15)
 import { performance } from "node:perf_hooks";
 import { type BenchRow, fmt, intFromEnv, median, percentile, reportRows } from "./lib";
@@ -13,6 +14,7 @@ import { statSync } from "node:fs";
 
 const PAINT_TARGET_MS = 1000;
 const CHUNK_TARGET_MS = 2;
+const SCROLL_TARGET_MS = 20;
 
 /** In the page: post a snapshot, wait until its last item is in the DOM, then two frames. */
 const TIME_SNAPSHOT = `async ({ state, lastId }) => {
@@ -43,6 +45,30 @@ const STREAM = `async ({ chunks, gap }) => {
   const scroller = document.querySelector(".transcript");
   const gapBelow = scroller ? scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight : -1;
   return { handler: bench.handler, frames: bench.frames, lastLength: text[text.length - 1]?.textContent.length ?? 0, gapBelow };
+}`;
+
+/**
+ * In the page: from the bottom of the loaded chat, scroll to the top `step` px per animation
+ * frame (a fast wheel), then back down; frame times are the gaps between animation frames.
+ * Counts elements along the way (the windowing keeps them bounded both ways).
+ */
+const SCROLL = `async ({ step }) => {
+  const el = document.querySelector(".transcript");
+  const frames = [];
+  let maxElements = 0;
+  let last = performance.now();
+  const frame = () => new Promise((resolve) => requestAnimationFrame(() => { const now = performance.now(); frames.push(now - last); last = now; resolve(); }));
+  await frame(); frames.length = 0; last = performance.now();
+  for (const direction of [-1, 1]) {
+    for (let guard = 0; guard < 100000; guard++) {
+      const before = el.scrollTop;
+      el.scrollTop = before + direction * step;
+      await frame();
+      if (frames.length % 10 === 0) maxElements = Math.max(maxElements, document.getElementsByTagName("*").length);
+      if (el.scrollTop === before) break;
+    }
+  }
+  return { frames, maxElements, atTop: document.querySelector("[data-testid=msg-user]") !== null, elements: document.getElementsByTagName("*").length };
 }`;
 
 async function main(): Promise<void> {
@@ -108,17 +134,49 @@ async function main(): Promise<void> {
     out(`  per chunk: median ${fmt(chunkMedian, 2)} ms, p90 ${fmt(percentile(perChunk, 90), 2)} ms, max ${fmt(Math.max(...perChunk), 2)} ms (target <= ${CHUNK_TARGET_MS} ms)`);
     out(`  message handler: median ${fmt(median(stream.handler), 3)} ms; render frame (reduce + render + style/layout): median ${fmt(median(renderFrames.map((f) => f.ms)), 2)} ms, p90 ${fmt(percentile(renderFrames.map((f) => f.ms), 90), 2)} ms, of which script median ${fmt(median(renderFrames.map((f) => f.js)), 2)} ms`);
     out(`  all main-thread tasks (CDP TaskDuration, includes paint, GC and the posting loop): ${fmt(((after - before) * 1000) / chunkCount, 2)} ms per chunk`);
+    // (3) Long chats: scroll a 1k and a 5k-message chat from the bottom to the top and back.
+    const scrollRows: { n: number; p95: number; max: number; heapMB: number; elements: number; maxElements: number }[] = [];
+    for (const n of [intFromEnv("BENCH_SCROLL_SMALL", 1000), intFromEnv("BENCH_SCROLL_LARGE", 5000)]) {
+      const chat = longSession(n);
+      await loadPanel(panel.page, panel.url);
+      await panel.page.evaluate(`(${TIME_SNAPSHOT})(${JSON.stringify({ state: chat, lastId: chat.items[chat.items.length - 1].id })})`);
+      const scrolled = (await panel.page.evaluate(`(${SCROLL})({ step: ${intFromEnv("BENCH_SCROLL_STEP", 400)} })`)) as { frames: number[]; maxElements: number; elements: number };
+      const heap = await heapMB(panel.page);
+      scrollRows.push({ n: chat.items.length, p95: percentile(scrolled.frames, 95), max: Math.max(...scrolled.frames), heapMB: heap, elements: scrolled.elements, maxElements: scrolled.maxElements });
+    }
+    for (const row of scrollRows) {
+      out(`chat of ${row.n} messages, scrolled to the top and back: scroll p95 ${fmt(row.p95)} ms, max ${fmt(row.max)} ms per frame; heap ${fmt(row.heapMB, 1)} MB after GC; ${row.elements} elements at the end, at most ${row.maxElements} while scrolling`);
+    }
+    const [small, large] = scrollRows;
+    out(`heap at ${small.n} vs ${large.n} messages: ${fmt(small.heapMB, 1)} MB vs ${fmt(large.heapMB, 1)} MB (the state itself grows with the chat; the DOM does not)`);
+
     const violations = (await panel.page.evaluate("window.__cspViolations")) as string[];
     out(`CSP violations: ${violations.length}${violations.length ? ` (${[...new Set(violations)].join("; ")})` : ""}`);
 
     const rows: BenchRow[] = [
       { metric: `panel: snapshot of ${session.items.length} messages → last paint`, value: `${fmt(paint)} ms`, target: `<= ${PAINT_TARGET_MS} ms`, ok: paint <= PAINT_TARGET_MS },
       { metric: `panel: main-thread cost per streamed chunk (median of ${chunkCount})`, value: `${fmt(chunkMedian, 2)} ms`, target: `<= ${CHUNK_TARGET_MS} ms`, ok: chunkMedian <= CHUNK_TARGET_MS },
+      { metric: `panel: scroll p95 frame, ${large.n}-message chat`, value: `${fmt(large.p95)} ms`, target: `<= ${SCROLL_TARGET_MS} ms`, ok: large.p95 <= SCROLL_TARGET_MS },
+      {
+        metric: `panel: elements while scrolling, ${small.n} vs ${large.n} messages`,
+        value: `${small.maxElements} vs ${large.maxElements}`,
+        target: "flat",
+        ok: large.maxElements <= small.maxElements * 1.5,
+      },
     ];
     reportRows("panel", rows);
   } finally {
     await panel.close();
   }
+}
+
+/** Used JS heap after a full GC, in MB. */
+async function heapMB(page: import("playwright-core").Page): Promise<number> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("HeapProfiler.collectGarbage");
+  const { usedSize } = (await cdp.send("Runtime.getHeapUsage")) as { usedSize: number };
+  await cdp.detach();
+  return usedSize / (1024 * 1024);
 }
 
 async function taskSeconds(cdp: { send(method: "Performance.getMetrics"): Promise<{ metrics: { name: string; value: number }[] }> }): Promise<number> {

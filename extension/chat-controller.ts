@@ -14,6 +14,8 @@ import { EditorFiles, writeDocument } from "./editor-files";
 import { EditorTerminals } from "./editor-terminals";
 import { errorMessage, userMessage } from "./log";
 import { handlePanelMessage } from "./panel-messages";
+import { OutputDocuments } from "./output-documents";
+import { OutputSpill } from "./output-spill";
 import { PermissionBroker } from "./permissions";
 import { TerminalFeed } from "./terminal-feed";
 import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd } from "./settings";
@@ -31,7 +33,10 @@ export class ChatController implements vscode.Disposable {
   readonly reviews: EditReviews;
   readonly permissions: PermissionBroker;
   readonly diffView = new DiffView();
-  private readonly terminalFeed = new TerminalFeed((action) => this.store.dispatch(action));
+  /** Every editor-terminal command's whole output, for "Show all" (the state keeps the tail). */
+  readonly outputSpill = new OutputSpill(() => this.store.state.sessionId);
+  readonly outputDocuments = new OutputDocuments();
+  private readonly terminalFeed = new TerminalFeed((action) => this.store.dispatch(action), undefined, this.outputSpill);
   readonly terminals = new EditorTerminals(this.terminalFeed);
   readonly session: ChatSession;
   readonly agent: AgentHost;
@@ -86,6 +91,7 @@ export class ChatController implements vscode.Disposable {
     this.watchAgent();
     this.disposables.push(
       this.diffView.register(),
+      this.outputDocuments.register(),
       { dispose: this.store.onChange((state) => this.setTurnRunning(state.turn.running)) },
       {
         dispose: this.store.onChange((state, action) => {
@@ -142,6 +148,16 @@ export class ChatController implements vscode.Disposable {
     });
   }
 
+  /** "Show all" of an editor terminal's output: the whole of it, read-only in an editor. */
+  async openTerminalOutput(terminalId: string, title: string): Promise<void> {
+    const file = await this.outputSpill.file(terminalId);
+    if (!file) {
+      void vscode.window.showInformationMessage("The full output of that command is no longer available.");
+      return;
+    }
+    await this.outputDocuments.open(file, title);
+  }
+
   /** Puts the caret in the composer of every attached panel. */
   focusComposer(): void {
     this.store.broadcast({ type: "focusComposer" });
@@ -188,6 +204,7 @@ export class ChatController implements vscode.Disposable {
     for (const disposable of this.disposables) disposable.dispose();
     this.terminals.disposeAll();
     this.terminalFeed.dispose();
+    this.outputSpill.dispose();
     this.store.dispose();
   }
 }

@@ -17,6 +17,7 @@ const handlers: Handlers = {
   reviewAll: (chat, { id, decision }) => chat.reviews.decideAll(id, decision),
   openDiff: (chat, { id }) => openDiff(chat, id),
   showTerminal: (chat, { terminalId }) => showTerminal(chat, terminalId),
+  openTerminalOutput: (chat, { terminalId, title }) => chat.openTerminalOutput(terminalId, title),
   openLocation: (_chat, { path, line }) => workspace.openLocation(path, line),
   openLink: (_chat, { href }) => workspace.openLink(href),
   copy: (_chat, { text }) => vscode.env.clipboard.writeText(text),

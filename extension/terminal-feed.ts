@@ -1,9 +1,11 @@
 // Editor terminal events → ChatState actions for the panel's tool cards. Output is coalesced:
 // at most one `terminalOutput` per terminal per interval (a chatty command does not cost one
-// action per chunk), and whatever is pending goes out before `terminalExited`. No vscode import.
+// action per chunk), and whatever is pending goes out before `terminalExited`. The whole output
+// also goes to an OutputSpill file, for "Show all". No vscode import.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ChatAction } from "../webview-ui/state/actions";
 import { keepTail, TERMINAL_OUTPUT_LIMIT } from "../webview-ui/state/terminals";
+import type { OutputSpill } from "./output-spill";
 
 /** What EditorTerminals reports about each command it runs. */
 export interface TerminalEvents {
@@ -26,15 +28,19 @@ export class TerminalFeed implements TerminalEvents {
   constructor(
     private readonly dispatch: (action: ChatAction) => void,
     private readonly intervalMs = INTERVAL_MS,
+    /** Keeps the whole output (the state keeps only its tail) for "Show all". */
+    private readonly spill?: OutputSpill,
   ) {}
 
   /** The card can show "running" before the first output arrives. */
   started(terminalId: string): void {
+    this.spill?.open(terminalId);
     this.dispatch({ type: "terminalOutput", terminalId, text: "" });
   }
 
   output(terminalId: string, text: string): void {
     if (text === "") return;
+    this.spill?.append(terminalId, text);
     let entry = this.pending.get(terminalId);
     if (!entry) {
       entry = { text: "", truncated: false, timer: undefined };
@@ -49,6 +55,7 @@ export class TerminalFeed implements TerminalEvents {
 
   exited(terminalId: string, status: acp.TerminalExitStatus): void {
     this.flush(terminalId);
+    this.spill?.close(terminalId);
     this.dispatch({ type: "terminalExited", terminalId, exitCode: status.exitCode ?? null, signal: status.signal ?? null });
   }
 

@@ -40,6 +40,8 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("reviewAll"), id, decision: z.enum(["accepted", "rejected"]) }),
   /** Opens VS Code's diff editor for a review (by review id) or an edit tool call (by tool call id). */
   z.object({ type: z.literal("openDiff"), id }),
+  /** Opens an editor-run command's whole output (the card keeps only its tail) read-only in an editor. */
+  z.object({ type: z.literal("openTerminalOutput"), terminalId: id, title: z.string().max(500) }),
   /** Reveals the VS Code terminal an editor-run command shows in. */
   z.object({ type: z.literal("showTerminal"), terminalId: id }),
   z.object({ type: z.literal("openLocation"), path: z.string().min(1), line: z.number().int().min(0).optional() }),

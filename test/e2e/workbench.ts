@@ -22,18 +22,31 @@ export async function waitForWorkbench(page: Page, timeoutMs = 60_000): Promise<
   await page.locator(".part.statusbar").waitFor({ state: "visible", timeout: timeoutMs });
 }
 
-/** F1, the command's title, Enter: the way a user runs a command. */
-export async function runCommand(page: Page, title: string): Promise<void> {
+/**
+ * F1, the command's title, Enter: the way a user runs a command. Right after a window reload
+ * the palette can open before the extension's commands are listed: then it tries again.
+ */
+export async function runCommand(page: Page, title: string, attempts = 3): Promise<void> {
   const input = page.locator(".quick-input-widget input.input");
-  await page.locator(".monaco-workbench").click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
-  await page.keyboard.press("F1");
-  await input.waitFor({ state: "visible", timeout: 15_000 });
-  await input.fill(`>${title}`);
-  // The first row must be the command itself, not a fuzzy neighbour.
-  const row = page.locator(".quick-input-list .monaco-list-row").filter({ hasText: title }).first();
-  await row.waitFor({ state: "visible", timeout: 15_000 });
-  await row.click();
-  await input.waitFor({ state: "hidden", timeout: 15_000 });
+  for (let attempt = 1; ; attempt++) {
+    await page.locator(".monaco-workbench").click({ position: { x: 5, y: 5 }, force: true }).catch(() => undefined);
+    await page.keyboard.press("F1");
+    await input.waitFor({ state: "visible", timeout: 15_000 });
+    await input.fill(`>${title}`);
+    // The first row must be the command itself, not a fuzzy neighbour.
+    const row = page.locator(".quick-input-list .monaco-list-row").filter({ hasText: title }).first();
+    try {
+      await row.waitFor({ state: "visible", timeout: attempt < attempts ? 8_000 : 15_000 });
+    } catch (error) {
+      if (attempt >= attempts) throw error;
+      await page.keyboard.press("Escape");
+      await input.waitFor({ state: "hidden", timeout: 5_000 }).catch(() => undefined);
+      continue;
+    }
+    await row.click();
+    await input.waitFor({ state: "hidden", timeout: 15_000 });
+    return;
+  }
 }
 
 /**

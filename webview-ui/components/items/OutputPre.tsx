@@ -14,9 +14,11 @@ interface Props {
   follow?: boolean;
   /** A status line under the output (exit code, footer). */
   status?: ComponentChildren;
+  /** "Show all" opens the whole output elsewhere (an editor) instead of unfolding it here. */
+  onShowAll?: () => void;
 }
 
-export function OutputPre({ text, expandKey, tail = false, follow = false, status }: Props) {
+export function OutputPre({ text, expandKey, tail = false, follow = false, status, onShowAll }: Props) {
   const [all, setAll] = useExpanded(expandKey, false);
   const lines = useMemo(() => text.replace(/\n$/, "").split("\n"), [text]);
   const long = lines.length > FOLD_LINES;
@@ -38,7 +40,12 @@ export function OutputPre({ text, expandKey, tail = false, follow = false, statu
       {(long || status) && (
         <div class="output-foot">
           {status}
-          {long && (
+          {long && onShowAll && (
+            <button type="button" class="link-button" data-testid="show-all-output" title="Open the whole output in an editor" onClick={onShowAll}>
+              Show all
+            </button>
+          )}
+          {long && !onShowAll && (
             <button type="button" class="link-button" aria-expanded={all} onClick={() => setAll(!all)}>
               {all ? "Show less" : `Show all ${lines.length} lines`}
             </button>

@@ -11,7 +11,7 @@ import type { TerminalOutput as TerminalState } from "../../state/types";
 import { Icon, Spinner } from "../icons";
 import { OutputPre } from "./OutputPre";
 
-export function TerminalOutput({ terminalId, expandKey }: { terminalId: string; expandKey: string }) {
+export function TerminalOutput({ terminalId, expandKey, title }: { terminalId: string; expandKey: string; title?: string }) {
   const terminal = useStore(chatStore, (state) => state.terminals?.[terminalId]);
   const text = useMemo(() => terminalText(terminal?.output ?? ""), [terminal?.output]);
   if (!terminal) {
@@ -30,7 +30,8 @@ export function TerminalOutput({ terminalId, expandKey }: { terminalId: string; 
   return (
     <div class="terminal-output" data-testid="terminal-output" data-state={running ? "running" : "exited"}>
       {text.trim() !== "" ? (
-        <OutputPre text={text} expandKey={expandKey} tail follow={running} status={status} />
+        // The card keeps the tail; "Show all" opens the whole output (spilled to a file by the host) in an editor.
+        <OutputPre text={text} expandKey={expandKey} tail follow={running} status={status} onShowAll={() => post({ type: "openTerminalOutput", terminalId, title: title ?? "Command output" })} />
       ) : (
         <div class="output-foot">
           {!running && <span class="output-status muted">(no output)</span>}
@@ -55,7 +56,7 @@ function TerminalStatus({ terminal, running, terminalId }: { terminal: TerminalS
         ) : (
           `exit ${terminal.exitCode ?? "?"}`
         )}
-        {terminal.truncated && <span class="muted"> · earlier output not kept</span>}
+        {terminal.truncated && <span class="muted"> · earlier output in “Show all”</span>}
       </span>
       {running && (
         <button type="button" class="link-button" title="Reveal this command's VS Code terminal" onClick={() => post({ type: "showTerminal", terminalId })}>

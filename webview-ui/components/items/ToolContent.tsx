@@ -12,9 +12,9 @@ import { OutputPre } from "./OutputPre";
 import { TerminalOutput } from "./TerminalOutput";
 import { shortPath } from "./ToolCard";
 
-export function ToolContent({ content, toolCallId, index }: { content: ToolCallContent; toolCallId: string; index: number }) {
+export function ToolContent({ content, toolCallId, index, title }: { content: ToolCallContent; toolCallId: string; index: number; title?: string }) {
   if (content.type === "diff") return <ToolDiff path={content.path} oldText={content.oldText ?? ""} newText={content.newText} toolCallId={toolCallId} index={index} />;
-  if (content.type === "terminal") return <TerminalOutput terminalId={content.terminalId} expandKey={`${toolCallId}#${index}`} />;
+  if (content.type === "terminal") return <TerminalOutput terminalId={content.terminalId} expandKey={`${toolCallId}#${index}`} title={title} />;
   const block = content.content;
   if (block.type === "text") return <OutputText text={block.text} expandKey={`${toolCallId}#${index}`} />;
   if (block.type === "resource_link") return <div class="muted">{block.name}</div>;
