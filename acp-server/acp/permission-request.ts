@@ -19,6 +19,13 @@ const ACTION_NOUN: Record<PermissionAsk["action"], string> = {
 };
 
 function permissionOptions(ask: PermissionAsk): acp.PermissionOption[] {
+  // Outside the sandbox is granted once at a time: no session-wide or saved approval.
+  if (ask.unsandboxed) {
+    return [
+      { optionId: "allow_once", name: "Run once outside the sandbox", kind: "allow_once" },
+      { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+    ];
+  }
   if (ask.askEachTime) {
     return [
       { optionId: "allow_once", name: "Allow once", kind: "allow_once" },

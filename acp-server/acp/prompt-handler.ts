@@ -10,6 +10,7 @@ import "../tools/index";
 import { LocalFileAccess } from "../tools/local-files";
 import { childEnv } from "../security/child-env";
 import { LocalShellRunner } from "../tools/local-shell";
+import { CommandSandbox } from "../security/sandbox/command-sandbox";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import type { AcpSession } from "./acp-session";
@@ -36,10 +37,21 @@ export interface PromptDeps {
 }
 
 /** Local commands start from a clean environment: no provider keys (the model can run `env`). */
-let localShell: LocalShellRunner | undefined;
-function localShellFor(runtime: AgentRuntime): LocalShellRunner {
-  localShell ??= new LocalShellRunner(childEnv(process.env, { passthrough: runtime.loaded.config.terminal.env_passthrough }));
-  return localShell;
+let localEnv: NodeJS.ProcessEnv | undefined;
+
+/**
+ * Local commands run in the session's OS sandbox: writable roots are the session cwd (or a
+ * delegated task's folder), read-only in plan mode; the mode is read at each command.
+ */
+function localShellFor(runtime: AgentRuntime, session: AcpSession, roots?: string[]): LocalShellRunner {
+  const terminal = runtime.loaded.config.terminal;
+  localEnv ??= childEnv(process.env, { passthrough: terminal.env_passthrough });
+  const sandbox = new CommandSandbox({ mode: terminal.sandbox, allowedDomains: terminal.network.allowed_domains }, () => ({
+    roots: roots ?? [session.agent.cwd],
+    readOnlyWorkspace: session.agent.mode === "plan",
+    sessionKey: session.id,
+  }));
+  return new LocalShellRunner(localEnv, sandbox);
 }
 
 export { prepareSystemPrompt } from "../agent/loop";
@@ -164,7 +176,7 @@ function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContex
   const fs = capabilities.fs ?? {};
   return {
     files: fs.readTextFile || fs.writeTextFile ? new ClientFileAccess(client, session.id, fs) : new LocalFileAccess(),
-    shell: capabilities.terminal ? new ClientShellRunner(client, session.id) : localShellFor(deps.runtime),
+    shell: capabilities.terminal ? new ClientShellRunner(client, session.id) : localShellFor(deps.runtime, session),
     askUser: (call, ask, signal) =>
       requestPermission(client, session.id, call, ask, signal, { timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000, log: deps.log }),
     history: deps.runtime.sessions,
@@ -188,7 +200,7 @@ function delegationFor(deps: PromptDeps, session: AcpSession) {
       compression: compressionSettings(config),
     },
     mcpServers: () => session.mcpServers,
-    shell: localShellFor(runtime),
+    shell: (taskFolder) => localShellFor(runtime, session, [taskFolder]),
     version: VERSION,
     log: deps.log,
   });

@@ -19,7 +19,8 @@ export function permissionGate(
   notice: (text: string) => void = () => {},
 ): (ask: PermissionAsk) => Promise<boolean> {
   return async (ask) => {
-    const verdict = decidePermission(session.mode, ask, session.cwd, undefined, { hermesHome: hermesHome() });
+    const sandboxed = ask.action === "execute" && !ask.unsandboxed && host.shell.sandboxed?.() === true;
+    const verdict = decidePermission(session.mode, ask, session.cwd, undefined, { sandboxed, hermesHome: hermesHome() });
     if (verdict.decision === "deny") throw new ToolError(verdict.reasons.join(" "));
     if (verdict.decision === "allow") return true;
 
@@ -27,6 +28,8 @@ export function permissionGate(
     // asked about every time: no saved or session grant covers it, and none is created from it.
     if (verdict.askEachTime) {
       const answer = await askUser(host, call, { ...ask, reasons: verdict.reasons, askEachTime: true }, signal, () => {});
+      // Outside the sandbox is one run only, whatever the answer claims.
+      if (ask.unsandboxed) return answer === "allow_once";
       return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
     }
 

@@ -120,6 +120,21 @@ export const TerminalConfigSchema = z
      * included, is not inherited.
      */
     env_passthrough: z.array(z.string().min(1)).default([]),
+    /**
+     * The OS sandbox around every local command: auto = wherever available (bubblewrap on
+     * Linux, Seatbelt on macOS); on = commands are refused when there is none; off = none.
+     */
+    sandbox: z.enum(["auto", "on", "off"]).default("auto"),
+    network: z
+      .object({
+        /**
+         * Domains sandboxed commands may reach: [] = no network, ["*"] = any. A list of
+         * domains ("registry.npmjs.org", "*.github.com") goes through an allowlist proxy.
+         */
+        allowed_domains: z.array(z.string().min(1).regex(/^(\*|(\*\.)?[A-Za-z0-9.-]+)$/, "a domain, *.domain, or *")).default([]),
+      })
+      .strict()
+      .default({ allowed_domains: [] }),
   })
   .strict();
 

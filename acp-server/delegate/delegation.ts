@@ -22,8 +22,11 @@ export interface DelegationDeps {
   subagents: Omit<SubagentSettings, "maxIterations" | "maxDepth" | "log">;
   /** The parent session's MCP servers (passed on to external agents). */
   mcpServers: () => acp.McpServer[];
-  /** Runs external agents' terminal/* commands (local processes, own process groups). */
-  shell: ShellRunner;
+  /**
+   * Runs external agents' terminal/* commands (local processes, own process groups), given the
+   * task's folder: the session's sandbox confines their writes to it.
+   */
+  shell: (taskFolder: string) => ShellRunner;
   version: string;
   log: Logger;
   /** Where to look for agents' commands (tests); defaults to this process's PATH. */
@@ -103,7 +106,7 @@ async function runTask(
   const names = [HERMES_AGENT, ...catalog.filter((candidate) => candidate.resolved).map((candidate) => candidate.name)].join(", ");
   if (!entry) return failed(`Unknown agent "${agent}". Available: ${names} (external agents come from delegation.acp_agents; /agents lists them).`);
   if (!entry.resolved) return failed(`Agent "${agent}" is not installed: \`${entry.command}\` was not found. Available: ${names}.`);
-  const services = new ChildServices(cwd, call.host.files, deps.shell);
+  const services = new ChildServices(cwd, call.host.files, deps.shell(cwd));
   const outcome = await runAcpChild({
     agent: { ...entry, resolved: entry.resolved },
     label,

@@ -40,6 +40,7 @@ export interface PolicyContext {
 const PLAN_REFUSAL = "Plan mode is read-only: commands that may change files or state are not run. Finish with a plan (todo); the user switches mode to act.";
 
 export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: string, home: string = os.homedir(), context: PolicyContext = {}): PolicyVerdict {
+  if (ask.unsandboxed) return outsideSandboxVerdict(mode, ask, cwd, home, context);
   const verdict = (decision: PolicyVerdict["decision"], reasons: string[] = [], keys: string[] = [], sensitive = false): PolicyVerdict => ({ decision, reasons, keys, sensitive });
 
   if (ask.action === "execute" && ask.command !== undefined) {
@@ -91,4 +92,19 @@ export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: str
 
 function outsideReasons(paths: string[], cwd: string): string[] {
   return paths.filter((target) => !insideWorkspace(cwd, target)).map((target) => `outside the workspace: ${target}`);
+}
+
+/**
+ * Running a command outside the OS sandbox: refused wherever nobody is asked (dont_ask) or
+ * nothing may change (plan), refused if the command itself is; otherwise the user is asked,
+ * every time (`sensitive`: no remembered or session-wide approval covers it).
+ */
+function outsideSandboxVerdict(mode: SessionMode, ask: PermissionAsk, cwd: string, home: string, context: PolicyContext): PolicyVerdict {
+  const refuse = (reason: string): PolicyVerdict => ({ decision: "deny", reasons: [reason], keys: [], sensitive: true });
+  if (mode === "dont_ask") return refuse("Running a command outside the sandbox needs the user's approval each time, and dont_ask mode asks nobody: it stays in the sandbox.");
+  if (mode === "plan") return refuse("Plan mode is read-only: nothing runs outside the sandbox. Put it in the plan; the user switches mode to act.");
+  const inner = decidePermission(mode, { ...ask, unsandboxed: false }, cwd, home, { ...context, sandboxed: false });
+  if (inner.decision === "deny") return inner;
+  const why = ask.unsandboxedReason ? `: ${ask.unsandboxedReason}` : "";
+  return { decision: "ask", reasons: [`run once OUTSIDE the OS sandbox (full access to your files and network)${why}`, ...inner.reasons], keys: inner.keys, sensitive: true, askEachTime: true };
 }

@@ -1,6 +1,7 @@
 // Paths that are never touched without the user's say-so (except in dont_ask mode), and the
 // workspace boundary. Both compare real paths, so a symlink cannot smuggle a path across.
 import { realpathSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { hermesHome } from "../config/paths";
 
@@ -56,6 +57,46 @@ export function guardedPathReasons(cwd: string, target: string): string[] {
   return reasons;
 }
 
+/**
+ * Credential stores under the home folder, relative to it. The OS sandbox hides every one that
+ * exists (a command cannot even read them), and the same list is what the policy treats as
+ * credentials: ONE list, so a store added here is covered everywhere.
+ */
+export const HOME_CREDENTIAL_STORES = [
+  ".ssh",
+  ".aws",
+  ".gnupg",
+  ".kube",
+  ".docker/config.json",
+  ".config/gh",
+  ".config/gcloud",
+  ".config/hub",
+  ".config/op",
+  ".config/doctl",
+  ".azure",
+  ".oci",
+  ".npmrc",
+  ".yarnrc.yml",
+  ".pypirc",
+  ".netrc",
+  ".git-credentials",
+  ".config/git/credentials",
+  ".cargo/credentials",
+  ".cargo/credentials.toml",
+  ".gem/credentials",
+  ".terraform.d/credentials.tfrc.json",
+  ".vault-token",
+  ".pgpass",
+  ".my.cnf",
+  ".password-store",
+  ".local/share/keyrings",
+];
+
+/** Absolute credential-store paths for `home`, plus Hermes's own secrets ($HERMES_HOME/.env). */
+export function credentialStorePaths(home: string, hermesHomeDir: string = hermesHome()): string[] {
+  return [...HOME_CREDENTIAL_STORES.map((relative) => path.join(home, relative)), path.join(hermesHomeDir, ".env")];
+}
+
 /** Why `target` is sensitive, or undefined. */
 export function sensitiveReason(target: string): string | undefined {
   const real = realPath(target);
@@ -64,6 +105,8 @@ export function sensitiveReason(target: string): string | undefined {
   if (dir) return `it is inside a ${dir}/ folder`;
   const name = path.basename(real);
   if (SENSITIVE_NAMES.some((pattern) => pattern.test(name))) return `${name} may hold credentials`;
+  const store = credentialStorePaths(os.homedir()).find((candidate) => isInside(realPath(candidate), real));
+  if (store) return `${store} is a credential store`;
   if (isInside(realPath(hermesHome()), real) && /^(config\.yaml|\.env)$/.test(name)) return "it is Hermes's own configuration";
   return undefined;
 }

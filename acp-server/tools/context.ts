@@ -73,6 +73,8 @@ export interface RunningCommand {
   release(): Promise<void>;
   /** Live output for runners that can stream it (local processes). Returns an unsubscribe. */
   onOutput?(listener: (chunk: string) => void): () => void;
+  /** For a command that ran in the OS sandbox: what the sandbox probably blocked, read from its output. */
+  sandboxNote?(output: string): string | undefined;
 }
 
 export interface StartCommandOptions {
@@ -80,11 +82,15 @@ export interface StartCommandOptions {
   /** Output beyond this many bytes keeps its head and tail only. */
   outputLimit: number;
   env?: Record<string, string>;
+  /** Run outside the OS sandbox, once: only after the user approved exactly that. */
+  unsandboxed?: boolean;
 }
 
 /** Runs shell command lines (sh -c) in the editor's terminal or as local processes. */
 export interface ShellRunner {
   start(command: string, options: StartCommandOptions): Promise<RunningCommand>;
+  /** True when commands started now run inside an OS sandbox (the policy relies on it). */
+  sandboxed?(): boolean;
 }
 
 export interface BackgroundProcess {
@@ -114,6 +120,10 @@ export interface PermissionAsk {
   reasons?: string[];
   /** An MCP server's tool: plan mode runs only read-only ones; `confirm` ones always ask. */
   mcp?: { server: string; tool: string; readOnly: boolean; confirm: boolean };
+  /** Run a command once outside the OS sandbox: always asked, never granted by dont_ask or plan mode. */
+  unsandboxed?: boolean;
+  /** Why it must run outside the sandbox (the model's words, shown to the user). */
+  unsandboxedReason?: string;
 }
 
 export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";

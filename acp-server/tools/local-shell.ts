@@ -6,6 +6,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
+import type { CommandSandbox } from "../security/sandbox/command-sandbox";
+import { sandboxBlockedNote } from "../security/sandbox/blocked-note";
+import type { SandboxPolicy } from "../security/sandbox/policy";
 import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "./context";
 import { OutputBuffer } from "./output-buffer";
 
@@ -35,16 +38,28 @@ export function killAllLocalProcesses(): void {
 }
 
 export class LocalShellRunner implements ShellRunner {
-  /** `baseEnv`: the environment commands start from (default: this process's, allowlisted). */
-  constructor(private readonly baseEnv: NodeJS.ProcessEnv = childEnv(process.env)) {}
+  /**
+   * `baseEnv`: the environment commands start from (default: this process's, allowlisted).
+   * `sandbox`: the session's OS sandbox; without one commands run bare (tests of the runner itself).
+   */
+  constructor(
+    private readonly baseEnv: NodeJS.ProcessEnv = childEnv(process.env),
+    private readonly sandbox?: CommandSandbox,
+  ) {}
+
+  sandboxed(): boolean {
+    return this.sandbox?.status().active ?? false;
+  }
 
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
     await checkDirectory(options.cwd);
+    // Refusal (terminal.sandbox: on with no sandbox) throws here, before anything runs.
+    const plan = this.sandbox && !options.unsandboxed ? this.sandbox.plan(SHELL, command, options.cwd) : { file: SHELL, args: ["-c", command], env: {} };
     let child: ChildProcess;
     try {
-      child = spawn(SHELL, ["-c", command], {
+      child = spawn(plan.file, plan.args, {
         cwd: options.cwd,
-        env: { ...this.baseEnv, ...NON_INTERACTIVE_ENV, ...options.env },
+        env: { ...this.baseEnv, ...NON_INTERACTIVE_ENV, ...options.env, ...plan.env },
         detached: true,
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -55,7 +70,7 @@ export class LocalShellRunner implements ShellRunner {
       child.once("spawn", resolve);
       child.once("error", (error) => reject(new Error(`Could not start command: ${error.message}`)));
     });
-    return new LocalCommand(child, options.outputLimit);
+    return new LocalCommand(child, options.outputLimit, plan.policy);
   }
 }
 
@@ -70,6 +85,8 @@ class LocalCommand implements RunningCommand {
   constructor(
     private readonly child: ChildProcess,
     outputLimit: number,
+    /** Set when the command runs in the OS sandbox. */
+    private readonly policy?: SandboxPolicy,
   ) {
     this.pid = child.pid as number;
     this.buffer = new OutputBuffer(outputLimit);
@@ -118,6 +135,10 @@ class LocalCommand implements RunningCommand {
 
   waitForExit(): Promise<ExitStatus> {
     return this.exited;
+  }
+
+  sandboxNote(output: string): string | undefined {
+    return this.policy ? sandboxBlockedNote(output, this.policy) : undefined;
   }
 
   onOutput(listener: (chunk: string) => void): () => void {

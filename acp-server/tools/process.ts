@@ -40,7 +40,7 @@ export const processTool = defineTool({
     const entry = lookup(ctx.state, args.id, args.action);
     if (args.action === "poll") {
       const captured = await entry.handle.output();
-      return { output: { id: entry.id, ...status(captured), ...outputFields(captured) } };
+      return { output: { id: entry.id, ...status(captured), ...outputFields(captured), ...sandboxNote(entry, captured) } };
     }
 
     // kill
@@ -89,6 +89,13 @@ function status(captured: CommandOutput): { status: string; exit_code?: number |
   };
   if (captured.exit.signal) result.signal = captured.exit.signal;
   return result;
+}
+
+/** A background command the sandbox stopped says so, like a foreground one. */
+function sandboxNote(entry: BackgroundProcess, captured: CommandOutput): { sandbox?: string } {
+  if (!captured.exit || captured.exit.code === 0) return {};
+  const note = entry.handle.sandboxNote?.(captured.text);
+  return note ? { sandbox: note } : {};
 }
 
 function outputFields(captured: CommandOutput): { output: string; truncated?: string } {

@@ -4,7 +4,7 @@ import { z } from "zod";
 import type { ExitStatus, RunningCommand, ToolContext } from "./context";
 import { tailOf, truncateMiddle } from "./output-buffer";
 import { resolvePath } from "./paths";
-import { defineTool, type ToolResult } from "./registry";
+import { defineTool, ToolError, type ToolResult } from "./registry";
 
 /** Characters of command output the model receives (head and tail kept). */
 export const OUTPUT_LIMIT = 50_000;
@@ -29,6 +29,13 @@ const schema = z.object({
     .boolean()
     .optional()
     .describe("Start the command and return at once with a process_id; manage it with the `process` tool."),
+  unsandboxed: z
+    .boolean()
+    .optional()
+    .describe(
+      "Run this once outside the OS sandbox. Only after a sandboxed run was blocked (the result says so) and the command truly needs it; the user is asked every time and may refuse.",
+    ),
+  reason: z.string().optional().describe("With unsandboxed: why the command must run outside the sandbox (shown to the user)."),
 });
 
 type Args = z.infer<typeof schema>;
@@ -56,20 +63,23 @@ export const terminalTool = defineTool({
   title: (args) => commandTitle(args.command),
   handler: async (args, ctx) => {
     const cwd = resolvePath(ctx.cwd, args.workdir ?? ".");
+    const unsandboxed = args.unsandboxed === true;
+    if (unsandboxed && !args.reason?.trim()) throw new ToolError("unsandboxed: true needs a reason: say why the command cannot run in the sandbox.");
     // The command is screened in the folder it runs in, not the session folder.
     const allowed = await ctx.requestPermission({
       action: "execute",
-      title: commandTitle(args.command),
+      title: `${unsandboxed ? "Outside the sandbox: " : ""}${commandTitle(args.command)}`,
       command: args.command,
       paths: [cwd],
       ...(cwd !== ctx.cwd ? { workdir: cwd } : {}),
+      ...(unsandboxed ? { unsandboxed, unsandboxedReason: args.reason?.trim() } : {}),
     });
     if (!allowed) return { output: { error: "The user denied running this command" }, isError: true };
     if (ctx.signal.aborted) return { output: { error: "Cancelled before the command started" }, isError: true };
 
     let handle: RunningCommand;
     try {
-      handle = await ctx.shell.start(args.command, { cwd, outputLimit: OUTPUT_LIMIT });
+      handle = await ctx.shell.start(args.command, { cwd, outputLimit: OUTPUT_LIMIT, ...(unsandboxed ? { unsandboxed } : {}) });
     } catch (error) {
       return { output: { error: `Could not run the command: ${(error as Error).message ?? String(error)}` }, isError: true };
     }
@@ -133,6 +143,8 @@ async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContex
   if (outcome.kind === "exited") {
     output.exit_code = outcome.status.code;
     if (outcome.status.signal) output.signal = outcome.status.signal;
+    const note = outcome.status.code !== 0 ? handle.sandboxNote?.(captured.text) : undefined;
+    if (note) output.sandbox = note;
     summary = outcome.status.code !== null ? `exit code ${outcome.status.code}` : `killed by ${outcome.status.signal}`;
   } else if (outcome.kind === "timeout") {
     isError = true;

@@ -3,7 +3,7 @@
 // the HTTP stream is dropped and no process survives.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 
 import path from "node:path";
 import { test } from "node:test";
@@ -14,6 +14,25 @@ import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../sup
 const scripted = useScriptedModel();
 
 /** True while the process exists and is not a zombie waiting to be reaped. */
+/**
+ * The host pid of the process whose pid inside its PID namespace is `nsPid` and whose command
+ * line is `argv` (commands run in the OS sandbox, where `$$` is a namespace pid).
+ */
+function hostPid(nsPid: number, argv: string[]): number | undefined {
+  const wanted = `${argv.join("\0")}\0`;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/cmdline`, "latin1") !== wanted) continue;
+      const nspid = /^NSpid:\s+(.*)$/m.exec(readFileSync(`/proc/${entry}/status`, "latin1"))?.[1]?.trim().split(/\s+/);
+      if (nspid && Number(nspid.at(-1)) === nsPid) return Number(entry);
+    } catch {
+      // Gone while we looked.
+    }
+  }
+  return undefined;
+}
+
 function alive(pid: number): boolean {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
@@ -73,8 +92,9 @@ test("cancel during a long local command kills its process group and fails the t
     const prompt = hermes.prompt(sessionId, "run the long thing");
     await hermes.waitForUpdate((u) => u.sessionUpdate === "tool_call_update" && u.status === "in_progress");
     assert.ok(await waitUntil(() => readFileSafe(pidFile) !== ""), "the command started");
-    const pid = Number(readFileSafe(pidFile));
-    assert.ok(alive(pid));
+    let pid: number | undefined;
+    assert.ok(await waitUntil(() => (pid = hostPid(Number(readFileSafe(pidFile)), ["sleep", "30"])) !== undefined), "found the sleep process");
+    assert.ok(alive(pid!));
 
     await hermes.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     const response = await prompt;
@@ -82,7 +102,7 @@ test("cancel during a long local command kills its process group and fails the t
     const end = sessionUpdates(hermes, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "long" && (u.status === "completed" || u.status === "failed"));
     assert.ok(end && end.sessionUpdate === "tool_call_update");
     assert.equal(end.status, "failed");
-    assert.ok(await waitUntil(() => !alive(pid)), "the sleep process was killed");
+    assert.ok(await waitUntil(() => !alive(pid!)), "the sleep process was killed");
   } finally {
     await hermes.close();
   }

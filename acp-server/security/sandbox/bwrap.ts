@@ -1,0 +1,43 @@
+// The bubblewrap command line for one sandboxed command (Linux). Pure: policy in, argv out.
+// Mount order matters, later mounts cover earlier ones: the whole host read-only, then the
+// writable places, then what must stay read-only even inside them ($HERMES_HOME, a plan-mode
+// workspace), then the credential stores hidden last so nothing can uncover them.
+// This module has no server dependencies: the VS Code extension imports it too.
+import type { SandboxPolicy } from "./policy";
+
+/** Where the in-sandbox side of the network allowlist finds the host proxy's socket. */
+export const SANDBOX_PROXY_SOCKET = "/run/hermes-proxy.sock";
+/** The loopback port the in-sandbox forwarder listens on (HTTP(S)_PROXY points here). */
+export const SANDBOX_PROXY_PORT = 3128;
+
+export interface BwrapOptions {
+  /** Running as root: drop every capability, or the command could remount / read-write. */
+  root: boolean;
+  cwd: string;
+  /** The program and its arguments to run inside (e.g. ["/bin/bash", "-c", line]). */
+  command: string[];
+}
+
+export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[] {
+  const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc", "--unshare-ipc", "--die-with-parent"];
+  // No --new-session: the command must stay in the process group Hermes kills on cancel.
+  if (options.root) args.push("--cap-drop", "ALL");
+  if (policy.network.kind !== "on") args.push("--unshare-net");
+  args.push("--bind", policy.tmpDir, "/tmp");
+  for (const dir of policy.writable) args.push("--bind", dir, dir);
+  for (const dir of policy.readOnly) args.push("--ro-bind", dir, dir);
+  for (const hidden of policy.hidden) {
+    if (hidden.kind === "dir") args.push("--tmpfs", hidden.path, "--remount-ro", hidden.path);
+    else args.push("--ro-bind", "/dev/null", hidden.path);
+  }
+  if (policy.network.kind === "allowlist" && policy.network.proxySocket) {
+    args.push("--bind", policy.network.proxySocket, SANDBOX_PROXY_SOCKET);
+  }
+  args.push("--setenv", "TMPDIR", "/tmp", "--chdir", options.cwd, "--", ...options.command);
+  return args;
+}
+
+/** Environment variables that send HTTP(S) clients inside the sandbox through the allowlist proxy. */
+export function proxyEnv(url: string): Record<string, string> {
+  return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: "", no_proxy: "" };
+}

@@ -1,0 +1,54 @@
+// Sandbox tests need bubblewrap (Linux) or sandbox-exec (macOS). On CI a missing sandbox is a
+// failure, not a skip: CI installs bubblewrap (.ci/run), and a silent skip would hide that the
+// floor under every command is untested. Locally they skip, saying why.
+import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { detectSandbox } from "../../acp-server/security/sandbox/detect";
+import { makeTempDirSync } from "./temp-dirs";
+
+/** `skip` for node:test's `describe(name, { skip }, …)`; throws on CI when there is no sandbox. */
+export function sandboxSkip(): string | false {
+  const detection = detectSandbox();
+  if (detection.kind === "bwrap") return false;
+  const why = `no usable bubblewrap: ${detection.problem ?? detection.kind}`;
+  if (process.env.CI === "true") throw new Error(`Sandbox tests cannot run on CI: ${why}. .ci/run installs bubblewrap.`);
+  process.stderr.write(`\n  ⚠ sandbox tests SKIPPED: ${why}\n\n`);
+  return why;
+}
+
+/** A fake machine: home with credentials and notes, Hermes's home, a workspace, an outside folder. */
+export function fakeMachine() {
+  const root = makeTempDirSync("hermes-sandbox-");
+  const home = path.join(root, "home");
+  const hermesHome = path.join(home, ".hermes");
+  const workspace = path.join(root, "work", "project");
+  const outside = path.join(root, "outside");
+  for (const dir of [path.join(home, ".ssh"), path.join(home, ".aws"), hermesHome, workspace, outside]) mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(home, ".ssh", "id_rsa"), "-----BEGIN PRIVATE KEY----- secret-key-material");
+  writeFileSync(path.join(home, ".aws", "credentials"), "aws_secret_access_key=abc");
+  writeFileSync(path.join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=npm-secret");
+  writeFileSync(path.join(home, "notes.txt"), "my notes");
+  writeFileSync(path.join(hermesHome, ".env"), "OPENAI_API_KEY=sk-secret");
+  writeFileSync(path.join(hermesHome, "config.yaml"), "model: x\n");
+  writeFileSync(path.join(outside, "keep.txt"), "keep me");
+  writeFileSync(path.join(workspace, "readme.md"), "hello");
+  return { root, home, hermesHome, workspace, outside };
+}
+
+/** Every file under `dir` with its content (folders as "<dir>"): equal snapshots mean nothing changed. */
+export function snapshot(dir: string): Record<string, string> {
+  const entries: Record<string, string> = {};
+  const walk = (current: string) => {
+    for (const name of readdirSync(current)) {
+      const full = path.join(current, name);
+      const info = statSync(full);
+      if (info.isDirectory()) {
+        entries[full] = "<dir>";
+        walk(full);
+      } else entries[full] = readFileSync(full, "latin1");
+    }
+  };
+  walk(dir);
+  return entries;
+}
+

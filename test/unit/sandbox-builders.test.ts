@@ -1,0 +1,188 @@
+// The pure parts of the sandbox: bwrap argv, Seatbelt profile, status, blocked notes and the
+// policy's answer to "run this outside the sandbox", as tables.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { sandboxBlockedNote } from "../../acp-server/security/sandbox/blocked-note";
+import { bwrapArgs } from "../../acp-server/security/sandbox/bwrap";
+import { sandboxStatus } from "../../acp-server/security/sandbox/detect";
+import { networkPolicy, type SandboxPolicy } from "../../acp-server/security/sandbox/policy";
+import { seatbeltProfile } from "../../acp-server/security/sandbox/seatbelt";
+import { decidePermission } from "../../acp-server/security/permission-policy";
+import type { SessionMode } from "../../acp-server/security/modes";
+
+const policy: SandboxPolicy = {
+  writable: ["/work/app"],
+  readOnly: ["/home/u/.hermes"],
+  hidden: [
+    { path: "/home/u/.ssh", kind: "dir" },
+    { path: "/home/u/.npmrc", kind: "file" },
+  ],
+  tmpDir: "/tmp/hermes-sandbox-1/s1",
+  network: { kind: "off" },
+};
+
+/** The argv as pairs/triples after a flag, for order-insensitive checks where order does not matter. */
+function indexOfSequence(args: string[], sequence: string[]): number {
+  for (let i = 0; i + sequence.length <= args.length; i++) if (sequence.every((word, j) => args[i + j] === word)) return i;
+  return -1;
+}
+
+describe("bwrapArgs", () => {
+  const argv = bwrapArgs(policy, { root: false, cwd: "/work/app/src", command: ["/bin/bash", "-c", "ls -la"] });
+
+  const present: [string, string[]][] = [
+    ["whole host read-only", ["--ro-bind", "/", "/"]],
+    ["own PID namespace and /proc", ["--unshare-pid", "--proc", "/proc"]],
+    ["dies with Hermes", ["--die-with-parent"]],
+    ["no network when off", ["--unshare-net"]],
+    ["session temp folder as /tmp", ["--bind", "/tmp/hermes-sandbox-1/s1", "/tmp"]],
+    ["workspace writable", ["--bind", "/work/app", "/work/app"]],
+    ["$HERMES_HOME read-only", ["--ro-bind", "/home/u/.hermes", "/home/u/.hermes"]],
+    ["hidden folder: empty read-only tmpfs", ["--tmpfs", "/home/u/.ssh", "--remount-ro", "/home/u/.ssh"]],
+    ["hidden file: /dev/null over it", ["--ro-bind", "/dev/null", "/home/u/.npmrc"]],
+    ["TMPDIR", ["--setenv", "TMPDIR", "/tmp"]],
+    ["cwd", ["--chdir", "/work/app/src"]],
+    ["the command last", ["--", "/bin/bash", "-c", "ls -la"]],
+  ];
+  for (const [what, sequence] of present) {
+    it(what, () => assert.notEqual(indexOfSequence(argv, sequence), -1, `${sequence.join(" ")} in ${argv.join(" ")}`));
+  }
+
+  it("mounts in order: host, temp, writable, read-only, hidden (later mounts win)", () => {
+    const order = [["--ro-bind", "/", "/"], ["--bind", "/tmp/hermes-sandbox-1/s1"], ["--bind", "/work/app"], ["--ro-bind", "/home/u/.hermes"], ["--tmpfs", "/home/u/.ssh"], ["--"]].map((sequence) =>
+      indexOfSequence(argv, sequence),
+    );
+    assert.deepEqual([...order].sort((a, b) => a - b), order);
+  });
+
+  it("keeps the command in Hermes's process group (no --new-session)", () => assert.equal(argv.includes("--new-session"), false));
+
+  const variants: [string, Partial<SandboxPolicy>, boolean, (args: string[]) => boolean][] = [
+    ["root drops every capability", {}, true, (args) => indexOfSequence(args, ["--cap-drop", "ALL"]) !== -1],
+    ["non-root adds no cap flags", {}, false, (args) => !args.includes("--cap-drop")],
+    ["network on keeps the host network", { network: { kind: "on" } }, false, (args) => !args.includes("--unshare-net")],
+    [
+      "allowlist: no network namespace access, the proxy socket bound in",
+      { network: { kind: "allowlist", domains: ["example.com"], proxySocket: "/tmp/p.sock" } },
+      false,
+      (args) => args.includes("--unshare-net") && indexOfSequence(args, ["--bind", "/tmp/p.sock", "/run/hermes-proxy.sock"]) !== -1,
+    ],
+    ["plan mode: workspace only read-only", { writable: [], readOnly: ["/work/app"] }, false, (args) => indexOfSequence(args, ["--ro-bind", "/work/app", "/work/app"]) !== -1 && indexOfSequence(args, ["--bind", "/work/app"]) === -1],
+  ];
+  for (const [what, change, root, check] of variants) {
+    it(what, () => assert.ok(check(bwrapArgs({ ...policy, ...change }, { root, cwd: "/work/app", command: ["true"] }))));
+  }
+});
+
+describe("seatbeltProfile", () => {
+  it("forbids writes except the writable places, forbids the read-only ones and hides credentials", () => {
+    assert.equal(
+      seatbeltProfile(policy),
+      [
+        "(version 1)",
+        "(allow default)",
+        "(deny file-write*)",
+        '(allow file-write* (subpath "/work/app") (subpath "/tmp/hermes-sandbox-1/s1") (literal "/dev/null") (literal "/dev/zero") (regex #"^/dev/fd/") (regex #"^/dev/tty"))',
+        '(deny file-write* (subpath "/home/u/.hermes"))',
+        '(deny file-read* file-write* (subpath "/home/u/.ssh") (literal "/home/u/.npmrc"))',
+        "(deny network*)",
+        "",
+      ].join("\n"),
+    );
+  });
+
+  const network: [string, SandboxPolicy["network"], string[], string[]][] = [
+    ["on: no network rule", { kind: "on" }, [], ["(deny network*)"]],
+    ["allowlist: only the proxy's port", { kind: "allowlist", domains: ["a.com"], proxyPort: 4100 }, ["(deny network*)", '(allow network-outbound (remote ip "localhost:4100"))'], []],
+  ];
+  for (const [what, net, has, hasNot] of network) {
+    it(what, () => {
+      const profile = seatbeltProfile({ ...policy, network: net });
+      for (const line of has) assert.ok(profile.includes(line), line);
+      for (const line of hasNot) assert.ok(!profile.includes(line), line);
+    });
+  }
+
+  it("quotes paths so a quote in a folder name cannot end the string", () => {
+    const profile = seatbeltProfile({ ...policy, writable: ['/work/a"b\\c'], readOnly: [], hidden: [] });
+    assert.ok(profile.includes('(subpath "/work/a\\"b\\\\c")'), profile);
+  });
+});
+
+describe("networkPolicy", () => {
+  const table: [string[], SandboxPolicy["network"]][] = [
+    [[], { kind: "off" }],
+    [["*"], { kind: "on" }],
+    [["Example.com", "example.com", "*.npmjs.org"], { kind: "allowlist", domains: ["example.com", "*.npmjs.org"] }],
+  ];
+  for (const [domains, expected] of table) it(JSON.stringify(domains), () => assert.deepEqual(networkPolicy(domains), expected));
+});
+
+describe("sandboxStatus", () => {
+  const table: [string, Parameters<typeof sandboxStatus>, Partial<ReturnType<typeof sandboxStatus>>][] = [
+    ["auto with bwrap: active", ["auto", { kind: "bwrap", program: "/usr/bin/bwrap" }], { active: true, available: true, kind: "bwrap", refuse: false }],
+    ["auto without: runs bare, says so", ["auto", { kind: "none", problem: "bwrap is not installed" }], { active: false, available: false, refuse: false }],
+    ["on without: refuses", ["on", { kind: "none", problem: "bwrap is not installed" }], { active: false, refuse: true }],
+    ["off: never active", ["off", { kind: "bwrap", program: "/usr/bin/bwrap" }], { active: false, kind: "none", refuse: false }],
+    ["macOS", ["auto", { kind: "seatbelt", program: "/usr/bin/sandbox-exec" }], { active: true, kind: "seatbelt" }],
+  ];
+  for (const [what, args, expected] of table) {
+    it(what, () => {
+      const status = sandboxStatus(...args);
+      for (const [key, value] of Object.entries(expected)) assert.equal(status[key as keyof typeof status], value, key);
+      assert.ok(status.reason.length > 10);
+    });
+  }
+  it("the refusal names the fix", () => assert.match(sandboxStatus("on", { kind: "none", problem: "bubblewrap (bwrap) is not installed" }).reason, /terminal\.sandbox.*refused.*install/is));
+});
+
+describe("sandboxBlockedNote", () => {
+  const table: [string, string, RegExp | undefined][] = [
+    ["bash redirect", "/bin/bash: line 1: /etc/x: Read-only file system", /blocked writing \/etc\/x: only the workspace \(\/work\/app\)/],
+    ["touch", "touch: cannot touch '/usr/local/bin/tool': Read-only file system", /blocked writing \/usr\/local\/bin\/tool/],
+    ["node EROFS", "Error: EROFS: read-only file system, open '/etc/hosts'", /blocked writing \/etc\/hosts/],
+    ["relative write", "bash: line 1: out.txt: Read-only file system", /blocked writing out\.txt/],
+    ["hidden key", "cat: /home/u/.ssh/id_rsa: No such file or directory", /hid \/home\/u\/.ssh\/id_rsa/],
+    ["hidden file", "cat: /home/u/.npmrc: Permission denied", /hid \/home\/u\/.npmrc/],
+    ["curl", "curl: (6) Could not resolve host: example.com", /network connection: commands have no network/],
+    ["npm", "npm error code EAI_AGAIN\nnpm error errno EAI_AGAIN request to https://registry.npmjs.org/x failed, reason: getaddrinfo EAI_AGAIN registry.npmjs.org", /network/],
+    ["the host's /tmp", "bash: /tmp/other/x.txt: No such file or directory", /does not show \/tmp\/other\/x\.txt: inside it, \/tmp is this session's own temp folder/],
+    ["an ordinary failure", "Error: Cannot find module 'left-pad'", undefined],
+    ["a missing file in the workspace", "cat: /work/app/nope.txt: No such file or directory", undefined],
+    ["a test failure", "1 failing\n  AssertionError: expected 1 to equal 2", undefined],
+  ];
+  for (const [what, output, expected] of table) {
+    it(what, () => {
+      const note = sandboxBlockedNote(output, policy);
+      if (expected) assert.match(note ?? "", expected);
+      else assert.equal(note, undefined);
+    });
+  }
+  it("with the network on, connection errors are not blamed on the sandbox", () => {
+    assert.equal(sandboxBlockedNote("curl: (7) Failed to connect to localhost port 3000", { ...policy, network: { kind: "on" } }), undefined);
+  });
+  it("every note offers the way out", () => assert.match(sandboxBlockedNote("/bin/sh: /etc/x: Read-only file system", policy) ?? "", /unsandboxed: true and a reason; the user is asked/));
+});
+
+describe("running a command outside the sandbox (permission policy)", () => {
+  const ask = { action: "execute" as const, title: "$ make install", command: "make install", paths: ["/work/app"], unsandboxed: true, unsandboxedReason: "installs into /usr/local" };
+  const table: [SessionMode, "deny" | "ask"][] = [
+    ["dont_ask", "deny"],
+    ["plan", "deny"],
+    ["default", "ask"],
+    ["accept_edits", "ask"],
+  ];
+  for (const [mode, decision] of table) {
+    it(`${mode}: ${decision}`, () => {
+      const verdict = decidePermission(mode, ask, "/work/app", "/home/u", { sandboxed: true });
+      assert.equal(verdict.decision, decision);
+      if (decision === "ask") {
+        assert.equal(verdict.sensitive, true, "never covered by a remembered approval");
+        assert.match(verdict.reasons.join(" "), /OUTSIDE the OS sandbox.*installs into \/usr\/local/);
+      }
+    });
+  }
+  it("a command refused anyway stays refused", () => {
+    assert.equal(decidePermission("default", { ...ask, command: "rm -rf /" }, "/work/app", "/home/u").decision, "deny");
+  });
+});

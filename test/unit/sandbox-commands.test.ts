@@ -1,0 +1,177 @@
+// The OS sandbox really stops what it must: commands run through LocalShellRunner with a
+// session sandbox over a fake home and workspace under a temp folder, and try to do harm.
+import assert from "node:assert/strict";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { after, before, describe, it } from "node:test";
+import { CommandSandbox } from "../../acp-server/security/sandbox/command-sandbox";
+import type { RunningCommand } from "../../acp-server/tools/context";
+import { killAllLocalProcesses, LocalShellRunner } from "../../acp-server/tools/local-shell";
+import { fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
+
+const PLANTED = "planted-agent-secret-7f3a";
+
+describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () => {
+  const machine = fakeMachine();
+  let planMode = false;
+  const sandbox = new CommandSandbox({ mode: "on", allowedDomains: [] }, () => ({
+    roots: [machine.workspace],
+    readOnlyWorkspace: planMode,
+    sessionKey: "sandbox-test",
+    home: machine.home,
+    hermesHome: machine.hermesHome,
+  }));
+  const runner = new LocalShellRunner({ ...process.env, HOME: machine.home, HERMES_HOME: machine.hermesHome }, sandbox);
+  const started: RunningCommand[] = [];
+  let server: Server;
+  let port = 0;
+
+  before(async () => {
+    // The agent's own environment holds a secret the command must not find through /proc.
+    process.env.HERMES_PLANTED_SECRET = PLANTED;
+    server = createServer((_request, response) => response.end("reached"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(async () => {
+    delete process.env.HERMES_PLANTED_SECRET;
+    for (const handle of started) await handle.release();
+    killAllLocalProcesses();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  async function run(command: string, cwd = machine.workspace) {
+    const handle = await runner.start(command, { cwd, outputLimit: 100_000 });
+    started.push(handle);
+    const exit = await handle.waitForExit();
+    const { text } = await handle.output();
+    return { exit, text, note: handle.sandboxNote?.(text) };
+  }
+
+  it("reports itself active", () => {
+    assert.equal(runner.sandboxed(), true);
+    assert.equal(sandbox.status().kind, "bwrap");
+  });
+
+  it("lets normal work in the workspace happen: files, node, git, the temp folder", async () => {
+    const result = await run(
+      [
+        "set -e",
+        "echo one > a.txt && echo two >> a.txt && sed -i 's/one/uno/' a.txt && cat a.txt",
+        "mkdir -p src/lib && mv a.txt src/lib/ && rm src/lib/a.txt && rmdir src/lib",
+        "node -e 'console.log(\"node\", 6 * 7)'",
+        "git init -q . && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m init && git log --oneline | wc -l",
+        "echo scratch > /tmp/scratch.txt && mktemp -d >/dev/null && echo tmp-ok",
+      ].join("\n"),
+    );
+    assert.equal(result.exit.code, 0, result.text);
+    assert.match(result.text, /uno\ntwo/);
+    assert.match(result.text, /node 42/);
+    assert.match(result.text, /^1$/m);
+    assert.match(result.text, /tmp-ok/);
+    assert.ok(existsSync(path.join(machine.workspace, ".git", "HEAD")));
+    // The session's temp folder outlives one command.
+    assert.equal((await run("cat /tmp/scratch.txt")).text, "scratch\n");
+  });
+
+  it("blocks rm -rf and writes outside the workspace, and says what it blocked", async () => {
+    const before = { home: snapshot(machine.home), outside: snapshot(machine.outside) };
+    const result = await run(
+      `rm -rf ${machine.outside} ${machine.home}/notes.txt; echo x > /etc/hermes-sandbox-probe; echo y > ${machine.home}/new.txt; touch ${machine.outside}/new`,
+    );
+    assert.notEqual(result.exit.code, 0);
+    assert.deepEqual(snapshot(machine.home), before.home);
+    assert.deepEqual(snapshot(machine.outside), before.outside);
+    assert.equal(existsSync("/etc/hermes-sandbox-probe"), false);
+    assert.match(result.note ?? "", /The sandbox blocked writing \/.+: only the workspace \(.*project\)/);
+  });
+
+  it("hides credential stores: ~/.ssh/id_rsa, ~/.aws, ~/.npmrc and $HERMES_HOME/.env cannot be read", async () => {
+    const result = await run(`cat ~/.ssh/id_rsa; cat ~/.aws/credentials; cat ~/.npmrc; cat "$HERMES_HOME/.env"; ls -A ~/.ssh | wc -l`);
+    assert.doesNotMatch(result.text, /secret/);
+    assert.match(result.text, /^0$/m, "the hidden folder looks empty");
+    assert.match(result.note ?? "", /The sandbox hid .*: credential stores are not readable/);
+    // The files themselves are untouched.
+    assert.match(readFileSync(path.join(machine.home, ".ssh", "id_rsa"), "utf8"), /secret-key-material/);
+  });
+
+  it("keeps $HERMES_HOME read-only: config, memory and skills cannot be changed by a command", async () => {
+    const before = snapshot(machine.hermesHome);
+    const result = await run(`echo "model: evil" > "$HERMES_HOME/config.yaml"; mkdir "$HERMES_HOME/skills"; rm -f "$HERMES_HOME/.env"`);
+    assert.notEqual(result.exit.code, 0);
+    assert.deepEqual(snapshot(machine.hermesHome), before);
+  });
+
+  it("runs in its own PID namespace: no /proc/<pid>/environ of the agent", async () => {
+    const result = await run(`echo "ppid=$PPID"; cat /proc/${process.pid}/environ; cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c HERMES_PLANTED_SECRET; ls /proc | grep -c '^[0-9]'`);
+    assert.doesNotMatch(result.text, new RegExp(PLANTED));
+    assert.match(result.text, /^0$/m, "no process in the sandbox carries the planted variable");
+    // Only the sandbox's own few processes exist in its /proc.
+    const processes = Number(result.text.trim().split("\n").at(-1));
+    assert.ok(processes < 10, `saw ${processes} processes`);
+  });
+
+  it("has no network by default: a server on 127.0.0.1 cannot be reached", async () => {
+    const reach = `node -e "require('http').get('http://127.0.0.1:${port}', (r) => { r.on('data', (d) => console.log(String(d))) }).on('error', (e) => { console.error('failed:', e.message); process.exit(3) })"`;
+    const inside = await run(reach);
+    assert.equal(inside.exit.code, 3, inside.text);
+    assert.doesNotMatch(inside.text, /reached/);
+    assert.match(inside.note ?? "", /network/);
+    // The same command outside the sandbox does reach it (the test server works).
+    const handle = await runner.start(reach, { cwd: machine.workspace, outputLimit: 10_000, unsandboxed: true });
+    started.push(handle);
+    assert.equal((await handle.waitForExit()).code, 0);
+    assert.match((await handle.output()).text, /reached/);
+  });
+
+  it("mounts the workspace read-only in plan mode", async () => {
+    planMode = true;
+    try {
+      const result = await run("cat readme.md && echo changed > readme.md");
+      assert.notEqual(result.exit.code, 0);
+      assert.match(result.text, /^hello/);
+      assert.equal(readFileSync(path.join(machine.workspace, "readme.md"), "utf8"), "hello");
+      assert.match(result.note ?? "", /plan mode is read-only/);
+    } finally {
+      planMode = false;
+    }
+  });
+
+  it("is killed with its whole tree on cancel: no orphan survives", async () => {
+    const marker = `hermes-sandbox-orphan-${process.pid}`;
+    const handle = await runner.start(`node -e "setInterval(() => {}, 1000)" ${marker} & node -e "setInterval(() => {}, 1000)" ${marker}-2 & echo started; wait`, {
+      cwd: machine.workspace,
+      outputLimit: 10_000,
+    });
+    started.push(handle);
+    const deadline = Date.now() + 10_000;
+    while (!((await handle.output()).text.includes("started") && liveWith(marker).length === 2)) {
+      assert.ok(Date.now() < deadline, `the two sandboxed node processes never started: ${(await handle.output()).text}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    await handle.kill();
+    await handle.waitForExit();
+    for (let attempt = 0; liveWith(marker).length > 0 && attempt < 100; attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(liveWith(marker), []);
+  });
+});
+
+/** Pids of live (not zombie) node processes whose arguments mention `marker`. */
+function liveWith(marker: string): number[] {
+  const pids: number[] = [];
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${entry}/cmdline`, "latin1");
+      const [program] = cmdline.split("\0");
+      if (!cmdline.includes(marker) || !program?.endsWith("node")) continue;
+      const state = readFileSync(`/proc/${entry}/stat`, "latin1").split(") ")[1]?.[0];
+      if (state !== "Z") pids.push(Number(entry));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return pids;
+}
