@@ -2,6 +2,7 @@
 // one at a time; a prompt sent during a turn waits for it and is echoed when it starts.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { runTurn } from "../agent/loop";
+import { configErrorFix } from "../config/config-error";
 import { createDelegation } from "../delegate/delegation";
 import { ModelsExhaustedError } from "../agent/model-call";
 import type { TurnHost } from "../agent/turn-io";
@@ -106,7 +107,7 @@ async function runPromptTurn(
     // A broken config.yaml is the cause when there is one: say that and its fix, not the generic
     // "no model is configured" that follows from Hermes ignoring the file.
     const why = loaded.error
-      ? `${loaded.error}\n\nFix the file and key named above (Hermes ignores ${loaded.configPath} until it is valid); \`hermes acp --check\` shows what is resolved.`
+      ? `${loaded.error}\n\n${configErrorFix(loaded)}`
       : model.reason;
     observer.send(textChunk(`Hermes has no model to talk to.\n\n${why}`));
     await observer.flush();

@@ -1,5 +1,6 @@
 // `hermes acp --check`: print the resolved configuration and probe the model endpoint (one
 // GET /models, no tokens spent; `--offline` skips it); exit 1 with the reason if unusable.
+import { configErrorFix } from "../config/config-error";
 import { apiKeyPlaces } from "../config/key-places";
 import { loadConfig } from "../config/load";
 import { probeEndpoint } from "../config/probe-endpoint";
@@ -21,7 +22,8 @@ export async function runCheck(
   out(`hermes ${VERSION}`);
   out(`home:        ${loaded.home}`);
   out(`config:      ${loaded.configPath}${loaded.configFound ? "" : " (not found, using defaults)"}`);
-  const problems: string[] = loaded.error ? [loaded.error] : [];
+  // A broken file is the cause: its fix, not the "no model is configured" that follows from ignoring it.
+  const problems: string[] = loaded.error ? [`${loaded.error}\n\n${configErrorFix(loaded)}`] : [];
   if (model.ok) {
     const set = resolveModelSet(loaded, model.model);
     describe(out, model.model);
@@ -48,7 +50,7 @@ export async function runCheck(
   } else {
     const local = loaded.error ? undefined : await probeLocalServers();
     if (local) out(`model:       none configured; a local ${local.provider} at ${local.baseUrl} will be used (${local.models[0]})`);
-    else problems.push(model.reason);
+    else if (!(loaded.error && /^No model is configured/.test(model.reason))) problems.push(model.reason);
   }
   out(`max_turns:   ${loaded.config.agent.max_turns}`);
   out(`mode:        ${loaded.config.agent.default_mode}`);

@@ -2,6 +2,7 @@
 // short of ok, the fix. A check never throws: whatever goes wrong inside it is its own failure.
 import { existsSync, statSync, statfsSync } from "node:fs";
 import path from "node:path";
+import { configErrorFix } from "../config/config-error";
 import { apiKeyPlaces } from "../config/key-places";
 import type { LoadedConfig } from "../config/load";
 import { probeEndpoint } from "../config/probe-endpoint";
@@ -73,7 +74,7 @@ export function checkDiskSpace(home: string): CheckResult {
 
 export function checkConfig(loaded: LoadedConfig): CheckResult {
   if (loaded.error) {
-    return fail("config", loaded.error, `Fix the file and key named above; Hermes ignores ${loaded.configPath} until it is valid.`);
+    return fail("config", loaded.error, configErrorFix(loaded) ?? `Fix ${loaded.configPath}.`);
   }
   if (!loaded.configFound) return warn("config", `${loaded.configPath} not found (using defaults)`, "Create it with a `model:` section; see docs/configuration.md.");
   return ok("config", loaded.configPath);

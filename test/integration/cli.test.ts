@@ -63,6 +63,8 @@ test("acp --check prints the resolved model, or exits 1 with the reason", async 
   const invalid = await hermes(["acp", "--check"], { config: { model: { provider: "custom", name: "m", base_url: "not a url" } } });
   assert.equal(invalid.code, 1);
   assert.match(invalid.stderr, /config\.yaml: model\.base_url: /);
+  assert.match(invalid.stderr, /Fix model\.base_url in .*config\.yaml as described above, then run `hermes acp --check`/);
+  assert.doesNotMatch(invalid.stderr, /No model is configured/, "the cause, not the generic consequence");
 
   const noKey = await hermes(["acp", "--check"], { config: { model: { provider: "openai", name: "gpt-4.1" } } });
   assert.equal(noKey.code, 1);

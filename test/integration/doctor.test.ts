@@ -103,7 +103,7 @@ test("a broken setup fails, naming each problem with its fix", async () => {
   assert.equal(yaml.code, 1);
   assert.equal(yaml.byName("config")?.status, "fail");
   assert.match(yaml.byName("config")!.detail, /invalid YAML: .*line \d+, column \d+/);
-  assert.match(yaml.byName("config")!.fix!, /Fix the file and key named above/);
+  assert.match(yaml.byName("config")!.fix!, /Fix the YAML syntax in .*config\.yaml at the line shown above/);
 
   // Nothing listens at the endpoint: the endpoint fails and no model call is attempted.
   const closed = `http://127.0.0.1:${await freePort()}/v1`;

@@ -115,7 +115,7 @@ test("an invalid config names the file, the key and the problem in the prompt an
     const text = agentText(hermes, sessionId);
     assert.match(text, /config\.yaml: model\.provider: /);
     assert.match(text, /config\.yaml: agent\.max_turns: /);
-    assert.match(text, /Fix the file and key named above/);
+    assert.match(text, /Fix model\.provider, agent\.max_turns in .*config\.yaml as described above/);
     assert.doesNotMatch(text, /No model is configured/, "the cause, not the generic consequence");
     assert.match(hermes.stderr(), /model\.provider/, "the problem is logged to stderr too");
   } finally {
