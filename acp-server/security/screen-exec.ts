@@ -79,10 +79,10 @@ export function readsScriptFromStdin(cmd: SimpleCommand): boolean {
 }
 
 /** Where the command's stdin comes from, when it carries text: a pipe, a here-document, a here-string, a file. */
-function stdinText(cmd: SimpleCommand, all: SimpleCommand[]): { literal?: string; source: string } | undefined {
+function stdinText(cmd: SimpleCommand, all: SimpleCommand[]): { literals?: string[]; source: string } | undefined {
   for (const r of cmd.redirects) {
-    if (r.heredoc !== undefined) return { literal: r.heredoc, source: "a here-document" };
-    if (r.op === "<<<") return r.dynamic ? { source: "a here-string computed at run time" } : { literal: r.target, source: "a here-string" };
+    if (r.heredoc !== undefined) return { literals: [r.heredoc], source: "a here-document" };
+    if (r.op === "<<<") return r.dynamic ? { source: "a here-string computed at run time" } : { literals: [r.target], source: "a here-string" };
     if (r.op === "<") return { source: `the file ${r.target}` };
   }
   if (cmd.stage === 0) return undefined;
@@ -90,12 +90,20 @@ function stdinText(cmd: SimpleCommand, all: SimpleCommand[]): { literal?: string
   if (!before) return { source: "a pipe" };
   const literalArgs = before.argWords.every((w) => w.dynamic.length === 0) && before.unresolved.length === 0;
   if ((before.program === "echo" || before.program === "printf") && literalArgs) {
-    const words = before.args.filter((a, i) => !(before.program === "echo" && i === 0 && /^-[neE]+$/.test(a)));
-    return { literal: words.join(" ").replace(/\\n/g, "\n"), source: `${before.program}` };
+    let words = before.args.filter((a, i) => !(before.program === "echo" && i === 0 && /^-[neE]+$/.test(a)));
+    let joiner = " ";
+    if (before.program === "printf" && words.length > 1 && /^%s(\\n|\n| )?$/.test(words[0])) {
+      joiner = "\n";
+      words = words.slice(1);
+    }
+    // Whether `\n` is decoded depends on the shell and the program (dash's echo does, bash's does not): both readings are screened.
+    const text = words.join(joiner);
+    const decoded = text.replace(/\\n/g, "\n");
+    return { literals: decoded === text ? [text] : [text, decoded], source: `${before.program}` };
   }
   if (before.program === "cat" && before.args.length === 0) {
     const doc = before.redirects.find((r) => r.heredoc !== undefined || (r.op === "<<<" && !r.dynamic));
-    if (doc) return { literal: doc.heredoc ?? doc.target, source: "a here-document" };
+    if (doc) return { literals: [doc.heredoc ?? doc.target], source: "a here-document" };
   }
   return { source: `the output of ${before.program || "a command"}` };
 }
@@ -106,9 +114,9 @@ export function checkCodeFedToShell(s: Screen, cmd: SimpleCommand, all: SimpleCo
   const input = stdinText(cmd, all);
   if (!input) return;
   const shell = SHELLS.has(p) || p === "source" || p === ".";
-  if (shell && input.literal !== undefined) {
+  if (shell && input.literals !== undefined) {
     // `bash <<EOF` is parsed by the parser already; a pipe from echo/cat is screened here.
-    if (cmd.stage > 0) s.nested(input.literal, `${input.source} | ${p}`);
+    if (cmd.stage > 0) for (const literal of input.literals) s.nested(literal, `${input.source} | ${p}`);
     return;
   }
   if (shell && /^the file (\/dev\/(stdin|fd\/|tcp\/|udp\/)|\/proc\/self\/fd\/)/.test(input.source)) {

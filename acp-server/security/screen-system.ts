@@ -185,7 +185,12 @@ export function checkPermissions(s: Screen, cmd: SimpleCommand): void {
   const { short, long, operands } = shortFlags(cmd.args);
   const [spec, ...targets] = operands;
   if (cmd.program === "chmod" && spec !== undefined && setuidMode(spec)) {
-    s.add("dangerous", "chmod-setuid", `chmod ${spec} sets the setuid/setgid bit on ${targets.join(" ") || "the target"}: it then runs with its owner's privileges, for anyone`);
+    const system = targets.filter((t) => {
+      const abs = s.abs(t);
+      return !isWithin(abs, s.st.home) && SYSTEM_DIRS.some((d) => isWithin(abs, d));
+    });
+    if (system.length > 0) s.add("hardline", "chmod-setuid-system", `chmod ${spec} makes the system program ${system.join(" ")} run as its owner (root) for anyone: a way to take over the machine`);
+    else s.add("dangerous", "chmod-setuid", `chmod ${spec} sets the setuid/setgid bit on ${targets.join(" ") || "the target"}: it then runs with its owner's privileges, for anyone`);
   }
   if (cmd.program === "chmod" && spec !== undefined && worldWritableMode(spec)) {
     for (const t of targets) {

@@ -108,12 +108,13 @@ export function decodeAnsiC(body: string): string {
  * If a command substitution — `$(...)` or a backtick pair — starts at `i`, push the command
  * inside it onto `subs` and return the index just past it; otherwise return -1. Used both
  * inside and outside double quotes, since the inner command runs either way. `$((...))` is
- * arithmetic, not a command, so it is skipped without being recorded.
+ * arithmetic in bash, but it is recorded too: array subscripts inside it run substitutions,
+ * and other shells read `$((cmd) )` as a command (screening a formula as a command is harmless).
  */
 export function readSubstitution(src: string, i: number, subs: string[]): number {
   if (src[i] === "$" && src[i + 1] === "(") {
     const close = findClose(src, i + 2);
-    if (src[i + 2] !== "(") subs.push(src.slice(i + 2, close < 0 ? src.length : close));
+    subs.push(src.slice(i + 2, close < 0 ? src.length : close));
     return close < 0 ? src.length : close + 1;
   }
   if (src[i] === "`") {

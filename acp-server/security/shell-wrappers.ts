@@ -169,9 +169,8 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       next = skipOptions(texts, k + 1, OPTION_WRAPPERS[name]);
     } else if (OPERAND_WRAPPERS[name]) {
       const d = skipOptions(texts, k + 1, OPERAND_WRAPPERS[name]);
-      if (name === "flock" && texts.slice(d + 1).some((t) => t === "-c" || t === "--command")) {
-        const at = texts.indexOf(texts.slice(d + 1).find((t) => t === "-c" || t === "--command") as string, d + 1);
-        if (texts[at + 1] !== undefined) script(texts[at + 1], "flock -c", words[at + 1]);
+      if (name === "flock" && (texts[d + 1] === "-c" || texts[d + 1] === "--command")) {
+        if (texts[d + 2] !== undefined) script(texts[d + 2], "flock -c", words[d + 2]);
         return { main: make(name, k + 1), nested };
       }
       if (name === "sg" && texts[d + 1] === "-c" && texts[d + 2] !== undefined) {
