@@ -25,7 +25,7 @@ export function guardedPath(
   realRoot: string,
   relative: string,
   nestedRepos: readonly string[],
-  /** Symlinks the restore removes before writing (planning looks ahead to them). */
+  /** Files and symlinks the restore deletes before writing (planning looks ahead to them). */
   removedFirst: ReadonlySet<string> = new Set(),
 ): { path: string } | { reason: string } {
   const unsafe = unsafePathReason(relative);
@@ -44,7 +44,7 @@ export function guardedPath(
     } catch {
       break; // missing from here on: the restore creates real folders
     }
-    if (stat.isSymbolicLink() && removedFirst.has(path.relative(realRoot, parent).split(path.sep).join("/"))) {
+    if (!stat.isDirectory() && removedFirst.has(path.relative(realRoot, parent).split(path.sep).join("/"))) {
       removedOnTheWay = true;
       break;
     }

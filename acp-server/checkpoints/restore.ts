@@ -70,7 +70,7 @@ export async function planRestore(deps: RestoreDeps, sessionId: string, target: 
   for (const tooBig of current.tooBig) {
     if (entries.some((entry) => entry.path === tooBig)) conflicts.push({ path: tooBig, reason: "not-covered" });
   }
-  const removedFirst = new Set(entries.filter((entry) => entry.oldMode === "120000" && entry.newMode !== "120000").map((entry) => entry.path));
+  const removedFirst = new Set(entries.filter((entry) => entry.status === "D").map((entry) => entry.path));
   for (const entry of entries) {
     if (entry.newMode === "160000" || entry.oldMode === "160000") continue; // gitlinks are never restored
     const guarded = guardedPath(deps.repo.workspace, entry.path, nested, removedFirst);

@@ -54,15 +54,17 @@ export async function snapshotTree(repo: ShadowRepo, { limits, hermesHome }: Sna
         nested.push(file.slice(0, -1));
         continue;
       }
-      if (tag === "R" || (tag === "C" && behindSymlink(repo.workspace, file, symlinkCache))) {
-        // Gone (or now reached through a symlinked folder, which git will not follow): removed
-        // from the index without looking at the disk.
+      const stat = statOf(path.join(repo.workspace, file));
+      if (tag === "R" || (tag === "C" && (stat === undefined || stat.kind === "other" || behindSymlink(repo.workspace, file, symlinkCache)))) {
+        // Gone, turned into a folder, or now reached through a symlinked folder (which git will
+        // not follow): removed from the index without looking at the disk. A folder's own
+        // files are listed as new entries.
         deleted.add(file);
         continue;
       }
-      const size = fileSize(path.join(repo.workspace, file));
-      if (size !== undefined && size > limits.maxFileBytes) {
-        notCovered.push({ path: file, reason: "too-big", bytes: size });
+      if (stat === undefined || stat.kind === "other") continue; // vanished since the listing
+      if (stat.kind === "file" && stat.size > limits.maxFileBytes) {
+        notCovered.push({ path: file, reason: "too-big", bytes: stat.size });
         if (tag !== "?") drop.add(file); // was small once: leave no stale copy in the snapshot
         continue;
       }
@@ -115,12 +117,12 @@ function behindSymlink(root: string, relative: string, cache: Map<string, boolea
   return false;
 }
 
-function fileSize(absolute: string): number | undefined {
+function statOf(absolute: string): { kind: "file" | "link" | "other"; size: number } | undefined {
   try {
     const stat = lstatSync(absolute);
-    return stat.isFile() ? stat.size : undefined;
+    return { kind: stat.isFile() ? "file" : stat.isSymbolicLink() ? "link" : "other", size: stat.size };
   } catch {
-    return undefined; // gone already: update-index --remove drops it
+    return undefined;
   }
 }
 

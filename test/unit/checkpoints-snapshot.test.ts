@@ -67,6 +67,26 @@ describe("checkpoints: snapshot and restore", () => {
     assert.deepEqual(diffToBackup.changes, []);
   });
 
+  test("a file that became a folder and a folder that became a file are restored", async () => {
+    const pair = makePair();
+    const ws = pair.workspace;
+    writeTree(ws, { "a": "file a\n", "b/x": "bx\n", "b/deeper/y": "by\n" });
+    const before = pictureOf(ws);
+    const store = await openStore(pair);
+    await store.checkpoint({ sessionId: "s", turn: 1 });
+    rmSync(path.join(ws, "a"));
+    writeTree(ws, { "a/inside.txt": "now a folder\n" });
+    rmSync(path.join(ws, "b"), { recursive: true });
+    writeFileSync(path.join(ws, "b"), "now a file\n");
+    const post = await store.checkpoint({ sessionId: "s", turn: 1, phase: "post" });
+    assert.ok(post.ok);
+    assert.deepEqual(post.changes.map((change) => `${change.status} ${change.path}`), ["deleted a", "added a/inside.txt", "added b", "deleted b/deeper/y", "deleted b/x"]);
+    const result = await store.restore(await store.planUndo("s"));
+    assert.deepEqual(result.skipped, []);
+    assert.deepEqual(result.failed, []);
+    assert.deepEqual(pictureOf(ws), before);
+  });
+
   test("a workspace that is not a git repository works, and restore leaves a folder the turn emptied", async () => {
     const pair = makePair();
     writeTree(pair.workspace, { "a.txt": "a\n" });
