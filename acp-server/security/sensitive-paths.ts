@@ -32,17 +32,40 @@ export function insideWorkspace(cwd: string, target: string): boolean {
   return isInside(realPath(cwd), realPath(target));
 }
 
-const SENSITIVE_NAMES = [
-  /^\.env(\..*)?$/, // .env, .env.local, ...
-  /\.env$/,
-  /^id_(rsa|dsa|ecdsa|ed25519)(\.pub)?$/,
-  /\.(pem|key|p12|pfx|keystore|jks)$/,
-  /^\.netrc$/,
-  /^\.pypirc$/,
-  /^\.npmrc$/,
-  /^credentials(\.json)?$/,
+/**
+ * THE list of credential files (basename globs: `*` any run of characters, `?` one), shared
+ * by read/edit policy and search_files (its own filter and ripgrep's ignore file). Templates
+ * of env files are meant to be shared and hold no secrets, so they are exceptions.
+ */
+export const SENSITIVE_FILE_GLOBS: readonly string[] = [
+  ".env", ".env.*", "*.env", ".envrc",
+  "id_rsa*", "id_dsa*", "id_ecdsa*", "id_ed25519*", "*.pem", "*.key", "*.p12", "*.pfx", "*.keystore", "*.jks", "*.kdbx",
+  ".netrc", "_netrc", ".pypirc", ".npmrc", ".yarnrc.yml", ".git-credentials", ".htpasswd", ".pgpass", ".my.cnf",
+  "credentials", "credentials.json", "credentials.*", "secrets.*", "secret.*", "*.tfvars", "*.tfvars.json", "*.tfstate", "*.tfstate.*",
+  "kubeconfig", "*.kubeconfig", "service-account*.json", "client_secret*.json",
 ];
-const SENSITIVE_DIRS = [".git", ".ssh", ".aws", ".gnupg", ".kube", ".docker"];
+/** Env templates (`.env.example`, `config.env.sample`, …): checked before the list above. */
+export const SENSITIVE_EXCEPTION_GLOBS: readonly string[] = ["*.example", "*.sample", "*.template", "*.dist", "*.defaults"];
+/** Folders whose whole content is sensitive. */
+export const SENSITIVE_DIRS: readonly string[] = [".git", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".azure", ".gcloud", ".password-store"];
+
+const toRegex = (glob: string) => new RegExp(`^${glob.replace(/[.+^${}()|[\]\\]/g, "\\$&").replace(/\*/g, ".*").replace(/\?/g, ".")}$`, "i");
+const NAME_PATTERNS = SENSITIVE_FILE_GLOBS.map(toRegex);
+const EXCEPTION_PATTERNS = SENSITIVE_EXCEPTION_GLOBS.map(toRegex);
+
+/** Whether a file name is on the credential list. */
+export function isSensitiveName(name: string): boolean {
+  return !EXCEPTION_PATTERNS.some((pattern) => pattern.test(name)) && NAME_PATTERNS.some((pattern) => pattern.test(name));
+}
+
+/**
+ * Whether a path, relative to a folder being searched, is a credential file or lies in a
+ * credential folder. Pure (no file system): search_files calls it for every file it lists.
+ */
+export function isSensitiveRelative(relative: string): boolean {
+  const parts = relative.split(/[\\/]/);
+  return isSensitiveName(parts[parts.length - 1]) || parts.slice(0, -1).some((part) => SENSITIVE_DIRS.includes(part));
+}
 
 /**
  * Why a file tool must ask before it even looks at `target`: outside the workspace (after
@@ -97,16 +120,17 @@ export function credentialStorePaths(home: string, hermesHomeDir: string = herme
   return [...HOME_CREDENTIAL_STORES.map((relative) => path.join(home, relative)), path.join(hermesHomeDir, ".env")];
 }
 
-/** Why `target` is sensitive, or undefined. */
+/** Why `target` is sensitive, or undefined. Both the path as given and its real path count. */
 export function sensitiveReason(target: string): string | undefined {
   const real = realPath(target);
-  const parts = real.split(path.sep);
-  const dir = parts.find((part) => SENSITIVE_DIRS.includes(part));
-  if (dir) return `it is inside a ${dir}/ folder`;
-  const name = path.basename(real);
-  if (SENSITIVE_NAMES.some((pattern) => pattern.test(name))) return `${name} may hold credentials`;
+  for (const candidate of new Set([real, path.resolve(target)])) {
+    const dir = candidate.split(path.sep).find((part) => SENSITIVE_DIRS.includes(part));
+    if (dir) return `it is inside a ${dir}/ folder`;
+    const name = path.basename(candidate);
+    if (isSensitiveName(name)) return `${name} may hold credentials`;
+  }
   const store = credentialStorePaths(os.homedir()).find((candidate) => isInside(realPath(candidate), real));
   if (store) return `${store} is a credential store`;
-  if (isInside(realPath(hermesHome()), real) && /^(config\.yaml|\.env)$/.test(name)) return "it is Hermes's own configuration";
+  if (isInside(realPath(hermesHome()), real) && /^(config\.yaml|\.env)$/.test(path.basename(real))) return "it is Hermes's own configuration";
   return undefined;
 }

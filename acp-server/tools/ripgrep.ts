@@ -2,9 +2,11 @@
 // faster than the JS walker on big trees. Both backends share the same filters
 // (.gitignore honoured, hidden files included, .git and node_modules skipped).
 import { spawn } from "node:child_process";
-import { accessSync, constants } from "node:fs";
+import { accessSync, constants, existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
+import { SENSITIVE_DIRS, SENSITIVE_EXCEPTION_GLOBS, SENSITIVE_FILE_GLOBS } from "../security/sensitive-paths";
 
 /** ripgrep could not run the search (missing binary, unsupported flag or regex). */
 export class RipgrepError extends Error {
@@ -132,11 +134,14 @@ export async function* ripgrepContent(options: {
   ignoreCase: boolean;
   fileGlob?: string;
   maxFileBytes: number;
+  /** Leave credential files unread (search-files.ts filters the results as well). */
+  skipSensitive?: boolean;
   signal?: AbortSignal;
 }): AsyncGenerator<RipgrepHit> {
   const { cwd, arg } = target(options.root, options.rootIsFile);
   const args = ["--json", ...COMMON_ARGS, "--max-filesize", String(options.maxFileBytes)];
   if (options.ignoreCase) args.push("--ignore-case");
+  if (options.skipSensitive) args.push("--ignore-file", sensitiveIgnoreFile());
   if (options.fileGlob) args.push("--glob", options.fileGlob);
   args.push("--regexp", options.pattern, "--", arg);
   for await (const line of runRipgrep(args, cwd, "\n", options.signal)) {
@@ -176,4 +181,21 @@ export async function* ripgrepFiles(options: { root: string; rootIsFile: boolean
   const { cwd, arg } = target(options.root, options.rootIsFile);
   const args = ["--files", "--null", ...COMMON_ARGS, "--", arg];
   for await (const file of runRipgrep(args, cwd, "\0", options.signal)) yield path.resolve(cwd, file);
+}
+
+let ignoreFile: string | undefined;
+
+/**
+ * The credential list (security/sensitive-paths.ts) as a gitignore-style file for rg's
+ * --ignore-file, written once per process into a private temp folder. Unlike --glob
+ * exclusions, an ignore file can re-include the env templates (`!*.example`).
+ */
+export function sensitiveIgnoreFile(): string {
+  if (ignoreFile && existsSync(ignoreFile)) return ignoreFile;
+  const folder = mkdtempSync(path.join(os.tmpdir(), "hermes-rg-"));
+  const file = path.join(folder, "sensitive.ignore");
+  const lines = [...SENSITIVE_FILE_GLOBS, ...SENSITIVE_DIRS.map((dir) => `${dir}/`), ...SENSITIVE_EXCEPTION_GLOBS.map((glob) => `!${glob}`)];
+  writeFileSync(file, `${lines.join("\n")}\n`, { mode: 0o600 });
+  process.once("exit", () => rmSync(folder, { recursive: true, force: true }));
+  return (ignoreFile = file);
 }

@@ -10,6 +10,7 @@ import { compileGlob, globMatches, type CompiledGlob } from "./gitignore";
 import { displayPath, resolvePath } from "./paths";
 import { defineTool, ToolError, type ToolResult } from "./registry";
 import { RipgrepError, ripgrepContent, ripgrepFiles, ripgrepPath } from "./ripgrep";
+import { isSensitiveRelative, sensitiveReason } from "../security/sensitive-paths";
 
 export const MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_LINE_CHARS = 300;
@@ -76,6 +77,7 @@ export async function* walkContent(
   regex: RegExp,
   fileGlob: CompiledGlob | undefined,
   signal?: AbortSignal,
+  skipSensitive = false,
 ): AsyncGenerator<{ path: string; line: number; text: string }> {
   let batch: string[] = [];
   const flush = async function* () {
@@ -85,6 +87,7 @@ export async function* walkContent(
   };
   for await (const entry of walkFiles(root, { signal })) {
     if (fileGlob && !globMatches(fileGlob, entry.relative)) continue;
+    if (skipSensitive && isSensitiveRelative(entry.relative)) continue; // never read, not even to drop the lines
     batch.push(entry.path);
     if (batch.length >= READ_BATCH) yield* flush();
   }
@@ -116,7 +119,7 @@ async function collect<T>(primary: (() => AsyncGenerator<T>) | null, fallback: (
   return { items, complete: await drain(fallback()) };
 }
 
-async function searchContent(args: SearchArgs, root: string, rootIsFile: boolean, ctx: ToolContext): Promise<ToolResult> {
+async function searchContent(args: SearchArgs, root: string, rootIsFile: boolean, ctx: ToolContext, skipSensitive: boolean): Promise<ToolResult> {
   let regex: RegExp;
   try {
     regex = new RegExp(args.pattern, args.ignore_case ? "i" : "");
@@ -137,12 +140,19 @@ async function searchContent(args: SearchArgs, root: string, rootIsFile: boolean
             ignoreCase: args.ignore_case ?? false,
             fileGlob: args.file_glob,
             maxFileBytes: MAX_SEARCH_FILE_BYTES,
+            skipSensitive,
             signal: ctx.signal,
           })
       : null,
-    () => walkContent(root, regex, fileGlob, ctx.signal),
+    () => walkContent(root, regex, fileGlob, ctx.signal, skipSensitive),
     MAX_COLLECTED,
   );
+  // Belt and braces: file_glob overrides rg's ignore file, and a repository's .gitignore can
+  // re-include names; no line from a credential file gets through either way.
+  if (skipSensitive) {
+    for (let i = items.length - 1; i >= 0; i--) if (isSensitiveRelative(path.relative(root, items[i].path))) items.splice(i, 1);
+  }
+  const skipped = skipSensitive ? await sensitiveFilesUnder(root, rootIsFile, rg !== null, ctx.signal) : [];
   // ripgrep reports files in parallel order; sort into the walker's order (depth-first,
   // by name: a separator sorts before any character) so results match either way.
   if (rg) {
@@ -162,11 +172,12 @@ async function searchContent(args: SearchArgs, root: string, rootIsFile: boolean
   else if (!complete) output.note = `Stopped after ${MAX_COLLECTED} matching lines; total is a lower bound. Narrow the pattern, path or file_glob.`;
   else if (items.length > limit) output.note = `Showing ${limit} of ${items.length} matching lines. Narrow the search or raise limit.`;
   else if (items.length === 0) output.note = "No matches (.gitignored files, .git and node_modules are not searched).";
+  const skippedNote = reportSkipped(output, skipped, ctx.cwd);
   const text = matches.map((m) => `${m.path}:${m.line}: ${m.text}`).join("\n");
-  return { output, content: [{ type: "text", text: text || "No matches" }] };
+  return { output, content: [{ type: "text", text: [text || "No matches", skippedNote].filter(Boolean).join("\n") }] };
 }
 
-async function searchNames(args: SearchArgs, root: string, rootIsFile: boolean, ctx: ToolContext): Promise<ToolResult> {
+async function searchNames(args: SearchArgs, root: string, rootIsFile: boolean, ctx: ToolContext, skipSensitive: boolean): Promise<ToolResult> {
   // A bare name ("config") is a substring search; anything with wildcards is a glob.
   const plain = !/[*?[{]/.test(args.pattern);
   const glob = plain ? null : compileGlob(args.pattern, { braces: true });
@@ -179,7 +190,9 @@ async function searchNames(args: SearchArgs, root: string, rootIsFile: boolean, 
     () => walkFileNames(root, ctx.signal),
     Number.MAX_SAFE_INTEGER,
   );
+  const skipped = skipSensitive ? items.filter((file) => isSensitiveRelative(path.relative(root, file))) : [];
   const matched = items.filter((file) => {
+    if (skipSensitive && isSensitiveRelative(path.relative(root, file))) return false;
     const relative = toSlashes(path.relative(base, file));
     if (fileGlob && !globMatches(fileGlob, relative)) return false;
     if (glob) return globMatches(glob, relative);
@@ -196,7 +209,25 @@ async function searchNames(args: SearchArgs, root: string, rootIsFile: boolean, 
   if (ctx.signal.aborted) output.note = "The search was cancelled; results are partial.";
   else if (matched.length > limit) output.note = `Showing the ${limit} most recently modified of ${matched.length} files.`;
   else if (matched.length === 0) output.note = "No files matched (.gitignored files, .git and node_modules are not listed).";
-  return { output, content: [{ type: "text", text: files.join("\n") || "No files matched" }] };
+  const skippedNote = reportSkipped(output, skipped, ctx.cwd);
+  return { output, content: [{ type: "text", text: [files.join("\n") || "No files matched", skippedNote].filter(Boolean).join("\n") }] };
+}
+
+/** Credential files a folder search leaves out (named, never read), in walk order. */
+async function sensitiveFilesUnder(root: string, rootIsFile: boolean, useRipgrep: boolean, signal: AbortSignal): Promise<string[]> {
+  if (rootIsFile) return [];
+  const { items } = await collect(useRipgrep ? () => ripgrepFiles({ root, rootIsFile, signal }) : null, () => walkFileNames(root, signal), Number.MAX_SAFE_INTEGER);
+  return items.filter((file) => isSensitiveRelative(path.relative(root, file))).sort();
+}
+
+/** Tells the model which credential files were left out, so it can ask for one on purpose. */
+function reportSkipped(output: Record<string, unknown>, skipped: string[], cwd: string): string | undefined {
+  if (skipped.length === 0) return undefined;
+  const shown = skipped.slice(0, 20).map((file) => toSlashes(displayPath(cwd, file)));
+  output.sensitive_skipped = { count: skipped.length, files: shown };
+  const note = `${skipped.length} sensitive file${skipped.length === 1 ? " was" : "s were"} not searched (they may hold credentials): ${shown.join(", ")}${skipped.length > shown.length ? ", …" : ""}. To look inside one, pass it as path or read it with read_file; the user is asked.`;
+  output.note = output.note ? `${output.note as string} ${note}` : note;
+  return note;
 }
 
 function searchTitle(args: SearchArgs, cwd: string): string {
@@ -212,7 +243,7 @@ export const searchFilesTool = defineTool({
   kind: "search",
   readOnly: true,
   description:
-    'Search the project. target "content" (default): regex search of file contents, returning matching lines as {path, line, text}, sorted by path; like `rg -n`. target "files": find files by glob or name, most recently modified first. Respects .gitignore; skips .git, node_modules, binary files and files over 2 MiB. Paths in results are relative to the working directory. Lines are cut at 300 characters. Use this instead of grep/find in the terminal.',
+    'Search the project. target "content" (default): regex search of file contents, returning matching lines as {path, line, text}, sorted by path; like `rg -n`. target "files": find files by glob or name, most recently modified first. Respects .gitignore; skips .git, node_modules, binary files, files over 2 MiB and credential files (.env, keys, .npmrc, … named in the result; pass one as path to search it, the user is asked). Paths in results are relative to the working directory. Lines are cut at 300 characters. Use this instead of grep/find in the terminal.',
   schema,
   title: searchTitle,
   locations: (args, cwd) => [{ path: resolvePath(cwd, args.path ?? ".") }],
@@ -224,6 +255,9 @@ export const searchFilesTool = defineTool({
     const info = await stat(root).catch(() => null);
     if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.cwd, root)}. Search its parent folder, or use target "files" to locate it.`);
     const rootIsFile = !info.isDirectory();
-    return args.target === "files" ? searchNames(args, root, rootIsFile, ctx) : searchContent(args, root, rootIsFile, ctx);
+    // Credential files are left out of a folder search, unless the folder (or file) searched is
+    // itself sensitive: then the user was just asked about it, and said yes.
+    const skipSensitive = sensitiveReason(root) === undefined;
+    return args.target === "files" ? searchNames(args, root, rootIsFile, ctx, skipSensitive) : searchContent(args, root, rootIsFile, ctx, skipSensitive);
   },
 });
