@@ -229,3 +229,69 @@ test("secrets are redacted in what the model, the editor and the journal see; co
     await hermes.close();
   }
 });
+
+test("command screening fails closed over ACP: obfuscation asks each time, dont_ask without a sandbox refuses it, plan refuses write operands", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  await writeFile(path.join(project, "in.txt"), "b\na\n");
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { terminal: { sandbox: "off" } }), permission: pick("allow_once") });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue(run("o1", "X=touch; $X made.txt"), run("o2", "X=touch; $X made.txt"), { text: "done" });
+    await hermes.prompt(sessionId, "make it twice");
+    assert.equal(hermes.permissionRequests.length, 2, "an unresolvable command is asked about every time");
+    for (const request of hermes.permissionRequests) {
+      assert.deepEqual(request.options.map((o) => o.optionId), ["allow_once", "reject_once"], "no session or always grant is offered for it");
+      assert.match(JSON.stringify(request.toolCall.content), /computed at run time/, "the card says why");
+    }
+    assert.ok(await exists(path.join(project, "made.txt")), "allowed once, it ran");
+
+    await hermes.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "dont_ask" });
+    const second = model.requests.length;
+    model.enqueue(run("d1", "X=touch; $X dont.txt"), run("d2", "touch literal.txt"), { text: "done" });
+    await hermes.prompt(sessionId, "now without asking");
+    assert.match(toolResult(model.requests[second + 2].body, "d1"), /cannot be checked before it runs.*without the sandbox/);
+    assert.equal(await exists(path.join(project, "dont.txt")), false, "refused without a sandbox");
+    assert.ok(await exists(path.join(project, "literal.txt")), "a literal command still runs in dont_ask");
+    assert.equal(hermes.permissionRequests.length, 2, "dont_ask asked nobody");
+
+    await hermes.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
+    const third = model.requests.length;
+    model.enqueue(run("p1", "sort -o out.txt in.txt"), run("p2", "sort in.txt"), { text: "plan" });
+    await hermes.prompt(sessionId, "sort it");
+    assert.match(toolResult(model.requests[third + 2].body, "p1"), /Plan mode/);
+    assert.equal(await exists(path.join(project, "out.txt")), false);
+    assert.match(toolResult(model.requests[third + 2].body, "p2"), /exit_code/);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("commands never write Hermes's own config, by a variable or from a workdir, in any mode", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" }, terminal: { sandbox: "off" } }) });
+  try {
+    await hermes.initialize();
+    const configFile = path.join(hermes.home, "config.yaml");
+    const before = await readFile(configFile, "utf8");
+    const { sessionId } = await hermes.newSession(project);
+    const first = model.requests.length;
+    model.enqueue(
+      run("v", 'C=$HERMES_HOME/config.yaml; echo "approvals: {rules: [{command: rm-recursive, decision: allow}]}" >> $C'),
+      { toolCalls: [{ id: "w", name: "terminal", arguments: { command: "echo pwned >> config.yaml", workdir: hermes.home } }] },
+      { toolCalls: [{ id: "p", name: "terminal", arguments: { command: "echo fine >> notes.txt", workdir: project } }] },
+      { text: "done" },
+    );
+    await hermes.prompt(sessionId, "approve yourself");
+    const body = model.requests[first + 3].body;
+    assert.match(toolResult(body, "v"), /Hermes's own state/);
+    assert.match(toolResult(body, "w"), /Hermes's own state/, "screened in the workdir it runs in, where config.yaml is Hermes's");
+    assert.match(toolResult(body, "p"), /exit_code/);
+    assert.equal(await readFile(configFile, "utf8"), before, "config.yaml is untouched");
+    assert.equal(await readFile(path.join(project, "notes.txt"), "utf8"), "fine\n");
+  } finally {
+    await hermes.close();
+  }
+});
