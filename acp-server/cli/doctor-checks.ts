@@ -135,18 +135,31 @@ export async function checkModelCall(loaded: LoadedConfig, model: ResolvedModel,
   }
 }
 
-/** Optional programs Hermes uses when present. */
+/** Optional programs Hermes uses when present (the sandbox has its own check). */
 export function checkPrograms(searchPath = process.env.PATH ?? "", platform = process.platform): CheckResult[] {
   const results: CheckResult[] = [];
   const git = findExecutable("git", { searchPath, platform });
   results.push(git ? ok("git", git) : warn("git", "not found on PATH", "Install git: the agent reads the branch and status for its context, and most coding work needs it."));
   const rg = findExecutable("rg", { searchPath, platform });
   results.push(rg ? ok("ripgrep", rg) : warn("ripgrep", "not found on PATH", "Install ripgrep (rg): search_files works without it, but much slower on big trees."));
-  if (platform === "linux") {
-    const bwrap = findExecutable("bwrap", { searchPath, platform });
-    results.push(bwrap ? ok("sandbox", `bubblewrap at ${bwrap}`) : warn("sandbox", "bubblewrap (bwrap) not found on PATH", "Install bubblewrap (e.g. apt install bubblewrap) so commands can run sandboxed."));
-  }
   return results;
+}
+
+/** The OS sandbox around local commands, as the command runner sees it (a real probe run on Linux). */
+export async function checkSandbox(loaded: LoadedConfig): Promise<CheckResult> {
+  const { sandboxStatus } = await import("../security/sandbox/detect");
+  const setting = loaded.config.terminal.sandbox;
+  const status = sandboxStatus(setting);
+  if (status.active) return ok("sandbox", `${status.reason.replace(/\.$/, "")}${status.program ? `: ${status.program}` : ""}`);
+  if (status.refuse) return fail("sandbox", status.reason, installSandboxFix());
+  if (setting === "off") return warn("sandbox", status.reason, `Set terminal.sandbox: auto in ${loaded.configPath} to run commands sandboxed.`);
+  return warn("sandbox", status.reason, installSandboxFix());
+}
+
+function installSandboxFix(): string {
+  return process.platform === "linux"
+    ? "Install bubblewrap (apt-get install bubblewrap, dnf install bubblewrap); if it is installed, unprivileged user namespaces must be enabled."
+    : "Commands run with command screening only on this platform.";
 }
 
 /** Opens the session index ($HERMES_HOME/state.db, rebuilt from the journals when missing or stale). */

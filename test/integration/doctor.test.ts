@@ -70,7 +70,7 @@ test("a good setup passes: the key works in one real call, the endpoint answers,
   assert.match(byName("mcp files")!.detail, /stdio: \d+ tools/);
   assert.equal(model.requests.length, before + 1, "exactly one model call");
   assert.equal(model.requests.at(-1)!.body.stream, true);
-  assert.ok(["git", "ripgrep"].every((name) => byName(name)), "git and ripgrep are looked for");
+  assert.ok(["git", "ripgrep", "sandbox"].every((name) => byName(name)), "git, ripgrep and the sandbox are looked at");
   assert.equal(stderr, "", "no log noise");
 
   // The same, for a person: one line per check, a summary, exit 0.
@@ -117,9 +117,12 @@ test("a broken setup fails, naming each problem with its fix", async () => {
   assert.match(down.byName("mcp ghost")!.fix!, /mcp_servers\.ghost/);
 
   // --offline skips the network checks: the same broken endpoint is then only a warning.
-  const offline = await doctorJson(await doctorHome({ config: scriptedConfig(closed) }), ["--offline"]);
+  // A sandbox turned off is a warning that says how to turn it back on.
+  const offline = await doctorJson(await doctorHome({ config: scriptedConfig(closed, { terminal: { sandbox: "off" } }) }), ["--offline"]);
   assert.equal(offline.code, 0, JSON.stringify(offline.report.checks, null, 2));
   assert.equal(offline.byName("endpoint")?.status, "warn");
+  assert.equal(offline.byName("sandbox")?.status, "warn");
+  assert.match(offline.byName("sandbox")!.fix!, /terminal\.sandbox: auto/);
 
   // The human form shows FAIL lines with their fixes and exits 1.
   const text = await doctor(await doctorHome({ configText: "model:\n  provider: [openai\n" }));
