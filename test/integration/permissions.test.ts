@@ -120,6 +120,28 @@ test("always allow is saved to config.yaml and holds after a restart; always rej
   }
 });
 
+test("an always-answer that cannot be saved holds for the process, leaves config.yaml alone, and the user is told", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_always") });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project); // config.yaml is loaded by now
+    // Then it turns unparseable (an editor mid-save, a bad hand edit): it must not be overwritten.
+    const configPath = path.join(hermes.home, "config.yaml");
+    const broken = `${await readFile(configPath, "utf8")}\napprovals: [unclosed\n`;
+    await writeFile(configPath, broken);
+    model.enqueue(write("w1", "a.txt"), write("w2", "a.txt", "y\n"), { text: "ok" });
+    await hermes.prompt(sessionId, "write it twice");
+    assert.equal(await readFile(configPath, "utf8"), broken, "config.yaml is untouched byte for byte");
+    assert.equal(hermes.permissionRequests.length, 1, "the rule still holds for this process");
+    const told = JSON.stringify(sessionUpdates(hermes, sessionId));
+    assert.match(told, /holds until Hermes restarts: it was not saved because .*config\.yaml is not valid YAML/);
+  } finally {
+    await hermes.close();
+  }
+});
+
 test("a rejected or cancelled prompt is a denial the model reads, and the turn goes on", async () => {
   const model = scripted();
   const project = await makeTempDir();
