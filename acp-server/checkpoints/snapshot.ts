@@ -71,6 +71,8 @@ export async function snapshotTree(repo: ShadowRepo, { limits, hermesHome }: Sna
       if (tag === "?") added++;
       update.add(file);
     }
+    // (git only notices a repository in a folder that holds nothing snapshotted yet; a folder
+    // that becomes one later stays covered as plain files, its .git never included.)
     if (nested.length > 0) addNestedRepos(repo, nested, hermesHome);
     for (const entry of readNestedRepos(repo.dir)) notCovered.push({ path: entry, reason: "nested-repository" });
 

@@ -36,6 +36,22 @@ describe("checkpoints: restores, sessions, pruning, guard", () => {
     assert.equal(existsSync(path.join(pair.workspace, "mine.ts")), false);
   });
 
+  test("a turn without a post-turn snapshot (it never finished): everything it changed is a conflict", async () => {
+    const pair = makePair();
+    writeTree(pair.workspace, { "a.ts": "1\n" });
+    const store = await openStore(pair);
+    const pre = await store.checkpoint({ sessionId: "s", turn: 1 });
+    assert.ok(pre.ok);
+    writeTree(pair.workspace, { "a.ts": "2\n" });
+    const preview = await store.diff(pre.checkpoint.commit, "worktree");
+    assert.deepEqual(preview.changes, [{ path: "a.ts", status: "modified", oldMode: "100644", newMode: "100644", binary: false }]);
+    const plan = await store.planUndo("s");
+    assert.deepEqual(plan.conflicts, [{ path: "a.ts", reason: "changed-after-turn" }]);
+    assert.deepEqual((await store.restore(plan)).applied, []);
+    assert.deepEqual((await store.restore(await store.planUndo("s"), { overwriteConflicts: true })).applied, ["a.ts"]);
+    assert.equal(readFileSync(path.join(pair.workspace, "a.ts"), "utf8"), "1\n");
+  });
+
   test("a file changed between the preview and the restore is never overwritten", async () => {
     const pair = makePair();
     writeTree(pair.workspace, { "a.ts": "1\n", "b.ts": "1\n" });

@@ -163,6 +163,15 @@ describe("checkpoints: snapshot and restore", () => {
     assert.deepEqual(result.notCovered, [{ path: "vendor/lib", reason: "nested-repository" }]);
     const files = (await store.diff("4b825dc642cb6eb9a060e54bf8d69288fbee4904", result.checkpoint.commit)).changes.map((change) => change.path);
     assert.deepEqual(files, ["top.txt"]);
+
+    // A folder snapshotted earlier that becomes a repository stays covered as plain files; its .git never is.
+    writeTree(pair.workspace, { "tools/gen/run.sh": "echo\n" });
+    assert.ok((await store.checkpoint({ sessionId: "s", turn: 2 })).ok);
+    git(path.join(pair.workspace, "tools/gen"), "init", "-q");
+    writeTree(pair.workspace, { "tools/gen/run.sh": "echo changed\n" });
+    const later = await store.checkpoint({ sessionId: "s", turn: 3 });
+    assert.ok(later.ok);
+    assert.deepEqual(later.changes.map((change) => `${change.status} ${change.path}`), ["modified tools/gen/run.sh"]);
   });
 
   test("over the file cap: no checkpoint and a clear reason; big files are skipped and named", async () => {
