@@ -5,6 +5,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { Readable, Writable } from "node:stream";
 import { errorMessage, type Logger } from "./log";
+import { SANDBOX_CAPABILITY } from "./terminal-sandbox";
 
 export const CLIENT_INFO = { name: "hermes-vscode", version: typeof HERMES_VERSION === "string" ? HERMES_VERSION : "0.0.0" };
 declare const HERMES_VERSION: string | undefined;
@@ -89,7 +90,8 @@ export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: Cl
     initialize: () =>
       connection.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: !!fs, writeTextFile: !!fs }, terminal: !!terminal },
+        // `_meta`: terminal/create commands are wrapped in the sandbox policy Hermes sends (terminal-sandbox.ts).
+        clientCapabilities: { fs: { readTextFile: !!fs, writeTextFile: !!fs }, terminal: !!terminal, ...(terminal ? { _meta: SANDBOX_CAPABILITY } : {}) },
         clientInfo: CLIENT_INFO,
       }),
   };

@@ -5,6 +5,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { spawn, type ChildProcess } from "node:child_process";
 import { killGroup } from "./agent-process";
+import { sandboxedSpawn } from "./terminal-sandbox";
 
 /** Output kept under a byte limit by dropping from the start, never splitting a character. */
 export class OutputBuffer {
@@ -54,10 +55,13 @@ export class TerminalProcess {
     const env: NodeJS.ProcessEnv = { ...baseEnv };
     for (const variable of params.env ?? []) env[variable.name] = variable.value;
     const spec = spawnSpec(params);
-    this.child = spawn(spec.file, spec.args, {
+    // Throws (the agent gets an error for terminal/create) when the requested sandbox is unavailable.
+    const sandboxed = sandboxedSpawn(params, spec.shell ? ["/bin/sh", "-c", params.command] : [spec.file, ...spec.args]);
+    Object.assign(env, sandboxed?.env);
+    this.child = spawn(sandboxed?.file ?? spec.file, sandboxed?.args ?? spec.args, {
       cwd: params.cwd ?? undefined,
       env,
-      shell: spec.shell,
+      shell: sandboxed ? false : spec.shell,
       stdio: ["ignore", "pipe", "pipe"],
       detached: true,
       windowsHide: true,

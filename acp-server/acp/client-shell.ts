@@ -1,15 +1,28 @@
 // ShellRunner on the editor's terminals (terminal/create, output, wait_for_exit, kill,
-// release): the user watches the command live in the editor.
+// release): the user watches the command live in the editor. A client that advertised
+// `_meta["hermes/sandbox"]` (Hermes's own VS Code extension) gets the session's sandbox policy
+// with each command and runs it inside; other clients run it as they see fit.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { sandboxBlockedNote } from "../security/sandbox/blocked-note";
+import type { CommandSandbox } from "../security/sandbox/command-sandbox";
+import type { SandboxPolicy } from "../security/sandbox/policy";
+import { SANDBOX_META_KEY, type WireSandboxPolicy } from "../security/sandbox/wire";
 import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "../tools/context";
 
 export class ClientShellRunner implements ShellRunner {
   constructor(
     private readonly client: acp.AgentContext,
     private readonly sessionId: string,
+    /** Set when the client sandboxes its terminals: the session's sandbox to send along. */
+    private readonly sandbox?: CommandSandbox,
   ) {}
 
+  sandboxed(): boolean {
+    return this.sandbox?.status().active ?? false;
+  }
+
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
+    const policy = this.policyFor(options);
     const handle = await this.client.createTerminal({
       sessionId: this.sessionId,
       // Clients spawn command + args directly (no shell), so the shell is explicit.
@@ -18,16 +31,38 @@ export class ClientShellRunner implements ShellRunner {
       cwd: options.cwd,
       outputByteLimit: options.outputLimit,
       ...(options.env ? { env: Object.entries(options.env).map(([name, value]) => ({ name, value })) } : {}),
+      ...(policy ? { _meta: { [SANDBOX_META_KEY]: toWire(policy) } } : {}),
     });
-    return new ClientCommand(handle);
+    return new ClientCommand(handle, policy);
   }
+
+  /** The policy to send, or none (no sandboxing client, sandbox off, or approved to run outside). */
+  private policyFor(options: StartCommandOptions): SandboxPolicy | undefined {
+    if (!this.sandbox || options.unsandboxed) return undefined;
+    const status = this.sandbox.status();
+    if (status.refuse) throw new Error(status.reason);
+    return status.active ? this.sandbox.policy() : undefined;
+  }
+}
+
+/** An allowlist needs Hermes's proxy, which editor terminals cannot reach: they get no network. */
+function toWire(policy: SandboxPolicy): WireSandboxPolicy {
+  const network = policy.network.kind === "on" ? { kind: "on" as const } : { kind: "off" as const };
+  return { writable: policy.writable, readOnly: policy.readOnly, hidden: policy.hidden, tmpDir: policy.tmpDir, network };
 }
 
 class ClientCommand implements RunningCommand {
   private released = false;
   private exit?: ExitStatus;
 
-  constructor(private readonly handle: acp.TerminalHandle) {}
+  constructor(
+    private readonly handle: acp.TerminalHandle,
+    private readonly policy?: SandboxPolicy,
+  ) {}
+
+  sandboxNote(output: string): string | undefined {
+    return this.policy ? sandboxBlockedNote(output, this.policy) : undefined;
+  }
 
   get terminalId(): string {
     return this.handle.id;

@@ -16,7 +16,16 @@ import type { AcpTurnObserver } from "./turn-observer";
 import { textChunk } from "./updates";
 import type { Logger } from "../util/log";
 
-export async function runCommand(command: Command, session: AcpSession, runtime: AgentRuntime, observer: AcpTurnObserver, log: Logger, signal: AbortSignal): Promise<void> {
+export async function runCommand(
+  command: Command,
+  session: AcpSession,
+  runtime: AgentRuntime,
+  observer: AcpTurnObserver,
+  log: Logger,
+  signal: AbortSignal,
+  /** /context's line on the OS sandbox (acp/command-shell.ts). */
+  sandboxLine = "",
+): Promise<void> {
   const say = (text: string) => observer.send(textChunk(text));
   const agent = session.agent;
   switch (command.name) {
@@ -24,14 +33,15 @@ export async function runCommand(command: Command, session: AcpSession, runtime:
       return say(COMMANDS.map((c) => `- \`/${c.name}${c.input ? ` <${c.input.hint}>` : ""}\`: ${c.description}`).join("\n"));
     case "context": {
       const model = runtime.chainFor(agent.modelId)[0];
-      if (!model || agent.history.length === 0) return say("No model call yet in this context: nothing to measure.");
+      const sandbox = sandboxLine ? `\n\n${sandboxLine}` : "";
+      if (!model || agent.history.length === 0) return say(`No model call yet in this context: nothing to measure.${sandbox}`);
       // A reloaded session has no measured call yet: its size is estimated.
       const tokens = agent.contextTokens ?? promptTokens(agent, await prepareSystemPrompt(agent), toolSpecs(agent));
       const window = model.contextWindow;
       const share = (tokens / window) * 100;
       const estimated = agent.contextTokens === undefined ? "about " : "";
       const used = `Context: ${estimated}${tokens.toLocaleString("en")} of ${window.toLocaleString("en")} tokens (${share.toFixed(1)}%), ${agent.history.length} messages.`;
-      return say(`${used} ${await compressionDistance(session, runtime, model)}`);
+      return say(`${used} ${await compressionDistance(session, runtime, model)}${sandbox}`);
     }
     case "compress": {
       const models = runtime.chainFor(agent.modelId);

@@ -9,15 +9,12 @@ import type { TurnHost } from "../agent/turn-io";
 import { ProviderError, type UserPart } from "../providers/types";
 import "../tools/index";
 import { LocalFileAccess } from "../tools/local-files";
-import { childEnv } from "../security/child-env";
-import { LocalShellRunner } from "../tools/local-shell";
-import { CommandSandbox } from "../security/sandbox/command-sandbox";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { ClientFileAccess } from "./client-files";
-import { ClientShellRunner } from "./client-shell";
+import { describeCommandSandbox, localShellFor, sessionShell } from "./command-shell";
 import { runCommand } from "./command-handler";
 import { parseCommand } from "./commands";
 import { expandMcpPrompt, mcpPromptOf } from "./mcp-prompt";
@@ -37,24 +34,6 @@ export interface PromptDeps {
   autoTitle: boolean;
 }
 
-/** Local commands start from a clean environment: no provider keys (the model can run `env`). */
-let localEnv: NodeJS.ProcessEnv | undefined;
-
-/**
- * Local commands run in the session's OS sandbox: writable roots are the session cwd (or a
- * delegated task's folder), read-only in plan mode; the mode is read at each command.
- */
-function localShellFor(runtime: AgentRuntime, session: AcpSession, roots?: string[]): LocalShellRunner {
-  const terminal = runtime.loaded.config.terminal;
-  localEnv ??= childEnv(process.env, { passthrough: terminal.env_passthrough });
-  const sandbox = new CommandSandbox({ mode: terminal.sandbox, allowedDomains: terminal.network.allowed_domains }, () => ({
-    roots: roots ?? [session.agent.cwd],
-    readOnlyWorkspace: session.agent.mode === "plan",
-    sessionKey: session.id,
-  }));
-  return new LocalShellRunner(localEnv, sandbox);
-}
-
 export { prepareSystemPrompt } from "../agent/loop";
 
 export function handlePrompt(
@@ -71,7 +50,7 @@ export function handlePrompt(
     if (queued) for (const block of params.prompt) observer.send({ sessionUpdate: "user_message_chunk", content: block });
     const command = parseCommand(params.prompt);
     if (command) {
-      await runCommand(command, session, deps.runtime, observer, deps.log, signal);
+      await runCommand(command, session, deps.runtime, observer, deps.log, signal, describeCommandSandbox(deps.runtime, session, deps.clientCapabilities));
       await observer.flush();
       return { stopReason: "end_turn" };
     }
@@ -177,7 +156,7 @@ function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContex
   const fs = capabilities.fs ?? {};
   return {
     files: fs.readTextFile || fs.writeTextFile ? new ClientFileAccess(client, session.id, fs) : new LocalFileAccess(),
-    shell: capabilities.terminal ? new ClientShellRunner(client, session.id) : localShellFor(deps.runtime, session),
+    shell: sessionShell(deps.runtime, session, client, capabilities),
     askUser: (call, ask, signal) =>
       requestPermission(client, session.id, call, ask, signal, { timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000, log: deps.log }),
     history: deps.runtime.sessions,

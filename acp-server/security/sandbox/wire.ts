@@ -1,0 +1,32 @@
+// The sandbox policy as it travels to an editor that runs commands itself: Hermes's own VS Code
+// extension reads it from `_meta["hermes/sandbox"]` of terminal/create and wraps the command in
+// the same bwrap / Seatbelt sandbox. Other clients ignore `_meta`. Zod only: the extension
+// bundle imports this module, so it must not pull in any server code.
+import { z } from "zod";
+
+/** The capability the extension advertises (clientCapabilities._meta) and the terminal/create key. */
+export const SANDBOX_META_KEY = "hermes/sandbox";
+
+const AbsolutePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((value) => value.startsWith("/") && !value.includes("\0") && !value.split("/").includes(".."), "an absolute path without .. or NUL");
+
+/** A policy over the wire. The network allowlist is not carried: editor terminals get off or on. */
+export const WireSandboxPolicySchema = z
+  .object({
+    writable: z.array(AbsolutePath).max(64),
+    readOnly: z.array(AbsolutePath).max(64),
+    hidden: z.array(z.object({ path: AbsolutePath, kind: z.enum(["dir", "file"]) }).strict()).max(256),
+    tmpDir: AbsolutePath,
+    network: z.discriminatedUnion("kind", [z.object({ kind: z.literal("off") }).strict(), z.object({ kind: z.literal("on") }).strict()]),
+  })
+  .strict();
+
+export type WireSandboxPolicy = z.infer<typeof WireSandboxPolicySchema>;
+
+/** True when the client said it wraps terminal/create commands in this sandbox. */
+export function clientSandboxesTerminals(meta: unknown): boolean {
+  return typeof meta === "object" && meta !== null && typeof (meta as Record<string, unknown>)[SANDBOX_META_KEY] === "object";
+}

@@ -1,0 +1,106 @@
+// Editor terminals and the sandbox: Hermes sends its policy in terminal/create `_meta` only to a
+// client that advertised it can apply it, and the VS Code extension's TerminalProcess really
+// runs the command inside it. /context says plainly whether the sandbox applies.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { TerminalProcess } from "../../extension/terminal-process";
+import { SANDBOX_CAPABILITY } from "../../extension/terminal-sandbox";
+import { agentText, scriptedConfig, startHermes } from "../support/acp-harness";
+import { fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
+import { useScriptedModel } from "../support/scripted-model";
+
+const scripted = useScriptedModel();
+const skip = sandboxSkip();
+
+async function runInExtension(request: acp.CreateTerminalRequest, line: string): Promise<{ output: string; exitCode: number | null }> {
+  const terminal = new TerminalProcess({ ...request, command: "/bin/sh", args: ["-c", line] });
+  const status = await terminal.exited;
+  return { output: terminal.output.value, exitCode: status.exitCode ?? null };
+}
+
+test("a sandboxing client gets the policy with terminal/create, and the extension enforces it", { skip }, async () => {
+  const model = scripted();
+  const machine = fakeMachine();
+  const hermes = await startHermes({
+    config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }),
+    env: { HOME: machine.home },
+    serveTerminal: true,
+    clientCapabilities: { _meta: SANDBOX_CAPABILITY },
+  });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(machine.workspace);
+    model.enqueue({ toolCalls: [{ id: "t", name: "terminal", arguments: { command: "true" } }] }, { text: "done" });
+    await hermes.prompt(sessionId, "run it");
+    const request = hermes.terminals.created[0] as acp.CreateTerminalRequest;
+    const policy = (request._meta as Record<string, any>)["hermes/sandbox"];
+    assert.deepEqual(policy.writable, [machine.workspace]);
+    assert.ok(policy.hidden.some((entry: { path: string }) => entry.path === path.join(machine.home, ".ssh")));
+    assert.deepEqual(policy.network, { kind: "off" });
+
+    // The same request, run by the extension's terminal code with harmful lines.
+    const before = { home: snapshot(machine.home), outside: snapshot(machine.outside) };
+    const attack = await runInExtension(request, `cat ~/.ssh/id_rsa; rm -rf ${machine.outside} ~/notes.txt; echo x > /etc/hermes-ext-probe`);
+    assert.notEqual(attack.exitCode, 0);
+    assert.doesNotMatch(attack.output, /secret/);
+    assert.deepEqual(snapshot(machine.home), before.home);
+    assert.deepEqual(snapshot(machine.outside), before.outside);
+    assert.equal(existsSync("/etc/hermes-ext-probe"), false);
+    const work = await runInExtension(request, "echo made > here.txt && cat here.txt");
+    assert.equal(work.exitCode, 0, work.output);
+    assert.equal(readFileSync(path.join(machine.workspace, "here.txt"), "utf8"), "made\n");
+
+    await hermes.prompt(sessionId, "/context");
+    assert.match(agentText(hermes, sessionId), /Sandbox: active \(bwrap\)\. Commands run in the editor's terminals, wrapped by the Hermes extension/);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("the extension refuses a terminal whose sandbox policy is invalid, and runs one without a policy as before", { skip }, () => {
+  const base: acp.CreateTerminalRequest = { sessionId: "s", command: "/bin/sh", args: ["-c", "true"], cwd: "/tmp" };
+  const bad = { ...base, _meta: { "hermes/sandbox": { writable: ["relative/path"], readOnly: [], hidden: [], tmpDir: "/tmp", network: { kind: "off" } } } };
+  assert.throws(() => new TerminalProcess(bad), /sandbox policy in terminal\/create is invalid/);
+  const plain = new TerminalProcess(base);
+  return plain.exited.then((status) => assert.equal(status.exitCode, 0));
+});
+
+test("a client that cannot sandbox its terminals gets no policy, and /context says screening is the only layer", async () => {
+  const model = scripted();
+  const machine = fakeMachine();
+  const hermes = await startHermes({ config: scriptedConfig(model.url), env: { HOME: machine.home }, serveTerminal: true });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(machine.workspace);
+    model.enqueue({ toolCalls: [{ id: "t", name: "terminal", arguments: { command: "true" } }] }, { text: "done" });
+    await hermes.prompt(sessionId, "run it");
+    assert.equal(hermes.terminals.created[0]?._meta?.["hermes/sandbox"], undefined);
+    await hermes.prompt(sessionId, "/context");
+    assert.match(agentText(hermes, sessionId), /Sandbox: NOT applied\. Commands run in this editor's terminals, which Hermes cannot sandbox; command screening is the only layer/);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("terminal.sandbox: on with a client that cannot sandbox: commands run locally, inside the sandbox", { skip }, async () => {
+  const model = scripted();
+  const machine = fakeMachine();
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { terminal: { sandbox: "on" } }), env: { HOME: machine.home }, serveTerminal: true });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(machine.workspace);
+    model.enqueue({ toolCalls: [{ id: "t", name: "terminal", arguments: { command: "cat ~/.ssh/id_rsa" } }] }, { text: "done" });
+    await hermes.prompt(sessionId, "run it");
+    assert.equal(hermes.terminals.created.length, 0, "the editor's terminals are not used");
+    const result = model.requests.at(-1)!.body.messages.find((m: any) => m.role === "tool")?.content ?? "";
+    assert.doesNotMatch(result, /secret/);
+    assert.match(result, /The sandbox hid/);
+    await hermes.prompt(sessionId, "/context");
+    assert.match(agentText(hermes, sessionId), /Sandbox: active \(bwrap\)\. Commands run as local processes/);
+  } finally {
+    await hermes.close();
+  }
+});
