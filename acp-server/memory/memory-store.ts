@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { scanForThreats } from "../security/threat-scan";
+import { acquireFileLock, LockBusyError } from "../util/file-lock";
 import { redactSecrets } from "../util/redact";
 
 export type MemoryTarget = "memory" | "user";
@@ -19,7 +20,6 @@ export const MEMORY_FILES: Record<MemoryTarget, { file: string; limit: number }>
 
 const LOCK_TIMEOUT_MS = 2_000;
 const LOCK_STALE_MS = 10_000;
-const LOCK_RETRY_MS = 25;
 
 export class MemoryError extends Error {
   constructor(message: string) {
@@ -34,10 +34,6 @@ export interface MemoryChange {
   /** Size of the stored text (entries joined by the separator). */
   chars: number;
   limit: number;
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 }
 
 function parseEntries(text: string): string[] {
@@ -167,40 +163,17 @@ export class MemoryStore {
     }
   }
 
+  /** The lock every process shares (util/file-lock.ts: O_EXCL, dead-holder and age takeover). */
   private lock(target: MemoryTarget): () => void {
     const lockFile = `${this.filePath(target)}.lock`;
-    const deadline = Date.now() + LOCK_TIMEOUT_MS;
-    for (;;) {
-      try {
-        const fd = fs.openSync(lockFile, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY, 0o600);
-        const token = `${process.pid} ${Date.now()} ${Math.random()}`;
-        fs.writeSync(fd, token);
-        fs.closeSync(fd);
-        return () => {
-          try {
-            if (fs.readFileSync(lockFile, "utf8") === token) fs.unlinkSync(lockFile);
-          } catch {
-            // Already gone (taken over as stale): nothing to release.
-          }
-        };
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "EEXIST") throw error;
-      }
-      try {
-        const age = Date.now() - fs.statSync(lockFile).mtimeMs;
-        if (age > LOCK_STALE_MS) {
-          fs.rmSync(lockFile, { force: true });
-          continue;
-        }
-      } catch {
-        continue; // Released between our open and stat: try again at once.
-      }
-      if (Date.now() >= deadline) {
-        throw new MemoryError(`Memory is busy (another Hermes process holds ${path.basename(lockFile)}); try again in a moment.`);
-      }
-      sleepSync(LOCK_RETRY_MS + Math.floor(Math.random() * LOCK_RETRY_MS));
+    try {
+      return acquireFileLock(lockFile, { timeoutMs: LOCK_TIMEOUT_MS, staleMs: LOCK_STALE_MS });
+    } catch (error) {
+      if (error instanceof LockBusyError) throw new MemoryError(`Memory is busy (another Hermes process holds ${path.basename(lockFile)}); try again in a moment.`);
+      throw error;
     }
   }
+
 }
 
 function findOne(target: MemoryTarget, entries: readonly string[], oldText: string): number {
