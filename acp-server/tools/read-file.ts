@@ -7,6 +7,7 @@ import { FileNotFoundError } from "./context";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./file-walker";
 import { displayPath, resolvePath } from "./paths";
 import { defineTool, ToolError } from "./registry";
+import { redactSecrets } from "../util/redact";
 
 export const DEFAULT_READ_LIMIT = 2000;
 export const MAX_LINE_CHARS = 2000;
@@ -148,7 +149,9 @@ export const readFileTool = defineTool({
       let line = lines[n - 1];
       if (line.endsWith("\r")) line = line.slice(0, -1);
       if (line.length > MAX_LINE_CHARS) {
-        line = `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length - MAX_LINE_CHARS} more characters]`;
+        // Redact before cutting: a key cut in half matches no rule (minified JSON, one-line .env).
+        line = redactSecrets(line);
+        if (line.length > MAX_LINE_CHARS) line = `${line.slice(0, MAX_LINE_CHARS)}… [line cut: ${line.length - MAX_LINE_CHARS} more characters]`;
       }
       const numbered = `${String(n).padStart(width)}|${line}`;
       if (out.length > 0 && chars + numbered.length + 1 > MAX_READ_CHARS) break;

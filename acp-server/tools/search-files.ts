@@ -11,6 +11,7 @@ import { displayPath, resolvePath } from "./paths";
 import { defineTool, ToolError, type ToolResult } from "./registry";
 import { RipgrepError, ripgrepContent, ripgrepFiles, ripgrepPath } from "./ripgrep";
 import { isSensitiveRelative, sensitiveReason } from "../security/sensitive-paths";
+import { redactSecrets } from "../util/redact";
 
 export const MAX_SEARCH_FILE_BYTES = 2 * 1024 * 1024;
 const MAX_LINE_CHARS = 300;
@@ -43,7 +44,10 @@ export interface ContentMatch {
 }
 
 /** Keeps long lines readable: a window around the match, marked where cut. */
-export function clipLine(text: string, column: number): string {
+export function clipLine(raw: string, column: number): string {
+  if (raw.length <= MAX_LINE_CHARS) return raw;
+  // Redact before cutting, so the window's edges never hold part of a key.
+  const text = redactSecrets(raw);
   if (text.length <= MAX_LINE_CHARS) return text;
   const start = Math.max(0, Math.min(column - 100, text.length - MAX_LINE_CHARS));
   const end = start + MAX_LINE_CHARS;

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "node:test";
 import { OutputBuffer, truncateMiddle } from "../../acp-server/tools/output-buffer";
+import { clipLine } from "../../acp-server/tools/search-files";
 import { redactDeep, redactSecrets } from "../../acp-server/util/redact";
 import { isSecretName } from "../../acp-server/util/secret-names";
 import { clearSecretValues, registerSecretsFromEnv, registerSecretValue } from "../../acp-server/util/secret-values";
@@ -110,6 +111,14 @@ describe("redact before truncating", () => {
     }
     const capped = redactSecrets(truncateMiddle(`${"a ".repeat(30)}${SECRETS.huggingFace}${" b".repeat(30)}`, 70).text);
     assert.ok(!capped.includes(SECRETS.huggingFace.slice(10, 20)), capped);
+  });
+
+  it("a search hit on a long line is redacted before the window is cut", () => {
+    for (let at = 150; at < 260; at += 9) {
+      const line = "x".repeat(at) + `"key":"${SECRETS.openaiProject}"` + "y".repeat(400);
+      const clipped = clipLine(line, 10);
+      assert.ok(!clipped.includes(SECRETS.openaiProject.slice(8, 16)) && !clipped.includes(SECRETS.openaiProject.slice(-10)), clipped);
+    }
   });
 
   it("redactDeep masks env-style keys whatever the value's length", () => {
