@@ -43,7 +43,6 @@ const FORCED_CONFIG = [
   "core.safecrlf=false",
   "core.fileMode=true",
   "core.symlinks=true",
-  "core.ignoreCase=false",
   "core.quotePath=false",
   "core.excludesFile=/dev/null", // the user's global ignore file is not ours to follow
   "gc.auto=0",

@@ -51,15 +51,24 @@ function toOp(entry: RawEntry): RestoreOp {
  * checkpoint of the latest turn being undone, or its latest checkpoint when the turn never
  * finished).
  */
-export async function planRestore(deps: RestoreDeps, sessionId: string, target: Checkpoint, baseline: Checkpoint): Promise<RestorePlan> {
+export async function planRestore(
+  deps: RestoreDeps,
+  sessionId: string,
+  target: Checkpoint,
+  baseline: Checkpoint,
+  /** (post of turn k, pre of turn k+1) for the turns being undone: what changed between them was not the agent. */
+  betweenTurns: [Checkpoint, Checkpoint][] = [],
+): Promise<RestorePlan> {
   const current = await snapshotCommit(deps, commitMessage({ kind: "backup", sessionId, time: deps.now() }));
   const git = deps.repo.git;
-  const [entries, sinceTurn, diff] = await Promise.all([
+  const [entries, sinceTurn, diff, ...gaps] = await Promise.all([
     rawDiff(git, current.commit, target.commit, { renames: false }),
     rawDiff(git, baseline.commit, current.commit, { renames: false }),
     describeDiff(git, current.commit, target.commit),
+    ...betweenTurns.map(([post, nextPre]) => rawDiff(git, post.commit, nextPre.commit, { renames: false })),
   ]);
-  const changedAfterTurn = new Set(sinceTurn.flatMap((entry) => [entry.path, ...(entry.oldPath ? [entry.oldPath] : [])]));
+  const changedAfterTurn = new Set(sinceTurn.map((entry) => entry.path));
+  const changedBetweenTurns = new Set(gaps.flatMap((gap) => gap.map((entry) => entry.path)));
   const nested = readNestedRepos(deps.repo.dir);
   const ops: RestoreOp[] = [];
   const conflicts: RestoreConflict[] = [];
@@ -79,7 +88,10 @@ export async function planRestore(deps: RestoreDeps, sessionId: string, target: 
       continue;
     }
     ops.push(toOp(entry));
-    if (changedAfterTurn.has(entry.path) && !current.tooBig.has(entry.path)) conflicts.push({ path: entry.path, reason: "changed-after-turn" });
+    if (!current.tooBig.has(entry.path)) {
+      if (changedAfterTurn.has(entry.path)) conflicts.push({ path: entry.path, reason: "changed-after-turn" });
+      else if (changedBetweenTurns.has(entry.path)) conflicts.push({ path: entry.path, reason: "changed-between-turns" });
+    }
     const reason = sensitiveReason(guarded.path);
     if (reason) sensitive.push({ path: entry.path, reason });
   }

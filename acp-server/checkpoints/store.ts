@@ -192,7 +192,14 @@ export class CheckpointStore {
     if (!target) throw new RestoreError(`no checkpoint before turn ${turn} in this session`);
     const newest = checkpoints[checkpoints.length - 1];
     const baseline = checkpoints.filter((checkpoint) => checkpoint.turn === newest.turn).find((checkpoint) => checkpoint.phase === "post") ?? newest;
-    return planRestore(this.deps(), sessionId, target, baseline);
+    // Between one undone turn's end and the next one's start, changes were someone else's.
+    const betweenTurns: [Checkpoint, Checkpoint][] = [];
+    const undone = checkpoints.filter((checkpoint) => checkpoint.turn >= turn);
+    for (const post of undone.filter((checkpoint) => checkpoint.phase === "post")) {
+      const nextPre = undone.find((checkpoint) => checkpoint.phase === "pre" && checkpoint.turn > post.turn);
+      if (nextPre) betweenTurns.push([post, nextPre]);
+    }
+    return planRestore(this.deps(), sessionId, target, baseline, betweenTurns);
   }
 
   /** The preview of undoing the session's last turn that changed files. */

@@ -77,7 +77,7 @@ export interface RestoreOp {
 export interface RestoreConflict {
   path: string;
   /** Why applying this path could lose the user's work. */
-  reason: "changed-after-turn" | "not-covered";
+  reason: "changed-after-turn" | "changed-between-turns" | "not-covered";
 }
 
 export interface SensitiveChange {

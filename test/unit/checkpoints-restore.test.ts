@@ -95,6 +95,7 @@ describe("checkpoints: restores, sessions, pruning, guard", () => {
 
     const plan = await store.planRestore("s", 2);
     assert.deepEqual(plan.ops.map((op) => op.path), ["t2.txt", "t3.txt", "x.txt"]);
+    assert.deepEqual(plan.conflicts, []);
     await store.restore(plan);
     assert.deepEqual(pictureOf(pair.workspace), pictures[2]);
     await assert.rejects(store.planRestore("s", 9), /no checkpoint before turn 9/);
@@ -128,6 +129,24 @@ describe("checkpoints: restores, sessions, pruning, guard", () => {
     const on = await openCheckpointStore(pair.workspace, checkpointOptions({ enabled: true, keep_days: 3, max_files: 10, max_file_mb: 1.5 }, pair.home));
     assert.ok(on.ok);
     assert.deepEqual(on.store.limits, { maxFiles: 10, maxFileBytes: 1572864 });
+  });
+
+  test("a rollback over several turns names files the user changed between them", async () => {
+    const pair = makePair();
+    writeTree(pair.workspace, { "agent.ts": "0\n", "notes.md": "mine 0\n" });
+    const store = await openStore(pair);
+    await store.checkpoint({ sessionId: "s", turn: 1 });
+    writeTree(pair.workspace, { "agent.ts": "1\n" });
+    await store.checkpoint({ sessionId: "s", turn: 1, phase: "post" });
+    writeTree(pair.workspace, { "notes.md": "mine 1, written between the turns\n" });
+    await store.checkpoint({ sessionId: "s", turn: 2 });
+    writeTree(pair.workspace, { "agent.ts": "2\n" });
+    await store.checkpoint({ sessionId: "s", turn: 2, phase: "post" });
+    const plan = await store.planRestore("s", 1);
+    assert.deepEqual(plan.conflicts, [{ path: "notes.md", reason: "changed-between-turns" }]);
+    const result = await store.restore(plan);
+    assert.deepEqual(result.applied, ["agent.ts"]);
+    assert.equal(readFileSync(path.join(pair.workspace, "notes.md"), "utf8"), "mine 1, written between the turns\n");
   });
 
   test("two sessions checkpoint the same workspace at the same time", async () => {
