@@ -41,6 +41,11 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
   const checkPending = useRef(false);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const [showJump, setShowJump] = useState(false);
+  /** Measures mounted items as they lay out (no forced layout); their heights size the spacers. */
+  const sizes = useRef<ResizeObserver | undefined>(undefined);
+  const reading = useRef(false);
+  const watched = useRef(new Set<HTMLElement>());
+  const restoring = useRef(false);
 
   // The window, decided during render so a new item costs one render, not two.
   if (session.current !== sessionId) {
@@ -62,6 +67,7 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     const at = items.findIndex((item) => item.id === restore.anchorId);
     if (at < 0) return undefined;
     anchor.current = { id: restore.anchorId, top: restore.anchorTop ?? 0 };
+    restoring.current = true;
     return rangeCovering(offsets.current, offsets.current[at] - OVERSCAN * viewport, offsets.current[at] + (1 + OVERSCAN) * viewport);
   });
   const { start, end } = range.current;
@@ -79,19 +85,31 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     const el = scroller.current;
     const box = content.current;
     if (!el || !box) return;
-    // Heights of what is mounted, once per window (a forced layout the paint would do anyway).
-    const key = `${sessionId}|${start}|${end}|${items.length}`;
-    if (key !== measured.current) {
-      measured.current = key;
+    if (!measured.current) {
+      measured.current = "yes";
       measureLayout(el, box, layout.current);
-      for (const node of box.querySelectorAll<HTMLElement>(":scope > .item")) {
-        const id = node.dataset.itemId;
-        if (id) heights.current.set(id, node.offsetHeight);
-      }
+    }
+    // Newly mounted items: sized for layout from what was measured before (content-visibility
+    // skips laying them out until near the view), and watched for their real height.
+    for (const node of watched.current) {
+      if (node.isConnected) continue;
+      sizes.current?.unobserve(node);
+      watched.current.delete(node);
+    }
+    for (const node of box.querySelectorAll<HTMLElement>(":scope > .item:not([data-watched])")) {
+      node.dataset.watched = "";
+      const known = node.dataset.itemId ? heights.current.get(node.dataset.itemId) : undefined;
+      if (known) node.style.containIntrinsicSize = `auto ${known}px`;
+      sizes.current?.observe(node);
+      watched.current.add(node);
     }
     if (anchor.current) {
       const { id, top } = anchor.current;
       anchor.current = undefined;
+      // While reading (scrolled up) the browser's own scroll anchoring keeps the item in view in
+      // place; script corrects only a restored position.
+      if (reading.current && !restoring.current) return;
+      restoring.current = false;
       const node = box.querySelector<HTMLElement>(`:scope > [data-item-id="${CSS.escape(id)}"]`);
       if (node) {
         const delta = node.getBoundingClientRect().top - el.getBoundingClientRect().top - top;
@@ -105,9 +123,24 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
       lastJump.current = jumpKey;
       atBottom.current = true;
       setShowJump(false);
+      setReading(el, false);
       el.scrollTop = el.scrollHeight;
     }
   });
+
+  useEffect(() => {
+    const ro = new ResizeObserver((entries) => {
+      for (const entry of entries) {
+        const node = entry.target as HTMLElement;
+        const id = node.dataset.itemId;
+        const height = entry.borderBoxSize?.[0]?.blockSize ?? node.getBoundingClientRect().height;
+        // A skipped (content-visibility) item reports its placeholder: the known height or the estimate.
+        if (id && height > 0) heights.current.set(id, height);
+      }
+    });
+    sizes.current = ro;
+    return () => ro.disconnect();
+  }, []);
 
   // Scroll anchoring does nothing while the view is at offset 0 (a short chat that starts to
   // overflow). A resize observer covers that: it runs after layout, so reading sizes forces nothing.
@@ -149,14 +182,23 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     if (!el) return;
     atBottom.current = isNearBottom(el.scrollTop, el.scrollHeight, el.clientHeight);
     setShowJump(!atBottom.current);
+    setReading(el, !atBottom.current);
     if (!checkPending.current) {
       checkPending.current = true;
       requestAnimationFrame(checkWindow);
     }
   };
 
+  /** Scrolled up, the browser anchors on the items (it keeps the one being read in place as the window moves); at the bottom, only on the bottom anchor. */
+  const setReading = (el: HTMLElement, on: boolean) => {
+    if (reading.current === on) return;
+    reading.current = on;
+    el.classList.toggle("reading", on);
+  };
+
   const jumpToLatest = () => {
     atBottom.current = true;
+    if (scroller.current) setReading(scroller.current, false);
     toEnd.current = true;
     anchor.current = undefined;
     range.current = tailWindow(offsets.current, (1 + OVERSCAN) * layout.current.viewport);
