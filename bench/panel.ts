@@ -11,6 +11,7 @@ import { type BenchRow, fmt, intFromEnv, median, percentile, reportRows } from "
 import { longSession, replyChunks, streamingStart } from "./panel-fixtures";
 import { ensurePanelBuilt, loadPanel, openPanelPage, WEBVIEW_JS } from "./panel-page";
 import { statSync } from "node:fs";
+import os from "node:os";
 
 const PAINT_TARGET_MS = 1000;
 const CHUNK_TARGET_MS = 2;
@@ -148,6 +149,8 @@ async function main(): Promise<void> {
       out(`chat of ${row.n} messages, scrolled to the top and back: scroll p95 ${fmt(row.p95)} ms, max ${fmt(row.max)} ms per frame; heap ${fmt(row.heapMB, 1)} MB after GC; ${row.elements} elements at the end, at most ${row.maxElements} while scrolling`);
     }
     const [small, large] = scrollRows;
+    // Frame times are wall-clock: on a machine shared with other work they measure that work too.
+    out(`(load average while measuring: ${os.loadavg().map((v) => fmt(v, 1)).join(" / ")} on ${os.cpus().length} CPUs)`);
     out(`heap at ${small.n} vs ${large.n} messages: ${fmt(small.heapMB, 1)} MB vs ${fmt(large.heapMB, 1)} MB (the state itself grows with the chat; the DOM does not)`);
 
     const violations = (await panel.page.evaluate("window.__cspViolations")) as string[];

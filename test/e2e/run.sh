@@ -19,5 +19,7 @@ fi
 export HERMES_VSIX
 echo "e2e: $(du -k "$HERMES_VSIX" | cut -f1) KB $HERMES_VSIX"
 
+# A fresh folder: screenshots of an earlier run (a failed-* one above all) must not linger.
+rm -rf test-artifacts/e2e
 mkdir -p test-artifacts/e2e
 node --import tsx --test --test-concurrency=1 --test-timeout=600000 test/e2e/*.e2e.ts
