@@ -70,7 +70,7 @@ export async function earlyHandshake(
 
   const onFrame = (event: FrameEvent) => {
     if (event.kind === "oversize") {
-      const outcome = oversizeOutcome(event.head, event.limitBytes);
+      const outcome = oversizeOutcome(event.head, event.tail, event.limitBytes);
       log.warn("discarded an incoming frame over the size limit", { limitBytes: event.limitBytes, id: "reply" in outcome ? outcome.reply.id : outcome.response.id });
       if ("reply" in outcome) reply(outcome.reply);
       else queue.push(outcome.response as unknown as AnyMessage);

@@ -58,9 +58,9 @@ export function checkEnvelope(value: unknown): EnvelopeCheck {
 }
 
 /** The answer to a frame over the size limit, or a stand-in response when the frame was a response. */
-export function oversizeOutcome(head: string, limitBytes: number): { reply: ErrorFrame } | { response: ErrorFrame } {
+export function oversizeOutcome(head: string, tail: string, limitBytes: number): { reply: ErrorFrame } | { response: ErrorFrame } {
   const keys = topLevelKeys(head);
-  const id = keys.get("id");
+  const id = keys.get("id") ?? trailingId(tail);
   const limit = `${Math.round((limitBytes / (1024 * 1024)) * 100) / 100} MB`;
   const data = { limitBytes };
   if (!keys.has("method") && (keys.has("result") || keys.has("error")) && id !== undefined && id !== null) {
@@ -114,6 +114,21 @@ export function topLevelKeys(head: string): Map<string, JsonRpcId | undefined> {
     i++;
   }
   return keys;
+}
+
+/**
+ * An `"id"` written as the object's last key: `…,"id":7}` at the very end of the line. One
+ * closing brace after the value means the outermost object (a nested one would close twice).
+ */
+export function trailingId(tail: string): JsonRpcId | undefined {
+  const match = /[,{]\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null)\s*\}\s*$/.exec(tail);
+  if (!match) return undefined;
+  try {
+    const value = JSON.parse(match[1]) as unknown;
+    return typeof value === "string" || typeof value === "number" || value === null ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function stringEnd(text: string, start: number): number {

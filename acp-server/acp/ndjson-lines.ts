@@ -1,24 +1,27 @@
 // Splits stdin into newline-delimited frames with a size limit, in linear time and bounded
 // memory. A frame is kept as the list of chunk slices it arrived in and joined once, at its
 // newline; only the new chunk is scanned for '\n'. A frame that grows past the limit is
-// reported once (with its first bytes, so the caller can recover a request id) and then
-// skipped: the splitter only looks for the next '\n' and keeps none of it, however long
-// the line turns out to be.
+// skipped: the splitter only looks for the next '\n' and keeps just its first and last
+// bytes (so the caller can recover a request id that some clients write last), however
+// long the line turns out to be; it is reported once, when it ends.
 
 export { DEFAULT_MAX_FRAME_MB } from "../config/frame-limit";
 export const MB = 1024 * 1024;
-/** How much of an oversized frame is kept to look for its id. */
+/** How much of an oversized frame's start and end is kept to look for its id. */
 export const OVERSIZE_HEAD_BYTES = 4096;
+export const OVERSIZE_TAIL_BYTES = 1024;
 
 export type FrameEvent =
   | { kind: "line"; text: string }
-  /** A frame over the limit: `head` is its first bytes; the rest up to its newline is skipped. */
-  | { kind: "oversize"; head: string; limitBytes: number };
+  /** A frame over the limit, skipped: `head` and `tail` are its first and last bytes. */
+  | { kind: "oversize"; head: string; tail: string; limitBytes: number };
 
 export class FrameSplitter {
   private parts: Buffer[] = [];
   private length = 0;
   private discarding = false;
+  private head = Buffer.alloc(0);
+  private tail = Buffer.alloc(0);
 
   /** `maxBytes` is read at each chunk, so the limit can change once config is loaded. */
   constructor(private readonly maxBytes: () => number) {}
@@ -34,10 +37,11 @@ export class FrameSplitter {
       const newline = chunk.indexOf(0x0a, start);
       const end = newline === -1 ? chunk.length : newline;
       if (this.discarding) {
-        if (newline !== -1) this.discarding = false;
+        this.keepTail(chunk.subarray(start, end));
+        if (newline !== -1) this.finishDiscard(emit);
       } else if (this.length + (end - start) > this.maxBytes()) {
-        this.overflow(chunk.subarray(start, end), emit);
-        if (newline !== -1) this.discarding = false;
+        this.overflow(chunk.subarray(start, end));
+        if (newline !== -1) this.finishDiscard(emit);
       } else if (newline === -1) {
         this.parts.push(chunk.subarray(start));
         this.length += chunk.length - start;
@@ -53,8 +57,8 @@ export class FrameSplitter {
 
   /** End of input: a last frame without a newline still counts. */
   end(emit: (event: FrameEvent) => void): void {
-    if (!this.discarding && this.length > 0) this.takeLine(emit);
-    this.discarding = false;
+    if (this.discarding) this.finishDiscard(emit);
+    else if (this.length > 0) this.takeLine(emit);
   }
 
   private takeLine(emit: (event: FrameEvent) => void): void {
@@ -66,7 +70,7 @@ export class FrameSplitter {
     if (text.trim() !== "") emit({ kind: "line", text });
   }
 
-  private overflow(tail: Buffer, emit: (event: FrameEvent) => void): void {
+  private overflow(tail: Buffer): void {
     const headParts: Buffer[] = [];
     let headLength = 0;
     for (const part of [...this.parts, tail]) {
@@ -75,9 +79,25 @@ export class FrameSplitter {
       headParts.push(piece);
       headLength += piece.length;
     }
+    this.head = Buffer.concat(headParts);
+    this.tail = Buffer.alloc(0);
+    this.keepTail(tail);
     this.parts = [];
     this.length = 0;
     this.discarding = true;
-    emit({ kind: "oversize", head: Buffer.concat(headParts).toString("utf8"), limitBytes: this.maxBytes() });
+  }
+
+  /** The last OVERSIZE_TAIL_BYTES seen (copies at most twice that per chunk: still linear). */
+  private keepTail(bytes: Buffer): void {
+    if (bytes.length >= OVERSIZE_TAIL_BYTES) this.tail = Buffer.from(bytes.subarray(bytes.length - OVERSIZE_TAIL_BYTES));
+    else if (bytes.length > 0) this.tail = Buffer.concat([this.tail, bytes]).subarray(-OVERSIZE_TAIL_BYTES);
+  }
+
+  private finishDiscard(emit: (event: FrameEvent) => void): void {
+    const event: FrameEvent = { kind: "oversize", head: this.head.toString("utf8"), tail: this.tail.toString("utf8").replace(/\r$/, ""), limitBytes: this.maxBytes() };
+    this.discarding = false;
+    this.head = Buffer.alloc(0);
+    this.tail = Buffer.alloc(0);
+    emit(event);
   }
 }

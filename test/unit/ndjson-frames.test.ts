@@ -1,7 +1,7 @@
 // The bounded frame splitter and the envelope check, on their own.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkEnvelope, checkFrame, oversizeOutcome, topLevelKeys } from "../../acp-server/acp/frame-envelope";
+import { checkEnvelope, checkFrame, oversizeOutcome, topLevelKeys, trailingId } from "../../acp-server/acp/frame-envelope";
 import { type FrameEvent, FrameSplitter } from "../../acp-server/acp/ndjson-lines";
 
 function split(chunks: string[], limit: number): FrameEvent[] {
@@ -33,9 +33,18 @@ test("a frame over the limit is reported once with its head, then skipped up to 
   // An endless line holds nothing: the splitter's buffer stays empty while it skips.
   const splitter = new FrameSplitter(() => 10);
   let oversize = 0;
+  let tail = "";
   for (let i = 0; i < 1000; i++) splitter.push(Buffer.alloc(1000, 120), () => oversize++);
-  assert.equal(oversize, 1);
   assert.equal(splitter.buffered, 0);
+  assert.equal(oversize, 0, "reported when it ends");
+  splitter.push(Buffer.from(',"id":"late"}\r\n{"ok":1}\n'), (event) => {
+    if (event.kind === "oversize") {
+      oversize++;
+      tail = event.tail;
+    }
+  });
+  assert.equal(oversize, 1);
+  assert.ok(tail.endsWith(',"id":"late"}') && tail.length >= 1000, tail.slice(-40));
 });
 
 test("splitting is linear: many small chunks of one big frame cost no rescans", () => {
@@ -82,10 +91,16 @@ test("the id of an oversized frame is found at the top level of its head, never 
   assert.equal(topLevelKeys('{ "id" : 12 , "method":"m"').get("id"), 12);
   assert.equal(topLevelKeys('{"method":"m","params":{"id":5,"text":"aaaa').has("id"), false);
   assert.equal(topLevelKeys('{"method":"m","params":{"text":"say \\"id\\": 9').has("id"), false);
-  const request = oversizeOutcome('{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{', 2 * 1024 * 1024);
+  const request = oversizeOutcome('{"jsonrpc":"2.0","id":7,"method":"session/prompt","params":{', "", 2 * 1024 * 1024);
   assert.ok("reply" in request && request.reply.id === 7 && /2 MB frame limit/.test(request.reply.error.message));
-  const response = oversizeOutcome('{"jsonrpc":"2.0","id":3,"result":{"content":"', 1024);
+  const response = oversizeOutcome('{"jsonrpc":"2.0","id":3,"result":{"content":"', "", 1024);
   assert.ok("response" in response && response.response.id === 3);
-  const anonymous = oversizeOutcome("xxxxxxxx", 1024);
+  const anonymous = oversizeOutcome("xxxxxxxx", "xxxxxxxx", 1024);
   assert.ok("reply" in anonymous && anonymous.reply.id === null);
+  // Clients that write the id last: found at the end, but only as the outermost object's key.
+  const late = oversizeOutcome('{"jsonrpc":"2.0","method":"session/prompt","params":{"prompt":[{"text":"aaa', 'aaa"}]},"id":"last"}', 1024);
+  assert.ok("reply" in late && late.reply.id === "last");
+  assert.equal(trailingId('aaa"}],"id":9}}'), undefined, "a nested id closes twice");
+  assert.equal(trailingId('say \\"id\\": 9}"}'), undefined);
+  assert.equal(trailingId(', "id" : 12 } '), 12);
 });
