@@ -6,10 +6,15 @@ import { gatherPromptFacts, renderSystemPrompt } from "../../acp-server/agent/pr
 import { MemoryStore } from "../../acp-server/memory/memory-store";
 import { memoryTool } from "../../acp-server/tools/memory";
 import { ToolError } from "../../acp-server/tools/registry";
-import { BENIGN_NOTES, OBFUSCATED_PAYLOADS, PLAIN_PAYLOADS } from "../fixtures/memory-poisoning";
+import { BENIGN_EDGE, BENIGN_NOTES as BENIGN_BASE, OBFUSCATED_PAYLOADS, PARAPHRASES, PLAIN_PAYLOADS } from "../fixtures/memory-poisoning";
 import { recordingContext, tempDir } from "../support/tool-context";
 
-const HOSTILE: [string, string][] = [...PLAIN_PAYLOADS.map((text, i): [string, string] => [`plain #${i}`, text]), ...OBFUSCATED_PAYLOADS];
+const HOSTILE: [string, string][] = [
+  ...PLAIN_PAYLOADS.map((text, i): [string, string] => [`plain #${i}`, text]),
+  ...OBFUSCATED_PAYLOADS,
+  ...PARAPHRASES.map((text, i): [string, string] => [`paraphrase #${i}`, text]),
+];
+const BENIGN_NOTES = [...BENIGN_BASE, ...BENIGN_EDGE];
 
 describe("memory poisoning", () => {
   let home: string;
