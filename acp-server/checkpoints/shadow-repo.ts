@@ -3,7 +3,7 @@
 // is only ever given on the command line, so the repository never points at the workspace by
 // itself and the user's .git is never read or written. A small identity file names the
 // workspace, so a hash collision (or a copied folder) is noticed instead of mixing histories.
-import { createHash } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isInside, realPath } from "../security/sensitive-paths";
@@ -25,17 +25,32 @@ function workspaceKey(realWorkspace: string): string {
   return createHash("sha256").update(realWorkspace).digest("hex").slice(0, 20);
 }
 
+/** Opens in progress, so two sessions opening a new workspace at once do not both create it. */
+const opening = new Map<string, Promise<ShadowRepo>>();
+
 /** Opens (creating when new) the shadow repository of `realWorkspace`. */
-export async function openShadowRepo(gitExecutable: string, realWorkspace: string, hermesHome: string, env?: NodeJS.ProcessEnv): Promise<ShadowRepo> {
+export function openShadowRepo(gitExecutable: string, realWorkspace: string, hermesHome: string, env?: NodeJS.ProcessEnv): Promise<ShadowRepo> {
+  const key = `${path.resolve(hermesHome)}\0${realWorkspace}`;
+  const pending = opening.get(key);
+  if (pending) return pending;
+  const open = openOnce(gitExecutable, realWorkspace, hermesHome, env).finally(() => opening.delete(key));
+  opening.set(key, open);
+  return open;
+}
+
+async function openOnce(gitExecutable: string, realWorkspace: string, hermesHome: string, env?: NodeJS.ProcessEnv): Promise<ShadowRepo> {
   const root = path.join(hermesHome, "checkpoints");
   const key = workspaceKey(realWorkspace);
   // A collision moves on to the next slot rather than sharing (or refusing) a repository.
   for (let slot = 0; slot < 8; slot++) {
     const dir = path.join(root, slot === 0 ? key : `${key}-${slot}`);
-    const owner = readIdentity(dir);
-    if (owner !== undefined && owner !== realWorkspace) continue;
+    let owner = readIdentity(dir);
+    if (owner === undefined) {
+      await createRepo(gitExecutable, dir, realWorkspace, env);
+      owner = readIdentity(dir);
+    }
+    if (owner !== realWorkspace) continue;
     const git = new Git(gitExecutable, dir, realWorkspace, env);
-    if (owner === undefined || !existsSync(path.join(dir, "HEAD"))) await initRepo(git, dir, realWorkspace);
     writeExcludes(dir, realWorkspace, hermesHome);
     removeStaleIndexes(dir);
     return { git, dir, workspace: realWorkspace };
@@ -60,23 +75,44 @@ function readIdentity(dir: string): string | undefined {
   }
 }
 
-async function initRepo(git: Git, dir: string, realWorkspace: string): Promise<void> {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  await git.run(["init", "--bare", "--quiet", dir], { noRepo: true });
-  const settings: [string, string][] = [
-    ["user.name", "Hermes checkpoints"],
-    ["user.email", "checkpoints@hermes.invalid"],
-    ["core.logAllRefUpdates", "false"],
-    ["core.untrackedCache", "true"],
-    ["core.checkStat", "default"],
-    ["core.trustctime", "true"],
-    ["index.version", "4"],
-    ["gc.auto", "0"],
-    ["core.hooksPath", "/dev/null"],
-  ];
-  for (const [key, value] of settings) await git.run(["config", key, value]);
-  // Written last: its presence means the repository is complete.
-  writeAtomic(path.join(dir, IDENTITY_FILE), `${JSON.stringify({ workspace: realWorkspace, created: new Date().toISOString() })}\n`);
+/**
+ * Builds the repository in a temporary sibling and renames it into place, so a half-made one is
+ * never seen and two processes creating it at once cannot corrupt it (the loser uses the winner's).
+ */
+async function createRepo(gitExecutable: string, dir: string, realWorkspace: string, env?: NodeJS.ProcessEnv): Promise<void> {
+  mkdirSync(path.dirname(dir), { recursive: true, mode: 0o700 });
+  const temp = `${dir}.init-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    mkdirSync(temp, { mode: 0o700 });
+    const git = new Git(gitExecutable, temp, realWorkspace, env);
+    await git.run(["init", "--bare", "--quiet", temp], { noRepo: true });
+    const settings: [string, string][] = [
+      ["user.name", "Hermes checkpoints"],
+      ["user.email", "checkpoints@hermes.invalid"],
+      ["core.logAllRefUpdates", "false"],
+      ["core.untrackedCache", "true"],
+      ["core.checkStat", "default"],
+      ["core.trustctime", "true"],
+      ["index.version", "4"],
+      ["gc.auto", "0"],
+      ["core.hooksPath", "/dev/null"],
+    ];
+    for (const [key, value] of settings) await git.run(["config", key, value]);
+    writeAtomic(path.join(temp, IDENTITY_FILE), `${JSON.stringify({ workspace: realWorkspace, created: new Date().toISOString() })}\n`);
+    try {
+      renameSync(temp, dir);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code !== "ENOTEMPTY" && code !== "EEXIST") throw error;
+      // Someone else created it meanwhile, or an unusable leftover (no identity) is in the way.
+      if (readIdentity(dir) === undefined) {
+        rmSync(dir, { recursive: true, force: true });
+        renameSync(temp, dir);
+      }
+    }
+  } finally {
+    rmSync(temp, { recursive: true, force: true });
+  }
 }
 
 /** Nested repositories found so far (workspace-relative, no trailing slash). */

@@ -152,8 +152,11 @@ describe("checkpoints: restores, sessions, pruning, guard", () => {
   test("two sessions checkpoint the same workspace at the same time", async () => {
     const pair = makePair();
     writeTree(pair.workspace, Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`dir${i % 10}/f${i}.txt`, `${i}\n`])));
-    const first = await openStore(pair);
-    const second = await openStore(pair);
+    // Through a symlinked home as well, so the two creations really race (as two processes would).
+    const homeLink = path.join(makeTempDirSync("hermes-cp-link-"), "home");
+    symlinkSync(pair.home, homeLink);
+    const [first, second, third] = await Promise.all([openStore(pair), openStore(pair), openStore({ ...pair, home: homeLink })]);
+    assert.equal(await third.list("a").then((list) => list.length), 0);
     const rounds = await Promise.all(
       Array.from({ length: 6 }, (_, i) => (i % 2 ? second : first).checkpoint({ sessionId: i % 2 ? "b" : "a", turn: Math.floor(i / 2) + 1 })),
     );
