@@ -1,7 +1,7 @@
 // search_files leaves credential files out of folder searches (content and names, with the
 // JS walker and with ripgrep), says which it skipped, and asks when pointed straight at one.
 import assert from "node:assert/strict";
-import { mkdir, writeFile } from "node:fs/promises";
+import { mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, afterEach, describe, test } from "node:test";
 import { decidePermission } from "../../acp-server/security/permission-policy";
@@ -95,6 +95,23 @@ for (const backend of backends) {
       const { output } = await search(cwd, { pattern: "*", target: "files" });
       assert.deepEqual([...output.files].sort(), [".env.example", "docs/keys.md", "src/app.ts"]);
       assert.equal(output.sensitive_skipped.count, Object.keys(CREDENTIALS).length);
+    });
+
+    test("a symlink inside the workspace to a secret outside: never followed by a folder search, asked about when named", async () => {
+      use();
+      const cwd = await project();
+      const outside = await tempDir();
+      await writeFile(path.join(outside, "notes.txt"), `${SECRET}\n`);
+      await symlink(path.join(outside, "notes.txt"), path.join(cwd, "notes.txt"));
+      await symlink(outside, path.join(cwd, "linked"));
+      const folder = await search(cwd, { pattern: "SECRET" });
+      assert.ok(!folder.all.includes(SECRET));
+      for (const target of ["notes.txt", "linked"]) {
+        const named = await search(cwd, { pattern: "SECRET", path: target }, false).catch((error: unknown) => error);
+        assert.ok(named instanceof ToolError && !named.message.includes(SECRET));
+        const ask = { action: "read" as const, title: "Search", paths: [path.join(cwd, target)] };
+        assert.equal(decidePermission("default", ask, cwd).decision, "ask", `${target} resolves outside the workspace`);
+      }
     });
 
     test("pointed straight at a credential file, it asks; allowed, it searches it; refused, nothing", async () => {
