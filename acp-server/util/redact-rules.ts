@@ -58,7 +58,7 @@ const flag: Replacer = (match: string, lead: string, name: string, sep: string, 
 // YAML key (possibly JSON-escaped), a separator, then a double-quoted, single-quoted or bare
 // value. Separators never cross a line.
 const ASSIGNMENT = new RegExp(
-  String.raw`(?<![\w.$])(?=[\w.-]{0,80}?(?:pass|pwd|secret|token|key|cred|auth|sig))([A-Za-z_][\w.-]{0,80})(\\?["'])?([ \t]*(?::=|=>|[:=])[ \t]*)(?:(\\?")([^"\\\r\n]*)\\?"|'([^'\r\n]*)'|([^\s"'\x60,;&<>(){}\[\]\\]+))`,
+  String.raw`(?<![\w.$-])(?=[\w.-]{0,80}?(?:pass|pwd|secret|token|key|cred|auth|sig))([A-Za-z_][\w.-]{0,80})(\\?["'])?([ \t]*(?::=|=>|[:=])[ \t]*)(?:(\\?")([^"\\\r\n]*)\\?"|'([^'\r\n]*)'|([^\s"'\x60,;&<>(){}\[\]\\]+))`,
   "gi",
 );
 
@@ -89,11 +89,12 @@ const assignment: Replacer = (
 };
 
 export const RULES: Rule[] = [
-  // scheme://user:password@host → scheme://user:[REDACTED]@host
+  // scheme://user:password@host → scheme://user:[REDACTED]@host. Anchored on the literal
+  // "://" (the scheme is checked behind it) so the scan does not start at every word.
   {
-    pattern: /\b([a-z][a-z0-9+.-]{0,20}:\/\/[^\s:/?#@"'<>]*:)([^\s/?#@"'<>]+)@/gi,
-    replace: (match: string, head: string, password: string) =>
-      password === REDACTED || password.startsWith("$") || password.startsWith("{") ? match : `${head}${REDACTED}@`,
+    pattern: /:\/\/(?<=[A-Za-z][A-Za-z0-9+.-]{0,20}:\/\/)([^\s:/?#@"'<>]*):([^\s/?#@"'<>]+)@/g,
+    replace: (match: string, user: string, password: string) =>
+      password === REDACTED || password.startsWith("$") || password.startsWith("{") ? match : `://${user}:${REDACTED}@`,
   },
   // Anthropic, OpenAI (sk-, sk-proj-, sk-svcacct-, sk-admin-), OpenRouter.
   {
