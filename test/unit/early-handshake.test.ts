@@ -106,3 +106,21 @@ test("a frame over the limit is answered with its id and skipped; the next one g
   assert.match(answers[1].error.message, /frame limit \(acp\.max_frame_mb\)/);
   stdin.end();
 });
+
+test("stdin is paused while the SDK is behind and resumed as it reads: parsed messages never pile up", async () => {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  stdout.resume();
+  stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 0, method: "session/list", params: {} })}\n`);
+  const handshake = await earlyHandshake(stdin, stdout, () => ({}), log);
+  const lines = Array.from({ length: 200 }, (_, i) => `${JSON.stringify({ jsonrpc: "2.0", method: "note", params: { i } })}\n`).join("");
+  stdin.write(lines);
+  await settled();
+  assert.equal(stdin.isPaused(), true, "nobody is reading: stdin waits");
+  const reader = handshake.stream.readable.getReader();
+  const received: unknown[] = [];
+  while (received.length < 201) received.push((await reader.read()).value);
+  assert.deepEqual(received.at(-1), { jsonrpc: "2.0", method: "note", params: { i: 199 } });
+  stdin.end();
+  assert.equal((await reader.read()).done, true);
+});
