@@ -2,6 +2,7 @@
 // screening and redaction, through a real client connection.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
 import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
@@ -313,6 +314,38 @@ test("commands never write Hermes's own config, by a variable or from a workdir,
     assert.match(toolResult(body, "p"), /exit_code/);
     assert.equal(await readFile(configFile, "utf8"), before, "config.yaml is untouched");
     assert.equal(await readFile(path.join(project, "notes.txt"), "utf8"), "fine\n");
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("saved always rules never override a hardline refusal, Hermes's state or an unresolvable command, and cover only the findings they name", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  await mkdir(path.join(project, "build"));
+  await mkdir(path.join(project, "build2"));
+  const rules = ["write-hermes-state", "hermes-state", "unresolved:computed", "unresolved:argument", "rm-recursive"].map((command) => ({ command, decision: "allow" }));
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { approvals: { rules }, terminal: { sandbox: "off" } }), permission: pick("reject_once") });
+  try {
+    await hermes.initialize();
+    const before = await readFile(path.join(hermes.home, "config.yaml"), "utf8");
+    const { sessionId } = await hermes.newSession(project);
+    const first = model.requests.length;
+    model.enqueue(
+      run("h", "echo x >> $HERMES_HOME/config.yaml"),
+      run("u", "X=touch; $X made.txt"),
+      run("r", "rm -rf build"),
+      run("s", "sudo rm -rf build2"),
+      { text: "done" },
+    );
+    await hermes.prompt(sessionId, "go");
+    const body = model.requests[first + 4].body;
+    assert.match(toolResult(body, "h"), /never runs this command/);
+    assert.equal(await readFile(path.join(hermes.home, "config.yaml"), "utf8"), before);
+    assert.equal(await exists(path.join(project, "made.txt")), false, "the unresolvable command was asked about (and rejected), not run by the saved rule");
+    assert.equal(existsSync(path.join(project, "build")), false, "a saved rule still covers a resolved command whose only finding it names");
+    assert.ok(existsSync(path.join(project, "build2")), "rm-recursive saved does not cover sudo");
+    assert.deepEqual(hermes.permissionRequests.map((r) => r.toolCall.toolCallId), ["u", "s"]);
   } finally {
     await hermes.close();
   }

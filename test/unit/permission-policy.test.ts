@@ -141,3 +141,18 @@ test("plan mode refuses write operands and config writes of otherwise read-only 
     assert.ok(planModeAllows(line), line);
   }
 });
+
+test("a symlink into Hermes's state folder does not hide a write through it", async () => {
+  const root = await tempDir("hermes-policy-link-");
+  const home = path.join(root, "home");
+  const hermesHome = path.join(home, ".hermes");
+  const cwd = path.join(home, "project");
+  await mkdir(hermesHome, { recursive: true });
+  await mkdir(cwd, { recursive: true });
+  await symlink(hermesHome, path.join(cwd, "settings"));
+  const context = { hermesHome, user: "someone", sandboxed: true };
+  for (const line of ["echo x >> settings/config.yaml", "cp evil.yaml settings/config.yaml", "cd settings && echo x >> .env"]) {
+    assert.equal(decidePermission("dont_ask", command(line, cwd), cwd, home, context).decision, "deny", line);
+  }
+  assert.equal(decidePermission("default", command("cat settings/config.yaml", cwd), cwd, home, context).decision, "allow", "reading it is fine");
+});
