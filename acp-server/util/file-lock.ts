@@ -5,7 +5,7 @@
 import fs from "node:fs";
 
 export interface FileLockOptions {
-  /** Give up after this long (default 2 s). */
+  /** Give up after this long (default 10 s: a loaded machine can hold a small read-modify-write for seconds). */
   timeoutMs?: number;
   /** A lock older than this is abandoned, whoever holds it (default 10 s). */
   staleMs?: number;
@@ -20,7 +20,7 @@ export class LockBusyError extends Error {
 
 /** Takes `lockFile`, or throws LockBusyError after the timeout. Returns the release function. */
 export function acquireFileLock(lockFile: string, options: FileLockOptions = {}): () => void {
-  const deadline = Date.now() + (options.timeoutMs ?? 2_000);
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
   const staleMs = options.staleMs ?? 10_000;
   const token = `${process.pid} ${Date.now()} ${Math.random().toString(36).slice(2)}`;
   for (;;) {
