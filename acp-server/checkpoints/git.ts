@@ -26,6 +26,8 @@ export interface GitRunOptions {
   okCodes?: number[];
   /** Leave out --git-dir/--work-tree (for `init --bare <dir>`). */
   noRepo?: boolean;
+  /** A git that has not finished by then is killed and the call fails (default 120 s): never a hung turn. */
+  timeoutMs?: number;
 }
 
 export interface GitResult {
@@ -50,6 +52,8 @@ const FORCED_CONFIG = [
   "diff.external=",
   "advice.addEmbeddedRepo=false",
 ];
+
+const DEFAULT_TIMEOUT_MS = 120_000;
 
 export function findGit(env: NodeJS.ProcessEnv = process.env): string | undefined {
   return findExecutable("git", { searchPath: env.PATH ?? "" });
@@ -103,8 +107,16 @@ export class Git {
       const err: Buffer[] = [];
       child.stdout.on("data", (chunk: Buffer) => out.push(chunk));
       child.stderr.on("data", (chunk: Buffer) => err.push(chunk));
-      child.once("error", (error) => reject(new GitError(`git could not start: ${error.message}`, args, null, "")));
+      const timer = setTimeout(() => {
+        child.kill("SIGKILL");
+        reject(new GitError(`git ${args[0]} did not finish within ${(options.timeoutMs ?? DEFAULT_TIMEOUT_MS) / 1000} s`, args, null, ""));
+      }, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
+      child.once("error", (error) => {
+        clearTimeout(timer);
+        reject(new GitError(`git could not start: ${error.message}`, args, null, ""));
+      });
       child.once("close", (code) => {
+        clearTimeout(timer);
         const stderr = Buffer.concat(err).toString("utf8");
         const exitCode = code ?? -1;
         if (exitCode === 0 || options.okCodes?.includes(exitCode)) {

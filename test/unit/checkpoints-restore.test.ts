@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
+import { Git } from "../../acp-server/checkpoints/git";
 import { checkpointOptions } from "../../acp-server/checkpoints/options";
 import { guardedPath, unsafePathReason } from "../../acp-server/checkpoints/path-guard";
 import { openCheckpointStore } from "../../acp-server/checkpoints/store";
@@ -120,6 +121,14 @@ describe("checkpoints: restores, sessions, pruning, guard", () => {
     rmSync(journal);
     await store.restore(plan);
     assert.equal(readFileSync(path.join(pair.workspace, "a.txt"), "utf8"), "1\n");
+  });
+
+  test("a git that hangs is killed after its timeout and the call fails", async () => {
+    const dir = makeTempDirSync("hermes-cp-hang-");
+    const fakeGit = path.join(dir, "git");
+    writeFileSync(fakeGit, "#!/bin/sh\nexec sleep 60\n", { mode: 0o755 });
+    const hanging = new Git(fakeGit, dir, dir);
+    await assert.rejects(hanging.run(["status"], { timeoutMs: 200 }), /git status did not finish within 0.2 s/);
   });
 
   test("checkpoints.enabled: false turns them off with a reason; config maps to limits", async () => {
