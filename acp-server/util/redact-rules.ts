@@ -152,7 +152,7 @@ export const RULES: Rule[] = [
   },
   // curl -u user:password, --user user:password (the user is kept).
   {
-    pattern: /(\s(?:-u|--user|--proxy-user)[ \t=]+["']?[^\s:"']+:)([^\s"'@]+)/g,
+    pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[ \t=]+["']?[^\s:"']+:)([^\s"'@]+)/g,
     replace: (match: string, head: string, password: string) => (password === REDACTED || isReference(password) ? match : `${head}${REDACTED}`),
   },
   // mysql -pPASSWORD (no space: the password is glued to the flag).

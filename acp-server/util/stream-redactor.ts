@@ -3,16 +3,21 @@
 // tail that could still become (part of) a secret is held back until the next delta or
 // the end of the stream:
 //   - the last, unfinished word (a token has no whitespace);
-//   - the whole last line when it carries credential context ("Authorization: Bearer",
-//     "password =", "--token", "-u user:") whose value may be the next word;
+//   - the last two words when they are credential context whose value may be the next word
+//     ("Authorization: Bearer", "password =", "--token", "-u"), and the whole line while a
+//     quoted value after "=" or ":" is still open (`DB_PASSWORD="correct horse`);
 //   - from an unterminated "-----BEGIN … PRIVATE KEY-----" on, until its END line.
 // The hold is bounded (MAX_HOLD characters): past it the text goes out redacted as it is,
 // so a reply without whitespace cannot stall the stream.
 import { redactSecrets } from "./redact";
 
 const MAX_HOLD = 8_192;
-/** Words after which, on the same line, the next word may be a credential. */
-const CONTEXT = /pass|pwd|secret|token|key|cred|auth|bearer|basic|sig=|-u\b|--user|:\/\/|mysql/i;
+/** Line endings after which the next word may be a credential (the value of this context). */
+const CONTEXT_END = /(?:authorization|bearer|basic|token|tokens|password|passwd|pwd|pass|secret|key|apikey|credentials?|auth)\W{0,3}\s*$|[:=]\s*["']?\s*$|(?:^|\s)(?:-u|--user|-p|--password|--token|--api-key|--secret)\s*$/i;
+/** Commands whose password is glued to a flag later on the line (`mysql -u root -pSECRET`). */
+const LINE_CONTEXT = /\bmysql(?:dump|admin|import|sh)?\b/;
+/** A quoted value opened after "=" or ":" and not closed yet on this line. */
+const OPEN_QUOTE = /[:=]\s*(["'])[^"'\n]*$/;
 
 export class StreamRedactor {
   private pending = "";
@@ -49,8 +54,23 @@ function safeCut(text: string): number {
   if (begin >= 0 && text.indexOf("-----END", begin) < 0) cut = Math.min(cut, begin);
   // A partial "-----BEG" at the very end is an unfinished word and already held.
   const lineStart = text.lastIndexOf("\n", cut - 1) + 1;
-  if (CONTEXT.test(text.slice(lineStart, cut))) cut = Math.min(cut, lineStart);
+  const line = text.slice(lineStart, cut);
+  if (OPEN_QUOTE.test(line) || LINE_CONTEXT.test(line)) return Math.min(cut, lineStart);
+  const lastTwo = Math.max(lineStart, wordStart(text, wordStart(text, cut)));
+  if (CONTEXT_END.test(text.slice(lastTwo, cut))) cut = Math.min(cut, lastTwo);
   return cut;
+}
+
+/** Where the word ending at or before `end` (trailing whitespace skipped) starts. */
+function wordStart(text: string, end: number): number {
+  let i = end;
+  while (i > 0 && isSpace(text.charCodeAt(i - 1))) i--;
+  while (i > 0 && !isSpace(text.charCodeAt(i - 1))) i--;
+  return i;
+}
+
+function isSpace(c: number): boolean {
+  return c === 32 || c === 10 || c === 9 || c === 13;
 }
 
 function lastWhitespace(text: string): number {

@@ -85,6 +85,20 @@ describe("streamed replies", () => {
     }
   });
 
+  it("catches context-dependent secrets split anywhere (quoted values, flags, headers)", () => {
+    const reply = `Set DB_PASSWORD="correct horse battery" then run psql --password hunter2x and curl -u alice:s3cr3tpw https://x.test -H "Authorization: Bearer zX9yW8vU7tS6rQ5pO4nM".\nThen mysql -u root -pS3cretPw app.`;
+    for (const size of [1, 2, 3, 4, 5, 6, 7, 9, 11, 13]) {
+      const out = streamed(reply, size);
+      for (const secret of ["correct horse", "horse battery", "hunter2x", "s3cr3tpw", "zX9yW8vU7tS6rQ5pO4nM", "S3cretPw"]) assert.ok(!out.includes(secret), `size ${size}: ${secret} in ${out}`);
+    }
+  });
+
+  it("prose about passwords and keys still streams word by word", () => {
+    const redactor = new StreamRedactor();
+    assert.equal(redactor.push("The password policy passes review and the key rotation "), "The password policy passes review and the key rotation ");
+    assert.equal(redactor.push("is monthly"), "is ");
+  });
+
   it("releases ordinary text as it comes, word by word", () => {
     const redactor = new StreamRedactor();
     assert.equal(redactor.push("Hello wor"), "Hello ");
