@@ -3,6 +3,7 @@
 // a restore's backup goes under refs/hermes/<session>/backup/<time>. Listing is one
 // `for-each-ref` call.
 import { createHash } from "node:crypto";
+import { redactSecrets } from "../util/redact";
 import type { Git } from "./git";
 import type { Checkpoint, CheckpointMeta, CheckpointPhase } from "./types";
 
@@ -25,8 +26,9 @@ export function backupRef(sessionId: string, time: number, unique: string): stri
   return `${REF_ROOT}/${sessionKey(sessionId)}/backup/${time}-${unique}`;
 }
 
+/** The prompt's start for listings, secrets redacted (like the session journals). */
 export function excerpt(prompt: string): string {
-  const flat = prompt.replace(/\s+/g, " ").trim();
+  const flat = redactSecrets(prompt).replace(/\s+/g, " ").trim();
   return flat.length > PROMPT_EXCERPT_CHARS ? `${flat.slice(0, PROMPT_EXCERPT_CHARS - 1)}…` : flat;
 }
 

@@ -100,6 +100,9 @@ describe("checkpoints: restores, sessions, pruning, guard", () => {
     await store.restore(plan);
     assert.deepEqual(pictureOf(pair.workspace), pictures[2]);
     await assert.rejects(store.planRestore("s", 9), /no checkpoint before turn 9/);
+    await store.checkpoint({ sessionId: "s", turn: 4, prompt: "use the key sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG please" });
+    const withSecret = (await store.list("s")).find((checkpoint) => checkpoint.turn === 4);
+    assert.ok(withSecret && !withSecret.prompt.includes("abcdefghijklmnop"), withSecret?.prompt);
   });
 
   test("a journaled restore blocks another one; a journal of a live process is not recovered by others", async () => {
