@@ -48,7 +48,7 @@ export function sessionShell(runtime: AgentRuntime, session: AcpSession, client:
 export function describeCommandSandbox(runtime: AgentRuntime, session: AcpSession, capabilities: acp.ClientCapabilities): string {
   const status = sessionSandbox(runtime, session).status();
   const network = runtime.loaded.config.terminal.network.allowed_domains;
-  const reach = network.length === 0 ? "no network" : network.includes("*") ? "full network" : `network only to ${network.join(", ")} (local commands; not implemented yet: treated as no network)`;
+  const reach = network.length === 0 ? "no network" : network.includes("*") ? "full network" : `network only to ${network.join(", ")} (through Hermes's proxy; editor terminals get none)`;
   const writable = session.agent.mode === "plan" ? "nothing but its temp folder (plan mode)" : "the workspace and its temp folder";
   if (usesEditorTerminals(runtime, capabilities) && !clientSandboxesTerminals(capabilities._meta)) {
     return `Sandbox: NOT applied. Commands run in this editor's terminals, which Hermes cannot sandbox; command screening is the only layer. (Set terminal.sandbox: on to run commands locally inside the sandbox instead.)`;

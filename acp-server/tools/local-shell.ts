@@ -54,7 +54,7 @@ export class LocalShellRunner implements ShellRunner {
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
     await checkDirectory(options.cwd);
     // Refusal (terminal.sandbox: on with no sandbox) throws here, before anything runs.
-    const plan = this.sandbox && !options.unsandboxed ? this.sandbox.plan(SHELL, command, options.cwd) : { file: SHELL, args: ["-c", command], env: {} };
+    const plan = this.sandbox && !options.unsandboxed ? await this.sandbox.plan(SHELL, command, options.cwd) : { file: SHELL, args: ["-c", command], env: {} };
     let child: ChildProcess;
     try {
       child = spawn(plan.file, plan.args, {

@@ -63,9 +63,9 @@ describe("bwrapArgs", () => {
     ["network on keeps the host network", { network: { kind: "on" } }, false, (args) => !args.includes("--unshare-net")],
     [
       "allowlist: no network namespace access, the proxy socket bound in",
-      { network: { kind: "allowlist", domains: ["example.com"], proxySocket: "/tmp/p.sock" } },
+      { network: { kind: "allowlist", domains: ["example.com"], proxySocket: "/run/hp/proxy.sock" } },
       false,
-      (args) => args.includes("--unshare-net") && indexOfSequence(args, ["--bind", "/tmp/p.sock", "/run/hermes-proxy.sock"]) !== -1,
+      (args) => args.includes("--unshare-net") && indexOfSequence(args, ["--ro-bind", "/run/hp", "/tmp/.hermes-proxy"]) !== -1,
     ],
     ["plan mode: workspace only read-only", { writable: [], readOnly: ["/work/app"] }, false, (args) => indexOfSequence(args, ["--ro-bind", "/work/app", "/work/app"]) !== -1 && indexOfSequence(args, ["--bind", "/work/app"]) === -1],
   ];
@@ -158,6 +158,10 @@ describe("sandboxBlockedNote", () => {
       else assert.equal(note, undefined);
     });
   }
+  it("a proxy refusal through curl names the allowlist", () => {
+    const allowlist = { ...policy, network: { kind: "allowlist" as const, domains: ["registry.npmjs.org"] } };
+    assert.match(sandboxBlockedNote("curl: (56) CONNECT tunnel failed, response 403", allowlist) ?? "", /only registry\.npmjs\.org are reachable, through an HTTP proxy/);
+  });
   it("with the network on, connection errors are not blamed on the sandbox", () => {
     assert.equal(sandboxBlockedNote("curl: (7) Failed to connect to localhost port 3000", { ...policy, network: { kind: "on" } }), undefined);
   });

@@ -175,3 +175,73 @@ function liveWith(marker: string): number[] {
   }
   return pids;
 }
+
+/** An HTTP client run inside the sandbox: through $HTTP_PROXY (plain or CONNECT), or direct. */
+const CLIENT = `
+const http = require("node:http");
+const [how, host, port] = process.argv.slice(1);
+const proxy = new URL(process.env.HTTP_PROXY || "http://127.0.0.1:1");
+const fail = (error) => { console.log("failed:", error.message); process.exit(3); };
+const show = (response) => { let body = ""; response.on("data", (d) => (body += d)); response.on("end", () => console.log(response.statusCode, body.trim())); };
+if (how === "direct") http.get({ host, port }, show).on("error", fail);
+if (how === "plain") http.get({ host: proxy.hostname, port: proxy.port, path: "http://" + host + ":" + port + "/" }, show).on("error", fail);
+if (how === "connect") {
+  http.request({ host: proxy.hostname, port: proxy.port, method: "CONNECT", path: host + ":" + port })
+    .on("connect", (response, socket) => {
+      if (response.statusCode !== 200) return console.log(response.statusCode, "refused");
+      http.get({ host, port, createConnection: () => socket }, show).on("error", fail);
+    })
+    .on("response", (response) => show(response))
+    .on("error", fail)
+    .end();
+}
+`;
+
+describe("the network allowlist (a domain proxy reached from inside the sandbox)", { skip: sandboxSkip() }, () => {
+  const machine = fakeMachine();
+  const sandbox = new CommandSandbox({ mode: "on", allowedDomains: ["localhost"] }, () => ({
+    roots: [machine.workspace],
+    readOnlyWorkspace: false,
+    sessionKey: "allowlist-test",
+    home: machine.home,
+    hermesHome: machine.hermesHome,
+  }));
+  const runner = new LocalShellRunner({ ...process.env, HOME: machine.home }, sandbox);
+  let server: Server;
+  let port = 0;
+  before(async () => {
+    server = createServer((_request, response) => response.end("reached"));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+  after(async () => {
+    killAllLocalProcesses();
+    await new Promise((resolve) => server.close(resolve));
+  });
+
+  async function request(how: "plain" | "connect" | "direct", host: string) {
+    const handle = await runner.start(`node -e '${CLIENT}' ${how} ${host} ${port}`, { cwd: machine.workspace, outputLimit: 10_000 });
+    const exit = await handle.waitForExit();
+    const { text } = await handle.output();
+    await handle.release();
+    return { code: exit.code, text, note: handle.sandboxNote?.(text) };
+  }
+
+  it("reaches a listed domain through the proxy, plain HTTP and CONNECT", async () => {
+    assert.match((await request("plain", "localhost")).text, /^200 reached$/m);
+    assert.match((await request("connect", "localhost")).text, /^200 reached$/m);
+  });
+
+  it("refuses a domain that is not listed, and says why", async () => {
+    const plain = await request("plain", "127.0.0.1");
+    assert.match(plain.text, /^403 hermes sandbox: 127\.0\.0\.1 is not in terminal\.network\.allowed_domains/m);
+    assert.match(plain.note ?? "", /allowlist refused 127\.0\.0\.1: only localhost are reachable/);
+    assert.match((await request("connect", "127.0.0.1")).text, /^403 refused$/m);
+  });
+
+  it("has no way around the proxy: a direct connection fails", async () => {
+    const direct = await request("direct", "localhost");
+    assert.equal(direct.code, 3, direct.text);
+    assert.doesNotMatch(direct.text, /reached/);
+  });
+});

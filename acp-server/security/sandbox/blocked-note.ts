@@ -31,7 +31,7 @@ function pathFailures(output: string): { path: string; kind: Failure }[] {
 }
 
 const NETWORK =
-  /(Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|Network is unreachable|ENETUNREACH|Couldn't connect to server|Failed to connect|Connection refused|ECONNREFUSED|Cannot assign requested address|unable to access '[^']*': Could not)/i;
+  /(Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|Network is unreachable|ENETUNREACH|Couldn't connect to server|Failed to connect|Connection refused|ECONNREFUSED|Cannot assign requested address|unable to access '[^']*': Could not|CONNECT tunnel failed|Received HTTP code 403 from proxy)/i;
 const PROXY_REFUSED = /hermes sandbox: (\S+) is not in terminal\.network\.allowed_domains/;
 
 export function sandboxBlockedNote(output: string, policy: SandboxPolicy): string | undefined {

@@ -5,8 +5,11 @@
 // This module has no server dependencies: the VS Code extension imports it too.
 import type { SandboxPolicy } from "./policy";
 
-/** Where the in-sandbox side of the network allowlist finds the host proxy's socket. */
-export const SANDBOX_PROXY_SOCKET = "/run/hermes-proxy.sock";
+/**
+ * Where the host proxy's socket folder appears inside (read-only, so a command cannot remove
+ * the socket; under /tmp because bwrap cannot create a mount point in the read-only host tree).
+ */
+export const SANDBOX_PROXY_DIR = "/tmp/.hermes-proxy";
 /** The loopback port the in-sandbox forwarder listens on (HTTP(S)_PROXY points here). */
 export const SANDBOX_PROXY_PORT = 3128;
 
@@ -24,6 +27,7 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   if (options.root) args.push("--cap-drop", "ALL");
   if (policy.network.kind !== "on") args.push("--unshare-net");
   args.push("--bind", policy.tmpDir, "/tmp");
+  // Writable roots after /tmp: a workspace under the host's /tmp shows through the session's.
   for (const dir of policy.writable) args.push("--bind", dir, dir);
   for (const dir of policy.readOnly) args.push("--ro-bind", dir, dir);
   for (const hidden of policy.hidden) {
@@ -31,13 +35,18 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
     else args.push("--ro-bind", "/dev/null", hidden.path);
   }
   if (policy.network.kind === "allowlist" && policy.network.proxySocket) {
-    args.push("--bind", policy.network.proxySocket, SANDBOX_PROXY_SOCKET);
+    args.push("--ro-bind", dirname(policy.network.proxySocket), SANDBOX_PROXY_DIR);
   }
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", options.cwd, "--", ...options.command);
   return args;
 }
 
 /** Environment variables that send HTTP(S) clients inside the sandbox through the allowlist proxy. */
+/** The folder part of an absolute path (no node:path: this module is shared with the extension). */
+function dirname(file: string): string {
+  return file.slice(0, file.lastIndexOf("/")) || "/";
+}
+
 export function proxyEnv(url: string): Record<string, string> {
   return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: "", no_proxy: "" };
 }

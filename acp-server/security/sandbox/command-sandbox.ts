@@ -1,13 +1,18 @@
 // One session's OS sandbox for local commands: what LocalShellRunner asks before each spawn.
 // It turns the session's scope (workspace roots, mode, homes) and the config into a policy,
 // and the policy into the program to spawn (bwrap … -- bash -c line, or sandbox-exec -p …).
+import { createHash } from "node:crypto";
+import { mkdirSync } from "node:fs";
 import os from "node:os";
+import path from "node:path";
 import { hermesHome } from "../../config/paths";
-import { bwrapArgs, proxyEnv, SANDBOX_PROXY_PORT } from "./bwrap";
+import { bwrapArgs, proxyEnv, SANDBOX_PROXY_DIR, SANDBOX_PROXY_PORT } from "./bwrap";
+import { FORWARDER_SCRIPT } from "./forwarder";
+import { allowlistProxy } from "./proxy";
 import { sandboxStatus, type SandboxSetting, type SandboxStatus } from "./detect";
 import { resolveSandboxPolicy, type SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
-import { sessionTempDir } from "./temp-dir";
+import { sandboxStateDir, sessionTempDir } from "./temp-dir";
 
 export interface SandboxConfig {
   /** terminal.sandbox */
@@ -59,22 +64,38 @@ export class CommandSandbox {
       home: scope.home ?? os.homedir(),
       hermesHome: scope.hermesHome ?? hermesHome(),
       tmpDir: sessionTempDir(scope.sessionKey),
-      // The allowlist proxy is not wired yet: a list without "*" means no network (fails closed).
-      allowedDomains: this.config.allowedDomains.includes("*") ? ["*"] : [],
+      allowedDomains: this.config.allowedDomains,
     });
   }
 
   /** How to spawn `shell -c line` in `cwd` under this session's sandbox; throws when refused. */
-  plan(shell: string, line: string, cwd: string): SpawnPlan {
+  async plan(shell: string, line: string, cwd: string): Promise<SpawnPlan> {
     const status = this.status();
     if (status.refuse) throw new SandboxUnavailableError(status.reason);
     if (!status.active || !status.program) return { file: shell, args: ["-c", line], env: {} };
     const policy = this.policy();
-    const env: Record<string, string> = policy.network.kind === "allowlist" ? proxyEnv(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`) : {};
+    const network = policy.network;
     if (status.kind === "seatbelt") {
-      return { file: status.program, args: ["-p", seatbeltProfile(policy), shell, "-c", line], env: { ...env, TMPDIR: policy.tmpDir }, policy };
+      let env: Record<string, string> = { TMPDIR: policy.tmpDir };
+      if (network.kind === "allowlist") {
+        const proxy = await allowlistProxy(network.domains, { loopback: true });
+        network.proxyPort = proxy.address as number;
+        env = { ...env, ...proxyEnv(`http://127.0.0.1:${network.proxyPort}`) };
+      }
+      return { file: status.program, args: ["-p", seatbeltProfile(policy), shell, "-c", line], env, policy };
     }
-    const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command: [shell, "-c", line] });
+    let command = [shell, "-c", line];
+    let env: Record<string, string> = {};
+    if (network.kind === "allowlist") {
+      // The socket's folder is named after the domain list: one proxy per list, reused.
+      const folder = path.join(sandboxStateDir(), `.proxy-${createHash("sha256").update(network.domains.join(",")).digest("hex").slice(0, 12)}`);
+      mkdirSync(folder, { recursive: true, mode: 0o700 });
+      const proxy = await allowlistProxy(network.domains, { socket: path.join(folder, "proxy.sock") });
+      network.proxySocket = proxy.address as string;
+      command = [process.execPath, "-e", FORWARDER_SCRIPT, `${SANDBOX_PROXY_DIR}/proxy.sock`, String(SANDBOX_PROXY_PORT), ...command];
+      env = proxyEnv(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`);
+    }
+    const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command });
     return { file: status.program, args, env, policy };
   }
 }

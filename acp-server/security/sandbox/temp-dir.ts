@@ -7,13 +7,20 @@ import path from "node:path";
 
 let root: string | undefined;
 
-export function sessionTempDir(sessionKey: string): string {
+/** This process's folder for sandbox state (session temp folders, proxy sockets). */
+export function sandboxStateDir(): string {
   if (!root) {
     root = path.join(os.tmpdir(), `hermes-sandbox-${process.pid}`);
+    mkdirSync(root, { recursive: true, mode: 0o700 });
     const created = root;
     process.once("exit", () => rmSync(created, { recursive: true, force: true }));
   }
-  const dir = path.join(root, sessionKey.replace(/[^\w.-]/g, "_").slice(0, 80) || "session");
+  return root;
+}
+
+export function sessionTempDir(sessionKey: string): string {
+  // Session keys never start with "." (proxy folders do).
+  const dir = path.join(sandboxStateDir(), sessionKey.replace(/[^\w-]/g, "_").slice(0, 80) || "session");
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   return dir;
 }
