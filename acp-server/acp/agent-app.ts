@@ -33,6 +33,13 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   let clientCapabilities: acp.ClientCapabilities = {};
   let runtime: Promise<AgentRuntime> | undefined;
   const getRuntime = () => (runtime ??= options.loadRuntime());
+  const signIn = () => import("./sign-in");
+  /** The runtime, or auth-required (-32000) while it has no usable model. */
+  const usableRuntime = async () => {
+    const current = await getRuntime();
+    if (!current.model.ok) throw (await signIn()).authRequiredError(current);
+    return current;
+  };
   const promptModule = () => import("./prompt-handler");
   const hub = new SessionHub({ runtime: getRuntime, source: options.source ?? "acp", log });
 
@@ -69,9 +76,16 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         getRuntime().catch((error: unknown) => log.error("loading the runtime failed", { error }));
         promptModule().catch((error: unknown) => log.error("loading the agent failed", { error }));
       });
-      return initializeResponse(options.version);
+      return initializeResponse(options.version, clientCapabilities);
+    })
+    .onRequest(acp.methods.agent.authenticate, async ({ params }) => {
+      const { changed } = await (await signIn()).authenticate(params, await getRuntime(), log);
+      // The next request loads the configuration again, with the stored key and model.
+      if (changed) runtime = undefined;
+      return {};
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
+      await usableRuntime();
       const session = await hub.create(params.cwd, params.mcpServers);
       return { sessionId: session.id, ...(await opened(session, client)) };
     })
@@ -101,7 +115,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
       const session = hub.get(params.sessionId);
-      const [{ handlePrompt }, current] = await Promise.all([promptModule(), getRuntime()]);
+      const [{ handlePrompt }, current] = await Promise.all([promptModule(), usableRuntime()]);
       const autoTitle = current.loaded.config.sessions.auto_title;
       return handlePrompt({ runtime: current, clientCapabilities, log, autoTitle }, session, params, client, signal);
     })

@@ -35,7 +35,7 @@ const QUEUED_MESSAGES = 16;
 export async function earlyHandshake(
   stdin: Readable,
   stdout: Writable,
-  answer: () => unknown,
+  answer: (params: { clientCapabilities?: Record<string, unknown> }) => unknown,
   log: Logger,
   options: { maxFrameBytes?: number } = {},
 ): Promise<Handshake> {
@@ -113,7 +113,7 @@ export async function earlyHandshake(
 
   const line = await first;
   const request = line === undefined ? undefined : plainInitialize(line);
-  if (request) stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: request.id, result: answer() })}\n`);
+  if (request) stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: request.id, result: answer(request.params) })}\n`);
 
   // The SDK answers requests that arrive before its initialize answer went out with
   // "not initialized"; a client that got our early answer may already have sent more.
@@ -172,7 +172,7 @@ function sdkOutput(write: (data: Uint8Array) => Promise<void>, answeredId: JsonR
 }
 
 /** The request if `line` is an ordinary initialize whose params the SDK will accept. */
-export function plainInitialize(line: string): { id: JsonRpcId } | undefined {
+export function plainInitialize(line: string): { id: JsonRpcId; params: { clientCapabilities?: Record<string, unknown> } } | undefined {
   const message = safeParse(line) as Record<string, unknown> | undefined;
   if (!isObject(message) || message.jsonrpc !== "2.0" || message.method !== "initialize") return undefined;
   if (typeof message.id !== "string" && !Number.isInteger(message.id)) return undefined;
@@ -186,12 +186,14 @@ export function plainInitialize(line: string): { id: JsonRpcId } | undefined {
     const fs = capabilities.fs;
     if (fs !== undefined && !(isObject(fs) && optionalBoolean(fs.readTextFile) && optionalBoolean(fs.writeTextFile))) return undefined;
     if (!optionalBoolean(capabilities.terminal)) return undefined;
+    const auth = capabilities.auth;
+    if (auth !== undefined && !(isObject(auth) && optionalBoolean(auth.terminal))) return undefined;
   }
   const info = params.clientInfo;
   if (info !== undefined && info !== null && !(isObject(info) && typeof info.name === "string" && typeof info.version === "string")) {
     return undefined;
   }
-  return { id: message.id as JsonRpcId };
+  return { id: message.id as JsonRpcId, params: params as { clientCapabilities?: Record<string, unknown> } };
 }
 
 function safeParse(text: string): unknown {

@@ -1,11 +1,18 @@
 // The answer to `initialize`: what this agent is and what it can do. Kept free of the
 // SDK so the early handshake can send it before the SDK is even loaded.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { signInMethods } from "../config/sign-in-methods";
 
 /** ACP protocol version spoken here (the SDK's PROTOCOL_VERSION, checked in tests). */
 export const PROTOCOL_VERSION = 1;
 
-export function initializeResponse(version: string): acp.InitializeResponse {
+/**
+ * Sign-in methods are always advertised (a static list, so nothing is read from disk before the
+ * answer): whether they are needed shows later, as auth-required (-32000) from session/new and
+ * session/prompt while no model is usable. The terminal method only goes to clients that said
+ * they can run it (`clientCapabilities.auth.terminal`).
+ */
+export function initializeResponse(version: string, clientCapabilities?: acp.ClientCapabilities | null): acp.InitializeResponse {
   return {
     protocolVersion: PROTOCOL_VERSION,
     agentInfo: { name: "hermes", title: "Hermes", version },
@@ -15,6 +22,6 @@ export function initializeResponse(version: string): acp.InitializeResponse {
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
     },
-    authMethods: [],
+    authMethods: signInMethods({ terminal: clientCapabilities?.auth?.terminal === true }),
   };
 }

@@ -34,7 +34,7 @@ export async function runAcpServer(): Promise<void> {
   });
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { reason }));
 
-  const handshake = await earlyHandshake(process.stdin, process.stdout, () => initializeResponse(VERSION), log);
+  const handshake = await earlyHandshake(process.stdin, process.stdout, (params) => initializeResponse(VERSION, params.clientCapabilities), log);
   const { serveAcp } = await import("../acp/stdio-server");
   const connection = serveAcp(handshake, log);
   void connection.closed.then(() => shutdown("client closed the connection"));

@@ -200,3 +200,31 @@ test("acpx saved session: each prompt respawns the agent, which loads the sessio
     await waitForQueueOwners(box.home);
   }
 });
+
+test("acpx without a key sees auth-required; with a credential for openai-api-key it signs in, and the key is kept", async (t) => {
+  const box = await sandbox(t);
+  const hermesHome = box.env.HERMES_HOME!;
+  await writeFile(
+    path.join(hermesHome, "config.yaml"),
+    toYaml({ model: { provider: "openai", name: "fake-model", base_url: model.url, api_mode: "chat_completions" }, sessions: { auto_title: false } }),
+  );
+  const refused = await acpx(box, ["--approve-all", "--format", "json", "--json-strict", "exec", "hello"]);
+  assert.notEqual(refused.code, 0, explain(refused));
+  const error = jsonLines(refused).find((f) => f.error?.code === -32000);
+  assert.ok(error, `an auth-required error frame\n${explain(refused)}`);
+
+  // acpx's convention: a credential for method "openai-api-key" goes to the agent as ACPX_AUTH_OPENAI_API_KEY,
+  // and acpx calls authenticate with that method.
+  model.enqueue({ text: "ACPX-SIGNED-IN" });
+  const signedIn = await acpx({ ...box, env: { ...box.env, ACPX_AUTH_OPENAI_API_KEY: "sk-acpx-credential" } }, ["--approve-all", "--format", "quiet", "exec", "hello"]);
+  assert.equal(signedIn.code, 0, explain(signedIn));
+  assert.match(signedIn.stdout, /ACPX-SIGNED-IN/);
+  assert.match(await readFile(path.join(hermesHome, ".env"), "utf8"), /^OPENAI_API_KEY=sk-acpx-credential$/m);
+
+  // The next run needs no credential: the key comes from $HERMES_HOME/.env.
+  model.enqueue({ text: "ACPX-STILL-IN" });
+  const later = await acpx(box, ["--approve-all", "--format", "quiet", "exec", "hello again"]);
+  assert.equal(later.code, 0, explain(later));
+  assert.match(later.stdout, /ACPX-STILL-IN/);
+  assert.equal(model.requests.at(-1)!.headers.authorization, "Bearer sk-acpx-credential");
+});

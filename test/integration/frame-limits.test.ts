@@ -66,7 +66,7 @@ test("a 100 MB frame gets an error with its id, is skipped, and the server keeps
 
 test("200 MB without a newline, then a newline and a request: answered, bounded, still serving", async () => {
   const project = await makeTempDir();
-  const hermes = await startHermes({});
+  const hermes = await startHermes({ config: scriptedConfig(scripted().url) });
   try {
     await hermes.initialize();
     await hermes.newSession(project); // the agent is fully loaded: what follows is the frame's cost

@@ -6,7 +6,7 @@ import { readdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { useScriptedModel } from "../support/scripted-model";
-import { agentText, makeTempDir, scriptedConfig, startHermes } from "../support/acp-harness";
+import { makeTempDir, scriptedConfig, startHermes } from "../support/acp-harness";
 
 const scripted = useScriptedModel();
 
@@ -88,16 +88,15 @@ test("set_mode switches and reports the mode; bad modes are refused", async () =
   }
 });
 
-test("with no model configured the server still starts and a prompt explains how to configure one", async () => {
+test("with no model configured the server still starts and session/new is auth-required, explaining how to configure one", async () => {
   const project = await makeTempDir();
   const hermes = await startHermes({});
   try {
     await hermes.initialize();
-    const { sessionId } = await hermes.newSession(project);
-    const response = await hermes.prompt(sessionId, "hello?");
-    assert.equal(response.stopReason, "end_turn");
-    const text = agentText(hermes, sessionId);
-    assert.match(text, /no model/i);
+    const error: any = await hermes.newSession(project).then(() => assert.fail("session/new succeeded without a model"), (e) => e);
+    assert.equal(error.code, -32000);
+    const text = error.message;
+    assert.match(text, /no usable model/i);
     assert.match(text, /config\.yaml/);
     assert.match(text, /HERMES_MODEL/);
   } finally {
@@ -105,14 +104,14 @@ test("with no model configured the server still starts and a prompt explains how
   }
 });
 
-test("an invalid config names the file, the key and the problem in the prompt answer", async () => {
+test("an invalid config names the file, the key and the problem in the auth-required answer", async () => {
   const project = await makeTempDir();
   const hermes = await startHermes({ config: { model: { provider: "skynet", name: "x" }, agent: { max_turns: -1 } } });
   try {
     await hermes.initialize();
-    const { sessionId } = await hermes.newSession(project);
-    await hermes.prompt(sessionId, "hello?");
-    const text = agentText(hermes, sessionId);
+    const error: any = await hermes.newSession(project).then(() => assert.fail("session/new succeeded with a broken config"), (e) => e);
+    assert.equal(error.code, -32000);
+    const text = error.message;
     assert.match(text, /config\.yaml: model\.provider: /);
     assert.match(text, /config\.yaml: agent\.max_turns: /);
     assert.match(text, /Fix model\.provider, agent\.max_turns in .*config\.yaml as described above/);
@@ -147,8 +146,9 @@ test("a client that closes our stderr does not stall or flood the agent", async 
   try {
     hermes.child.stderr.destroy();
     await hermes.initialize();
-    const { sessionId } = await hermes.newSession(project);
-    await hermes.prompt(sessionId, "hello");
+    // No model: the warnings about it are logged while stderr is gone, and the answer still comes.
+    await assert.rejects(hermes.newSession(project), (error: any) => error.code === -32000);
+    await assert.rejects(hermes.newSession(project), (error: any) => error.code === -32000);
     const logs = await readdir(path.join(hermes.home, "logs"));
     const size = (await stat(path.join(hermes.home, "logs", logs[0]))).size;
     assert.ok(size < 100_000, `the log stays small (${size} bytes)`);

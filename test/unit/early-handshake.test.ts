@@ -124,3 +124,12 @@ test("stdin is paused while the SDK is behind and resumed as it reads: parsed me
   stdin.end();
   assert.equal((await reader.read()).done, true);
 });
+
+test("an initialize with clientCapabilities.auth is answered early when the SDK would accept it, with the params", () => {
+  const line = (auth: unknown) => JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: 1, clientCapabilities: { auth } } });
+  const accepted = plainInitialize(line({ terminal: true }));
+  assert.deepEqual(accepted?.params.clientCapabilities, { auth: { terminal: true } });
+  assert.ok(plainInitialize(line({})));
+  assert.equal(plainInitialize(line({ terminal: "yes" })), undefined, "left to the SDK, which rejects it");
+  assert.equal(plainInitialize(line(null)), undefined);
+});
