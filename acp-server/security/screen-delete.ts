@@ -16,7 +16,7 @@ function globToRegExp(glob: string): RegExp {
 }
 
 /** Is deleting this operand (recursively) catastrophic: /, a system folder, or the home directory? */
-function classifyDelete(word: string, st: State): DeleteClass {
+export function classifyDelete(word: string, st: State): DeleteClass {
   const abs = resolvePath(word, st.cwd, st.home, st.hermesHome);
   let target = abs;
   let contents = false;

@@ -9,10 +9,12 @@ import { isWithin, type State } from "./screen-paths";
 
 const GLOB = /[*?[]/;
 
+/** A path glob as bash matches it: `*`, `?` and `[...]` stay within a segment and never match a leading dot. */
 function globToRegExp(glob: string): RegExp {
   let source = "";
   for (let i = 0; i < glob.length; i++) {
     const c = glob[i];
+    if ((i === 0 || glob[i - 1] === "/") && (c === "*" || c === "?" || c === "[")) source += "(?!\\.)";
     if (c === "*") source += "[^/]*";
     else if (c === "?") source += "[^/]";
     else if (c === "[") {

@@ -5,6 +5,7 @@ import path from "node:path";
 import type { SimpleCommand } from "./shell-parse";
 import { BLOCK_DEVICE, SYSTEM_DIRS, isWithin, sensitiveArea } from "./screen-paths";
 import { shortFlags, type Screen } from "./screen-rule";
+import { classifyDelete } from "./screen-delete";
 
 export function checkTee(s: Screen, args: string[]): void {
   for (const a of shortFlags(args).operands) s.write(a, "tee");
@@ -60,7 +61,16 @@ export function checkCopy(s: Screen, cmd: SimpleCommand): void {
   // The destination may be a folder: then the file lands at dest/<source name>.
   if (BLOCK_DEVICE.test(destAbs) || sensitiveArea(destAbs, s.st)) s.write(dest, p);
   else for (const src of sources) s.write(path.posix.join(dest, path.posix.basename(src)), p);
-  if (p === "mv") for (const src of sources) s.deleted(src, "mv", "moves away");
+  if (p === "mv") {
+    for (const src of sources) {
+      // Moving / or the home folder away is as good as deleting it.
+      const cls = classifyDelete(src, s.st);
+      if (cls?.kind === "root") s.add("hardline", "rm-recursive-root", `mv moves ${cls.what} away, breaking the whole system`);
+      else if (cls?.kind === "home") s.add("hardline", "rm-recursive-home", `mv moves the home directory (${cls.what}) away`);
+      else if (cls?.kind === "system") s.add("hardline", "rm-recursive-system", `mv moves ${cls.what} away, breaking the system`);
+      s.deleted(src, "mv", "moves away");
+    }
+  }
 }
 
 /** `rsync --delete` makes the destination an exact copy: onto home, /, a system folder or the workspace it deletes everything else. */
