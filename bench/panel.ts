@@ -136,17 +136,22 @@ async function main(): Promise<void> {
     out(`  message handler: median ${fmt(median(stream.handler), 3)} ms; render frame (reduce + render + style/layout): median ${fmt(median(renderFrames.map((f) => f.ms)), 2)} ms, p90 ${fmt(percentile(renderFrames.map((f) => f.ms), 90), 2)} ms, of which script median ${fmt(median(renderFrames.map((f) => f.js)), 2)} ms`);
     out(`  all main-thread tasks (CDP TaskDuration, includes paint, GC and the posting loop): ${fmt(((after - before) * 1000) / chunkCount, 2)} ms per chunk`);
     // (3) Long chats: scroll a 1k and a 5k-message chat from the bottom to the top and back.
-    const scrollRows: { n: number; p95: number; max: number; heapMB: number; elements: number; maxElements: number }[] = [];
+    const scrollRows: { n: number; p95: number; max: number; heapMB: number; elements: number; maxElements: number; busy: number; frames: number }[] = [];
     for (const n of [intFromEnv("BENCH_SCROLL_SMALL", 1000), intFromEnv("BENCH_SCROLL_LARGE", 5000)]) {
       const chat = longSession(n);
       await loadPanel(panel.page, panel.url);
       await panel.page.evaluate(`(${TIME_SNAPSHOT})(${JSON.stringify({ state: chat, lastId: chat.items[chat.items.length - 1].id })})`);
+      const scrollCdp = await panel.page.context().newCDPSession(panel.page);
+      await scrollCdp.send("Performance.enable");
+      const busyBefore = await taskSeconds(scrollCdp);
       const scrolled = (await panel.page.evaluate(`(${SCROLL})({ step: ${intFromEnv("BENCH_SCROLL_STEP", 400)} })`)) as { frames: number[]; maxElements: number; elements: number };
+      const busyPerFrame = ((await taskSeconds(scrollCdp)) - busyBefore) * 1000 / Math.max(1, scrolled.frames.length);
+      await scrollCdp.detach();
       const heap = await heapMB(panel.page);
-      scrollRows.push({ n: chat.items.length, p95: percentile(scrolled.frames, 95), max: Math.max(...scrolled.frames), heapMB: heap, elements: scrolled.elements, maxElements: scrolled.maxElements });
+      scrollRows.push({ n: chat.items.length, p95: percentile(scrolled.frames, 95), max: Math.max(...scrolled.frames), heapMB: heap, elements: scrolled.elements, maxElements: scrolled.maxElements, busy: busyPerFrame, frames: scrolled.frames.length });
     }
     for (const row of scrollRows) {
-      out(`chat of ${row.n} messages, scrolled to the top and back: scroll p95 ${fmt(row.p95)} ms, max ${fmt(row.max)} ms per frame; heap ${fmt(row.heapMB, 1)} MB after GC; ${row.elements} elements at the end, at most ${row.maxElements} while scrolling`);
+      out(`chat of ${row.n} messages, scrolled to the top and back: scroll p95 ${fmt(row.p95)} ms, max ${fmt(row.max)} ms per frame (${row.frames} frames; main thread busy ${fmt(row.busy, 1)} ms per frame); heap ${fmt(row.heapMB, 1)} MB after GC; ${row.elements} elements at the end, at most ${row.maxElements} while scrolling`);
     }
     const [small, large] = scrollRows;
     // Frame times are wall-clock: on a machine shared with other work they measure that work too.

@@ -41,7 +41,7 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
   const checkPending = useRef(false);
   const [, rerender] = useReducer((n: number) => n + 1, 0);
   const [showJump, setShowJump] = useState(false);
-  /** Measures mounted items as they lay out (no forced layout); their heights size the spacers. */
+  /** Measures mounted items as they lay out (no forced layout); their heights size the spacers. Made on the first layout. */
   const sizes = useRef<ResizeObserver | undefined>(undefined);
   const reading = useRef(false);
   const watched = useRef(new Set<HTMLElement>());
@@ -91,16 +91,25 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     }
     // Newly mounted items: sized for layout from what was measured before (content-visibility
     // skips laying them out until near the view), and watched for their real height.
+    sizes.current ??= new ResizeObserver((entries) => {
+      for (const entry of entries) {
+        const node = entry.target as HTMLElement;
+        const id = node.dataset.itemId;
+        const height = entry.borderBoxSize?.[0]?.blockSize ?? node.getBoundingClientRect().height;
+        // A skipped (content-visibility) item reports its placeholder: the known height or the estimate.
+        if (id && height > 0) heights.current.set(id, height);
+      }
+    });
     for (const node of watched.current) {
       if (node.isConnected) continue;
-      sizes.current?.unobserve(node);
+      sizes.current.unobserve(node);
       watched.current.delete(node);
     }
     for (const node of box.querySelectorAll<HTMLElement>(":scope > .item:not([data-watched])")) {
       node.dataset.watched = "";
       const known = node.dataset.itemId ? heights.current.get(node.dataset.itemId) : undefined;
       if (known) node.style.containIntrinsicSize = `auto ${known}px`;
-      sizes.current?.observe(node);
+      sizes.current.observe(node);
       watched.current.add(node);
     }
     if (anchor.current) {
@@ -128,19 +137,7 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     }
   });
 
-  useEffect(() => {
-    const ro = new ResizeObserver((entries) => {
-      for (const entry of entries) {
-        const node = entry.target as HTMLElement;
-        const id = node.dataset.itemId;
-        const height = entry.borderBoxSize?.[0]?.blockSize ?? node.getBoundingClientRect().height;
-        // A skipped (content-visibility) item reports its placeholder: the known height or the estimate.
-        if (id && height > 0) heights.current.set(id, height);
-      }
-    });
-    sizes.current = ro;
-    return () => ro.disconnect();
-  }, []);
+  useEffect(() => () => sizes.current?.disconnect(), []);
 
   // Scroll anchoring does nothing while the view is at offset 0 (a short chat that starts to
   // overflow). A resize observer covers that: it runs after layout, so reading sizes forces nothing.
