@@ -78,8 +78,11 @@ test("the panel as a user lives in it: focus, keyboard, confirmations, wording, 
     let held = "";
     await waitFor(async () => (held = await composer.inputValue()) === "Look at @app.js ", 10_000, () => `composer holds ${JSON.stringify(held)}`);
     await panel.locator(".composer-chips").getByText("app.js").waitFor({ timeout: 10_000 });
+    await bench.shot("u04-mention-keeps-word-typed");
     await clearComposer(panel);
-    await panel.locator(".composer-chips button").first().click().catch(() => undefined); // drop the chip
+    // Drop the chip: the next prompts go without the file.
+    await panel.locator(".composer-chips .chip-remove").first().click();
+    await panel.locator(".composer-chips").waitFor({ state: "detached", timeout: 10_000 });
   });
 
   await step("u05-permission-keys", async () => {
