@@ -1,12 +1,14 @@
 // The OS sandbox really stops what it must: commands run through LocalShellRunner with a
 // session sandbox over a fake home and workspace under a temp folder, and try to do harm.
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
+import { ChildServices } from "../../acp-server/delegate/child-services";
 import { CommandSandbox } from "../../acp-server/security/sandbox/command-sandbox";
+import { LocalFileAccess } from "../../acp-server/tools/local-files";
 import type { RunningCommand } from "../../acp-server/tools/context";
 import { killAllLocalProcesses, LocalShellRunner } from "../../acp-server/tools/local-shell";
 import { fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
@@ -243,5 +245,37 @@ describe("the network allowlist (a domain proxy reached from inside the sandbox)
     const direct = await request("direct", "localhost");
     assert.equal(direct.code, 3, direct.text);
     assert.doesNotMatch(direct.text, /reached/);
+  });
+});
+
+describe("a child agent's terminal/* commands (ChildServices): sandboxed to the task's folder", { skip: sandboxSkip() }, () => {
+  const machine = fakeMachine();
+  const task = path.join(machine.workspace, "packages", "task");
+  mkdirSync(task, { recursive: true });
+  // What the delegation builds for an external agent: the session's sandbox with the task folder as the only root.
+  const shell = new LocalShellRunner({ ...process.env, HOME: machine.home }, new CommandSandbox({ mode: "auto", allowedDomains: [] }, () => ({
+    roots: [task],
+    readOnlyWorkspace: false,
+    sessionKey: "child-task",
+    home: machine.home,
+    hermesHome: machine.hermesHome,
+  })));
+  const services = new ChildServices(task, new LocalFileAccess(), shell);
+  after(() => services.releaseAll());
+
+  it("writes inside the task folder, not in the rest of the workspace nor the home folder", async () => {
+    const { terminalId } = await services.createTerminal({
+      sessionId: "s",
+      command: "sh",
+      args: ["-c", `echo ok > here.txt; echo no > ${machine.workspace}/readme.md; echo no > ${machine.home}/x; cat ~/.ssh/id_rsa`],
+      cwd: task,
+    });
+    const exit = await services.waitForExit({ sessionId: "s", terminalId });
+    const { output } = await services.terminalOutput({ sessionId: "s", terminalId });
+    assert.notEqual(exit.exitCode, 0);
+    assert.equal(readFileSync(path.join(task, "here.txt"), "utf8"), "ok\n");
+    assert.equal(readFileSync(path.join(machine.workspace, "readme.md"), "utf8"), "hello");
+    assert.equal(existsSync(path.join(machine.home, "x")), false);
+    assert.doesNotMatch(output, /secret/);
   });
 });
