@@ -23,7 +23,7 @@ import { checkFindDelete, checkRm, checkShred, checkUnlink, checkXargsDelete } f
 import { checkAwkSed, checkCodeFedToShell, checkCommandRunners, checkEnvAssignments, checkGitExec, checkInterpreter, downloadedFiles } from "./screen-exec";
 import { checkGit } from "./screen-git";
 import { checkPipeToShell } from "./screen-pipe";
-import { ARGS_ARE_DATA, DOWNLOADERS, NO_CONTENT_READ } from "./screen-programs";
+import { ARGS_ARE_DATA, DECLARERS, DOWNLOADERS, ESCALATORS, MESSAGE_OPTIONS, NO_CONTENT_READ, NOT_OUTPUT_OPTION } from "./screen-programs";
 import { checkRedis, checkSql, isDatabaseClient } from "./screen-sql";
 import { credentialArea, inHermesState } from "./screen-state";
 import { checkContainer, checkDiskTool, checkFormat, checkKill, checkKillByName, checkMkfsVariant, checkPermissions, checkScheduler, checkShutdown } from "./screen-system";
@@ -62,12 +62,8 @@ export interface ScreenResult {
 
 const RANK: Record<ScreenLevel, number> = { safe: 0, dangerous: 1, hardline: 2 };
 
-const ESCALATORS: Record<string, string> = { sudo: "sudo", doas: "doas", pkexec: "pkexec", su: "su", runuser: "runuser", "systemd-run": "systemd-run" };
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
-const DECLARERS = new Set(["export", "declare", "local", "readonly", "typeset", "unset", "read", "set", "shift", "let", "alias", "trap", "cd", "pushd", "popd"]);
 const FUNCTION_DEF = /(?:^|[\s;&|(){}])(?:function\s+)?([A-Za-z_][\w.:-]*)\s*\(\s*\)|\bfunction\s+([A-Za-z_][\w.:-]*)|\balias\s+([\w.:-]+)=/g;
-/** Option values that are messages, not paths or commands (git commit -m "$(cat <<EOF ...)"). */
-const MESSAGE_OPTIONS = new Set(["-m", "--message", "-F", "--file", "--author", "--date", "--grep", "--format", "--pretty", "-n", "--since", "--until", "--trailer"]);
 
 function currentUser(): string {
   try {
@@ -362,6 +358,7 @@ class Screener implements Screen {
     if (p === "") return;
     const operands = cmd.args.flatMap((a) => (a.startsWith("-") ? (a.includes("=") ? [a.slice(a.indexOf("=") + 1)] : /^-[A-Za-z]\/./.test(a) ? [a.slice(2)] : []) : a.includes("=") && !a.startsWith("/") && !a.startsWith(".") ? [a.slice(a.indexOf("=") + 1)] : [a]));
     if (!NO_CONTENT_READ.has(p)) for (const op of operands) this.readsFile(op, `\`${p}\``);
+    this.outputOptions(cmd);
     if (readOnlyCommand(cmd)) return;
     if (inHermesState(this.st.cwd, this.st)) {
       this.add("dangerous", "hermes-state", `\`${p}\` runs inside ${this.show(this.st.cwd)}, Hermes's own state folder, where it may change Hermes's configuration`);
@@ -371,6 +368,16 @@ class Screener implements Screen {
       const abs = this.abs(op);
       if (inHermesState(abs, this.st)) this.add("dangerous", "hermes-state", `\`${p}\` is given ${this.show(abs)}, inside Hermes's own state, which commands may not change`);
     }
+  }
+
+  /** `-o FILE`, `--output=FILE`, ...: most programs write there (gcc, sort, curl, pandoc, tsc --outFile). */
+  private outputOptions(cmd: SimpleCommand): void {
+    if (NOT_OUTPUT_OPTION.has(cmd.program) || cmd.program === "curl" || cmd.program === "wget") return;
+    cmd.args.forEach((a, i) => {
+      const next = cmd.args[i + 1];
+      if (/^(-o|--output|--output-file|--outfile|--outFile|--out|--log-file|--logfile)$/.test(a) && next !== undefined) this.write(next, `${cmd.program} ${a}`);
+      else if (/^--(output|output-file|outfile|outFile|out|log-file|logfile)=./.test(a)) this.write(a.slice(a.indexOf("=") + 1), `${cmd.program} ${a.slice(0, a.indexOf("="))}`);
+    });
   }
 
   private readsFile(word: string, how: string): void {

@@ -28,3 +28,15 @@ export const AWKS = new Set(["awk", "gawk", "mawk", "nawk", "busybox-awk"]);
 export const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "https", "xh", "lwp-download", "axel"]);
 
 export const DELETERS = new Set(["rm", "shred", "unlink", "rmdir", "rimraf", "srm", "trash", "trash-put", "gio"]);
+
+/** Programs (and wrappers) that run commands as root, by the rule key they get. */
+export const ESCALATORS: Record<string, string> = { sudo: "sudo", doas: "doas", pkexec: "pkexec", su: "su", runuser: "runuser", "systemd-run": "systemd-run" };
+
+/** Shell builtins that set variables, options or the folder: their computed arguments are not a command's. */
+export const DECLARERS = new Set(["export", "declare", "local", "readonly", "typeset", "unset", "read", "set", "shift", "let", "alias", "trap", "cd", "pushd", "popd"]);
+
+/** Option values that are messages, not paths or commands (git commit -m "$(cat <<EOF ...)"). */
+export const MESSAGE_OPTIONS = new Set(["-m", "--message", "-F", "--file", "--author", "--date", "--grep", "--format", "--pretty", "-n", "--since", "--until", "--trailer"]);
+
+/** Programs whose `-o` is not an output file. */
+export const NOT_OUTPUT_OPTION = new Set(["ssh", "scp", "sftp", "mount", "grep", "egrep", "fgrep", "rg", "ls", "ps", "lsblk", "find", "set", "shopt", "bash", "sh", "zsh", "git", "pgrep", "pkill", "sed", "awk", "xargs", "nice", "less", "jq", "column", "stty", "tar"]);
