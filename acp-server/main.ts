@@ -14,6 +14,10 @@ Usage:
                              Run one turn in this terminal and stream the reply
       --cwd DIR              Working directory (default: the current one)
       -y, --yes              Allow every edit without asking
+  hermes setup               Choose provider, key and model (or a running Ollama / LM Studio),
+                             make one test call, save config.yaml and .env (key: mode 600)
+      --provider P --model M [--api-key-env VAR | --api-key KEY] [--base-url URL]
+                             Without questions, for scripts (--no-test skips the test call)
   hermes doctor [--json] [--offline]
                              Check the config, key (one real minimal call), endpoint, git,
                              ripgrep, sandbox, Node, HERMES_HOME, session index and MCP servers;
@@ -29,6 +33,8 @@ async function main(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
     case "acp":
+      // An editor's terminal sign-in runs its Hermes command plus the advertised args: `hermes acp --setup`.
+      if (rest[0] === "--setup") return runSetupCommand(rest.slice(1));
       if (rest.some((arg) => arg !== "--check" && arg !== "--offline")) return usageError(`unknown option for acp: ${rest.join(" ")}`);
       if (rest.includes("--offline") && !rest.includes("--check")) return usageError("--offline goes with --check: hermes acp --check --offline");
       if (rest.includes("--check")) return process.exit(await (await import("./cli/check-command")).runCheck({ offline: rest.includes("--offline") }));
@@ -39,6 +45,8 @@ async function main(argv: string[]): Promise<void> {
       const { runDoctor } = await import("./cli/doctor-command");
       return process.exit(await runDoctor({ json: rest.includes("--json"), offline: rest.includes("--offline"), cwd: process.cwd() }));
     }
+    case "setup":
+      return runSetupCommand(rest);
     case "chat": {
       const options = parseChatArgs(rest);
       return process.exit(await (await import("./cli/chat-command")).runChat(options));
@@ -57,6 +65,35 @@ async function main(argv: string[]): Promise<void> {
     default:
       return usageError(`unknown command: ${command}`);
   }
+}
+
+async function runSetupCommand(args: string[]): Promise<never> {
+  const values: Record<string, string> = {};
+  let test = true;
+  let nonInteractive = false;
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i];
+    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
+    if (flag === "--no-test") test = false;
+    else if (flag === "--non-interactive") nonInteractive = true;
+    else if (["--provider", "--model", "--api-key", "--api-key-env", "--base-url"].includes(flag)) {
+      const value = inline ?? args[++i];
+      if (value === undefined || value === "") usageError(`${flag} needs a value`);
+      values[flag.slice(2)] = value;
+    } else usageError(`unknown option for setup: ${arg}`);
+  }
+  const { runSetup } = await import("./cli/setup-command");
+  return process.exit(
+    await runSetup({
+      provider: values.provider,
+      model: values.model,
+      apiKey: values["api-key"],
+      apiKeyEnv: values["api-key-env"],
+      baseUrl: values["base-url"],
+      test,
+      interactive: process.stdin.isTTY === true && !nonInteractive && !values.provider,
+    }),
+  );
 }
 
 function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: boolean } {

@@ -1,0 +1,91 @@
+// Questions in a terminal for `hermes setup` (and the chat REPL's approvals): one readline over
+// stdin, a hidden answer for keys, and a numbered choice. Ctrl-C or end of input rejects with
+// Interrupted, so the caller can stop without writing anything.
+import { createInterface, type Interface } from "node:readline";
+import { Writable } from "node:stream";
+
+export class Interrupted extends Error {
+  constructor() {
+    super("interrupted");
+    this.name = "Interrupted";
+  }
+}
+
+export interface Questions {
+  ask(question: string, fallback?: string): Promise<string>;
+  /** Nothing typed is echoed (API keys). */
+  askHidden(question: string): Promise<string>;
+  /** A numbered list; the answer is a number or one of the names. Returns the index. */
+  choose(title: string, options: string[], defaultIndex: number): Promise<number>;
+  close(): void;
+}
+
+export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stderr): Questions {
+  let muted = false;
+  // Readline echoes what is typed through its output: the hidden question mutes that echo.
+  const echo = new Writable({
+    write(chunk, _encoding, done) {
+      if (!muted) output.write(chunk);
+      done();
+    },
+  });
+  const terminal = (input as { isTTY?: boolean }).isTTY === true;
+  const rl: Interface = createInterface({ input, output: echo, terminal });
+  const lines: string[] = [];
+  let waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
+  let closed = false;
+  rl.on("line", (line) => {
+    if (waiting) {
+      const w = waiting;
+      waiting = undefined;
+      w.resolve(line);
+    } else lines.push(line);
+  });
+  const stop = () => {
+    closed = true;
+    waiting?.reject(new Interrupted());
+    waiting = undefined;
+  };
+  rl.on("close", stop);
+  rl.on("SIGINT", () => {
+    output.write("\n");
+    rl.close();
+  });
+  const nextLine = (): Promise<string> => {
+    if (lines.length > 0) return Promise.resolve(lines.shift()!);
+    if (closed) return Promise.reject(new Interrupted());
+    return new Promise((resolve, reject) => (waiting = { resolve, reject }));
+  };
+
+  const questions: Questions = {
+    async ask(question, fallback) {
+      output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
+      const answer = (await nextLine()).trim();
+      return answer || fallback || "";
+    },
+    async askHidden(question) {
+      output.write(`${question}: `);
+      muted = true;
+      try {
+        return (await nextLine()).trim();
+      } finally {
+        muted = false;
+        output.write("\n");
+      }
+    },
+    async choose(title, options, defaultIndex) {
+      output.write(`${title}\n`);
+      options.forEach((option, index) => output.write(`  ${index + 1}) ${option}\n`));
+      for (;;) {
+        const answer = await questions.ask("Choose a number", String(defaultIndex + 1));
+        const number = Number(answer);
+        if (Number.isInteger(number) && number >= 1 && number <= options.length) return number - 1;
+        const byName = options.findIndex((option) => option.split(" ")[0].toLowerCase() === answer.toLowerCase());
+        if (byName >= 0) return byName;
+        output.write(`Type a number from 1 to ${options.length}.\n`);
+      }
+    },
+    close: () => rl.close(),
+  };
+  return questions;
+}
