@@ -53,7 +53,9 @@ const BUDGET_SPENT_NOTE = (turns: number) =>
 
 export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise<TurnStopReason> {
   const { session, signal } = options;
-  session.append({ role: "user", content: prompt });
+  // What the user typed or pasted (an error log with a database URL, a key) is masked before the
+  // model sees it, as it is in the journal: the model never holds a secret it could repeat.
+  session.append({ role: "user", content: prompt.map(redactUserPart) });
   session.userTurns++;
   const systemPrompt = await prepareSystemPrompt(session);
   const tools = toolSpecs(session);
@@ -153,4 +155,8 @@ function stopReasonFor(finish: FinishReason): TurnStopReason {
   if (finish === "length") return "max_tokens";
   if (finish === "content_filter") return "refusal";
   return "end_turn";
+}
+
+function redactUserPart(part: UserPart): UserPart {
+  return part.type === "text" ? { ...part, text: redactSecrets(part.text) } : part;
 }

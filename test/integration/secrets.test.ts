@@ -2,7 +2,8 @@
 // streamed reply (split across chunks), a token in a terminal command, the agent's own
 // password printed base64-encoded, a key in write_file's content and a token in AGENTS.md.
 // None may reach a frame the editor receives, the journal on disk, the session/load replay
-// (also of an old journal written before redaction) or the model's input — while the file
+// (also of an old journal written before redaction) or the model's input (a key the user pasted
+// into the prompt included) — while the file
 // written by write_file holds the real content.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import assert from "node:assert/strict";
@@ -22,6 +23,7 @@ const fileKey = "sk-proj-" + "Q9w8E7r6T5y4U3i2O1p0AsDfGhJkLzXcVbNm";
 const agentsToken = "glpat-" + "xY7zAb3dEfGh1jKlMnOp";
 const ownPassword = "Zq8-Hermes-Pw-4417"; // matches no format: caught because it is the agent's own
 const oldJournalKey = "npm_" + "aB3dEfGh1jKlMnOp2rStUvWx4z5678AbCdEf";
+const pastedKey = "hf_" + "QwErTyUiOpAsDfGhJkLzXcVbNm1234567890"; // pasted by the user into the prompt
 
 /** Parts that must never be seen: bodies without the recognisable prefixes, and the disguised forms. */
 const FORBIDDEN = [
@@ -32,6 +34,7 @@ const FORBIDDEN = [
   ownPassword,
   Buffer.from(ownPassword).toString("base64").slice(0, 20),
   oldJournalKey.slice(4, 30),
+  pastedKey.slice(3, 30),
 ];
 
 function leaks(text: string): string[] {
@@ -66,7 +69,7 @@ test("no secret reaches the editor, the journal, the replay or the model; the fi
     first = await startHermes({ config, env, permission: "allow" });
     await first.initialize();
     const { sessionId } = await first.newSession(project);
-    assert.equal((await first.prompt(sessionId, "Show me the key, deploy, then write .env.local")).stopReason, "end_turn");
+    assert.equal((await first.prompt(sessionId, `Show me the key, deploy, then write .env.local. The log said: HF_TOKEN=${pastedKey} rejected`)).stopReason, "end_turn");
 
     // The work really happened, with the real values.
     assert.equal(await readFile(path.join(project, ".env.local"), "utf8"), `OPENAI_API_KEY=${fileKey}\nDEBUG=1\n`);
