@@ -154,7 +154,7 @@ test("/context shows the distance to the threshold; /compress compresses now; se
       return agentText(hermes, sessionId).slice(before);
     };
     const calls = model.requests.length;
-    assert.match(await ask("/context"), /^Context: [\d,]+ of 200,000 tokens \([\d.]+%\), 30 messages\. Compression at 100,000 tokens \(50% of the window\): [\d,]+ tokens to go\.$/);
+    assert.match((await ask("/context")).split("\n")[0], /^Context: [\d,]+ of 200,000 tokens \([\d.]+%\), 30 messages\. Compression at 100,000 tokens \(50% of the window\): [\d,]+ tokens to go\.$/);
     assert.equal(model.requests.length, calls, "/context does not call the model");
 
     assert.match(await ask("/compress"), /^Compressed the context: 30 → \d+ messages, about [\d,]+ → [\d,]+ tokens \(earlier turns summarized; this session's history keeps them all\)\.$/);
