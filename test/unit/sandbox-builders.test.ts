@@ -158,6 +158,9 @@ describe("sandboxBlockedNote", () => {
       else assert.equal(note, undefined);
     });
   }
+  it("a local server another command started: says each command has its own loopback", () => {
+    assert.match(sandboxBlockedNote("curl: (7) Failed to connect to localhost port 3000 after 0 ms: Couldn't connect to server", policy) ?? "", /own network namespace.*same command/);
+  });
   it("a proxy refusal through curl names the allowlist", () => {
     const allowlist = { ...policy, network: { kind: "allowlist" as const, domains: ["registry.npmjs.org"] } };
     assert.match(sandboxBlockedNote("curl: (56) CONNECT tunnel failed, response 403", allowlist) ?? "", /only registry\.npmjs\.org are reachable, through an HTTP proxy/);

@@ -32,6 +32,7 @@ function pathFailures(output: string): { path: string; kind: Failure }[] {
 
 const NETWORK =
   /(Could not resolve host|Temporary failure in name resolution|Name or service not known|getaddrinfo E(?:AI_AGAIN|NOTFOUND)|Network is unreachable|ENETUNREACH|Couldn't connect to server|Failed to connect|Connection refused|ECONNREFUSED|Cannot assign requested address|unable to access '[^']*': Could not|CONNECT tunnel failed|Received HTTP code 403 from proxy)/i;
+const LOCAL_TARGET = /\b(localhost|127\.0\.0\.1|0\.0\.0\.0|\[?::1\]?)(:\d+)?\b/;
 const PROXY_REFUSED = /hermes sandbox: (\S+) is not in terminal\.network\.allowed_domains/;
 
 export function sandboxBlockedNote(output: string, policy: SandboxPolicy): string | undefined {
@@ -51,7 +52,11 @@ export function sandboxBlockedNote(output: string, policy: SandboxPolicy): strin
   if (proxy) return `The sandbox's network allowlist refused ${proxy[1]}: only ${policy.network.kind === "allowlist" ? policy.network.domains.join(", ") : "listed domains"} are reachable (terminal.network.allowed_domains in config.yaml).${outside}`;
   if (policy.network.kind !== "on" && NETWORK.test(output)) {
     const how = policy.network.kind === "off" ? "commands have no network (terminal.network.allowed_domains is empty)" : `only ${policy.network.domains.join(", ")} are reachable, through an HTTP proxy`;
-    return `The sandbox probably blocked a network connection: ${how}.${outside}`;
+    // Each command has its own loopback: a server another (background) command started is not on it.
+    const local = LOCAL_TARGET.test(output)
+      ? " Each sandboxed command has its own network namespace, so a server started by another command (e.g. in the background) is not reachable from this one: start the server and its client in the same command, or the user sets terminal.network.allowed_domains: [\"*\"]."
+      : "";
+    return `The sandbox probably blocked a network connection: ${how}.${local}${outside}`;
   }
   return undefined;
 }
