@@ -58,6 +58,8 @@ const TEMPLATE = /\.(example|sample|template|dist|defaults?)$/;
 export function credentialArea(abs: string, st: State): string | undefined {
   for (const re of CREDENTIAL_ABSOLUTE) if (re.test(abs)) return abs.startsWith("/proc/") ? "process environment" : abs;
   if (isWithin(abs, st.hermesHome) && /\/(\.env|auth\.json)$/.test(abs)) return "Hermes's .env";
+  if (abs === st.home || isWithin(st.home, abs)) return "the whole home folder, credentials included";
+  if (/^\/dev\/(sd[a-z]|nvme|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk|disk|mapper\/|dm-|md|mem$|kmem$)/.test(abs)) return "a raw disk";
   if (isWithin(abs, st.home) && abs !== st.home) {
     const rel = abs.slice(st.home.length + 1);
     for (const re of CREDENTIAL_IN_HOME) if (re.test(rel)) return `~/${rel.split("/")[0]}`;

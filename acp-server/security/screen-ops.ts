@@ -1,0 +1,113 @@
+// Command-screen rules for operations that destroy work or open the machine without touching
+// a protected path: git commands that discard changes or rewrite history, truncating files,
+// reverse shells, deleting cloud and cluster resources, publishing packages, and system
+// administration (firewall, users, mounts, package removal). All ask; none is hardline.
+import type { SimpleCommand } from "./shell-parse";
+import { firstSubcommand, shortFlags, type Screen } from "./screen-rule";
+
+const GIT_GLOBAL_ARGS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"]);
+
+/** git commands that throw away uncommitted work, stashes, refs or history (beyond screen-git.ts). */
+export function checkGitDiscard(s: Screen, args: string[]): void {
+  const { sub, rest } = firstSubcommand(args, GIT_GLOBAL_ARGS);
+  const { short, long, operands } = shortFlags(rest);
+  const discard = (what: string) => s.add("dangerous", "git-discard", `git ${sub} ${what}`);
+  switch (sub) {
+    case "checkout":
+      if (short.includes("f") || long.includes("--force") || rest.includes("--") || operands.includes(".")) discard("overwrites uncommitted changes in the working tree");
+      break;
+    case "restore":
+      if (!(long.includes("--staged") && !long.includes("--worktree") && !short.includes("W"))) discard("overwrites uncommitted changes with another version");
+      break;
+    case "switch":
+      if (short.includes("f") || long.includes("--discard-changes") || long.includes("--force")) discard("throws away uncommitted changes");
+      break;
+    case "stash":
+      if (operands[0] === "drop" || operands[0] === "clear") s.add("dangerous", "git-stash-drop", `git stash ${operands[0]} deletes stashed work`);
+      break;
+    case "reflog":
+      if (operands[0] === "expire" || operands[0] === "delete") s.add("dangerous", "git-history-rewrite", "git reflog expire/delete removes the record that lets lost commits be recovered");
+      break;
+    case "gc":
+    case "prune":
+      if (sub === "prune" || long.some((l) => l.startsWith("--prune"))) s.add("dangerous", "git-history-rewrite", `git ${sub} permanently deletes unreachable commits`);
+      break;
+    case "filter-branch":
+    case "filter-repo":
+      s.add("dangerous", "git-history-rewrite", `git ${sub} rewrites the repository's whole history`);
+      break;
+    case "update-ref":
+      if (short.includes("d") || long.includes("--delete")) s.add("dangerous", "git-ref-delete", "git update-ref -d deletes a branch or ref directly");
+      break;
+    case "branch":
+      if (short.includes("f") || short.includes("M") || short.includes("C") || long.includes("--force")) s.add("dangerous", "git-branch-force", "git branch -f/-M moves or overwrites a branch, losing the commits it pointed to");
+      break;
+    case "tag":
+      if (short.includes("d") || long.includes("--delete")) s.add("dangerous", "git-tag-delete", "git tag -d deletes a tag");
+      break;
+    case "worktree":
+      if (operands[0] === "remove" && (short.includes("f") || long.includes("--force"))) s.add("dangerous", "git-discard", "git worktree remove --force deletes a worktree with its uncommitted changes");
+      break;
+    default:
+      break;
+  }
+}
+
+/** `> file`, `: > file`, `cp /dev/null file`, `truncate -s 0`: the file's content is gone. */
+export function checkTruncation(s: Screen, cmd: SimpleCommand): void {
+  const { program: p, args } = cmd;
+  const emptying = p === "" || p === ":" || p === "true" || (p === "cat" && args[0] === "/dev/null" && args.length === 1);
+  if (emptying) {
+    for (const r of cmd.redirects) if ((r.op === ">" || r.op === ">|") && r.target !== "/dev/null" && !/^\/dev\/(stdout|stderr)$/.test(r.target)) s.add("dangerous", "truncate-file", `\`${cmd.raw.trim()}\` empties ${r.target}`);
+  }
+  if (p === "cp" && args.filter((a) => !a.startsWith("-"))[0] === "/dev/null") s.add("dangerous", "truncate-file", `cp /dev/null empties ${args[args.length - 1]}`);
+  if (p === "truncate" && args.some((a, i) => /^(-s0|--size=0)$/.test(a) || (a === "-s" && args[i + 1] === "0"))) s.add("dangerous", "truncate-file", "truncate -s 0 empties the files it is given");
+}
+
+/** A shell or connection handed to the network: `bash -i >& /dev/tcp/…`, `nc -e`, `socat exec:`. */
+export function checkReverseShell(s: Screen, cmd: SimpleCommand): void {
+  const { program: p, args } = cmd;
+  if (cmd.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target)) || args.some((a) => /^\/dev\/(tcp|udp)\//.test(a))) {
+    s.add("dangerous", "reverse-shell", "connects the shell's input or output to a network socket (/dev/tcp), a remote shell");
+  }
+  if (/^(nc|ncat|netcat|nc\.traditional|nc\.openbsd)$/.test(p) && args.some((a) => /^-[a-zA-Z]*[ec]$|^--(exec|sh-exec|lua-exec)/.test(a))) {
+    s.add("dangerous", "reverse-shell", `${p} -e hands a program to whoever connects: a remote shell`);
+  }
+  if (p === "socat" && args.some((a) => /^(exec|system):/i.test(a))) s.add("dangerous", "reverse-shell", "socat exec: runs a program for a network peer: a remote shell");
+}
+
+const INFRA: [RegExp, RegExp, string][] = [
+  [/^(docker|podman)$/, /^(system prune|volume (rm|prune)|image prune|container prune|network prune|builder prune|compose down -v|compose down --volumes)/, "deletes containers' data, images or volumes"],
+  [/^kubectl$/, /^(delete|drain|replace --force|scale .*--replicas[= ]0)/, "deletes or drains cluster resources"],
+  [/^helm$/, /^(uninstall|delete|rollback)/, "removes or rolls back a release"],
+  [/^(terraform|tofu)$/, /^(destroy|apply .*-auto-approve|apply -destroy|state rm)/, "destroys or changes infrastructure without review"],
+  [/^pulumi$/, /^(destroy|up .*--yes|stack rm)/, "destroys or changes infrastructure"],
+  [/^aws$/, /^(s3 (rm|rb)|.* (delete|terminate)-)/, "deletes cloud resources"],
+  [/^(gcloud|az)$/, /\b(delete|remove)\b/, "deletes cloud resources"],
+  [/^gh$/, /^(repo (delete|archive)|release delete|secret (set|delete)|api .*-X ?DELETE)/, "deletes or changes GitHub resources"],
+  [/^(npm|pnpm|yarn)$/, /^(publish|unpublish|deprecate|owner|dist-tag (rm|add)|access)/, "publishes or changes a package on the registry"],
+  [/^(cargo|gem|twine|poetry)$/, /^(publish|yank|push|upload)/, "publishes a package"],
+];
+
+const ADMIN: Record<string, RegExp | null> = {
+  iptables: /^-(F|X|P|Z|D)|^--(flush|delete-chain|policy)/, ip6tables: /^-(F|X|P|D)|^--(flush|policy)/, nft: /^(flush|delete)/, ufw: /^(disable|reset|delete|allow)/,
+  mount: null, umount: null, swapoff: null, swapon: null, passwd: null, chpasswd: null, usermod: null, useradd: null, userdel: null, groupdel: null,
+  groupmod: null, chsh: null, visudo: null, setfacl: null, chattr: null, "update-alternatives": /^--(set|install|remove)/, hostnamectl: /^set-/, timedatectl: /^set-/,
+};
+const PACKAGE_REMOVAL: Record<string, RegExp> = {
+  apt: /^(remove|purge|autoremove)$/, "apt-get": /^(remove|purge|autoremove)$/, dpkg: /^(-r|-P|--remove|--purge)$/, yum: /^(remove|erase)$/, dnf: /^(remove|erase|autoremove)$/,
+  pacman: /^-R/, zypper: /^(remove|rm)$/, apk: /^del$/, brew: /^(uninstall|remove|rm|cleanup)$/, snap: /^remove$/, flatpak: /^(uninstall|remove)$/, pip: /^uninstall$/, pip3: /^uninstall$/,
+};
+
+export function checkOperations(s: Screen, cmd: SimpleCommand): void {
+  const { program: p, args } = cmd;
+  const line = args.join(" ");
+  for (const [program, sub, what] of INFRA) if (program.test(p) && sub.test(line)) s.add("dangerous", "infra-delete", `${p} ${args.slice(0, 2).join(" ")} ${what}`);
+  if (p in ADMIN) {
+    const pattern = ADMIN[p];
+    if (pattern === null || args.some((a) => pattern.test(a)) || pattern.test(line)) s.add("dangerous", "system-admin", `${p} changes the system's ${/tables|nft|ufw/.test(p) ? "firewall" : /mount|swap/.test(p) ? "mounts" : "users, permissions or settings"}`);
+  }
+  const removal = PACKAGE_REMOVAL[p];
+  if (removal && args.some((a) => removal.test(a))) s.add("dangerous", "package-remove", `${p} removes installed system packages`);
+  if ((p === "npm" || p === "pnpm" || p === "yarn") && /^(uninstall|remove|rm|un)$/.test(args[0] ?? "") && args.some((a) => a === "-g" || a === "--global")) s.add("dangerous", "package-remove", `${p} removes a globally installed package`);
+}
