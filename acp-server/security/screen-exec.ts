@@ -75,6 +75,8 @@ export function readsScriptFromStdin(cmd: SimpleCommand): boolean {
     return operands.length === 0 || operands[0] === "-" || operands[0] === "/dev/stdin";
   }
   if (cmd.program === "source" || cmd.program === ".") return operands[0] === "/dev/stdin" || operands[0] === "-";
+  // `sudo -s`, `sudo -i`, `su`, `doas -s` with no command start a root shell that reads stdin.
+  if (["sudo", "doas", "su", "pkexec", "runuser"].includes(cmd.program)) return cmd.args.every((a) => a.startsWith("-") || a === "root" || cmd.args[cmd.args.indexOf(a) - 1] === "-u");
   // `at` and `batch` read the job they schedule from stdin (unless given -f FILE).
   if (cmd.program === "at" || cmd.program === "batch") return !cmd.args.some((a) => /^-[a-zA-Z]*[flrcd]/.test(a));
   return false;
@@ -115,10 +117,10 @@ export function checkCodeFedToShell(s: Screen, cmd: SimpleCommand, all: SimpleCo
   if (!readsScriptFromStdin(cmd)) return;
   const input = stdinText(cmd, all);
   if (!input) return;
-  const shell = SHELLS.has(p) || p === "source" || p === "." || p === "at" || p === "batch";
+  const shell = SHELLS.has(p) || ["source", ".", "at", "batch", "sudo", "doas", "su", "pkexec", "runuser"].includes(p);
   if (shell && input.literals !== undefined) {
     // `bash <<EOF` is parsed by the parser already; a pipe from echo/cat is screened here.
-    if (cmd.stage > 0 || p === "at" || p === "batch") for (const literal of input.literals) s.nested(literal, `${input.source} | ${p}`);
+    if (cmd.stage > 0 || !SHELLS.has(p)) for (const literal of input.literals) s.nested(literal, `${input.source} | ${p}`);
     return;
   }
   if (shell && /^the file (\/dev\/(stdin|fd\/|tcp\/|udp\/)|\/proc\/self\/fd\/)/.test(input.source)) {

@@ -209,9 +209,13 @@ export function checkPermissions(s: Screen, cmd: SimpleCommand): void {
   for (const t of targets) {
     const abs = s.abs(t);
     const inHome = isWithin(abs, s.st.home);
-    if (abs === "/" || (isWithin(s.st.home, abs) && abs !== s.st.home) || (!inHome && SYSTEM_DIRS.some((d) => isWithin(abs, d)))) {
-      s.add("dangerous", `${cmd.program}-recursive-system`, `${cmd.program} -R changes ownership or permissions throughout ${s.show(abs)}, a system location`);
+    if (abs === "/" || SYSTEM_DIRS.includes(abs)) {
+      s.add("hardline", `${cmd.program}-recursive-root`, `${cmd.program} -R over ${s.show(abs)} changes every file in it, which breaks the system`);
+      continue;
     }
     if (abs === s.st.home) s.add("dangerous", `${cmd.program}-recursive-system`, `${cmd.program} -R changes ownership or permissions of everything in the home folder`);
+    if ((isWithin(s.st.home, abs) && abs !== s.st.home) || (!inHome && SYSTEM_DIRS.some((d) => isWithin(abs, d)))) {
+      s.add("dangerous", `${cmd.program}-recursive-system`, `${cmd.program} -R changes ownership or permissions throughout ${s.show(abs)}, a system location`);
+    }
   }
 }
