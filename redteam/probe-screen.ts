@@ -39,6 +39,7 @@ export const CASES: Case[] = [
   ["(( a[$(touch pwned)]=1 ))", "sandbox"],
   ["[[ $((a[$(rm -rf ~)])) -eq 0 ]]", "sandbox"],
   ["[[ -v a[$(rm -rf ~)] ]]", "sandbox"],
+  ["[[ -v 'a[$(rm -rf ~)]' ]]", "sandbox"],
   ["declare -i n='a[$(rm -rf ~)]'", "sandbox"],
   ["test -v 'a[$(rm -rf ~)]'", "sandbox"],
   ["printf -v 'a[$(rm -rf ~)]' x", "sandbox"],
@@ -74,6 +75,11 @@ export const CASES: Case[] = [
   ["rｍ -rf ~", "sandbox"],
   ["$'\\u0072\\u006d' -rf ~", "ask"],
   ["$'\\162\\155' -rf ~", "ask"],
+  ["$'\\u0072\\u006d' -rf build", "ask"],
+  ["$'\\u0072\\u006d' -rf /", "deny"],
+  ["$'\\U00000072\\u006d' -rf /home/dev", "deny"],
+  ["coproc X { rm -rf /; }", "deny"],
+  ["coproc X { rm -rf build; }", "ask"],
   ["$'\\x72'$'\\x6d' -rf build", "ask"],
   ["$\"rm\" -rf ~", "ask"],
   ["IFS=; rm -rf ~", "ask"],
@@ -638,6 +644,9 @@ for (const [command, expect, workdir] of CASES) {
   for (const mode of MODES) got[mode] = decide(mode, command, false, workdir).decision;
   got["dont_ask+sb"] = decide("dont_ask", command, true, workdir).decision;
   const bad = misses(expect, got);
+  // The rule for dont_ask: hardline never runs. A payload that is `rm -rf ~` in disguise must
+  // not run unsandboxed in dont_ask, whatever the expectation tag says.
+  if (/rm -rf ~($|[\s;'"})])/.test(command) && !/^(echo|printf) /.test(command) && got.dont_ask === "allow") bad.push("dont_ask=allow (a disguised rm -rf ~ runs unsandboxed: hardline must never run)");
   const screen = screenCommand(command, { home: HOME, cwd: workdir ?? CWD, workspace: CWD, hermesHome: BASE.hermesHome, user: "dev" });
   const where = workdir ? ` [workdir ${workdir}]` : "";
   if (bad.length > 0) {
