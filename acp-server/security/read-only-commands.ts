@@ -130,6 +130,9 @@ export function readOnlyCommand(cmd: SimpleCommand): boolean {
       return operands.length === 0 || p === "printenv";
     case "top":
       return true;
+    case "less":
+    case "more":
+      return !args.some((a) => /^(-[a-zA-Z]*[oO]|--log-file|--LOG-FILE|-k|--lesskey-file)/.test(a));
     case "diff":
       return !args.some((a) => /^--output/.test(a));
     case "lsof":

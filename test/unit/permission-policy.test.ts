@@ -132,7 +132,7 @@ test("plan mode refuses write operands and config writes of otherwise read-only 
     "git diff --output=x.patch", "yq -i '.a = 1' f.yaml", "xxd -r dump bin", "sed -i s/a/b/ f", "sed 'w out' f", "awk '{print > \"out\"}' f",
     "awk 'BEGIN{system(\"id\")}'", "git config user.name x", "git branch new", "git branch -D old", "git tag v1", "git remote add o url",
     "git reflog expire --all", "git stash", "git stash drop", "git worktree add ../x", "npm config set registry x", "pip config set global.x y",
-    "date -s '2020-01-01'", "hostname evil", "echo x > file", "ls > out.txt", "cat a >> b", "git -c core.pager=less log", "rg --pre ./x foo",
+    "date -s '2020-01-01'", "hostname evil", "less -o copy.txt f", "echo x > file", "ls > out.txt", "cat a >> b", "git -c core.pager=less log", "rg --pre ./x foo",
     "fd -x rm", "go env -w GOFLAGS=x", "env rm x", "echo $(touch x)",
   ]) {
     assert.ok(!planModeAllows(line), line);
