@@ -10,8 +10,11 @@ Usage:
   hermes acp                 Serve ACP on stdin/stdout (for Zed, JetBrains, VS Code, acpx, ...)
   hermes acp --check         Print the resolved model and configuration and probe the model
                              endpoint (--offline skips the probe); exit 1 if unusable
+  hermes chat [options]      Chat in this terminal (multi-turn; /help for commands, Ctrl-D quits)
   hermes chat [options] "prompt..."
-                             Run one turn in this terminal and stream the reply
+                             Run one turn and stream the reply (one-shot, for scripts)
+      -c, --continue         Resume the last session in this folder
+      --resume ID            Resume a session
       --cwd DIR              Working directory (default: the current one)
       -y, --yes              Allow every edit without asking
   hermes setup               Choose provider, key and model (or a running Ollama / LM Studio),
@@ -96,13 +99,17 @@ async function runSetupCommand(args: string[]): Promise<never> {
   );
 }
 
-function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: boolean } {
+function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: boolean; continueLast: boolean; resume?: string } {
   let cwd = process.cwd();
   let yes = false;
+  let continueLast = false;
+  let resume: string | undefined;
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === "--yes" || arg === "-y") yes = true;
+    else if (arg === "--continue" || arg === "-c") continueLast = true;
+    else if (arg === "--resume") resume = args[++i] ?? usageError("--resume needs a session id (hermes sessions list)");
     else if (arg === "--cwd") cwd = args[++i] ?? usageError("--cwd needs a directory");
     else if (arg === "--") {
       words.push(...args.slice(i + 1));
@@ -112,10 +119,11 @@ function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: bool
     else words.push(arg);
   }
   const prompt = words.join(" ").trim();
-  if (!prompt) usageError('chat needs a prompt, e.g. hermes chat "explain src/main.ts"');
+  if (prompt && (continueLast || resume)) usageError("--continue and --resume start the interactive chat: leave out the prompt");
+  if (continueLast && resume) usageError("--continue or --resume, not both");
   const folder = path.resolve(cwd);
   if (!isDirectory(folder)) fail(`--cwd ${folder}: no such folder`);
-  return { prompt, cwd: folder, yes };
+  return { prompt, cwd: folder, yes, continueLast, ...(resume ? { resume } : {}) };
 }
 
 function isDirectory(folder: string): boolean {

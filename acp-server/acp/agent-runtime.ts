@@ -37,7 +37,7 @@ export interface AgentRuntime {
   warmUp(modelId?: string): Promise<void>;
 }
 
-export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "warn" } = {}): Promise<AgentRuntime> {
+export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "warn" | "error" } = {}): Promise<AgentRuntime> {
   const loaded = loadConfig();
   configureLogging({ level: loaded.config.logging.level, stderrLevel: options.stderrLevel ?? loaded.config.logging.level });
   // The agent's own credentials are masked by value wherever they turn up (plain, reversed,

@@ -3,29 +3,36 @@
 // The reply streams to stdout; tool steps, thoughts and prompts go to stderr.
 // Exit codes: 0 the turn ended, 1 it failed, 2 a usage or configuration error, 130 interrupted.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { createInterface } from "node:readline/promises";
 import { createAgentApp } from "../acp/agent-app";
 import { loadAgentRuntime } from "../acp/agent-runtime";
 import { hermesHome } from "../config/paths";
 import { killAllLocalProcesses } from "../tools/local-shell";
 import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";
 import { VERSION } from "../version";
+import { askApproval } from "./chat-approval";
 import { chatPreflight } from "./chat-preflight";
+import { chatRenderer } from "./chat-render";
+import { runRepl, turn } from "./chat-repl";
+import { terminalQuestions } from "./terminal-questions";
 
 export const EXIT = { ok: 0, turnFailed: 1, usage: 2, interrupted: 130 } as const;
 
 export interface ChatOptions {
+  /** One-shot mode when set; the interactive REPL when empty. */
   prompt: string;
   cwd: string;
   /** Approve every permission request without asking. */
   yes: boolean;
+  /** REPL: resume the last session in this folder. */
+  continueLast?: boolean;
+  /** REPL: resume this session. */
+  resume?: string;
 }
 
-const dim = (text: string) => (process.stderr.isTTY ? `\x1b[2m${text}\x1b[0m` : text);
-
 export async function runChat(options: ChatOptions): Promise<number> {
-  // The terminal is for the conversation: only warnings and errors go to stderr.
-  configureLogging({ home: hermesHome(), stderrLevel: "warn" });
+  // The terminal is for the conversation: a failure is said once, by the chat itself, so the
+  // log's warnings about it stay in $HERMES_HOME/logs; only errors go to stderr.
+  configureLogging({ home: hermesHome(), stderrLevel: "error" });
   routeConsoleToLog(); // libraries' console lines are redacted and kept off the reply on stdout
   const problem = await chatPreflight();
   if (problem) {
@@ -33,97 +40,59 @@ export async function runChat(options: ChatOptions): Promise<number> {
     return EXIT.usage;
   }
   const log = createLogger("chat");
-  const runtime = loadAgentRuntime(log, { stderrLevel: "warn" });
+  const runtime = loadAgentRuntime(log, { stderrLevel: "error" });
   const agentApp = createAgentApp({ version: VERSION, log, source: "chat", loadRuntime: async () => runtime });
+  const interactive = !options.prompt;
+  const renderer = chatRenderer();
+  const questions = process.stdin.isTTY && process.stderr.isTTY ? terminalQuestions() : interactive ? terminalQuestions() : undefined;
+  const timeoutSeconds = async () => {
+    const current = await runtime;
+    return current.model.ok ? Math.round(current.model.model.timeoutMs / 1000) : current.loaded.config.model.timeout;
+  };
 
-  let endedWithNewline = true;
-  const titles = new Map<string, string>();
   const clientApp = acp
     .client({ name: "hermes-chat" })
-    .onNotification(acp.methods.client.session.update, ({ params }) => {
-      const update = params.update;
-      switch (update.sessionUpdate) {
-        case "agent_message_chunk":
-          if (update.content.type === "text") {
-            process.stdout.write(update.content.text);
-            endedWithNewline = update.content.text.endsWith("\n");
-          }
-          break;
-        case "agent_thought_chunk":
-          if (update.content.type === "text") process.stderr.write(dim(update.content.text));
-          break;
-        case "tool_call":
-          titles.set(update.toolCallId, update.title);
-          process.stderr.write(`${endedWithNewline ? "" : "\n"}▸ ${update.title}\n`);
-          endedWithNewline = true;
-          break;
-        case "tool_call_update":
-          if (update.status === "failed") process.stderr.write(`  ✗ ${titles.get(update.toolCallId) ?? update.toolCallId} failed\n`);
-          break;
-        case "plan":
-          process.stderr.write(update.entries.map((e) => `  ${e.status === "completed" ? "☑" : "☐"} ${e.content}`).join("\n") + "\n");
-          break;
-      }
-    })
-    .onRequest(acp.methods.client.session.requestPermission, async ({ params }) => askPermission(params, options.yes));
+    .onNotification(acp.methods.client.session.update, ({ params }) => renderer.update(params.update))
+    .onRequest(acp.methods.client.session.requestPermission, async ({ params }) =>
+      askApproval(params, { yes: options.yes, questions: process.stdin.isTTY ? questions : undefined, renderer }),
+    );
 
-  return clientApp.connectWith(agentApp, async (agent) => {
-    await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
-    let sessionId: string;
-    try {
-      ({ sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }));
-    } catch (error) {
-      process.stderr.write(`hermes: cannot start a session: ${(error as Error).message}\n`);
-      return EXIT.turnFailed;
-    }
-
-    let interrupts = 0;
-    const onInterrupt = () => {
-      interrupts++;
-      if (interrupts > 1) {
-        killAllLocalProcesses();
-        process.exit(EXIT.interrupted);
-      }
-      process.stderr.write("\n(cancelling; press Ctrl-C again to quit)\n");
-      void agent.notify(acp.methods.agent.session.cancel, { sessionId });
-    };
-    process.on("SIGINT", onInterrupt);
-    try {
-      const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.prompt }] });
-      if (!endedWithNewline) process.stdout.write("\n");
-      if (response.stopReason !== "end_turn") process.stderr.write(dim(`(stopped: ${response.stopReason})\n`));
-      return response.stopReason === "cancelled" ? EXIT.interrupted : EXIT.ok;
-    } catch (error) {
-      if (!endedWithNewline) process.stdout.write("\n");
-      process.stderr.write(`hermes: ${(error as Error).message}\n`);
-      if (interrupts > 0) return EXIT.interrupted;
-      return EXIT.turnFailed;
-    } finally {
-      process.off("SIGINT", onInterrupt);
-      killAllLocalProcesses();
-    }
-  });
-}
-
-async function askPermission(params: acp.RequestPermissionRequest, yes: boolean): Promise<acp.RequestPermissionResponse> {
-  const allowOnce = params.options.find((o) => o.kind === "allow_once");
-  const allowAlways = params.options.find((o) => o.kind === "allow_always");
-  const reject = params.options.find((o) => o.kind === "reject_once" || o.kind === "reject_always");
-  const pick = (option?: acp.PermissionOption): acp.RequestPermissionResponse =>
-    option ? { outcome: { outcome: "selected", optionId: option.optionId } } : { outcome: { outcome: "cancelled" } };
-
-  const title = params.toolCall.title ?? params.toolCall.toolCallId;
-  if (yes) return pick(allowOnce ?? allowAlways);
-  if (!process.stdin.isTTY || !process.stderr.isTTY) {
-    process.stderr.write(`  ✗ not allowed: ${title} (no terminal to ask in; pass --yes to allow)\n`);
-    return pick(reject);
-  }
-  const rl = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = (await rl.question(`Allow ${title}? [y/N/a=always] `)).trim().toLowerCase();
-    if (answer === "a" || answer === "always") return pick(allowAlways ?? allowOnce);
-    return answer === "y" || answer === "yes" ? pick(allowOnce) : pick(reject);
+    return await clientApp.connectWith(agentApp, async (agent) => {
+      await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      if (interactive) {
+        return runRepl(agent, renderer, questions!, { cwd: options.cwd, continueLast: !!options.continueLast, resume: options.resume, home: hermesHome(), timeoutSeconds: await timeoutSeconds() });
+      }
+      let sessionId: string;
+      try {
+        ({ sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }));
+      } catch (error) {
+        process.stderr.write(`hermes: cannot start a session: ${(error as Error).message}\n`);
+        return EXIT.turnFailed;
+      }
+      // Off a terminal, Ctrl-C arrives as a signal: the first cancels the turn, a second quits.
+      let interrupts = 0;
+      const onInterrupt = () => {
+        interrupts++;
+        if (interrupts > 1) {
+          killAllLocalProcesses();
+          process.exit(EXIT.interrupted);
+        }
+        process.stderr.write("\n(cancelling; press Ctrl-C again to quit)\n");
+        void agent.notify(acp.methods.agent.session.cancel, { sessionId });
+      };
+      process.on("SIGINT", onInterrupt);
+      questions?.setInterruptHandler(onInterrupt);
+      try {
+        const outcome = await turn(agent, renderer, undefined, sessionId, options.prompt, await timeoutSeconds());
+        if (outcome === "failed") return interrupts > 0 ? EXIT.interrupted : EXIT.turnFailed;
+        return outcome === "cancelled" ? EXIT.interrupted : EXIT.ok;
+      } finally {
+        process.off("SIGINT", onInterrupt);
+      }
+    });
   } finally {
-    rl.close();
+    questions?.close();
+    killAllLocalProcesses();
   }
 }

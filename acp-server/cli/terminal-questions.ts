@@ -12,6 +12,10 @@ export class Interrupted extends Error {
 }
 
 export interface Questions {
+  /** One line after `prompt` as is (the chat prompt). */
+  line(prompt: string): Promise<string>;
+  /** While set, Ctrl-C calls this instead of ending the questions (a running chat turn). */
+  setInterruptHandler(handler: (() => void) | undefined): void;
   ask(question: string, fallback?: string): Promise<string>;
   /** Nothing typed is echoed (API keys). */
   askHidden(question: string): Promise<string>;
@@ -47,7 +51,9 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     waiting = undefined;
   };
   rl.on("close", stop);
+  let interruptHandler: (() => void) | undefined;
   rl.on("SIGINT", () => {
+    if (interruptHandler) return interruptHandler();
     output.write("\n");
     rl.close();
   });
@@ -58,6 +64,13 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
   };
 
   const questions: Questions = {
+    async line(prompt) {
+      output.write(prompt);
+      return nextLine();
+    },
+    setInterruptHandler(handler) {
+      interruptHandler = handler;
+    },
     async ask(question, fallback) {
       output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
       const answer = (await nextLine()).trim();

@@ -1,0 +1,46 @@
+// A permission request in the terminal: what the tool would do (the diff of an edit, the command
+// and why it was flagged), then the question. "always" is the agent's own allow_always option, so
+// it is saved exactly as an editor's "Always allow" is (approvals.rules in config.yaml).
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { renderDiff, type ChatRenderer } from "./chat-render";
+import type { Questions } from "./terminal-questions";
+
+export async function askApproval(
+  params: acp.RequestPermissionRequest,
+  options: { yes: boolean; questions?: Questions; renderer: ChatRenderer; stderr?: NodeJS.WritableStream },
+): Promise<acp.RequestPermissionResponse> {
+  const stderr = options.stderr ?? process.stderr;
+  const allowOnce = params.options.find((o) => o.kind === "allow_once");
+  const allowAlways = params.options.find((o) => o.kind === "allow_always");
+  const reject = params.options.find((o) => o.kind === "reject_once") ?? params.options.find((o) => o.kind === "reject_always");
+  const pick = (option?: acp.PermissionOption): acp.RequestPermissionResponse =>
+    option ? { outcome: { outcome: "selected", optionId: option.optionId } } : { outcome: { outcome: "cancelled" } };
+  const refuse = () => {
+    options.renderer.refused(params.toolCall.toolCallId);
+    return pick(reject);
+  };
+
+  const title = params.toolCall.title ?? params.toolCall.toolCallId;
+  if (options.yes) return pick(allowOnce ?? allowAlways);
+  options.renderer.finishLine();
+  if (!options.questions) {
+    stderr.write(`  ✗ refused: ${title} (no terminal to ask in; pass --yes to allow)\n`);
+    return refuse();
+  }
+  stderr.write(`\n? ${title}\n`);
+  for (const item of params.toolCall.content ?? []) {
+    if (item.type === "diff") stderr.write(renderDiff(item.path, item.oldText, item.newText));
+    else if (item.type === "content" && item.content.type === "text") stderr.write(`${item.content.text.replace(/^```\w*\n?|\n?```$/gm, "")}\n`);
+  }
+  const always = allowAlways ? `, a = always (${allowAlways.name}; saved in config.yaml approvals.rules, as in an editor)` : "";
+  for (;;) {
+    const answer = (await options.questions.ask(`Allow? y = yes once, n = no${always}`, "n")).trim().toLowerCase();
+    if ((answer === "a" || answer === "always") && allowAlways) return pick(allowAlways);
+    if (answer === "y" || answer === "yes") return pick(allowOnce ?? allowAlways);
+    if (answer === "n" || answer === "no") {
+      stderr.write(`  refused: ${title}\n`);
+      return refuse();
+    }
+    stderr.write("Answer y, n" + (allowAlways ? " or a" : "") + ".\n");
+  }
+}

@@ -1,0 +1,161 @@
+// How `hermes chat` shows a session's updates in a terminal: the reply on stdout; tool steps,
+// their output when it matters (a failed tool, a command: last lines and the exit code), plans
+// and thoughts on stderr. Replies of separate model turns are kept apart by a blank line, a
+// refused tool reads as refused, and a model that has not answered for a while gets a waiting
+// line with the setting that bounds the wait.
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+
+const OUTPUT_LINES = 12;
+
+export interface ChatRenderer {
+  update(update: acp.SessionUpdate): void;
+  /** A permission answer that refused this tool call (its failure is then shown as refused). */
+  refused(toolCallId: string): void;
+  /** Everything the agent said this turn (to avoid repeating an error it already showed). */
+  replyText(): string;
+  /** Starts the waiting indicator for a turn; returns its stop function. */
+  waiting(timeoutSeconds: number): () => void;
+  /** Ends the reply line if it is open. */
+  finishLine(): void;
+}
+
+export function chatRenderer(options: { stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream & { isTTY?: boolean } } = {}): ChatRenderer {
+  const stdout = options.stdout ?? process.stdout;
+  const stderr = options.stderr ?? process.stderr;
+  const tty = stderr.isTTY === true;
+  const dim = (text: string) => (tty ? `\x1b[2m${text}\x1b[0m` : text);
+  const titles = new Map<string, { title: string; kind?: string }>();
+  const refusedIds = new Set<string>();
+  let reply = "";
+  let atLineStart = true;
+  /** Text of this model turn was shown; a tool call since means the next text is a new turn. */
+  let textSinceTool = false;
+  let toolSinceText = false;
+  let lastActivity = Date.now();
+
+  const newline = () => {
+    if (!atLineStart) stdout.write("\n");
+    atLineStart = true;
+  };
+  const err = (text: string) => {
+    newline();
+    stderr.write(text);
+  };
+
+  return {
+    update(update) {
+      lastActivity = Date.now();
+      switch (update.sessionUpdate) {
+        case "agent_message_chunk":
+          if (update.content.type !== "text") return;
+          // The agent also says a failed model request in the reply (for editors); the chat says it
+          // once, on stderr, when the turn's error arrives.
+          if (/^\s*\*\*The model request failed\.\*\*/.test(update.content.text)) return;
+          if (toolSinceText && textSinceTool) stdout.write(atLineStart ? "\n" : "\n\n");
+          else if (toolSinceText && !atLineStart) stdout.write("\n");
+          toolSinceText = false;
+          textSinceTool = true;
+          stdout.write(update.content.text);
+          reply += update.content.text;
+          atLineStart = update.content.text.endsWith("\n");
+          return;
+        case "agent_thought_chunk":
+          if (update.content.type === "text") stderr.write(dim(update.content.text));
+          return;
+        case "tool_call":
+          titles.set(update.toolCallId, { title: update.title, kind: update.kind ?? undefined });
+          toolSinceText = true;
+          err(`▸ ${update.title}\n`);
+          return;
+        case "tool_call_update": {
+          const known = titles.get(update.toolCallId);
+          const title = update.title ?? known?.title ?? update.toolCallId;
+          if (update.status === "failed") {
+            if (refusedIds.has(update.toolCallId)) return err(`  ✗ refused: ${title}\n`);
+            err(`  ✗ ${title} failed\n${indent(lastLines(contentText(update.content), OUTPUT_LINES))}${exitCodeNote(update.rawOutput)}`);
+          } else if (update.status === "completed" && known?.kind === "execute") {
+            const shown = lastLines(contentText(update.content), OUTPUT_LINES);
+            if (shown || exitCodeNote(update.rawOutput)) err(`${dim(indent(shown))}${exitCodeNote(update.rawOutput)}`);
+          }
+          return;
+        }
+        case "plan":
+          err(update.entries.map((e) => `  ${e.status === "completed" ? "☑" : "☐"} ${e.content}`).join("\n") + "\n");
+          return;
+        default:
+          return;
+      }
+    },
+    refused: (id) => refusedIds.add(id),
+    replyText: () => reply,
+    waiting(timeoutSeconds) {
+      reply = "";
+      lastActivity = Date.now();
+      let shown = false;
+      const timer = setInterval(() => {
+        const quiet = Math.round((Date.now() - lastActivity) / 1000);
+        if (quiet < 5) return;
+        // Said once per quiet stretch, then updated in place on a terminal.
+        const line = `… waiting for the model (${quiet} s without an answer; model.timeout = ${timeoutSeconds} s in config.yaml ends the wait). Ctrl-C cancels.`;
+        if (tty) {
+          stderr.write(`\r\x1b[2K${dim(line)}`);
+          shown = true;
+        } else if (!shown) {
+          err(`${line}\n`);
+          shown = true;
+        }
+      }, 1000);
+      timer.unref();
+      return () => {
+        clearInterval(timer);
+        if (shown && tty) stderr.write("\r\x1b[2K");
+      };
+    },
+    finishLine: newline,
+  };
+}
+
+function contentText(content: acp.ToolCallContent[] | null | undefined): string {
+  return (content ?? [])
+    .map((item) => (item.type === "content" && item.content.type === "text" ? item.content.text : ""))
+    .filter(Boolean)
+    .join("\n");
+}
+
+function lastLines(text: string, count: number): string {
+  const lines = text.replace(/\s+$/, "").split("\n").filter((line, index, all) => line !== "" || index < all.length - 1);
+  if (lines.length === 0 || (lines.length === 1 && lines[0] === "")) return "";
+  const shown = lines.slice(-count);
+  return `${lines.length > count ? `… (${lines.length - count} earlier lines)\n` : ""}${shown.join("\n")}\n`;
+}
+
+function indent(text: string): string {
+  return text ? text.replace(/^/gm, "    ") : "";
+}
+
+function exitCodeNote(raw: unknown): string {
+  const code = raw && typeof raw === "object" ? ((raw as Record<string, unknown>).exit_code ?? (raw as Record<string, unknown>).exitCode) : undefined;
+  return typeof code === "number" ? `    (exit code ${code})\n` : "";
+}
+
+/** A compact line diff for an approval: the changed middle, with up to 3 lines of context. */
+export function renderDiff(path: string, oldText: string | null | undefined, newText: string): string {
+  const before = (oldText ?? "").split("\n");
+  const after = newText.split("\n");
+  let start = 0;
+  while (start < before.length && start < after.length && before[start] === after[start]) start++;
+  let endBefore = before.length;
+  let endAfter = after.length;
+  while (endBefore > start && endAfter > start && before[endBefore - 1] === after[endAfter - 1]) {
+    endBefore--;
+    endAfter--;
+  }
+  const context = 3;
+  const lines = [`--- ${oldText == null ? "(new file)" : path}`, `+++ ${path}`, `@@ line ${start + 1} @@`];
+  for (const line of before.slice(Math.max(0, start - context), start)) lines.push(`  ${line}`);
+  for (const line of before.slice(start, endBefore)) lines.push(`- ${line}`);
+  for (const line of after.slice(start, endAfter)) lines.push(`+ ${line}`);
+  for (const line of after.slice(endAfter, endAfter + context)) lines.push(`  ${line}`);
+  const MAX = 80;
+  return (lines.length > MAX ? [...lines.slice(0, MAX), `… (${lines.length - MAX} more lines)`] : lines).join("\n") + "\n";
+}

@@ -1,0 +1,139 @@
+// The interactive `hermes chat`: one session, many turns. `--continue` resumes the last
+// session in this folder, `--resume ID` a given one. Lines starting with / are commands: the
+// REPL's own (/exit, /new, /sessions, /resume, /history) or the agent's (/help, /context,
+// /compress, /model, ...). Ctrl-C cancels a running turn; at the prompt it quits, as Ctrl-D does.
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { appendFileSync, readFileSync } from "node:fs";
+import path from "node:path";
+import type { ChatRenderer } from "./chat-render";
+import { Interrupted, type Questions } from "./terminal-questions";
+
+export interface ReplOptions {
+  cwd: string;
+  continueLast: boolean;
+  resume?: string;
+  home: string;
+  timeoutSeconds: number;
+}
+
+const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /sessions (this folder's), /resume ID,
+/history [text] (search what you typed). Anything else starting with / goes to the agent (/help lists its commands).
+Ctrl-C cancels a running turn.
+`;
+
+export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, questions: Questions, options: ReplOptions): Promise<number> {
+  const err = (text: string) => process.stderr.write(text);
+  const historyFile = path.join(options.home, "chat_history");
+  const mcpServers: acp.McpServer[] = [];
+
+  const recent = async () => {
+    const { sessions } = await agent.request(acp.methods.agent.session.list, { cwd: options.cwd });
+    return [...sessions].sort((a, b) => String(b.updatedAt ?? "").localeCompare(String(a.updatedAt ?? "")));
+  };
+  const resume = async (sessionId: string) => {
+    await agent.request(acp.methods.agent.session.resume, { sessionId, cwd: options.cwd, mcpServers });
+    err(`Resumed session ${sessionId}.\n`);
+    return sessionId;
+  };
+  const fresh = async () => (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers })).sessionId;
+
+  let sessionId: string;
+  try {
+    if (options.resume) sessionId = await resume(options.resume);
+    else if (options.continueLast) {
+      const last = (await recent())[0];
+      if (!last) err("No earlier session in this folder: starting a new one.\n");
+      sessionId = last ? await resume(last.sessionId) : await fresh();
+    } else sessionId = await fresh();
+  } catch (error) {
+    err(`hermes: cannot start a session: ${(error as Error).message}\n`);
+    return 1;
+  }
+  err(`Hermes chat in ${options.cwd} (session ${sessionId}). /exit quits, /help lists commands.\n`);
+
+  for (;;) {
+    let line: string;
+    try {
+      line = (await questions.line("\n› ")).trim();
+    } catch (error) {
+      if (error instanceof Interrupted) return 0;
+      throw error;
+    }
+    if (!line) continue;
+    remember(historyFile, line);
+    const [command, ...args] = line.split(/\s+/);
+    if (command === "/exit" || command === "/quit") return 0;
+    if (command === "/new") {
+      sessionId = await fresh();
+      err(`New session ${sessionId}.\n`);
+      continue;
+    }
+    if (command === "/sessions") {
+      const sessions = await recent();
+      if (sessions.length === 0) err("No sessions in this folder yet.\n");
+      for (const s of sessions.slice(0, 20)) err(`  ${s.sessionId}  ${s.updatedAt ?? ""}  ${s.title ?? ""}\n`);
+      continue;
+    }
+    if (command === "/resume") {
+      if (!args[0]) err("Usage: /resume ID (see /sessions)\n");
+      else sessionId = await resume(args[0]).catch((error: Error) => (err(`hermes: ${error.message}\n`), sessionId));
+      continue;
+    }
+    if (command === "/history") {
+      const needle = args.join(" ").toLowerCase();
+      const found = readHistory(historyFile).filter((entry) => entry.toLowerCase().includes(needle) && !entry.startsWith("/history"));
+      for (const entry of found.slice(-20)) err(`  ${entry}\n`);
+      if (found.length === 0) err("Nothing matches.\n");
+      continue;
+    }
+    if (command === "/help") err(REPL_HELP);
+    await turn(agent, renderer, questions, sessionId, line, options.timeoutSeconds);
+  }
+}
+
+/** One prompt: streamed, cancellable with Ctrl-C, its failure said once. */
+export async function turn(agent: acp.ClientContext, renderer: ChatRenderer, questions: Questions | undefined, sessionId: string, text: string, timeoutSeconds: number): Promise<acp.StopReason | "failed"> {
+  const stopWaiting = renderer.waiting(timeoutSeconds);
+  let cancelled = false;
+  questions?.setInterruptHandler(() => {
+    if (cancelled) return;
+    cancelled = true;
+    process.stderr.write("\n(cancelling)\n");
+    void agent.notify(acp.methods.agent.session.cancel, { sessionId });
+  });
+  try {
+    const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+    renderer.finishLine();
+    if (response.stopReason !== "end_turn") process.stderr.write(`(stopped: ${response.stopReason})\n`);
+    return response.stopReason;
+  } catch (error) {
+    renderer.finishLine();
+    process.stderr.write(`hermes: ${describeTurnError(error)}\n`);
+    return "failed";
+  } finally {
+    stopWaiting();
+    questions?.setInterruptHandler(undefined);
+  }
+}
+
+/** The failure in plain words: no "Internal error" label on a 401 or a network error. */
+export function describeTurnError(error: unknown): string {
+  const message = (error as Error).message ?? String(error);
+  return message.replace(/^Internal error: /, "").replace(/^Model request failed: /, "the model request failed: ");
+}
+
+function remember(file: string, line: string): void {
+  try {
+    appendFileSync(file, `${line.replace(/\n/g, " ")}\n`, { mode: 0o600 });
+  } catch {
+    // History is a convenience: a read-only HERMES_HOME must not stop the chat.
+  }
+}
+
+function readHistory(file: string): string[] {
+  try {
+    return readFileSync(file, "utf8").split("\n").filter(Boolean);
+  } catch {
+    return [];
+  }
+}

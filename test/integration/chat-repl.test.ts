@@ -1,0 +1,99 @@
+// The interactive `hermes chat` in a real pseudo-terminal (util-linux `script`), against the
+// scripted model over HTTP: multi-turn, an approval that shows the diff and is refused, --continue,
+// the waiting line for a model that never answers, Ctrl-C cancelling a turn, Ctrl-D quitting.
+import assert from "node:assert/strict";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { stringify as toYaml } from "yaml";
+import { HERMES_BIN, makeTempDir, scriptedConfig } from "../support/acp-harness";
+import { spawnInPty } from "../support/pty";
+import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
+
+let model: ScriptedModel;
+let home: string;
+let project: string;
+let env: NodeJS.ProcessEnv;
+before(async () => {
+  assert.ok(existsSync(HERMES_BIN), "dist/hermes.js is missing: run `npm run build` first");
+  model = await startScriptedModel();
+  home = await makeTempDir("hermes-repl-home-");
+  project = await makeTempDir("hermes-repl-project-");
+  writeFileSync(path.join(home, "config.yaml"), toYaml(scriptedConfig(model.url)));
+  env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith("HERMES_") && !key.endsWith("_API_KEY") && !key.startsWith("NODE_TEST")) env[key] = value;
+  }
+  env.HERMES_HOME = home;
+});
+after(async () => {
+  await model.close();
+});
+
+const PROMPT = /\n› $/;
+
+test("two turns in one session; an edit's approval shows the diff and explains always; n reads as refused", async (t) => {
+  writeFileSync(path.join(project, "notes.txt"), "alpha\nbeta\ngamma\n");
+  const pty = spawnInPty([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pty.kill());
+  await pty.waitFor(PROMPT);
+  model.enqueue(
+    { toolCalls: [{ id: "p1", name: "patch", arguments: { path: "notes.txt", old_string: "beta", new_string: "BETA" } }] },
+    { text: "FIRST-REPLY" },
+  );
+  let mark = pty.output().length;
+  pty.write("capitalize beta\r");
+  await pty.waitFor(/Allow\? y = yes once, n = no, a = always \([^)]*; saved in config\.yaml approvals\.rules, as in an editor\) \[n\]: $/, { from: mark });
+  const shown = pty.output().slice(mark);
+  assert.match(shown, /- beta\n\+ BETA/, shown);
+  assert.match(shown, /  alpha/, "context lines around the change");
+  pty.write("n\r");
+  await pty.waitFor(/refused: [\s\S]*FIRST-REPLY[\s\S]*\n› $/, { from: mark });
+  assert.doesNotMatch(pty.output().slice(mark), /failed/, "a refusal is not a failure");
+  assert.equal(readFileSync(path.join(project, "notes.txt"), "utf8"), "alpha\nbeta\ngamma\n");
+
+  model.enqueue({ text: "SECOND-REPLY" });
+  mark = pty.output().length;
+  pty.write("and now?\r");
+  await pty.waitFor(/SECOND-REPLY[\s\S]*\n› $/, { from: mark });
+  const history = JSON.stringify(model.requests.at(-1)!.body.messages);
+  assert.match(history, /capitalize beta/, "the second turn carries the first");
+  assert.match(history, /FIRST-REPLY/);
+
+  pty.write("/exit\r");
+  assert.equal(await pty.exited, 0, pty.output());
+});
+
+test("--continue resumes the last session in this folder; Ctrl-D quits", async (t) => {
+  const pty = spawnInPty([process.execPath, HERMES_BIN, "chat", "--continue", "--cwd", project], { env });
+  t.after(() => pty.kill());
+  await pty.waitFor(/Resumed session [0-9a-f-]+\.[\s\S]*\n› $/);
+  model.enqueue({ text: "THIRD-REPLY" });
+  const mark = pty.output().length;
+  pty.write("one more\r");
+  await pty.waitFor(/THIRD-REPLY[\s\S]*\n› $/, { from: mark });
+  const history = JSON.stringify(model.requests.at(-1)!.body.messages);
+  assert.match(history, /capitalize beta/);
+  assert.match(history, /SECOND-REPLY/);
+  pty.write("/history capitalize\r");
+  await pty.waitFor(/  capitalize beta\n[\s\S]*\n› $/, { from: mark });
+  pty.write("\x04");
+  assert.equal(await pty.exited, 0, pty.output());
+});
+
+test("a model that accepts the request but never answers: a waiting line naming model.timeout; Ctrl-C cancels the turn, the chat goes on", async (t) => {
+  const pty = spawnInPty([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pty.kill());
+  await pty.waitFor(PROMPT);
+  model.enqueue({ hang: true });
+  const mark = pty.output().length;
+  pty.write("are you there?\r");
+  await pty.waitFor(/waiting for the model \(\d+ s without an answer; model\.timeout = \d+ s in config\.yaml/, { from: mark });
+  pty.write("\x03");
+  await pty.waitFor(/\(stopped: cancelled\)[\s\S]*\n› $/, { from: mark });
+  model.enqueue({ text: "AFTER-CANCEL" });
+  pty.write("still there?\r");
+  await pty.waitFor(/AFTER-CANCEL[\s\S]*\n› $/, { from: mark });
+  pty.write("/exit\r");
+  assert.equal(await pty.exited, 0, pty.output());
+});
