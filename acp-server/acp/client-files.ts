@@ -2,6 +2,7 @@
 // advertised them: reads see unsaved buffers and the editor sees every write. Falls back
 // to the local disk for whichever half the client does not serve.
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { clientErrorText } from "./client-error";
 import { existsSync } from "node:fs";
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
@@ -29,7 +30,7 @@ export class ClientFileAccess implements FileAccess {
     } catch (error) {
       // Clients report a missing file in their own words; the disk tells us which case it is.
       if (!existsSync(file)) throw new FileNotFoundError(file);
-      throw new Error(`The editor could not read ${file}: ${(error as Error).message}`);
+      throw new Error(`The editor refused or failed to read ${file}: ${clientErrorText(error)}`);
     }
   }
 
@@ -37,7 +38,12 @@ export class ClientFileAccess implements FileAccess {
     if (!this.capabilities.writeTextFile) return this.local.writeText(file, content);
     // Not every client creates missing folders; doing it here is harmless for those that do.
     await mkdir(path.dirname(file), { recursive: true });
-    const response = await this.client.request(acp.methods.client.fs.writeTextFile, { sessionId: this.sessionId, path: file, content });
+    let response: acp.WriteTextFileResponse | void;
+    try {
+      response = await this.client.request(acp.methods.client.fs.writeTextFile, { sessionId: this.sessionId, path: file, content });
+    } catch (error) {
+      throw new Error(`The editor refused or failed to write ${file}: ${clientErrorText(error)}`);
+    }
     return reviewOutcome(response?._meta);
   }
 }

@@ -28,6 +28,8 @@ export interface HarnessOptions {
   serveFs?: boolean;
   /** Unsaved editor buffers by absolute path: fs/read_text_file serves these over the disk. */
   buffers?: Record<string, string>;
+  /** Refuses fs/read_text_file for a path by throwing this error (an editor's denial). */
+  readError?: (path: string) => Error | undefined;
   /** Overrides the answer to fs/write_text_file after the write (e.g. a partial review's `_meta`). */
   writeAnswer?: (params: acp.WriteTextFileRequest) => acp.WriteTextFileResponse;
   /** Serve terminal/* like an editor. */
@@ -135,6 +137,8 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
     client = client
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
         fsCalls.push({ method: "read", path: params.path });
+        const refusal = options.readError?.(params.path);
+        if (refusal) throw refusal;
         let content = options.buffers?.[params.path] ?? readFileSync(params.path, "utf8");
         if (params.line || params.limit) {
           const lines = content.split("\n");
