@@ -112,8 +112,21 @@ function stdinText(cmd: SimpleCommand, all: SimpleCommand[]): { literals?: strin
   return { source: `the output of ${before.program || "a command"}` };
 }
 
+const FD_PATH = /^(\/dev\/(stdin|fd\/\d+)|\/proc\/self\/fd\/\d+)$/;
+const CODE_RUNNERS = /^(make|gmake|awk|gawk|mawk|nawk|source|\.)$/;
+
 export function checkCodeFedToShell(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): void {
   const p = cmd.program;
+  // A program's code read from a descriptor (`bash /dev/fd/3`, `make -f /dev/stdin`, `bash <&3`).
+  if ((SHELLS.has(p) || INTERPRETER.test(p) || CODE_RUNNERS.test(p)) && (cmd.args.some((a) => FD_PATH.test(a)) || cmd.redirects.some((r) => r.op === "<&" && /^\d+$/.test(r.target) && r.fd === undefined))) {
+    const input = stdinText(cmd, all);
+    if (cmd.args.includes("/dev/stdin") && input?.literals && (SHELLS.has(p) || p === "source" || p === ".")) {
+      for (const literal of input.literals) s.nested(literal, `${input.source} | ${p}`);
+      return;
+    }
+    s.unresolved("code-on-stdin", `${p} runs code it reads from a pipe or descriptor at run time`);
+    return;
+  }
   if (!readsScriptFromStdin(cmd)) return;
   const input = stdinText(cmd, all);
   if (!input) return;
@@ -221,6 +234,10 @@ export function checkGitExec(s: Screen, args: string[]): void {
         if (kv.includes("=")) s.nested(kv.slice(kv.indexOf("=") + 1).replace(/^!/, ""), `git -c ${key}`);
       }
       k++;
+      continue;
+    }
+    if (a.startsWith("--exec-path=") || a === "--exec-path" && args[k + 1] !== undefined && !args[k + 1].startsWith("-")) {
+      s.unresolved("git-config-exec", "git --exec-path makes git run its commands from another folder");
       continue;
     }
     if (!a.startsWith("-")) {
