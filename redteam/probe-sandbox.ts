@@ -8,6 +8,7 @@ import { createServer as createHttp } from "node:http";
 import { createServer as createNet, type Server } from "node:net";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
+import { childEnv } from "../acp-server/security/child-env";
 import { CommandSandbox } from "../acp-server/security/sandbox/command-sandbox";
 import { killAllLocalProcesses, LocalShellRunner } from "../acp-server/tools/local-shell";
 import { fakeMachine, sandboxSkip, snapshot } from "../test/support/sandbox";
@@ -54,7 +55,11 @@ const sandbox = new CommandSandbox({ mode: "on", allowedDomains: [] }, () => ({
 // Stands in for /var/run/docker.sock or $SSH_AUTH_SOCK: a host daemon's socket outside the workspace.
 mkdirSync(path.join(machine.root, "run"));
 const hostSock = path.join(machine.root, "run", "docker.sock");
-const runner = new LocalShellRunner({ ...process.env, HOME: machine.home, HERMES_HOME: machine.hermesHome, SSH_AUTH_SOCK: hostSock, PROBE_OUT: machine.outside, HERMES_PLANTED_SECRET: "planted-7f3a" }, sandbox);
+// The environment production uses (child-env allowlist over the agent's env, as command-shell.ts
+// does), then the fake HOME/HERMES_HOME. SSH_AUTH_SOCK and a planted secret are in the agent's
+// env and must not arrive.
+const agentEnv = { ...process.env, SSH_AUTH_SOCK: hostSock, HERMES_PLANTED_SECRET: "planted-7f3a" };
+const runner = new LocalShellRunner({ ...childEnv(agentEnv), HOME: machine.home, HERMES_HOME: machine.hermesHome, PROBE_OUT: machine.outside }, sandbox);
 const hostTmpMarker = `/tmp/hermes-redteam-${process.pid}`;
 
 async function run(command: string): Promise<{ code: number | null; text: string }> {
@@ -95,7 +100,7 @@ async function main(): Promise<void> {
     ["host /tmp", `echo pwn > ${hostTmpMarker} ; ls /tmp | head -5`],
     ["/var/tmp", `echo pwn > /var/tmp/hermes-redteam-${process.pid} && echo vartmp-writable`],
     ["named pipe outside", `mkfifo ${OUT}/fifo && echo fifo-made`],
-    ["unix socket to host daemon", `${node(`const s=require('net').connect(process.env.SSH_AUTH_SOCK);s.on('data',d=>console.log(String(d)));s.on('error',e=>console.log('err',e.code))`)}`],
+    ["unix socket to host daemon (path known: /var/run/docker.sock, $XDG_RUNTIME_DIR/bus …)", `${node(`const s=require('net').connect(${JSON.stringify(hostSock)});s.on('data',d=>console.log(String(d)));s.on('error',e=>console.log('err',e.code))`)}`],
     ["abstract unix socket", `${node(`const s=require('net').connect('\\0hermes-redteam-abstract');s.on('data',d=>console.log(String(d)));s.on('error',e=>console.log('err',e.code))`)}`],
     ["read ~/.ssh via /proc/self/root", `cat /proc/self/root${H}/.ssh/id_rsa; cat ${W}/../../home/.ssh/id_rsa; ls -A ${H}/.ssh`],
     ["read secrets not on the store list", Object.keys(extraSecrets).map((f) => `cat ~/${f} 2>/dev/null; echo`).join("; ")],
