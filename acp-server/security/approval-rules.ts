@@ -18,9 +18,14 @@ export class ApprovalRules {
     private readonly log: Logger,
   ) {}
 
-  /** The saved answer for a command with these rule keys; a rejection wins. */
+  /**
+   * The saved answer for a command with these rule keys: any rejection wins, and "allow" needs a
+   * saved allow for every key (one approved finding does not cover the others in the command).
+   */
   forCommand(keys: string[]): SavedDecision | undefined {
-    return strongest(this.rules.filter((rule) => "command" in rule && keys.includes(rule.command)));
+    const decisions = keys.map((key) => strongest(this.rules.filter((rule) => "command" in rule && rule.command === key)));
+    if (decisions.includes("reject")) return "reject";
+    return decisions.length > 0 && decisions.every((d) => d === "allow") ? "allow" : undefined;
   }
 
   /** The saved answer for editing these paths (all must be allowed; any rejection wins). */

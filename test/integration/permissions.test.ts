@@ -15,8 +15,9 @@ const write = (id: string, file: string, content = "x\n") => ({ toolCalls: [{ id
 const run = (id: string, command: string) => ({ toolCalls: [{ id, name: "terminal", arguments: { command } }] });
 const pick = (optionId: string): PermissionPolicy => (request) => (request.options.some((o) => o.optionId === optionId) ? optionId : "cancelled");
 
+/** Whether a file or folder is there (a folder counts: `rm -rf build` must be seen to have run). */
 async function exists(file: string): Promise<boolean> {
-  return readFile(file).then(
+  return stat(file).then(
     () => true,
     () => false,
   );

@@ -68,6 +68,21 @@ describe("approval rules in config.yaml", () => {
     assert.ok(readFileSync(target, "utf8").includes("# trailing comment"));
   });
 
+  test("a saved command rule covers a command only when every finding is approved; a rejection wins", () => {
+    const rules = new ApprovalRules(
+      [
+        { command: "rm-recursive", decision: "allow" },
+        { command: "git-push-force", decision: "reject" },
+      ],
+      path.join(makeTempDirSync(), "config.yaml"),
+      createLogger("test"),
+    );
+    assert.equal(rules.forCommand(["rm-recursive"]), "allow");
+    assert.equal(rules.forCommand(["rm-recursive", "sudo"]), undefined, "sudo was never approved");
+    assert.equal(rules.forCommand(["rm-recursive", "git-push-force"]), "reject");
+    assert.equal(rules.forCommand([]), undefined);
+  });
+
   test("an unparseable or unreadable config is never overwritten; the rule holds for the process and the user is told", () => {
     const dir = makeTempDirSync();
     const file = path.join(dir, "config.yaml");
