@@ -25,6 +25,19 @@ Usage:
                              Check the config, key (one real minimal call), endpoint, git,
                              ripgrep, sandbox, Node, HERMES_HOME, session index and MCP servers;
                              print the fix for each problem; exit 1 if any check fails
+  hermes sessions [list|show ID|export ID|delete ID|search WORDS]
+                             Sessions of this folder (--all: every folder; --cwd DIR; --limit N;
+                             export --format markdown|json)
+  hermes skills [list|show NAME]
+                             The skills a session here gets
+  hermes model [list|set NAME]
+                             The model in use; list adds the endpoint's models; set writes model.name
+                             (provider/name switches the provider too)
+  hermes config get [KEY] | set KEY VALUE | path
+                             Dotted keys (agent.max_turns); set is checked against the schema
+  hermes logs [--lines N] [--path]
+                             The end of the newest log in $HERMES_HOME/logs
+                             All of these take --json for scripts.
   hermes --version           Print the version
   hermes --help              Show this help
 
@@ -50,6 +63,16 @@ async function main(argv: string[]): Promise<void> {
     }
     case "setup":
       return runSetupCommand(rest);
+    case "sessions":
+      return process.exit(await (await import("./cli/sessions-command")).runSessions(rest));
+    case "skills":
+      return process.exit(await (await import("./cli/skills-command")).runSkills(rest));
+    case "model":
+      return process.exit(await (await import("./cli/model-command")).runModel(rest));
+    case "config":
+      return process.exit(await (await import("./cli/config-command")).runConfig(rest));
+    case "logs":
+      return process.exit(await (await import("./cli/logs-command")).runLogs(rest));
     case "chat": {
       const options = parseChatArgs(rest);
       return process.exit(await (await import("./cli/chat-command")).runChat(options));

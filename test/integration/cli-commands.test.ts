@@ -1,0 +1,88 @@
+// hermes sessions / skills / model / config / logs, run as the built CLI with --json, over a
+// HERMES_HOME holding real session journals (written by the session store itself).
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { SessionStore } from "../../acp-server/sessions/session-store";
+import { HERMES_BIN, makeTempDir } from "../support/acp-harness";
+import { assistantMessage, recordingLogger, sessionMeta, userMessage } from "../support/session-fixtures";
+
+function hermes(args: string[], home: string, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith("HERMES_") && !key.endsWith("_API_KEY")) env[key] = value;
+  return new Promise((resolve) => {
+    execFile(process.execPath, [HERMES_BIN, ...args], { env: { ...env, HERMES_HOME: home }, cwd, timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
+    );
+  });
+}
+
+test("sessions list / search / show / export / delete with --json", async () => {
+  const home = await makeTempDir("hermes-cmd-home-");
+  const project = await makeTempDir("hermes-cmd-project-");
+  const store = new SessionStore({ home, log: recordingLogger() });
+  store.create(sessionMeta("s-one", project, 1_000));
+  store.append("s-one", userMessage(1, 1_001, "why does the pelican endpoint throttle"));
+  store.append("s-one", assistantMessage(2, 1_002, "Because of the token bucket."));
+  store.create(sessionMeta("s-two", path.join(project, ".."), 2_000));
+  await store.close();
+
+  const list = await hermes(["sessions", "list", "--json"], home, project);
+  assert.equal(list.code, 0, list.stderr);
+  assert.deepEqual(JSON.parse(list.stdout).map((s: any) => s.id), ["s-one"], "this folder's sessions only");
+  const all = await hermes(["sessions", "list", "--all", "--json"], home, project);
+  assert.deepEqual(JSON.parse(all.stdout).map((s: any) => s.id).sort(), ["s-one", "s-two"]);
+
+  const search = await hermes(["sessions", "search", "pelican", "--json"], home, project);
+  assert.equal(search.code, 0, search.stderr);
+  assert.equal(JSON.parse(search.stdout)[0].sessionId, "s-one");
+
+  const shown = await hermes(["sessions", "show", "s-one", "--json"], home);
+  const session = JSON.parse(shown.stdout);
+  assert.deepEqual(session.messages.map((m: any) => m.role), ["user", "assistant"]);
+  const exported = await hermes(["sessions", "export", "s-one"], home);
+  assert.match(exported.stdout, /^# Session \(s-one\)[\s\S]*## user\n\nwhy does the pelican endpoint throttle/);
+
+  const missing = await hermes(["sessions", "show", "nope"], home);
+  assert.equal(missing.code, 1);
+  const bad = await hermes(["sessions", "list", "--bogus"], home);
+  assert.equal(bad.code, 2);
+
+  const deleted = await hermes(["sessions", "delete", "s-one", "--json"], home);
+  assert.equal(deleted.code, 0, deleted.stderr);
+  const after = await hermes(["sessions", "list", "--all", "--json"], home);
+  assert.deepEqual(JSON.parse(after.stdout).map((s: any) => s.id), ["s-two"]);
+});
+
+test("config set is checked against the schema; model set; config get hides keys; skills and logs answer in JSON", async () => {
+  const home = await makeTempDir("hermes-cmd-home-");
+  writeFileSync(path.join(home, "config.yaml"), "# my settings\nmodel:\n  provider: custom\n  base_url: http://127.0.0.1:9/v1\n  api_key: sk-hidden-1\n");
+  assert.equal((await hermes(["config", "set", "agent.max_turns", "40"], home)).code, 0);
+  const refused = await hermes(["config", "set", "agent.max_turns", "-1"], home);
+  assert.equal(refused.code, 1);
+  assert.match(refused.stderr, /agent\.max_turns/);
+  assert.equal((await hermes(["model", "set", "local-model"], home)).code, 0);
+  const text = readFileSync(path.join(home, "config.yaml"), "utf8");
+  assert.match(text, /^# my settings/, "comments are kept");
+  const got = await hermes(["config", "get", "model", "--json"], home);
+  const model = JSON.parse(got.stdout);
+  assert.equal(model.name, "local-model");
+  assert.equal(model.api_key, "(set)");
+  assert.doesNotMatch(got.stdout, /sk-hidden-1/);
+  assert.equal((await hermes(["config", "get", "agent.max_turns"], home)).stdout, "40\n");
+  const modelJson = JSON.parse((await hermes(["model", "--json"], home)).stdout);
+  assert.equal(modelJson.model, "custom/local-model");
+
+  const skills = await hermes(["skills", "list", "--json"], home);
+  assert.equal(skills.code, 0, skills.stderr);
+  const first = JSON.parse(skills.stdout)[0];
+  assert.ok(first.name && first.description, skills.stdout.slice(0, 200));
+  const one = JSON.parse((await hermes(["skills", "show", first.name, "--json"], home)).stdout);
+  assert.match(one.text, /---/);
+
+  const logs = await hermes(["logs", "--json"], home);
+  assert.equal(logs.code, 0);
+  assert.ok("lines" in JSON.parse(logs.stdout));
+});
