@@ -2,7 +2,7 @@
 // (handling quoting, escapes, comments, here-documents and `$(...)`/backtick/process
 // substitutions), then groups the tokens into segments, one per simple command.
 // Substitutions are recorded on their word so the parser can look inside them.
-import { decodeAnsiC, findBrace, findClose, readRedirOp, readSubstitution } from "./shell-scan";
+import { decodeAnsiC, findBrace, findClose, nestedSubstitutions, readRedirOp, readSubstitution } from "./shell-scan";
 
 /** A `$NAME`, `${...}`, `$(...)` or backtick expansion inside a word's unquoted value. */
 export interface Expansion {
@@ -182,6 +182,13 @@ export function tokenize(src: string): Tok[] {
         value += src.slice(i, close + 1);
         const exp: Expansion = { at, len: close + 1 - i, quoted: inQuotes };
         if (/^[A-Za-z_][A-Za-z0-9_]*$|^[0-9]$/.test(inner)) exp.name = inner;
+        // `${x:-$(cmd)}`, `${x/a/`cmd`}`, `${#a[$(cmd)]}`: the shell runs substitutions nested in a
+        // parameter expansion (defaults, patterns, subscripts), so each is exposed for screening.
+        const nested = nestedSubstitutions(inner);
+        if (nested.length > 0) {
+          subs.push(...nested);
+          exp.sub = nested[0];
+        }
         expansions.push(exp);
         return close + 1;
       }

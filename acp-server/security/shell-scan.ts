@@ -72,13 +72,31 @@ export function findClose(src: string, i: number): number {
   return -1;
 }
 
-/** Index of the `}` closing a `${`; `i` is just after the `{`. */
+/** Index of the `}` closing a `${`; `i` is just after the `{`. Skips nested `$(...)`, backticks and quotes. */
 export function findBrace(src: string, i: number): number {
   let depth = 1;
   while (i < src.length) {
     const c = src[i];
     if (c === "\\") {
       i += 2;
+      continue;
+    }
+    if (c === "$" && src[i + 1] === "(") {
+      const close = findClose(src, i + 2);
+      i = close < 0 ? src.length : close + 1;
+      continue;
+    }
+    if (c === "`") {
+      i = skipBacktick(src, i + 1);
+      continue;
+    }
+    if (c === "'") {
+      const j = src.indexOf("'", i + 1);
+      i = j < 0 ? src.length : j + 1;
+      continue;
+    }
+    if (c === '"') {
+      i = skipDouble(src, i + 1);
       continue;
     }
     if (c === "{") depth++;
@@ -96,8 +114,14 @@ function unescapeBacktick(inner: string): string {
 }
 
 export function decodeAnsiC(body: string): string {
-  return body.replace(/\\(x[0-9a-fA-F]{1,2}|[0-7]{1,3}|.)/g, (_m, e: string) => {
+  // bash also decodes `\uHHHH`, `\UHHHHHHHH` (so `$'\u0072\u006d'` is `rm`) and `\cX` control characters.
+  return body.replace(/\\(x[0-9a-fA-F]{1,2}|u[0-9a-fA-F]{1,4}|U[0-9a-fA-F]{1,8}|c.|[0-7]{1,3}|.)/g, (_m, e: string) => {
     if (e[0] === "x") return String.fromCharCode(parseInt(e.slice(1), 16));
+    if ((e[0] === "u" || e[0] === "U") && e.length > 1) {
+      const code = parseInt(e.slice(1), 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : "\uFFFD";
+    }
+    if (e[0] === "c" && e.length === 2) return String.fromCharCode(e.charCodeAt(1) & 0x1f);
     if (/^[0-7]+$/.test(e)) return String.fromCharCode(parseInt(e, 8));
     const map: Record<string, string> = { n: "\n", t: "\t", r: "\r", a: "\x07", b: "\b", e: "\x1b", E: "\x1b", f: "\f", v: "\v" };
     return map[e] ?? e;
@@ -136,4 +160,23 @@ export function readRedirOp(src: string, i: number): string {
   if (three === "<<-") return three;
   if (two === "<<" || two === "<>" || two === "<&") return two;
   return "<";
+}
+
+/**
+ * Every `$(...)`/backtick command found anywhere inside the body of a `${...}` expansion,
+ * including inside quotes there (bash runs them in defaults, patterns and subscripts alike).
+ * Fails towards exposing more: a quoted `'$(x)'` inside `${...}` is screened too.
+ */
+export function nestedSubstitutions(body: string): string[] {
+  const subs: string[] = [];
+  let i = 0;
+  while (i < body.length) {
+    if (body[i] === "\\") {
+      i += 2;
+      continue;
+    }
+    const end = readSubstitution(body, i, subs);
+    i = end >= 0 ? end : i + 1;
+  }
+  return subs;
 }
