@@ -11,7 +11,9 @@ export async function askApproval(
 ): Promise<acp.RequestPermissionResponse> {
   const stderr = options.stderr ?? process.stderr;
   const allowOnce = params.options.find((o) => o.kind === "allow_once");
-  const allowAlways = params.options.find((o) => o.kind === "allow_always");
+  // Hermes offers two allow_always options: for this session, and saved to config.yaml (id "allow_always").
+  const allowAlways = params.options.find((o) => o.optionId === "allow_always") ?? params.options.filter((o) => o.kind === "allow_always").at(-1);
+  const allowSession = params.options.find((o) => o.kind === "allow_always" && o !== allowAlways);
   const reject = params.options.find((o) => o.kind === "reject_once") ?? params.options.find((o) => o.kind === "reject_always");
   const pick = (option?: acp.PermissionOption): acp.RequestPermissionResponse =>
     option ? { outcome: { outcome: "selected", optionId: option.optionId } } : { outcome: { outcome: "cancelled" } };
@@ -32,15 +34,17 @@ export async function askApproval(
     if (item.type === "diff") stderr.write(renderDiff(item.path, item.oldText, item.newText));
     else if (item.type === "content" && item.content.type === "text") stderr.write(`${item.content.text.replace(/^```\w*\n?|\n?```$/gm, "")}\n`);
   }
-  const always = allowAlways ? `, a = always (${allowAlways.name}; saved in config.yaml approvals.rules, as in an editor)` : "";
+  const session = allowSession ? `, s = ${allowSession.name.toLowerCase()}` : "";
+  const always = allowAlways ? `, a = always (saved in config.yaml approvals.rules, like an editor's "Always allow")` : "";
   for (;;) {
-    const answer = (await options.questions.ask(`Allow? y = yes once, n = no${always}`, "n")).trim().toLowerCase();
+    const answer = (await options.questions.ask(`Allow? y = yes once${session}, n = no${always}`, "n")).trim().toLowerCase();
+    if (answer === "s" && allowSession) return pick(allowSession);
     if ((answer === "a" || answer === "always") && allowAlways) return pick(allowAlways);
     if (answer === "y" || answer === "yes") return pick(allowOnce ?? allowAlways);
     if (answer === "n" || answer === "no") {
       stderr.write(`  refused: ${title}\n`);
       return refuse();
     }
-    stderr.write("Answer y, n" + (allowAlways ? " or a" : "") + ".\n");
+    stderr.write(`Answer y${allowSession ? ", s" : ""}, n${allowAlways ? " or a" : ""}.\n`);
   }
 }

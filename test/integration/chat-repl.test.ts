@@ -43,7 +43,7 @@ test("two turns in one session; an edit's approval shows the diff and explains a
   );
   let mark = pty.output().length;
   pty.write("capitalize beta\r");
-  await pty.waitFor(/Allow\? y = yes once, n = no, a = always \([^)]*; saved in config\.yaml approvals\.rules, as in an editor\) \[n\]: $/, { from: mark });
+  await pty.waitFor(/Allow\? y = yes once, s = allow edits like this for this session, n = no, a = always \(saved in config\.yaml approvals\.rules, like an editor's "Always allow"\) \[n\]: $/, { from: mark });
   const shown = pty.output().slice(mark);
   assert.match(shown, /- beta\n\+ BETA/, shown);
   assert.match(shown, /  alpha/, "context lines around the change");
@@ -94,6 +94,35 @@ test("a model that accepts the request but never answers: a waiting line naming 
   model.enqueue({ text: "AFTER-CANCEL" });
   pty.write("still there?\r");
   await pty.waitFor(/AFTER-CANCEL[\s\S]*\n› $/, { from: mark });
+  pty.write("/exit\r");
+  assert.equal(await pty.exited, 0, pty.output());
+});
+
+test("a = always saves the rule in config.yaml as an editor's Always allow does; a failed command shows its last lines and exit code", async (t) => {
+  const pty = spawnInPty([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pty.kill());
+  await pty.waitFor(PROMPT);
+  model.enqueue(
+    { toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "fresh.txt", content: "new\n" } }] },
+    { toolCalls: [{ id: "c1", name: "terminal", arguments: { command: "for i in $(seq 1 30); do echo line$i; done; exit 3" } }] },
+    { text: "DONE-REPLY" },
+  );
+  const mark = pty.output().length;
+  pty.write("make a file, then count\r");
+  await pty.waitFor(/\+\+\+ .*fresh\.txt[\s\S]*\+ new[\s\S]*\[n\]: $/, { from: mark });
+  pty.write("a\r");
+  // The command may or may not ask, depending on how it is screened: answer yes if it does.
+  await pty.waitFor(/(\[n\]: $)|(exit code 3)/, { from: mark });
+  if (/\[n\]: $/.test(pty.output())) pty.write("y\r");
+  await pty.waitFor(/DONE-REPLY[\s\S]*\n› $/, { from: mark });
+  const shown = pty.output().slice(mark);
+  assert.match(shown, /line30/);
+  assert.match(shown, /earlier lines/);
+  assert.doesNotMatch(shown, /line1\n/, "truncated to the last lines");
+  assert.match(shown, /\(exit code 3\)/);
+  assert.equal(readFileSync(path.join(project, "fresh.txt"), "utf8"), "new\n");
+  const config = readFileSync(path.join(home, "config.yaml"), "utf8");
+  assert.match(config, /approvals:\n\s+rules:/, config);
   pty.write("/exit\r");
   assert.equal(await pty.exited, 0, pty.output());
 });
