@@ -51,7 +51,17 @@ type Tok = WordTok | OpTok | RedirTok;
 
 const WORD_BREAK = new Set([" ", "\t", "\r", "\n", ";", "&", "|", "(", ")", "<", ">"]);
 
-export function tokenize(src: string): Tok[] {
+/** Arithmetic that names a variable: its value (or an array subscript in it) is evaluated at run time. */
+const ARITH_NAMES = /(^|[^0-9A-Za-z_#])[A-Za-z_$`]/;
+/** `name[...$(...)...]` or a backtick in a subscript: bash runs it when the name is evaluated (`test -v`, `printf -v`, `read`, `declare -i`, arithmetic). */
+const SUBSCRIPT_SUBSTITUTION = /\[[^\]]*(\$\(|`)/;
+
+/**
+ * Tokenise `src`. `evaluated` collects the places where the shell evaluates text as code at
+ * run time in ways screening cannot follow (arithmetic on variables, subscripts holding
+ * substitutions); the parser marks the line unresolved for each.
+ */
+export function tokenize(src: string, evaluated: string[] = []): Tok[] {
   const toks: Tok[] = [];
   const pendingHeredocs: { delim: string; strip: boolean; tok: RedirTok }[] = [];
   let awaitingDelimiter: RedirTok | undefined;
@@ -137,6 +147,12 @@ export function tokenize(src: string): Tok[] {
       }
       continue;
     }
+    if (c === "(" && src[i + 1] === "(") {
+      // `(( expr ))`: an arithmetic command; a variable in it may hold `a[$(cmd)]`.
+      const close = findClose(src, i + 1);
+      const body = src.slice(i + 2, close < 0 ? n : close);
+      if (ARITH_NAMES.test(body)) evaluated.push("`(( ... ))` evaluates variables and array subscripts at run time");
+    }
     if (c === "(" || c === ")") {
       toks.push({ t: "op", op: c, start: i, end: i + 1 });
       i++;
@@ -169,6 +185,9 @@ export function tokenize(src: string): Tok[] {
       const at = value.length;
       const before = subs.length;
       const subEnd = readSubstitution(src, i, subs);
+      if (subEnd >= 0 && src.startsWith("$((", i) && ARITH_NAMES.test(src.slice(i + 3, subEnd - 2))) {
+        evaluated.push("`$(( ... ))` evaluates variables and array subscripts at run time");
+      }
       if (subEnd >= 0) {
         value += src.slice(i, subEnd);
         const sub = subs.length > before ? subs[subs.length - 1] : undefined;
@@ -278,6 +297,7 @@ export function tokenize(src: string): Tok[] {
       i = pushRedir(end, start, value);
       continue;
     }
+    if (SUBSCRIPT_SUBSTITUTION.test(value)) evaluated.push(`\`${value}\` holds a command substitution in an array subscript, which the shell may evaluate at run time`);
     const word: WordTok = { t: "word", value, start, end, subs, quoted, expansions, glob, brace, tilde: src[start] === "~" };
     toks.push(word);
     if (awaitingDelimiter) {

@@ -32,7 +32,8 @@ class Parser {
       this.tooDeep = true;
       return [];
     }
-    const segs = segment(tokenize(src));
+    const evaluated: string[] = [];
+    const segs = segment(tokenize(src, evaluated));
     const built: { pre: SimpleCommand[]; b: Built }[] = [];
     let pipeline = this.nextPipeline++;
     let stage = 0;
@@ -62,6 +63,7 @@ class Parser {
       }
     }
     const out: SimpleCommand[] = [];
+    if (evaluated.length > 0) out.push(unresolvedMarker(evaluated, src, depth));
     for (let k = 0; k < built.length; k++) {
       const { pre, b } = built[k];
       const next = built[k + 1];
@@ -79,9 +81,11 @@ class Parser {
 export function parseShell(line: string, known?: KnownVars): SimpleCommand[] {
   const parser = new Parser(new WordResolver(known));
   const commands = parser.parseLine(line, 0, []);
-  if (parser.tooDeep) {
-    const marker: SimpleCommand = { program: "", args: [], argWords: [], unresolved: ["scripts nested too deeply to follow"], redirects: [], raw: line, wrappers: [], assignments: [], pipeline: -1, stage: 0, depth: 0 };
-    commands.push(marker);
-  }
+  if (parser.tooDeep) commands.push(unresolvedMarker(["scripts nested too deeply to follow"], line, 0));
   return commands;
+}
+
+/** A command-less entry that only carries why part of the line cannot be followed. */
+function unresolvedMarker(reasons: string[], raw: string, depth: number): SimpleCommand {
+  return { program: "", args: [], argWords: [], unresolved: [...new Set(reasons)], redirects: [], raw, wrappers: [], assignments: [], pipeline: -1, stage: 0, depth };
 }

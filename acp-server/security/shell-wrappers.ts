@@ -10,6 +10,7 @@ import type { Redirect, SimpleCommand, Word } from "./shell-types";
 import { PATTERN_MARKERS } from "./shell-words";
 
 const SKIPPED_KEYWORDS = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "fi", "done", "esac", "[[", "]]", "function", "coproc"]);
+const COMPOUND_OPENERS = new Set(["{", "while", "until", "if", "for", "select", "case", "[["]);
 export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "busybox-sh"]);
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
@@ -154,6 +155,8 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     const word = texts[k];
     if (SKIPPED_KEYWORDS.has(word) && !isDynamic(words[k])) {
       k++;
+      // `coproc NAME { ...; }`: NAME names the coprocess, the compound command after it runs.
+      if (word === "coproc" && /^[A-Za-z_][A-Za-z0-9_]*$/.test(texts[k] ?? "") && COMPOUND_OPENERS.has(texts[k + 1] ?? "")) k++;
       continue;
     }
     if ((word === "for" || word === "select" || word === "case") && !isDynamic(words[k])) {
@@ -240,7 +243,9 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
         else if (args[a].startsWith("--command=")) script(args[a].slice(10), `${name} -c`, argWords[a]);
       }
     } else if (name === "trap") {
-      if (args[0] !== undefined && !args[0].startsWith("-")) script(args[0], "trap", argWords[0]);
+      // `trap -- 'cmd' SIG`: `--` ends the options, the body follows it.
+      const at = args[0] === "--" ? 1 : 0;
+      if (args[at] !== undefined && (at === 1 || !args[at].startsWith("-"))) script(args[at], "trap", argWords[at]);
     } else if (name === "alias") {
       for (let a = 0; a < args.length; a++) {
         const eq = args[a].indexOf("=");
