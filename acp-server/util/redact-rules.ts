@@ -42,7 +42,20 @@ const PREFIXED_TOKENS: [string, string][] = [
   [String.raw`PMAK-`, String.raw`[a-f0-9]{24}-[a-f0-9]{34}`],
   [String.raw`AGE-SECRET-KEY-1`, String.raw`[0-9A-Z]{50,}`],
   [String.raw`xai-`, String.raw`[A-Za-z0-9]{40,}`],
+  [String.raw`whsec_`, String.raw`[A-Za-z0-9+/=]{24,}`], // Stripe webhook signing secret
+  [String.raw`ntn_`, String.raw`[A-Za-z0-9]{40,}`], // Notion integration token
+  [String.raw`secret_`, String.raw`(?=[a-z0-9]*[A-Z])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{43}(?![A-Za-z0-9_])`], // Notion (legacy)
+  [String.raw`sk\.`, String.raw`eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}`], // Mapbox secret token
 ];
+
+/** An uppercase env-style name, or netrc's `password`, followed by blanks and a value. */
+const NAME_SPACE_VALUE = /(?<![\w.$-])(?=[A-Z0-9_]{0,80}?(?:PASS|PWD|SECRET|TOKEN|KEY|CRED|AUTH)|password[ \t])([A-Z][A-Z0-9_]{2,80}|password)([ \t]+)([A-Za-z0-9+/=_.~:-]{8,512})(?![^\s"'`,;)])/g;
+
+const nameSpaceValue: Replacer = (match: string, name: string, gap: string, value: string) => {
+  if (name !== "password" && !(isEnvStyleName(name) && isSecretName(name))) return match;
+  if (value.includes(REDACTED) || !looksLikeSecretValue(value, false)) return match;
+  return `${name}${gap}${REDACTED}`;
+};
 
 /** `--password value`, `--api-key=value`, `-p value` after sshpass. */
 const SECRET_FLAG = /(^|[\s"'])(--?[A-Za-z][\w-]*)(=|[ \t]+)(?!-)("[^"\n]*"|'[^'\n]*'|[^\s"'|;&<>]+)/g;
@@ -128,6 +141,19 @@ export const RULES: Rule[] = [
   // Azure storage / Service Bus connection strings and SAS signatures.
   { pattern: /((?:AccountKey|SharedAccessKey|SharedSecretValue)=)([A-Za-z0-9+/]{16,}={0,2})/g, replace: `$1${REDACTED}` },
   { pattern: /([?&](?:amp;)?sig=)([A-Za-z0-9%+/=]{16,})/gi, replace: `$1${REDACTED}` },
+  // Discord webhooks: /api/webhooks/<id>/<token>.
+  { pattern: /(discord(?:app)?\.com\/api\/webhooks\/\d{5,30}\/)([A-Za-z0-9_-]{20,})/g, replace: prefixed() },
+  // Sentry DSN: the public key before "@o<n>.ingest.sentry.io" (the URL is kept).
+  { pattern: /(:\/\/)([a-f0-9]{32})(?=(?::[a-f0-9]{32})?@[\w.-]{0,40}sentry)/g, replace: `$1${REDACTED}` },
+  // Okta API tokens: "SSWS 00…" in a header, or a bare 42-character "00…" token.
+  { pattern: /\b(SSWS[ \t]+)([A-Za-z0-9_-]{20,})/g, replace: `$1${REDACTED}` },
+  { pattern: /\b(00)([A-Za-z0-9_-]{40})(?![A-Za-z0-9_-])/g, replace: prefixed((body) => /[a-z]/.test(body) && /[A-Z]/.test(body) && /[0-9]/.test(body)) },
+  // Google OAuth refresh tokens: "1//0" then a long body.
+  { pattern: /(?<![\w/])(1\/\/0)([A-Za-z0-9_-]{30,})/g, replace: prefixed() },
+  // GCP service-account key id (the name ends in "id", which the generic rule treats as harmless).
+  { pattern: /(["']?private_key_id["']?[ \t]*[:=][ \t]*["']?)([a-f0-9]{40})\b/g, replace: `$1${REDACTED}` },
+  // netrc: machine <host> [login <user>] password <secret>.
+  { pattern: /\b(machine[ \t]+\S+(?:[ \t]+login[ \t]+\S+)?[ \t]+password[ \t]+)([^\s$]+)/g, replace: (m: string, head: string, v: string) => (v === REDACTED ? m : `${head}${REDACTED}`) },
   // Other vendors with a recognisable prefix.
   ...PREFIXED_TOKENS.map(([prefix, body]): Rule => ({ pattern: new RegExp(String.raw`\b(${prefix})(${body})`, "g"), replace: prefixed() })),
   // JWTs: three base64url parts, the first two JSON objects ("eyJ" = '{"').
@@ -141,9 +167,10 @@ export const RULES: Rule[] = [
       return looksLikeSecretValue(value, false) ? `${head}${REDACTED}` : match;
     },
   },
-  // Bearer / Basic credentials elsewhere ("Bearer abc…" in a log line or error message).
+  // Bearer / Basic credentials elsewhere ("Bearer abc…" in a log line or error message),
+  // also with the value wrapped onto the next line.
   {
-    pattern: /\b(bearer[ \t]+)([A-Za-z0-9._~+/-]{16,}=*)/gi,
+    pattern: /\b(bearer(?:[ \t]+|[ \t]*\r?\n[ \t]*))([A-Za-z0-9._~+/-]{16,}=*)/gi,
     replace: (match: string, head: string, value: string) => (/[0-9]/.test(value) ? `${head}${REDACTED}` : match),
   },
   {
@@ -160,4 +187,5 @@ export const RULES: Rule[] = [
   // Generic secret flags and assignments: CLI, JSON, YAML, env files, query strings, code.
   { pattern: SECRET_FLAG, replace: flag },
   { pattern: ASSIGNMENT, replace: assignment },
+  { pattern: NAME_SPACE_VALUE, replace: nameSpaceValue },
 ];

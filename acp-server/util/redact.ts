@@ -16,6 +16,7 @@
 import { RULES } from "./redact-rules";
 import { isEnvStyleName, isSecretName, looksLikeSecretValue, REDACTED } from "./secret-names";
 import { redactKnownValues } from "./secret-values";
+import { decodeTokenEscapes, normalizePemArmour, redactEncodedBlobs, redactPuttyKeys, redactYamlBlocks, stripAnsi } from "./redact-views";
 
 export { REDACTED };
 
@@ -71,12 +72,28 @@ function redactOrphanKeyBodies(text: string): string {
 
 /** Replaces every credential-looking substring of `text` by "[REDACTED]". */
 export function redactSecrets(text: string): string {
-  let out = redactPrivateKeys(redactKnownValues(text));
+  // A key split by colour codes or spelled with JSON \u escapes only matches once decoded.
+  // The decoded view is what goes out when it held a secret (still readable: the text a
+  // terminal shows, the same JSON string); otherwise the text keeps its escapes.
+  for (const view of [stripAnsi, decodeTokenEscapes]) {
+    const decoded = view(text);
+    if (decoded !== text) {
+      const masked = redactSecrets(decoded);
+      if (masked !== decoded) return masked;
+    }
+  }
+  return redactPlain(text, 0);
+}
+
+function redactPlain(text: string, depth: number): string {
+  let out = redactPrivateKeys(redactKnownValues(redactPuttyKeys(normalizePemArmour(text))));
+  out = redactYamlBlocks(out);
   for (const rule of RULES) {
     rule.pattern.lastIndex = 0;
     out = out.replace(rule.pattern, rule.replace as any);
   }
-  return out;
+  // Base64 / hex of a whole .env or key: masked whole when the decoded text holds a secret.
+  return redactEncodedBlobs(out, (decoded, level) => redactPlain(decoded, level) !== decoded, depth);
 }
 
 /** Whether `text` contains anything `redactSecrets` would mask. */
