@@ -126,3 +126,26 @@ test("a = always saves the rule in config.yaml as an editor's Always allow does;
   pty.write("/exit\r");
   assert.equal(await pty.exited, 0, pty.output());
 });
+
+test("--resume ID resumes that session; /sessions lists this folder's; an unknown id is one clear line", async (t) => {
+  const listed = spawnInPty([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => listed.kill());
+  await listed.waitFor(PROMPT);
+  const mark = listed.output().length;
+  listed.write("/sessions\r");
+  await listed.waitFor(/  ([0-9a-f-]{36})  [\s\S]*\n› $/, { from: mark });
+  const id = /  ([0-9a-f-]{36})  /.exec(listed.output().slice(mark))![1];
+  listed.write("/exit\r");
+  assert.equal(await listed.exited, 0);
+
+  const pty = spawnInPty([process.execPath, HERMES_BIN, "chat", "--resume", id, "--cwd", project], { env });
+  t.after(() => pty.kill());
+  await pty.waitFor(new RegExp(`Resumed session ${id}\\.[\\s\\S]*\\n› $`));
+  pty.write("/exit\r");
+  assert.equal(await pty.exited, 0, pty.output());
+
+  const unknown = spawnInPty([process.execPath, HERMES_BIN, "chat", "--resume", "no-such-session", "--cwd", project], { env });
+  t.after(() => unknown.kill());
+  assert.equal(await unknown.exited, 1, unknown.output());
+  assert.match(unknown.output(), /hermes: cannot start a session: /);
+});
