@@ -2,6 +2,7 @@
 // (expanding `~`, `$HOME`, `$PWD`, `$HERMES_HOME`), and name the sensitive area a path
 // falls in — secrets, shell startup files, Hermes's config, system folders — with the
 // wording used in findings.
+import fs from "node:fs";
 import path from "node:path";
 
 /** Where the screened line runs; `cwd` follows `cd`/`pushd` as the line is walked. */
@@ -34,9 +35,81 @@ export function resolvePath(word: string, cwd: string, home: string, hermesHome 
       w = value + w.slice(v[0].length);
     }
   }
-  const abs = w.startsWith("/") ? w : path.posix.join(cwd, w);
-  const norm = path.posix.normalize(abs);
+  // /proc/self/cwd and /proc/<pid>/cwd are the working folder, /proc/self/root is /.
+  w = w.replace(/^\/proc\/(?:self|thread-self|\d+)\/cwd(?=\/|$)/, cwd).replace(/^\/proc\/(?:self|thread-self|\d+)\/root(?=\/|$)/, "/");
+  const abs = w.startsWith("/") ? w : cwd + "/" + w;
+  const real = abs.includes("$") ? undefined : followLinks(abs, cwd, home, hermesHome);
+  const norm = real ?? path.posix.normalize(abs);
   return norm.length > 1 ? norm.replace(/\/+$/, "") : norm;
+}
+
+function realpathOrSelf(p: string): string {
+  try {
+    return fs.realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/**
+ * The path the kernel will reach, following symlinks already on disk (`homelink -> ~` makes
+ * `rm -rf homelink/` a delete of ~; `cfg -> ~/.hermes/config.yaml` makes `>> cfg` a write to
+ * Hermes's config), with `..` applied after each link as the kernel does. Components past the
+ * first missing one (or a glob) are kept as written. Links are followed only from the home
+ * folder or the working folder, or when they lead into home, so system links (/bin ->
+ * /usr/bin, macOS /tmp -> /private/tmp) keep their familiar names. undefined when nothing
+ * on disk changes the lexical answer.
+ */
+function followLinks(abs: string, cwd: string, home: string, hermesHome: string): string | undefined {
+  const parts = abs.split("/").filter((p) => p !== "" && p !== ".");
+  let cur = "/";
+  let missing = false;
+  let followed = false;
+  for (let k = 0; k < parts.length && k < 256; k++) {
+    const part = parts[k];
+    if (missing) {
+      cur = part === ".." ? path.posix.dirname(cur) : path.posix.join(cur, part);
+      continue;
+    }
+    if (part === "..") {
+      cur = path.posix.dirname(cur);
+      continue;
+    }
+    const next = path.posix.join(cur, part);
+    let st: fs.Stats | undefined;
+    try {
+      st = fs.lstatSync(next);
+    } catch {
+      st = undefined;
+    }
+    if (!st) {
+      missing = true;
+      cur = next;
+    } else if (st.isSymbolicLink()) {
+      followed = true;
+      const target = realpathOrSelf(next);
+      if (target === next) {
+        // A dangling link: writing through it creates its target.
+        let link = "";
+        try {
+          link = fs.readlinkSync(next);
+        } catch {
+          link = "";
+        }
+        cur = link === "" ? next : path.posix.normalize(link.startsWith("/") ? link : path.posix.join(cur, link));
+        missing = true;
+      } else cur = target;
+    } else cur = next;
+  }
+  if (!followed) return undefined;
+  let real = cur;
+  const realHermes = realpathOrSelf(hermesHome);
+  const realHome = realpathOrSelf(home);
+  if (isWithin(real, realHermes)) real = hermesHome + real.slice(realHermes.length);
+  else if (isWithin(real, realHome)) real = home + real.slice(realHome.length);
+  const lexical = path.posix.normalize(abs);
+  if (isWithin(lexical, home) || isWithin(lexical, cwd) || isWithin(real, home) || isWithin(real, hermesHome)) return real;
+  return undefined;
 }
 
 export function isWithin(target: string, dir: string): boolean {
