@@ -17,7 +17,7 @@
 import os from "node:os";
 import path from "node:path";
 import { parseShell, SHELLS, type SimpleCommand } from "./shell-parse";
-import { BLOCK_DEVICE, describeArea, resolvePath, sensitiveArea, tildeLabel, type State } from "./screen-paths";
+import { BLOCK_DEVICE, describeArea, isWithin, resolvePath, sensitiveArea, tildeLabel, type State } from "./screen-paths";
 import type { Finding, Screen } from "./screen-rule";
 import { checkFindDelete, checkRm, checkShred, checkUnlink, checkXargsDelete } from "./screen-delete";
 import { checkAwkSed, checkCodeFedToShell, checkCommandRunners, checkEnvAssignments, checkGitExec, checkInterpreter, downloadedFiles } from "./screen-exec";
@@ -108,8 +108,48 @@ class Screener implements Screen {
   }
 
   abs(word: string): string {
-    return resolvePath(word, this.st.cwd, this.st.home, this.st.hermesHome);
+    let abs = resolvePath(word, this.st.cwd, this.st.home, this.st.hermesHome);
+    // A link made earlier in the same line (`ln -s ~ hh; echo x > hh/.bashrc`) is not on disk yet.
+    for (let hop = 0; hop < 8; hop++) {
+      const link = [...this.plannedLinks.keys()].find((l) => isWithin(abs, l));
+      if (link === undefined) break;
+      abs = path.posix.normalize((this.plannedLinks.get(link) as string) + abs.slice(link.length));
+    }
+    return abs;
   }
+
+  /** Links a command creates (`ln -s TARGET LINK`), so later commands of the line resolve them. */
+  private readonly plannedLinks = new Map<string, string>();
+
+  private recordLink(cmd: SimpleCommand): void {
+    if (cmd.program !== "ln" || !cmd.args.some((a) => /^-[A-Za-z]*s|^--symbolic$/.test(a))) return;
+    const operands = cmd.args.filter((a) => !a.startsWith("-"));
+    if (operands.length === 0) return;
+    const target = operands[0];
+    const link = operands.length > 1 ? operands[operands.length - 1] : path.posix.basename(target);
+    const targetAbs = target.startsWith("/") || target.startsWith("~") || target.startsWith("$") ? this.abs(target) : this.abs(path.posix.join(path.posix.dirname(link), target));
+    this.plannedLinks.set(this.abs(link), targetAbs);
+  }
+
+  /**
+   * `HOME=...` or `CDPATH=...` set in the line change what `~` and `cd NAME` mean after it;
+   * the screen parsed them with the real values, so the rest of the line is unresolved, and
+   * a value inside Hermes's state makes the line a Hermes-state change.
+   */
+  private checkReassignedPaths(cmd: SimpleCommand): void {
+    const assigned = [...cmd.assignments, ...(cmd.program === "" || DECLARERS.has(cmd.program) ? cmd.args : [])];
+    for (const a of assigned) {
+      const m = /^(HOME|CDPATH)=(.*)$/.exec(a);
+      if (!m) continue;
+      this.unresolved("reassigned-path", `${m[1]} is reassigned, so \`~\` and \`cd\` after it cannot be followed`);
+      for (const dir of m[2].split(":")) {
+        if (dir !== "" && inHermesState(this.abs(dir), this.st)) this.add("dangerous", "hermes-state", `${m[1]} is set to ${dir}, inside Hermes's own state, which commands may not change`);
+        if (m[1] === "CDPATH") this.cdPath.push(dir);
+      }
+    }
+  }
+
+  private readonly cdPath: string[] = [];
 
   show(abs: string): string {
     return tildeLabel(abs, this.st.home);
@@ -175,7 +215,9 @@ class Screener implements Screen {
       if (name && name !== "function") this.functions.add(name);
     }
     for (const cmd of cmds) {
+      this.checkReassignedPaths(cmd);
       this.check(cmd, cmds);
+      this.recordLink(cmd);
       for (const file of downloadedFiles(cmd.program, cmd.args)) this.downloads.add(path.posix.basename(file));
       if (DOWNLOADERS.has(cmd.program)) for (const r of cmd.redirects) if (r.op === ">" || r.op === ">>") this.downloads.add(path.posix.basename(r.target));
       this.followDirectory(cmd);
@@ -193,6 +235,13 @@ class Screener implements Screen {
     if (operand === undefined) this.st.cwd = this.st.home;
     else if (operand === "-") this.cwdComputed = true;
     else {
+      // `cd NAME` searches CDPATH first: any entry could be where the line goes.
+      for (const dir of this.cdPath) {
+        if (!operand.startsWith("/") && !operand.startsWith(".") && inHermesState(this.abs(path.posix.join(dir, operand)), this.st)) {
+          this.add("dangerous", "hermes-state", `\`cd ${operand}\` may enter ${this.show(this.abs(path.posix.join(dir, operand)))} through CDPATH, Hermes's own state folder`);
+        }
+      }
+      if (this.cdPath.length > 0 || cmd.assignments.some((a) => a.startsWith("CDPATH="))) this.cwdComputed = true;
       this.st.cwd = this.abs(operand);
       if (cmd.argWords[at].dynamic.some((d) => !PATTERN_MARKERS.has(d)) || this.st.cwd.includes("$")) this.cwdComputed = true;
     }
@@ -218,6 +267,11 @@ class Screener implements Screen {
       const writes = WRITE_OPS.has(r.op) || (r.op === ">&" && !/^(\d+|-)$/.test(r.target));
       if (writes && r.dynamic?.some((d) => !PATTERN_MARKERS.has(d))) this.unresolved("redirect", `the redirection \`${r.op} ${r.target}\` writes to a file named at run time`);
       if (writes) this.write(r.target, `the redirection \`${r.op} ${r.target}\``);
+      if (writes && this.cwdComputed && !r.target.startsWith("/") && !/^(\d+|-)$/.test(r.target)) {
+        // The folder is only known at run time, so it may be Hermes's own (`for d in ~/.hermes; do cd $d; ...`).
+        this.unresolved("cwd-write", `the redirection \`${r.op} ${r.target}\` writes into a folder computed at run time`);
+        this.add("dangerous", "hermes-state", `the redirection \`${r.op} ${r.target}\` writes into a folder computed at run time, which may be Hermes's own state`);
+      }
       if (r.op === "<" || r.op === "<>") this.readsFile(r.target, `the redirection \`< ${r.target}\``);
     }
 
