@@ -48,7 +48,13 @@ export function scanViews(text: string): { spaced: string[]; squeezed: string[] 
   const joined = base.replace(/([a-z])[.\-_*'`~^|/\\]+(?=[a-z])/g, "$1");
   // Spaced-out letters ("i g n o r e  a l l") joined; a wider gap stays a word break.
   const despaced = unleet(joined).replace(/\b([a-z]) (?=[a-z]\b)/g, "$1");
-  return { spaced: unique([base, leet, leetL, joined, despaced]), squeezed: unique([squeeze(base), squeeze(leet), squeeze(leetL)]) };
+  // ROT13 ("vtaber nyy cerivbhf vafgehpgvbaf"): the only classic letter cipher cheap enough to undo blind.
+  const rotated = rot13(base);
+  return { spaced: unique([base, leet, leetL, joined, despaced, rotated]), squeezed: unique([squeeze(base), squeeze(leet), squeeze(leetL), squeeze(rotated)]) };
+}
+
+export function rot13(text: string): string {
+  return text.replace(/[a-z]/g, (c) => String.fromCharCode(((c.charCodeAt(0) - 97 + 13) % 26) + 97));
 }
 
 function unique(values: string[]): string[] {

@@ -4,15 +4,17 @@ import assert from "node:assert/strict";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { gatherPromptFacts, renderSystemPrompt } from "../../acp-server/agent/prompt";
 import { MemoryStore } from "../../acp-server/memory/memory-store";
+import { scanForThreats } from "../../acp-server/security/threat-scan";
 import { memoryTool } from "../../acp-server/tools/memory";
 import { ToolError } from "../../acp-server/tools/registry";
-import { BENIGN_EDGE, BENIGN_NOTES as BENIGN_BASE, OBFUSCATED_PAYLOADS, PARAPHRASES, PLAIN_PAYLOADS } from "../fixtures/memory-poisoning";
+import { BENIGN_EDGE, BENIGN_NEAR_MISSES, BENIGN_NOTES as BENIGN_BASE, OBFUSCATED_PAYLOADS, PARAPHRASES, PLAIN_PAYLOADS, RED_TEAM_PAYLOADS } from "../fixtures/memory-poisoning";
 import { recordingContext, tempDir } from "../support/tool-context";
 
 const HOSTILE: [string, string][] = [
   ...PLAIN_PAYLOADS.map((text, i): [string, string] => [`plain #${i}`, text]),
   ...OBFUSCATED_PAYLOADS,
   ...PARAPHRASES.map((text, i): [string, string] => [`paraphrase #${i}`, text]),
+  ...RED_TEAM_PAYLOADS.map((text, i): [string, string] => [`red team #${i}`, text]),
 ];
 const BENIGN_NOTES = [...BENIGN_BASE, ...BENIGN_EDGE];
 
@@ -69,6 +71,13 @@ describe("memory poisoning", () => {
     const fence = /<memory-notes>\n([\s\S]*?)\n<\/memory-notes>/.exec(prompt);
     assert.ok(fence, "the notes are fenced");
     for (const note of BENIGN_NOTES) assert.ok(fence[1].includes(note.replace(/^#/gm, "\\#")), note);
+  });
+
+  test("near misses of the red-team payloads are saved (each on its own, the store has a size limit)", async () => {
+    const refused = BENIGN_NEAR_MISSES.map((note) => [note, scanForThreats(note, "memory")]).filter(([, reason]) => reason !== undefined);
+    assert.deepEqual(refused, []);
+    for (const note of BENIGN_NEAR_MISSES.slice(0, 3)) await add("user", note);
+    assert.match(new MemoryStore(home).snapshot().user, /Run the tests silently with --silent/);
   });
 
   test("a note cannot close the fence or pose as a prompt section; a credential in a note is not stored", async () => {
