@@ -6,6 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { bwrapArgs } from "../acp-server/security/sandbox/bwrap";
 import { detectSandbox } from "../acp-server/security/sandbox/detect";
+import { procGuard } from "../acp-server/security/sandbox/proc-guard";
 import { seatbeltProfile } from "../acp-server/security/sandbox/seatbelt";
 import { SANDBOX_META_KEY, WireSandboxPolicySchema } from "../acp-server/security/sandbox/wire";
 
@@ -31,7 +32,7 @@ export function sandboxedSpawn(params: acp.CreateTerminalRequest, argv: string[]
   const policy = parsed.data;
   if (detection.kind === "bwrap" && detection.program) {
     const cwd = params.cwd ?? process.cwd();
-    return { file: detection.program, args: bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command: argv }), env: {} };
+    return { file: detection.program, args: bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command: argv, proc: procGuard() }), env: {} };
   }
   if (detection.kind === "seatbelt" && detection.program) {
     return { file: detection.program, args: ["-p", seatbeltProfile(policy), ...argv], env: { TMPDIR: policy.tmpDir } };

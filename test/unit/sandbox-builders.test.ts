@@ -27,13 +27,19 @@ function indexOfSequence(args: string[], sequence: string[]): number {
   return -1;
 }
 
+const proc = { readOnly: ["/proc/sys", "/proc/sysrq-trigger"], masked: [{ path: "/proc/kcore", kind: "file" as const }, { path: "/proc/acpi", kind: "dir" as const }] };
+
 describe("bwrapArgs", () => {
-  const argv = bwrapArgs(policy, { root: false, cwd: "/work/app/src", command: ["/bin/bash", "-c", "ls -la"] });
+  const argv = bwrapArgs(policy, { root: false, cwd: "/work/app/src", command: ["/bin/bash", "-c", "ls -la"], proc });
 
   const present: [string, string[]][] = [
     ["whole host read-only", ["--ro-bind", "/", "/"]],
     ["own PID namespace and /proc", ["--unshare-pid", "--proc", "/proc"]],
     ["dies with Hermes", ["--die-with-parent"]],
+    ["/proc/sys read-only (as root it reaches the host kernel)", ["--ro-bind", "/proc/sys", "/proc/sys"]],
+    ["/proc/sysrq-trigger read-only", ["--ro-bind", "/proc/sysrq-trigger", "/proc/sysrq-trigger"]],
+    ["/proc/kcore masked", ["--ro-bind", "/dev/null", "/proc/kcore"]],
+    ["/proc/acpi masked", ["--tmpfs", "/proc/acpi", "--remount-ro", "/proc/acpi"]],
     ["no network when off", ["--unshare-net"]],
     ["session temp folder as /tmp", ["--bind", "/tmp/hermes-sandbox-1/s1", "/tmp"]],
     ["workspace writable", ["--bind", "/work/app", "/work/app"]],
@@ -55,6 +61,9 @@ describe("bwrapArgs", () => {
     assert.deepEqual([...order].sort((a, b) => a - b), order);
   });
 
+  it("locks /proc only after mounting it (an earlier bind would be covered)", () =>
+    assert.ok(indexOfSequence(argv, ["--proc", "/proc"]) < indexOfSequence(argv, ["--ro-bind", "/proc/sys", "/proc/sys"])));
+
   it("keeps the command in Hermes's process group (no --new-session)", () => assert.equal(argv.includes("--new-session"), false));
 
   const variants: [string, Partial<SandboxPolicy>, boolean, (args: string[]) => boolean][] = [
@@ -70,7 +79,7 @@ describe("bwrapArgs", () => {
     ["plan mode: workspace only read-only", { writable: [], readOnly: ["/work/app"] }, false, (args) => indexOfSequence(args, ["--ro-bind", "/work/app", "/work/app"]) !== -1 && indexOfSequence(args, ["--bind", "/work/app"]) === -1],
   ];
   for (const [what, change, root, check] of variants) {
-    it(what, () => assert.ok(check(bwrapArgs({ ...policy, ...change }, { root, cwd: "/work/app", command: ["true"] }))));
+    it(what, () => assert.ok(check(bwrapArgs({ ...policy, ...change }, { root, cwd: "/work/app", command: ["true"], proc }))));
   }
 });
 

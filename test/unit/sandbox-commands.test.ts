@@ -106,6 +106,24 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
     assert.deepEqual(snapshot(machine.hermesHome), before);
   });
 
+  it("keeps the host kernel's knobs read-only and its state masked (/proc/sys, sysrq, keys)", async () => {
+    // Harmless values if the guard ever failed: drop_caches 1 only drops clean caches, sysrq h prints help.
+    const result = await run(
+      [
+        "echo 1 > /proc/sys/vm/drop_caches && echo drop-caches-written",
+        'v=$(cat /proc/sys/kernel/core_pattern); printf "%s\\n" "$v" > /proc/sys/kernel/core_pattern && echo core-pattern-written',
+        "[ -e /proc/sysrq-trigger ] && { echo h > /proc/sysrq-trigger && echo sysrq-written; }",
+        "[ -e /proc/keys ] && echo keys=$(wc -c < /proc/keys)",
+        "true",
+      ].join("\n"),
+    );
+    assert.doesNotMatch(result.text, /-written/);
+    assert.match(result.text, /drop_caches: Read-only file system/);
+    assert.match(result.text, /core_pattern: Read-only file system/);
+    if (existsSync("/proc/sysrq-trigger")) assert.match(result.text, /sysrq-trigger: Read-only file system/);
+    if (existsSync("/proc/keys")) assert.match(result.text, /^keys=0?$/m, "masked: empty or unreadable");
+  });
+
   it("runs in its own PID namespace: no /proc/<pid>/environ of the agent", async () => {
     const result = await run(`echo "ppid=$PPID"; cat /proc/${process.pid}/environ; cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c HERMES_PLANTED_SECRET; ls /proc | grep -c '^[0-9]'`);
     assert.doesNotMatch(result.text, new RegExp(PLANTED));

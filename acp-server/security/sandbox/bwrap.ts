@@ -3,7 +3,8 @@
 // writable places, then what must stay read-only even inside them ($HERMES_HOME, a plan-mode
 // workspace), then the credential stores hidden last so nothing can uncover them.
 // This module has no server dependencies: the VS Code extension imports it too.
-import type { SandboxPolicy } from "./policy";
+import type { HiddenPath, SandboxPolicy } from "./policy";
+import type { ProcGuard } from "./proc-guard";
 
 /**
  * Where the host proxy's socket folder appears inside (read-only, so a command cannot remove
@@ -19,21 +20,24 @@ export interface BwrapOptions {
   cwd: string;
   /** The program and its arguments to run inside (e.g. ["/bin/bash", "-c", line]). */
   command: string[];
+  /** What of /proc to lock and mask: procGuard() (required, so no caller forgets it). */
+  proc: ProcGuard;
 }
 
 export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[] {
   const args = ["--ro-bind", "/", "/", "--dev", "/dev", "--unshare-pid", "--proc", "/proc", "--unshare-ipc", "--die-with-parent"];
   // No --new-session: the command must stay in the process group Hermes kills on cancel.
+  // Right after the new /proc (see proc-guard.ts: as root, /proc/sys reaches the host kernel).
+  // The sources are the host's procfs entries, bound read-only over the sandbox's.
+  for (const entry of options.proc.readOnly) args.push("--ro-bind", entry, entry);
+  for (const masked of options.proc.masked) pushHidden(args, masked);
   if (options.root) args.push("--cap-drop", "ALL");
   if (policy.network.kind !== "on") args.push("--unshare-net");
   args.push("--bind", policy.tmpDir, "/tmp");
   // Writable roots after /tmp: a workspace under the host's /tmp shows through the session's.
   for (const dir of policy.writable) args.push("--bind", dir, dir);
   for (const dir of policy.readOnly) args.push("--ro-bind", dir, dir);
-  for (const hidden of policy.hidden) {
-    if (hidden.kind === "dir") args.push("--tmpfs", hidden.path, "--remount-ro", hidden.path);
-    else args.push("--ro-bind", "/dev/null", hidden.path);
-  }
+  for (const hidden of policy.hidden) pushHidden(args, hidden);
   if (policy.network.kind === "allowlist" && policy.network.proxySocket) {
     args.push("--ro-bind", dirname(policy.network.proxySocket), SANDBOX_PROXY_DIR);
   }
@@ -41,12 +45,18 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   return args;
 }
 
-/** Environment variables that send HTTP(S) clients inside the sandbox through the allowlist proxy. */
+/** A folder is covered by an empty read-only tmpfs, anything else by /dev/null. */
+function pushHidden(args: string[], hidden: HiddenPath): void {
+  if (hidden.kind === "dir") args.push("--tmpfs", hidden.path, "--remount-ro", hidden.path);
+  else args.push("--ro-bind", "/dev/null", hidden.path);
+}
+
 /** The folder part of an absolute path (no node:path: this module is shared with the extension). */
 function dirname(file: string): string {
   return file.slice(0, file.lastIndexOf("/")) || "/";
 }
 
+/** Environment variables that send HTTP(S) clients inside the sandbox through the allowlist proxy. */
 export function proxyEnv(url: string): Record<string, string> {
   return { HTTP_PROXY: url, HTTPS_PROXY: url, http_proxy: url, https_proxy: url, NO_PROXY: "", no_proxy: "" };
 }

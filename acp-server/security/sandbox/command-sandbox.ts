@@ -10,6 +10,7 @@ import { bwrapArgs, proxyEnv, SANDBOX_PROXY_DIR, SANDBOX_PROXY_PORT } from "./bw
 import { FORWARDER_SCRIPT } from "./forwarder";
 import { allowlistProxy } from "./proxy";
 import { sandboxStatus, type SandboxSetting, type SandboxStatus } from "./detect";
+import { procGuard } from "./proc-guard";
 import { resolveSandboxPolicy, type SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
 import { sandboxStateDir, sessionTempDir } from "./temp-dir";
@@ -95,7 +96,7 @@ export class CommandSandbox {
       command = [process.execPath, "-e", FORWARDER_SCRIPT, `${SANDBOX_PROXY_DIR}/proxy.sock`, String(SANDBOX_PROXY_PORT), ...command];
       env = proxyEnv(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`);
     }
-    const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command });
+    const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command, proc: procGuard() });
     return { file: status.program, args, env, policy };
   }
 }
