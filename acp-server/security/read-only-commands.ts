@@ -4,6 +4,7 @@
 // subcommand that changes config or refs, `date -s`, `hostname NAME`, a redirection to a file
 // other than /dev/null: all refused. The command screen's verdict comes on top (anything it
 // cannot resolve is refused in plan mode by the permission policy).
+import { parseAwk, parseSed, sedEffects } from "./awk-sed";
 import { parseShell, SHELLS, type SimpleCommand } from "./shell-parse";
 import { AWKS } from "./screen-programs";
 
@@ -76,15 +77,18 @@ function gitReadOnly(args: string[]): boolean {
 }
 
 function awkReadOnly(args: string[]): boolean {
-  if (args.some((a) => a === "-i" || a === "--inplace" || a === "-f" || a === "--file" || a.startsWith("--exec"))) return false;
-  const prog = args.find((a) => !a.startsWith("-")) ?? "";
-  return !/system\s*\(|[>|]|getline|close\s*\(|fflush/.test(prog);
+  const awk = parseAwk(args);
+  if (awk.loadsCode.length > 0 || awk.inplace || args.some((a) => a.startsWith("--exec"))) return false;
+  return !awk.programs.some((prog) => /system\s*\(|[>|]|getline|close\s*\(|fflush/.test(prog));
 }
 
 function sedReadOnly(args: string[]): boolean {
-  if (args.some((a) => /^-[a-zA-Z]*i|^--in-place|^-f$|^--file/.test(a))) return false;
-  const scripts = args.filter((a, i) => !a.startsWith("-") || args[i - 1] === "-e");
-  return !scripts.some((text) => /(^|[;{}\n\s\d$\/])[wWe](\s|;|$)|s(.)(?:(?!\3).)*\3(?:(?!\3).)*\3[gpIiMm0-9]*[wWe]/.test(text));
+  const sed = parseSed(args);
+  if (sed.inPlace || sed.scriptFiles.length > 0) return false;
+  return !sed.scripts.some((text) => {
+    const effects = sedEffects(text);
+    return effects.runs || effects.writes.some((f) => f !== "/dev/stdout" && f !== "/dev/stderr");
+  });
 }
 
 /** Does this one simple command only look at things? (Its redirections are checked separately.) */

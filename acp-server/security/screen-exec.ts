@@ -4,6 +4,7 @@
 // variables that make the next program run other code (GIT_PAGER, LD_PRELOAD, ...), `git -c`
 // settings that run commands, and a download written to a file and run by a later command.
 // Literal text fed to a shell is screened as a script; everything else is unresolved.
+import { parseAwk, parseSed, sedEffects } from "./awk-sed";
 import path from "node:path";
 import type { SimpleCommand } from "./shell-parse";
 import { SHELLS } from "./shell-parse";
@@ -178,20 +179,24 @@ export function checkCommandRunners(s: Screen, cmd: SimpleCommand): void {
 export function checkAwkSed(s: Screen, cmd: SimpleCommand): void {
   const { program: p, args } = cmd;
   if (AWKS.has(p)) {
-    const k = args.findIndex((a) => !a.startsWith("-"));
-    if (args.includes("-f") || args.includes("--file")) return;
-    const prog = k >= 0 ? args[k] : "";
-    if (/\bsystem\s*\(|\|\s*getline|\|\s*["'a-zA-Z_$]|\|&/.test(prog)) s.unresolved("awk-runs-commands", `${p} runs shell commands from its program (system() or a pipe)`);
-    for (const m of prog.matchAll(/>>?\s*"([^"]+)"/g)) s.write(m[1], p);
-    if (args.some((a) => a === "-i" || a === "--include") && args.includes("inplace")) for (const f of args.slice(k + 1)) s.write(f, `${p} -i inplace`);
+    const awk = parseAwk(args);
+    if (awk.loadsCode.length > 0) s.unresolved("awk-program-file", `${p} loads code screening cannot read (${awk.loadsCode.join(", ")})`);
+    for (const prog of awk.programs) {
+      if (/\bsystem\s*\(|\|\s*getline|\|\s*["'a-zA-Z_$]|\|&/.test(prog)) s.unresolved("awk-runs-commands", `${p} runs shell commands from its program (system() or a pipe)`);
+      for (const m of prog.matchAll(/>>?\s*"([^"]+)"/g)) s.write(m[1], p);
+    }
+    if (awk.inplace) for (const f of awk.files) if (!/^[A-Za-z_]\w*=/.test(f)) s.write(f, `${p} -i inplace`);
   } else if (p === "sed") {
-    const scripts = args.filter((a, i) => !a.startsWith("-") || args[i - 1] === "-e" || args[i - 1] === "--expression");
-    for (const text of scripts) {
-      if (/(^|[;{}\n])\s*[0-9,$/!^.\\]*\s*e(\s|;|$)/.test(text) || /(^|[;{}\n\s])s(.).*\2.*\2[gpIiMm0-9]*e/.test(text)) {
-        s.unresolved("sed-runs-commands", "sed's e command runs shell commands from its script");
+    const sed = parseSed(args);
+    if (sed.scriptFiles.length > 0) s.unresolved("sed-script-file", `sed runs the script file ${sed.scriptFiles.join(", ")}, which screening cannot read`);
+    for (const text of sed.scripts) {
+      const effects = sedEffects(text);
+      if (effects.runs) s.unresolved("sed-runs-commands", "sed's e command runs shell commands from its script");
+      for (const file of effects.writes) {
+        if (file === "" || file === "/dev/stdout" || file === "/dev/stderr") continue;
+        s.write(file, "sed w");
+        s.add("dangerous", "sed-writes", `sed's w command writes to ${file}`);
       }
-      for (const m of text.matchAll(/(?:^|[;{}\n])\s*[0-9,$/!^.]*\s*[wW]\s+(\S+)/g)) s.write(m[1], "sed w");
-      for (const m of text.matchAll(/(?:^|[;\n\s])s(.)(?:(?!\1).)*\1(?:(?!\1).)*\1[gpIiMm0-9]*w\s*(\S+)/g)) s.write(m[2], "sed s///w");
     }
   }
 }
