@@ -75,8 +75,14 @@ export function redactYamlBlocks(text: string): string {
   return text.replace(YAML_BLOCK, (match: string, _indent: string, name: string, _nl: string, body: string) => {
     if (!isSecretName(name)) return match;
     const head = match.slice(0, match.length - body.length);
-    const lines = body.split(/(?<=\n)/);
-    return head + lines.map((line) => line.replace(/^([ \t]+)(\S.*?)?(\r?\n)?$/, (_l, lead: string, value: string | undefined, eol: string | undefined) => `${lead}${value && value !== REDACTED ? REDACTED : value ?? ""}${eol ?? ""}`)).join("");
+    // YAML: the block's indentation is its first line's; a less indented line ends it.
+    const all = body.split(/(?<=\n)/);
+    const indent = /^[ \t]*/.exec(all[0])![0].length;
+    let n = all.findIndex((line) => line.trim() !== "" && /^[ \t]*/.exec(line)![0].length < indent);
+    if (n < 0) n = all.length;
+    const lines = all.slice(0, n);
+    const rest = all.slice(n).join("");
+    return head + lines.map((line) => line.replace(/^([ \t]+)(\S.*?)?(\r?\n)?$/, (_l, lead: string, value: string | undefined, eol: string | undefined) => `${lead}${value && value !== REDACTED ? REDACTED : value ?? ""}${eol ?? ""}`)).join("") + rest;
   });
 }
 
@@ -97,4 +103,28 @@ export function redactPuttyKeys(text: string): string {
 export function normalizePemArmour(text: string): string {
   if (!text.includes("PRIVATE KEY----")) return text;
   return text.replace(/(?<!-)-{3,4}((?:BEGIN|END) (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?)-{3,4}(?!-)/g, "-----$1-----");
+}
+
+// Known key prefixes read backwards ("sk-" is "-ks"): a token that ends in one is checked reversed.
+const REVERSED_PREFIXES = ["-ks", "_phg", "_ohg", "_shg", "_tap_buhtig", "-tapgl", "AKIA", "AISA", "_fh", "_mpn", "-bxox", "azIA"];
+const WORD_RUN = /(?<![A-Za-z0-9_\-.])[A-Za-z0-9_\-.]{24,512}(?![A-Za-z0-9_\-.])/g;
+
+/** Masks a credential written backwards (`… | rev`). */
+export function redactReversedTokens(text: string, redact: (s: string) => string): string {
+  if (!REVERSED_PREFIXES.some((p) => text.includes(p))) return text;
+  return text.replace(WORD_RUN, (word) => {
+    if (!REVERSED_PREFIXES.some((p) => word.endsWith(p))) return word;
+    const forward = [...word].reverse().join("");
+    return redact(forward) !== forward ? REDACTED : word;
+  });
+}
+
+// An AWS secret access key has no prefix; alone on a line (`aws configure get …` output,
+// a credentials dump) its shape is distinctive enough: 40 base64 characters, mixed.
+const LONE_AWS_SECRET = /^([ \t]*)([A-Za-z0-9+/]{40})([ \t]*\r?)$/gm;
+
+export function redactLoneAwsSecrets(text: string): string {
+  return text.replace(LONE_AWS_SECRET, (line: string, lead: string, value: string, trail: string) =>
+    /[A-Z]/.test(value) && /[a-z]/.test(value) && /[0-9]/.test(value) && /[+/]/.test(value) ? `${lead}${REDACTED}${trail}` : line,
+  );
 }

@@ -16,7 +16,7 @@
 import { RULES } from "./redact-rules";
 import { isEnvStyleName, isSecretName, looksLikeSecretValue, REDACTED } from "./secret-names";
 import { redactKnownValues } from "./secret-values";
-import { decodeTokenEscapes, normalizePemArmour, redactEncodedBlobs, redactPuttyKeys, redactYamlBlocks, stripAnsi } from "./redact-views";
+import { decodeTokenEscapes, normalizePemArmour, redactEncodedBlobs, redactLoneAwsSecrets, redactPuttyKeys, redactReversedTokens, redactYamlBlocks, stripAnsi } from "./redact-views";
 
 export { REDACTED };
 
@@ -85,9 +85,13 @@ export function redactSecrets(text: string): string {
   return redactPlain(text, 0);
 }
 
+/** Nested views (reversed, decoded) stop here: a reversed token is not decoded again. */
+const MAX_VIEW_DEPTH = 2;
+
 function redactPlain(text: string, depth: number): string {
   let out = redactPrivateKeys(redactKnownValues(redactPuttyKeys(normalizePemArmour(text))));
-  out = redactYamlBlocks(out);
+  out = redactLoneAwsSecrets(redactYamlBlocks(out));
+  if (depth === 0) out = redactReversedTokens(out, (forward) => redactPlain(forward, MAX_VIEW_DEPTH));
   for (const rule of RULES) {
     rule.pattern.lastIndex = 0;
     out = out.replace(rule.pattern, rule.replace as any);

@@ -6,10 +6,13 @@
 //   - the last two words when they are credential context whose value may be the next word
 //     ("Authorization: Bearer", "password =", "--token", "-u"), and the whole line while a
 //     quoted value after "=" or ":" is still open (`DB_PASSWORD="correct horse`);
-//   - from an unterminated "-----BEGIN … PRIVATE KEY-----" on, until its END line.
+//   - from an unterminated "-----BEGIN … PRIVATE KEY-----" on, until its END line;
+//   - from a line whose value continues on the next lines ("Bearer" at a line end, a YAML
+//     block scalar "key: |", a PuTTY "Private-Lines: N") while that block may still go on.
 // The hold is bounded (MAX_HOLD characters): past it the text goes out redacted as it is,
 // so a reply without whitespace cannot stall the stream.
 import { redactSecrets } from "./redact";
+import { isSecretName } from "./secret-names";
 
 const MAX_HOLD = 8_192;
 /** Line endings after which the next word may be a credential (the value of this context). */
@@ -58,6 +61,40 @@ function safeCut(text: string): number {
   if (OPEN_QUOTE.test(line) || LINE_CONTEXT.test(line)) return Math.min(cut, lineStart);
   const lastTwo = Math.max(lineStart, wordStart(text, wordStart(text, cut)));
   if (CONTEXT_END.test(text.slice(lastTwo, cut))) cut = Math.min(cut, lastTwo);
+  return Math.min(cut, openBlockStart(text, cut));
+}
+
+/** A line after which the value continues on the following lines. */
+const BLOCK_OPENER = /(?:\bbearer|([A-Za-z_][\w.-]{0,80})["']?[ \t]*:[ \t]*[|>][-+0-9]{0,2}|Private-Lines:[ \t]*(\d{1,3}))[ \t]*\r?$/i;
+const BLOCK_LOOKBACK = 64;
+
+/**
+ * Where a still-open multi-line value starts, else `cut`: "Authorization: Bearer" with the
+ * token not yet on the next line, a YAML block scalar ("api_key: |") whose indented lines may
+ * go on, a PuTTY key whose "Private-Lines: N" lines have not all arrived.
+ */
+function openBlockStart(text: string, cut: number): number {
+  let end = cut;
+  let after = 0; // complete lines between the opener candidate and `cut`
+  let allIndentedOrBlank = true;
+  for (let n = 0; n < BLOCK_LOOKBACK && end > 0; n++) {
+    const start = text.lastIndexOf("\n", end - 2) + 1;
+    const line = text.slice(start, end).replace(/\n$/, "");
+    const complete = text.charCodeAt(end - 1) === 10; // the first segment may end mid-line
+    const opener = complete ? BLOCK_OPENER.exec(line) : null;
+    if (opener) {
+      if (opener[2] !== undefined) return after < Number(opener[2]) ? start : cut;
+      if (opener[1] !== undefined && !isSecretName(opener[1])) return cut; // `script: |` is not a secret
+      if (/bearer/i.test(opener[0])) return text.slice(end, cut).trim() === "" ? start : cut;
+      return allIndentedOrBlank ? start : cut;
+    }
+    if (line.trim() !== "") {
+      if (!/^[ \t]/.test(line)) allIndentedOrBlank = false;
+      if (complete) after++;
+    }
+    if (start === 0) break;
+    end = start;
+  }
   return cut;
 }
 

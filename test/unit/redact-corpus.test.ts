@@ -93,6 +93,21 @@ describe("streamed replies", () => {
     }
   });
 
+  it("catches values that continue on the next lines (Bearer, YAML block, PuTTY, ANSI), split anywhere", () => {
+    const v = "Ab3dEfGh1jKlMnOp2rStUvWx4z5678AbCdEfGh9J";
+    const reply = `config:\n  api_key: |\n    ${v}\n  other: 1\nAuthorization: Bearer\n  ${v.slice(5)}Q\nPuTTY-User-Key-File-3: ssh-ed25519\nPrivate-Lines: 1\n${v.slice(3)}Z\n\u001b[32msk-proj-\u001b[0m${v}Y done\nscript: |\n  npm test\nend`;
+    for (const size of [1, 2, 3, 5, 7, 16, 64]) {
+      const out = streamed(reply, size);
+      for (const secret of [v, v.slice(5) + "Q", v.slice(3) + "Z", v + "Y"]) assert.ok(!out.includes(secret.slice(-16)), `size ${size}: ${secret} in ${out}`);
+      assert.ok(out.includes("  other: 1\n") && out.includes("script: |\n  npm test\nend"), out);
+    }
+  });
+
+  it("a non-secret YAML block streams line by line", () => {
+    const redactor = new StreamRedactor();
+    assert.equal(redactor.push("script: |\n  npm ci\n"), "script: |\n  npm ci\n");
+  });
+
   it("prose about passwords and keys still streams word by word", () => {
     const redactor = new StreamRedactor();
     assert.equal(redactor.push("The password policy passes review and the key rotation "), "The password policy passes review and the key rotation ");
