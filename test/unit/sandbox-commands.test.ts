@@ -1,9 +1,9 @@
 // The OS sandbox really stops what it must: commands run through LocalShellRunner with a
 // session sandbox over a fake home and workspace under a temp folder, and try to do harm.
 import assert from "node:assert/strict";
-import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { ChildServices } from "../../acp-server/delegate/child-services";
@@ -144,6 +144,37 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
     started.push(handle);
     assert.equal((await handle.waitForExit()).code, 0);
     assert.match((await handle.output()).text, /reached/);
+  });
+
+  it("hides host daemons' unix sockets (Docker Desktop's in the home, the user's runtime folder)", async () => {
+    // Stand-ins at the real, predictable places: ~/.docker/run/docker.sock and $XDG_RUNTIME_DIR/bus.
+    const sockets = [path.join(machine.home, ".docker", "run", "docker.sock")];
+    const runtime = `/run/user/hermes-test-${process.pid}`;
+    if (existsSync("/run/user")) sockets.push(path.join(runtime, "bus"));
+    const servers: NetServer[] = [];
+    try {
+      for (const socket of sockets) {
+        mkdirSync(path.dirname(socket), { recursive: true });
+        // The client exits as soon as it connects: its reset is expected.
+        const server = createNetServer((connection) => connection.on("error", () => {}).end("reached"));
+        await new Promise<void>((resolve) => server.listen(socket, resolve));
+        servers.push(server);
+      }
+      const connect = (socket: string) =>
+        `node -e "require('net').connect('${socket}').on('connect', () => { console.log('reached ${socket}'); process.exit(0) }).on('error', (e) => { console.log('failed', e.code); process.exit(3) })"`;
+      for (const socket of sockets) {
+        const inside = await run(connect(socket));
+        assert.equal(inside.exit.code, 3, inside.text);
+        assert.doesNotMatch(inside.text, /reached/);
+        // The control: the same client outside the sandbox reaches it.
+        const handle = await runner.start(connect(socket), { cwd: machine.workspace, outputLimit: 10_000, unsandboxed: true });
+        started.push(handle);
+        assert.equal((await handle.waitForExit()).code, 0, (await handle.output()).text);
+      }
+    } finally {
+      for (const server of servers) await new Promise((resolve) => server.close(resolve));
+      rmSync(runtime, { recursive: true, force: true });
+    }
   });
 
   it("mounts the workspace read-only in plan mode", async () => {

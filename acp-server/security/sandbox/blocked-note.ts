@@ -40,7 +40,7 @@ export function sandboxBlockedNote(output: string, policy: SandboxPolicy): strin
   const outside = " If it really must run outside the sandbox, call the terminal tool again with unsandboxed: true and a reason; the user is asked.";
   const failures = pathFailures(output);
   const hidden = failures.find((failure) => failure.kind !== "read-only" && hiddenBy(policy, failure.path));
-  if (hidden) return `The sandbox hid ${hidden.path}: credential stores are not readable by commands.${outside}`;
+  if (hidden) return `The sandbox hid ${hidden.path}: credential stores are not readable by commands, nor host daemons' sockets reachable.${outside}`;
   const readOnly = failures.find((failure) => failure.kind === "read-only");
   if (readOnly) return `The sandbox blocked writing ${readOnly.path}: ${writable}.${outside}`;
   // Inside, /tmp is the session's own folder: the host's /tmp (other than the workspace) is not there.

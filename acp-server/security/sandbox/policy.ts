@@ -3,7 +3,7 @@
 // exist, real paths behind symlinks); everything after it is pure and table-tested.
 import { statSync } from "node:fs";
 import path from "node:path";
-import { credentialStorePaths, realPath } from "../sensitive-paths";
+import { credentialStorePaths, isInside, realPath } from "../sensitive-paths";
 
 /** `off`: no network at all; `on`: the host's network; `allowlist`: only through the domain proxy. */
 export type NetworkPolicy =
@@ -56,6 +56,13 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
     const kind = kindOf(realPath(store));
     if (kind) hidden.push({ path: realPath(store), kind });
   }
+  const mountedInside = [...roots, hermes];
+  for (const socket of [...HOST_SOCKET_PATHS, ...HOME_SOCKET_PATHS.map((relative) => path.join(input.home, relative))]) {
+    const real = realPath(socket);
+    const kind = kindOf(real);
+    // Never over a folder the command works in (a workspace under /run/user would vanish).
+    if (kind && !mountedInside.some((dir) => isInside(real, dir))) hidden.push({ path: real, kind });
+  }
   return {
     writable: input.readOnlyWorkspace ? [] : roots,
     // Plan mode still mounts the workspace (read-only) because /tmp is replaced inside.
@@ -65,6 +72,35 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
     network: networkPolicy(input.allowedDomains),
   };
 }
+
+/**
+ * Daemons' unix sockets: a read-only mount still lets a command connect() to a socket, and the
+ * network namespace does not cover unix sockets on the file system. docker/podman/containerd
+ * give root on the host; the session bus (in $XDG_RUNTIME_DIR, which the child environment
+ * keeps) runs `systemd-run --user` outside the sandbox; gpg/ssh agents sign as you. Hidden like
+ * credential stores, where present. A socket elsewhere stays reachable: see docs/security.md.
+ */
+export const HOST_SOCKET_PATHS = [
+  "/run/user",
+  "/run/docker.sock",
+  "/run/docker",
+  "/run/containerd",
+  "/run/podman",
+  "/run/crio",
+  "/run/buildkit",
+  "/run/dbus",
+  "/run/systemd/private",
+  "/run/systemd/userdb",
+  "/run/snapd.socket",
+  "/run/snapd-snap.socket",
+  "/run/libvirt",
+  "/run/k3s",
+  "/var/snap/lxd/common/lxd",
+  "/var/lib/lxd/unix.socket",
+  "/var/lib/incus/unix.socket",
+];
+/** The same under the home folder: Docker Desktop, Colima, Rancher Desktop. */
+export const HOME_SOCKET_PATHS = [".docker/run", ".colima", ".rd/docker.sock"];
 
 function kindOf(target: string): "dir" | "file" | undefined {
   try {
