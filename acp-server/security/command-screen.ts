@@ -22,6 +22,7 @@ import type { Finding, Screen } from "./screen-rule";
 import { checkFindDelete, checkRm, checkShred, checkUnlink, checkXargsDelete } from "./screen-delete";
 import { checkAwkSed, checkCodeFedToShell, checkCommandRunners, checkEnvAssignments, checkGitExec, checkInterpreter, downloadedFiles } from "./screen-exec";
 import { checkGit } from "./screen-git";
+import { checkRunOptions } from "./screen-run-options";
 import { checkGitDiscard, checkOperations, checkReverseShell, checkTruncation } from "./screen-ops";
 import { checkPipeToShell } from "./screen-pipe";
 import { ARGS_ARE_DATA, DECLARERS, DOWNLOADERS, ESCALATORS, MESSAGE_OPTIONS, NO_CONTENT_READ, NOT_OUTPUT_OPTION } from "./screen-programs";
@@ -386,6 +387,7 @@ class Screener implements Screen {
     checkInterpreter(this, cmd);
     checkAwkSed(this, cmd);
     checkCommandRunners(this, cmd);
+    checkRunOptions(this, cmd);
     checkTruncation(this, cmd);
     checkReverseShell(this, cmd);
     checkOperations(this, cmd);

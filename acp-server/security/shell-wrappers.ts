@@ -168,6 +168,14 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     }
     const name = normaliseProgram(word);
     let next = -1;
+    const callAt = name === "npx" || name === "pnpx" ? texts.slice(k + 1).findIndex((t) => t === "-c" || t === "--call" || t.startsWith("--call=")) : -1;
+    if (callAt >= 0) {
+      // `npx -c 'cmd'` runs cmd in a shell.
+      const at = k + 1 + callAt;
+      const text = texts[at].startsWith("--call=") ? texts[at].slice(7) : texts[at + 1];
+      if (text !== undefined) script(text, `${name} -c`, texts[at].startsWith("--call=") ? words[at] : words[at + 1]);
+      return { main: make(name, k + 1), nested };
+    }
     if (OPTION_WRAPPERS[name]) {
       next = skipOptions(texts, k + 1, OPTION_WRAPPERS[name]);
     } else if (OPERAND_WRAPPERS[name]) {
