@@ -18,8 +18,9 @@ const PLANTED = "planted-agent-secret-7f3a";
 describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () => {
   const machine = fakeMachine();
   let planMode = false;
+  const roots = [machine.workspace];
   const sandbox = new CommandSandbox({ mode: "on", allowedDomains: [] }, () => ({
-    roots: [machine.workspace],
+    roots: [...roots],
     readOnlyWorkspace: planMode,
     sessionKey: "sandbox-test",
     home: machine.home,
@@ -144,6 +145,36 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
     started.push(handle);
     assert.equal((await handle.waitForExit()).code, 0);
     assert.match((await handle.output()).text, /reached/);
+  });
+
+  it("keeps the workspace's .git/hooks and .git/config read-only (git runs them later, unsandboxed)", async () => {
+    const repo = path.join(machine.workspace, "repo");
+    mkdirSync(repo, { recursive: true });
+    const init = await run("git init -q . && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m init && echo ready", repo);
+    assert.match(init.text, /ready/);
+    // The policy is read at each command: from now on this repo is a workspace root with a .git.
+    roots.push(repo);
+    try {
+      const before = snapshot(path.join(repo, ".git", "hooks"));
+      const config = readFileSync(path.join(repo, ".git", "config"), "utf8");
+      const result = await run(
+        [
+          "echo 'touch /tmp/pwned' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit",
+          "echo '[core] fsmonitor = touch /tmp/pwned' >> .git/config",
+          "git config core.pager evil",
+          "git -c user.email=t@t -c user.name=t commit -q --allow-empty -m work && git checkout -q -b topic && echo git-works",
+        ].join("\n"),
+        repo,
+      );
+      assert.match(result.text, /\.git\/hooks\/pre-commit: Read-only file system/);
+      assert.match(result.text, /could not (write|lock) config file/);
+      assert.match(result.text, /git-works/, "ordinary git work still happens");
+      assert.deepEqual(snapshot(path.join(repo, ".git", "hooks")), before);
+      assert.equal(readFileSync(path.join(repo, ".git", "config"), "utf8"), config);
+      assert.match(result.note ?? "", /read-only: git runs what they say later/);
+    } finally {
+      roots.pop();
+    }
   });
 
   it("hides host daemons' unix sockets (Docker Desktop's in the home, the user's runtime folder)", async () => {

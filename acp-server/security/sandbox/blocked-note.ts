@@ -38,6 +38,9 @@ const PROXY_REFUSED = /hermes sandbox: (\S+) is not in terminal\.network\.allowe
 export function sandboxBlockedNote(output: string, policy: SandboxPolicy): string | undefined {
   const writable = describeWritable(policy);
   const outside = " If it really must run outside the sandbox, call the terminal tool again with unsandboxed: true and a reason; the user is asked.";
+  const gitConfig = output.match(/could not (?:write|lock) config file ([^:\n]+)/);
+  if (gitConfig && policy.readOnly.some((dir) => dir.endsWith(`${path.sep}config`)))
+    return `The sandbox keeps ${gitConfig[1]} (and .git/hooks) read-only: git runs what they say later, outside any sandbox, so a command may not change them.${outside}`;
   const failures = pathFailures(output);
   const hidden = failures.find((failure) => failure.kind !== "read-only" && hiddenBy(policy, failure.path));
   if (hidden) return `The sandbox hid ${hidden.path}: credential stores are not readable by commands, nor host daemons' sockets reachable.${outside}`;

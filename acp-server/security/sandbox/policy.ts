@@ -1,7 +1,7 @@
 // What one sandboxed command may touch: the only input of the argv (bwrap) and profile
 // (Seatbelt) builders. resolveSandboxPolicy() looks at the disk once (which credential stores
 // exist, real paths behind symlinks); everything after it is pure and table-tested.
-import { statSync } from "node:fs";
+import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { credentialStorePaths, isInside, realPath } from "../sensitive-paths";
 
@@ -20,7 +20,7 @@ export interface HiddenPath {
 export interface SandboxPolicy {
   /** Folders commands may change: the workspace roots (unless read-only) and extra roots. Real paths. */
   writable: string[];
-  /** Mounted read-only over anything writable: $HERMES_HOME, and the workspace in plan mode. */
+  /** Mounted read-only over anything writable: $HERMES_HOME, the workspace in plan mode, and its .git/hooks and .git/config. */
   readOnly: string[];
   /** Credential stores: not readable at all. Only ones that exist (nothing to hide otherwise). */
   hidden: HiddenPath[];
@@ -66,7 +66,7 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
   return {
     writable: input.readOnlyWorkspace ? [] : roots,
     // Plan mode still mounts the workspace (read-only) because /tmp is replaced inside.
-    readOnly: unique([...(input.readOnlyWorkspace ? roots : []), ...(kindOf(hermes) === "dir" ? [hermes] : [])]),
+    readOnly: unique([...(input.readOnlyWorkspace ? roots : []), ...(kindOf(hermes) === "dir" ? [hermes] : []), ...roots.flatMap(gitRunLater)]),
     hidden: uniqueBy(hidden, (entry) => entry.path),
     tmpDir: realPath(input.tmpDir),
     network: networkPolicy(input.allowedDomains),
@@ -101,6 +101,40 @@ export const HOST_SOCKET_PATHS = [
 ];
 /** The same under the home folder: Docker Desktop, Colima, Rancher Desktop. */
 export const HOME_SOCKET_PATHS = [".docker/run", ".colima", ".rd/docker.sock"];
+
+/**
+ * The parts of a workspace repository that git runs later, outside any sandbox: hooks (run on
+ * commit, checkout, merge) and config (core.fsmonitor, core.pager, aliases, filters run programs).
+ * A sandboxed command could plant them and wait for the user's next `git commit`. Also those of
+ * submodules (.git/modules/<name>/…). .git/info stays writable: its attributes only name
+ * drivers that config defines, and its exclude file runs nothing.
+ */
+function gitRunLater(root: string): string[] {
+  const gitDir = path.join(root, ".git");
+  if (kindOf(gitDir) !== "dir") return [];
+  const found: string[] = [];
+  const visit = (dir: string, depth: number) => {
+    for (const part of ["hooks", "config"]) if (kindOf(path.join(dir, part))) found.push(path.join(dir, part));
+    if (depth >= 4) return;
+    const modules = path.join(dir, "modules");
+    for (const name of listDirs(modules)) visitModule(path.join(modules, name), depth + 1);
+  };
+  // A submodule's name may hold slashes: a folder without HEAD is a level of the name.
+  const visitModule = (dir: string, depth: number) => {
+    if (kindOf(path.join(dir, "HEAD")) === "file") return visit(dir, depth);
+    if (depth < 4) for (const name of listDirs(dir)) visitModule(path.join(dir, name), depth + 1);
+  };
+  visit(gitDir, 0);
+  return found;
+}
+
+function listDirs(dir: string): string[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
+  } catch {
+    return [];
+  }
+}
 
 function kindOf(target: string): "dir" | "file" | undefined {
   try {
