@@ -64,6 +64,10 @@ export interface ScreenResult {
 
 const RANK: Record<ScreenLevel, number> = { safe: 0, dangerous: 1, hardline: 2 };
 
+/** Files that run later, outside any sandbox: git hooks and config, editor tasks, direnv, npm settings. */
+const DEFERRED_EXEC = /\/\.git\/(hooks\/|config$|info\/attributes$)|\/\.vscode\/(tasks|settings|launch)\.json$|\/\.envrc$|\/\.npmrc$|\/\.yarnrc(\.yml)?$|\/\.gitattributes$|\/\.gitmodules$/;
+/** Scratch places a write outside the workspace may go without asking. */
+const SCRATCH_WRITE = /^\/(tmp|var\/tmp|dev\/shm)(\/|$)|^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const FUNCTION_DEF = /(?:^|[\s;&|(){}])(?:function\s+)?([A-Za-z_][\w.:-]*)\s*\(\s*\)|\bfunction\s+([A-Za-z_][\w.:-]*)|\balias\s+([\w.:-]+)=/g;
 
@@ -175,6 +179,11 @@ class Screener implements Screen {
     if (!abs.startsWith("/") || abs.includes("$")) return;
     const area = sensitiveArea(abs, this.st);
     if (area) this.add("dangerous", `write-sensitive:${area}`, `${how} writes to ${this.show(abs)}${describeArea(area)}`);
+    else if (DEFERRED_EXEC.test(abs)) {
+      this.add("dangerous", "write-deferred-exec", `${how} writes to ${this.show(abs)}, which git, the editor, direnv or npm run later, outside any sandbox`);
+    } else if (this.st.workspace && !isWithin(abs, this.st.workspace) && !SCRATCH_WRITE.test(abs)) {
+      this.add("dangerous", "write-outside-workspace", `${how} writes to ${this.show(abs)}, outside the workspace`);
+    }
   }
 
   deleted(word: string, how: string, verb = "removes"): void {
@@ -267,6 +276,7 @@ class Screener implements Screen {
     for (const r of cmd.redirects) {
       const writes = WRITE_OPS.has(r.op) || (r.op === ">&" && !/^(\d+|-)$/.test(r.target));
       if (writes && r.dynamic?.some((d) => !PATTERN_MARKERS.has(d))) this.unresolved("redirect", `the redirection \`${r.op} ${r.target}\` writes to a file named at run time`);
+      else if (writes && r.dynamic?.length) this.unresolved("redirect-glob", `the redirection \`${r.op} ${r.target}\` writes to whichever file the pattern matches at run time`);
       if (writes) this.write(r.target, `the redirection \`${r.op} ${r.target}\``);
       if (writes && this.cwdComputed && !r.target.startsWith("/") && !/^(\d+|-)$/.test(r.target)) {
         // The folder is only known at run time, so it may be Hermes's own (`for d in ~/.hermes; do cd $d; ...`).
