@@ -113,6 +113,41 @@ export const HOME_CREDENTIAL_STORES = [
   ".my.cnf",
   ".password-store",
   ".local/share/keyrings",
+  // Cloud and service CLIs' tokens.
+  ".boto",
+  ".s3cfg",
+  ".config/rclone",
+  ".m2/settings.xml",
+  ".config/configstore",
+  ".config/stripe",
+  ".fly",
+  ".databrickscfg",
+  ".config/ngrok",
+  ".ngrok2",
+  ".config/composer/auth.json",
+  ".composer/auth.json",
+  // Shell and REPL histories: tokens typed on a command line end up there.
+  ".bash_history",
+  ".zsh_history",
+  ".local/share/fish/fish_history",
+  ".python_history",
+  ".node_repl_history",
+  ".psql_history",
+  ".mysql_history",
+  ".sqlite_history",
+  // Browser profiles: cookies and saved passwords are live sessions.
+  ".mozilla",
+  "snap/firefox",
+  "snap/chromium",
+  ".config/google-chrome",
+  ".config/chromium",
+  ".config/BraveSoftware",
+  ".config/microsoft-edge",
+  // Editors' secret storage (extension tokens, signed-in accounts).
+  ".config/Code/User/globalStorage",
+  ".config/Code - OSS/User/globalStorage",
+  ".config/VSCodium/User/globalStorage",
+  ".config/Cursor/User/globalStorage",
 ];
 
 /** Absolute credential-store paths for `home`, plus Hermes's own secrets ($HERMES_HOME/.env). */

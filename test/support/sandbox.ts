@@ -28,6 +28,15 @@ export function fakeMachine() {
   writeFileSync(path.join(home, ".aws", "credentials"), "aws_secret_access_key=abc");
   writeFileSync(path.join(home, ".npmrc"), "//registry.npmjs.org/:_authToken=npm-secret");
   writeFileSync(path.join(home, "notes.txt"), "my notes");
+  // Secrets that are not credential files: a history, a browser profile, an editor's secret storage.
+  writeFileSync(path.join(home, ".bash_history"), "export GITHUB_TOKEN=ghp_history_secret");
+  for (const [file, content] of [
+    [".mozilla/firefox/p.default/cookies.sqlite", "cookie-secret"],
+    [".config/Code/User/globalStorage/state.vscdb", "vscode-secret-storage"],
+  ]) {
+    mkdirSync(path.dirname(path.join(home, file)), { recursive: true });
+    writeFileSync(path.join(home, file), content);
+  }
   writeFileSync(path.join(hermesHome, ".env"), "OPENAI_API_KEY=sk-secret");
   writeFileSync(path.join(hermesHome, "config.yaml"), "model: x\n");
   writeFileSync(path.join(outside, "keep.txt"), "keep me");

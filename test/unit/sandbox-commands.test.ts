@@ -91,8 +91,10 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
     assert.match(result.note ?? "", /The sandbox blocked writing \/.+: only the workspace \(.*project\)/);
   });
 
-  it("hides credential stores: ~/.ssh/id_rsa, ~/.aws, ~/.npmrc and $HERMES_HOME/.env cannot be read", async () => {
-    const result = await run(`cat ~/.ssh/id_rsa; cat ~/.aws/credentials; cat ~/.npmrc; cat "$HERMES_HOME/.env"; ls -A ~/.ssh | wc -l`);
+  it("hides credential stores: ~/.ssh/id_rsa, ~/.aws, ~/.npmrc, $HERMES_HOME/.env, histories, browser and editor secrets cannot be read", async () => {
+    const result = await run(
+      `cat ~/.ssh/id_rsa; cat ~/.aws/credentials; cat ~/.npmrc; cat "$HERMES_HOME/.env"; cat ~/.bash_history ~/.mozilla/firefox/*/cookies.sqlite ~/.config/Code/User/globalStorage/state.vscdb; ls -A ~/.ssh | wc -l`,
+    );
     assert.doesNotMatch(result.text, /secret/);
     assert.match(result.text, /^0$/m, "the hidden folder looks empty");
     assert.match(result.note ?? "", /The sandbox hid .*: credential stores are not readable/);
