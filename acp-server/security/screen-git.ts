@@ -8,6 +8,13 @@ export function checkGit(s: Screen, args: string[]): void {
   switch (sub) {
     case "reset":
       if (long.includes("--hard")) s.add("dangerous", "git-reset-hard", "git reset --hard throws away uncommitted changes");
+      else if (long.includes("--keep") || long.includes("--merge")) s.add("dangerous", "git-reset-hard", `git reset ${long.includes("--keep") ? "--keep" : "--merge"} moves the branch and rewrites the working tree`);
+      break;
+    case "rm":
+      if (short.includes("f") || long.includes("--force")) s.add("dangerous", "git-rm-force", "git rm -f deletes files even when they have uncommitted changes");
+      break;
+    case "config":
+      if ((long.includes("--global") || long.includes("--system")) && operands.length >= 2) s.add("dangerous", "git-config-global", `git config ${long.includes("--global") ? "--global" : "--system"} changes git's settings for every repository`);
       break;
     case "push":
       if (short.includes("f") || long.some((l) => l === "--force" || l.startsWith("--force-with-lease") || l === "--force-if-includes" || l === "--mirror") || operands.some((o) => o.startsWith("+"))) {

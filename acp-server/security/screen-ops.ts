@@ -87,10 +87,24 @@ const INFRA: [RegExp, RegExp, string][] = [
   [/^gh$/, /^(repo (delete|archive)|release delete|secret (set|delete)|api .*-X ?DELETE)/, "deletes or changes GitHub resources"],
   [/^(npm|pnpm|yarn)$/, /^(publish|unpublish|deprecate|owner|dist-tag (rm|add)|access)/, "publishes or changes a package on the registry"],
   [/^(cargo|gem|twine|poetry)$/, /^(publish|yank|push|upload)/, "publishes a package"],
+  [/^kubectl$/, /^(apply|patch|replace|edit|set|create)\b/, "changes cluster resources"],
+  [/^aws$/, /^s3 sync .*--delete\b/, "deletes cloud files missing from the source"],
+  [/^gsutil$/, /(^|\s)(rm|rb)\b|rsync .*-d\b/, "deletes cloud storage"],
+  [/^(gcloud|az)$/, /\brm\b/, "deletes cloud resources"],
+  [/^hub$/, /^delete\b/, "deletes a GitHub repository"],
+  [/^doctl$/, /\b(delete|rm)\b/, "deletes cloud resources"],
+  [/^(flyctl|fly)$/, /\b(destroy|delete|remove)\b/, "destroys apps or resources"],
+  [/^heroku$/, /(:destroy|pg:reset)\b/, "destroys apps or data"],
+  [/^(vercel|netlify)$/, /^(remove|rm|delete)\b|\bsites:delete\b/, "removes a deployment"],
+  [/^firebase$/, /:delete\b/, "deletes project data"],
+  [/^(dropdb|dropuser)$/, /(?:)/, "drops a database"],
+  [/^mysqladmin$/, /\bdrop\b/i, "drops a database"],
+  [/^cqlsh$/, /\b(drop|truncate)\b/i, "drops or empties data"],
+  [/^influx$/, /^delete\b|\bbucket delete\b/, "deletes stored data"],
 ];
 
 const ADMIN: Record<string, RegExp | null> = {
-  iptables: /^-(F|X|P|Z|D)|^--(flush|delete-chain|policy)/, ip6tables: /^-(F|X|P|D)|^--(flush|policy)/, nft: /^(flush|delete)/, ufw: /^(disable|reset|delete|allow)/,
+  iptables: /^-(F|X|P|Z|D)|^--(flush|delete-chain|policy)/, ip6tables: /^-(F|X|P|D)|^--(flush|policy)/, nft: /^(flush|delete)/, ufw: /^(disable|reset|delete|allow)/, systemctl: /^(enable|disable|start|stop|restart|reload|mask|unmask|kill|isolate|daemon-reload|link|edit|set-property|reboot|poweroff|halt|preset)$/,
   mount: null, umount: null, swapoff: null, swapon: null, passwd: null, chpasswd: null, usermod: null, useradd: null, userdel: null, groupdel: null,
   groupmod: null, chsh: null, visudo: null, setfacl: null, chattr: null, "update-alternatives": /^--(set|install|remove)/, hostnamectl: /^set-/, timedatectl: /^set-/,
 };
@@ -109,5 +123,27 @@ export function checkOperations(s: Screen, cmd: SimpleCommand): void {
   }
   const removal = PACKAGE_REMOVAL[p];
   if (removal && args.some((a) => removal.test(a))) s.add("dangerous", "package-remove", `${p} removes installed system packages`);
+  if (p === "tar" && args.some((a) => /^-[A-Za-z]*P|^--absolute-names$/.test(a)) && args.some((a) => /^-[A-Za-z]*x|^--extract$|^--get$/.test(a))) s.add("dangerous", "tar-absolute", "tar -P extracts absolute paths, so the archive can write anywhere on the machine");
+  if (p === "curl" && args.some((a, i) => /^-X ?DELETE$|^--request=DELETE$/i.test(a) || ((a === "-X" || a === "--request") && /^DELETE$/i.test(args[i + 1] ?? "")))) s.add("dangerous", "http-delete", "curl sends an HTTP DELETE request");
+  if ((p === "psql" || p === "mysql" || p === "sqlite3") && args.some((a) => a === "-f" || a.startsWith("--file"))) s.unresolved("sql-file", `${p} runs the SQL in a file, which screening does not read`);
+  if (p === "less") {
+    args.forEach((a, i) => {
+      const file = a === "-o" || a === "-O" ? args[i + 1] : /^-[oO]./.test(a) ? a.slice(2) : /^--(log-file|LOG-FILE)=/.test(a) ? a.slice(a.indexOf("=") + 1) : undefined;
+      if (file !== undefined) s.write(file, "less -o");
+    });
+  }
+  if ((p === "docker" || p === "podman" || p === "kubectl") && args.includes("exec")) {
+    const inner = p === "kubectl" ? args.slice(args.indexOf("--") + 1) : containerCommand(args.slice(args.indexOf("exec") + 1));
+    if (inner.length > 0 && (p !== "kubectl" || args.includes("--"))) s.nested(inner.map((w) => `'${w.replace(/'/g, "'\\''")}'`).join(" "), `${p} exec`);
+  }
   if ((p === "npm" || p === "pnpm" || p === "yarn") && /^(uninstall|remove|rm|un)$/.test(args[0] ?? "") && args.some((a) => a === "-g" || a === "--global")) s.add("dangerous", "package-remove", `${p} removes a globally installed package`);
+}
+
+const CONTAINER_EXEC_ARGS = new Set(["-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"]);
+
+/** The command of `docker exec [options] CONTAINER CMD...`. */
+function containerCommand(args: string[]): string[] {
+  let k = 0;
+  while (k < args.length && args[k].startsWith("-")) k += CONTAINER_EXEC_ARGS.has(args[k]) ? 2 : 1;
+  return args.slice(k + 1);
 }
