@@ -262,6 +262,8 @@ class Screener implements Screen {
     const { program: p, args } = cmd;
 
     for (const reason of cmd.unresolved) this.unresolved("computed", reason);
+    // `rｍ` (a fullwidth m), `$'\u0440m'`: a name with non-ASCII letters is made to look like another command.
+    if (/[^\x21-\x7e]/.test(p)) this.unresolved("lookalike-name", `the command name \`${p}\` has non-ASCII characters that may imitate another command`);
     if (this.functions.has(p)) this.unresolved("function", `\`${p}\` is a shell function or alias defined in this command; what it runs depends on its arguments at run time`);
 
     for (const w of cmd.wrappers) {

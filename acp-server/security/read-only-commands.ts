@@ -15,7 +15,7 @@ const READ_ONLY_PROGRAMS = new Set([
   "sha256sum", "sha512sum", "shasum", "b2sum", "cksum", "nl", "column", "od", "hexdump", "strings", "cd", "pushd", "popd", "sleep",
   "expr", "seq", "fold", "fmt", "rev", "paste", "join", "comm", "expand", "unexpand", "tsort", "free", "uptime", "lsof", "pgrep",
   "getconf", "locale", "nproc", "lscpu", "lsblk", "env", "groups", "users", "who", "w", "last", "dig", "host", "nslookup", ":", "file",
-  "exit", "set", "wait", "export", "unset", "local", "declare", "typeset", "readonly", "zcat", "bzcat", "xzcat", "pstree", "vmstat", "iostat", "ldd", "nm", "objdump", "readelf", "size", "sum",
+  "exit", "set", "wait", "export", "unset", "local", "declare", "typeset", "readonly", "zcat", "bzcat", "xzcat", "pstree", "vmstat", "iostat", "nm", "objdump", "readelf", "size", "sum",
 ]);
 
 /** Runtimes and compilers allowed only to print their version (they could run anything otherwise). */
@@ -98,6 +98,10 @@ export function readOnlyCommand(cmd: SimpleCommand): boolean {
   if (cmd.wrappers.some((w) => /^(sudo|doas|pkexec|su|runuser|eval|xargs|find -exec|chroot|unshare|nsenter|systemd-run|strace|ltrace|ssh|watch|flock)/.test(w))) {
     if (!(cmd.wrappers.includes("xargs") && ["grep", "wc", "cat", "head", "tail", "ls", "file", "stat", "md5sum", "sha256sum"].includes(p) && !cmd.wrappers.some((w) => w !== "xargs"))) return false;
   }
+  // Options that load code into a "reader" (a plugin .so, a kubeconfig exec plugin, an rc file, a
+  // toolexec wrapper, another crate's build script) make it anything but read-only.
+  if (args.some((a) => /^--?(plugin|kubeconfig|rcfile|init-file|manifest-path|toolexec|exec)(=|$)/.test(a))) return false;
+  if (p === "ldd") return false; // ldd may run the program it inspects
   const operands = args.filter((a) => !a.startsWith("-"));
   if (VERSION_ONLY.has(p) && args.length === 1 && VERSION_FLAG.test(args[0])) return true;
   if (SHELLS.has(p)) return args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a)) && !cmd.redirects.some((r) => r.heredoc !== undefined);
@@ -116,7 +120,7 @@ export function readOnlyCommand(cmd: SimpleCommand): boolean {
     case "uniq":
       return operands.length <= 1;
     case "tree":
-      return !args.some((a) => /^(-o|-R|-H)/.test(a));
+      return !args.some((a) => /^(-o|-R|-H)|^-[a-zA-Z]*[oRH]/.test(a));
     case "xxd":
       return !args.some((a) => /^-[a-zA-Z]*r/.test(a) || a === "-revert") && operands.length <= 1;
     case "yq":
