@@ -9,7 +9,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { TerminalProcess } from "../../extension/terminal-process";
 import { SANDBOX_CAPABILITY } from "../../extension/terminal-sandbox";
 import { agentText, scriptedConfig, startHermes } from "../support/acp-harness";
-import { fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
+import { BLOCKED_WRITE, fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
@@ -45,6 +45,7 @@ test("a sandboxing client gets the policy with terminal/create, and the extensio
     const before = { home: snapshot(machine.home), outside: snapshot(machine.outside) };
     const attack = await runInExtension(request, `cat ~/.ssh/id_rsa; rm -rf ${machine.outside} ~/notes.txt; echo x > /etc/hermes-ext-probe`);
     assert.notEqual(attack.exitCode, 0);
+    assert.match(attack.output, new RegExp(`cannot remove '${machine.outside}[^']*': ${BLOCKED_WRITE.source}`));
     assert.doesNotMatch(attack.output, /secret/);
     assert.deepEqual(snapshot(machine.home), before.home);
     assert.deepEqual(snapshot(machine.outside), before.outside);

@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { makeTempDir, scriptedConfig, startHermes, type PermissionPolicy } from "../support/acp-harness";
-import { fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
+import { BLOCKED_WRITE, fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
@@ -54,6 +54,9 @@ test("dont_ask with the sandbox on: a batch of destructive commands changes noth
     assert.doesNotMatch(leaked, /secret/, "credential stores are hidden");
     assert.doesNotMatch(toolResult(body, "environ"), new RegExp(PLANTED), "the agent's environment is out of reach");
     assert.match(toolResult(body, "rc"), /The sandbox blocked writing/);
+    // Refused by read-only mounts over paths that exist inside, not "No such file".
+    assert.match(toolResult(body, "rc"), new RegExp(`\\.bashrc: ${BLOCKED_WRITE.source}`));
+    assert.match(toolResult(body, "node"), /EROFS|Read-only file system/);
     assert.doesNotMatch(readFileSync(path.join(hermes.home, "config.yaml"), "utf8"), /evil/);
     assert.equal(existsSync(path.join(hermes.home, "skills", "evil")), false);
   } finally {
@@ -81,7 +84,9 @@ test("outside the sandbox: asked every time with the reason, run once when allow
       { text: "done" },
     );
     await hermes.prompt(sessionId, "install");
-    assert.match(toolResult(model.requests[first + 1]!.body, "boxed"), /The sandbox does not show .*installed\.txt.*unsandboxed: true/);
+    const boxed = toolResult(model.requests[first + 1]!.body, "boxed");
+    assert.match(boxed, /installed\.txt: Read-only file system/, "refused by a read-only mount, not a missing path");
+    assert.match(boxed, /The sandbox blocked writing .*installed\.txt.*unsandboxed: true/);
     assert.ok(existsSync(target), "the approved run happened outside the sandbox");
     assert.deepEqual(asked, [["allow_once", "reject_once"]], "only the outside run asked, and only for once");
     const request = hermes.frames.find((frame) => frame.method === "session/request_permission");

@@ -16,9 +16,14 @@ export function sandboxSkip(): string | false {
   return why;
 }
 
-/** A fake machine: home with credentials and notes, Hermes's home, a workspace, an outside folder. */
+/**
+ * A fake machine: home with credentials and notes, Hermes's home, a workspace, an outside folder.
+ * Under /var/tmp, which the sandbox shows (read-only), not /tmp, which it replaces: under /tmp a
+ * write outside the workspace fails because the path is not there at all (ENOENT), so a test
+ * would pass even if the host were mounted writable. Removed when the test process exits.
+ */
 export function fakeMachine() {
-  const root = makeTempDirSync("hermes-sandbox-");
+  const root = makeTempDirSync("hermes-test-sandbox-", "/var/tmp");
   const home = path.join(root, "home");
   const hermesHome = path.join(home, ".hermes");
   const workspace = path.join(root, "work", "project");
@@ -43,6 +48,9 @@ export function fakeMachine() {
   writeFileSync(path.join(workspace, "readme.md"), "hello");
   return { root, home, hermesHome, workspace, outside };
 }
+
+/** Output of a write the sandbox refused: a read-only mount (or a permission error), never a missing path. */
+export const BLOCKED_WRITE = /Read-only file system|EROFS|Permission denied|EACCES/;
 
 /** Every file under `dir` with its content (folders as "<dir>"): equal snapshots mean nothing changed. */
 export function snapshot(dir: string): Record<string, string> {

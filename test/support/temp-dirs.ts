@@ -7,14 +7,15 @@ import path from "node:path";
 const created: string[] = [];
 let hooked = false;
 
-export function makeTempDirSync(prefix = "hermes-test-"): string {
+/** `base`: where to make it (default the OS temp folder). */
+export function makeTempDirSync(prefix = "hermes-test-", base = os.tmpdir()): string {
   if (!hooked) {
     hooked = true;
     process.once("exit", () => {
       for (const dir of created) rmSync(dir, { recursive: true, force: true, maxRetries: 2 });
     });
   }
-  const dir = mkdtempSync(path.join(os.tmpdir(), prefix));
+  const dir = mkdtempSync(path.join(base, prefix));
   created.push(dir);
   return dir;
 }

@@ -11,7 +11,7 @@ import { CommandSandbox } from "../../acp-server/security/sandbox/command-sandbo
 import { LocalFileAccess } from "../../acp-server/tools/local-files";
 import type { RunningCommand } from "../../acp-server/tools/context";
 import { killAllLocalProcesses, LocalShellRunner } from "../../acp-server/tools/local-shell";
-import { fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
+import { BLOCKED_WRITE, fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
 
 const PLANTED = "planted-agent-secret-7f3a";
 
@@ -85,6 +85,10 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
       `rm -rf ${machine.outside} ${machine.home}/notes.txt; echo x > /etc/hermes-sandbox-probe; echo y > ${machine.home}/new.txt; touch ${machine.outside}/new`,
     );
     assert.notEqual(result.exit.code, 0);
+    // Refused by read-only mounts over paths the command can see, not "No such file".
+    assert.match(result.text, new RegExp(`cannot remove '${machine.outside}[^']*': ${BLOCKED_WRITE.source}`));
+    assert.match(result.text, new RegExp(`${machine.home}/new\\.txt: ${BLOCKED_WRITE.source}`));
+    assert.doesNotMatch(result.text, /No such file or directory/);
     assert.deepEqual(snapshot(machine.home), before.home);
     assert.deepEqual(snapshot(machine.outside), before.outside);
     assert.equal(existsSync("/etc/hermes-sandbox-probe"), false);
@@ -355,6 +359,8 @@ describe("a child agent's terminal/* commands (ChildServices): sandboxed to the 
     const exit = await services.waitForExit({ sessionId: "s", terminalId });
     const { output } = await services.terminalOutput({ sessionId: "s", terminalId });
     assert.notEqual(exit.exitCode, 0);
+    assert.match(output, new RegExp(`${machine.home}/x: ${BLOCKED_WRITE.source}`));
+    assert.match(output, new RegExp(`${machine.workspace}/readme\\.md: ${BLOCKED_WRITE.source}`));
     assert.equal(readFileSync(path.join(task, "here.txt"), "utf8"), "ok\n");
     assert.equal(readFileSync(path.join(machine.workspace, "readme.md"), "utf8"), "hello");
     assert.equal(existsSync(path.join(machine.home, "x")), false);
