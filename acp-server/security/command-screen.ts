@@ -367,7 +367,7 @@ class Screener implements Screen {
         checkDownloadOutput(this, p, args);
         break;
       case "redis-cli":
-        checkRedis(this, args);
+        checkRedis(this, cmd, all);
         break;
       case "crontab":
       case "at":

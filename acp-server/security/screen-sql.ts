@@ -12,8 +12,11 @@ export function isDatabaseClient(program: string): boolean {
   return SQL_CLIENTS.has(program) || MONGO_CLIENTS.has(program);
 }
 
-export function checkRedis(s: Screen, args: string[]): void {
-  if (args.some((a) => /^flush(all|db)$/i.test(a))) s.add("dangerous", "redis-flush", "redis-cli FLUSHALL/FLUSHDB erases the whole Redis database");
+export function checkRedis(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): void {
+  const texts = [...cmd.args, ...cmd.redirects.map((r) => r.heredoc ?? (r.op === "<<<" ? r.target : ""))];
+  // `echo FLUSHALL | redis-cli`: redis-cli reads commands from stdin.
+  for (const c of all) if (c.pipeline === cmd.pipeline && c.stage < cmd.stage && (c.program === "echo" || c.program === "printf")) texts.push(...c.args);
+  if (texts.some((t) => /(^|\s)flush(all|db)(\s|$)/i.test(t))) s.add("dangerous", "redis-flush", "redis-cli FLUSHALL/FLUSHDB erases the whole Redis database");
 }
 
 export function checkSql(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): void {
