@@ -277,7 +277,13 @@ class Screener implements Screen {
 
     for (const r of cmd.redirects) {
       const writes = WRITE_OPS.has(r.op) || (r.op === ">&" && !/^(\d+|-)$/.test(r.target));
-      if (writes && r.dynamic?.some((d) => !PATTERN_MARKERS.has(d))) this.unresolved("redirect", `the redirection \`${r.op} ${r.target}\` writes to a file named at run time`);
+      if (writes && r.dynamic?.some((d) => !PATTERN_MARKERS.has(d))) {
+        this.unresolved("redirect", `the redirection \`${r.op} ${r.target}\` writes to a file named at run time`);
+        // `>> $OLDPWD/config.yaml`, `>> ${PWD%/*}/.hermes/...`: a folder variable edited at run time may name Hermes's own.
+        if (/^\$\{?#?(OLDPWD|PWD|HOME|HERMES_HOME|DIRSTACK|XDG_[A-Z_]+)\b/.test(r.target) || /\.hermes\b|config\.yaml$/.test(r.target)) {
+          this.add("dangerous", "hermes-state", `the redirection \`${r.op} ${r.target}\` writes under a folder computed at run time, which may be Hermes's own state`);
+        }
+      }
       else if (writes && r.dynamic?.length) this.unresolved("redirect-glob", `the redirection \`${r.op} ${r.target}\` writes to whichever file the pattern matches at run time`);
       if (writes) this.write(r.target, `the redirection \`${r.op} ${r.target}\``);
       if (writes && this.cwdComputed && !r.target.startsWith("/") && !/^(\d+|-)$/.test(r.target)) {
