@@ -1,14 +1,17 @@
 // The pure parts of the sandbox: bwrap argv, Seatbelt profile, status, blocked notes and the
 // policy's answer to "run this outside the sandbox", as tables.
 import assert from "node:assert/strict";
+import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { describe, it } from "node:test";
 import { sandboxBlockedNote } from "../../acp-server/security/sandbox/blocked-note";
 import { bwrapArgs } from "../../acp-server/security/sandbox/bwrap";
 import { sandboxStatus } from "../../acp-server/security/sandbox/detect";
-import { networkPolicy, type SandboxPolicy } from "../../acp-server/security/sandbox/policy";
+import { networkPolicy, resolveSandboxPolicy, type SandboxPolicy } from "../../acp-server/security/sandbox/policy";
 import { seatbeltProfile } from "../../acp-server/security/sandbox/seatbelt";
 import { decidePermission } from "../../acp-server/security/permission-policy";
 import type { SessionMode } from "../../acp-server/security/modes";
+import { makeTempDirSync } from "../support/temp-dirs";
 
 const policy: SandboxPolicy = {
   writable: ["/work/app"],
@@ -200,5 +203,32 @@ describe("running a command outside the sandbox (permission policy)", () => {
   }
   it("a command refused anyway stays refused", () => {
     assert.equal(decidePermission("default", { ...ask, command: "rm -rf /" }, "/work/app", "/home/u").decision, "deny");
+  });
+});
+
+describe("resolveSandboxPolicy: a workspace repository's hooks and config", () => {
+  const make = (submodules: number) => {
+    const workspace = makeTempDirSync("hermes-git-policy-");
+    mkdirSync(path.join(workspace, ".git", "hooks"), { recursive: true });
+    writeFileSync(path.join(workspace, ".git", "config"), "");
+    for (let i = 0; i < submodules; i++) {
+      // A submodule named "lib/m<i>": the slash is a folder level without HEAD.
+      const module = path.join(workspace, ".git", "modules", "lib", `m${i}`);
+      mkdirSync(path.join(module, "hooks"), { recursive: true });
+      writeFileSync(path.join(module, "config"), "");
+      writeFileSync(path.join(module, "HEAD"), "");
+    }
+    const policy = resolveSandboxPolicy({ roots: [workspace], readOnlyWorkspace: false, home: "/nonexistent", hermesHome: "/nonexistent/.hermes", tmpDir: workspace, allowedDomains: [] });
+    return { git: realpathSync(path.join(workspace, ".git")), readOnly: policy.readOnly };
+  };
+
+  it("mounts .git/hooks and .git/config read-only, and those of a submodule", () => {
+    const { git, readOnly } = make(1);
+    assert.deepEqual(readOnly, ["hooks", "config", "modules/lib/m0/hooks", "modules/lib/m0/config"].map((part) => path.join(git, part)));
+  });
+
+  it("with many submodules, all of .git/modules is read-only instead of one mount each", () => {
+    const { git, readOnly } = make(40);
+    assert.deepEqual(readOnly, ["hooks", "config", "modules"].map((part) => path.join(git, part)));
   });
 });

@@ -125,8 +125,13 @@ function gitRunLater(root: string): string[] {
     if (depth < 4) for (const name of listDirs(dir)) visitModule(path.join(dir, name), depth + 1);
   };
   visit(gitDir, 0);
+  // Hundreds of submodules would make hundreds of mounts (and overflow the editor's wire
+  // policy): then all of .git/modules is read-only instead, the safe side.
+  if (found.length > MAX_GIT_MOUNTS) return [...found.filter((entry) => path.dirname(entry) === gitDir), path.join(gitDir, "modules")];
   return found;
 }
+
+const MAX_GIT_MOUNTS = 32;
 
 function listDirs(dir: string): string[] {
   try {
