@@ -6,6 +6,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import { scanForThreats } from "../security/threat-scan";
+import { writeFileAtomicSync } from "../util/atomic-write";
 import { acquireFileLock, LockBusyError } from "../util/file-lock";
 import { redactSecrets } from "../util/redact";
 
@@ -139,27 +140,10 @@ export class MemoryStore {
             `Consolidate first: use "replace" to merge or shorten existing entries, or "remove" entries that no longer matter, then try again.`,
         );
       }
-      if (next !== current) this.writeAtomic(this.filePath(target), text);
+      if (next !== current) writeFileAtomicSync(this.filePath(target), text.length > 0 ? `${text}\n` : "");
       return { target, entries: next, chars: text.length, limit };
     } finally {
       release();
-    }
-  }
-
-  private writeAtomic(file: string, text: string): void {
-    const temp = `${file}.${process.pid}.${Date.now().toString(36)}${Math.random().toString(36).slice(2, 8)}.tmp`;
-    try {
-      const fd = fs.openSync(temp, "w", 0o600);
-      try {
-        fs.writeSync(fd, text.length > 0 ? `${text}\n` : "");
-        fs.fsyncSync(fd);
-      } finally {
-        fs.closeSync(fd);
-      }
-      fs.renameSync(temp, file);
-    } catch (error) {
-      fs.rmSync(temp, { force: true });
-      throw error;
     }
   }
 

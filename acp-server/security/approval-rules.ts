@@ -1,12 +1,10 @@
 // Answers the user chose to keep ("always allow", "always reject"): saved under
 // approvals.rules in config.yaml, so they hold in every later session and editor. Commands
 // are matched by rule key (from the screener), edits by path glob.
-import fs from "node:fs";
 import path from "node:path";
-import { isMap, isSeq, parseDocument } from "yaml";
+import { isMap, isSeq } from "yaml";
+import { editConfigFile } from "../config/config-edit";
 import type { ApprovalRule } from "../config/schema";
-import { writeFileAtomicSync } from "../util/atomic-write";
-import { withFileLock } from "../util/file-lock";
 import type { Logger } from "../util/log";
 
 export type SavedDecision = "allow" | "reject";
@@ -58,44 +56,18 @@ export class ApprovalRules {
  * A config that cannot be read or parsed is never overwritten. Returns why it was not saved.
  */
 export function saveRule(configPath: string, rule: ApprovalRule): string | undefined {
-  let target: string;
-  try {
-    target = fs.realpathSync(configPath);
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return `${configPath} cannot be resolved (${describe(error)})`;
-    // Missing: create it, unless it is a dangling symlink (whose target we would have to guess).
-    if (fs.lstatSync(configPath, { throwIfNoEntry: false })?.isSymbolicLink()) return `${configPath} is a symlink to a missing file`;
-    target = configPath;
-  }
-  try {
-    return withFileLock(`${target}.lock`, () => {
-      let text = "";
-      let mode = 0o600;
-      try {
-        text = fs.readFileSync(target, "utf8");
-        mode = fs.statSync(target).mode & 0o777;
-      } catch (error) {
-        if ((error as NodeJS.ErrnoException).code !== "ENOENT") return `${configPath} cannot be read (${describe(error)})`;
-      }
-      const document = parseDocument(text);
-      if (document.errors.length > 0) return `${configPath} is not valid YAML (${document.errors[0].message.split("\n")[0]})`;
-      if (document.contents !== null && !isMap(document.contents)) return `${configPath} does not hold a mapping at the top level`;
-      const approvals = document.get("approvals");
-      if (approvals !== undefined && approvals !== null && !isMap(approvals)) return `approvals in ${configPath} is not a mapping`;
-      const rules = document.getIn(["approvals", "rules"]);
-      if (!isMap(approvals)) document.set("approvals", document.createNode({ rules: [rule] }));
-      else if (rules === undefined || rules === null) approvals.set("rules", document.createNode([rule]));
-      else if (isSeq(rules)) rules.add(document.createNode(rule));
-      else return `approvals.rules in ${configPath} is not a list`;
-      writeFileAtomicSync(target, document.toString(), mode);
-      return undefined;
-    });
-  } catch (error) {
-    return `${configPath} could not be written (${describe(error)})`;
-  }
+  return editConfigFile(configPath, (document) => {
+    const approvals = document.get("approvals");
+    if (approvals !== undefined && approvals !== null && !isMap(approvals)) return `approvals in ${configPath} is not a mapping`;
+    const rules = document.getIn(["approvals", "rules"]);
+    if (!isMap(approvals)) document.set("approvals", document.createNode({ rules: [rule] }));
+    else if (rules === undefined || rules === null) approvals.set("rules", document.createNode([rule]));
+    else if (isSeq(rules)) rules.add(document.createNode(rule));
+    else return `approvals.rules in ${configPath} is not a list`;
+    return undefined;
+  });
 }
 
-const describe = (error: unknown): string => (error as NodeJS.ErrnoException).code ?? (error as Error).message;
 
 function strongest(rules: ApprovalRule[]): SavedDecision | undefined {
   if (rules.some((rule) => rule.decision === "reject")) return "reject";
