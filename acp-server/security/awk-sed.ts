@@ -62,10 +62,12 @@ export interface SedParts {
   /** `-f FILE`: a script screening cannot read. */
   scriptFiles: string[];
   inPlace: boolean;
+  /** The input files (with -i, the files it rewrites). */
+  files: string[];
 }
 
 export function parseSed(args: string[]): SedParts {
-  const parts: SedParts = { scripts: [], scriptFiles: [], inPlace: false };
+  const parts: SedParts = { scripts: [], scriptFiles: [], inPlace: false, files: [] };
   let explicit = false;
   const operands: string[] = [];
   for (let k = 0; k < args.length; k++) {
@@ -108,6 +110,7 @@ export function parseSed(args: string[]): SedParts {
     }
   }
   if (!explicit && operands.length > 0) parts.scripts.push(operands[0]);
+  parts.files = explicit ? operands : operands.slice(1);
   return parts;
 }
 

@@ -6,6 +6,7 @@ import type { SimpleCommand } from "./shell-parse";
 import { BLOCK_DEVICE, SYSTEM_DIRS, isWithin, sensitiveArea } from "./screen-paths";
 import { shortFlags, type Screen } from "./screen-rule";
 import { classifyDelete } from "./screen-delete";
+import { parseSed } from "./awk-sed";
 
 export function checkTee(s: Screen, args: string[]): void {
   for (const a of shortFlags(args).operands) s.write(a, "tee");
@@ -86,33 +87,6 @@ function checkRsyncDelete(s: Screen, args: string[], dest: string): void {
 }
 
 export function checkSed(s: Screen, args: string[]): void {
-  let inPlace = false;
-  let hasScript = false;
-  const operands: string[] = [];
-  for (let k = 0; k < args.length; k++) {
-    const a = args[k];
-    if (a === "--") {
-      operands.push(...args.slice(k + 1));
-      break;
-    }
-    if (!a.startsWith("-") || a === "-") operands.push(a);
-    else if (a.startsWith("--")) {
-      if (a.startsWith("--in-place")) inPlace = true;
-      else if (a === "--expression" || a === "--file") {
-        hasScript = true;
-        k++;
-      } else if (a.startsWith("--expression=") || a.startsWith("--file=")) hasScript = true;
-    } else {
-      const cluster = a.slice(1);
-      const iAt = cluster.indexOf("i");
-      const eAt = cluster.search(/[ef]/);
-      if (iAt >= 0 && (eAt < 0 || iAt < eAt)) inPlace = true;
-      if (eAt >= 0 && (iAt < 0 || eAt < iAt)) {
-        hasScript = true;
-        if (eAt === cluster.length - 1) k++;
-      }
-    }
-  }
-  if (!inPlace) return;
-  for (const f of hasScript ? operands : operands.slice(1)) s.write(f, "sed -i");
+  const sed = parseSed(args);
+  if (sed.inPlace) for (const file of sed.files) s.write(file, "sed -i");
 }
