@@ -42,38 +42,20 @@ function skipDouble(src: string, i: number): number {
 
 /** Index of the `)` matching an already-open `(`; `i` is just after it. -1 if unbalanced. */
 export function findClose(src: string, i: number): number {
-  let depth = 1;
-  while (i < src.length) {
-    const c = src[i];
-    if (c === "\\") {
-      i += 2;
-      continue;
-    }
-    if (c === "'") {
-      const j = src.indexOf("'", i + 1);
-      i = j < 0 ? src.length : j + 1;
-      continue;
-    }
-    if (c === '"') {
-      i = skipDouble(src, i + 1);
-      continue;
-    }
-    if (c === "`") {
-      i = skipBacktick(src, i + 1);
-      continue;
-    }
-    if (c === "(") depth++;
-    else if (c === ")") {
-      depth--;
-      if (depth === 0) return i;
-    }
-    i++;
-  }
-  return -1;
+  return findMatching(src, i, "(", ")");
 }
 
-/** Index of the `}` closing a `${`; `i` is just after the `{`. Skips nested `$(...)`, backticks and quotes. */
+/** Index of the `}` closing a `${`; `i` is just after the `{` (the last index if unbalanced). */
 export function findBrace(src: string, i: number): number {
+  const at = findMatching(src, i, "{", "}");
+  return at < 0 ? src.length - 1 : at;
+}
+
+/**
+ * Index of the `close` that balances an already-open `open` (`i` is just after it), or -1.
+ * Quotes, backticks, escapes and nested `$(…)` are skipped, so a bracket inside them never counts.
+ */
+function findMatching(src: string, i: number, open: string, close: string): number {
   let depth = 1;
   while (i < src.length) {
     const c = src[i];
@@ -82,8 +64,8 @@ export function findBrace(src: string, i: number): number {
       continue;
     }
     if (c === "$" && src[i + 1] === "(") {
-      const close = findClose(src, i + 2);
-      i = close < 0 ? src.length : close + 1;
+      const end = findClose(src, i + 2);
+      i = end < 0 ? src.length : end + 1;
       continue;
     }
     if (c === "`") {
@@ -99,14 +81,14 @@ export function findBrace(src: string, i: number): number {
       i = skipDouble(src, i + 1);
       continue;
     }
-    if (c === "{") depth++;
-    else if (c === "}") {
+    if (c === open) depth++;
+    else if (c === close) {
       depth--;
       if (depth === 0) return i;
     }
     i++;
   }
-  return src.length - 1;
+  return -1;
 }
 
 function unescapeBacktick(inner: string): string {
