@@ -69,7 +69,7 @@ export class AcpSession {
     this.unwatchMcp = undefined;
     const previous = this.mcp;
     this.mcp = bridge;
-    this.agent.extraTools = bridge;
+    this.agent.tools.setExtra(bridge);
     await previous?.close();
   }
 

@@ -11,6 +11,8 @@ import { ModelEntrySchema } from "../config/schema";
 import { createProvider } from "../providers/create-provider";
 import { ApprovalRules } from "../security/approval-rules";
 import { SessionStore } from "../sessions/session-store";
+import { builtinToolRegistry } from "../tools/all-tools";
+import type { ToolRegistry } from "../tools/tool-set";
 import type { ModelProvider } from "../providers/types";
 import { configureLogging, type Logger } from "../util/log";
 import { registerSecretsFromEnv, registerSecretValue } from "../util/secret-values";
@@ -21,6 +23,8 @@ export interface AgentRuntime {
   sessions: SessionStore;
   /** Permission answers saved in config.yaml. */
   approvals: ApprovalRules;
+  /** The built-in tools every session starts from. */
+  tools: ToolRegistry;
   /** The main model, or why there is none. */
   model: ModelResolution;
   /** Main, fallbacks, picker choices and auxiliary (when there is a main model). */
@@ -47,11 +51,12 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
 
   const sessions = new SessionStore({ home: loaded.home, log });
   const approvals = new ApprovalRules(loaded.config.approvals.rules, loaded.configPath, log);
+  const tools = builtinToolRegistry();
   let model = resolveModel(loaded);
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
   if (!model.ok) {
     log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
-    return { loaded, sessions, approvals, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], auxiliary: () => undefined, warmUp: async () => {} };
+    return { loaded, sessions, approvals, tools, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], auxiliary: () => undefined, warmUp: async () => {} };
   }
 
   const models = resolveModelSet(loaded, model.model);
@@ -86,6 +91,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     loaded,
     sessions,
     approvals,
+    tools,
     model,
     models,
     findModel,

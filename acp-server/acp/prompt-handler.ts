@@ -7,7 +7,6 @@ import { createDelegation } from "../delegate/delegation";
 import { ModelsExhaustedError } from "../agent/model-call";
 import type { TurnHost } from "../agent/turn-io";
 import { ProviderError, type UserPart } from "../providers/types";
-import "../tools/index";
 import { LocalFileAccess } from "../tools/local-files";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";

@@ -10,6 +10,7 @@ import { restoreSession, type RestoredSession } from "../sessions/history";
 import { SessionRecorder } from "../sessions/recorder";
 import type { JournalRecord, SessionMeta } from "../sessions/types";
 import { isSessionMode, type SessionMode } from "../security/modes";
+import { SessionTools } from "../tools/tool-set";
 import type { Logger } from "../util/log";
 import { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
@@ -130,7 +131,7 @@ export class SessionHub {
       for (const record of copy ?? []) runtime.sessions.append(meta.id, record);
     }
     const mode: SessionMode = restored.mode && isSessionMode(restored.mode) ? restored.mode : runtime.loaded.config.agent.default_mode;
-    const agent = new AgentSession(meta.id, meta.cwd, mode);
+    const agent = new AgentSession(meta.id, meta.cwd, mode, new SessionTools(runtime.tools));
     agent.history.push(...restored.history);
     agent.rememberToolCallIds(restored.toolCallIds);
     if (restored.systemPrompt !== undefined) agent.systemPrompt = Promise.resolve(restored.systemPrompt);

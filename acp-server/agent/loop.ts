@@ -2,7 +2,7 @@
 // repeat until it answers without tool calls. Each step ends in one of a few explicit
 // outcomes (answer, tools, cancelled); the budget turns the last call into a summary.
 import { ProviderError, type ChatMessage, type FinishReason, type ToolCallRequest, type ToolSpec, type UserPart } from "../providers/types";
-import { listTools, sessionTools, toolJsonSchema } from "../tools/registry";
+import { toolJsonSchema } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { compressSession, DEFAULT_COMPRESSION, needsCompression, type CompressionSettings, type CompressTrigger } from "./compress";
 import { DEFAULT_NUDGES, joinNotes, turnNotes, type NudgeSettings } from "./ephemeral";
@@ -89,7 +89,7 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
  * soon as they are created, so the first prompt does not wait for `git status`.
  */
 export function prepareSystemPrompt(session: AgentSession): Promise<string> {
-  session.systemPrompt ??= gatherPromptFacts(session.cwd, listTools().map((tool) => tool.name))
+  session.systemPrompt ??= gatherPromptFacts(session.cwd, session.tools.builtin().map((tool) => tool.name))
     // Model input: a token in AGENTS.md or a memory note goes no further than this.
     .then((facts) => redactSecrets(renderSystemPrompt(facts)))
     .then((prompt) => {
@@ -101,10 +101,7 @@ export function prepareSystemPrompt(session: AgentSession): Promise<string> {
 
 /** The tools as the model sees them: the registry's by name, then the session's own (MCP) by name. */
 export function toolSpecs(session?: AgentSession): ToolSpec[] {
-  const filter = session?.toolFilter;
-  return sessionTools(session?.extraTools)
-    .filter((tool) => !filter || filter(tool))
-    .map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
+  return (session?.tools.list() ?? []).map((tool) => ({ name: tool.name, description: tool.description, parameters: toolJsonSchema(tool) }));
 }
 
 function compressionContext(options: TurnOptions, systemPrompt: string, tools: ToolSpec[]) {

@@ -5,7 +5,7 @@ import type { CompactionRecord } from "../sessions/types";
 import { SeenFiles } from "./seen-files";
 import type { TurnActivity } from "./skill-nudge";
 import { createSessionToolState, type SessionToolState } from "../tools/context";
-import type { SessionToolSource, ToolDefinition } from "../tools/registry";
+import { SessionTools } from "../tools/tool-set";
 import type { SessionMode } from "../security/modes";
 
 /** Where completed steps are made durable (the session journal), set by the protocol edge. */
@@ -50,18 +50,16 @@ export class AgentSession {
   /** Built once (see prepareSystemPrompt) and then frozen, so provider prompt caches stay valid. */
   systemPrompt?: Promise<string>;
   sink?: SessionSink;
-  /** Tools of this session beyond the registry's (its MCP servers'), set by the protocol edge. */
-  extraTools?: SessionToolSource;
   /** How deep in delegation this session is: 0 for the user's, 1 for a subagent, ... */
   depth = 0;
-  /** Which tools this session may use (a subagent's toolsets); undefined: all of them. */
-  toolFilter?: (tool: ToolDefinition) => boolean;
   private readonly toolCallIds = new Set<string>();
 
   constructor(
     readonly id: string,
     readonly cwd: string,
     public mode: SessionMode,
+    /** The registry's tools, its MCP servers' and what it may use of them (none: a session without tools). */
+    readonly tools: SessionTools = new SessionTools(),
   ) {}
 
   /** Adds a completed step: durable first, then in memory. */

@@ -5,7 +5,7 @@
 import { z } from "zod";
 import type { ChatMessage, ToolCallRequest } from "../providers/types";
 import type { DisplayContent, ToolContext } from "../tools/context";
-import { findSessionTool, resultText, sessionTools, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";
+import { resultText, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { redactDeep, redactSecrets } from "../util/redact";
 import { permissionGate } from "./permission-gate";
@@ -60,13 +60,10 @@ function runsConcurrently(call: PreparedCall): boolean {
 
 function prepareCall(request: ToolCallRequest, session: AgentSession): PreparedCall {
   const id = session.uniqueToolCallId(request.id);
-  const tool = findSessionTool(request.name, session.extraTools);
+  const tool = session.tools.get(request.name);
   const view: ToolCallView = { id, requestId: request.id, name: request.name, title: request.name, kind: tool?.kind ?? "other", locations: [], rawInput: request.arguments };
-  if (!tool || (tool.isAvailable?.() ?? true) !== true || (session.toolFilter && !session.toolFilter(tool))) {
-    const names = sessionTools(session.extraTools)
-      .filter((t) => !session.toolFilter || session.toolFilter(t))
-      .map((t) => t.name)
-      .join(", ");
+  if (!tool || !session.tools.allows(tool)) {
+    const names = session.tools.list().map((t) => t.name).join(", ");
     return { request, view, problem: `Unknown tool "${request.name}". Available tools: ${names}.` };
   }
 

@@ -3,7 +3,7 @@
 // context only: not the parent's persona, memory or conversation.
 import type { AgentSession } from "../agent/session";
 import type { DelegateTask } from "../tools/context";
-import { sessionTools, type ToolDefinition } from "../tools/registry";
+import type { ToolDefinition } from "../tools/registry";
 
 /** Tools a subagent never gets: more delegation (unless max_depth allows), memory, asking the user, writing skills. */
 export const BLOCKED_TOOLS = ["delegate_task", "memory", "clarify", "skill_manage"];
@@ -16,8 +16,7 @@ export interface ChildTools {
 
 /** The parent's toolsets (of the tools it may use). */
 export function parentToolsets(parent: AgentSession): Set<string> {
-  const allowed = sessionTools(parent.extraTools).filter((tool) => !parent.toolFilter || parent.toolFilter(tool));
-  return new Set(allowed.map((tool) => tool.toolset));
+  return new Set(parent.tools.list().map((tool) => tool.toolset));
 }
 
 /** requested ∩ parent's (all of the parent's when none are requested), minus the blocked tools. */
@@ -25,8 +24,8 @@ export function childTools(parent: AgentSession, requested: string[] | undefined
   const available = parentToolsets(parent);
   const toolsets = new Set(requested ? requested.filter((name) => available.has(name)) : available);
   const blocked = new Set(canDelegate ? BLOCKED_TOOLS.filter((name) => name !== "delegate_task") : BLOCKED_TOOLS);
-  const filter = (tool: ToolDefinition) =>
-    toolsets.has(tool.toolset) && !blocked.has(tool.name) && (!parent.toolFilter || parent.toolFilter(tool));
+  // Narrowing the parent's tools keeps the parent's own restriction too.
+  const filter = (tool: ToolDefinition) => toolsets.has(tool.toolset) && !blocked.has(tool.name);
   return { filter, toolsets: [...toolsets].sort() };
 }
 

@@ -43,12 +43,11 @@ export interface SubagentOutcome {
 
 export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings): Promise<SubagentOutcome> {
   const { parent, task } = spec;
-  const child = new AgentSession(spec.taskId, spec.cwd, parent.session.mode);
-  child.depth = parent.session.depth + 1;
-  const canDelegate = child.depth < settings.maxDepth;
+  const depth = parent.session.depth + 1;
+  const canDelegate = depth < settings.maxDepth;
   const tools = childTools(parent.session, task.toolsets, canDelegate);
-  child.toolFilter = tools.filter;
-  child.extraTools = parent.session.extraTools;
+  const child = new AgentSession(spec.taskId, spec.cwd, parent.session.mode, parent.session.tools.narrow(tools.filter));
+  child.depth = depth;
   // What the user already allowed for this session holds for its subagents too.
   for (const grant of parent.session.alwaysAllowed) child.alwaysAllowed.add(grant);
   const toolNames = toolSpecs(child).map((tool) => tool.name);

@@ -1,7 +1,8 @@
 // A session's MCP servers: connects them all in parallel, offers their tools to the loop
 // (SessionToolSource: listed per request in a stable order, never in the system prompt),
 // their prompts to the slash-command layer, and closes them with the session.
-import type { SessionToolSource, ToolDefinition } from "../tools/registry";
+import type { ToolDefinition } from "../tools/registry";
+import type { SessionToolSource } from "../tools/tool-set";
 import type { Logger } from "../util/log";
 import { mcpToolDefinition } from "./bridge-tools";
 import { McpConnection, type McpPromptInfo, type McpServerStatus } from "./connection";

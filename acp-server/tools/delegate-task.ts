@@ -24,7 +24,7 @@ const schema = z.object({
   wait: z.literal(true).optional().describe("Wait for every task to finish (the only mode)."),
 });
 
-defineTool({
+export const delegateTaskTool = defineTool({
   name: "delegate_task",
   toolset: "delegation",
   description:

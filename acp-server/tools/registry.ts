@@ -1,5 +1,6 @@
-// The tool registry. Each tool file calls defineTool() at import time with its whole
-// definition; tools/index.ts imports the files. Nothing else lists tools by name.
+// What a tool is (its definition and result) and how its arguments and results are shown to
+// the model. Each tool file exports its definition; tools/all-tools.ts lists them in a
+// ToolRegistry (tool-set.ts). Importing a tool file has no effect beyond defining it.
 import { z } from "zod";
 import type { DisplayContent, ImagePart, Location, ToolContext } from "./context";
 
@@ -49,47 +50,9 @@ export interface ToolDefinition<S extends z.ZodType = z.ZodType> {
 
 export const DEFAULT_MAX_RESULT_CHARS = 100_000;
 
-const tools = new Map<string, ToolDefinition>();
-
+/** Types a tool's definition against its schema. Registers nothing: tools/all-tools.ts lists the tools. */
 export function defineTool<S extends z.ZodType>(definition: ToolDefinition<S>): ToolDefinition<S> {
-  if (tools.has(definition.name)) throw new Error(`Tool ${definition.name} is defined twice`);
-  tools.set(definition.name, definition as unknown as ToolDefinition);
-  sortedTools = undefined;
   return definition;
-}
-
-/** Every defined tool by name; sorted again only when a tool is defined (see listTools). */
-let sortedTools: ToolDefinition[] | undefined;
-
-export function getTool(name: string): ToolDefinition | undefined {
-  return tools.get(name);
-}
-
-/** Available tools in a stable (name) order, so requests stay byte-identical for prompt caching. */
-export function listTools(): ToolDefinition[] {
-  // The sort (localeCompare) is paid once per tool set, not per turn; availability can
-  // change at any time, so it is still asked on every call. A fresh array each time.
-  sortedTools ??= [...tools.values()].sort((a, b) => a.name.localeCompare(b.name));
-  return sortedTools.filter((tool) => (tool.isAvailable?.() ?? true) === true);
-}
-
-/**
- * Tools a session has beyond the registry's (its MCP servers'), in a stable order. They are
- * listed per request, never in the frozen system prompt, so servers may come and go.
- */
-export interface SessionToolSource {
-  list(): ToolDefinition[];
-}
-
-/** A session's tools: the registry's (by name), then its own (by name), so the order is stable. */
-export function sessionTools(extra?: SessionToolSource): ToolDefinition[] {
-  const own = extra?.list() ?? [];
-  return own.length === 0 ? listTools() : [...listTools(), ...own];
-}
-
-/** A tool by name among the registry's and then the session's own. */
-export function findSessionTool(name: string, extra?: SessionToolSource): ToolDefinition | undefined {
-  return tools.get(name) ?? extra?.list().find((tool) => tool.name === name);
 }
 
 const jsonSchemaCache = new WeakMap<ToolDefinition, Record<string, unknown>>();

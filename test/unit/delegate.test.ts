@@ -14,11 +14,11 @@ import { childAsk, childOutcome } from "../../acp-server/delegate/permissions";
 import { boundSummary, ProgressBoard, renderTasks, type TaskView } from "../../acp-server/delegate/progress";
 import { childTools, subagentPrompt } from "../../acp-server/delegate/subagent-setup";
 import { ChildTranscript } from "../../acp-server/delegate/transcript";
-import "../../acp-server/tools/index";
 import type { DisplayContent } from "../../acp-server/tools/context";
 import { LocalFileAccess } from "../../acp-server/tools/local-files";
 import { LocalShellRunner } from "../../acp-server/tools/local-shell";
-import { listTools } from "../../acp-server/tools/registry";
+import { builtinToolRegistry } from "../../acp-server/tools/all-tools";
+import { SessionTools } from "../../acp-server/tools/tool-set";
 import { makeTempDirSync } from "../support/temp-dirs";
 
 test("config: delegation defaults", () => {
@@ -64,8 +64,9 @@ test("agent catalog: built-in defaults found on PATH, config entries win, disabl
 });
 
 test("child tools: requested ∩ parent's, minus the blocked tools; delegate_task only below max_depth", () => {
-  const parent = new AgentSession("p", "/tmp", "default");
-  const names = (filter: (tool: any) => boolean) => listTools().filter(filter).map((tool) => tool.name);
+  const registry = builtinToolRegistry();
+  let parent = new AgentSession("p", "/tmp", "default", new SessionTools(registry));
+  const names = (filter: (tool: any) => boolean) => parent.tools.narrow(filter).list().map((tool) => tool.name);
   const all = childTools(parent, undefined, false);
   assert.ok(!names(all.filter).some((name) => ["delegate_task", "memory", "skill_manage", "clarify"].includes(name)));
   assert.ok(names(all.filter).includes("terminal"));
@@ -74,7 +75,7 @@ test("child tools: requested ∩ parent's, minus the blocked tools; delegate_tas
   assert.deepEqual(names(some.filter).sort(), ["patch", "read_file", "search_files", "write_file"]);
   assert.ok(names(childTools(parent, ["delegation", "file"], true).filter).includes("delegate_task"));
   // A parent that is itself restricted passes its restriction on.
-  parent.toolFilter = (tool) => tool.name !== "write_file";
+  parent = new AgentSession("p", "/tmp", "default", new SessionTools(registry).narrow((tool) => tool.name !== "write_file"));
   assert.ok(!names(childTools(parent, ["file"], false).filter).includes("write_file"));
 });
 

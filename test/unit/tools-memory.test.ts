@@ -3,7 +3,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, beforeEach, describe, test } from "node:test";
 import { memoryTool } from "../../acp-server/tools/memory";
-import { getTool, ToolError } from "../../acp-server/tools/registry";
+import { builtinToolRegistry } from "../../acp-server/tools/all-tools";
+import { ToolError } from "../../acp-server/tools/registry";
 import { recordingContext, tempDir } from "../support/tool-context";
 
 interface Output {
@@ -87,7 +88,6 @@ describe("memory tool", () => {
     assert.equal(memoryTool.toolset, "memory");
     assert.equal(memoryTool.title({ action: "add", target: "user" }, "/"), "Remember (user)");
     assert.match(memoryTool.description, /frozen snapshot/);
-    await import("../../acp-server/tools/index");
-    assert.equal(getTool("memory"), memoryTool);
+    assert.equal(builtinToolRegistry().get("memory"), memoryTool);
   });
 });

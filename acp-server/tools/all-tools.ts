@@ -1,0 +1,38 @@
+// The agent's built-in tools, listed once. Adding a tool = its file + one entry here. Loaded
+// with the runtime (after `initialize` is answered), never by the handshake path.
+import { delegateTaskTool } from "./delegate-task";
+import { memoryTool } from "./memory";
+import { patchTool } from "./patch";
+import { processTool } from "./process";
+import { readFileTool } from "./read-file";
+import type { ToolDefinition } from "./registry";
+import { ToolRegistry } from "./tool-set";
+import { searchFilesTool } from "./search-files";
+import { sessionSearchTool } from "./session-search";
+import { skillManageTool } from "./skill-manage";
+import { skillViewTool } from "./skill-view";
+import { skillsListTool } from "./skills-list";
+import { terminalTool } from "./terminal";
+import { todoTool } from "./todo";
+import { writeFileTool } from "./write-file";
+
+const BUILTIN_TOOLS = [
+  readFileTool,
+  writeFileTool,
+  patchTool,
+  searchFilesTool,
+  terminalTool,
+  processTool,
+  todoTool,
+  sessionSearchTool,
+  memoryTool,
+  skillsListTool,
+  skillViewTool,
+  skillManageTool,
+  delegateTaskTool,
+] as unknown as readonly ToolDefinition[];
+
+/** A registry of the built-in tools (one per runtime; sessions see it through their SessionTools). */
+export function builtinToolRegistry(): ToolRegistry {
+  return new ToolRegistry(BUILTIN_TOOLS);
+}
