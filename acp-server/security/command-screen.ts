@@ -11,27 +11,19 @@
 // message, an echo) is never mistaken for one. Commands are screened in the folder they run
 // in: the tool's workdir, then every `cd`/`pushd` of the line.
 //
-// This file is the public entry: it walks the parsed commands, dispatches each to its rule
-// family (screen-delete, screen-git, screen-pipe, screen-writes, screen-sql, screen-system,
-// screen-exec) and picks the verdict. Path handling lives in screen-paths.ts / screen-state.ts.
+// This file is the public entry: it walks the parsed commands (following `cd`, links made in
+// the line, downloads), hands each to screen-one-command.ts, which dispatches it to its rule
+// families, and picks the verdict. Path handling lives in screen-paths.ts / screen-state.ts.
 import os from "node:os";
 import path from "node:path";
-import { parseShell, SHELLS, type SimpleCommand } from "./shell-parse";
+import { parseShell, type SimpleCommand } from "./shell-parse";
 import { BLOCK_DEVICE, describeArea, isWithin, resolvePath, sensitiveArea, tildeLabel, type State } from "./screen-paths";
-import type { Finding, Screen } from "./screen-rule";
-import { checkFindDelete, checkRm, checkShred, checkUnlink, checkXargsDelete } from "./screen-delete";
-import { checkAwkSed, checkCodeFedToShell, checkCommandRunners, checkEnvAssignments, checkGitExec, checkInterpreter, downloadedFiles } from "./screen-exec";
-import { checkGit } from "./screen-git";
-import { checkRunOptions } from "./screen-run-options";
-import { checkGitDiscard, checkOperations, checkReverseShell, checkTruncation } from "./screen-ops";
-import { checkPipeToShell } from "./screen-pipe";
-import { ARGS_ARE_DATA, DECLARERS, DOWNLOADERS, ESCALATORS, MESSAGE_OPTIONS, NO_CONTENT_READ, NOT_OUTPUT_OPTION } from "./screen-programs";
-import { checkRedis, checkSql, isDatabaseClient } from "./screen-sql";
+import type { Finding } from "./screen-rule";
+import { downloadedFiles } from "./screen-exec";
+import { DECLARERS, DOWNLOADERS } from "./screen-programs";
 import { credentialArea, inHermesState } from "./screen-state";
-import { checkContainer, checkDiskTool, checkFormat, checkKill, checkKillByName, checkMkfsVariant, checkPermissions, checkScheduler, checkShutdown } from "./screen-system";
-import { checkCopy, checkDd, checkDownloadOutput, checkSed, checkTee, checkTruncate } from "./screen-writes";
 import { PATTERN_MARKERS } from "./shell-words";
-import { readOnlyCommand } from "./read-only-commands";
+import { screenOneCommand, type CommandScreen } from "./screen-one-command";
 
 export { resolvePath, sensitiveArea } from "./screen-paths";
 
@@ -68,7 +60,6 @@ const RANK: Record<ScreenLevel, number> = { safe: 0, dangerous: 1, hardline: 2 }
 const DEFERRED_EXEC = /\/\.git\/(hooks\/|config$|info\/attributes$)|\/\.vscode\/(tasks|settings|launch)\.json$|\/\.envrc$|\/\.npmrc$|\/\.yarnrc(\.yml)?$|\/\.gitattributes$|\/\.gitmodules$/;
 /** Scratch places a write outside the workspace may go without asking. */
 const SCRATCH_WRITE = /^\/(tmp|var\/tmp|dev\/shm)(\/|$)|^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
-const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
 const FUNCTION_DEF = /(?:^|[\s;&|(){}])(?:function\s+)?([A-Za-z_][\w.:-]*)\s*\(\s*\)|\bfunction\s+([A-Za-z_][\w.:-]*)|\balias\s+([\w.:-]+)=/g;
 
 function currentUser(): string {
@@ -79,11 +70,11 @@ function currentUser(): string {
   }
 }
 
-class Screener implements Screen {
+class Screener implements CommandScreen {
   readonly findings: Finding[] = [];
   readonly st: State;
-  private cwdComputed = false;
-  private readonly functions = new Set<string>();
+  cwdComputed = false;
+  readonly functions = new Set<string>();
   private readonly downloads = new Set<string>();
   private readonly user: string;
   private nestDepth = 0;
@@ -226,7 +217,7 @@ class Screener implements Screen {
     }
     for (const cmd of cmds) {
       this.checkReassignedPaths(cmd);
-      this.check(cmd, cmds);
+      screenOneCommand(this, cmd, cmds);
       this.recordLink(cmd);
       for (const file of downloadedFiles(cmd.program, cmd.args)) this.downloads.add(path.posix.basename(file));
       if (DOWNLOADERS.has(cmd.program)) for (const r of cmd.redirects) if (r.op === ">" || r.op === ">>") this.downloads.add(path.posix.basename(r.target));
@@ -257,209 +248,7 @@ class Screener implements Screen {
     }
   }
 
-  // The order of the checks below fixes the order of the reasons in the result.
-  private check(cmd: SimpleCommand, all: SimpleCommand[]): void {
-    const { program: p, args } = cmd;
-
-    for (const reason of cmd.unresolved) this.unresolved("computed", reason);
-    // `rｍ` (a fullwidth m), `$'\u0440m'`: a name with non-ASCII letters is made to look like another command.
-    if (/[^\x21-\x7e]/.test(p)) this.unresolved("lookalike-name", `the command name \`${p}\` has non-ASCII characters that may imitate another command`);
-    if (this.functions.has(p)) this.unresolved("function", `\`${p}\` is a shell function or alias defined in this command; what it runs depends on its arguments at run time`);
-
-    for (const w of cmd.wrappers) {
-      const esc = ESCALATORS[w];
-      if (esc) this.add("dangerous", esc, `runs \`${cmd.program || "a shell"}\` with root privileges (${esc})`);
-    }
-    if (ESCALATORS[p]) this.add("dangerous", ESCALATORS[p], `${p} runs commands with root privileges`);
-
-    checkEnvAssignments(this, cmd);
-    this.checkComputedArguments(cmd);
-
-    for (const r of cmd.redirects) {
-      const writes = WRITE_OPS.has(r.op) || (r.op === ">&" && !/^(\d+|-)$/.test(r.target));
-      if (writes && r.dynamic?.some((d) => !PATTERN_MARKERS.has(d))) {
-        this.unresolved("redirect", `the redirection \`${r.op} ${r.target}\` writes to a file named at run time`);
-        // `>> $OLDPWD/config.yaml`, `>> ${PWD%/*}/.hermes/...`: a folder variable edited at run time may name Hermes's own.
-        if (/^\$\{?#?(OLDPWD|PWD|HOME|HERMES_HOME|DIRSTACK|XDG_[A-Z_]+)\b/.test(r.target) || /\.hermes\b|config\.yaml$/.test(r.target)) {
-          this.add("dangerous", "hermes-state", `the redirection \`${r.op} ${r.target}\` writes under a folder computed at run time, which may be Hermes's own state`);
-        }
-      }
-      else if (writes && r.dynamic?.length) this.unresolved("redirect-glob", `the redirection \`${r.op} ${r.target}\` writes to whichever file the pattern matches at run time`);
-      if (writes) this.write(r.target, `the redirection \`${r.op} ${r.target}\``);
-      if (writes && this.cwdComputed && !r.target.startsWith("/") && !/^(\d+|-)$/.test(r.target)) {
-        // The folder is only known at run time, so it may be Hermes's own (`for d in ~/.hermes; do cd $d; ...`).
-        this.unresolved("cwd-write", `the redirection \`${r.op} ${r.target}\` writes into a folder computed at run time`);
-        this.add("dangerous", "hermes-state", `the redirection \`${r.op} ${r.target}\` writes into a folder computed at run time, which may be Hermes's own state`);
-      }
-      if (r.op === "<" || r.op === "<>") this.readsFile(r.target, `the redirection \`< ${r.target}\``);
-    }
-
-    checkMkfsVariant(this, p);
-
-    switch (p) {
-      case "rm":
-      case "rimraf":
-        checkRm(this, p === "rimraf" ? { ...cmd, args: ["-rf", ...args] } : cmd);
-        break;
-      case "shred":
-        checkShred(this, args);
-        break;
-      case "unlink":
-      case "rmdir":
-        checkUnlink(this, args);
-        break;
-      case "find":
-        checkFindDelete(this, args);
-        break;
-      case "mkfs":
-      case "mke2fs":
-      case "mkswap":
-        checkFormat(this, p);
-        break;
-      case "dd":
-        checkDd(this, args);
-        break;
-      case "kill":
-        checkKill(this, args);
-        break;
-      case "killall":
-      case "killall5":
-      case "pkill":
-        checkKillByName(this, p, args);
-        break;
-      case "shutdown":
-      case "reboot":
-      case "halt":
-      case "poweroff":
-      case "init":
-      case "telinit":
-      case "systemctl":
-      case "loginctl":
-      case "pm-suspend":
-      case "pm-hibernate":
-      case "rtcwake":
-        checkShutdown(this, p, args);
-        break;
-      case "git":
-        checkGit(this, args);
-        checkGitDiscard(this, args);
-        checkGitExec(this, args);
-        break;
-      case "chmod":
-      case "chown":
-      case "chgrp":
-        checkPermissions(this, cmd);
-        break;
-      case "tee":
-        checkTee(this, args);
-        break;
-      case "cp":
-      case "mv":
-      case "install":
-      case "rsync":
-      case "ln":
-        checkCopy(this, cmd);
-        break;
-      case "sed":
-        checkSed(this, args);
-        break;
-      case "truncate":
-      case "touch":
-      case "mkdir":
-        checkTruncate(this, args);
-        break;
-      case "curl":
-      case "wget":
-        checkDownloadOutput(this, p, args);
-        break;
-      case "redis-cli":
-        checkRedis(this, cmd, all);
-        break;
-      case "crontab":
-      case "at":
-      case "batch":
-        checkScheduler(this, p, args);
-        break;
-      case "docker":
-      case "podman":
-        checkContainer(this, p, args);
-        break;
-      case "source":
-      case ".":
-        if (args[0] !== undefined) this.executes(args[0], p);
-        if (args[0] !== undefined && /^\/dev\/(stdin|fd\/)|^\/proc\/self\/fd\//.test(args[0])) this.unresolved("code-on-stdin", `${p} ${args[0]} runs code read at run time`);
-        break;
-      default:
-        checkDiskTool(this, p, args);
-        break;
-    }
-
-    this.executes(p, "the command");
-    if (SHELLS.has(p) && !cmd.args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a))) {
-      const script = cmd.args.find((a) => !a.startsWith("-") && !a.startsWith("+"));
-      if (script !== undefined) this.executes(script, p);
-    }
-    checkXargsDelete(this, cmd);
-    checkPipeToShell(this, cmd, all);
-    checkCodeFedToShell(this, cmd, all);
-    checkInterpreter(this, cmd);
-    checkAwkSed(this, cmd);
-    checkCommandRunners(this, cmd);
-    checkRunOptions(this, cmd);
-    checkTruncation(this, cmd);
-    checkReverseShell(this, cmd);
-    checkOperations(this, cmd);
-    if (isDatabaseClient(p)) checkSql(this, cmd, all);
-    this.checkOperands(cmd);
-  }
-
-  /** A command whose arguments are computed at run time, or that runs in a computed folder, is unresolved. */
-  private checkComputedArguments(cmd: SimpleCommand): void {
-    const p = cmd.program;
-    if (p === "" || DECLARERS.has(p)) return;
-    const tolerant = ARGS_ARE_DATA.has(p);
-    if (cmd.wrappers.includes("xargs") && !tolerant) this.unresolved("xargs", `xargs runs \`${p}\` with arguments read at run time`);
-    if (cmd.wrappers.includes("find -exec") && !tolerant) this.unresolved("find-exec", `find -exec runs \`${p}\` on every file the search finds at run time`);
-    if (this.cwdComputed && !tolerant) this.unresolved("cwd", `\`${p}\` runs in a folder computed at run time, so its relative paths cannot be checked`);
-    if (tolerant) return;
-    const isGitMessage = p === "git" && ["commit", "tag", "log", "show", "notes", "shortlog"].includes(cmd.args.find((a) => !a.startsWith("-")) ?? "");
-    cmd.argWords.forEach((word, i) => {
-      const computed = word.dynamic.filter((d) => !PATTERN_MARKERS.has(d));
-      if (computed.length === 0) return;
-      if (isGitMessage && (MESSAGE_OPTIONS.has(cmd.args[i - 1] ?? "") || /^(-m|--message=|--format=|--pretty=|--author=|--grep=)/.test(word.text))) return;
-      this.unresolved("argument", `\`${p}\` receives an argument computed at run time (${computed.join(", ")})`);
-    });
-  }
-
-  /** Reading credentials asks; a program that may write, given a path into Hermes's state, does too (refused in dont_ask). */
-  private checkOperands(cmd: SimpleCommand): void {
-    const p = cmd.program;
-    if (p === "") return;
-    const operands = cmd.args.flatMap((a) => (a.startsWith("-") ? (a.includes("=") ? [a.slice(a.indexOf("=") + 1)] : /^-[A-Za-z]\/./.test(a) ? [a.slice(2)] : []) : a.includes("=") && !a.startsWith("/") && !a.startsWith(".") ? [a.slice(a.indexOf("=") + 1)] : [a]));
-    if (!NO_CONTENT_READ.has(p)) for (const op of operands) this.readsFile(op, `\`${p}\``);
-    this.outputOptions(cmd);
-    if (readOnlyCommand(cmd)) return;
-    if (inHermesState(this.st.cwd, this.st)) {
-      this.add("dangerous", "hermes-state", `\`${p}\` runs inside ${this.show(this.st.cwd)}, Hermes's own state folder, where it may change Hermes's configuration`);
-    }
-    for (const op of operands) {
-      if (op === "" || /^[a-z][\w+.-]*:\/\//i.test(op)) continue;
-      const abs = this.abs(op);
-      if (inHermesState(abs, this.st)) this.add("dangerous", "hermes-state", `\`${p}\` is given ${this.show(abs)}, inside Hermes's own state, which commands may not change`);
-    }
-  }
-
-  /** `-o FILE`, `--output=FILE`, ...: most programs write there (gcc, sort, curl, pandoc, tsc --outFile). */
-  private outputOptions(cmd: SimpleCommand): void {
-    if (NOT_OUTPUT_OPTION.has(cmd.program) || cmd.program === "curl" || cmd.program === "wget") return;
-    cmd.args.forEach((a, i) => {
-      const next = cmd.args[i + 1];
-      if (/^(-o|--output|--output-file|--outfile|--outFile|--out|--log-file|--logfile)$/.test(a) && next !== undefined) this.write(next, `${cmd.program} ${a}`);
-      else if (/^--(output|output-file|outfile|outFile|out|log-file|logfile)=./.test(a)) this.write(a.slice(a.indexOf("=") + 1), `${cmd.program} ${a.slice(0, a.indexOf("="))}`);
-    });
-  }
-
-  private readsFile(word: string, how: string): void {
+  readsFile(word: string, how: string): void {
     if (word === "" || /^[a-z][\w+.-]*:\/\//i.test(word) || /^\d+$/.test(word)) return;
     const abs = this.abs(word);
     const area = credentialArea(abs, this.st);

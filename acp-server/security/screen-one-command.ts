@@ -1,0 +1,238 @@
+// Screens one simple command of a parsed line: reports what cannot be resolved (a computed
+// name or argument, a function defined in the line, a computed redirection), checks its
+// redirections, then hands it to the rule families that know its program (screen-delete,
+// screen-git, screen-pipe, screen-writes, screen-sql, screen-system, screen-exec, ...) and
+// finally checks its operands against credentials and Hermes's own state.
+// command-screen.ts walks the line (folders, links, downloads) and picks the verdict; this
+// file only decides what one command is.
+import type { SimpleCommand } from "./shell-parse";
+import { SHELLS } from "./shell-parse";
+import type { Screen } from "./screen-rule";
+import { checkFindDelete, checkRm, checkShred, checkUnlink, checkXargsDelete } from "./screen-delete";
+import { checkAwkSed, checkCodeFedToShell, checkCommandRunners, checkEnvAssignments, checkGitExec, checkInterpreter } from "./screen-exec";
+import { checkGit } from "./screen-git";
+import { checkRunOptions } from "./screen-run-options";
+import { checkGitDiscard, checkOperations, checkReverseShell, checkTruncation } from "./screen-ops";
+import { checkPipeToShell } from "./screen-pipe";
+import { ARGS_ARE_DATA, DECLARERS, ESCALATORS, MESSAGE_OPTIONS, NO_CONTENT_READ, NOT_OUTPUT_OPTION } from "./screen-programs";
+import { checkRedis, checkSql, isDatabaseClient } from "./screen-sql";
+import { inHermesState } from "./screen-state";
+import { checkContainer, checkDiskTool, checkFormat, checkKill, checkKillByName, checkMkfsVariant, checkPermissions, checkScheduler, checkShutdown } from "./screen-system";
+import { checkCopy, checkDd, checkDownloadOutput, checkSed, checkTee, checkTruncate } from "./screen-writes";
+import { PATTERN_MARKERS } from "./shell-words";
+import { readOnlyCommand } from "./read-only-commands";
+
+/** What the line walker knows beyond a rule's Screen: functions defined in the line, whether the folder is known. */
+export interface CommandScreen extends Screen {
+  /** Names of shell functions and aliases the line defines. */
+  readonly functions: ReadonlySet<string>;
+  /** A `cd` to a computed folder came earlier in the line: relative paths are unknown. */
+  readonly cwdComputed: boolean;
+  /** `word` is read by `how`: reading a credential asks. */
+  readsFile(word: string, how: string): void;
+}
+
+const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+
+// The order of the checks below fixes the order of the reasons in the result.
+export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: SimpleCommand[]): void {
+  const { program: p, args } = cmd;
+
+  for (const reason of cmd.unresolved) s.unresolved("computed", reason);
+  // `rｍ` (a fullwidth m), `$'\u0440m'`: a name with non-ASCII letters is made to look like another command.
+  if (/[^\x21-\x7e]/.test(p)) s.unresolved("lookalike-name", `the command name \`${p}\` has non-ASCII characters that may imitate another command`);
+  if (s.functions.has(p)) s.unresolved("function", `\`${p}\` is a shell function or alias defined in this command; what it runs depends on its arguments at run time`);
+
+  for (const w of cmd.wrappers) {
+    const esc = ESCALATORS[w];
+    if (esc) s.add("dangerous", esc, `runs \`${cmd.program || "a shell"}\` with root privileges (${esc})`);
+  }
+  if (ESCALATORS[p]) s.add("dangerous", ESCALATORS[p], `${p} runs commands with root privileges`);
+
+  checkEnvAssignments(s, cmd);
+  checkComputedArguments(s, cmd);
+
+  for (const r of cmd.redirects) {
+    const writes = WRITE_OPS.has(r.op) || (r.op === ">&" && !/^(\d+|-)$/.test(r.target));
+    if (writes && r.dynamic?.some((d) => !PATTERN_MARKERS.has(d))) {
+      s.unresolved("redirect", `the redirection \`${r.op} ${r.target}\` writes to a file named at run time`);
+      // `>> $OLDPWD/config.yaml`, `>> ${PWD%/*}/.hermes/...`: a folder variable edited at run time may name Hermes's own.
+      if (/^\$\{?#?(OLDPWD|PWD|HOME|HERMES_HOME|DIRSTACK|XDG_[A-Z_]+)\b/.test(r.target) || /\.hermes\b|config\.yaml$/.test(r.target)) {
+        s.add("dangerous", "hermes-state", `the redirection \`${r.op} ${r.target}\` writes under a folder computed at run time, which may be Hermes's own state`);
+      }
+    }
+    else if (writes && r.dynamic?.length) s.unresolved("redirect-glob", `the redirection \`${r.op} ${r.target}\` writes to whichever file the pattern matches at run time`);
+    if (writes) s.write(r.target, `the redirection \`${r.op} ${r.target}\``);
+    if (writes && s.cwdComputed && !r.target.startsWith("/") && !/^(\d+|-)$/.test(r.target)) {
+      // The folder is only known at run time, so it may be Hermes's own (`for d in ~/.hermes; do cd $d; ...`).
+      s.unresolved("cwd-write", `the redirection \`${r.op} ${r.target}\` writes into a folder computed at run time`);
+      s.add("dangerous", "hermes-state", `the redirection \`${r.op} ${r.target}\` writes into a folder computed at run time, which may be Hermes's own state`);
+    }
+    if (r.op === "<" || r.op === "<>") s.readsFile(r.target, `the redirection \`< ${r.target}\``);
+  }
+
+  checkMkfsVariant(s, p);
+
+  switch (p) {
+    case "rm":
+    case "rimraf":
+      checkRm(s, p === "rimraf" ? { ...cmd, args: ["-rf", ...args] } : cmd);
+      break;
+    case "shred":
+      checkShred(s, args);
+      break;
+    case "unlink":
+    case "rmdir":
+      checkUnlink(s, args);
+      break;
+    case "find":
+      checkFindDelete(s, args);
+      break;
+    case "mkfs":
+    case "mke2fs":
+    case "mkswap":
+      checkFormat(s, p);
+      break;
+    case "dd":
+      checkDd(s, args);
+      break;
+    case "kill":
+      checkKill(s, args);
+      break;
+    case "killall":
+    case "killall5":
+    case "pkill":
+      checkKillByName(s, p, args);
+      break;
+    case "shutdown":
+    case "reboot":
+    case "halt":
+    case "poweroff":
+    case "init":
+    case "telinit":
+    case "systemctl":
+    case "loginctl":
+    case "pm-suspend":
+    case "pm-hibernate":
+    case "rtcwake":
+      checkShutdown(s, p, args);
+      break;
+    case "git":
+      checkGit(s, args);
+      checkGitDiscard(s, args);
+      checkGitExec(s, args);
+      break;
+    case "chmod":
+    case "chown":
+    case "chgrp":
+      checkPermissions(s, cmd);
+      break;
+    case "tee":
+      checkTee(s, args);
+      break;
+    case "cp":
+    case "mv":
+    case "install":
+    case "rsync":
+    case "ln":
+      checkCopy(s, cmd);
+      break;
+    case "sed":
+      checkSed(s, args);
+      break;
+    case "truncate":
+    case "touch":
+    case "mkdir":
+      checkTruncate(s, args);
+      break;
+    case "curl":
+    case "wget":
+      checkDownloadOutput(s, p, args);
+      break;
+    case "redis-cli":
+      checkRedis(s, cmd, all);
+      break;
+    case "crontab":
+    case "at":
+    case "batch":
+      checkScheduler(s, p, args);
+      break;
+    case "docker":
+    case "podman":
+      checkContainer(s, p, args);
+      break;
+    case "source":
+    case ".":
+      if (args[0] !== undefined) s.executes(args[0], p);
+      if (args[0] !== undefined && /^\/dev\/(stdin|fd\/)|^\/proc\/self\/fd\//.test(args[0])) s.unresolved("code-on-stdin", `${p} ${args[0]} runs code read at run time`);
+      break;
+    default:
+      checkDiskTool(s, p, args);
+      break;
+  }
+
+  s.executes(p, "the command");
+  if (SHELLS.has(p) && !cmd.args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a))) {
+    const script = cmd.args.find((a) => !a.startsWith("-") && !a.startsWith("+"));
+    if (script !== undefined) s.executes(script, p);
+  }
+  checkXargsDelete(s, cmd);
+  checkPipeToShell(s, cmd, all);
+  checkCodeFedToShell(s, cmd, all);
+  checkInterpreter(s, cmd);
+  checkAwkSed(s, cmd);
+  checkCommandRunners(s, cmd);
+  checkRunOptions(s, cmd);
+  checkTruncation(s, cmd);
+  checkReverseShell(s, cmd);
+  checkOperations(s, cmd);
+  if (isDatabaseClient(p)) checkSql(s, cmd, all);
+  checkOperands(s, cmd);
+}
+
+/** A command whose arguments are computed at run time, or that runs in a computed folder, is unresolved. */
+function checkComputedArguments(s: CommandScreen, cmd: SimpleCommand): void {
+  const p = cmd.program;
+  if (p === "" || DECLARERS.has(p)) return;
+  const tolerant = ARGS_ARE_DATA.has(p);
+  if (cmd.wrappers.includes("xargs") && !tolerant) s.unresolved("xargs", `xargs runs \`${p}\` with arguments read at run time`);
+  if (cmd.wrappers.includes("find -exec") && !tolerant) s.unresolved("find-exec", `find -exec runs \`${p}\` on every file the search finds at run time`);
+  if (s.cwdComputed && !tolerant) s.unresolved("cwd", `\`${p}\` runs in a folder computed at run time, so its relative paths cannot be checked`);
+  if (tolerant) return;
+  const isGitMessage = p === "git" && ["commit", "tag", "log", "show", "notes", "shortlog"].includes(cmd.args.find((a) => !a.startsWith("-")) ?? "");
+  cmd.argWords.forEach((word, i) => {
+    const computed = word.dynamic.filter((d) => !PATTERN_MARKERS.has(d));
+    if (computed.length === 0) return;
+    if (isGitMessage && (MESSAGE_OPTIONS.has(cmd.args[i - 1] ?? "") || /^(-m|--message=|--format=|--pretty=|--author=|--grep=)/.test(word.text))) return;
+    s.unresolved("argument", `\`${p}\` receives an argument computed at run time (${computed.join(", ")})`);
+  });
+}
+
+/** Reading credentials asks; a program that may write, given a path into Hermes's state, does too (refused in dont_ask). */
+function checkOperands(s: CommandScreen, cmd: SimpleCommand): void {
+  const p = cmd.program;
+  if (p === "") return;
+  const operands = cmd.args.flatMap((a) => (a.startsWith("-") ? (a.includes("=") ? [a.slice(a.indexOf("=") + 1)] : /^-[A-Za-z]\/./.test(a) ? [a.slice(2)] : []) : a.includes("=") && !a.startsWith("/") && !a.startsWith(".") ? [a.slice(a.indexOf("=") + 1)] : [a]));
+  if (!NO_CONTENT_READ.has(p)) for (const op of operands) s.readsFile(op, `\`${p}\``);
+  outputOptions(s, cmd);
+  if (readOnlyCommand(cmd)) return;
+  if (inHermesState(s.st.cwd, s.st)) {
+    s.add("dangerous", "hermes-state", `\`${p}\` runs inside ${s.show(s.st.cwd)}, Hermes's own state folder, where it may change Hermes's configuration`);
+  }
+  for (const op of operands) {
+    if (op === "" || /^[a-z][\w+.-]*:\/\//i.test(op)) continue;
+    const abs = s.abs(op);
+    if (inHermesState(abs, s.st)) s.add("dangerous", "hermes-state", `\`${p}\` is given ${s.show(abs)}, inside Hermes's own state, which commands may not change`);
+  }
+}
+
+/** `-o FILE`, `--output=FILE`, ...: most programs write there (gcc, sort, curl, pandoc, tsc --outFile). */
+function outputOptions(s: CommandScreen, cmd: SimpleCommand): void {
+  if (NOT_OUTPUT_OPTION.has(cmd.program) || cmd.program === "curl" || cmd.program === "wget") return;
+  cmd.args.forEach((a, i) => {
+    const next = cmd.args[i + 1];
+    if (/^(-o|--output|--output-file|--outfile|--outFile|--out|--log-file|--logfile)$/.test(a) && next !== undefined) s.write(next, `${cmd.program} ${a}`);
+    else if (/^--(output|output-file|outfile|outFile|out|log-file|logfile)=./.test(a)) s.write(a.slice(a.indexOf("=") + 1), `${cmd.program} ${a.slice(0, a.indexOf("="))}`);
+  });
+}
+
