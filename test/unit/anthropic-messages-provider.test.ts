@@ -300,7 +300,6 @@ test("aborting mid-stream rejects with AbortError and the server sees the discon
   server.enqueue({ text: "word ".repeat(30), chunkDelayMs: 200 });
   const controller = new AbortController();
   const seen: ModelEvent[] = [];
-  const started = Date.now();
   const error = await errorOf(
     (async () => {
       for await (const event of provider.stream(hello, controller.signal)) {
@@ -311,7 +310,6 @@ test("aborting mid-stream rejects with AbortError and the server sees the discon
   );
   assert.equal(error.name, "AbortError");
   assert.equal(seen.length, 1, "no events after the abort");
-  assert.ok(Date.now() - started < 4000);
   await waitUntil(() => server.abortedStreams === 1, "the server to see the client disconnect");
 });
 

@@ -232,10 +232,9 @@ test("an unreachable server gives a 'could not reach' error", async (t) => {
   assert.ok(error.message.includes(`could not reach ${deadUrl}: is the server running?`), error.message);
 });
 
-async function abortAfterFirstDelta(t: TestContext, model: ScriptedModel, provider: ChatCompletionsProvider) {
+async function abortAfterFirstDelta(model: ScriptedModel, provider: ChatCompletionsProvider) {
   const controller = new AbortController();
   const seen: ModelEvent[] = [];
-  const started = Date.now();
   const error = await errorOf(
     (async () => {
       for await (const event of provider.stream(hello, controller.signal)) {
@@ -244,7 +243,6 @@ async function abortAfterFirstDelta(t: TestContext, model: ScriptedModel, provid
       }
     })(),
   );
-  t.diagnostic(`aborted after ${Date.now() - started}ms`);
   assert.equal(error.name, "AbortError");
   assert.equal(seen.length, 1, "no events after the abort");
   await waitUntil(() => model.abortedStreams === 1, "the server to see the client disconnect");
@@ -252,17 +250,16 @@ async function abortAfterFirstDelta(t: TestContext, model: ScriptedModel, provid
 
 test("aborting a slow stream rejects with AbortError and closes the HTTP request", async (t) => {
   const { model, provider } = await setup(t);
-  // 30 chunks at 200ms would take ~6s if the abort did not cut the stream.
+  // 30 chunks 200 ms apart: an abort that did not cut the stream would deliver more events, and
+  // the server would see it finish instead of the client leaving.
   model.enqueue({ text: "word ".repeat(30), chunkDelayMs: 200 });
-  const started = Date.now();
-  await abortAfterFirstDelta(t, model, provider);
-  assert.ok(Date.now() - started < 4000, "abort returned long before the stream would have ended");
+  await abortAfterFirstDelta(model, provider);
 });
 
 test("aborting a hung stream rejects with AbortError and closes the HTTP request", async (t) => {
   const { model, provider } = await setup(t);
   model.enqueue({ text: "partial", hang: true });
-  await abortAfterFirstDelta(t, model, provider);
+  await abortAfterFirstDelta(model, provider);
 });
 
 test("aborting while the SDK waits to retry rejects at once", async (t) => {

@@ -255,11 +255,11 @@ test("a stream that goes silent past the idle timeout fails as stalled", async (
 
 test("aborting mid-stream rejects with AbortError and closes the HTTP request", async (t) => {
   const { server, provider } = await setup(t);
-  // 30 words at 200ms per frame would take far longer than the assertion allows.
+  // 30 words 200 ms apart: an abort that did not cut the stream would deliver more events, and
+  // the server would see it finish instead of the client leaving.
   server.enqueue({ text: "word ".repeat(30), chunkDelayMs: 200 });
   const controller = new AbortController();
   const seen: ModelEvent[] = [];
-  const started = Date.now();
   const error = await errorOf((async () => {
     for await (const event of provider.stream(hello, controller.signal)) {
       seen.push(event);
@@ -268,7 +268,6 @@ test("aborting mid-stream rejects with AbortError and closes the HTTP request", 
   })());
   assert.equal(error.name, "AbortError");
   assert.equal(seen.length, 1, "no events after the abort");
-  assert.ok(Date.now() - started < 4000);
   await waitUntil(() => server.abortedStreams === 1, "the server to see the client disconnect");
 });
 

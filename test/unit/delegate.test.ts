@@ -106,7 +106,7 @@ test("pool: at most `limit` at once, results in order", async () => {
   assert.equal(most, 2);
 });
 
-test("progress card: steps with marks, plan, text tail, outcome; batched sends; nothing after close", async () => {
+test("progress card: steps with marks, plan, text tail, outcome; batched sends; nothing after close", async (t) => {
   const view: TaskView = {
     label: "claude",
     goal: "Edit things\nmore",
@@ -123,19 +123,22 @@ test("progress card: steps with marks, plan, text tail, outcome; batched sends; 
   const [block] = renderTasks([view]) as { type: "text"; text: string }[];
   assert.equal(block.text, "**claude** (task 1, running): Edit things\n  [x] edit\nclaude: Edit src/x.ts ✓\nclaude: Run npm test …\nclaude: Write y ✗\n> Now checking");
 
+  // Fake timers: the batching interval passes when the test says so.
+  t.mock.timers.enable({ apis: ["setTimeout"] });
   const sent: DisplayContent[][] = [];
   const board = new ProgressBoard((content) => sent.push(content), 20);
   const task = board.add("subagent", "goal");
   task.started();
   task.step("a", "read x");
   task.stepStatus("a", "completed");
+  t.mock.timers.tick(19);
   assert.equal(sent.length, 0, "batched");
-  await new Promise((resolve) => setTimeout(resolve, 40));
+  t.mock.timers.tick(1);
   assert.equal(sent.length, 1);
   assert.match((sent[0][0] as any).text, /subagent: read x ✓/);
   task.text("hello");
   board.close();
-  await new Promise((resolve) => setTimeout(resolve, 40));
+  t.mock.timers.tick(1_000);
   assert.equal(sent.length, 1, "nothing after close");
   for (let i = 0; i < 20; i++) task.step(`s${i}`, `step ${i}`, "completed");
   assert.match((board.content()[0] as any).text, /subagent: … 9 earlier steps/);

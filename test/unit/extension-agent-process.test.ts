@@ -6,7 +6,6 @@ import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { connectAgent } from "../../extension/acp-connection";
 import { AgentProcess, agentCommand, backoffDelay } from "../../extension/agent-process";
 import { memoryLogger } from "../../extension/log";
@@ -72,19 +71,25 @@ test("spawns hermes and initializes over real stdio with the editor's capabiliti
   }
 });
 
-test("a crash restarts the agent with backoff; stop leaves no process", async () => {
+test("a crash restarts the agent with backoff; stop leaves no process", async (t) => {
   const { agent } = await hermesProcess();
   const first = agent.start();
   const pids = [first.pid!];
+  let starts = 0;
+  agent.on("started", () => starts++);
   try {
+    // Fake timers: the restart delay passes when the test says so.
+    t.mock.timers.enable({ apis: ["setTimeout"] });
     const crashed = nextEvent<[unknown, number]>(agent, "crashed");
     let started = nextEvent<[ChildProcessWithoutNullStreams]>(agent, "started");
     first.kill("SIGKILL");
     const [, delay1] = await crashed;
     assert.equal(delay1, 1000);
-    const t0 = Date.now();
+    t.mock.timers.tick(999);
+    assert.equal(starts, 0, "no restart before the delay");
+    t.mock.timers.tick(1);
+    assert.equal(starts, 1, "restarted once the delay passed");
     const [second] = await started;
-    assert.ok(Date.now() - t0 >= 900, "waited about a second");
     assert.notEqual(second.pid, first.pid);
     pids.push(second.pid!);
 
@@ -93,30 +98,36 @@ test("a crash restarts the agent with backoff; stop leaves no process", async ()
     second.kill("SIGKILL");
     const [, delay2] = await crashedAgain;
     assert.equal(delay2, 2000, "the second crash in a row waits twice as long");
+    t.mock.timers.tick(1999);
+    assert.equal(starts, 1);
+    t.mock.timers.tick(1);
     const [third] = await started;
     pids.push(third.pid!);
+    t.mock.timers.reset();
 
     // The restarted agent is a working one.
     const connection = connectAgent(third, { update: () => {}, requestPermission: async () => ({ outcome: { outcome: "cancelled" } }) }, { log: memoryLogger(), trace: () => false });
     await connection.initialize();
   } finally {
+    t.mock.timers.reset();
     await agent.stop();
   }
   assert.equal(agent.running, false);
-  await sleep(100);
+  // Every child's exit was awaited (crash events, stop), so each is reaped: none may remain.
   for (const pid of pids) assert.equal(alive(pid), false, `pid ${pid} is gone`);
 });
 
-test("stop during the restart delay cancels the restart", async () => {
+test("stop during the restart delay cancels the restart", async (t) => {
   const { agent } = await hermesProcess();
   const child = agent.start();
+  t.mock.timers.enable({ apis: ["setTimeout"] });
   const crashed = nextEvent(agent, "crashed");
   let restarted = false;
   agent.on("started", () => (restarted = true));
   child.kill("SIGKILL");
   await crashed;
   await agent.stop();
-  await sleep(1_300);
+  t.mock.timers.tick(60_000); // well past any restart delay
   assert.equal(restarted, false);
   assert.equal(agent.running, false);
 });

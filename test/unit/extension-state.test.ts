@@ -3,7 +3,6 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { ChatStore, type PanelSink } from "../../extension/chat-store";
 import { EditReviews, REJECTED_MESSAGE } from "../../extension/edit-review";
 import { PermissionBroker } from "../../extension/permissions";
@@ -133,15 +132,18 @@ test("terminals: output is capped to its newest part, and old finished terminals
   assert.equal(many.terminals[`done-${count - 1}`].output.length, TERMINAL_OUTPUT_LIMIT);
 });
 
-test("terminal feed: one action per terminal per interval, pending output before the exit", async () => {
+test("terminal feed: one action per terminal per interval, pending output before the exit", (t) => {
+  // Fake timers: the interval passes when the test says so, not when the machine gets to it.
+  t.mock.timers.enable({ apis: ["setTimeout"] });
   const actions: ChatAction[] = [];
   const feed = new TerminalFeed((action) => actions.push(action), 30);
   feed.started("term-1");
   assert.deepEqual(actions, [{ type: "terminalOutput", terminalId: "term-1", text: "" }], "the card knows at once");
   for (let i = 0; i < 50; i++) feed.output("term-1", `${i}\n`);
   feed.output("term-2", "other\n");
+  t.mock.timers.tick(29);
   assert.equal(actions.length, 1, "nothing before the interval");
-  await sleep(60);
+  t.mock.timers.tick(1);
   const outputs = actions.filter((a) => a.type === "terminalOutput" && a.text !== "");
   assert.equal(outputs.length, 2);
   assert.deepEqual(outputs[0], { type: "terminalOutput", terminalId: "term-1", text: Array.from({ length: 50 }, (_, i) => `${i}\n`).join("") });
@@ -154,7 +156,7 @@ test("terminal feed: one action per terminal per interval, pending output before
     { type: "terminalOutput", terminalId: "term-1", text: "tail\n" },
     { type: "terminalExited", terminalId: "term-1", exitCode: 2, signal: null },
   ]);
-  await sleep(60);
+  t.mock.timers.tick(60);
   assert.equal(actions.length, 2, "the exit cancelled the pending flush");
 
   actions.length = 0;
@@ -166,7 +168,7 @@ test("terminal feed: one action per terminal per interval, pending output before
   assert.equal(big.truncated, true);
   feed.output("term-4", "late");
   feed.dispose();
-  await sleep(60);
+  t.mock.timers.tick(60);
   assert.equal(actions.length, 2, "nothing after dispose");
 
   const state = apply([
@@ -179,18 +181,20 @@ test("terminal feed: one action per terminal per interval, pending output before
   assert.ok(state.terminals["term-1"].output.endsWith("49\ntail\n"));
 });
 
-test("store: panels get a snapshot on ready, then batched actions; none before ready", async () => {
+test("store: panels get a snapshot on ready, then batched actions; none before ready", (t) => {
+  t.mock.timers.enable({ apis: ["setTimeout"] });
   const store = new ChatStore();
   const received: HostToPanel[] = [];
   const sink: PanelSink = { post: (m) => received.push(m) };
   store.attach(sink);
   store.dispatch({ type: "notice", severity: "info", text: "before ready" });
-  await sleep(30);
+  t.mock.timers.tick(1_000);
   assert.equal(received.length, 0);
   store.ready(sink);
   assert.equal(received[0].type, "snapshot");
   for (let i = 0; i < 50; i++) store.dispatch(update({ sessionUpdate: "agent_message_chunk", content: text(`${i} `) }));
-  await sleep(40);
+  assert.equal(received.length, 1, "chunks wait for the batch");
+  t.mock.timers.tick(16);
   assert.equal(received.length, 2, "fifty chunks, one post");
   const batch = received[1];
   assert.ok(batch.type === "actions");

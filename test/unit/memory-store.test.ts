@@ -104,7 +104,7 @@ describe("MemoryStore", () => {
     assert.deepEqual(fs.readdirSync(path.join(home, "memories")).sort(), ["MEMORY.md", "USER.md"]);
   });
 
-  test("a stale lock is taken over; a live one makes the write wait then fail", async () => {
+  test("a stale lock is taken over; a live one makes the write wait then fail", async (t) => {
     const home = await tempDir();
     const store = new MemoryStore(home);
     fs.mkdirSync(path.join(home, "memories"));
@@ -115,9 +115,13 @@ describe("MemoryStore", () => {
     store.add("memory", "after stale lock");
     assert.equal(fs.existsSync(lock), false);
     fs.writeFileSync(lock, "live");
-    const started = Date.now();
+    // Waiting is retrying: count the attempts to create the lock rather than timing them.
+    const openSync = t.mock.method(fs, "openSync");
     assert.throws(() => store.add("memory", "blocked"), isMemoryError(/busy/));
-    assert.ok(Date.now() - started >= 1500);
+    const attempts = openSync.mock.calls.filter((call) => call.arguments[0] === lock).length;
+    openSync.mock.restore();
+    assert.ok(attempts > 1, `tried ${attempts} time(s) before giving up`);
+    assert.equal(fs.readFileSync(lock, "utf8"), "live", "the live lock is left alone");
     fs.rmSync(lock);
     assert.deepEqual(store.read("memory"), ["after stale lock"]);
   });

@@ -241,29 +241,22 @@ test("redactDeep handles primitives, cycles and non-plain objects", () => {
   assert.equal(copy.self, copy);
 });
 
-test("1 MB of ordinary code is processed quickly and unchanged", () => {
+// Speed is not asserted here: the timeout is 100x a normal run, so only a regression into
+// catastrophic backtracking (quadratic or worse: minutes on these sizes) fails it.
+const HANG_GUARD = { timeout: 60_000 };
+
+test("1 MB of ordinary code comes back unchanged", HANG_GUARD, () => {
   let big = "";
   while (big.length < 1_000_000) big += tsSource + packageJson + yamlConfig + gitLog;
-  const started = performance.now();
-  const out = redactSecrets(big);
-  const elapsed = performance.now() - started;
-  assert.equal(out, big);
-  assert.ok(elapsed < 2000, `took ${elapsed.toFixed(0)} ms`);
+  assert.equal(redactSecrets(big), big);
 });
 
-test("adversarial inputs do not backtrack catastrophically", () => {
-  const inputs = [
-    "a-".repeat(300_000),
-    "sk-".repeat(200_000),
-    "token=".repeat(100_000),
-    "http://a".repeat(100_000),
-    "eyJaaaaaaaaaa.".repeat(50_000),
-    "-----BEGIN PRIVATE KEY-----\n(x) y\n".repeat(20_000),
-    "password: " + "a".repeat(500_000),
-    "https://" + "u".repeat(300_000) + ":" + "p".repeat(300_000),
-  ];
-  const started = performance.now();
-  for (const input of inputs) redactSecrets(input);
-  const elapsed = performance.now() - started;
-  assert.ok(elapsed < 2000, `took ${elapsed.toFixed(0)} ms`);
+test("adversarial inputs do not backtrack catastrophically", HANG_GUARD, () => {
+  // Each is a near-miss of a rule repeated hundreds of thousands of times; every one completes.
+  const harmless = ["a-".repeat(300_000), "sk-".repeat(200_000), "token=".repeat(100_000), "http://a".repeat(100_000), "password: " + "a".repeat(500_000), "https://" + "u".repeat(300_000) + ":" + "p".repeat(300_000)];
+  for (const input of harmless) assert.equal(redactSecrets(input), input, input.slice(0, 20));
+  const tokens = redactSecrets("eyJaaaaaaaaaa.".repeat(50_000));
+  assert.ok(tokens.startsWith("eyJ…[REDACTED]") && !tokens.includes("eyJaaaaaaaaaa"), tokens.slice(0, 40));
+  const keys = redactSecrets("-----BEGIN PRIVATE KEY-----\n(x) y\n".repeat(20_000));
+  assert.ok(keys.startsWith("-----BEGIN PRIVATE KEY-----\n[REDACTED]"), keys.slice(0, 60));
 });
