@@ -9,11 +9,16 @@ import { fileURLToPath } from "node:url";
 import { stringify as toYaml } from "yaml";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-export const HERMES_BIN = path.join(ROOT, "dist", "hermes.js");
+/** BENCH_DIST=dir measures another build (e.g. main's, for a before/after comparison in one run). */
+export const HERMES_BIN = process.env.BENCH_DIST ? path.resolve(process.env.BENCH_DIST, "hermes.js") : path.join(ROOT, "dist", "hermes.js");
 
 /** Builds dist/hermes.js when it is missing (or when BENCH_BUILD=1); warns when it looks stale. */
 export function ensureBuilt(): void {
   if (process.env.BENCH_BUILD_CHECKED === "1" && existsSync(HERMES_BIN)) return; // run-all did it
+  if (process.env.BENCH_DIST) {
+    if (!existsSync(HERMES_BIN)) throw new Error(`BENCH_DIST: no ${HERMES_BIN}`);
+    return;
+  }
   if (!existsSync(HERMES_BIN) || process.env.BENCH_BUILD === "1") {
     process.stdout.write("building dist/hermes.js (node esbuild.config.mjs)...\n");
     const result = spawnSync(process.execPath, ["esbuild.config.mjs"], { cwd: ROOT, stdio: "inherit" });
@@ -181,6 +186,20 @@ export function readRss(pid: number): { rssMb: number; peakMb: number } {
     return Number(match[1]);
   };
   return { rssMb: kb("VmRSS") / 1024, peakMb: kb("VmHWM") / 1024 };
+}
+
+/**
+ * CPU time (user + system) a process has used so far, in ms, from /proc/<pid>/stat (Linux;
+ * undefined elsewhere). Unlike wall time it hardly moves when other work shares the CPUs, so
+ * it is the figure to compare on a loaded machine. Resolution: one clock tick (10 ms).
+ */
+export function readCpuMs(pid: number): number | undefined {
+  if (process.platform !== "linux") return undefined;
+  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  const ticks = Number(fields[11]) + Number(fields[12]); // utime, stime (fields 14 and 15)
+  return (ticks * 1000) / 100; // USER_HZ is 100 on Linux
 }
 
 export function percentile(values: number[], p: number): number {

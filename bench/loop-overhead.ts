@@ -13,10 +13,12 @@ import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { ScriptedReply } from "../test/support/scripted-model";
-import { benchEnv, type BenchRow, ensureBuilt, fmt, INITIALIZE_PARAMS, intFromEnv, LineClient, makeHome, makeTempDir, median, modelConfig, percentile, reportRows } from "./lib";
+import { benchEnv, type BenchRow, ensureBuilt, fmt, INITIALIZE_PARAMS, intFromEnv, LineClient, makeHome, makeTempDir, median, modelConfig, percentile, readCpuMs, reportRows } from "./lib";
 import { startTimedModel } from "./timed-model";
 
 const TARGET_MEDIAN_MS = 2;
+/** Issue 15: the agent's time per iteration at most this much above the bare-fetch floor. */
+const TARGET_ABOVE_FLOOR_MS = 1;
 type ToolChoice = "todo" | "read_file";
 
 function toolFor(i: number, mode: string): ToolChoice {
@@ -37,22 +39,29 @@ function toolReply(i: number, tool: ToolChoice): ScriptedReply {
 
 // The floor of this measurement on this machine: a bare Node fetch() client that reads each
 // streamed response to the end and immediately sends the next request (no SDK, no tools, no ACP).
+// It prints the CPU time its requests took (after the first, which loads fetch).
 const BARE_CLIENT = `
 const [url, count] = process.argv.slice(1);
 const body = JSON.stringify({ model: "m", stream: true, messages: [{ role: "user", content: "x".repeat(2000) }] });
+let cpu;
 for (let i = 0; i < Number(count); i++) {
+  if (i === 1) cpu = process.cpuUsage();
   const response = await fetch(url + "/chat/completions", { method: "POST", headers: { "content-type": "application/json" }, body });
   await response.text();
-}`;
+}
+const used = process.cpuUsage(cpu);
+process.stdout.write(String((used.user + used.system) / 1000));`;
 
-async function bareClientFloor(iterations: number): Promise<number[]> {
+async function bareClientFloor(iterations: number): Promise<{ gaps: number[]; cpuPerRequest: number }> {
   const timed = await startTimedModel({ fallback: toolReply(0, "todo") });
   try {
-    const child = spawn(process.execPath, ["--input-type=module", "-e", BARE_CLIENT, timed.url, String(iterations + 1)], { env: benchEnv(), stdio: "inherit" });
+    const child = spawn(process.execPath, ["--input-type=module", "-e", BARE_CLIENT, timed.url, String(iterations + 1)], { env: benchEnv(), stdio: ["ignore", "pipe", "inherit"] });
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (chunk: string) => (out += chunk));
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     if (code !== 0) throw new Error(`bare fetch client exited ${code}`);
     const t = timed.timings;
-    return t.slice(0, -1).map((x, i) => t[i + 1].arrival - x.responseEnd);
+    return { gaps: t.slice(0, -1).map((x, i) => t[i + 1].arrival - x.responseEnd), cpuPerRequest: Number(out) / iterations };
   } finally {
     await timed.close();
   }
@@ -68,7 +77,7 @@ async function main(): Promise<void> {
   const project = makeTempDir("hermes-bench-project-");
   writeFileSync(path.join(project, "notes.txt"), "alpha\nbeta\ngamma\ndelta\n");
   const { home, cleanup } = makeHome(modelConfig(timed.url, { agent: { max_turns: iterations + 10 } }));
-  const client = new LineClient(benchEnv({ HERMES_HOME: home }), project, process.env.BENCH_PROF ? ["--cpu-prof", "--cpu-prof-dir", process.env.BENCH_PROF] : []);
+  const client = new LineClient(benchEnv({ HERMES_HOME: home }), project, process.env.BENCH_PROF ? ["--cpu-prof", "--cpu-prof-interval", process.env.BENCH_PROF_INTERVAL ?? "1000", "--cpu-prof-dir", process.env.BENCH_PROF] : []);
   try {
     const tools: ToolChoice[] = [];
     for (let i = 0; i < iterations; i++) {
@@ -79,9 +88,11 @@ async function main(): Promise<void> {
 
     await client.request("initialize", INITIALIZE_PARAMS);
     const { sessionId } = await client.request("session/new", { cwd: project, mcpServers: [] });
+    const cpuBefore = readCpuMs(client.pid);
     const promptSent = performance.now();
     const result = await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "Run the benchmark steps." }] });
     const promptDone = performance.now();
+    const cpuAfter = readCpuMs(client.pid);
 
     const t = timed.timings;
     if (result.stopReason !== "end_turn") throw new Error(`unexpected stopReason ${result.stopReason}`);
@@ -103,7 +114,9 @@ async function main(): Promise<void> {
     const med = median(agent);
 
     const out = (line: string) => process.stdout.write(`${line}\n`);
-    const floor = await bareClientFloor(iterations);
+    const { gaps: floor, cpuPerRequest: floorCpu } = await bareClientFloor(iterations);
+    // The agent's CPU time for the whole turn, per model request (iterations + the answer).
+    const agentCpu = cpuBefore === undefined || cpuAfter === undefined ? NaN : (cpuAfter - cpuBefore) / (iterations + 1);
     if (process.env.BENCH_VERBOSE === "1") {
       for (const [i, x] of t.entries()) {
         const next = i < iterations ? ` agent ${fmt(agent[i], 2)} ms (${tools[i]})` : "";
@@ -126,6 +139,11 @@ async function main(): Promise<void> {
     }
     out(`  first ${head.length} iterations median ${fmt(median(head), 2)} ms, last ${tail.length} median ${fmt(median(tail), 2)} ms (history grows each step)`);
     out(`  measurement floor: a bare fetch() client (no SDK, tools or ACP) measures median ${fmt(median(floor), 2)} ms (p90 ${fmt(percentile(floor, 90), 2)})`);
+    out(`  agent time above the floor (medians): ${fmt(med - median(floor), 2)} ms (target <= ${TARGET_ABOVE_FLOOR_MS} ms)`);
+    out(
+      `  CPU time (steadier than wall time on a loaded machine): agent ${fmt(agentCpu, 2)} ms per model request, ` +
+        `bare fetch() client ${fmt(floorCpu, 2)} ms per request; difference ${fmt(agentCpu - floorCpu, 2)} ms`,
+    );
     out(`  prompt received -> first model request ${fmt(beforeFirst, 2)} ms; last response end -> prompt result ${fmt(afterLast, 2)} ms`);
     out(
       `turn wall time ${fmt(wall, 0)} ms for ${iterations + 1} model requests: model side ${fmt(modelTime, 0)} ms, ` +
@@ -136,6 +154,10 @@ async function main(): Promise<void> {
     const rows: BenchRow[] = [
       { metric: `loop overhead per iteration (median, K=${iterations})`, value: `${fmt(med, 2)} ms`, target: `<= ${TARGET_MEDIAN_MS} ms`, ok: med <= TARGET_MEDIAN_MS },
       { metric: "loop overhead per iteration (p90)", value: `${fmt(percentile(agent, 90), 2)} ms`, target: "" },
+      { metric: "loop: measurement floor (bare fetch, median)", value: `${fmt(median(floor), 2)} ms`, target: "" },
+      { metric: "loop overhead above the floor (medians)", value: `${fmt(med - median(floor), 2)} ms`, target: `<= ${TARGET_ABOVE_FLOOR_MS} ms`, ok: med - median(floor) <= TARGET_ABOVE_FLOOR_MS },
+      { metric: "loop: agent CPU per model request", value: `${fmt(agentCpu, 2)} ms`, target: "" },
+      { metric: "loop: bare fetch CPU per request", value: `${fmt(floorCpu, 2)} ms`, target: "" },
       { metric: "loop: turn wall time", value: `${fmt(wall, 0)} ms`, target: "" },
     ];
     reportRows("loop-overhead", rows);

@@ -8,34 +8,48 @@ import type {
 } from "openai/resources/chat/completions";
 import type { ChatMessage, FinishReason, TokenUsage, ToolSpec, UserPart } from "./types";
 
+/**
+ * Wire messages by history message. The loop sends the whole history on every call, and a
+ * history message is never modified once appended (a compression replaces it), so each is
+ * converted once; the results are shared, so nothing downstream may modify them either
+ * (openAiCacheControl copies what it marks).
+ */
+const converted = new WeakMap<ChatMessage, ChatCompletionMessageParam>();
+
 export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
-  return messages.map((message): ChatCompletionMessageParam => {
-    switch (message.role) {
-      case "system":
-        return { role: "system", content: message.content };
-      case "user":
-        return { role: "user", content: toUserContent(message.content) };
-      case "assistant": {
-        // Reasoning is deliberately not sent back: most servers reject or ignore it, and
-        // replaying it only spends input tokens.
-        const calls = message.toolCalls ?? [];
-        if (calls.length === 0) return { role: "assistant", content: message.content };
-        return {
-          role: "assistant",
-          // OpenAI wants null (not "") beside tool calls; some servers reject the empty string.
-          content: message.content === "" ? null : message.content,
-          tool_calls: calls.map((call) => ({
-            id: call.id,
-            type: "function" as const,
-            function: { name: call.name, arguments: call.arguments },
-          })),
-        };
-      }
-      case "tool":
-        // Tool messages carry text only in this API: images a tool returned are named, not sent.
-        return { role: "tool", tool_call_id: message.toolCallId, content: message.content + imagesNote(message.images) };
-    }
+  return messages.map((message) => {
+    let wire = converted.get(message);
+    if (wire === undefined) converted.set(message, (wire = toOpenAIMessage(message)));
+    return wire;
   });
+}
+
+function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
+  switch (message.role) {
+    case "system":
+      return { role: "system", content: message.content };
+    case "user":
+      return { role: "user", content: toUserContent(message.content) };
+    case "assistant": {
+      // Reasoning is deliberately not sent back: most servers reject or ignore it, and
+      // replaying it only spends input tokens.
+      const calls = message.toolCalls ?? [];
+      if (calls.length === 0) return { role: "assistant", content: message.content };
+      return {
+        role: "assistant",
+        // OpenAI wants null (not "") beside tool calls; some servers reject the empty string.
+        content: message.content === "" ? null : message.content,
+        tool_calls: calls.map((call) => ({
+          id: call.id,
+          type: "function" as const,
+          function: { name: call.name, arguments: call.arguments },
+        })),
+      };
+    }
+    case "tool":
+      // Tool messages carry text only in this API: images a tool returned are named, not sent.
+      return { role: "tool", tool_call_id: message.toolCallId, content: message.content + imagesNote(message.images) };
+  }
 }
 
 function imagesNote(images: { mimeType: string; data: string }[] | undefined): string {

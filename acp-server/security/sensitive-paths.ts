@@ -1,24 +1,32 @@
 // Paths that are never touched without the user's say-so (except in dont_ask mode), and the
 // workspace boundary. Both compare real paths, so a symlink cannot smuggle a path across.
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hermesHome } from "../config/paths";
 
-/** The real path of `target`, resolving symlinks of its nearest existing ancestor. */
+/**
+ * The real path of `target`, resolving symlinks of its nearest existing ancestor. Every file
+ * tool call resolves ~60 credential-store paths, most of them missing: existsSync answers a
+ * missing one without building an exception, and the native realpath is one syscall instead
+ * of an lstat per component.
+ */
 export function realPath(target: string): string {
   const absolute = path.resolve(target);
   const missing: string[] = [];
   let current = absolute;
   for (;;) {
-    try {
-      return path.join(realpathSync(current), ...missing.reverse());
-    } catch {
-      const parent = path.dirname(current);
-      if (parent === current) return absolute;
-      missing.push(path.basename(current));
-      current = parent;
+    if (existsSync(current)) {
+      try {
+        return path.join(realpathSync.native(current), ...missing.reverse());
+      } catch {
+        // exists but cannot be resolved (a permission on the way): try its parent, as for a missing one
+      }
     }
+    const parent = path.dirname(current);
+    if (parent === current) return absolute;
+    missing.push(path.basename(current));
+    current = parent;
   }
 }
 

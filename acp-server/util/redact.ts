@@ -15,7 +15,7 @@
 //      (secret-values.ts).
 import { RULES } from "./redact-rules";
 import { isEnvStyleName, isSecretName, looksLikeSecretValue, REDACTED } from "./secret-names";
-import { redactKnownValues } from "./secret-values";
+import { redactKnownValues, secretValuesGeneration } from "./secret-values";
 import { decodeTokenEscapes, normalizePemArmour, redactEncodedBlobs, redactLoneAwsSecrets, redactPuttyKeys, redactReversedTokens, redactYamlBlocks, stripAnsi } from "./redact-views";
 
 export { REDACTED };
@@ -70,15 +70,49 @@ function redactOrphanKeyBodies(text: string): string {
   return text.replace(ORPHAN_BODY, (_match, body: string, end: string) => `${REDACTED}${body.endsWith("\\n") ? "\\n" : "\n"}${end}`);
 }
 
+// The same text passes several doors (a tool result: the tool runner, the journal, the ACP
+// update; a reply: the collector, then the journal), and every rule runs over it each time.
+// Redaction is a pure function of the text and the registered secret values, so results are
+// remembered, keyed by the text, until a value is registered (the generation changes). The
+// memo holds at most MEMO_BUDGET characters and is dropped whole when full (no LRU bookkeeping
+// on the hot path); texts over MEMO_MAX_TEXT are redacted afresh each time.
+const MEMO_MAX_TEXT = 256 * 1024;
+const MEMO_BUDGET = 8 * 1024 * 1024;
+const memo = new Map<string, string>();
+let memoChars = 0;
+let memoGeneration = -1;
+
 /** Replaces every credential-looking substring of `text` by "[REDACTED]". */
 export function redactSecrets(text: string): string {
+  if (text.length > MEMO_MAX_TEXT) return redactFresh(text);
+  const generation = secretValuesGeneration();
+  if (generation !== memoGeneration) {
+    memo.clear();
+    memoChars = 0;
+    memoGeneration = generation;
+  }
+  const known = memo.get(text);
+  if (known !== undefined) return known;
+  const masked = redactFresh(text);
+  if (memoChars + text.length + masked.length > MEMO_BUDGET) {
+    memo.clear();
+    memoChars = 0;
+  }
+  memo.set(text, masked);
+  // A clean text is its own answer: the next door, given the result, finds it at once.
+  if (masked !== text) memo.set(masked, redactFresh(masked));
+  memoChars += text.length + masked.length * 2;
+  return masked;
+}
+
+function redactFresh(text: string): string {
   // A key split by colour codes or spelled with JSON \u escapes only matches once decoded.
   // The decoded view is what goes out when it held a secret (still readable: the text a
   // terminal shows, the same JSON string); otherwise the text keeps its escapes.
   for (const view of [stripAnsi, decodeTokenEscapes]) {
     const decoded = view(text);
     if (decoded !== text) {
-      const masked = redactSecrets(decoded);
+      const masked = redactFresh(decoded);
       if (masked !== decoded) return masked;
     }
   }

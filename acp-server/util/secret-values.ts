@@ -11,6 +11,13 @@ const MIN_LENGTH = 8;
 const values = new Set<string>();
 let matcher: RegExp | undefined;
 let dirty = false;
+/** Bumped whenever the set changes: what was redacted before may redact differently now. */
+let generation = 0;
+
+/** Changes whenever a value is added or the set is cleared (redact.ts keys its memo on it). */
+export function secretValuesGeneration(): number {
+  return generation;
+}
 
 /** Whether `value` is distinctive enough to be searched for verbatim everywhere. */
 function distinctive(value: string): boolean {
@@ -25,6 +32,7 @@ export function registerSecretValue(value: string | undefined): void {
   if (value === undefined || !distinctive(value) || values.has(value)) return;
   values.add(value);
   dirty = true;
+  generation++;
 }
 
 /** Registers every credential-named variable of `env` (OPENAI_API_KEY, VAULT_TOKEN, MYSQL_PWD…). */
@@ -39,6 +47,7 @@ export function clearSecretValues(): void {
   values.clear();
   matcher = undefined;
   dirty = false;
+  generation++;
 }
 
 /**

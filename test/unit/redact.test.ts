@@ -260,3 +260,23 @@ test("adversarial inputs do not backtrack catastrophically", HANG_GUARD, () => {
   const keys = redactSecrets("-----BEGIN PRIVATE KEY-----\n(x) y\n".repeat(20_000));
   assert.ok(keys.startsWith("-----BEGIN PRIVATE KEY-----\n[REDACTED]"), keys.slice(0, 60));
 });
+
+test("a value registered after a text was redacted is masked in that text from then on (the redaction memo follows the registered values)", async () => {
+  const { clearSecretValues, registerSecretValue } = await import("../../acp-server/util/secret-values");
+  const text = "deploy with pass Zq8-memo-Plain-Value-77 today";
+  try {
+    assert.equal(redactSecrets(text), text); // nothing format-shaped: left as is, and remembered
+    registerSecretValue("Zq8-memo-Plain-Value-77");
+    assert.equal(redactSecrets(text), "deploy with pass [REDACTED] today");
+    clearSecretValues();
+    assert.equal(redactSecrets(text), text);
+  } finally {
+    clearSecretValues();
+  }
+});
+
+test("redacting a redaction's result gives the same answer as redacting it afresh (the memo's shortcut for the next door)", () => {
+  const once = redactSecrets(`key ${openai} and ${ghp}`);
+  assert.notEqual(once, `key ${openai} and ${ghp}`);
+  assert.equal(redactSecrets(once), once);
+});
