@@ -1,11 +1,12 @@
 // An ACP session: the agent's session plus what only the protocol edge knows: the MCP
 // servers the client passed, its journal, its title, and the queue of prompts (ACP runs
 // one turn at a time; a prompt that arrives during a turn waits and runs right after).
-import * as acp from "@agentclientprotocol/sdk/unstable";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentSession } from "../agent/session";
 import type { McpBridge } from "../mcp/bridge";
 import type { SessionRecorder } from "../sessions/recorder";
 import type { TitleSource } from "../sessions/types";
+import { invalidRequest } from "../util/agent-error";
 
 export class AcpSession {
   title?: string;
@@ -32,7 +33,7 @@ export class AcpSession {
    * turn and every waiting one.
    */
   enqueue<T>(requestSignal: AbortSignal, turn: (signal: AbortSignal, queued: boolean) => Promise<T>): Promise<T> {
-    if (this.closed) throw acp.RequestError.invalidRequest({ sessionId: this.id }, "this session was closed");
+    if (this.closed) throw invalidRequest("this session was closed", { sessionId: this.id });
     const controller = new AbortController();
     const onRequestCancel = () => controller.abort(new Error("prompt request cancelled"));
     requestSignal.addEventListener("abort", onRequestCancel, { once: true });

@@ -8,6 +8,7 @@ import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { initializeResponse } from "./initialize-response";
 import { COMMANDS } from "./commands";
+import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "./mcp-session";
 import { replayUpdates, sendReplay } from "./replay";
 import { SessionHub, type ForkPoint } from "./session-hub";
@@ -66,8 +67,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     return { modes: modeState(session.agent), configOptions };
   };
 
-  return acp
-    .agent({ name: "hermes" })
+  // Every handler's errors go through acp/error-map.ts: none answers with a raw exception.
+  return withErrorMapping(acp.agent({ name: "hermes" }), log)
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCapabilities = params.clientCapabilities ?? {};
       log.info("initialize", { client: params.clientInfo?.name, protocolVersion: params.protocolVersion, capabilities: clientCapabilities });

@@ -1,10 +1,10 @@
 // The MCP side of an ACP session: the servers the client passed (ACP's shapes) merged with
 // config.yaml's, the session's bridge started within the connect budget, and MCP prompts as
 // slash commands. The bridge itself (acp-server/mcp/) knows nothing about ACP.
-import * as acp from "@agentclientprotocol/sdk/unstable";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentRuntime } from "./agent-runtime";
 import type { McpBridge } from "../mcp/bridge";
-import { clientServerSpec, configServerSpecs, DuplicateMcpServerError, mergeServerSpecs, type McpServerSpec } from "../mcp/server-spec";
+import { clientServerSpec, configServerSpecs, mergeServerSpecs, type McpServerSpec } from "../mcp/server-spec";
 import { argumentHint, mcpPromptCommandName } from "../mcp/prompt-command";
 import type { Logger } from "../util/log";
 
@@ -24,14 +24,10 @@ export function clientMcpSpecs(servers: acp.McpServer[]): McpServerSpec[] {
 export function sessionMcpSpecs(runtime: AgentRuntime, servers: acp.McpServer[], log: Logger): McpServerSpec[] {
   const { loaded } = runtime;
   const configured = configServerSpecs(loaded.config.mcp_servers, loaded.env, loaded.configPath);
-  try {
-    return mergeServerSpecs(clientMcpSpecs(servers), configured, (name) =>
-      log.info(`MCP server "${name}" is both in the request and in config.yaml; using the client's`, { server: name }),
-    );
-  } catch (error) {
-    if (error instanceof DuplicateMcpServerError) throw acp.RequestError.invalidParams({ mcpServers: error.serverName }, error.message);
-    throw error;
-  }
+  // A duplicate name throws DuplicateMcpServerError: invalid params for the client to fix.
+  return mergeServerSpecs(clientMcpSpecs(servers), configured, (name) =>
+    log.info(`MCP server "${name}" is both in the request and in config.yaml; using the client's`, { server: name }),
+  );
 }
 
 /**

@@ -1,13 +1,13 @@
 // session/prompt: one turn of the agent loop wired to the editor. Turns of one session run
 // one at a time; a prompt sent during a turn waits for it and is echoed when it starts.
-import * as acp from "@agentclientprotocol/sdk/unstable";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { runTurn } from "../agent/loop";
 import { configErrorFix } from "../config/config-error";
 import { createDelegation } from "../delegate/delegation";
-import { ModelsExhaustedError } from "../agent/model-call";
 import type { TurnHost } from "../agent/turn-io";
-import { ProviderError, type UserPart } from "../providers/types";
+import type { UserPart } from "../providers/types";
 import { LocalFileAccess } from "../tools/local-files";
+import { isAgentError } from "../util/agent-error";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import type { AcpSession } from "./acp-session";
@@ -120,17 +120,17 @@ async function runPromptTurn(
     // `usage` is an unstable PromptResponse field; clients on the stable protocol ignore it.
     return { stopReason, usage: promptUsage(observer.usageTotals) };
   } catch (error) {
-    if (error instanceof ModelsExhaustedError || error instanceof ProviderError) {
-      // Said in the conversation, where the user looks, and as the error the client gets.
-      const failure = error instanceof ModelsExhaustedError ? error.last : error;
+    if (isAgentError(error) && error.category === "provider") {
+      // Said in the conversation, where the user looks, and as the error the client gets
+      // (acp/error-map.ts: "Model request failed: …" with the failure's kind and status).
       const reason = error.message;
       observer.send(textChunk(`\n\n**The model request failed.** ${reason}\n`));
       await observer.flush();
-      deps.log.warn("model request failed", { sessionId: session.id, kind: failure.kind, status: failure.status, message: reason });
-      throw acp.RequestError.internalError({ kind: failure.kind, status: failure.status }, `Model request failed: ${reason}`);
+      deps.log.warn("model request failed", { sessionId: session.id, kind: error.data.kind, status: error.data.status, message: reason });
+      throw error;
     }
+    // Anything else is logged with its stack by the edge (acp/error-map.ts).
     await observer.flush();
-    deps.log.error("turn failed", { sessionId: session.id, error });
     throw error;
   }
 }

@@ -1,6 +1,6 @@
 // The sessions of this process and their journals: new, load, resume, fork, list, close and
 // delete. A session made by another process (another editor) loads from its journal.
-import * as acp from "@agentclientprotocol/sdk/unstable";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
@@ -16,6 +16,7 @@ import { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { openMcpBridge, sessionMcpSpecs } from "./mcp-session";
 import { sameServers, type McpServerSpec } from "../mcp/server-spec";
+import { invalidParams, unknownSession } from "../util/agent-error";
 
 const PAGE_SIZE = 50;
 
@@ -29,7 +30,7 @@ export class SessionHub {
   /** A session of this process, or a JSON-RPC "not found". */
   get(sessionId: string): AcpSession {
     const session = this.live.get(sessionId);
-    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!session) throw unknownSession(sessionId);
     return session;
   }
 
@@ -54,7 +55,7 @@ export class SessionHub {
     const mcpServers = given ?? this.live.get(sessionId)?.mcpServers ?? [];
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     const stored = await runtime.sessions.read(sessionId);
-    if (!stored) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!stored) throw unknownSession(sessionId);
     for (const warning of stored.warnings) this.options.log.warn(warning, { sessionId });
     const existing = this.live.get(sessionId);
     if (existing) {
@@ -72,7 +73,7 @@ export class SessionHub {
     const runtime = await this.options.runtime();
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     const parent = await runtime.sessions.read(parentId);
-    if (!parent) throw acp.RequestError.sessionNotFound(parentId);
+    if (!parent) throw unknownSession(parentId);
     const records = copiedRecords(parent.records, point);
     const title = restoreSession(parent.meta, parent.records).title;
     const meta: SessionMeta = { ...parent.meta, id: randomUUID(), cwd: checkedCwd(cwd), createdAt: Date.now(), parentId, source: "fork" };
@@ -91,7 +92,7 @@ export class SessionHub {
     try {
       page = await runtime.sessions.list({ cwd: params.cwd ?? undefined, cursor: params.cursor ?? undefined, limit: PAGE_SIZE });
     } catch (error) {
-      if (error instanceof InvalidCursorError) throw acp.RequestError.invalidParams({ cursor: params.cursor }, error.message);
+      if (error instanceof InvalidCursorError) throw invalidParams(error.message, { cursor: params.cursor });
       throw error;
     }
     return {
@@ -108,7 +109,7 @@ export class SessionHub {
   /** Cancels the session's turns and frees it; the journal stays. */
   async close(sessionId: string): Promise<void> {
     const session = this.live.get(sessionId);
-    if (!session) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!session) throw unknownSession(sessionId);
     this.live.delete(sessionId);
     await session.close();
     (await this.options.runtime()).sessions.closeSession(sessionId);
@@ -119,7 +120,7 @@ export class SessionHub {
     this.live.delete(sessionId);
     await session?.close();
     const deleted = await (await this.options.runtime()).sessions.delete(sessionId);
-    if (!deleted) throw acp.RequestError.sessionNotFound(sessionId);
+    if (!deleted) throw unknownSession(sessionId);
   }
 
   /** Builds the live session; `copy` are records to write to a new journal first (forks). */
@@ -175,11 +176,11 @@ function copiedRecords(records: JournalRecord[], point: ForkPoint | undefined): 
 
 /** ACP requires an absolute cwd; it must also exist, or every tool would fail later. */
 export function checkedCwd(cwd: string): string {
-  if (!path.isAbsolute(cwd)) throw acp.RequestError.invalidParams({ cwd }, `cwd must be an absolute path, got "${cwd}"`);
+  if (!path.isAbsolute(cwd)) throw invalidParams(`cwd must be an absolute path, got "${cwd}"`, { cwd });
   try {
     if (!statSync(cwd).isDirectory()) throw new Error("not a directory");
   } catch {
-    throw acp.RequestError.invalidParams({ cwd }, `cwd "${cwd}" is not an existing directory`);
+    throw invalidParams(`cwd "${cwd}" is not an existing directory`, { cwd });
   }
   return path.resolve(cwd);
 }

@@ -6,6 +6,7 @@ import { isSessionMode, SESSION_MODES } from "../security/modes";
 import type { Logger } from "../util/log";
 import type { AgentRuntime } from "./agent-runtime";
 import { configOptions, MODE_OPTION, MODEL_OPTION } from "./config-options";
+import { invalidParams } from "../util/agent-error";
 
 export async function sessionConfigOptions(runtime: AgentRuntime, session: AgentSession): Promise<acp.SessionConfigOption[]> {
   const choices = runtime.models ? await runtime.pickerChoices() : [];
@@ -18,7 +19,7 @@ export function modeState(session: AgentSession): acp.SessionModeState {
 
 export function setMode(session: AgentSession, modeId: string): void {
   if (!isSessionMode(modeId)) {
-    throw acp.RequestError.invalidParams({ modeId }, `unknown mode "${modeId}"; expected one of ${SESSION_MODES.map((m) => m.id).join(", ")}`);
+    throw invalidParams(`unknown mode "${modeId}"; expected one of ${SESSION_MODES.map((m) => m.id).join(", ")}`, { modeId });
   }
   session.mode = modeId;
 }
@@ -28,7 +29,7 @@ export async function setModel(runtime: AgentRuntime, session: AgentSession, mod
   await runtime.pickerChoices();
   if (!runtime.findModel(modelId)) {
     const known = (await runtime.pickerChoices()).map((model) => model.id);
-    throw acp.RequestError.invalidParams({ value: modelId }, `unknown model "${modelId}"; choices: ${known.join(", ") || "none (no model configured)"}`);
+    throw invalidParams(`unknown model "${modelId}"; choices: ${known.join(", ") || "none (no model configured)"}`, { value: modelId });
   }
   session.modelId = modelId;
   log.info("model switched", { sessionId: session.id, model: modelId });
@@ -42,7 +43,7 @@ export async function setConfigOption(
   log: Logger,
 ): Promise<"mode" | "model"> {
   const value = "value" in params ? params.value : undefined;
-  if (typeof value !== "string") throw acp.RequestError.invalidParams({ configId: params.configId }, `${params.configId} takes a string value`);
+  if (typeof value !== "string") throw invalidParams(`${params.configId} takes a string value`, { configId: params.configId });
   if (params.configId === MODE_OPTION) {
     setMode(session, value);
     return "mode";
@@ -51,7 +52,7 @@ export async function setConfigOption(
     await setModel(runtime, session, value, log);
     return "model";
   }
-  throw acp.RequestError.invalidParams({ configId: params.configId }, `unknown config option "${params.configId}"; expected ${MODE_OPTION} or ${MODEL_OPTION}`);
+  throw invalidParams(`unknown config option "${params.configId}"; expected ${MODE_OPTION} or ${MODEL_OPTION}`, { configId: params.configId });
 }
 
 /** Sends an update after the current response: some clients stall on updates that overtake it. */

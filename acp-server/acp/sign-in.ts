@@ -1,7 +1,7 @@
 // `authenticate` with an API-key method, and the auth-required error that sends clients there.
 // The key is checked with one free request (GET <base_url>/models) before it is stored, so a
 // mistyped key is refused at sign-in and not at the first prompt.
-import * as acp from "@agentclientprotocol/sdk/unstable";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { configErrorFix } from "../config/config-error";
 import { setConfigValue } from "../config/config-edit";
 import { envValueProblem, setEnvVariable } from "../config/env-file";
@@ -11,18 +11,20 @@ import { PROVIDERS } from "../config/providers";
 import { resolveEntry } from "../config/resolve-model";
 import { ModelEntrySchema } from "../config/schema";
 import { acpxCredentialVariable, API_KEY_METHODS, apiKeyMethod, AUTH_META, TERMINAL_SETUP_METHOD } from "../config/sign-in-methods";
+import { AgentError, invalidParams } from "../util/agent-error";
 import type { Logger } from "../util/log";
 import { registerSecretValue } from "../util/secret-values";
 import type { AgentRuntime } from "./agent-runtime";
 
-/** ACP's -32000 for a request that needs a usable model, with the reason and the ways to fix it. */
-export function authRequiredError(runtime: AgentRuntime): acp.RequestError {
+/** Auth-required (ACP's -32000) for a request that needs a usable model, with the reason and the ways to fix it. */
+export function authRequiredError(runtime: AgentRuntime): AgentError<"auth_required"> {
   const { loaded, model } = runtime;
   const reason = loaded.error ? `${loaded.error}\n\n${configErrorFix(loaded)}` : model.ok ? "" : model.reason;
   // The whole reason goes in the message: editors show the message, not `data`.
-  return acp.RequestError.authRequired(
-    { authRequired: true, reason, methods: [...API_KEY_METHODS.map((m) => m.id), TERMINAL_SETUP_METHOD.id] },
+  return new AgentError(
+    "auth_required",
     `Hermes has no usable model.\n\n${reason}\n\nSign in with an API key (authenticate), or run \`hermes setup\` in a terminal.`,
+    { authRequired: true, reason, methods: [...API_KEY_METHODS.map((m) => m.id), TERMINAL_SETUP_METHOD.id] },
   );
 }
 
@@ -34,37 +36,37 @@ export function authRequiredError(runtime: AgentRuntime): acp.RequestError {
  */
 export async function authenticate(params: acp.AuthenticateRequest, runtime: AgentRuntime, log: Logger): Promise<{ changed: boolean }> {
   if (params.methodId === TERMINAL_SETUP_METHOD.id) {
-    throw acp.RequestError.invalidParams({ methodId: params.methodId }, "hermes-setup is a terminal method: run `hermes setup` (the client must not send it to authenticate)");
+    throw invalidParams("hermes-setup is a terminal method: run `hermes setup` (the client must not send it to authenticate)", { methodId: params.methodId });
   }
   const method = apiKeyMethod(params.methodId);
-  if (!method) throw acp.RequestError.invalidParams({ methodId: params.methodId }, `unknown sign-in method "${params.methodId}"`);
+  if (!method) throw invalidParams(`unknown sign-in method "${params.methodId}"`, { methodId: params.methodId });
   const info = PROVIDERS[method.provider];
   const variable = info.keyEnv[0];
 
   const given = params._meta?.[AUTH_META.apiKey];
-  if (given !== undefined && typeof given !== "string") throw acp.RequestError.invalidParams({}, `_meta "${AUTH_META.apiKey}" must be a string`);
+  if (given !== undefined && typeof given !== "string") throw invalidParams(`_meta "${AUTH_META.apiKey}" must be a string`);
   if (runtime.model.ok && given === undefined) return { changed: false };
   const fromEnv = [acpxCredentialVariable(method.id), ...info.keyEnv].map((name) => process.env[name]?.trim()).find(Boolean);
   const key = (given ?? fromEnv)?.trim();
   if (!key) {
-    throw acp.RequestError.invalidParams(
-      { methodId: method.id },
+    throw invalidParams(
       `No ${method.label} key was given: pass it in _meta "${AUTH_META.apiKey}", set ${variable} in Hermes's environment, or run \`hermes setup\` in a terminal.`,
+      { methodId: method.id },
     );
   }
   const problem = envValueProblem(key);
-  if (problem) throw acp.RequestError.invalidParams({ methodId: method.id }, `That does not look like an API key: ${problem}.`);
+  if (problem) throw invalidParams(`That does not look like an API key: ${problem}.`, { methodId: method.id });
   registerSecretValue(key);
 
   const loaded = loadConfig();
-  if (loaded.error) throw acp.RequestError.invalidParams({ reason: loaded.error }, `${loaded.error}\n\n${configErrorFix(loaded)}`);
+  if (loaded.error) throw invalidParams(`${loaded.error}\n\n${configErrorFix(loaded)}`, { reason: loaded.error });
   const configured = loaded.config.model;
   const providerOverride = loaded.env.HERMES_PROVIDER?.trim();
   const provider = providerOverride || configured.provider;
   if (provider && provider !== method.provider) {
-    throw acp.RequestError.invalidParams(
-      { configuredProvider: provider },
+    throw invalidParams(
       `Hermes is configured for provider "${provider}"${providerOverride ? " (HERMES_PROVIDER)" : ` (${loaded.configPath})`}; sign in with ${provider}-api-key, or run \`hermes setup\` to switch to ${method.label}.`,
+      { configuredProvider: provider },
     );
   }
   const requested = params._meta?.[AUTH_META.model];
@@ -72,11 +74,12 @@ export async function authenticate(params: acp.AuthenticateRequest, runtime: Age
 
   // One free request proves the key before anything is written.
   const baseUrl = loaded.env.HERMES_BASE_URL?.trim();
-  const entry = ModelEntrySchema.parse({ ...configured, provider: method.provider, name, api_key: key, ...(baseUrl ? { base_url: baseUrl } : {}) });
-  const resolved = resolveEntry(entry, loaded, { where: "model" });
-  if (!resolved.ok) throw acp.RequestError.invalidParams({}, resolved.reason);
+  const entry = ModelEntrySchema.safeParse({ ...configured, provider: method.provider, name, api_key: key, ...(baseUrl ? { base_url: baseUrl } : {}) });
+  if (!entry.success) throw invalidParams(`the model entry is not valid: ${entry.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
+  const resolved = resolveEntry(entry.data, loaded, { where: "model" });
+  if (!resolved.ok) throw invalidParams(resolved.reason);
   const probe = await probeEndpoint(resolved.model);
-  if (!probe.ok && probe.keyRejected) throw acp.RequestError.invalidParams({ status: probe.status }, `${method.label} rejected the key (HTTP ${probe.status}): nothing was stored.`);
+  if (!probe.ok && probe.keyRejected) throw invalidParams(`${method.label} rejected the key (HTTP ${probe.status}): nothing was stored.`, { status: probe.status });
   if (!probe.ok) log.warn("sign-in: the key could not be checked; storing it anyway", { url: probe.url, detail: probe.detail });
 
   const envFile = setEnvVariable(loaded.home, variable, key);
@@ -84,7 +87,7 @@ export async function authenticate(params: acp.AuthenticateRequest, runtime: Age
     const failed =
       (!configured.provider ? setConfigValue(loaded.configPath, ["model", "provider"], method.provider) : undefined) ??
       (name !== configured.name ? setConfigValue(loaded.configPath, ["model", "name"], name) : undefined);
-    if (failed) throw acp.RequestError.internalError({}, `The key was stored in ${envFile}, but the model could not be set: ${failed}`);
+    if (failed) throw new AgentError("config", `The key was stored in ${envFile}, but the model could not be set: ${failed}`, {});
   }
   log.info("signed in", { method: method.id, model: `${method.provider}/${name}`, envFile });
   return { changed: true };

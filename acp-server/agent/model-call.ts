@@ -4,6 +4,7 @@
 // retry and every switch is told to the user; nothing happens silently.
 import { isAbortError } from "../providers/stream-guard";
 import { ProviderError, type ModelRequest } from "../providers/types";
+import { AgentError } from "../util/agent-error";
 import type { Logger } from "../util/log";
 import type { ModelChoice } from "./model-choice";
 import { ReplyCollector } from "./reply-collector";
@@ -14,12 +15,12 @@ export type CallResult =
   | { kind: "cancelled"; reply: ReplyCollector };
 
 /** Every model was tried and none answered; `attempts` says what happened to each. */
-export class ModelsExhaustedError extends Error {
+export class ModelsExhaustedError extends AgentError<"provider"> {
   constructor(
     readonly last: ProviderError,
     readonly attempts: string[],
   ) {
-    super(attempts.length > 1 ? `${last.message} (after: ${attempts.slice(0, -1).join("; ")})` : last.message);
+    super("provider", attempts.length > 1 ? `${last.message} (after: ${attempts.slice(0, -1).join("; ")})` : last.message, { kind: last.kind, status: last.status });
     this.name = "ModelsExhaustedError";
   }
 }

@@ -4,6 +4,7 @@
 // /mcp shows it and nothing else is affected.
 import { describeIssues } from "../config/load";
 import { McpServerEntrySchema } from "../config/mcp-schema";
+import { AgentError } from "../util/agent-error";
 
 export type McpTransportSpec =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
@@ -92,9 +93,9 @@ export function expandEnv(text: string, env: Record<string, string | undefined>,
 }
 
 /** Two servers with one name in a single request: the client must fix its request. */
-export class DuplicateMcpServerError extends Error {
+export class DuplicateMcpServerError extends AgentError<"invalid_params"> {
   constructor(readonly serverName: string) {
-    super(`Two MCP servers are named "${serverName}" in this request; server names must be unique.`);
+    super("invalid_params", `Two MCP servers are named "${serverName}" in this request; server names must be unique.`, { mcpServers: serverName });
     this.name = "DuplicateMcpServerError";
   }
 }

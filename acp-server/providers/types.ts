@@ -1,6 +1,7 @@
 // The provider-neutral conversation and the normalized event stream every API mode
 // (Chat Completions now; Anthropic Messages and Responses next) turns its wire format into.
 // The agent loop only ever sees these types.
+import { AgentError } from "../util/agent-error";
 
 export type UserPart =
   | { type: "text"; text: string }
@@ -109,14 +110,14 @@ export type ProviderErrorKind =
 const RETRYABLE: ReadonlySet<ProviderErrorKind> = new Set(["rate_limit", "server", "network", "timeout", "stalled", "malformed"]);
 
 /** Any failure talking to the model, with a message fit to show the user. */
-export class ProviderError extends Error {
+export class ProviderError extends AgentError<"provider"> {
   readonly kind: ProviderErrorKind;
   readonly status?: number;
   /** Server's retry-after hint, in milliseconds. */
   readonly retryAfterMs?: number;
 
   constructor(message: string, options: { kind: ProviderErrorKind; status?: number; retryAfterMs?: number }) {
-    super(message);
+    super("provider", message, { kind: options.kind, status: options.status });
     this.name = "ProviderError";
     this.kind = options.kind;
     this.status = options.status;
