@@ -3,7 +3,7 @@
 import { earlyHandshake } from "../acp/early-handshake";
 import { initializeResponse } from "../acp/initialize-response";
 import { hermesHome } from "../config/paths";
-import { killAllLocalProcesses } from "../tools/local-shell";
+import { killAllProcessGroups } from "../util/process-group";
 import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";
 import { VERSION } from "../version";
 
@@ -17,7 +17,7 @@ export async function runAcpServer(): Promise<void> {
     if (exiting) return;
     exiting = true;
     log.info(`shutting down: ${why}`);
-    killAllLocalProcesses(); // no orphans: every command we started dies with us
+    killAllProcessGroups(); // no orphans: every command, MCP server and child agent we started dies with us
     process.exit(code);
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));

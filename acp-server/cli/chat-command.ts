@@ -6,7 +6,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { createAgentApp } from "../acp/agent-app";
 import { loadAgentRuntime } from "../acp/agent-runtime";
 import { hermesHome } from "../config/paths";
-import { killAllLocalProcesses } from "../tools/local-shell";
+import { killAllProcessGroups } from "../util/process-group";
 import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";
 import { VERSION } from "../version";
 import { askApproval } from "./chat-approval";
@@ -75,7 +75,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       const onInterrupt = () => {
         interrupts++;
         if (interrupts > 1) {
-          killAllLocalProcesses();
+          killAllProcessGroups();
           process.exit(EXIT.interrupted);
         }
         process.stderr.write("\n(cancelling; press Ctrl-C again to quit)\n");
@@ -93,6 +93,6 @@ export async function runChat(options: ChatOptions): Promise<number> {
     });
   } finally {
     questions?.close();
-    killAllLocalProcesses();
+    killAllProcessGroups();
   }
 }

@@ -1,18 +1,10 @@
-// An external agent's process: spawned in its own process group, so stopping it also stops
-// everything it started (its shells, its tools, an `npx` wrapper's real program). Every live
-// group is killed when Hermes exits: no orphans.
-import { spawn, type ChildProcess } from "node:child_process";
+// An external agent's process: spawned in its own process group (util/process-group.ts), so
+// stopping it also stops everything it started (its shells, its tools, an `npx` wrapper's real
+// program). Every live group is killed when Hermes exits: no orphans.
+import type { ChildProcess } from "node:child_process";
+import { ProcessGroup } from "../util/process-group";
 
 const STDERR_TAIL = 2_000;
-
-const live = new Set<AgentProcess>();
-let exitHookInstalled = false;
-
-/** SIGKILLs every child agent's group at once (process exit). Synchronous. */
-export function killAllChildAgents(): void {
-  for (const child of live) child.signalGroup("SIGKILL");
-  live.clear();
-}
 
 export interface SpawnSpec {
   command: string;
@@ -30,8 +22,10 @@ export class AgentProcess {
   /** Resolves once the process runs; rejects when it cannot start. */
   readonly started: Promise<void>;
 
-  private constructor(readonly child: ChildProcess) {
-    live.add(this);
+  readonly child: ChildProcess;
+
+  private constructor(private readonly group: ProcessGroup) {
+    const child = (this.child = group.child);
     child.stderr?.setEncoding("utf8");
     child.stderr?.on("data", (text: string) => {
       this.stderrText = (this.stderrText + text).slice(-STDERR_TAIL);
@@ -54,19 +48,11 @@ export class AgentProcess {
       });
     });
     // Whatever it started in its group goes as soon as it exits.
-    void this.exited.then(() => {
-      this.signalGroup("SIGKILL");
-      live.delete(this);
-    });
+    void this.exited.then(() => group.kill());
   }
 
   static spawn(spec: SpawnSpec): AgentProcess {
-    if (!exitHookInstalled) {
-      exitHookInstalled = true;
-      process.once("exit", killAllChildAgents);
-    }
-    const child = spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ["pipe", "pipe", "pipe"], detached: true });
-    return new AgentProcess(child);
+    return new AgentProcess(ProcessGroup.spawn(spec.command, spec.args, { cwd: spec.cwd, env: spec.env, stdio: ["pipe", "pipe", "pipe"] }));
   }
 
   get pid(): number | undefined {
@@ -83,38 +69,14 @@ export class AgentProcess {
   }
 
   /** Ends stdin, then SIGTERM and finally SIGKILL to the whole group if it lingers. */
-  async stop(graceMs: number): Promise<void> {
-    if (this.running) {
-      try {
-        this.child.stdin?.end();
-      } catch {
-        // already closed
-      }
-      if (!(await this.exitsWithin(graceMs))) {
-        this.signalGroup("SIGTERM");
-        if (!(await this.exitsWithin(graceMs))) this.signalGroup("SIGKILL");
-        await this.exitsWithin(graceMs);
-      }
-    }
-    this.signalGroup("SIGKILL");
-    live.delete(this);
+  stop(graceMs: number): Promise<void> {
+    return this.group.stop({ graceMs, endStdin: true });
   }
 
-  /** Kills the group now (no grace). */
+  /** Kills the group now (no grace) and waits (bounded) for the exit to be reported. */
   async kill(): Promise<void> {
-    this.signalGroup("SIGKILL");
+    this.group.kill();
     await this.exitsWithin(2_000);
-    live.delete(this);
-  }
-
-  signalGroup(signal: NodeJS.Signals): void {
-    const pid = this.child.pid;
-    if (pid === undefined) return;
-    try {
-      process.kill(-pid, signal);
-    } catch {
-      // ESRCH: the group is gone.
-    }
   }
 
   private exitsWithin(ms: number): Promise<boolean> {

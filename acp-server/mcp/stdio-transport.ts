@@ -1,8 +1,9 @@
-// An MCP stdio client transport that runs the server in its own process group, so closing it
-// (or Hermes exiting) ends the server and everything it started: `npx` wrappers, shells, and
-// their children. The SDK's own transport kills only the direct child.
+// An MCP stdio client transport that runs the server in its own process group
+// (util/process-group.ts), so closing it (or Hermes exiting) ends the server and everything it
+// started: `npx` wrappers, shells, and their children. The SDK's own transport kills only the
+// direct child.
 import { childEnv } from "../security/child-env";
-import { spawn, type ChildProcess } from "node:child_process";
+import { ProcessGroup } from "../util/process-group";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/stdio.js";
@@ -10,28 +11,6 @@ import { ReadBuffer, serializeMessage } from "@modelcontextprotocol/sdk/shared/s
 /** What a server inherits from Hermes' environment (as the SDK does): no credentials. */
 const STDERR_TAIL = 2_000;
 const GRACE_MS = 1_000;
-
-const live = new Set<ChildProcess>();
-let exitHookInstalled = false;
-
-/** Kills every server process group at once (process exit: no orphans). Synchronous. */
-export function killAllStdioServers(): void {
-  for (const child of live) signalGroup(child, "SIGKILL");
-  live.clear();
-}
-
-function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
-  if (child.pid === undefined) return;
-  try {
-    process.kill(-child.pid, signal);
-  } catch {
-    try {
-      child.kill(signal);
-    } catch {
-      // already gone
-    }
-  }
-}
 
 export interface StdioServerParams {
   command: string;
@@ -44,7 +23,9 @@ export class GroupStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
-  private child?: ChildProcess;
+  private group?: ProcessGroup;
+  /** The server process has exited (its group may still have members until close()). */
+  private ended = false;
   private readonly buffer = new ReadBuffer();
   private stderr = "";
   /** How the process ended ("exit code 1", "signal SIGKILL"), once it has. */
@@ -53,7 +34,7 @@ export class GroupStdioTransport implements Transport {
   constructor(private readonly params: StdioServerParams) {}
 
   get pid(): number | undefined {
-    return this.child?.pid;
+    return this.ended ? undefined : this.group?.pid;
   }
 
   /** The last lines the server wrote to stderr (shown when it fails). */
@@ -62,33 +43,26 @@ export class GroupStdioTransport implements Transport {
   }
 
   start(): Promise<void> {
-    if (this.child) throw new Error("GroupStdioTransport already started");
-    if (!exitHookInstalled) {
-      exitHookInstalled = true;
-      process.once("exit", killAllStdioServers);
-    }
+    if (this.group) throw new Error("GroupStdioTransport already started");
     // The same allowlist as commands (no credentials of Hermes'); the server's own env is declared.
     const env = childEnv(process.env);
     return new Promise((resolve, reject) => {
-      const child = spawn(this.params.command, this.params.args, {
+      const group = ProcessGroup.spawn(this.params.command, this.params.args, {
         env: { ...env, ...this.params.env },
         cwd: this.params.cwd,
         stdio: ["pipe", "pipe", "pipe"],
-        detached: true,
       });
-      this.child = child;
-      live.add(child);
+      const child = group.child;
+      this.group = group;
       child.once("error", (error) => {
-        live.delete(child);
         this.exitDescription = error.message;
         reject(error);
         this.onerror?.(error);
       });
       child.once("spawn", () => resolve());
       child.once("close", (code, signal) => {
-        live.delete(child);
         this.exitDescription ??= signal ? `killed by ${signal}` : `exit code ${code}`;
-        this.child = undefined;
+        this.ended = true;
         this.onclose?.();
       });
       child.stdin?.on("error", (error) => this.onerror?.(error));
@@ -115,7 +89,7 @@ export class GroupStdioTransport implements Transport {
 
   send(message: JSONRPCMessage): Promise<void> {
     return new Promise((resolve, reject) => {
-      const stdin = this.child?.stdin;
+      const stdin = this.ended ? undefined : this.group?.child.stdin;
       if (!stdin || stdin.destroyed) return reject(new Error("Not connected"));
       if (stdin.write(serializeMessage(message))) resolve();
       else stdin.once("drain", resolve);
@@ -124,22 +98,10 @@ export class GroupStdioTransport implements Transport {
 
   /** Ends stdin, then SIGTERM and SIGKILL to the whole group if the server lingers. */
   async close(): Promise<void> {
-    const child = this.child;
-    if (!child) return;
-    const exited = new Promise<void>((resolve) => child.once("close", () => resolve()));
-    const within = (ms: number) => Promise.race([exited.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), ms).unref())]);
-    try {
-      child.stdin?.end();
-    } catch {
-      // already closed
-    }
-    if (!(await within(GRACE_MS))) {
-      signalGroup(child, "SIGTERM");
-      if (!(await within(GRACE_MS))) signalGroup(child, "SIGKILL");
-    }
+    const group = this.group;
+    if (!group) return;
     // Whatever the server started in its group goes too, even when the server itself exited.
-    signalGroup(child, "SIGKILL");
-    live.delete(child);
+    await group.stop({ graceMs: GRACE_MS, endStdin: true });
     this.buffer.clear();
   }
 }

@@ -1,8 +1,7 @@
 // Runs command lines as local processes, used when the editor does not offer terminals.
-// Each command gets its own process group (detached), so killing it also kills whatever
-// it started (`npm test` → node → workers) instead of leaving orphans behind.
+// Each command gets its own process group (util/process-group.ts), so killing it also kills
+// whatever it started (`npm test` → node → workers) instead of leaving orphans behind.
 import { childEnv } from "../security/child-env";
-import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
@@ -11,6 +10,7 @@ import { sandboxBlockedNote } from "../security/sandbox/blocked-note";
 import type { SandboxPolicy } from "../security/sandbox/policy";
 import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "./context";
 import { OutputBuffer } from "./output-buffer";
+import { ProcessGroup } from "../util/process-group";
 
 /** Fixed choice (not $SHELL) so a command behaves the same on every user's machine. */
 const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
@@ -27,15 +27,6 @@ const NON_INTERACTIVE_ENV: Record<string, string> = {
 const KILL_GRACE_MS = 1500;
 /** After the shell exits, how long to wait for its pipes to drain before reporting the exit. */
 const CLOSE_GRACE_MS = 200;
-
-/** Every command whose group may still have members; killed on server exit. */
-const live = new Set<LocalCommand>();
-
-/** Synchronously SIGKILLs every live process group (call on server exit: no orphans). */
-export function killAllLocalProcesses(): void {
-  for (const command of live) command.signalGroup("SIGKILL");
-  live.clear();
-}
 
 export class LocalShellRunner implements ShellRunner {
   /**
@@ -55,27 +46,25 @@ export class LocalShellRunner implements ShellRunner {
     await checkDirectory(options.cwd);
     // Refusal (terminal.sandbox: on with no sandbox) throws here, before anything runs.
     const plan = this.sandbox && !options.unsandboxed ? await this.sandbox.plan(SHELL, command, options.cwd) : { file: SHELL, args: ["-c", command], env: {} };
-    let child: ChildProcess;
+    let group: ProcessGroup;
     try {
-      child = spawn(plan.file, plan.args, {
+      group = ProcessGroup.spawn(plan.file, plan.args, {
         cwd: options.cwd,
         env: { ...this.baseEnv, ...NON_INTERACTIVE_ENV, ...options.env, ...plan.env },
-        detached: true,
         stdio: ["ignore", "pipe", "pipe"],
       });
     } catch (error) {
       throw new Error(`Could not start command: ${errorMessage(error)}`);
     }
     await new Promise<void>((resolve, reject) => {
-      child.once("spawn", resolve);
-      child.once("error", (error) => reject(new Error(`Could not start command: ${error.message}`)));
+      group.child.once("spawn", resolve);
+      group.child.once("error", (error) => reject(new Error(`Could not start command: ${error.message}`)));
     });
-    return new LocalCommand(child, options.outputLimit, plan.policy);
+    return new LocalCommand(group, options.outputLimit, plan.policy);
   }
 }
 
 class LocalCommand implements RunningCommand {
-  private readonly pid: number;
   private readonly buffer: OutputBuffer;
   private readonly listeners = new Set<(chunk: string) => void>();
   private exitStatus: ExitStatus | undefined;
@@ -83,14 +72,13 @@ class LocalCommand implements RunningCommand {
   private released = false;
 
   constructor(
-    private readonly child: ChildProcess,
+    private readonly group: ProcessGroup,
     outputLimit: number,
     /** Set when the command runs in the OS sandbox. */
     private readonly policy?: SandboxPolicy,
   ) {
-    this.pid = child.pid as number;
+    const child = group.child;
     this.buffer = new OutputBuffer(outputLimit);
-    live.add(this);
     // stdout and stderr each get a decoder: a character split across two reads of one
     // stream must not be garbled by a chunk of the other stream landing in between.
     for (const stream of [child.stdout, child.stderr]) {
@@ -104,7 +92,6 @@ class LocalCommand implements RunningCommand {
     const closedPromise = new Promise<void>((resolve) =>
       child.once("close", () => {
         closed = true;
-        if (!this.groupExists()) live.delete(this);
         resolve();
       }),
     );
@@ -146,22 +133,8 @@ class LocalCommand implements RunningCommand {
     return () => this.listeners.delete(listener);
   }
 
-  async kill(): Promise<void> {
-    const shellRunning = this.child.exitCode === null && this.child.signalCode === null;
-    if (!shellRunning && !this.groupExists()) return;
-    this.signalGroup("SIGTERM");
-    const escalate = () => {
-      if (this.groupExists()) this.signalGroup("SIGKILL");
-    };
-    if (shellRunning) {
-      if (!(await settlesWithin(this.exited, KILL_GRACE_MS))) {
-        escalate();
-        await settlesWithin(this.exited, 1000);
-        return;
-      }
-    }
-    // The shell is gone; give anything else in the group the rest of the grace period.
-    if (this.groupExists()) setTimeout(escalate, KILL_GRACE_MS);
+  kill(): Promise<void> {
+    return this.group.stop({ graceMs: KILL_GRACE_MS });
   }
 
   async release(): Promise<void> {
@@ -169,25 +142,6 @@ class LocalCommand implements RunningCommand {
     this.released = true;
     await this.kill();
     this.listeners.clear();
-    live.delete(this);
-  }
-
-  /** Sends a signal to the whole process group; a no-op once the group is gone. */
-  signalGroup(signal: NodeJS.Signals): void {
-    try {
-      process.kill(-this.pid, signal);
-    } catch {
-      // ESRCH: the group has already exited.
-    }
-  }
-
-  private groupExists(): boolean {
-    try {
-      process.kill(-this.pid, 0);
-      return true;
-    } catch (error) {
-      return (error as NodeJS.ErrnoException).code === "EPERM";
-    }
   }
 
   private emit(text: string): void {
@@ -211,18 +165,6 @@ async function checkDirectory(cwd: string): Promise<void> {
     throw new Error(`Working directory does not exist: ${cwd}`);
   }
   if (!info.isDirectory()) throw new Error(`Working directory is not a directory: ${cwd}`);
-}
-
-/** True when `promise` settles within `ms`; the timer is cleared either way. */
-function settlesWithin(promise: Promise<unknown>, ms: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(() => resolve(false), ms);
-    const done = () => {
-      clearTimeout(timer);
-      resolve(true);
-    };
-    promise.then(done, done);
-  });
 }
 
 function errorMessage(error: unknown): string {

@@ -4,7 +4,8 @@ import { realpath } from "node:fs/promises";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import type { RunningCommand } from "../../acp-server/tools/context";
-import { killAllLocalProcesses, LocalShellRunner } from "../../acp-server/tools/local-shell";
+import { LocalShellRunner } from "../../acp-server/tools/local-shell";
+import { killAllProcessGroups } from "../../acp-server/util/process-group";
 import { tempDir } from "../support/tool-context";
 
 const runner = new LocalShellRunner();
@@ -68,7 +69,7 @@ async function waitForGroupGone(pgid: number, timeoutMs = 5000): Promise<void> {
 after(async () => {
   // Safety net: no test may leave processes behind, even when it failed midway.
   for (const handle of started) await handle.release();
-  killAllLocalProcesses();
+  killAllProcessGroups();
 });
 
 describe("LocalShellRunner", () => {
@@ -181,13 +182,13 @@ describe("LocalShellRunner", () => {
     await waitForGroupGone(pgid);
   });
 
-  it("killAllLocalProcesses() SIGKILLs every live group synchronously", async () => {
+  it("killAllProcessGroups() SIGKILLs every live group synchronously", async () => {
     const first = await run("echo pgid=$$; sleep 30; wait");
     const second = await run("echo pgid=$$; sleep 30 & sleep 30");
     const pgids = await Promise.all(
       [first, second].map(async (handle) => Number(/pgid=(\d+)/.exec(await outputMatching(handle, /pgid=\d+/))?.[1])),
     );
-    killAllLocalProcesses();
+    killAllProcessGroups();
     assert.equal((await first.waitForExit()).signal, "SIGKILL");
     assert.equal((await second.waitForExit()).signal, "SIGKILL");
     for (const pgid of pgids) await waitForGroupGone(pgid);

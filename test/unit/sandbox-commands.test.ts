@@ -10,7 +10,8 @@ import { ChildServices } from "../../acp-server/delegate/child-services";
 import { CommandSandbox } from "../../acp-server/security/sandbox/command-sandbox";
 import { LocalFileAccess } from "../../acp-server/tools/local-files";
 import type { RunningCommand } from "../../acp-server/tools/context";
-import { killAllLocalProcesses, LocalShellRunner } from "../../acp-server/tools/local-shell";
+import { LocalShellRunner } from "../../acp-server/tools/local-shell";
+import { killAllProcessGroups } from "../../acp-server/util/process-group";
 import { BLOCKED_WRITE, fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
 
 const PLANTED = "planted-agent-secret-7f3a";
@@ -41,7 +42,7 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
   after(async () => {
     delete process.env.HERMES_PLANTED_SECRET;
     for (const handle of started) await handle.release();
-    killAllLocalProcesses();
+    killAllProcessGroups();
     await new Promise((resolve) => server.close(resolve));
   });
 
@@ -303,7 +304,7 @@ describe("the network allowlist (a domain proxy reached from inside the sandbox)
     port = (server.address() as AddressInfo).port;
   });
   after(async () => {
-    killAllLocalProcesses();
+    killAllProcessGroups();
     await new Promise((resolve) => server.close(resolve));
   });
 

@@ -4,7 +4,8 @@ import { mkdir, realpath } from "node:fs/promises";
 import path from "node:path";
 import { after, describe, it } from "node:test";
 import type { ExitStatus, RunningCommand, ShellRunner } from "../../acp-server/tools/context";
-import { killAllLocalProcesses, LocalShellRunner } from "../../acp-server/tools/local-shell";
+import { LocalShellRunner } from "../../acp-server/tools/local-shell";
+import { killAllProcessGroups } from "../../acp-server/util/process-group";
 import { processTool } from "../../acp-server/tools/process";
 import { ToolError } from "../../acp-server/tools/registry";
 import { terminalTool } from "../../acp-server/tools/terminal";
@@ -54,7 +55,7 @@ async function waitFor(check: () => boolean | Promise<boolean>, what: string, ti
 
 const pgidOf = (text: unknown) => Number(/pgid=(\d+)/.exec(String(text))?.[1]);
 
-after(() => killAllLocalProcesses());
+after(() => killAllProcessGroups());
 
 describe("terminal tool", () => {
   it("runs a command after asking permission and reports output and exit code", async () => {
