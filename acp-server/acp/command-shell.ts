@@ -12,9 +12,6 @@ import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { ClientShellRunner } from "./client-shell";
 
-/** Local commands start from a clean environment: no provider keys (the model can run `env`). */
-let localEnv: NodeJS.ProcessEnv | undefined;
-
 /**
  * The session's sandbox: writable roots are the session cwd (or a delegated task's folder),
  * read-only in plan mode; the mode is read at each command.
@@ -28,9 +25,14 @@ export function sessionSandbox(runtime: AgentRuntime, session: AcpSession, roots
   }));
 }
 
+/**
+ * A session's local commands, under its sandbox. They start from a clean environment (no
+ * provider keys: the model can run `env`), taken from the runtime's config each time, so a
+ * runtime reloaded after sign-in applies its own terminal.env_passthrough.
+ */
 export function localShellFor(runtime: AgentRuntime, session: AcpSession, roots?: string[]): LocalShellRunner {
-  localEnv ??= childEnv(process.env, { passthrough: runtime.loaded.config.terminal.env_passthrough });
-  return new LocalShellRunner(localEnv, sessionSandbox(runtime, session, roots));
+  const env = childEnv(process.env, { passthrough: runtime.loaded.config.terminal.env_passthrough });
+  return new LocalShellRunner(env, sessionSandbox(runtime, session, roots));
 }
 
 /** Editor terminals are used unless the sandbox is required and the client cannot apply it. */
