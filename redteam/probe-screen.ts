@@ -15,9 +15,7 @@ import path from "node:path";
 import { screenCommand } from "../acp-server/security/command-screen";
 import type { SessionMode } from "../acp-server/security/modes";
 import type { PermissionAsk } from "../acp-server/tools/context";
-
-type Expect = "deny" | "sandbox" | "ask" | "hermes" | "write" | "none";
-type Case = [command: string, expect: Expect, workdir?: string];
+import { ROUND3, type Case, type Expect } from "./cases-round3";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
@@ -597,6 +595,10 @@ export const CASES: Case[] = [
   ["column -t in > out", "write"],
 ];
 
+// Round 3: PROBE_ROUND=3 runs only its cases.
+if (process.env.PROBE_ROUND === "3") CASES.splice(0, CASES.length);
+CASES.push(...ROUND3);
+
 const MODES: SessionMode[] = ["default", "accept_edits", "plan", "dont_ask"];
 
 function decide(mode: SessionMode, command: string, sandboxed: boolean, workdir?: string) {
@@ -634,6 +636,11 @@ function misses(expect: Expect, got: Record<string, string>): string[] {
       break;
     case "write":
       need("plan", ["deny"], "plan changes nothing");
+      break;
+    case "read":
+      need("default", ["ask", "deny"], "a credential read must ask");
+      need("accept_edits", ["ask", "deny"], "a credential read must ask");
+      need("plan", ["ask", "deny"], "a credential read must ask");
       break;
   }
   return bad;

@@ -56,8 +56,8 @@ export interface ScreenResult {
 
 const RANK: Record<ScreenLevel, number> = { safe: 0, dangerous: 1, hardline: 2 };
 
-/** Files that run later, outside any sandbox: git hooks and config, editor tasks, direnv, npm settings. */
-const DEFERRED_EXEC = /\/\.git\/(hooks\/|config$|info\/attributes$)|\/\.vscode\/(tasks|settings|launch)\.json$|\/\.envrc$|\/\.npmrc$|\/\.yarnrc(\.yml)?$|\/\.gitattributes$|\/\.gitmodules$/;
+/** Files that run later, outside any sandbox: anything in a .git folder (hooks, config) or a new .git, editor tasks, direnv, npm settings. */
+const DEFERRED_EXEC = /\/\.git(\/|$)|\/\.vscode\/(tasks|settings|launch)\.json$|\/\.envrc$|\/\.npmrc$|\/\.yarnrc(\.yml)?$|\/\.gitattributes$|\/\.gitmodules$/;
 /** Scratch places a write outside the workspace may go without asking. */
 const SCRATCH_WRITE = /^\/(tmp|var\/tmp|dev\/shm)(\/|$)|^\/dev\/(null|stdout|stderr|tty|fd\/\d+)$/;
 const FUNCTION_DEF = /(?:^|[\s;&|(){}])(?:function\s+)?([A-Za-z_][\w.:-]*)\s*\(\s*\)|\bfunction\s+([A-Za-z_][\w.:-]*)|\balias\s+([\w.:-]+)=/g;

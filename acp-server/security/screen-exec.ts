@@ -203,7 +203,7 @@ export function checkAwkSed(s: Screen, cmd: SimpleCommand): void {
 
 /** Variables that make the next program run other code, or load code into it. */
 const COMMAND_VARS = /^(GIT_PAGER|PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SEQUENCE_EDITOR|GIT_SSH_COMMAND|GIT_SSH|GIT_EXTERNAL_DIFF|GIT_ASKPASS|SSH_ASKPASS|SUDO_ASKPASS|LESSOPEN|LESSCLOSE|BROWSER|TERMINAL)$/;
-const CODE_VARS = /^(LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|BASH_ENV|ENV|PROMPT_COMMAND|PS4|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|NODE_PATH|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_DIR|IFS|SHELLOPTS|BASHOPTS|PATH)$/;
+const CODE_VARS = /^(LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|BASH_ENV|ENV|PROMPT_COMMAND|PS4|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|NODE_PATH|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_DIR|GIT_WORK_TREE|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|IFS|SHELLOPTS|BASHOPTS|PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTC|CARGO_BUILD_RUSTC_WRAPPER|TAR_OPTIONS|PSQLRC|MYSQL_HOME|CURL_HOME|WGETRC|INPUTRC|VIMINIT|EXINIT|MYVIMRC|GVIMINIT|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS|PYTHONWARNINGS|PYTHONBREAKPOINT|PYTHONUSERBASE|NPM_CONFIG_USERCONFIG|NPM_CONFIG_GLOBALCONFIG|BASH_XTRACEFD)$/i;
 
 export function checkEnvAssignments(s: Screen, cmd: SimpleCommand): void {
   const declared = ["export", "declare", "local", "readonly", "typeset"].includes(cmd.program) ? cmd.args : [];
@@ -214,12 +214,15 @@ export function checkEnvAssignments(s: Screen, cmd: SimpleCommand): void {
     const value = assignment.slice(eq + 1);
     if (COMMAND_VARS.test(name)) {
       if (value !== "") s.nested(value, name);
+      // `PAGER=./x git log`: a file of the workspace run behind another program's back is
+      // hidden code, not a visible `./x`: unresolved (plan refuses, dont_ask only sandboxed).
+      if (/^\s*[^\s]*\//.test(value)) s.unresolved("env-code", `${name}=${clip(value)} makes the next program run that file`);
     } else if (name === "NODE_OPTIONS") {
       if (/(^|\s)(-r|--require|--import|--loader|--experimental-loader|--eval|-e)(\s|=|$)/.test(value)) s.unresolved("env-code", `NODE_OPTIONS=${clip(value)} loads code into every node process`);
     } else if (name === "PATH") {
       const dirs = value.split(":").filter((d) => d !== "" && !d.startsWith("$"));
       if (dirs.some((d) => !d.startsWith("/") || d.startsWith("/tmp") || d.startsWith("/dev/shm"))) s.unresolved("env-code", `PATH=${clip(value)} puts a folder that may hold anything ahead of the system commands`);
-    } else if (CODE_VARS.test(name)) {
+    } else if (CODE_VARS.test(name) || /^BASH_FUNC_/.test(name)) {
       s.unresolved("env-code", `${name}=${clip(value)} makes the next program load or run other code`);
     }
   }
@@ -245,9 +248,33 @@ export function checkGitExec(s: Screen, args: string[]): void {
       s.unresolved("git-config-exec", "git --exec-path makes git run its commands from another folder");
       continue;
     }
+    // `--git-dir=x`: git reads x/config, whose fsmonitor, pager or hooks run commands.
+    if (/^--(git-dir|work-tree)(=|$)/.test(a)) s.unresolved("git-config-exec", `git ${a.replace(/=.*/, "")} makes git read the settings (which may run commands) of another repository`);
+    if (/^(-C|--git-dir|--work-tree|--namespace|--super-prefix|--list-cmds|--attr-source)$/.test(a)) {
+      k++;
+      continue;
+    }
     if (!a.startsWith("-")) {
+      const rest = args.slice(k + 1);
+      if ((a === "init" || a === "clone") && rest.some((x) => x === "--template" || x.startsWith("--template="))) {
+        s.add("dangerous", "git-template", `git ${a} --template copies hooks from that folder into the new repository, where git runs them later, outside any sandbox`);
+      }
+      if (a === "clone") {
+        rest.forEach((x, i) => {
+          const kv = x === "-c" || x === "--config" ? rest[i + 1] ?? "" : x.startsWith("--config=") ? x.slice(9) : /^-c./.test(x) ? x.slice(2) : undefined;
+          if (kv === undefined) return;
+          const key = kv.slice(0, kv.includes("=") ? kv.indexOf("=") : kv.length);
+          if (GIT_EXEC_KEY.test(key)) {
+            s.unresolved("git-config-exec", `git clone -c ${key} saves a setting in the new repository that makes git run a command`);
+            if (kv.includes("=")) s.nested(kv.slice(kv.indexOf("=") + 1).replace(/^!/, ""), `git clone -c ${key}`);
+          }
+        });
+      }
+      if (a === "credential" || a === "credential-store" || a === "credential-cache") {
+        if (rest.some((x) => /^(fill|get|approve|store)$/.test(x))) s.add("dangerous", "read-credentials", `git ${a} ${rest.find((x) => !x.startsWith("-"))} reads or stores your saved git credentials`);
+      }
       if (a === "config") {
-        const rest = args.slice(k + 1).filter((x) => !x.startsWith("-"));
+        const rest = args.slice(k + 1).filter((x, i, all) => !x.startsWith("-") && !/^(-f|--file|--blob|--type|--default|--comment)$/.test(all[i - 1] ?? ""));
         if (rest.length >= 2 && GIT_EXEC_KEY.test(rest[0])) {
           s.unresolved("git-config-exec", `git config ${rest[0]} saves a setting that makes git run a command`);
           s.nested(rest[1].replace(/^!/, ""), `git config ${rest[0]}`);

@@ -14,6 +14,7 @@ import { checkGit } from "./screen-git";
 import { checkRunOptions } from "./screen-run-options";
 import { checkGitDiscard, checkOperations, checkReverseShell, checkTruncation } from "./screen-ops";
 import { checkPipeToShell } from "./screen-pipe";
+import { checkWriteTargets } from "./screen-targets";
 import { ARGS_ARE_DATA, DECLARERS, ESCALATORS, MESSAGE_OPTIONS, NO_CONTENT_READ, NOT_OUTPUT_OPTION } from "./screen-programs";
 import { checkRedis, checkSql, isDatabaseClient } from "./screen-sql";
 import { inHermesState } from "./screen-state";
@@ -186,6 +187,7 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
   checkTruncation(s, cmd);
   checkReverseShell(s, cmd);
   checkOperations(s, cmd);
+  checkWriteTargets(s, cmd);
   if (isDatabaseClient(p)) checkSql(s, cmd, all);
   checkOperands(s, cmd);
 }

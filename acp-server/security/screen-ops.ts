@@ -134,7 +134,7 @@ export function checkOperations(s: Screen, cmd: SimpleCommand): void {
   }
   if ((p === "docker" || p === "podman" || p === "kubectl") && args.includes("exec")) {
     const inner = p === "kubectl" ? args.slice(args.indexOf("--") + 1) : containerCommand(args.slice(args.indexOf("exec") + 1));
-    if (inner.length > 0 && (p !== "kubectl" || args.includes("--"))) s.nested(inner.map((w) => `'${w.replace(/'/g, "'\\''")}'`).join(" "), `${p} exec`);
+    if (inner.length > 0 && (p !== "kubectl" || args.includes("--"))) s.nested(inner.map((w) => (/^[\w./=:@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" "), `${p} exec`);
   }
   if ((p === "npm" || p === "pnpm" || p === "yarn") && /^(uninstall|remove|rm|un)$/.test(args[0] ?? "") && args.some((a) => a === "-g" || a === "--global")) s.add("dangerous", "package-remove", `${p} removes a globally installed package`);
 }

@@ -32,7 +32,8 @@ function globToRegExp(glob: string): RegExp {
 /** Is `abs` (already resolved against cwd and home) inside Hermes's own state folder? */
 export function inHermesState(abs: string, st: State): boolean {
   const home = st.hermesHome;
-  if (isWithin(abs, home)) return true;
+  // Case-insensitive: on macOS (and Windows) `~/.HERMES/config.yaml` is the same file.
+  if (isWithin(abs, home) || isWithin(abs.toLowerCase(), home.toLowerCase())) return true;
   if (GLOB.test(abs)) {
     const re = globToRegExp(abs);
     const probes = [home, ...["config.yaml", ".env", "memories", "memories/MEMORY.md", "skills", "sessions", "state.db", "SOUL.md", "logs"].map((f) => path.posix.join(home, f))];

@@ -149,7 +149,8 @@ export function checkScheduler(s: Screen, p: string, args: string[]): void {
 
 /** Containers given the host: `--privileged`, the host's / or home mounted, the docker socket. */
 export function checkContainer(s: Screen, p: string, args: string[]): void {
-  const sub = args.find((a) => !a.startsWith("-"));
+  // The first word that is neither an option nor the value of a global one (`-H unix://…`, `--context x`).
+  const sub = args.find((a, i) => !a.startsWith("-") && !/^(-H|--host|--url|-c|--context|--config|-l|--log-level|--tlscacert|--tlscert|--tlskey|--connection)$/.test(args[i - 1] ?? ""));
   if (!sub || !["run", "create", "exec"].includes(sub)) return;
   if (args.some((a) => a === "--privileged" || /^--(pid|net|ipc|uts|userns)=host$/.test(a) || a === "--cap-add=ALL" || a === "--cap-add=SYS_ADMIN")) {
     s.add("dangerous", "container-host", `${p} ${sub} gives the container control of the host (--privileged or host namespaces)`);

@@ -62,6 +62,8 @@ export function checkCopy(s: Screen, cmd: SimpleCommand): void {
   // The destination may be a folder: then the file lands at dest/<source name>.
   if (BLOCK_DEVICE.test(destAbs) || sensitiveArea(destAbs, s.st)) s.write(dest, p);
   else for (const src of sources) s.write(path.posix.join(dest, path.posix.basename(src)), p);
+  // One source and no -t: dest may also be the new name (`mv dotgit .git`).
+  if (sources.length === 1 && targetDir === undefined && !BLOCK_DEVICE.test(destAbs) && !sensitiveArea(destAbs, s.st)) s.write(dest, p);
   if (p === "mv") {
     for (const src of sources) {
       // Moving / or the home folder away is as good as deleting it.

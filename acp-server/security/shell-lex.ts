@@ -32,6 +32,12 @@ export interface WordTok {
   brace: boolean;
   /** Starts with an unquoted `~` (tilde expansion). */
   tilde: boolean;
+  /**
+   * Written with escapes or partial quoting (`\rm`, `r''m`, `"r"m`, `$'\x72m'`, `'rm'`): as a
+   * command name this is unresolved by rule, so a decoding gap can never turn into "safe". A
+   * path quoted whole because it holds a space or a slash (`"./my tool.sh"`) is not.
+   */
+  escaped?: boolean;
 }
 interface OpTok {
   t: "op";
@@ -299,6 +305,7 @@ export function tokenize(src: string, evaluated: string[] = []): Tok[] {
     }
     if (SUBSCRIPT_SUBSTITUTION.test(value)) evaluated.push(`\`${value}\` holds a command substitution in an array subscript, which the shell may evaluate at run time`);
     const word: WordTok = { t: "word", value, start, end, subs, quoted, expansions, glob, brace, tilde: src[start] === "~" };
+    if (quoted && !(/^(?:'[^']*'|"[^"\\$`]*")$/.test(src.slice(start, end)) && /[/\s]/.test(value))) word.escaped = true;
     toks.push(word);
     if (awaitingDelimiter) {
       pendingHeredocs.push({ delim: value, strip: awaitingDelimiter.op === "<<-", tok: awaitingDelimiter });

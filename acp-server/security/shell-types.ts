@@ -11,6 +11,8 @@ export interface Word {
    * expansion, `~other`); empty when the text is exactly what the program receives.
    */
   dynamic: string[];
+  /** Written with escapes or partial quoting (see WordTok.escaped): unresolved as a command name. */
+  escaped?: boolean;
 }
 
 export interface Redirect {

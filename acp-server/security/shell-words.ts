@@ -76,14 +76,15 @@ export class WordResolver {
     }
     if (tok.glob) dynamic.push("glob");
     dynamic.reverse();
+    const mark = (w: Word): Word => (tok.escaped ? { ...w, escaped: true } : w);
     if (splitValue !== undefined && /\s/.test(splitValue.trim())) {
-      return splitValue.trim().split(/\s+/).map((part) => ({ text: part, dynamic: [...dynamic] }));
+      return splitValue.trim().split(/\s+/).map((part) => mark({ text: part, dynamic: [...dynamic] }));
     }
     if (tok.brace) {
       const expanded = expandBraces(text);
-      return expanded.map((part) => ({ text: part, dynamic: [...dynamic, "brace"] }));
+      return expanded.map((part) => mark({ text: part, dynamic: [...dynamic, "brace"] }));
     }
-    return [{ text, dynamic }];
+    return [mark({ text, dynamic })];
   }
 
   private expandTilde(text: string, dynamic: string[]): string {

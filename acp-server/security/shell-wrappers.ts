@@ -166,6 +166,9 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     if (isDynamic(words[k])) {
       unresolved.push(`the command name \`${word}\` is computed at run time (${words[k].dynamic.join(", ")})`);
     }
+    // `\rm`, `r''m`, `$'\x72m'`: the name resolves, but only through our decoding of it; a name
+    // spelled to look unlike itself is treated as unknown (fail closed), never as what it decodes to.
+    else if (words[k].escaped) unresolved.push(`the command name \`${word}\` is written with escapes or quotes, which hides what it runs`);
     const name = normaliseProgram(word);
     let next = -1;
     const callAt = name === "npx" || name === "pnpx" ? texts.slice(k + 1).findIndex((t) => t === "-c" || t === "--call" || t.startsWith("--call=")) : -1;
