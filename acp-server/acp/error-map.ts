@@ -59,6 +59,20 @@ export function fromAgentError(error: AnyAgentError): acp.RequestError {
   }
 }
 
+// The JSON-RPC prefix of each code that the edge puts before a union member's own message.
+const SDK_PREFIX = /^(Internal error|Invalid params|Invalid request|Authentication required|Request cancelled): /;
+
+/**
+ * An error the edge answered, as one line for a terminal (`hermes chat` is a client of this
+ * edge): the union member's own message, without the JSON-RPC label in front of it.
+ */
+export function requestErrorText(error: unknown): string {
+  const { code, message, data } = (error ?? {}) as { code?: unknown; message?: unknown; data?: { sessionId?: unknown } };
+  if (code === -32002 && typeof data?.sessionId === "string") return `session ${data.sessionId} not found`;
+  const text = typeof message === "string" ? message : String(error);
+  return text.replace(SDK_PREFIX, "").replace(/^Model request failed: /, "the model request failed: ");
+}
+
 /**
  * Makes every handler registered on `app` from here on answer through toRequestError. Handlers
  * are wrapped as they are registered, so a handler added later cannot forget it.

@@ -6,6 +6,7 @@ import type { ModelChoice } from "./model-choice";
 import type { Delegation, DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
 import type { AgentSession } from "./session";
 import type { ToolKind } from "../tools/registry";
+import { AgentError } from "../util/agent-error";
 
 export interface ToolCallView {
   /** Unique within the session. */
@@ -66,13 +67,13 @@ export type PermissionAnswer = "allow_once" | "allow_session" | "allow_always" |
  * A rejection that carries the user's words for the model ("No, do this instead…"): thrown by
  * `askUser`, turned into the tool's result by the permission gate.
  */
-export class UserRejection extends Error {
+export class UserRejection extends AgentError<"cancelled"> {
   constructor(
     readonly reason: string,
     /** "Always reject": the answer is saved as well. */
     readonly always: boolean,
   ) {
-    super(`The user rejected this: ${reason}`);
+    super("cancelled", `The user rejected this: ${reason}`, { rejected: true, always });
     this.name = "UserRejection";
   }
 }

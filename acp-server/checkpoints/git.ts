@@ -4,15 +4,16 @@
 // call names --git-dir and --work-tree explicitly, so the user's own .git is never consulted.
 import { spawn } from "node:child_process";
 import { findExecutable } from "../util/find-executable";
+import { AgentError } from "../util/agent-error";
 
-export class GitError extends Error {
+export class GitError extends AgentError<"internal"> {
   constructor(
     message: string,
     readonly args: readonly string[],
     readonly exitCode: number | null,
     readonly stderr: string,
   ) {
-    super(message);
+    super("internal", message, { exitCode });
     this.name = "GitError";
   }
 }

@@ -17,9 +17,14 @@ import { snapshotTree, type SnapshotOptions } from "./snapshot";
 import { describeDiff, rawDiff, type RawEntry } from "./tree-diff";
 import { guardedPath } from "./path-guard";
 import type { Checkpoint, RestoreConflict, RestoreOp, RestoreOptions, RestorePlan, RestoreResult } from "./types";
+import { AgentError } from "../util/agent-error";
 
-export class RestoreError extends Error {
-  override name = "RestoreError";
+/** A restore that cannot go ahead (nothing to undo, another restore running, no snapshot). */
+export class RestoreError extends AgentError<"invalid_request"> {
+  constructor(message: string) {
+    super("invalid_request", message, {});
+    this.name = "RestoreError";
+  }
 }
 
 /** In-process guard: one restore per shadow repository at a time (the journal guards across processes). */

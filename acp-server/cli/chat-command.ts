@@ -4,6 +4,7 @@
 // Exit codes: 0 the turn ended, 1 it failed, 2 a usage or configuration error, 130 interrupted.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { createAgentApp } from "../acp/agent-app";
+import { requestErrorText } from "../acp/error-map";
 import { loadAgentRuntime } from "../acp/agent-runtime";
 import { hermesHome } from "../config/paths";
 import { killAllProcessGroups } from "../util/process-group";
@@ -67,7 +68,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       try {
         ({ sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }));
       } catch (error) {
-        process.stderr.write(`hermes: cannot start a session: ${(error as Error).message}\n`);
+        process.stderr.write(`hermes: cannot start a session: ${requestErrorText(error)}\n`);
         return EXIT.turnFailed;
       }
       // Off a terminal, Ctrl-C arrives as a signal: the first cancels the turn, a second quits.

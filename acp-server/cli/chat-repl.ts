@@ -5,6 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { appendFileSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { requestErrorText } from "../acp/error-map";
 import type { ChatRenderer } from "./chat-render";
 import { Interrupted, type Questions } from "./terminal-questions";
 
@@ -46,7 +47,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
       sessionId = last ? await resume(last.sessionId) : await fresh();
     } else sessionId = await fresh();
   } catch (error) {
-    err(`hermes: cannot start a session: ${(error as Error).message}\n`);
+    err(`hermes: cannot start a session: ${requestErrorText(error)}\n`);
     return 1;
   }
   err(`Hermes chat in ${options.cwd} (session ${sessionId}). /exit quits, /help lists commands.\n`);
@@ -76,7 +77,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     }
     if (command === "/resume") {
       if (!args[0]) err("Usage: /resume ID (see /sessions)\n");
-      else sessionId = await resume(args[0]).catch((error: Error) => (err(`hermes: ${error.message}\n`), sessionId));
+      else sessionId = await resume(args[0]).catch((error: unknown) => (err(`hermes: ${requestErrorText(error)}\n`), sessionId));
       continue;
     }
     if (command === "/history") {
@@ -108,7 +109,7 @@ export async function turn(agent: acp.ClientContext, renderer: ChatRenderer, que
     return response.stopReason;
   } catch (error) {
     renderer.finishLine();
-    process.stderr.write(`hermes: ${describeTurnError(error)}\n`);
+    process.stderr.write(`hermes: ${requestErrorText(error)}\n`);
     return "failed";
   } finally {
     stopWaiting();
@@ -117,11 +118,6 @@ export async function turn(agent: acp.ClientContext, renderer: ChatRenderer, que
 }
 
 /** The failure in plain words: no "Internal error" label on a 401 or a network error. */
-export function describeTurnError(error: unknown): string {
-  const message = (error as Error).message ?? String(error);
-  return message.replace(/^Internal error: /, "").replace(/^Model request failed: /, "the model request failed: ");
-}
-
 function remember(file: string, line: string): void {
   try {
     appendFileSync(file, `${line.replace(/\n/g, " ")}\n`, { mode: 0o600 });

@@ -1,5 +1,7 @@
 // Shared bits of the small `hermes <noun> <verb>` commands: flag parsing, --json output, and a
 // one-line progress note on a terminal for work that may take a while.
+import { AgentError, agentErrorText, isAgentError } from "../util/agent-error";
+
 export interface ParsedArgs {
   words: string[];
   flags: Map<string, string | true>;
@@ -29,7 +31,13 @@ export function parseArgs(args: string[], withValue: string[] = []): ParsedArgs 
   return { words, flags };
 }
 
-export class UsageError extends Error {}
+/** A command line the command cannot take: exit 2 with the message and a pointer to --help. */
+export class UsageError extends AgentError<"invalid_params"> {
+  constructor(message: string) {
+    super("invalid_params", message, {});
+    this.name = "UsageError";
+  }
+}
 
 /** Rejects flags the command does not know (a typo must not be silently ignored). */
 export function checkFlags(parsed: ParsedArgs, known: string[]): void {
@@ -54,7 +62,11 @@ export async function withProgress<T>(label: string, work: () => Promise<T>): Pr
   }
 }
 
-/** Runs a command body: a UsageError is exit 2 with the message, anything else propagates. */
+/**
+ * Runs a command body: a UsageError is exit 2 with the message; any other member of the agent
+ * error union (util/agent-error.ts) is exit 1 with its message; anything else is a bug and
+ * propagates with its stack.
+ */
 export async function runCommand(name: string, body: () => Promise<number>): Promise<number> {
   try {
     return await body();
@@ -62,6 +74,10 @@ export async function runCommand(name: string, body: () => Promise<number>): Pro
     if (error instanceof UsageError) {
       process.stderr.write(`hermes ${name}: ${error.message}\nRun "hermes --help" for usage.\n`);
       return 2;
+    }
+    if (isAgentError(error)) {
+      process.stderr.write(`hermes ${name}: ${agentErrorText(error)}\n`);
+      return 1;
     }
     throw error;
   }

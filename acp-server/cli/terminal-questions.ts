@@ -3,10 +3,11 @@
 // Interrupted, so the caller can stop without writing anything.
 import { createInterface, type Interface } from "node:readline";
 import { Writable } from "node:stream";
+import { AgentError } from "../util/agent-error";
 
-export class Interrupted extends Error {
+export class Interrupted extends AgentError<"cancelled"> {
   constructor() {
-    super("interrupted");
+    super("cancelled", "interrupted", {});
     this.name = "Interrupted";
   }
 }

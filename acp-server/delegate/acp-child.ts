@@ -16,6 +16,7 @@ import type { ChildServices } from "./child-services";
 import { childAsk, childOutcome } from "./permissions";
 import type { TaskProgress } from "./progress";
 import { ChildTranscript } from "./transcript";
+import { AgentError } from "../util/agent-error";
 
 /** How long a cancelled child may take to stop before its process group is killed. */
 export const CANCEL_GRACE_MS = 2_000;
@@ -42,8 +43,17 @@ export interface ChildOutcome {
   error?: string;
 }
 
-class ChildFailure extends Error {}
-class ChildCancelled extends Error {}
+/** The child crashed, went quiet past its idle timeout, or could not be driven. */
+class ChildFailure extends AgentError<"internal"> {
+  constructor(message: string) {
+    super("internal", message, {});
+  }
+}
+class ChildCancelled extends AgentError<"cancelled"> {
+  constructor(message: string) {
+    super("cancelled", message, {});
+  }
+}
 
 export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
   const { agent, label, services, log } = spec;

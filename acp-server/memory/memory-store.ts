@@ -9,6 +9,7 @@ import { scanForThreats } from "../security/threat-scan";
 import { writeFileAtomicSync } from "../util/atomic-write";
 import { acquireFileLock, LockBusyError } from "../util/file-lock";
 import { redactSecrets } from "../util/redact";
+import { AgentError } from "../util/agent-error";
 
 export type MemoryTarget = "memory" | "user";
 
@@ -22,9 +23,10 @@ export const MEMORY_FILES: Record<MemoryTarget, { file: string; limit: number }>
 const LOCK_TIMEOUT_MS = 2_000;
 const LOCK_STALE_MS = 10_000;
 
-export class MemoryError extends Error {
+/** A memory write refused (empty, unsafe, over the limit, busy); the message is for the model. */
+export class MemoryError extends AgentError<"tool"> {
   constructor(message: string) {
-    super(message);
+    super("tool", message, {});
     this.name = "MemoryError";
   }
 }

@@ -96,7 +96,7 @@ export class SessionJournal {
    */
   append(record: JournalRecord, options: { sync?: boolean } = {}): AppendResult {
     const fd = this.fd;
-    if (fd === undefined || this.closeAfterSync) throw new SessionStoreError(`journal of session ${this.id} is closed`);
+    if (fd === undefined || this.closeAfterSync) throw new SessionStoreError("internal", `journal of session ${this.id} is closed`, { sessionId: this.id });
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
     const start = this.size;
     try {
@@ -104,7 +104,7 @@ export class SessionJournal {
       while (written < line.length) written += writeSync(fd, line, written, line.length - written);
     } catch (error) {
       this.recoverFromFailedWrite(fd);
-      throw new SessionStoreError(`could not append to the journal of session ${this.id}: ${(error as Error).message}`, { cause: error });
+      throw new SessionStoreError("internal", `could not append to the journal of session ${this.id}: ${(error as Error).message}`, { sessionId: this.id }, { cause: error });
     }
     this.size = start + line.length;
     if (options.sync !== false) this.syncInBackground();

@@ -162,7 +162,7 @@ export class SessionStore {
   }
 
   private assertOpen(): void {
-    if (this.closed) throw new SessionStoreError("the session store is closed");
+    if (this.closed) throw new SessionStoreError("internal", "the session store is closed", {});
   }
 
   /** The index, loaded if need be and caught up with journals that changed on disk. */

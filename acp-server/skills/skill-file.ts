@@ -4,6 +4,7 @@
 // provenance...) are kept as they are: rewriting a skill never drops what others put there.
 import { isMap, parseDocument, YAMLParseError } from "yaml";
 import { z } from "zod";
+import { AgentError } from "../util/agent-error";
 
 /** Lowercase letters, digits and hyphens: a folder name and a slash command at once. */
 export const SKILL_NAME = /^[a-z0-9][a-z0-9-]{0,63}$/;
@@ -35,9 +36,10 @@ export const SkillFrontmatterSchema = z
 
 export type SkillFrontmatter = z.infer<typeof SkillFrontmatterSchema>;
 
-export class SkillFormatError extends Error {
+/** A SKILL.md that is not well formed (on disk, or written by skill_manage). */
+export class SkillFormatError extends AgentError<"config"> {
   constructor(message: string) {
-    super(message);
+    super("config", message, {});
     this.name = "SkillFormatError";
   }
 }

@@ -9,6 +9,7 @@ import { findSkill, SKILL_FILE, type Skill, type SkillCatalog } from "./library"
 import { parseSkillFile, SKILL_NAME, SkillFormatError, stampSkillFile, type ParsedSkillFile } from "./skill-file";
 import { PROJECT_WRITE_DIR, userSkillsDir } from "./sources";
 import { scanSkillWrite } from "./write-scan";
+import { AgentError } from "../util/agent-error";
 
 export type ManageAction = "create" | "edit" | "patch" | "delete" | "write_file" | "remove_file";
 export type WriteScope = "user" | "project";
@@ -63,9 +64,10 @@ export interface SkillChange {
   overrides?: string;
 }
 
-export class SkillManageError extends Error {
+/** A skill_manage request that cannot be carried out; the message is for the model. */
+export class SkillManageError extends AgentError<"tool"> {
   constructor(message: string) {
-    super(message);
+    super("tool", message, {});
     this.name = "SkillManageError";
   }
 }

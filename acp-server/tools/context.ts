@@ -1,6 +1,7 @@
 // What a tool may use while it runs. The agent layer builds one per tool call; the
 // ACP edge supplies the editor-backed pieces (client fs, client terminals, permission
 // prompts), so tools never know which side of the protocol they are on.
+import { AgentError } from "../util/agent-error";
 
 /** An image as base64 bytes (what MCP tools return and models take). */
 export interface ImagePart {
@@ -40,9 +41,9 @@ export interface WriteOutcome {
   note?: string;
 }
 
-export class FileNotFoundError extends Error {
+export class FileNotFoundError extends AgentError<"not_found"> {
   constructor(readonly path: string) {
-    super(`File not found: ${path}`);
+    super("not_found", `File not found: ${path}`, { uri: path });
     this.name = "FileNotFoundError";
   }
 }

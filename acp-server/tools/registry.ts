@@ -3,6 +3,7 @@
 // ToolRegistry (tool-set.ts). Importing a tool file has no effect beyond defining it.
 import { z } from "zod";
 import type { DisplayContent, ImagePart, Location, ToolContext } from "./context";
+import { AgentError } from "../util/agent-error";
 
 /** ACP tool kinds (the editor picks an icon from them). */
 export type ToolKind = "read" | "edit" | "delete" | "move" | "search" | "execute" | "think" | "fetch" | "other";
@@ -20,9 +21,9 @@ export interface ToolResult {
 }
 
 /** An error the model should read as the tool's result (bad path, no match, ...). */
-export class ToolError extends Error {
+export class ToolError extends AgentError<"tool"> {
   constructor(message: string) {
-    super(message);
+    super("tool", message, {});
     this.name = "ToolError";
   }
 }

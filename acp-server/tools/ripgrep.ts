@@ -7,11 +7,13 @@ import os from "node:os";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { SENSITIVE_DIRS, SENSITIVE_EXCEPTION_GLOBS, SENSITIVE_FILE_GLOBS } from "../security/sensitive-paths";
+import { AgentError } from "../util/agent-error";
 
 /** ripgrep could not run the search (missing binary, unsupported flag or regex). */
-export class RipgrepError extends Error {
+/** rg missing or failing: search_files falls back to its own walk. */
+export class RipgrepError extends AgentError<"tool"> {
   constructor(message: string) {
-    super(message);
+    super("tool", message, {});
     this.name = "RipgrepError";
   }
 }

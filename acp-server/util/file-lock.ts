@@ -3,6 +3,7 @@
 // lock whose holder is dead, or which is older than `staleMs`, is taken over. Synchronous on
 // purpose: the critical sections are a read-modify-write of one small file.
 import fs from "node:fs";
+import { AgentError } from "./agent-error";
 
 export interface FileLockOptions {
   /** Give up after this long (default 10 s: a loaded machine can hold a small read-modify-write for seconds). */
@@ -11,9 +12,9 @@ export interface FileLockOptions {
   staleMs?: number;
 }
 
-export class LockBusyError extends Error {
+export class LockBusyError extends AgentError<"busy"> {
   constructor(readonly lockFile: string) {
-    super(`${lockFile} is held by another process`);
+    super("busy", `${lockFile} is held by another process`, { lockFile });
     this.name = "LockBusyError";
   }
 }

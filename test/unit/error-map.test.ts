@@ -5,10 +5,24 @@ import assert from "node:assert/strict";
 import test from "node:test";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { createAgentApp } from "../../acp-server/acp/agent-app";
-import { fromAgentError, toRequestError, UNEXPECTED_ERROR_MESSAGE, withErrorMapping } from "../../acp-server/acp/error-map";
+import { fromAgentError, requestErrorText, toRequestError, UNEXPECTED_ERROR_MESSAGE, withErrorMapping } from "../../acp-server/acp/error-map";
 import { ModelsExhaustedError } from "../../acp-server/agent/model-call";
+import { UserRejection } from "../../acp-server/agent/turn-io";
+import { GitError } from "../../acp-server/checkpoints/git";
+import { RestoreError } from "../../acp-server/checkpoints/restore";
+import { UsageError } from "../../acp-server/cli/cli-output";
+import { Interrupted } from "../../acp-server/cli/terminal-questions";
 import { DuplicateMcpServerError } from "../../acp-server/mcp/server-spec";
+import { MemoryError } from "../../acp-server/memory/memory-store";
 import { ContextOverflowError, ProviderError } from "../../acp-server/providers/types";
+import { SandboxUnavailableError } from "../../acp-server/security/sandbox/command-sandbox";
+import { InvalidCursorError, InvalidSessionIdError, SessionExistsError, SessionNotFoundError, SessionStoreError } from "../../acp-server/sessions/errors";
+import { SkillFormatError } from "../../acp-server/skills/skill-file";
+import { SkillManageError } from "../../acp-server/skills/skill-writer";
+import { FileNotFoundError } from "../../acp-server/tools/context";
+import { ToolError } from "../../acp-server/tools/registry";
+import { RipgrepError } from "../../acp-server/tools/ripgrep";
+import { LockBusyError } from "../../acp-server/util/file-lock";
 import { AGENT_ERROR_CATEGORIES, AgentError, type AgentErrorCategory, type AnyAgentError, agentErrorText } from "../../acp-server/util/agent-error";
 import type { Logger } from "../../acp-server/util/log";
 
@@ -70,6 +84,50 @@ test("the specialised classes are members of the union and answer as their sites
     message: 'Invalid params: Two MCP servers are named "twin" in this request; server names must be unique.',
     data: { mcpServers: "twin" },
   });
+});
+
+test("every error class Hermes defines is a member of the union, with its category and the JSON-RPC code it answers", () => {
+  const members: [AnyAgentError, AgentErrorCategory, number][] = [
+    [new InvalidSessionIdError("../etc"), "invalid_params", -32602],
+    [new InvalidCursorError(), "invalid_params", -32602],
+    [new SessionExistsError("s1"), "invalid_request", -32600],
+    [new SessionNotFoundError("s1"), "unknown_session", -32002],
+    [new SessionStoreError("internal", "could not append to the journal of session s1: ENOSPC", { sessionId: "s1" }), "internal", -32603],
+    [new ToolError("no match"), "tool", -32603],
+    [new FileNotFoundError("/p/x.ts"), "not_found", -32002],
+    [new RipgrepError("ripgrep is not installed"), "tool", -32603],
+    [new MemoryError("Memory content is empty."), "tool", -32603],
+    [new LockBusyError("/h/MEMORY.md.lock"), "busy", -32603],
+    [new SkillFormatError("invalid YAML in the frontmatter"), "config", -32603],
+    [new SkillManageError('"X" is not a valid skill name'), "tool", -32603],
+    [new UserRejection("use tabs", false), "cancelled", -32800],
+    [new RestoreError("this session has no checkpoint to undo"), "invalid_request", -32600],
+    [new GitError("git add failed (exit 1): x", ["add"], 1, "x"), "internal", -32603],
+    [new SandboxUnavailableError("bubblewrap is not installed"), "config", -32603],
+    [new UsageError("--lines needs a positive whole number"), "invalid_params", -32602],
+    [new Interrupted(), "cancelled", -32800],
+    [new ProviderError("HTTP 429", { kind: "rate_limit", status: 429 }), "provider", -32603],
+    [new DuplicateMcpServerError("twin"), "invalid_params", -32602],
+  ];
+  for (const [error, category, code] of members) {
+    assert.ok(error instanceof AgentError, error.name);
+    assert.equal(error.category, category, error.name);
+    const answer = fromAgentError(error);
+    assert.equal(answer.code, code, error.name);
+    if (category !== "unknown_session" && category !== "not_found") assert.ok(answer.message.endsWith(error.message), `${error.name}: ${answer.message}`);
+  }
+  // The ids and paths the protocol expects in data.
+  assert.deepEqual(fromAgentError(new SessionNotFoundError("s1")).data, { sessionId: "s1" });
+  assert.deepEqual(wire(fromAgentError(new FileNotFoundError("/p/x.ts"))), { code: -32002, message: "Resource not found: /p/x.ts", data: { uri: "/p/x.ts" } });
+});
+
+test("requestErrorText: what `hermes chat` prints for an answer of the edge", () => {
+  const said = (error: AnyAgentError) => requestErrorText(fromAgentError(error));
+  assert.equal(said(new AgentError("invalid_params", 'unknown mode "yolo"', {})), 'unknown mode "yolo"');
+  assert.equal(said(new AgentError("unknown_session", "session s1 not found", { sessionId: "s1" })), "session s1 not found");
+  assert.equal(said(new ProviderError("openai: HTTP 500", { kind: "server", status: 500 })), "the model request failed: openai: HTTP 500");
+  assert.equal(said(new AgentError("auth_required", "Hermes has no usable model.", { authRequired: true, reason: "", methods: [] })), "Hermes has no usable model.");
+  assert.equal(requestErrorText(new Error("connection closed")), "connection closed");
 });
 
 test("an error outside the union is logged with method, session and stack and answers one generic error", () => {

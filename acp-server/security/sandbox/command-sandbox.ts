@@ -14,6 +14,7 @@ import { procGuard } from "./proc-guard";
 import { resolveSandboxPolicy, type SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
 import { sandboxStateDir, sessionTempDir } from "./temp-dir";
+import { AgentError } from "../../util/agent-error";
 
 export interface SandboxConfig {
   /** terminal.sandbox */
@@ -44,7 +45,13 @@ export interface SpawnPlan {
 }
 
 /** Thrown when a command must not run at all (terminal.sandbox: on, and no sandbox here). */
-export class SandboxUnavailableError extends Error {}
+/** sandbox.mode requires a sandbox this machine cannot provide: a configuration to fix. */
+export class SandboxUnavailableError extends AgentError<"config"> {
+  constructor(message: string) {
+    super("config", message, {});
+    this.name = "SandboxUnavailableError";
+  }
+}
 
 export class CommandSandbox {
   constructor(
