@@ -47,15 +47,6 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   /** What session/new, load, resume and fork answer with, and what follows the answer. */
   const opened = async (session: AcpSession, client: acp.AgentContext) => {
     const current = await getRuntime();
-    // Get the first prompt's work out of its way: the frozen system prompt (git status) and the
-    // provider SDK. Commands and the title go out after the response: some clients stall on
-    // updates that overtake it.
-    setImmediate(() => {
-      promptModule()
-        .then(({ prepareSystemPrompt }) => prepareSystemPrompt(session.agent))
-        .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
-      current.warmUp(session.agent.modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
-    });
     // Everything awaited comes first: the updates below must not overtake the response.
     const configOptions = await sessionConfigOptions(current, session.agent);
     const skills = await skillCommandsFor(session.agent.cwd, current, log);
@@ -64,6 +55,17 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     // Servers that finish connecting later bring their prompts (slash commands) with them.
     session.watchMcp(() => notifyAfterResponse(client, session.id, commands(), log));
     if (session.title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title: session.title }, log);
+    // Get the first prompt's work out of its way: the frozen system prompt (git status) and the
+    // provider SDK. Not before the response: stdout writes leave in one setImmediate after they
+    // are made (stdout-writer.ts), so the second turn of the loop starts after the answer went out.
+    setImmediate(() =>
+      setImmediate(() => {
+        promptModule()
+          .then(({ prepareSystemPrompt }) => prepareSystemPrompt(session.agent))
+          .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
+        current.warmUp(session.agent.modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
+      }),
+    );
     return { modes: modeState(session.agent), configOptions };
   };
 
@@ -72,10 +74,14 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.initialize, ({ params }) => {
       clientCapabilities = params.clientCapabilities ?? {};
       log.info("initialize", { client: params.clientInfo?.name, protocolVersion: params.protocolVersion, capabilities: clientCapabilities });
-      // Warm up what the first session/prompt needs while the client reads the answer.
+      // Warm up what the first session/new, then the first prompt, need while the client reads the
+      // answer (agent-runtime.ts, prepare). The loop's modules come last: session/new does not need them.
       setImmediate(() => {
-        getRuntime().catch((error: unknown) => log.error("loading the runtime failed", { error }));
-        promptModule().catch((error: unknown) => log.error("loading the agent failed", { error }));
+        void getRuntime()
+          .then((current) => current.prepare(process.cwd()))
+          .catch((error: unknown) => log.error("loading the runtime failed", { error }))
+          .then(() => promptModule())
+          .catch((error: unknown) => log.error("loading the agent failed", { error }));
       });
       return initializeResponse(options.version, clientCapabilities);
     })

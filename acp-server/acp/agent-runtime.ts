@@ -12,6 +12,7 @@ import { createProvider } from "../providers/create-provider";
 import { ApprovalRules } from "../security/approval-rules";
 import { SessionStore } from "../sessions/session-store";
 import { builtinToolRegistry } from "../tools/all-tools";
+import { toolJsonSchema } from "../tools/registry";
 import type { ToolRegistry } from "../tools/tool-set";
 import type { ModelProvider } from "../providers/types";
 import { configureLogging, type Logger } from "../util/log";
@@ -39,6 +40,12 @@ export interface AgentRuntime {
   auxiliary(): ModelChoice | undefined;
   /** Loads a model's SDK ahead of its first call. */
   warmUp(modelId?: string): Promise<void>;
+  /**
+   * Does ahead of time, in the idle moments after `initialize` is answered, what the first
+   * session/new and prompt would otherwise wait for (see prepareFirstSession). Called any
+   * number of times, it runs once; it never rejects.
+   */
+  prepare(cwd: string): Promise<void>;
 }
 
 export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "warn" | "error" } = {}): Promise<AgentRuntime> {
@@ -56,7 +63,21 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
   if (!model.ok) {
     log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
-    return { loaded, sessions, approvals, tools, model, chainFor: () => [], findModel: () => undefined, pickerChoices: async () => [], auxiliary: () => undefined, warmUp: async () => {} };
+    let prepared: Promise<void> | undefined;
+    const runtime: AgentRuntime = {
+      loaded,
+      sessions,
+      approvals,
+      tools,
+      model,
+      chainFor: () => [],
+      findModel: () => undefined,
+      pickerChoices: async () => [],
+      auxiliary: () => undefined,
+      warmUp: async () => {},
+      prepare: (cwd) => (prepared ??= prepareFirstSession(runtime, cwd, log)),
+    };
+    return runtime;
   }
 
   const models = resolveModelSet(loaded, model.model);
@@ -87,7 +108,8 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     }));
   const findModel = (modelId: string) => [...models.choices, ...discovered].find((choice) => choice.id === modelId);
 
-  return {
+  let prepared: Promise<void> | undefined;
+  const runtime: AgentRuntime = {
     loaded,
     sessions,
     approvals,
@@ -104,7 +126,42 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     warmUp: async (modelId) => {
       await providerFor((modelId && findModel(modelId)) || models.main).warmUp?.();
     },
+    prepare: (cwd) => (prepared ??= prepareFirstSession(runtime, cwd, log)),
   };
+  return runtime;
+}
+
+/** Lets a request that arrived meanwhile run before the next step. */
+const idle = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
+ * What the first session/new waits for, then what its first prompt needs, one step per turn of
+ * the event loop so a request that arrives meanwhile is not held up. Each step leaves its result
+ * where the session's own code finds it, so a session/new that comes first just does that step
+ * itself (or awaits the same promise):
+ *   - the model picker's choices: GET /models on the main endpoint (the runtime's one promise,
+ *     which session/new awaits; it also loads Node's fetch);
+ *   - the skill catalog: every SKILL.md parsed once (library.ts keeps them by text; the bundled and
+ *     $HERMES_HOME skills are the same for every folder);
+ *   - the tools' JSON schemas, built from zod once per process (tools/registry.ts keeps them);
+ *   - the main model's provider SDK (imported once; session/new asks for it again, a no-op then).
+ */
+async function prepareFirstSession(runtime: AgentRuntime, cwd: string, log: Logger): Promise<void> {
+  try {
+    void runtime.pickerChoices().catch((error: unknown) => log.warn("listing the endpoint's models failed", { error }));
+    await idle();
+    const { catalogFor } = await import("../skills/settings");
+    const { loaded } = runtime;
+    catalogFor({ cwd, home: loaded.home, config: loaded.config, env: loaded.env });
+    await idle();
+    for (const tool of runtime.tools.list()) {
+      toolJsonSchema(tool);
+      await idle();
+    }
+    await runtime.warmUp(); // the main model's SDK (its provider keeps the one promise)
+  } catch (error) {
+    log.warn("preparing for the first session failed", { error });
+  }
 }
 
 /** Nothing configured: use a local Ollama / LM Studio if one is running. */
