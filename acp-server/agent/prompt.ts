@@ -1,27 +1,25 @@
 // The system prompt, built once per session at its first prompt and then frozen:
 // it stays byte-identical for the whole session so provider prompt caches stay valid.
 // Anything that changes between calls belongs in the ephemeral layer, never here.
-import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
 import { hermesHome } from "../config/paths";
 import { MemoryStore } from "../memory/memory-store";
 import { scanForThreats } from "../security/threat-scan";
+import { workspaceGitSummary } from "../security/workspace-git";
 import { availableSkills } from "../skills/library";
 import { catalogFor, skillsContext } from "../skills/settings";
 import { renderSkillIndex } from "../skills/skill-text";
 import { loadContextFiles, type ContextFile } from "./context-files";
 
-const run = promisify(execFile);
 
 export interface PromptFacts {
   cwd: string;
   toolNames: string[];
   date: string;
   platform: string;
-  git?: { branch: string; changedFiles: number };
+  git?: { branch: string; changedFiles?: number };
   /** $HERMES_HOME/SOUL.md, the user's persona for the agent (replaces the default identity). */
   soul?: string;
   /** The MEMORY.md and USER.md blocks as they were when the session started. */
@@ -70,7 +68,7 @@ export function renderSystemPrompt(facts: PromptFacts): string {
     `Working directory: ${facts.cwd}`,
     `Platform: ${facts.platform}`,
     `Date: ${facts.date}`,
-    facts.git ? `Git branch: ${facts.git.branch} (${facts.git.changedFiles} changed file${facts.git.changedFiles === 1 ? "" : "s"} at session start)` : "Not a git repository.",
+    facts.git ? `Git branch: ${facts.git.branch}${facts.git.changedFiles === undefined ? "" : ` (${facts.git.changedFiles} changed file${facts.git.changedFiles === 1 ? "" : "s"} at session start)`}` : "Not a git repository.",
   ].join("\n");
   const context = facts.contextFiles.length
     ? `# Project instructions\nFollow these instructions from the project (the nearest file wins where they differ):\n\n${facts.contextFiles
@@ -121,16 +119,5 @@ async function readSoul(home: string): Promise<string | undefined> {
   return scanForThreats(text) ? undefined : text;
 }
 
-async function gitSummary(cwd: string): Promise<PromptFacts["git"]> {
-  try {
-    const options = { cwd, timeout: 2_000, windowsHide: true };
-    const [branch, status] = await Promise.all([
-      run("git", ["rev-parse", "--abbrev-ref", "HEAD"], options),
-      run("git", ["status", "--porcelain"], options),
-    ]);
-    const changedFiles = status.stdout.split("\n").filter((line) => line.trim() !== "").length;
-    return { branch: branch.stdout.trim(), changedFiles };
-  } catch {
-    return undefined; // not a repository, or no git: the prompt says so
-  }
-}
+/** Run outside the sandbox, so it refuses a repository whose own settings run commands (security/workspace-git.ts). */
+const gitSummary = workspaceGitSummary;

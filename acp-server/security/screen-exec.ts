@@ -228,7 +228,8 @@ export function checkEnvAssignments(s: Screen, cmd: SimpleCommand): void {
   }
 }
 
-const GIT_EXEC_KEY = /^(core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|attributesfile)|alias\..+|diff\..+\.(command|textconv)|diff\.external|merge\..+\.driver|filter\..+\.(clean|smudge|process)|credential\..*helper|pager\..+|sequence\.editor|gpg\.program|gpg\..+\.program|uploadpack\.packobjectshook|protocol\..*allow|remote\..+\.(receivepack|uploadpack|proxy)|.+\.command|include\.path|includeif\..+)$/i;
+/** git settings whose value is a command git runs (or that pull in more settings). */
+export const GIT_EXEC_KEY = /^(core\.(pager|editor|sshcommand|fsmonitor|hookspath|gitproxy|askpass|attributesfile)|alias\..+|diff\..+\.(command|textconv)|diff\.external|merge\..+\.driver|filter\..+\.(clean|smudge|process)|credential\..*helper|pager\..+|sequence\.editor|gpg\.program|gpg\..+\.program|uploadpack\.packobjectshook|protocol\..*allow|remote\..+\.(receivepack|uploadpack|proxy)|.+\.command|include\.path|includeif\..+)$/i;
 
 /** `git -c core.pager=...`, `git config alias.x '!...'`: settings that run commands. */
 export function checkGitExec(s: Screen, args: string[]): void {
