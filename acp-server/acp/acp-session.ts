@@ -1,18 +1,14 @@
-// An ACP session: the agent's session plus what only the protocol edge knows: the MCP
-// servers the client passed, its journal, its title, and the queue of prompts (ACP runs
-// one turn at a time; a prompt that arrives during a turn waits and runs right after).
+// An ACP session: the agent's session (which owns the state and the journal) plus what only
+// the protocol edge knows: the MCP servers the client passed and the queue of prompts (ACP
+// runs one turn at a time; a prompt that arrives during a turn waits and runs right after).
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentSession } from "../agent/session";
 import type { McpBridge } from "../mcp/bridge";
-import type { SessionRecorder } from "../sessions/recorder";
-import type { TitleSource } from "../sessions/types";
 import { invalidRequest } from "../util/agent-error";
 
 export class AcpSession {
-  title?: string;
   /** The session's MCP servers (none: undefined). */
   mcp?: McpBridge;
-  titleSource?: TitleSource;
   private tail: Promise<unknown> = Promise.resolve();
   private readonly turns = new Set<AbortController>();
   private closed = false;
@@ -20,7 +16,6 @@ export class AcpSession {
   constructor(
     readonly agent: AgentSession,
     public mcpServers: acp.McpServer[],
-    readonly recorder?: SessionRecorder,
   ) {}
 
   get id(): string {

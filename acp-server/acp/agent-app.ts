@@ -54,7 +54,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     notifyAfterResponse(client, session.id, commands(), log);
     // Servers that finish connecting later bring their prompts (slash commands) with them.
     session.watchMcp(() => notifyAfterResponse(client, session.id, commands(), log));
-    if (session.title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title: session.title }, log);
+    const title = session.agent.title;
+    if (title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title }, log);
     // Get the first prompt's work out of its way: the frozen system prompt (git status) and the
     // provider SDK. Not before the response: stdout writes leave in one setImmediate after they
     // are made (stdout-writer.ts), so the second turn of the loop starts after the answer went out.
@@ -134,7 +135,6 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.setMode, async ({ params, client }) => {
       const session = hub.get(params.sessionId);
       setMode(session.agent, params.modeId);
-      session.recorder?.settings({ mode: session.agent.mode });
       notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
       const options = await sessionConfigOptions(await getRuntime(), session.agent);
       notifyAfterResponse(client, session.id, { sessionUpdate: "config_option_update", configOptions: options }, log);
@@ -144,7 +144,6 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       const session = hub.get(params.sessionId);
       const current = await getRuntime();
       const changed = await setConfigOption(current, session.agent, params, log);
-      session.recorder?.settings(changed === "mode" ? { mode: session.agent.mode } : { modelId: session.agent.modelId });
       if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
       return { configOptions: await sessionConfigOptions(current, session.agent) };
     });

@@ -65,7 +65,6 @@ export async function runCommand(
     case "reset": {
       const dropped = agent.history.length;
       agent.reset();
-      session.recorder?.reset();
       return say(`Started a fresh context: ${dropped} earlier messages are no longer sent to the model (they stay in this session's history).`);
     }
     case "model": {
@@ -77,17 +76,18 @@ export async function runCommand(
       const wanted = choices.find((m) => m.id === command.argument || m.name === command.argument);
       if (!wanted) return say(`Unknown model "${command.argument}". \`/model\` lists the choices.`);
       await setModel(runtime, agent, wanted.id, log);
-      session.recorder?.settings({ modelId: wanted.id });
       return say(`Switched to \`${wanted.id}\`.`);
     }
     case "usage": {
-      const cost = agent.costUsd !== undefined ? `, cost $${agent.costUsd.toFixed(4)}` : "";
-      return say(`This session: ${agent.tokensIn.toLocaleString("en")} input and ${agent.tokensOut.toLocaleString("en")} output tokens over ${agent.modelCalls} model calls${cost}.`);
+      // The session's one account: its subagents' and child agents' calls are in it.
+      const { usage } = agent;
+      const cost = usage.costUsd !== undefined ? `, cost $${usage.costUsd.toFixed(4)}` : "";
+      return say(`This session: ${usage.inputTokens.toLocaleString("en")} input and ${usage.outputTokens.toLocaleString("en")} output tokens over ${usage.modelCalls} model calls${cost}.`);
     }
     case "title":
-      if (!command.argument) return say(session.title ? `This session is titled "${session.title}".` : "This session has no title yet. Use /title <text> to set one.");
+      if (!command.argument) return say(agent.title ? `This session is titled "${agent.title}".` : "This session has no title yet. Use /title <text> to set one.");
       observer.setTitle(command.argument, "user");
-      return say(`Title set to "${session.title}".`);
+      return say(`Title set to "${agent.title}".`);
     case "version":
       return say(`Hermes ${VERSION}`);
     case "mcp":

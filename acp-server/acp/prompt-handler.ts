@@ -114,11 +114,12 @@ async function runPromptTurn(
       },
       parts,
     );
-    if (!session.title) nameSession(deps, session, parts, observer);
+    if (!session.agent.title) nameSession(deps, session, parts, observer);
     await observer.flush();
-    deps.log.info("turn ended", { sessionId: session.id, stopReason, usage: observer.usageTotals });
+    const usage = session.agent.usage.turnTotals;
+    deps.log.info("turn ended", { sessionId: session.id, stopReason, usage });
     // `usage` is an unstable PromptResponse field; clients on the stable protocol ignore it.
-    return { stopReason, usage: promptUsage(observer.usageTotals) };
+    return { stopReason, usage: promptUsage(usage) };
   } catch (error) {
     if (isAgentError(error) && error.category === "provider") {
       // Said in the conversation, where the user looks, and as the error the client gets
@@ -143,7 +144,7 @@ function nameSession(deps: PromptDeps, session: AcpSession, parts: UserPart[], o
   if (!auxiliary) return;
   generateTitle(auxiliary, session.agent.history, AbortSignal.timeout(20_000))
     .then(async (title) => {
-      if (!title || session.titleSource === "user") return;
+      if (!title || session.agent.titleSource === "user") return;
       observer.setTitle(title, "auto");
       await observer.flush();
     })

@@ -78,11 +78,7 @@ export class SessionHub {
     const title = restoreSession(parent.meta, parent.records).title;
     const meta: SessionMeta = { ...parent.meta, id: randomUUID(), cwd: checkedCwd(cwd), createdAt: Date.now(), parentId, source: "fork" };
     const session = await this.open(runtime, meta, records, specs, mcpServers, records);
-    if (title) {
-      session.title = `Fork of ${title}`;
-      session.titleSource = "auto";
-      session.recorder?.settings({ title: session.title, titleSource: "auto" });
-    }
+    if (title) session.agent.setTitle(`Fork of ${title}`, "auto");
     return { session, records };
   }
 
@@ -132,16 +128,11 @@ export class SessionHub {
       for (const record of copy ?? []) runtime.sessions.append(meta.id, record);
     }
     const mode: SessionMode = restored.mode && isSessionMode(restored.mode) ? restored.mode : runtime.loaded.config.agent.default_mode;
-    const agent = new AgentSession(meta.id, meta.cwd, mode, new SessionTools(runtime.tools));
-    agent.history.push(...restored.history);
-    agent.rememberToolCallIds(restored.toolCallIds);
-    if (restored.systemPrompt !== undefined) agent.systemPrompt = Promise.resolve(restored.systemPrompt);
-    if (restored.modelId && runtime.findModel(restored.modelId)) agent.modelId = restored.modelId;
+    // The agent's session owns the journal from here on: the edge never writes to it.
     const recorder = new SessionRecorder(runtime.sessions, meta.id, restored.nextSeq, this.options.log);
-    agent.sink = recorder;
-    const session = new AcpSession(agent, mcpServers, recorder);
-    session.title = restored.title;
-    session.titleSource = restored.titleSource;
+    const modelId = restored.modelId && runtime.findModel(restored.modelId) ? restored.modelId : undefined;
+    const agent = new AgentSession(meta.id, meta.cwd, mode, { recorder, tools: new SessionTools(runtime.tools), restored: { ...restored, modelId } });
+    const session = new AcpSession(agent, mcpServers);
     this.live.set(meta.id, session);
     await session.setMcp(await openMcpBridge(runtime, specs, meta.cwd, this.options.log));
     this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, messages: agent.history.length });

@@ -21,17 +21,17 @@ export function setMode(session: AgentSession, modeId: string): void {
   if (!isSessionMode(modeId)) {
     throw invalidParams(`unknown mode "${modeId}"; expected one of ${SESSION_MODES.map((m) => m.id).join(", ")}`, { modeId });
   }
-  session.mode = modeId;
+  session.setMode(modeId);
 }
 
-/** Switches the model for the session's next call; the choice must be one the picker offers. */
+/** Switches the model for the session's next call (journaled); the choice must be one the picker offers. */
 export async function setModel(runtime: AgentRuntime, session: AgentSession, modelId: string, log: Logger): Promise<void> {
   await runtime.pickerChoices();
   if (!runtime.findModel(modelId)) {
     const known = (await runtime.pickerChoices()).map((model) => model.id);
     throw invalidParams(`unknown model "${modelId}"; choices: ${known.join(", ") || "none (no model configured)"}`, { value: modelId });
   }
-  session.modelId = modelId;
+  session.setModel(modelId);
   log.info("model switched", { sessionId: session.id, model: modelId });
   runtime.warmUp(modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
 }

@@ -15,7 +15,7 @@ const TITLE_INSTRUCTIONS =
   "Write a title for this coding conversation: 3 to 7 words, sentence case, no quotes, no trailing period. Reply with the title only.";
 
 /** Asks the auxiliary model for a title; undefined when it fails or says nothing useful. */
-export async function generateTitle(model: ModelChoice, history: ChatMessage[], signal: AbortSignal): Promise<string | undefined> {
+export async function generateTitle(model: ModelChoice, history: readonly ChatMessage[], signal: AbortSignal): Promise<string | undefined> {
   const excerpt = history
     .filter((m) => m.role === "user" || (m.role === "assistant" && m.content))
     .slice(0, 4)

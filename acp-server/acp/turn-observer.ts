@@ -1,11 +1,10 @@
 // Sends what the agent loop reports as session/update notifications, in order, as it
-// happens (text deltas are never held back), and journals what session/load must replay
-// (finished tool calls, plans, titles). flush() waits until every update of the turn was
+// happens (text deltas are never held back). It only observes: what session/load must replay
+// is journaled by the agent's session. flush() waits until every update of the turn was
 // written, so the prompt response never overtakes them.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ModelChoice } from "../agent/model-choice";
 import type { CompactionReport, ToolCallOutcome, ToolCallView, TurnObserver } from "../agent/turn-io";
-import { callCost, UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 import type { TitleSource } from "../sessions/types";
@@ -17,9 +16,6 @@ import * as updates from "./updates";
 export class AcpTurnObserver implements TurnObserver {
   private readonly inFlight = new Set<Promise<void>>();
   private failed = false;
-  readonly usageTotals = new UsageTotals();
-  /** Announced tool calls, kept until they finish so the journal gets the whole record. */
-  private readonly calls = new Map<string, ToolCallView>();
 
   constructor(
     private readonly client: acp.AgentContext,
@@ -62,7 +58,6 @@ export class AcpTurnObserver implements TurnObserver {
   }
 
   toolCallPending(call: ToolCallView): void {
-    this.calls.set(call.id, call);
     this.send(updates.toolCallStarted(call));
   }
 
@@ -76,41 +71,22 @@ export class AcpTurnObserver implements TurnObserver {
 
   toolCallFinished(id: string, outcome: ToolCallOutcome): void {
     this.send(updates.toolCallFinished(id, outcome));
-    const call = this.calls.get(id);
-    this.calls.delete(id);
-    if (call) {
-      const { id: callId, requestId, name, title, kind, rawInput } = call;
-      const locations = outcome.locations ?? call.locations;
-      const content = journalContent(outcome);
-      this.session.recorder?.toolCall({ id: callId, requestId, name, title, kind, locations, rawInput, status: outcome.status, content, rawOutput: outcome.rawOutput });
-    }
   }
 
   plan(todos: TodoItem[]): void {
     this.send(updates.planUpdate(todos));
-    this.session.recorder?.plan(todos);
   }
 
   /** Names the session, durably, and tells the client. */
   setTitle(raw: string, source: TitleSource): void {
     const title = redactSecrets(raw); // a title made from a prompt that held a token
-    this.session.title = title;
-    this.session.titleSource = source;
-    this.session.recorder?.settings({ title, titleSource: source });
+    this.session.agent.setTitle(title, source);
     this.send({ sessionUpdate: "session_info_update", title, updatedAt: new Date().toISOString() });
   }
 
+  /** The session already counted the call (AgentSession.recordUsage); the client sees it. */
   usage(usage: TokenUsage, model: ModelChoice): void {
-    this.usageTotals.add(usage);
-    const agent = this.session.agent;
-    agent.tokensIn += usage.inputTokens;
-    agent.tokensOut += usage.outputTokens;
-    agent.modelCalls++;
-    agent.contextTokens = usage.inputTokens + usage.outputTokens;
-    const cost = callCost(usage, model.price);
-    if (cost !== undefined) agent.costUsd = (agent.costUsd ?? 0) + cost;
-    this.session.recorder?.settings({ tokens: usage.inputTokens + usage.outputTokens });
-    this.send(updates.usageUpdate(usage, model.contextWindow, agent.costUsd));
+    this.send(updates.usageUpdate(usage, model.contextWindow, this.session.agent.usage.costUsd));
   }
 
   notice(text: string): void {
@@ -128,18 +104,6 @@ export class AcpTurnObserver implements TurnObserver {
   }
 
   contextUsage(usedTokens: number, model: ModelChoice): void {
-    this.send(updates.usageUpdate({ inputTokens: usedTokens, outputTokens: 0 }, model.contextWindow, this.session.agent.costUsd));
+    this.send(updates.usageUpdate({ inputTokens: usedTokens, outputTokens: 0 }, model.contextWindow, this.session.agent.usage.costUsd));
   }
-}
-
-/**
- * What a finished tool call's card keeps in the journal. An editor terminal is gone once the
- * session is reloaded (elsewhere, later), so it is kept as the command's output text.
- */
-function journalContent(outcome: ToolCallOutcome): DisplayContent[] {
-  return outcome.content.map((item) => {
-    if (item.type !== "terminal") return item;
-    const output = (outcome.rawOutput as { output?: unknown } | undefined)?.output;
-    return { type: "text", text: `\`\`\`\n${typeof output === "string" ? output : ""}\n\`\`\`` };
-  });
 }

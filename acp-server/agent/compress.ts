@@ -109,9 +109,8 @@ export async function compressSession(context: CompressContext, trigger: Compres
     const summary = summaryText(plan, written.ok ? written.text : undefined);
     const compaction: CompactionRecord = { head: plan.head, tail: base.length - plan.tailStart, summary };
     const compacted = applyCompaction(base, compaction);
-    session.replaceHistory(compacted, compaction);
     const tokensAfter = overhead + messagesTokens(compacted);
-    session.contextTokens = tokensAfter;
+    session.replaceHistory(compacted, compaction, tokensAfter);
     const report: CompactionReport = {
       status: written.ok ? "completed" : "degraded",
       trigger,

@@ -6,7 +6,7 @@ import { toolJsonSchema } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { compressSession, DEFAULT_COMPRESSION, needsCompression, type CompressionSettings, type CompressTrigger } from "./compress";
 import { DEFAULT_NUDGES, joinNotes, turnNotes, type NudgeSettings } from "./ephemeral";
-import { countResults, DEFAULT_SKILL_NUDGE, skillNudge, startActivity, type SkillNudgeSettings } from "./skill-nudge";
+import { countResults, DEFAULT_SKILL_NUDGE, skillNudge, type SkillNudgeSettings } from "./skill-nudge";
 import { callWithRecovery, type CallResult } from "./model-call";
 import { ReplyCollector } from "./reply-collector";
 import { redactSecrets } from "../util/redact";
@@ -56,12 +56,11 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
   // What the user typed or pasted (an error log with a database URL, a key) is masked before the
   // model sees it, as it is in the journal: the model never holds a secret it could repeat.
   session.append({ role: "user", content: prompt.map(redactUserPart) });
-  session.userTurns++;
+  const activity = session.startTurn();
   const systemPrompt = await prepareSystemPrompt(session);
   const tools = toolSpecs(session);
   const toolNames = tools.map((tool) => tool.name);
   const notes = joinNotes(turnNotes(session, options.nudges ?? DEFAULT_NUDGES, toolNames), skillNudge(session, options.skillNudge ?? DEFAULT_SKILL_NUDGE, toolNames));
-  const activity = (session.lastTurnActivity = startActivity(session.userTurns));
 
   for (let call = 1; ; call++) {
     if (signal.aborted) return "cancelled";
@@ -76,9 +75,8 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
     if (budgetSpent) return "max_turn_requests";
     if (step.kind === "answer") return stopReasonFor(step.finish);
 
+    // Each result joins the session (durable, then in memory) as its tool finishes.
     const results = await runToolCalls(step.calls, { session, host: options.host, observer: options.observer, signal, log: options.log });
-    // Each result was made durable as its tool finished; memory gets them in call order.
-    session.history.push(...results);
     countResults(activity, results);
     if (signal.aborted) return "cancelled";
   }
@@ -89,14 +87,11 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
  * soon as they are created, so the first prompt does not wait for `git status`.
  */
 export function prepareSystemPrompt(session: AgentSession): Promise<string> {
-  session.systemPrompt ??= gatherPromptFacts(session.cwd, session.tools.builtin().map((tool) => tool.name))
-    // Model input: a token in AGENTS.md or a memory note goes no further than this.
-    .then((facts) => redactSecrets(renderSystemPrompt(facts)))
-    .then((prompt) => {
-      session.sink?.systemPrompt(prompt);
-      return prompt;
-    });
-  return session.systemPrompt;
+  return session.systemPrompt(() =>
+    gatherPromptFacts(session.cwd, session.tools.builtin().map((tool) => tool.name))
+      // Model input: a token in AGENTS.md or a memory note goes no further than this.
+      .then((facts) => redactSecrets(renderSystemPrompt(facts))),
+  );
 }
 
 /** The tools as the model sees them: the registry's by name, then the session's own (MCP) by name. */
@@ -141,7 +136,7 @@ async function callModel(options: TurnOptions, systemPrompt: string, tools: Tool
   if (message) session.append(message);
   if (cancelled) return { kind: "cancelled" };
   if (result.reply.usage) {
-    session.lastCall = { tokens: result.reply.usage.inputTokens + result.reply.usage.outputTokens, historyLength: session.history.length };
+    session.recordUsage(result.reply.usage, result.model);
     observer.usage(result.reply.usage, result.model);
   }
   const calls = result.reply.calls;

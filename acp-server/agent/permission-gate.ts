@@ -38,17 +38,17 @@ export function permissionGate(
     if (!verdict.sensitive) {
       const saved = savedAnswer(host.approvals, ask, verdict, session.cwd);
       if (saved) return saved === "allow";
-      if (grants.every((grant) => session.alwaysAllowed.has(grant))) return true;
+      if (session.isAllowed(grants)) return true;
     }
 
     const answer = await askUser(host, call, { ...ask, reasons: verdict.reasons }, signal, () => {
       for (const problem of remember(host.approvals, ask, verdict, session.cwd, "reject")) notice(problem);
     });
-    if (answer === "allow_session") for (const grant of grants) session.alwaysAllowed.add(grant);
+    if (answer === "allow_session") session.allow(grants);
     if (answer === "allow_always" || answer === "reject_always") {
       for (const problem of remember(host.approvals, ask, verdict, session.cwd, answer === "allow_always" ? "allow" : "reject")) notice(problem);
     }
-    if (answer === "allow_always") for (const grant of grants) session.alwaysAllowed.add(grant);
+    if (answer === "allow_always") session.allow(grants);
     return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
   };
 }

@@ -1,21 +1,19 @@
-// One conversation as the agent sees it: history, cwd, mode and tool state.
-// Nothing here knows about ACP; the protocol edge wraps it.
-import type { ChatMessage } from "../providers/types";
-import type { CompactionRecord } from "../sessions/types";
-import { SeenFiles } from "./seen-files";
-import type { TurnActivity } from "./skill-nudge";
-import { createSessionToolState, type SessionToolState } from "../tools/context";
-import { SessionTools } from "../tools/tool-set";
+// One conversation as the agent sees it: history, cwd, mode, settings, usage and tool state.
+// It is also the one door to the session's journal: every change that must survive a restart
+// (a step, the system prompt, a compaction, a tool call's card, a plan, a setting, a reset)
+// goes through a method here, which writes it durably before changing memory. Nothing here
+// knows about ACP; the protocol edge wraps it and only calls these methods.
+import type { ChatMessage, TokenUsage } from "../providers/types";
+import type { SessionRecorder } from "../sessions/recorder";
+import type { CompactionRecord, TitleSource } from "../sessions/types";
 import type { SessionMode } from "../security/modes";
-
-/** Where completed steps are made durable (the session journal), set by the protocol edge. */
-export interface SessionSink {
-  /** A completed step: the user's prompt, an assistant message, one tool's result. */
-  message(message: ChatMessage): void;
-  systemPrompt(prompt: string): void;
-  /** The model history was compressed (the journal keeps the original messages). */
-  compaction(compaction: CompactionRecord): void;
-}
+import { createSessionToolState, type SessionToolState, type TodoItem } from "../tools/context";
+import { SessionTools } from "../tools/tool-set";
+import type { ModelChoice } from "./model-choice";
+import { SeenFiles } from "./seen-files";
+import { startActivity, type TurnActivity } from "./skill-nudge";
+import type { ToolCallOutcome, ToolCallView } from "./turn-io";
+import { UsageAccount } from "./usage";
 
 /** Prompt size the provider reported for the last call, and the history length it covered. */
 export interface LastCall {
@@ -23,69 +21,235 @@ export interface LastCall {
   historyLength: number;
 }
 
+/** What a session brings back from its journal (session/load, resume, fork). */
+export interface RestoredState {
+  history: readonly ChatMessage[];
+  /** Tool call ids already shown to the client (new ones must not reuse them). */
+  toolCallIds: Iterable<string>;
+  systemPrompt?: string;
+  modelId?: string;
+  title?: string;
+  titleSource?: TitleSource;
+}
+
+export interface AgentSessionOptions {
+  /** The session's journal; none for a subagent (its parent's card and answer are its record). */
+  recorder?: SessionRecorder;
+  restored?: RestoredState;
+  /**
+   * The session this one is a subagent of: one level deeper, it starts with the parent's
+   * "allow for this session" answers, and its model calls count in the parent's usage.
+   */
+  parent?: AgentSession;
+  /** The registry's tools, its MCP servers' and what it may use of them (none: a session without tools). */
+  tools?: SessionTools;
+  /** A prompt fixed from the start (a subagent's), instead of the one built on first use. */
+  systemPrompt?: string;
+}
+
 export class AgentSession {
-  readonly history: ChatMessage[] = [];
   readonly toolState: SessionToolState = createSessionToolState();
-  /** What the user allowed for the rest of this session ("command:<rule key>", "action:<kind>"). */
-  readonly alwaysAllowed = new Set<string>();
-  /** Cumulative cost of the session's model calls, when prices are known. */
-  costUsd?: number;
-  /** Token counters of this process's model calls in the session (for /usage). */
-  tokensIn = 0;
-  tokensOut = 0;
-  modelCalls = 0;
-  /** Context the last model call used (prompt + reply), for /context. */
-  contextTokens?: number;
-  /** The last model call's reported size, for the compression trigger (cleared when the history shrinks). */
-  lastCall?: LastCall;
-  /** Prompts run in this process (drives the periodic memory nudge). */
-  userTurns = 0;
-  /** What the latest turn did with tools, and the turn whose skill nudge was given (skill-nudge.ts). */
-  lastTurnActivity?: TurnActivity;
-  skillNudgedTurn?: number;
   /** Files the agent read or edited, to notice when they change outside the agent. */
   readonly seenFiles = new SeenFiles();
-  /** The model picked for this session (an id from the model set); undefined = the main model. */
-  modelId?: string;
-  /** Built once (see prepareSystemPrompt) and then frozen, so provider prompt caches stay valid. */
-  systemPrompt?: Promise<string>;
-  sink?: SessionSink;
   /** How deep in delegation this session is: 0 for the user's, 1 for a subagent, ... */
-  depth = 0;
+  readonly depth: number;
+  readonly tools: SessionTools;
+  /**
+   * Tokens and cost of this session's model calls in this process, its subagents' included
+   * (for /usage and the prompt's answer). A subagent has none of its own: it feeds its parent's.
+   */
+  readonly usage: UsageAccount;
+
+  private readonly recorder?: SessionRecorder;
+  private readonly parent?: AgentSession;
+  private readonly messages: ChatMessage[] = [];
+  private currentMode: SessionMode;
+  private model?: string;
+  private titleText?: string;
+  private titleFrom?: TitleSource;
+  private prompt?: Promise<string>;
+  private context?: number;
+  private last?: LastCall;
+  private turns = 0;
+  private activity?: TurnActivity;
+  private nudgedTurn?: number;
+  /** What the user allowed for the rest of this session ("command:<rule key>", "action:<kind>"). */
+  private readonly grants = new Set<string>();
   private readonly toolCallIds = new Set<string>();
 
   constructor(
     readonly id: string,
     readonly cwd: string,
-    public mode: SessionMode,
-    /** The registry's tools, its MCP servers' and what it may use of them (none: a session without tools). */
-    readonly tools: SessionTools = new SessionTools(),
-  ) {}
-
-  /** Adds a completed step: durable first, then in memory. */
-  append(message: ChatMessage): void {
-    this.sink?.message(message);
-    this.history.push(message);
+    mode: SessionMode,
+    options: AgentSessionOptions = {},
+  ) {
+    this.currentMode = mode;
+    this.recorder = options.recorder;
+    this.parent = options.parent;
+    this.tools = options.tools ?? new SessionTools();
+    this.depth = options.parent ? options.parent.depth + 1 : 0;
+    this.usage = options.parent?.usage ?? new UsageAccount();
+    if (options.parent) for (const grant of options.parent.grants) this.grants.add(grant);
+    const restored = options.restored;
+    if (restored) {
+      this.messages.push(...restored.history);
+      for (const id of restored.toolCallIds) this.toolCallIds.add(id);
+      if (restored.systemPrompt !== undefined) this.prompt = Promise.resolve(restored.systemPrompt);
+      this.model = restored.modelId;
+      this.titleText = restored.title;
+      this.titleFrom = restored.titleSource;
+    }
+    if (options.systemPrompt !== undefined) this.prompt = Promise.resolve(options.systemPrompt);
   }
 
-  /** Context compression: the compacted history replaces the model's; durable first. */
-  replaceHistory(messages: ChatMessage[], compaction: CompactionRecord): void {
-    this.sink?.compaction(compaction);
-    this.history.splice(0, this.history.length, ...messages);
-    this.lastCall = undefined;
+  /** The model-facing history (compacted after a compression; empty after /reset). */
+  get history(): readonly ChatMessage[] {
+    return this.messages;
+  }
+
+  get mode(): SessionMode {
+    return this.currentMode;
+  }
+
+  /** The model picked for this session (an id from the model set); undefined = the main model. */
+  get modelId(): string | undefined {
+    return this.model;
+  }
+
+  get title(): string | undefined {
+    return this.titleText;
+  }
+
+  get titleSource(): TitleSource | undefined {
+    return this.titleFrom;
+  }
+
+  /** Context the last model call used (prompt + reply), or the size after a compression, for /context. */
+  get contextTokens(): number | undefined {
+    return this.context;
+  }
+
+  /** The last model call's reported size, for the compression trigger (cleared when the history shrinks). */
+  get lastCall(): LastCall | undefined {
+    return this.last;
+  }
+
+  /** Prompts run in this process (drives the periodic memory nudge). */
+  get userTurns(): number {
+    return this.turns;
+  }
+
+  /** What the latest turn did with tools (skill-nudge.ts). */
+  get lastTurnActivity(): TurnActivity | undefined {
+    return this.activity;
+  }
+
+  /** The turn whose skill nudge was given (once per turn). */
+  get skillNudgedTurn(): number | undefined {
+    return this.nudgedTurn;
+  }
+
+  /** A new prompt: counted (memory nudge), with a fresh record of what it does with tools and what it costs. */
+  startTurn(): TurnActivity {
+    this.turns++;
+    this.activity = startActivity(this.turns);
+    if (!this.parent) this.usage.startTurn();
+    return this.activity;
+  }
+
+  markSkillNudged(turn: number): void {
+    this.nudgedTurn = turn;
+  }
+
+  /**
+   * A completed step (the user's prompt, an assistant message, one tool's result): durable
+   * first, then in memory. Tool results are journaled as each tool finishes but kept in memory
+   * in call order, as a reloaded history has them (providers want them in that order).
+   */
+  append(message: ChatMessage): void {
+    this.recorder?.message(message);
+    if (message.role === "tool") this.placeToolResult(message);
+    else this.messages.push(message);
+  }
+
+  /** A finished tool call's card, for session/load to replay. */
+  recordToolCall(call: ToolCallView, outcome: ToolCallOutcome): void {
+    const { id, requestId, name, title, kind, rawInput } = call;
+    const { status, content, rawOutput } = outcome;
+    this.recorder?.toolCall({ id, requestId, name, title, kind, locations: outcome.locations ?? call.locations, rawInput, status, content, rawOutput });
+  }
+
+  recordPlan(todos: TodoItem[]): void {
+    this.recorder?.plan(todos);
+  }
+
+  /**
+   * The session's system prompt, built once by `build` and then frozen (and journaled, so a
+   * reloaded session sends the same bytes and provider prompt caches stay valid).
+   */
+  systemPrompt(build: () => Promise<string>): Promise<string> {
+    this.prompt ??= build().then((prompt) => {
+      this.recorder?.systemPrompt(prompt);
+      return prompt;
+    });
+    return this.prompt;
+  }
+
+  /** Context compression: the compacted history replaces the model's (durable first); `contextTokens` is its size. */
+  replaceHistory(messages: ChatMessage[], compaction: CompactionRecord, contextTokens: number): void {
+    this.recorder?.compaction(compaction);
+    this.messages.splice(0, this.messages.length, ...messages);
+    this.last = undefined;
+    this.context = contextTokens;
   }
 
   /** /reset: a fresh context; the next prompt also rebuilds the system prompt (memory may have changed). */
   reset(): void {
-    this.history.length = 0;
-    this.systemPrompt = undefined;
-    this.contextTokens = undefined;
-    this.lastCall = undefined;
+    this.recorder?.reset();
+    this.messages.length = 0;
+    this.prompt = undefined;
+    this.context = undefined;
+    this.last = undefined;
   }
 
-  /** Restores ids already shown to the client (a reloaded session must not reuse them). */
-  rememberToolCallIds(ids: Iterable<string>): void {
-    for (const id of ids) this.toolCallIds.add(id);
+  /** One successful model call of this session: its size (compression, /context) and its cost (/usage). */
+  recordUsage(usage: TokenUsage, model: ModelChoice): void {
+    const tokens = usage.inputTokens + usage.outputTokens;
+    this.context = tokens;
+    this.last = { tokens, historyLength: this.messages.length };
+    this.account(usage, model.price);
+  }
+
+  /** A model call made for this session elsewhere (an external child agent's report). */
+  recordChildUsage(usage: TokenUsage, price?: ModelChoice["price"], costUsd?: number): void {
+    this.account(usage, price, costUsd);
+  }
+
+  setMode(mode: SessionMode): void {
+    this.currentMode = mode;
+    this.recorder?.settings({ mode });
+  }
+
+  setModel(modelId: string): void {
+    this.model = modelId;
+    this.recorder?.settings({ modelId });
+  }
+
+  /** Names the session, durably. */
+  setTitle(title: string, source: TitleSource): void {
+    this.titleText = title;
+    this.titleFrom = source;
+    this.recorder?.settings({ title, titleSource: source });
+  }
+
+  /** Whether the user already allowed all of these for this session. */
+  isAllowed(grants: readonly string[]): boolean {
+    return grants.every((grant) => this.grants.has(grant));
+  }
+
+  /** "Allow for this session" (and "always", which also holds for the rest of this session). */
+  allow(grants: readonly string[]): void {
+    for (const grant of grants) this.grants.add(grant);
   }
 
   /** ACP needs tool call ids unique within a session; providers may reuse theirs across turns. */
@@ -94,5 +258,26 @@ export class AgentSession {
     for (let n = 2; this.toolCallIds.has(id); n++) id = `${providerId}#${n}`;
     this.toolCallIds.add(id);
     return id;
+  }
+
+  /** Counts a call in the usage of the session that owns the account, and in its journal's counter. */
+  private account(usage: TokenUsage, price: ModelChoice["price"], costUsd?: number): void {
+    if (this.parent) return this.parent.account(usage, price, costUsd);
+    this.usage.add(usage, price, costUsd);
+    this.recorder?.settings({ tokens: usage.inputTokens + usage.outputTokens });
+  }
+
+  /** Inserts a tool result after the results of earlier calls of the same assistant message. */
+  private placeToolResult(message: Extract<ChatMessage, { role: "tool" }>): void {
+    let start = this.messages.length;
+    while (start > 0 && this.messages[start - 1]?.role === "tool") start--;
+    const assistant = this.messages[start - 1];
+    const order = assistant?.role === "assistant" ? (assistant.toolCalls ?? []).map((call) => call.id) : [];
+    const rank = (m: ChatMessage) => (m.role === "tool" ? order.indexOf(m.toolCallId) : -1);
+    const own = rank(message);
+    if (own < 0) return void this.messages.push(message);
+    let at = this.messages.length;
+    while (at > start && rank(this.messages[at - 1]!) > own) at--;
+    this.messages.splice(at, 0, message);
   }
 }

@@ -45,7 +45,7 @@ export function skillNudge(session: AgentSession, settings: SkillNudgeSettings, 
   const long = settings.afterToolCalls > 0 && last.toolCalls >= settings.afterToolCalls;
   const recovered = settings.onRecovery && last.recovered;
   if (!long && !recovered) return undefined;
-  session.skillNudgedTurn = last.turn;
+  session.markSkillNudged(last.turn);
   const what = recovered
     ? `took ${last.toolCalls} tool calls and recovered from ${last.failures} failed one${last.failures === 1 ? "" : "s"}`
     : `took ${last.toolCalls} tool calls`;

@@ -10,7 +10,7 @@ import type { Logger } from "../util/log";
 import { redactDeep, redactSecrets } from "../util/redact";
 import { permissionGate } from "./permission-gate";
 import type { AgentSession } from "./session";
-import type { ToolCallView, TurnHost, TurnObserver } from "./turn-io";
+import type { ToolCallOutcome, ToolCallView, TurnHost, TurnObserver } from "./turn-io";
 
 export interface ToolRunEnv {
   session: AgentSession;
@@ -104,17 +104,14 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<ChatMessage
   const output = redactDeep(result.output);
   const text = redactSecrets(resultText(output, tool?.maxResultChars));
   const content = (result.content ?? [{ type: "text", text: displayText(output) }]).map(redactText);
-  env.observer.toolCallFinished(view.id, {
-    status: result.isError ? "failed" : "completed",
-    content,
-    rawOutput: output,
-    locations: result.locations,
-  });
+  const outcome: ToolCallOutcome = { status: result.isError ? "failed" : "completed", content, rawOutput: output, locations: result.locations };
+  env.observer.toolCallFinished(view.id, outcome);
+  env.session.recordToolCall(view, outcome);
   // Files the agent now knows the content of: a later change outside the agent gets a note.
   if (!result.isError && (view.kind === "read" || view.kind === "edit")) env.session.seenFiles.remember((result.locations ?? view.locations).map((l) => l.path));
   const message: ChatMessage = { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text, ...(result.images?.length ? { images: result.images } : {}) };
   // Durable as soon as this tool is done: a crash later in the batch keeps this result.
-  env.session.sink?.message(message);
+  env.session.append(message);
   return message;
 }
 
@@ -130,7 +127,10 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     state: session.toolState,
     progress: (update) => observer.toolCallProgress(view.id, update.content ? { ...update, content: update.content.map(redactText) } : update),
     requestPermission: permissionGate(session, host, view, signal, (text) => observer.notice(text)),
-    publishPlan: (todos) => observer.plan(todos),
+    publishPlan: (todos) => {
+      session.recordPlan(todos);
+      observer.plan(todos);
+    },
     history: host.history,
   };
   // Cheap to build (the children start only when delegate_task runs them).

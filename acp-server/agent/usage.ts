@@ -32,3 +32,52 @@ export class UsageTotals {
     this.reasoningTokens += usage.reasoningTokens ?? 0;
   }
 }
+
+/**
+ * A session's one account of tokens and cost (AgentSession.usage): every model call of the
+ * session and of its children adds here. The session totals cover this process (/usage); the
+ * turn totals the latest prompt (its answer's `usage`).
+ */
+export class UsageAccount {
+  private input = 0;
+  private output = 0;
+  private calls = 0;
+  private cost?: number;
+  private turn = new UsageTotals();
+
+  /** One model call; `costUsd` when the caller knows it (a child agent that reported it), else from `price`. */
+  add(usage: TokenUsage, price: ModelChoice["price"], costUsd?: number): void {
+    this.input += usage.inputTokens;
+    this.output += usage.outputTokens;
+    this.calls++;
+    this.turn.add(usage);
+    const cost = costUsd ?? callCost(usage, price);
+    if (cost !== undefined) this.cost = (this.cost ?? 0) + cost;
+  }
+
+  startTurn(): void {
+    this.turn = new UsageTotals();
+  }
+
+  get inputTokens(): number {
+    return this.input;
+  }
+
+  get outputTokens(): number {
+    return this.output;
+  }
+
+  get modelCalls(): number {
+    return this.calls;
+  }
+
+  /** Cumulative USD cost, when the prices of the models used are known. */
+  get costUsd(): number | undefined {
+    return this.cost;
+  }
+
+  /** The calls of the current turn. */
+  get turnTotals(): Readonly<UsageTotals> {
+    return this.turn;
+  }
+}

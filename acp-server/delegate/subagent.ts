@@ -2,11 +2,10 @@
 // prompt) run by the same agent loop as every session, with an observer that turns its events
 // into lines on the parent's card and a host that asks the user through the parent.
 import type { CompressionSettings } from "../agent/compress";
-import { runTurn, toolSpecs } from "../agent/loop";
+import { runTurn } from "../agent/loop";
 import type { ModelChoice } from "../agent/model-choice";
 import { AgentSession } from "../agent/session";
 import type { CompactionReport, DelegationCall, PermissionAnswer, ToolCallOutcome, ToolCallView, TurnHost, TurnObserver } from "../agent/turn-io";
-import type { TokenUsage } from "../providers/types";
 import type { DelegateTask, DisplayContent, Location, PermissionAsk, TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
 import type { TaskProgress } from "./progress";
@@ -43,15 +42,13 @@ export interface SubagentOutcome {
 
 export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings): Promise<SubagentOutcome> {
   const { parent, task } = spec;
-  const depth = parent.session.depth + 1;
-  const canDelegate = depth < settings.maxDepth;
-  const tools = childTools(parent.session, task.toolsets, canDelegate);
-  const child = new AgentSession(spec.taskId, spec.cwd, parent.session.mode, parent.session.tools.narrow(tools.filter));
-  child.depth = depth;
-  // What the user already allowed for this session holds for its subagents too.
-  for (const grant of parent.session.alwaysAllowed) child.alwaysAllowed.add(grant);
-  const toolNames = toolSpecs(child).map((tool) => tool.name);
-  child.systemPrompt = Promise.resolve(subagentPrompt({ task, taskId: spec.taskId, cwd: spec.cwd, toolNames, maxIterations: settings.maxIterations }));
+  const canDelegate = parent.session.depth + 1 < settings.maxDepth;
+  const tools = parent.session.tools.narrow(childTools(parent.session, task.toolsets, canDelegate).filter);
+  const toolNames = tools.list().map((tool) => tool.name);
+  const systemPrompt = subagentPrompt({ task, taskId: spec.taskId, cwd: spec.cwd, toolNames, maxIterations: settings.maxIterations });
+  // As a child of the parent's session it starts with what the user already allowed for that
+  // session, and its model calls count in the parent's usage (/usage).
+  const child = new AgentSession(spec.taskId, spec.cwd, parent.session.mode, { parent: parent.session, tools, systemPrompt });
 
   const host: TurnHost = {
     files: parent.host.files,
@@ -60,7 +57,7 @@ export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings
     askUser: (call, ask, signal) => spec.ask({ title: call.title, kind: call.kind, rawInput: call.rawInput, locations: call.locations }, ask, signal),
     ...(canDelegate && parent.host.delegation ? { delegation: parent.host.delegation } : {}),
   };
-  const observer = new SubagentObserver(spec.progress, parent.session);
+  const observer = new SubagentObserver(spec.progress);
   spec.progress.started();
   try {
     const stop = await runTurn(
@@ -103,14 +100,11 @@ function finalAnswer(session: AgentSession): string {
   return "";
 }
 
-/** The subagent's events as progress on the parent's card; its usage counts for the parent session. */
+/** The subagent's events as progress on the parent's card (its usage is counted by its session, in the parent's account). */
 class SubagentObserver implements TurnObserver {
   toolCalls = 0;
 
-  constructor(
-    private readonly progress: TaskProgress,
-    private readonly parent: AgentSession,
-  ) {}
+  constructor(private readonly progress: TaskProgress) {}
 
   textDelta(text: string): void {
     if (text) this.progress.text(text);
@@ -139,11 +133,7 @@ class SubagentObserver implements TurnObserver {
     this.progress.plan(todos);
   }
 
-  usage(usage: TokenUsage): void {
-    this.parent.tokensIn += usage.inputTokens;
-    this.parent.tokensOut += usage.outputTokens;
-    this.parent.modelCalls++;
-  }
+  usage(): void {}
 
   notice(text: string): void {
     this.progress.note(text);

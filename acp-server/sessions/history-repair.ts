@@ -15,7 +15,7 @@ export const INTERRUPTED_RESULT = JSON.stringify({ error: "Interrupted: Hermes s
  * turn; providers reject anything else. Results are journaled as each tool finishes, so after
  * a crash some may be missing (they become "interrupted") or out of call order (reordered).
  */
-export function repairToolResults(messages: ChatMessage[]): ChatMessage[] {
+export function repairToolResults(messages: readonly ChatMessage[]): ChatMessage[] {
   const repaired: ChatMessage[] = [];
   for (let i = 0; i < messages.length; i++) {
     const message = messages[i];
@@ -39,7 +39,7 @@ export function repairToolResults(messages: ChatMessage[]): ChatMessage[] {
  * alternating: consecutive user messages become one, and a plain assistant message followed
  * by another assistant message is merged into it. Idempotent.
  */
-export function sanitizeHistory(messages: ChatMessage[]): ChatMessage[] {
+export function sanitizeHistory(messages: readonly ChatMessage[]): ChatMessage[] {
   const out: ChatMessage[] = [];
   for (const message of repairToolResults(messages)) {
     const last = out.at(-1);

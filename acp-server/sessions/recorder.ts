@@ -1,7 +1,8 @@
-// Writes one session's steps to its journal. A failing disk must not stop the conversation:
-// the failure is logged (once) and the turn goes on.
+// Writes one session's steps to its journal: the one module that knows the record format on
+// the way in (the agent's AgentSession is its only caller). A failing disk must not stop the
+// conversation: the failure is logged (once) and the turn goes on.
 import type { ChatMessage } from "../providers/types";
-import type { TodoItem } from "../tools/context";
+import type { DisplayContent, TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
 import { redactRecord } from "./redact-record";
 import type { CompactionRecord, JournalRecord, ToolCallRecord, TitleSource } from "./types";
@@ -32,8 +33,9 @@ export class SessionRecorder {
     this.write({ t: "update", at: Date.now(), systemPrompt: prompt }, false);
   }
 
+  /** A finished tool call as the user saw it (what session/load replays). */
   toolCall(call: ToolCallRecord): void {
-    this.write({ t: "tool_call", at: Date.now(), call }, false);
+    this.write({ t: "tool_call", at: Date.now(), call: { ...call, content: journalContent(call) } }, false);
   }
 
   plan(todos: TodoItem[]): void {
@@ -64,6 +66,18 @@ export class SessionRecorder {
       this.failed = true;
     }
   }
+}
+
+/**
+ * What a finished tool call's card keeps in the journal. An editor terminal is gone once the
+ * session is reloaded (elsewhere, later), so it is kept as the command's output text.
+ */
+function journalContent(call: ToolCallRecord): DisplayContent[] {
+  return call.content.map((item) => {
+    if (item.type !== "terminal") return item;
+    const output = (call.rawOutput as { output?: unknown } | undefined)?.output;
+    return { type: "text", text: `\`\`\`\n${typeof output === "string" ? output : ""}\n\`\`\`` };
+  });
 }
 
 /** A rough token count (4 characters a token) for the index's counters. */

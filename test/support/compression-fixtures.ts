@@ -32,7 +32,7 @@ export function codingHistory(turns: number, toolsPerTurn = 2, outputChars = 1_2
  * no two plain assistant messages in a row; each assistant tool call is answered right after
  * it, in call order, and every tool result belongs to the assistant message before it.
  */
-export function assertValidForProviders(history: ChatMessage[]): void {
+export function assertValidForProviders(history: readonly ChatMessage[]): void {
   assert.equal(history[0]?.role, "user", "starts with a user message");
   for (let i = 0; i < history.length; i++) {
     const message = history[i];

@@ -40,8 +40,8 @@ function choice(url: string, contextWindow = 32_000, name = "fake-model"): Model
 /** A session with `history`, journaling into `records` like the real recorder does. */
 function sessionWith(history: ChatMessage[]): { session: AgentSession; records: JournalRecord[] } {
   const records: JournalRecord[] = [{ t: "meta", v: 1, at: 1, session: { id: "s1", cwd: "/tmp", createdAt: 1, source: "test" } }];
-  const session = new AgentSession("s1", "/tmp", "default");
-  session.sink = new SessionRecorder({ append: (_id, record) => void records.push(record) }, "s1", 0, log);
+  const recorder = new SessionRecorder({ append: (_id, record) => void records.push(record) }, "s1", 0, log);
+  const session = new AgentSession("s1", "/tmp", "default", { recorder });
   for (const message of history) session.append(message);
   return { session, records };
 }
@@ -238,7 +238,8 @@ describe("compressSession", () => {
     const { session } = sessionWith(codingHistory(2, 1, 10));
     const model = choice("http://127.0.0.1:9/v1", 10_000);
     const base = { session, models: [model], systemPrompt: "sys", tools: [], settings: DEFAULT_COMPRESSION };
-    session.lastCall = { tokens: 4_900, historyLength: session.history.length };
+    session.recordUsage({ inputTokens: 4_800, outputTokens: 100 }, model);
+    assert.deepEqual(session.lastCall, { tokens: 4_900, historyLength: session.history.length });
     assert.equal(needsCompression(base), false);
     session.append(tool("late", "y".repeat(800)));
     assert.equal(needsCompression(base), true, "4,900 reported + ~200 new ≥ 5,000");

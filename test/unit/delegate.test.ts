@@ -65,7 +65,7 @@ test("agent catalog: built-in defaults found on PATH, config entries win, disabl
 
 test("child tools: requested ∩ parent's, minus the blocked tools; delegate_task only below max_depth", () => {
   const registry = builtinToolRegistry();
-  let parent = new AgentSession("p", "/tmp", "default", new SessionTools(registry));
+  let parent = new AgentSession("p", "/tmp", "default", { tools: new SessionTools(registry) });
   const names = (filter: (tool: any) => boolean) => parent.tools.narrow(filter).list().map((tool) => tool.name);
   const all = childTools(parent, undefined, false);
   assert.ok(!names(all.filter).some((name) => ["delegate_task", "memory", "skill_manage", "clarify"].includes(name)));
@@ -75,7 +75,7 @@ test("child tools: requested ∩ parent's, minus the blocked tools; delegate_tas
   assert.deepEqual(names(some.filter).sort(), ["patch", "read_file", "search_files", "write_file"]);
   assert.ok(names(childTools(parent, ["delegation", "file"], true).filter).includes("delegate_task"));
   // A parent that is itself restricted passes its restriction on.
-  parent = new AgentSession("p", "/tmp", "default", new SessionTools(registry).narrow((tool) => tool.name !== "write_file"));
+  parent = new AgentSession("p", "/tmp", "default", { tools: new SessionTools(registry).narrow((tool) => tool.name !== "write_file") });
   assert.ok(!names(childTools(parent, ["file"], false).filter).includes("write_file"));
 });
 

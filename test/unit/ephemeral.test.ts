@@ -14,12 +14,14 @@ test("the memory nudge comes every N prompts, only when the memory tool exists",
   const settings = { memoryEvery: 3, changedFiles: false };
   const seen: (string | undefined)[] = [];
   for (let turn = 1; turn <= 6; turn++) {
-    session.userTurns = turn;
+    session.startTurn();
+    assert.equal(session.userTurns, turn);
     seen.push(turnNotes(session, settings, ["memory", "read_file"]));
   }
   assert.deepEqual(seen, [undefined, undefined, MEMORY_NUDGE, undefined, undefined, MEMORY_NUDGE]);
-  session.userTurns = 3;
-  assert.equal(turnNotes(session, settings, ["read_file"]), undefined, "no memory tool, no nudge");
+  const third = new AgentSession("s3", "/tmp", "default");
+  for (let turn = 1; turn <= 3; turn++) third.startTurn();
+  assert.equal(turnNotes(third, settings, ["read_file"]), undefined, "no memory tool, no nudge");
   assert.equal(turnNotes(session, { memoryEvery: 0, changedFiles: false }, ["memory"]), undefined, "0 turns it off");
 });
 
