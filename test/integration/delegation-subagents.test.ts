@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { makeTempDir, scriptedConfig, startHermes } from "../support/acp-harness";
+import { agentText, makeTempDir, scriptedConfig, startHermes } from "../support/acp-harness";
 import { callNumber, delegateCard, goalOf, isSubagent, startRoutedModel, systemText, toolMessages, toolNames, waitUntil } from "../support/delegation";
 import type { RecordedRequest } from "../support/scripted-http";
 import type { ScriptedReply } from "../support/scripted-model";
@@ -280,6 +280,36 @@ test("cancelling the parent cancels running subagents (their model streams are d
     assert.ok(await waitUntil(() => model.abortedStreams >= 2), `aborted streams: ${model.abortedStreams}`);
     assert.equal(delegateCard(hermes, sessionId).status, "failed");
     assert.equal(model.requests.filter(isSubagent).length, 2, "no further subagent calls");
+  } finally {
+    await hermes.close();
+    await model.close();
+  }
+});
+
+test("/usage and the prompt's usage count the subagents' tokens and cost in the parent session's account", async () => {
+  const project = await makeTempDir();
+  const parent = (request: RecordedRequest): ScriptedReply =>
+    callNumber(request) === 1
+      ? { toolCalls: [{ id: "delegate-1", name: "delegate_task", arguments: { tasks: [{ goal: "Task A" }, { goal: "Task B" }] } }], usage: { prompt_tokens: 1000, completion_tokens: 50 } }
+      : { text: "Both done.", usage: { prompt_tokens: 1200, completion_tokens: 20 } };
+  const model = await startRoutedModel((request) => (isSubagent(request) ? { text: `Report for ${goalOf(request)}.`, usage: { prompt_tokens: 300, completion_tokens: 30 } } : parent(request)));
+  const config = scriptedConfig(model.url);
+  Object.assign(config.model as Record<string, unknown>, { price: { input: 2, output: 8 } });
+  const hermes = await startHermes({ config });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const response = (await hermes.prompt(sessionId, "split this up")) as acp.PromptResponse & { usage?: Record<string, number> };
+    assert.equal(response.stopReason, "end_turn");
+    assert.equal(model.requests.filter(isSubagent).length, 2, "two subagent calls");
+    // Parent 1000+1200 in, 50+20 out; two children 300 in, 30 out each.
+    assert.deepEqual(response.usage, { totalTokens: 2930, inputTokens: 2800, outputTokens: 130 });
+
+    const before = agentText(hermes, sessionId).length;
+    await hermes.prompt(sessionId, "/usage");
+    const usage = agentText(hermes, sessionId).slice(before);
+    // (1000·2 + 50·8) + (1200·2 + 20·8) + 2 × (300·2 + 30·8) = 6640 per million tokens.
+    assert.match(usage, /2,800 input and 130 output tokens over 4 model calls, cost \$0\.0066/);
   } finally {
     await hermes.close();
     await model.close();
