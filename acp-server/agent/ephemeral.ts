@@ -1,7 +1,7 @@
 // The ephemeral layer: volatile notes for the model (a periodic memory nudge, files changed
 // outside the agent) added to one call's request only. They are never stored in the history,
 // the journal or the frozen system prompt, so the prompt cache stays valid.
-import path from "node:path";
+import { displayPath } from "../tools/paths";
 import type { AgentSession } from "./session";
 
 export interface NudgeSettings {
@@ -34,10 +34,7 @@ export function turnNotes(session: AgentSession, settings: NudgeSettings, toolNa
 }
 
 export function changedFilesNote(files: string[], cwd: string): string {
-  const shown = files.slice(0, MAX_NAMED).map((file) => {
-    const relative = path.relative(cwd, file);
-    return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : file;
-  });
+  const shown = files.slice(0, MAX_NAMED).map((file) => displayPath(cwd, file));
   const more = files.length > MAX_NAMED ? ` and ${files.length - MAX_NAMED} more` : "";
   return `[Hermes note: these files changed since you last read or edited them (edited by the user or another program): ${shown.join(", ")}${more}. Read them again before relying on their earlier content.]`;
 }

@@ -3,7 +3,8 @@
 // its existing parents, and is neither in a .git folder nor in a nested repository.
 import { lstatSync } from "node:fs";
 import path from "node:path";
-import { isInside, realPath } from "../security/sensitive-paths";
+import { realPath } from "../security/sensitive-paths";
+import { isInside } from "../util/inside-folder";
 
 /** Why `relative` (a path from a tree) may not be touched, or undefined when it may. */
 export function unsafePathReason(relative: string): string | undefined {

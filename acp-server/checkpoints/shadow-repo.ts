@@ -6,7 +6,8 @@
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { isInside, realPath } from "../security/sensitive-paths";
+import { realPath } from "../security/sensitive-paths";
+import { isInside } from "../util/inside-folder";
 import { Git } from "./git";
 import { processAlive } from "./process-alive";
 

@@ -5,7 +5,8 @@
 // checkpoints are off instead of failing.
 import { realpathSync, statSync } from "node:fs";
 import path from "node:path";
-import { isInside, realPath } from "../security/sensitive-paths";
+import { realPath } from "../security/sensitive-paths";
+import { isInside } from "../util/inside-folder";
 import { createCommit, setRef } from "./commit";
 import { findGit } from "./git";
 import { pruneCheckpoints, type PruneResult } from "./prune";

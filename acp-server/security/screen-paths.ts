@@ -4,6 +4,7 @@
 // wording used in findings.
 import fs from "node:fs";
 import path from "node:path";
+import { isInside } from "../util/inside-folder";
 
 /** Where the screened line runs; `cwd` follows `cd`/`pushd` as the line is walked. */
 export interface State {
@@ -112,8 +113,9 @@ function followLinks(abs: string, cwd: string, home: string, hermesHome: string)
   return undefined;
 }
 
+/** The screen's argument order for util/inside-folder.ts's isInside (paths here are already resolved). */
 export function isWithin(target: string, dir: string): boolean {
-  return target === dir || target.startsWith(dir === "/" ? "/" : dir + "/");
+  return isInside(dir, target);
 }
 
 export function tildeLabel(p: string, home: string): string {

@@ -4,6 +4,7 @@ import { existsSync, realpathSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hermesHome } from "../config/paths";
+import { isInside } from "../util/inside-folder";
 
 /**
  * The real path of `target`, resolving symlinks of its nearest existing ancestor. Every file
@@ -30,12 +31,10 @@ export function realPath(target: string): string {
   }
 }
 
-export function isInside(root: string, target: string): boolean {
-  const relative = path.relative(root, target);
-  return relative === "" || (!relative.startsWith(`..${path.sep}`) && relative !== ".." && !path.isAbsolute(relative));
-}
-
-/** Inside the workspace after resolving `..` and symlinks on both sides. */
+/**
+ * Inside the workspace after resolving `..` and symlinks on both sides (util/inside-folder.ts
+ * is the lexical check; the real paths are what keep a symlink from leading out).
+ */
 export function insideWorkspace(cwd: string, target: string): boolean {
   return isInside(realPath(cwd), realPath(target));
 }

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { isInside } from "../util/inside-folder";
 import { findSkill, SKILL_FILE, type Skill, type SkillCatalog } from "./library";
 import { parseSkillFile, SKILL_NAME, SkillFormatError, stampSkillFile, type ParsedSkillFile } from "./skill-file";
 import { PROJECT_WRITE_DIR, userSkillsDir } from "./sources";
@@ -278,7 +279,7 @@ function writeAtomic(file: string, text: string): void {
 }
 
 function pruneEmptyFolders(dir: string, stop: string): void {
-  for (let current = dir; current.startsWith(`${stop}${path.sep}`); current = path.dirname(current)) {
+  for (let current = dir; current !== stop && isInside(stop, current); current = path.dirname(current)) {
     try {
       fs.rmdirSync(current);
     } catch {

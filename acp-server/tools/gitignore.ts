@@ -3,6 +3,7 @@
 // trailing `/` (directories only), leading or middle `/` (anchored to the file's
 // folder), `**`, `*`, `?` and `[...]`. Paths are matched with `/` separators.
 import path from "node:path";
+import { relativeInside } from "../util/inside-folder";
 
 export interface GlobOptions {
   /** Expand `{a,b}` alternatives (file_glob does; gitignore does not). */
@@ -196,10 +197,8 @@ export class IgnoreMatcher {
   ignores(absolutePath: string, isDirectory: boolean): boolean {
     let ignored = false;
     for (const layer of this.layers) {
-      const relative = path.relative(layer.base, absolutePath);
-      if (relative === "" || relative === ".." || relative.startsWith(`..${path.sep}`) || path.isAbsolute(relative)) {
-        continue;
-      }
+      const relative = relativeInside(layer.base, absolutePath);
+      if (!relative) continue;
       const slashed = relative.split(path.sep).join("/");
       for (const rule of layer.rules) {
         if (rule.dirOnly && !isDirectory) continue;

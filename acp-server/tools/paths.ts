@@ -2,6 +2,7 @@
 // the session cwd, and titles show paths relative to it when they are inside.
 import path from "node:path";
 import os from "node:os";
+import { relativeInside } from "../util/inside-folder";
 
 export function resolvePath(cwd: string, target: string): string {
   const expanded = target === "~" || target.startsWith("~/") ? path.join(os.homedir(), target.slice(1)) : target;
@@ -9,6 +10,5 @@ export function resolvePath(cwd: string, target: string): string {
 }
 
 export function displayPath(cwd: string, absolute: string): string {
-  const relative = path.relative(cwd, absolute);
-  return relative && !relative.startsWith("..") && !path.isAbsolute(relative) ? relative : absolute;
+  return relativeInside(cwd, absolute) || absolute;
 }

@@ -2,6 +2,7 @@
 // not chase a phantom bug ("Read-only file system" is the sandbox, not a broken disk) and
 // knows its options: work inside the workspace, or ask the user to run it once outside.
 import path from "node:path";
+import { isInside } from "../../util/inside-folder";
 import type { SandboxPolicy } from "./policy";
 
 type Failure = "read-only" | "denied" | "missing";
@@ -82,6 +83,5 @@ function mounted(policy: SandboxPolicy, target: string): boolean {
 }
 
 function within(root: string, target: string): boolean {
-  const relative = path.relative(root, path.resolve(target));
-  return relative === "" || (!relative.startsWith("..") && !path.isAbsolute(relative));
+  return isInside(root, path.resolve(target));
 }

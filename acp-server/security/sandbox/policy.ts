@@ -3,7 +3,8 @@
 // exist, real paths behind symlinks); everything after it is pure and table-tested.
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { credentialStorePaths, isInside, realPath } from "../sensitive-paths";
+import { isInside } from "../../util/inside-folder";
+import { credentialStorePaths, realPath } from "../sensitive-paths";
 
 /** `off`: no network at all; `on`: the host's network; `allowlist`: only through the domain proxy. */
 export type NetworkPolicy =
