@@ -46,7 +46,7 @@ const COMMANDS = [
 function opened(sessionId: string, title: string): ChatAction[] {
   return [
     { type: "connection", status: "ready", agent: { name: "hermes", version: "0.1.0" } },
-    { type: "sessionOpened", sessionId, title, loading: false, modes: MODES as never, configOptions: CONFIG as never },
+    { type: "sessionOpened", sessionId, title, loading: false, modes: MODES, configOptions: CONFIG as never },
     update({ sessionUpdate: "available_commands_update", availableCommands: COMMANDS }),
   ];
 }

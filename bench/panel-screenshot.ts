@@ -25,7 +25,7 @@ async function main(): Promise<void> {
     if (process.env.PANEL_SCROLL_TOP) await panel.page.evaluate(`document.querySelector(".transcript").scrollTop = ${Number(process.env.PANEL_SCROLL_TOP)}`);
     await panel.page.waitForTimeout(300);
     await panel.page.screenshot({ path: out });
-    const violations = (await panel.page.evaluate("window.__cspViolations")) as string[];
+    const violations = await panel.page.evaluate<string[]>("window.__cspViolations");
     process.stdout.write(`wrote ${out} (${width}×${height}); CSP violations: ${violations.length}${violations.length ? ` ${violations.join("; ")}` : ""}\n`);
   } finally {
     await panel.close();

@@ -95,7 +95,7 @@ async function main(): Promise<void> {
     let nodes = 0;
     for (let run = 0; run < runs; run++) {
       await loadPanel(panel.page, panel.url);
-      const result = (await panel.page.evaluate(`(${TIME_SNAPSHOT})(${JSON.stringify({ state: session, lastId })})`)) as { rendered: number; painted: number; nodes: number };
+      const result = await panel.page.evaluate<{ rendered: number; painted: number; nodes: number }>(`(${TIME_SNAPSHOT})(${JSON.stringify({ state: session, lastId })})`);
       paints.push(result.painted);
       nodes = result.nodes;
     }
@@ -110,12 +110,12 @@ async function main(): Promise<void> {
     await cdp.send("Performance.enable");
     const before = await taskSeconds(cdp);
     const chunks = replyChunks(chunkCount);
-    const stream = (await panel.page.evaluate(`(${STREAM})(${JSON.stringify({ chunks, gap })})`)) as {
+    const stream = await panel.page.evaluate<{
       handler: number[];
       frames: { ms: number; js: number; chunks: number; ts: number }[];
       lastLength: number;
       gapBelow: number;
-    };
+    }>(`(${STREAM})(${JSON.stringify({ chunks, gap })})`);
     const after = await taskSeconds(cdp);
     // One animation frame may run several callbacks (the panel's flush and others); merge them.
     const byFrame = new Map<number, { ms: number; js: number; chunks: number }>();
@@ -144,7 +144,7 @@ async function main(): Promise<void> {
       const scrollCdp = await panel.page.context().newCDPSession(panel.page);
       await scrollCdp.send("Performance.enable");
       const busyBefore = await taskSeconds(scrollCdp);
-      const scrolled = (await panel.page.evaluate(`(${SCROLL})({ step: ${intFromEnv("BENCH_SCROLL_STEP", 400)} })`)) as { frames: number[]; maxElements: number; elements: number };
+      const scrolled = await panel.page.evaluate<{ frames: number[]; maxElements: number; elements: number }>(`(${SCROLL})({ step: ${intFromEnv("BENCH_SCROLL_STEP", 400)} })`);
       const busyPerFrame = ((await taskSeconds(scrollCdp)) - busyBefore) * 1000 / Math.max(1, scrolled.frames.length);
       await scrollCdp.detach();
       const heap = await heapMB(panel.page);
@@ -158,7 +158,7 @@ async function main(): Promise<void> {
     out(`(load average while measuring: ${os.loadavg().map((v) => fmt(v, 1)).join(" / ")} on ${os.cpus().length} CPUs)`);
     out(`heap at ${small.n} vs ${large.n} messages: ${fmt(small.heapMB, 1)} MB vs ${fmt(large.heapMB, 1)} MB (the state itself grows with the chat; the DOM does not)`);
 
-    const violations = (await panel.page.evaluate("window.__cspViolations")) as string[];
+    const violations = await panel.page.evaluate<string[]>("window.__cspViolations");
     out(`CSP violations: ${violations.length}${violations.length ? ` (${[...new Set(violations)].join("; ")})` : ""}`);
 
     const rows: BenchRow[] = [

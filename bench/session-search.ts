@@ -63,7 +63,7 @@ async function main(): Promise<void> {
   };
   try {
     const corpus = new Corpus(7);
-    let t = performance.now();
+    const t = performance.now();
     const bytes = writeJournals(home, corpus, sessions, messages);
     out(`search: wrote ${sessions} journals, ${sessions * messages} messages, ${fmt(bytes / 1e6)} MB in ${fmt(performance.now() - t, 0)} ms`);
 
@@ -84,7 +84,7 @@ async function main(): Promise<void> {
     });
     out(`search: second store loaded state.db and caught up in ${fmt(reloadMs, 0)} ms; a no-change catch-up (${sessions} stats) ~${fmt(catchUpMs - 120, 1)} ms`);
 
-    const list = await queries(corpus);
+    const list = queries(corpus);
     await store.search("warm up");
     const times: number[] = [];
     const byKind = new Map<string, number[]>();

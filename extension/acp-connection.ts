@@ -13,7 +13,7 @@ declare const HERMES_VERSION: string | undefined;
 /** What the editor serves to the agent. Missing ones are not advertised. */
 export interface ClientHandlers {
   update(notification: acp.SessionNotification): void;
-  requestPermission(params: acp.RequestPermissionRequest, signal: AbortSignal): Promise<acp.RequestPermissionResponse>;
+  requestPermission: (params: acp.RequestPermissionRequest, signal: AbortSignal) => Promise<acp.RequestPermissionResponse>;
   fs?: {
     read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
     write(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;

@@ -17,7 +17,7 @@ export interface ChatSessionDeps {
   cwd(): string;
   /** The mode new sessions switch to, when not the agent's default. */
   initialMode(): string | undefined;
-  readText(uri: string): Promise<string>;
+  readText: (uri: string) => Promise<string>;
   /** Answers every open permission request and held edit "cancelled". */
   cancelPending(): void;
   log: Logger;
@@ -216,7 +216,7 @@ export class ChatSession {
       const params: acp.SetSessionConfigOptionRequest =
         typeof value === "boolean" ? { sessionId, configId, type: "boolean", value } : { sessionId, configId, value };
       const response = await agent.request(acp.methods.agent.session.setConfigOption, params);
-      this.store.dispatch({ type: "configOptions", configOptions: response.configOptions as never });
+      this.store.dispatch({ type: "configOptions", configOptions: response.configOptions });
     } catch (error) {
       this.store.dispatch({ type: "notice", severity: "error", text: `Could not change ${configId}: ${userMessage(error)}` });
     }

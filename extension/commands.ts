@@ -12,6 +12,8 @@ export async function revealChat(): Promise<void> {
 }
 
 export function registerCommands(chat: ChatController, tabs: ChatEditorTabs): vscode.Disposable[] {
+  // Each command gets its own arguments from VS Code (a Uri, a selection, nothing): untyped by nature.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const command = (id: string, run: (...args: any[]) => unknown) =>
     vscode.commands.registerCommand(id, async (...args: unknown[]) => {
       try {

@@ -21,7 +21,7 @@ export function activate(context: vscode.ExtensionContext): void {
     ...registerCommands(chat, tabs),
     vscode.workspace.onDidGrantWorkspaceTrust(() => log.info("workspace trusted: new chats use hermes.defaultMode")),
   );
-  log.info(`Hermes ${context.extension.packageJSON.version ?? ""} activated`);
+  log.info(`Hermes ${(context.extension.packageJSON as { version?: string }).version ?? ""} activated`);
 }
 
 export async function deactivate(): Promise<void> {

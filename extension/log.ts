@@ -20,7 +20,7 @@ export function memoryLogger(echo = false): Logger & { lines: string[] } {
 
 export function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message;
-  if (error && typeof error === "object" && "message" in error) return String((error as { message: unknown }).message);
+  if (error && typeof error === "object" && "message" in error) return String(error.message);
   return String(error);
 }
 

@@ -6,7 +6,7 @@ import type { ChatController } from "./chat-controller";
 import * as workspace from "./workspace-actions";
 
 type Message<T extends PanelToHost["type"]> = Extract<PanelToHost, { type: T }>;
-type Handlers = { [T in Exclude<PanelToHost["type"], "ready">]: (chat: ChatController, message: Message<T>) => Promise<unknown> | unknown };
+type Handlers = { [T in Exclude<PanelToHost["type"], "ready">]: (chat: ChatController, message: Message<T>) => unknown };
 
 const handlers: Handlers = {
   prompt: (chat, { text }) => chat.session.prompt(text),

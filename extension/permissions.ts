@@ -29,7 +29,7 @@ export class PermissionBroker {
     const id = `perm-${this.next++}`;
     const answer = new Promise<acp.RequestPermissionResponse>((resolve) => this.pending.set(id, { options: params.options, resolve }));
     // The reducer's types come from the stable schema; the unstable one is a superset.
-    this.dispatch({ type: "permissionRequested", id, toolCall: params.toolCall as never, options: params.options });
+    this.dispatch({ type: "permissionRequested", id, toolCall: params.toolCall, options: params.options });
     signal?.addEventListener("abort", () => this.resolve(id, "cancelled"), { once: true });
     if (!this.panelVisible()) {
       const title = params.toolCall.title ? `Hermes: ${params.toolCall.title}` : "Hermes needs your permission";

@@ -24,7 +24,7 @@ export interface SandboxedSpawn {
  * the request asks for, undefined when the request asks for none, and throws when it cannot comply.
  */
 export function sandboxedSpawn(params: acp.CreateTerminalRequest, argv: string[]): SandboxedSpawn | undefined {
-  const requested = (params._meta as Record<string, unknown> | null | undefined)?.[SANDBOX_META_KEY];
+  const requested = params._meta?.[SANDBOX_META_KEY];
   if (requested === undefined) return undefined;
   const parsed = WireSandboxPolicySchema.safeParse(requested);
   if (!parsed.success) throw new Error(`Refused: the sandbox policy in terminal/create is invalid (${parsed.error.issues[0]?.message ?? "unknown"}).`);

@@ -30,7 +30,7 @@ export class ClientFileAccess implements FileAccess {
     } catch (error) {
       // Clients report a missing file in their own words; the disk tells us which case it is.
       if (!existsSync(file)) throw new FileNotFoundError(file);
-      throw new Error(`The editor refused or failed to read ${file}: ${clientErrorText(error)}`);
+      throw new Error(`The editor refused or failed to read ${file}: ${clientErrorText(error)}`, { cause: error });
     }
   }
 
@@ -42,7 +42,7 @@ export class ClientFileAccess implements FileAccess {
     try {
       response = await this.client.request(acp.methods.client.fs.writeTextFile, { sessionId: this.sessionId, path: file, content });
     } catch (error) {
-      throw new Error(`The editor refused or failed to write ${file}: ${clientErrorText(error)}`);
+      throw new Error(`The editor refused or failed to write ${file}: ${clientErrorText(error)}`, { cause: error });
     }
     return reviewOutcome(response?._meta);
   }

@@ -22,7 +22,7 @@ export interface Handshake {
   /** The SDK's message stream: checked frames from stdin in, ndjson to stdout out. */
   stream: Stream;
   /** Writes ready-made frames straight to stdout, after everything the SDK has handed over. */
-  writeFrames(text: string): Promise<void>;
+  writeFrames: (text: string) => Promise<void>;
   /** Changes the frame size limit (once config.yaml's acp.max_frame_mb is known). */
   setMaxFrameBytes(bytes: number): void;
 }

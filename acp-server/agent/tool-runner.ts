@@ -36,7 +36,7 @@ export async function runToolCalls(requests: ToolCallRequest[], env: ToolRunEnv)
   const prepared = requests.map((request) => prepareCall(request, env.session));
   for (const call of prepared) env.observer.toolCallPending(call.view);
 
-  const results: ChatMessage[] = new Array(prepared.length);
+  const results = new Array<ChatMessage>(prepared.length);
   let index = 0;
   while (index < prepared.length) {
     if (runsConcurrently(prepared[index])) {

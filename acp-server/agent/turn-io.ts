@@ -89,7 +89,7 @@ export interface TurnHost {
   /** Shows a permission prompt for a tool call and waits for the user's answer. */
   askUser(call: ToolCallView, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;
   /** delegate_task's children for one tool call (acp-server/delegate/); absent: no delegation. */
-  delegation?(call: DelegationCall): Delegation;
+  delegation?: (call: DelegationCall) => Delegation;
 }
 
 /** The delegate_task call a Delegation serves: whose children they are and where progress goes. */
@@ -99,5 +99,5 @@ export interface DelegationCall {
   call: ToolCallView;
   signal: AbortSignal;
   /** Replaces the tool call card's content. */
-  progress(content: DisplayContent[]): void;
+  progress: (content: DisplayContent[]) => void;
 }

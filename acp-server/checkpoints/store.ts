@@ -175,8 +175,8 @@ export class CheckpointStore {
     return [...summaries.values()];
   }
 
-  /** Changes from a checkpoint (commit) to another one or to the workspace as it is now. */
-  async diff(from: string, to: string | "worktree"): Promise<DiffResult> {
+  /** Changes from a checkpoint (commit) to another one or, for `to` = "worktree", to the workspace as it is now. */
+  async diff(from: string, to: string): Promise<DiffResult> {
     let target = to;
     if (to === "worktree") {
       const snap = await snapshotTree(this.repo, { limits: this.limits, hermesHome: this.hermesHome });

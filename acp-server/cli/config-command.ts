@@ -27,8 +27,8 @@ export async function runConfig(args: string[]): Promise<number> {
           return 1;
         }
         const shown = redactKeys(value, key ?? "");
-        if (json || typeof shown === "object") printJson(shown);
-        else process.stdout.write(`${String(shown)}\n`);
+        if (json || typeof shown !== "string") printJson(shown);
+        else process.stdout.write(`${shown}\n`);
         return 0;
       }
       case "set": {

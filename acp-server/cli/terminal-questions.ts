@@ -29,7 +29,7 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
   let muted = false;
   // Readline echoes what is typed through its output: the hidden question mutes that echo.
   const echo = new Writable({
-    write(chunk, _encoding, done) {
+    write(chunk: Buffer | string, _encoding, done) {
       if (!muted) output.write(chunk);
       done();
     },

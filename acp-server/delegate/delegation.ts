@@ -153,7 +153,7 @@ export function taskLabels(tasks: DelegateTask[]): string[] {
 
 /** Runs `work` over `items` with at most `limit` at once; results in item order. */
 export async function pool<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
-  const results: R[] = new Array(items.length);
+  const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {
     while (next < items.length) {

@@ -54,7 +54,7 @@ export function toolResultFromMcp(result: McpCallResult): ToolResult {
         break;
       }
       default:
-        lines.push(`[unsupported content: ${(block as { type?: unknown }).type}]`);
+        lines.push(`[unsupported content: ${String((block as { type?: unknown }).type)}]`);
     }
   }
   // Structured output is the whole answer when the server sent no content blocks.

@@ -3,7 +3,6 @@
 import type {
   Base64ImageSource,
   ContentBlockParam,
-  StopReason,
   TextBlockParam,
   Tool,
 } from "@anthropic-ai/sdk/resources/messages/messages";
@@ -159,7 +158,8 @@ export function toolNamesUsed(messages: AnthropicMessage[]): string[] {
   return [...names];
 }
 
-export function mapStopReason(reason: StopReason | string | null | undefined): FinishReason {
+/** `reason` is the SDK's StopReason, or a newer one this SDK version does not name yet. */
+export function mapStopReason(reason: string | null | undefined): FinishReason {
   switch (reason) {
     case "end_turn":
     case "stop_sequence":

@@ -44,7 +44,7 @@ function inlineCode(cmd: SimpleCommand): { code: string; flag: string } | undefi
   for (let k = 0; k < args.length; k++) {
     const a = args[k];
     if (!a.startsWith("-")) return undefined; // a script file: its code is the project's
-    let carries = false;
+    let carries: boolean;
     if (/^python|^pypy/.test(name)) carries = /^-[A-Za-z]*c$/.test(a);
     else if (/^(node|nodejs|bun)$/.test(name)) carries = /^(-e|-p|-pe|--eval|--print)$/.test(a);
     else if (/^perl/.test(name)) carries = /^-[A-Za-z]*[eE]$/.test(a);

@@ -91,7 +91,7 @@ function followLinks(abs: string, cwd: string, home: string, hermesHome: string)
       const target = realpathOrSelf(next);
       if (target === next) {
         // A dangling link: writing through it creates its target.
-        let link = "";
+        let link: string;
         try {
           link = fs.readlinkSync(next);
         } catch {

@@ -126,7 +126,7 @@ export function checkRunOptions(s: Screen, cmd: SimpleCommand): void {
     case "rsync":
       for (let k = 0; k < args.length; k++) {
         const rsh = optionValue(args, k, ["--rsh"], ["-e"]);
-        if (rsh !== undefined && !/^ssh(\s+(-[pil]\s+[\w.\/~-]+|-[46CqvAaTtx]+))*$/.test(rsh.trim())) runs(s, "rsync -e", rsh);
+        if (rsh !== undefined && !/^ssh(\s+(-[pil]\s+[\w./~-]+|-[46CqvAaTtx]+))*$/.test(rsh.trim())) runs(s, "rsync -e", rsh);
         const remote = optionValue(args, k, ["--rsync-path"], []);
         if (remote !== undefined) runs(s, "rsync --rsync-path", remote);
       }

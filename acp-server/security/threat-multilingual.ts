@@ -43,6 +43,7 @@ function matches(text: string, language: Language): boolean {
 /** The language code when `folded` (foldText) or `lowered` (text.toLowerCase()) asks to ignore prior instructions. */
 export function foreignOverride(folded: string, lowered: string): string | undefined {
   for (const [code, language] of Object.entries(LATIN)) if (matches(folded, language)) return code;
+  // eslint-disable-next-line no-control-regex -- the range starts at NUL: "anything past Latin Extended-B"
   if (!/[^\x00-\u024f]/.test(lowered)) return undefined;
   for (const [code, language] of Object.entries(OTHER)) if (matches(lowered, language)) return code;
   return undefined;

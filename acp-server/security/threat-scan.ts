@@ -14,6 +14,7 @@ import { PHRASES, REGEXES, withoutAuthHeaders, type ScanProfile } from "./threat
 export type { ScanProfile } from "./threat-patterns";
 
 /** Refused outright: invisible, bidirectional, tag and filler characters (emoji variation selectors are only stripped). */
+// eslint-disable-next-line no-misleading-character-class -- combining marks listed one by one on purpose: each is refused alone
 const INVISIBLE = /[\u200B-\u200F\u202A-\u202E\u2060-\u2064\u2066-\u2069\uFEFF\u00AD\u034F\u115F\u1160\u180E\u2800\u3164\uFFA0]|[\u{E0000}-\u{E007F}]|[\u{E0100}-\u{E01EF}]/u;
 
 // Nesting depth of encodings peeled (base64 of base64 of base64 is three), and how many

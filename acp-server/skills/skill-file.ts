@@ -117,7 +117,7 @@ export function stampSkillFile(text: string, provenance: Provenance, previousVer
     if (isMap(document.contents)) document.contents.items.unshift(document.contents.items.pop()!);
   }
   const written = document.get("version");
-  const writtenVersion = written === undefined || written === null ? undefined : String(written);
+  const writtenVersion = typeof written === "string" || typeof written === "number" ? String(written) : undefined;
   const version = previousVersion === undefined ? (writtenVersion ?? "1.0.0") : bumpVersion(newer(previousVersion, writtenVersion));
   document.set("version", version);
   document.set("provenance", {

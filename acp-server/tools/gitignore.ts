@@ -88,7 +88,7 @@ function parseClass(glob: string, start: number): { source: string; end: number 
       body += `\\${glob[i + 1]}`;
       i += 2;
     } else {
-      body += char === "-" ? "-" : char.replace(/[\\\]\[^]/, "\\$&");
+      body += char === "-" ? "-" : char.replace(/[\\\][^]/, "\\$&");
       i++;
     }
     first = false;

@@ -54,7 +54,7 @@ export class LocalShellRunner implements ShellRunner {
         stdio: ["ignore", "pipe", "pipe"],
       });
     } catch (error) {
-      throw new Error(`Could not start command: ${errorMessage(error)}`);
+      throw new Error(`Could not start command: ${errorMessage(error)}`, { cause: error });
     }
     await new Promise<void>((resolve, reject) => {
       group.child.once("spawn", resolve);

@@ -63,7 +63,7 @@ function write(level: LogLevel, scope: string, message: string, fields?: Record<
 
 function safeJson(value: unknown): string {
   try {
-    return JSON.stringify(value, (_key, v) => (v instanceof Error ? { name: v.name, message: v.message } : v));
+    return JSON.stringify(value, (_key, v: unknown) => (v instanceof Error ? { name: v.name, message: v.message } : v));
   } catch {
     return String(value);
   }
@@ -87,10 +87,10 @@ export function createLogger(scope: string): Logger {
 
 /** The `logger` option of the provider SDKs (openai, @anthropic-ai/sdk): their lines, redacted, in our log. */
 export interface SdkLogger {
-  error(message: string, ...rest: unknown[]): void;
-  warn(message: string, ...rest: unknown[]): void;
-  info(message: string, ...rest: unknown[]): void;
-  debug(message: string, ...rest: unknown[]): void;
+  error: (message: string, ...rest: unknown[]) => void;
+  warn: (message: string, ...rest: unknown[]) => void;
+  info: (message: string, ...rest: unknown[]) => void;
+  debug: (message: string, ...rest: unknown[]) => void;
 }
 
 function joinArgs(args: unknown[]): string {
@@ -116,10 +116,12 @@ export function sdkLogger(scope: string): SdkLogger {
  */
 export function routeConsoleToLog(): void {
   const log = sdkLogger("console");
+  /* eslint-disable no-console -- the one place that takes console over, to route it into the log */
   console.log = log.info;
   console.info = log.info;
   console.debug = log.debug;
   console.warn = log.warn;
   console.error = log.error;
   console.trace = log.debug;
+  /* eslint-enable no-console */
 }

@@ -7,6 +7,9 @@
 // quantifiers (no catastrophic backtracking). A megabyte of ordinary code takes a few ms.
 import { isEnvStyleName, isReference, isSecretName, looksLikeSecretValue, REDACTED } from "./secret-names";
 
+// String.prototype.replace hands each pattern its own capture groups (some undefined), then the
+// offset and the input: no single element type fits every rule's parameter list.
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type Replacer = (match: string, ...rest: any[]) => string;
 
 export interface Rule {

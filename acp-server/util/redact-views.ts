@@ -9,7 +9,8 @@
 import { isSecretName, REDACTED } from "./secret-names";
 
 // CSI sequences (colours, cursor moves) and OSC sequences (titles, hyperlinks).
-const ANSI = /\x1b\[[0-9;?]*[ -\/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
+// eslint-disable-next-line no-control-regex -- matching ESC and BEL is the point
+const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]/g;
 
 /** Terminal output without its escape codes (what a human sees on screen). */
 export function stripAnsi(text: string): string {

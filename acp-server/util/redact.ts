@@ -128,7 +128,7 @@ function redactPlain(text: string, depth: number): string {
   if (depth === 0) out = redactReversedTokens(out, (forward) => redactPlain(forward, MAX_VIEW_DEPTH));
   for (const rule of RULES) {
     rule.pattern.lastIndex = 0;
-    out = out.replace(rule.pattern, rule.replace as any);
+    out = typeof rule.replace === "string" ? out.replace(rule.pattern, rule.replace) : out.replace(rule.pattern, rule.replace);
   }
   // Base64 / hex of a whole .env or key: masked whole when the decoded text holds a secret.
   return redactEncodedBlobs(out, (decoded, level) => redactPlain(decoded, level) !== decoded, depth);
@@ -164,7 +164,7 @@ function deep(value: unknown, key: string | undefined, seen: Map<object, unknown
     for (const item of value) copy.push(deep(item, undefined, seen));
     return copy;
   }
-  const proto = Object.getPrototypeOf(value);
+  const proto: unknown = Object.getPrototypeOf(value);
   if (proto !== Object.prototype && proto !== null) return value;
   const copy: Record<string, unknown> = {};
   seen.set(value, copy);

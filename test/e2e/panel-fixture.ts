@@ -27,8 +27,8 @@ export interface PanelWorkbench {
   /** "Step: N ms" lines, written to <prefix>timings.txt. */
   timings: string[];
   /** Runs a step; screenshots it as <name>.png (failed-<name>.png on failure). */
-  step(name: string, body: () => Promise<void>): Promise<void>;
-  shot(name: string): Promise<void>;
+  step: (name: string, body: () => Promise<void>) => Promise<void>;
+  shot: (name: string) => Promise<void>;
 }
 
 export interface FixtureOptions {

@@ -146,7 +146,7 @@ test("the panel as a user lives in it: focus, keyboard, confirmations, wording, 
     });
     assert.deepEqual(overflow, [], "permission buttons overflow the 300 px side bar");
     // Narrow table columns keep whole words: "Description" is on one line.
-    const heading = (await panel.locator("[data-testid=msg-agent] table th").filter({ hasText: "Description" }).last().evaluate(LINES_OF_TEXT)) as { lines: number };
+    const heading = await panel.locator("[data-testid=msg-agent] table th").filter({ hasText: "Description" }).last().evaluate(LINES_OF_TEXT);
     assert.equal(heading.lines, 1, "a table heading broke letter by letter");
     await bench.shot("u07-layout-300px-permission");
     await card.locator("[data-option-kind=allow_once]").click();
@@ -279,7 +279,7 @@ test("the panel as a user lives in it: focus, keyboard, confirmations, wording, 
 /** Types `text` (into whatever has focus) and checks it landed in the composer, whole. */
 async function typeUntilComposer(page: Page, panel: Frame, text: string): Promise<void> {
   const composer = panel.locator("[data-testid=composer]");
-  await waitFor(() => composer.evaluate(HAS_CARET) as Promise<boolean>, 15_000, "the composer did not get the caret");
+  await waitFor(() => composer.evaluate(HAS_CARET), 15_000, "the composer did not get the caret");
   await page.keyboard.type(text);
   let held = "";
   await waitFor(async () => (held = await composer.inputValue()) === text, 10_000, () => `the composer holds ${JSON.stringify(held)}, expected ${JSON.stringify(text)}`);
@@ -289,7 +289,8 @@ async function clearComposer(panel: Frame): Promise<void> {
   await panel.locator("[data-testid=composer]").fill("");
 }
 
-// In the page (the DOM is not in this file's types).
+// In the page (the DOM is not in this file's types). Fixed source text, not eval of input.
+/* eslint-disable @typescript-eslint/no-implied-eval */
 const HAS_CARET = new Function("el", "return el === el.ownerDocument.activeElement && el.ownerDocument.hasFocus()") as (el: unknown) => boolean;
 const LINES_OF_TEXT = new Function(
   "el",
@@ -298,6 +299,7 @@ const LINES_OF_TEXT = new Function(
    range.selectNodeContents(el);
    return { lines: Math.round(range.getBoundingClientRect().height / lineHeight) };`,
 ) as (el: unknown) => { lines: number };
+/* eslint-enable @typescript-eslint/no-implied-eval */
 
 function sessionFiles(home: string): string[] {
   const dir = path.join(home, "sessions");

@@ -69,7 +69,7 @@ function acpx(box: Sandbox, args: string[]): Promise<AcpxRun> {
       { cwd: box.project, env: box.env, timeout: TIMEOUT_MS, killSignal: "SIGKILL", maxBuffer: 16 * 1024 * 1024 },
       (error, stdout, stderr) => {
         const code = error ? (typeof error.code === "number" ? error.code : null) : 0;
-        resolve({ code, signal: (error?.signal as NodeJS.Signals | undefined) ?? null, stdout, stderr });
+        resolve({ code, signal: error?.signal ?? null, stdout, stderr });
       },
     );
   });

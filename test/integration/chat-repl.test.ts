@@ -46,7 +46,7 @@ test("two turns in one session; an edit's approval shows the diff and explains a
   await pty.waitFor(/Allow\? y = yes once, s = allow edits like this for this session, n = no, a = always \(saved in config\.yaml approvals\.rules, like an editor's "Always allow"\) \[n\]: $/, { from: mark });
   const shown = pty.output().slice(mark);
   assert.match(shown, /- beta\n\+ BETA/, shown);
-  assert.match(shown, /  alpha/, "context lines around the change");
+  assert.match(shown, / {2}alpha/, "context lines around the change");
   pty.write("n\r");
   await pty.waitFor(/refused: [\s\S]*FIRST-REPLY[\s\S]*\n› $/, { from: mark });
   assert.doesNotMatch(pty.output().slice(mark), /failed/, "a refusal is not a failure");
@@ -76,7 +76,7 @@ test("--continue resumes the last session in this folder; Ctrl-D quits", async (
   assert.match(history, /capitalize beta/);
   assert.match(history, /SECOND-REPLY/);
   pty.write("/history capitalize\r");
-  await pty.waitFor(/  capitalize beta\n[\s\S]*\n› $/, { from: mark });
+  await pty.waitFor(/ {2}capitalize beta\n[\s\S]*\n› $/, { from: mark });
   pty.write("\x04");
   assert.equal(await pty.exited, 0, pty.output());
 });
@@ -133,8 +133,8 @@ test("--resume ID resumes that session; /sessions lists this folder's; an unknow
   await listed.waitFor(PROMPT);
   const mark = listed.output().length;
   listed.write("/sessions\r");
-  await listed.waitFor(/  ([0-9a-f-]{36})  [\s\S]*\n› $/, { from: mark });
-  const id = /  ([0-9a-f-]{36})  /.exec(listed.output().slice(mark))![1];
+  await listed.waitFor(/ {2}([0-9a-f-]{36}) {2}[\s\S]*\n› $/, { from: mark });
+  const id = / {2}([0-9a-f-]{36}) {2}/.exec(listed.output().slice(mark))![1];
   listed.write("/exit\r");
   assert.equal(await listed.exited, 0);
 

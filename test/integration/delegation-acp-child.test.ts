@@ -147,7 +147,7 @@ test("a child that crashes is a failed result with the reason (and the parent's 
   try {
     await hermes.initialize();
     const mcpServers = [stdioServer("everything", [EVERYTHING, "stdio"])];
-    const { sessionId } = (await hermes.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers })) as acp.NewSessionResponse;
+    const { sessionId } = await hermes.agent.request<acp.NewSessionResponse>(acp.methods.agent.session.new, { cwd: project, mcpServers });
     assert.equal((await hermes.prompt(sessionId, "go")).stopReason, "end_turn");
     const [result] = delegateCard(hermes, sessionId).rawOutput.results;
     assert.equal(result.status, "failed");

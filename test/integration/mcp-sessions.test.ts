@@ -185,7 +185,7 @@ test("mcp on exit: servers of sessions opened by new, load, resume and fork, non
   }
 
   const hermes = await startHermes({ config: mcpConfig(model.url), env: { HERMES_HOME: home.home } });
-  let pids: number[] = [];
+  let pids: number[];
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.agent.request(acp.methods.agent.session.new, { cwd: project, mcpServers: [created.server] });

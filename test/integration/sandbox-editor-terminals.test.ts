@@ -35,7 +35,7 @@ test("a sandboxing client gets the policy with terminal/create, and the extensio
     const { sessionId } = await hermes.newSession(machine.workspace);
     model.enqueue({ toolCalls: [{ id: "t", name: "terminal", arguments: { command: "true" } }] }, { text: "done" });
     await hermes.prompt(sessionId, "run it");
-    const request = hermes.terminals.created[0] as acp.CreateTerminalRequest;
+    const request = hermes.terminals.created[0];
     const policy = (request._meta as Record<string, any>)["hermes/sandbox"];
     assert.deepEqual(policy.writable, [machine.workspace]);
     assert.ok(policy.hidden.some((entry: { path: string }) => entry.path === path.join(machine.home, ".ssh")));

@@ -48,7 +48,7 @@ test("dont_ask with the sandbox on: a batch of destructive commands changes noth
     assert.deepEqual(snapshot(machine.home), before.home, "the fake home is unchanged");
     assert.deepEqual(snapshot(machine.outside), before.outside, "the outside folder is unchanged");
     assert.equal(existsSync("/etc/hermes-pwned"), false);
-    const body = model.requests[first + 1]!.body;
+    const body = model.requests[first + 1].body;
     assert.match(toolResult(body, "inside"), /fine/, "work inside the workspace still runs");
     const leaked = readFileSync(path.join(machine.workspace, "leaked.txt"), "utf8");
     assert.doesNotMatch(leaked, /secret/, "credential stores are hidden");
@@ -84,7 +84,7 @@ test("outside the sandbox: asked every time with the reason, run once when allow
       { text: "done" },
     );
     await hermes.prompt(sessionId, "install");
-    const boxed = toolResult(model.requests[first + 1]!.body, "boxed");
+    const boxed = toolResult(model.requests[first + 1].body, "boxed");
     assert.match(boxed, /installed\.txt: Read-only file system/, "refused by a read-only mount, not a missing path");
     assert.match(boxed, /The sandbox blocked writing .*installed\.txt.*unsandboxed: true/);
     assert.ok(existsSync(target), "the approved run happened outside the sandbox");
@@ -106,7 +106,7 @@ test("outside the sandbox is refused in dont_ask mode", { skip }, async () => {
     const first = model.requests.length;
     model.enqueue({ toolCalls: [run("out", "touch /etc/hermes-dont-ask", { unsandboxed: true, reason: "needs /etc" })] }, { text: "ok" });
     await hermes.prompt(sessionId, "do it");
-    assert.match(toolResult(model.requests[first + 1]!.body, "out"), /dont_ask mode asks nobody: it stays in the sandbox/);
+    assert.match(toolResult(model.requests[first + 1].body, "out"), /dont_ask mode asks nobody: it stays in the sandbox/);
     assert.equal(existsSync("/etc/hermes-dont-ask"), false);
     assert.equal(hermes.permissionRequests.length, 0);
   } finally {

@@ -18,7 +18,7 @@ export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "
 export const HERMES_BIN = path.join(ROOT, "dist", "hermes.js");
 
 /** A function may answer with an option id, "cancelled", or a whole response (e.g. with `_meta`). */
-export type PermissionPolicy = "allow" | "allow_always" | "reject" | ((request: acp.RequestPermissionRequest) => string | "cancelled" | acp.RequestPermissionResponse);
+export type PermissionPolicy = "allow" | "allow_always" | "reject" | ((request: acp.RequestPermissionRequest) => string | acp.RequestPermissionResponse);
 
 export interface HarnessOptions {
   /** Written to $HERMES_HOME/config.yaml. */

@@ -30,8 +30,8 @@ export class EditorTerminals {
       const limit = params.outputByteLimit ?? Infinity;
       if (terminal.output.length > limit) terminal.output = terminal.output.slice(terminal.output.length - limit);
     };
-    child.stdout!.on("data", append);
-    child.stderr!.on("data", append);
+    child.stdout.on("data", append);
+    child.stderr.on("data", append);
     child.on("exit", (exitCode, signal) => {
       terminal.exit = { exitCode, signal };
       markExited();

@@ -14,6 +14,7 @@ export interface Pty {
   kill(): void;
 }
 
+// eslint-disable-next-line no-control-regex -- matching ESC is the point
 const ANSI = /\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b[()][0-9A-B]|\r/g;
 
 function shellQuote(word: string): string {

@@ -6,7 +6,7 @@ import type { TestContext } from "node:test";
 import { CodexResponsesProvider } from "../../acp-server/providers/codex-responses";
 import type { CodexResponsesProviderOptions } from "../../acp-server/providers/codex-responses";
 import { ContextOverflowError, ProviderError } from "../../acp-server/providers/types";
-import type { ChatMessage, ModelEvent, ModelRequest, ReplayBlock, ToolSpec } from "../../acp-server/providers/types";
+import type { ChatMessage, ModelEvent, ModelRequest, ToolSpec } from "../../acp-server/providers/types";
 import { startScriptedResponses } from "../support/scripted-responses";
 import { collect, errorOf, textOf, waitUntil } from "../support/provider-stream";
 
@@ -86,7 +86,7 @@ test("an encrypted reasoning item becomes a replay event and goes back verbatim 
   // The loop stores the blocks with the assistant message; the next call sends them back.
   const history: ChatMessage[] = [
     ...hello.messages,
-    { role: "assistant", content: "", toolCalls: [call!], replay: replay as ReplayBlock[] },
+    { role: "assistant", content: "", toolCalls: [call], replay },
     { role: "tool", toolCallId: "call_r1", name: "read_file", content: "export const a = 1;" },
   ];
   server.enqueue({ text: "It exports a." });

@@ -173,7 +173,7 @@ test("terminal feed: one action per terminal per interval, pending output before
 
   const state = apply([
     { type: "terminalOutput", terminalId: "term-1", text: "" },
-    ...(outputs as ChatAction[]),
+    ...outputs,
     { type: "terminalOutput", terminalId: "term-1", text: "tail\n" },
     { type: "terminalExited", terminalId: "term-1", exitCode: 2, signal: null },
   ]);

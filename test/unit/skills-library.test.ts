@@ -140,8 +140,8 @@ test("stamping bumps the version, records provenance and keeps the rest", () => 
 test("the bundled skills: at least 12, each valid, available, described and clean", () => {
   const dir = bundledSkillsDir();
   assert.ok(dir && dir.endsWith(`${path.sep}skills`), `found ${dir}`);
-  const home = path.join(dir!, "..", "no-such-home");
-  const catalog = loadSkillCatalog({ cwd: path.parse(dir!).root, home });
+  const home = path.join(dir, "..", "no-such-home");
+  const catalog = loadSkillCatalog({ cwd: path.parse(dir).root, home });
   const bundled = catalog.skills.filter((skill) => skill.source === "bundled");
   assert.deepEqual(catalog.warnings, []);
   assert.ok(bundled.length >= 12, `${bundled.length} bundled skills`);

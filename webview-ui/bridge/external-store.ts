@@ -32,7 +32,6 @@ export function useStore<T, S>(store: Store<T>, select: (value: T) => S): S {
     check(); // the store may have changed between render and subscription
     return store.subscribe(check);
     // The selector is expected to be stable in meaning for a given component instance.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [store]);
   return slice;
 }

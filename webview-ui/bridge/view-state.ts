@@ -44,7 +44,7 @@ export function updateView(change: (view: ViewState) => Partial<ViewState>): voi
 
 /** Records the scroll position for the next save without notifying anyone (it changes per frame). */
 export function persistScroll(scroll: NonNullable<ViewState["scroll"]>): void {
-  const current = viewStore.get() as ViewState;
+  const current = viewStore.get();
   current.scroll = scroll; // deliberately in place: nothing renders from it
   clearTimeout(saveTimer);
   saveTimer = setTimeout(() => savePersisted(viewStore.get()), 200);

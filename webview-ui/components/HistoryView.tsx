@@ -29,7 +29,7 @@ export const HistoryView = memo(function HistoryView({ history, currentId }: { h
             aria-label="Search chats by title"
             value={query}
             autoFocus
-            onInput={(e) => updateView(() => ({ historyQuery: (e.currentTarget as HTMLInputElement).value }))}
+            onInput={(e) => updateView(() => ({ historyQuery: e.currentTarget.value }))}
           />
         </div>
         <button type="button" class="button primary small" onClick={() => post({ type: "newChat" })}>

@@ -6,8 +6,8 @@ import { useEffect, useRef } from "preact/hooks";
 interface Props {
   question: string;
   confirmLabel: string;
-  onConfirm(): void;
-  onCancel(): void;
+  onConfirm: () => void;
+  onCancel: () => void;
   danger?: boolean;
   testId?: string;
 }

@@ -1,7 +1,7 @@
 // Mode and model pickers plus any other session options the agent offers (ACP configOptions):
 // select options become <select>s, boolean ones toggles. Changes go to the host, which echoes
 // the new state back.
-import type { SessionConfigOption, SessionConfigSelectGroup, SessionConfigSelectOption, SessionModeState } from "@agentclientprotocol/sdk";
+import type { SessionConfigOption, SessionConfigSelectOption, SessionModeState } from "@agentclientprotocol/sdk";
 import { post } from "../bridge/vscode-api";
 import { Icon } from "./icons";
 
@@ -13,7 +13,7 @@ export function Pickers({ modes, configOptions }: { modes?: SessionModeState; co
       {modes && modes.availableModes.length > 0 && (
         <label class="picker" title="Mode">
           <span class="sr-only">Mode</span>
-          <select data-testid="mode-picker" value={modes.currentModeId} onChange={(e) => post({ type: "setMode", modeId: (e.currentTarget as HTMLSelectElement).value })}>
+          <select data-testid="mode-picker" value={modes.currentModeId} onChange={(e) => post({ type: "setMode", modeId: e.currentTarget.value })}>
             {modes.availableModes.map((m) => (
               <option key={m.id} value={m.id} title={m.description ?? undefined}>
                 {m.name}
@@ -35,7 +35,7 @@ function ConfigOption({ option }: { option: SessionConfigOption }) {
   if (option.type === "boolean") {
     return (
       <label class="picker toggle" title={option.description ?? option.name}>
-        <input type="checkbox" checked={option.currentValue} onChange={(e) => post({ type: "setConfigOption", configId: option.id, value: (e.currentTarget as HTMLInputElement).checked })} />
+        <input type="checkbox" checked={option.currentValue} onChange={(e) => post({ type: "setConfigOption", configId: option.id, value: e.currentTarget.checked })} />
         <span>{option.name}</span>
       </label>
     );
@@ -43,14 +43,14 @@ function ConfigOption({ option }: { option: SessionConfigOption }) {
   return (
     <label class="picker" title={option.description ?? option.name}>
       <span class="sr-only">{option.name}</span>
-      <select data-testid={testId} value={option.currentValue} onChange={(e) => post({ type: "setConfigOption", configId: option.id, value: (e.currentTarget as HTMLSelectElement).value })}>
+      <select data-testid={testId} value={option.currentValue} onChange={(e) => post({ type: "setConfigOption", configId: option.id, value: e.currentTarget.value })}>
         {option.options.map((entry) =>
           "group" in entry ? (
-            <optgroup key={(entry as SessionConfigSelectGroup).group} label={entry.name}>
-              {(entry as SessionConfigSelectGroup).options.map(renderOption)}
+            <optgroup key={entry.group} label={entry.name}>
+              {entry.options.map(renderOption)}
             </optgroup>
           ) : (
-            renderOption(entry as SessionConfigSelectOption)
+            renderOption(entry)
           ),
         )}
       </select>

@@ -21,7 +21,7 @@ export function splitBlocks(text: string): MarkdownBlock[] {
   let offset = 0; // of line i
   let fence: string | undefined;
   // nextText[i]: the first non-blank line after line i (one backward pass keeps this linear).
-  const nextText: (string | undefined)[] = new Array(lines.length);
+  const nextText = new Array<string | undefined>(lines.length);
   for (let i = lines.length - 1, seen: string | undefined; i >= 0; i--) {
     nextText[i] = seen;
     if (lines[i].trim() !== "") seen = lines[i];

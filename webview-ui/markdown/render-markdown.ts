@@ -43,7 +43,7 @@ export function renderMarkdownBlock(source: string, closed: boolean): DocumentFr
   const key = closed ? source : `\u0000${source}`;
   const hit = cache.get(key);
   if (hit !== undefined) return hit;
-  const raw = (closed ? complete : streaming).parse(source, { async: false }) as string;
+  const raw = (closed ? complete : streaming).parse(source, { async: false });
   const fragment = DOMPurify.sanitize(raw, PURIFY);
   if (cache.size >= CACHE_LIMIT) cache.delete(cache.keys().next().value as string);
   cache.set(key, fragment);

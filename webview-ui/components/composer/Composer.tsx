@@ -168,15 +168,15 @@ export const Composer = memo(function Composer({ running, commands, attachments,
           aria-controls={suggestions.length > 0 ? SUGGESTIONS_ID : undefined}
           aria-activedescendant={suggestions.length > 0 ? `${SUGGESTIONS_ID}-${active}` : undefined}
           onInput={(e) => {
-            const el = e.currentTarget as HTMLTextAreaElement;
+            const el = e.currentTarget;
             updateView(() => ({ draft: el.value }));
             setCaret(el.selectionStart);
             setDismissed(undefined);
             recall.current = -1;
           }}
           onKeyDown={onKeyDown}
-          onKeyUp={(e) => setCaret((e.currentTarget as HTMLTextAreaElement).selectionStart)}
-          onClick={(e) => setCaret((e.currentTarget as HTMLTextAreaElement).selectionStart)}
+          onKeyUp={(e) => setCaret(e.currentTarget.selectionStart)}
+          onClick={(e) => setCaret(e.currentTarget.selectionStart)}
           onPaste={(e) => {
             if (pasteImages(e.clipboardData)) e.preventDefault();
           }}

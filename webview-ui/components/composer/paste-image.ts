@@ -10,7 +10,7 @@ export function pasteImages(data: DataTransfer | null): boolean {
     any = true;
     const reader = new FileReader();
     reader.onload = () => {
-      const url = String(reader.result ?? "");
+      const url = typeof reader.result === "string" ? reader.result : ""; // readAsDataURL: a data: URL
       const data = url.slice(url.indexOf(",") + 1);
       const name = file.name && file.name !== "image.png" ? file.name : `pasted-image-${Date.now()}${i ? `-${i}` : ""}.${file.type.split("/")[1] ?? "png"}`;
       post({ type: "pasteImage", mimeType: file.type, data, name });

@@ -104,7 +104,7 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
 }
 
 /** The text the model gets with the rejection. Enter sends, Shift+Enter adds a line, Escape backs out. */
-function RejectReason({ onSend, onCancel }: { onSend(reason: string): void; onCancel(): void }) {
+function RejectReason({ onSend, onCancel }: { onSend: (reason: string) => void; onCancel: () => void }) {
   const [text, setText] = useState("");
   const box = useRef<HTMLTextAreaElement>(null);
   useEffect(() => box.current?.focus(), []);
@@ -120,7 +120,7 @@ function RejectReason({ onSend, onCancel }: { onSend(reason: string): void; onCa
         value={text}
         placeholder="What should Hermes do instead?"
         aria-label="Why you reject this, for Hermes"
-        onInput={(e) => setText((e.currentTarget as HTMLTextAreaElement).value)}
+        onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
           if (e.isComposing) return;
           if (e.key === "Enter" && !e.shiftKey) {

@@ -1,7 +1,7 @@
 // One tool call: kind icon, title and live status; its locations open in the editor; its
 // content (text output, terminal, diff) shows below. Quiet kinds (read, search, fetch, think)
 // start folded once done; edits, commands and failures start open.
-import type { ToolCallContent, ToolCallLocation } from "@agentclientprotocol/sdk";
+import type { ToolCallLocation } from "@agentclientprotocol/sdk";
 import type { ToolItem } from "../../state/types";
 import { post } from "../../bridge/vscode-api";
 import { useExpanded } from "../../bridge/view-state";
@@ -38,7 +38,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
       {hasBody && open && (
         <div class="tool-body" id={bodyId}>
           {item.content.map((content, i) => (
-            <ToolContent key={i} content={content as ToolCallContent} toolCallId={item.id} index={i} title={item.title} />
+            <ToolContent key={i} content={content} toolCallId={item.id} index={i} title={item.title} />
           ))}
         </div>
       )}
