@@ -4,7 +4,7 @@
 // with each command and runs it inside; other clients run it as they see fit.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { sandboxBlockedNote } from "../security/sandbox/blocked-note";
-import type { CommandSandbox } from "../security/sandbox/command-sandbox";
+import { type CommandSandbox, SandboxUnavailableError } from "../security/sandbox/command-sandbox";
 import type { SandboxPolicy } from "../security/sandbox/policy";
 import { SANDBOX_META_KEY, type WireSandboxPolicy } from "../security/sandbox/wire";
 import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "../tools/context";
@@ -40,7 +40,7 @@ export class ClientShellRunner implements ShellRunner {
   private policyFor(options: StartCommandOptions): SandboxPolicy | undefined {
     if (!this.sandbox || options.unsandboxed) return undefined;
     const status = this.sandbox.status();
-    if (status.refuse) throw new Error(status.reason);
+    if (status.refuse) throw new SandboxUnavailableError(status.reason);
     return status.active ? this.sandbox.policy() : undefined;
   }
 }
