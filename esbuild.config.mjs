@@ -28,6 +28,18 @@ const zodEnglishOnly = {
   },
 };
 
+// The early handshake's zod schema (acp-server/acp/initialize-schema.ts) is its own small bundle,
+// dist/chunks/initialize-schema.js with just the parts of zod/mini it uses: imported from the
+// server bundle, code splitting would put all of zod's shared core (~300 KB) before the
+// initialize answer. Only the early handshake imports it, and that lands in dist/chunks/ too.
+const INITIALIZE_SCHEMA = "initialize-schema";
+const standaloneInitializeSchema = {
+  name: "standalone-initialize-schema",
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^\\./${INITIALIZE_SCHEMA}$`) }, () => ({ path: `./${INITIALIZE_SCHEMA}.js`, external: true }));
+  },
+};
+
 // HERMES_BUILD_OUTDIR builds elsewhere (the build test uses it, so it never replaces the dist/
 // other tests are running).
 const outdir = path.resolve(process.env.HERMES_BUILD_OUTDIR ?? fileURLToPath(new URL("./dist", import.meta.url)));
@@ -47,12 +59,26 @@ const serverBuild = build({
   sourcemap: true,
   legalComments: "none",
   logLevel: "warning",
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, standaloneInitializeSchema],
   define: { HERMES_VERSION: JSON.stringify(pkg.version) },
   // Some bundled CommonJS dependencies call require(); give the ESM output one.
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);",
   },
+});
+
+const initializeSchemaBuild = build({
+  entryPoints: { [`chunks/${INITIALIZE_SCHEMA}`]: `acp-server/acp/${INITIALIZE_SCHEMA}.ts` },
+  outdir,
+  bundle: true,
+  platform: "node",
+  format: "esm",
+  target: "node20",
+  minify: true,
+  sourcemap: true,
+  legalComments: "none",
+  logLevel: "warning",
+  plugins: [zodEnglishOnly],
 });
 
 const extensionBuild = build({
@@ -93,7 +119,7 @@ const webviewBuild = build({
   loader: { ".ttf": "file", ".woff2": "file" },
 });
 
-await Promise.all([serverBuild, extensionBuild, webviewBuild]);
+await Promise.all([serverBuild, initializeSchemaBuild, extensionBuild, webviewBuild]);
 
 // sql.js (the session index) loads its WebAssembly at run time; ship it beside the bundle.
 copyFileSync(new URL("./node_modules/sql.js/dist/sql-wasm.wasm", import.meta.url), path.join(outdir, "sql-wasm.wasm"));

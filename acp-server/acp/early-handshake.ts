@@ -16,6 +16,7 @@ import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/unstable";
 import type { Logger } from "../util/log";
 import { checkFrame, type ErrorFrame, oversizeOutcome } from "./frame-envelope";
 import { DEFAULT_MAX_FRAME_MB, type FrameEvent, FrameSplitter, MB } from "./ndjson-lines";
+import { checkPlainInitialize, type PlainInitialize } from "./initialize-schema";
 import { coalescingWriter } from "./stdout-writer";
 
 export interface Handshake {
@@ -27,7 +28,7 @@ export interface Handshake {
   setMaxFrameBytes(bytes: number): void;
 }
 
-type JsonRpcId = string | number;
+type JsonRpcId = PlainInitialize["id"];
 
 /** How many checked messages may wait for the SDK before stdin is paused. */
 const QUEUED_MESSAGES = 16;
@@ -171,29 +172,10 @@ function sdkOutput(write: (data: Uint8Array) => Promise<void>, answeredId: JsonR
   });
 }
 
-/** The request if `line` is an ordinary initialize whose params the SDK will accept. */
-export function plainInitialize(line: string): { id: JsonRpcId; params: { clientCapabilities?: Record<string, unknown> } } | undefined {
-  const message = safeParse(line) as Record<string, unknown> | undefined;
-  if (!isObject(message) || message.jsonrpc !== "2.0" || message.method !== "initialize") return undefined;
-  if (typeof message.id !== "string" && !Number.isInteger(message.id)) return undefined;
-  const params = message.params;
-  if (!isObject(params)) return undefined;
-  const version = params.protocolVersion;
-  if (!Number.isInteger(version) || (version as number) < 0 || (version as number) > 65535) return undefined;
-  const capabilities = params.clientCapabilities;
-  if (capabilities !== undefined) {
-    if (!isObject(capabilities)) return undefined;
-    const fs = capabilities.fs;
-    if (fs !== undefined && !(isObject(fs) && optionalBoolean(fs.readTextFile) && optionalBoolean(fs.writeTextFile))) return undefined;
-    if (!optionalBoolean(capabilities.terminal)) return undefined;
-    const auth = capabilities.auth;
-    if (auth !== undefined && !(isObject(auth) && optionalBoolean(auth.terminal))) return undefined;
-  }
-  const info = params.clientInfo;
-  if (info !== undefined && info !== null && !(isObject(info) && typeof info.name === "string" && typeof info.version === "string")) {
-    return undefined;
-  }
-  return { id: message.id as JsonRpcId, params: params as { clientCapabilities?: Record<string, unknown> } };
+/** The request if `line` is an ordinary initialize whose params the SDK will accept (zod: initialize-schema.ts). */
+export function plainInitialize(line: string): PlainInitialize | undefined {
+  const message = safeParse(line);
+  return message === undefined ? undefined : checkPlainInitialize(message);
 }
 
 function safeParse(text: string): unknown {
@@ -202,12 +184,4 @@ function safeParse(text: string): unknown {
   } catch {
     return undefined;
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function optionalBoolean(value: unknown): boolean {
-  return value === undefined || typeof value === "boolean";
 }

@@ -25,6 +25,12 @@ const table: [string, string, boolean][] = [
   ["fs is not an object", init({ protocolVersion: 1, clientCapabilities: { fs: true } }), false],
   ["terminal is not a boolean", init({ protocolVersion: 1, clientCapabilities: { terminal: "yes" } }), false],
   ["client info without a version", init({ protocolVersion: 1, clientInfo: { name: "x" } }), false],
+  ["client info null, other capabilities and _meta", init({ protocolVersion: 1, clientInfo: null, clientCapabilities: { auth: { terminal: true }, elicitation: { form: {} } }, _meta: { x: 1 } }), true],
+  ["protocol version over 65535", init({ protocolVersion: 65536 }), false],
+  ["negative protocol version", init({ protocolVersion: -1 }), false],
+  ["params not an object", JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: [1] }), false],
+  ["jsonrpc 1.0", JSON.stringify({ jsonrpc: "1.0", id: 1, method: "initialize", params: { protocolVersion: 1 } }), false],
+  ["a null id", init({ protocolVersion: 1 }, null), false],
 ];
 for (const [name, line, expected] of table) {
   test(`plainInitialize: ${name}`, () => assert.equal(plainInitialize(line) !== undefined, expected));
