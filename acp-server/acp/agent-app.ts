@@ -3,6 +3,7 @@
 // heavy (config, tools, the loop, provider SDKs) is imported on first use so that
 // `initialize` is answered as soon as the process is up.
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { flushCompileCache } from "../util/compile-cache";
 import type { Logger } from "../util/log";
 import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
@@ -82,6 +83,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
           .then((current) => current.prepare(process.cwd()))
           .catch((error: unknown) => log.error("loading the runtime failed", { error }))
           .then(() => promptModule())
+          .then(() => flushCompileCache())
           .catch((error: unknown) => log.error("loading the agent failed", { error }));
       });
       return initializeResponse(options.version, clientCapabilities);

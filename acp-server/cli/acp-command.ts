@@ -3,7 +3,6 @@
 import { earlyHandshake } from "../acp/early-handshake";
 import { initializeResponse } from "../acp/initialize-response";
 import { hermesHome } from "../config/paths";
-import { killAllProcessGroups } from "../util/process-group";
 import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";
 import { VERSION } from "../version";
 
@@ -17,7 +16,9 @@ export async function runAcpServer(): Promise<void> {
     if (exiting) return;
     exiting = true;
     log.info(`shutting down: ${why}`);
-    killAllProcessGroups(); // no orphans: every command, MCP server and child agent we started dies with us
+    // No orphans: process-group.ts kills every command, MCP server and child agent we started on
+    // `exit` (its hook comes with the first spawn), which this reaches. Not imported here, so the
+    // start before initialize does not load child_process.
     process.exit(code);
   };
   process.on("SIGTERM", () => shutdown("SIGTERM"));
