@@ -18,7 +18,7 @@ import { ClientShellRunner } from "./client-shell";
  */
 export function sessionSandbox(runtime: AgentRuntime, session: AcpSession, roots?: string[]): CommandSandbox {
   const terminal = runtime.loaded.config.terminal;
-  return new CommandSandbox({ mode: terminal.sandbox, allowedDomains: terminal.network.allowed_domains }, () => ({
+  return new CommandSandbox({ mode: terminal.sandbox, allowedDomains: terminal.network.allowed_domains, readAllow: terminal.sandbox_read_allow }, () => ({
     roots: roots ?? [session.agent.cwd],
     readOnlyWorkspace: session.agent.mode === "plan",
     sessionKey: session.id,

@@ -125,6 +125,13 @@ export const TerminalConfigSchema = z
      * Linux, Seatbelt on macOS); on = commands are refused when there is none; off = none.
      */
     sandbox: z.enum(["auto", "on", "off"]).default("auto"),
+    /**
+     * More of the home folder that sandboxed commands may read, on top of the built-in
+     * toolchain list (security/sandbox/policy.ts HOME_READ_ALLOW): "~/.config/foo", "notes".
+     * The rest of the home folder is hidden; ["~"] shows all of it (read-only). Credential
+     * stores stay hidden either way.
+     */
+    sandbox_read_allow: z.array(z.string().min(1).max(4096)).default([]),
     network: z
       .object({
         /**

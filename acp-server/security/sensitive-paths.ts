@@ -125,6 +125,7 @@ export const HOME_CREDENTIAL_STORES = [
   ".s3cfg",
   ".config/rclone",
   ".m2/settings.xml",
+  ".gradle/gradle.properties",
   ".config/configstore",
   ".config/stripe",
   ".fly",

@@ -33,6 +33,13 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   for (const masked of options.proc.masked) pushHidden(args, masked);
   if (options.root) args.push("--cap-drop", "ALL");
   if (policy.network.kind !== "on") args.push("--unshare-net");
+  // The home folder becomes an empty tmpfs with only the allowed entries bound back (read-only,
+  // through their links); the workspace and the rest are mounted over it below, then it is
+  // made read-only last (non-recursive, so the writable workspace inside stays writable).
+  if (policy.home) {
+    args.push("--tmpfs", policy.home.path);
+    for (const entry of policy.home.visible) args.push("--ro-bind-try", entry, entry);
+  }
   args.push("--bind", policy.tmpDir, "/tmp");
   // Writable roots after /tmp: a workspace under the host's /tmp shows through the session's.
   for (const dir of policy.writable) args.push("--bind", dir, dir);
@@ -41,6 +48,7 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   if (policy.network.kind === "allowlist" && policy.network.proxySocket) {
     args.push("--ro-bind", dirname(policy.network.proxySocket), SANDBOX_PROXY_DIR);
   }
+  if (policy.home) args.push("--remount-ro", policy.home.path);
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", options.cwd, "--", ...options.command);
   return args;
 }

@@ -21,6 +21,8 @@ export interface SandboxConfig {
   mode: SandboxSetting;
   /** terminal.network.allowed_domains */
   allowedDomains: string[];
+  /** terminal.sandbox_read_allow: more of the home folder kept readable. */
+  readAllow?: string[];
 }
 
 /** What a session lets its commands touch; read at each command (the mode can change mid-session). */
@@ -73,6 +75,7 @@ export class CommandSandbox {
       hermesHome: scope.hermesHome ?? hermesHome(),
       tmpDir: sessionTempDir(scope.sessionKey),
       allowedDomains: this.config.allowedDomains,
+      ...(this.config.readAllow ? { readAllow: this.config.readAllow } : {}),
     });
   }
 

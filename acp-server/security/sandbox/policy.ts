@@ -18,6 +18,14 @@ export interface HiddenPath {
   kind: "dir" | "file";
 }
 
+/** The home folder replaced by an empty read-only one, with only `visible` (read-only) shown through. */
+export interface HiddenHome {
+  /** The home folder (real path). */
+  path: string;
+  /** Folders and files under it that stay readable: toolchains, git's config. Existing ones only. */
+  visible: string[];
+}
+
 export interface SandboxPolicy {
   /** Folders commands may change: the workspace roots (unless read-only) and extra roots. Real paths. */
   writable: string[];
@@ -28,6 +36,11 @@ export interface SandboxPolicy {
   /** The session's own temp folder, writable, seen as /tmp inside (Linux) and $TMPDIR everywhere. */
   tmpDir: string;
   network: NetworkPolicy;
+  /**
+   * Set when the rest of the home folder is hidden: other projects' `.env`, unlisted tools'
+   * tokens. The workspace, $HERMES_HOME (read-only) and the writable roots show through.
+   */
+  home?: HiddenHome;
 }
 
 export interface PolicyInput {
@@ -40,7 +53,28 @@ export interface PolicyInput {
   tmpDir: string;
   /** terminal.network.allowed_domains: [] = off, ["*"] = on, else an allowlist. */
   allowedDomains: string[];
+  /**
+   * terminal.sandbox_read_allow: more of the home folder to keep readable, on top of
+   * HOME_READ_ALLOW (`~/x`, a path relative to the home, or an absolute one). `~` keeps the
+   * whole home readable (credential stores stay hidden).
+   */
+  readAllow?: string[];
 }
+
+/**
+ * What stays readable of the home folder inside the sandbox: toolchains and package caches a
+ * build needs, and git's own settings (identity, ignores). Nothing here holds credentials:
+ * the credential stores (HOME_CREDENTIAL_STORES, e.g. ~/.cargo/credentials.toml, ~/.m2/
+ * settings.xml) are hidden again on top of these. Deliberately absent: ~/.npmrc, ~/.yarnrc,
+ * ~/.config/pip (registry tokens), ~/.config at large (apps' tokens), shell rc files.
+ */
+export const HOME_READ_ALLOW = [
+  ".gitconfig", ".config/git/config", ".config/git/ignore", ".config/git/attributes", ".gitignore_global", ".gitignore",
+  ".cargo", ".rustup", ".nvm", ".volta", ".fnm", ".local/share/fnm", ".local/bin", ".local/lib", ".local/share/pnpm", ".pnpm-store",
+  ".npm", ".yarn", ".bun", ".deno", ".cache", "go", ".pyenv", ".rbenv", ".rvm", ".gem", ".sdkman", ".asdf", ".tool-versions",
+  ".local/share/mise", ".m2", ".gradle", ".ivy2", ".sbt", ".nuget/packages", ".dotnet", ".ghcup", ".cabal", ".stack",
+  ".opam", ".elan", ".julia", ".conda", "miniconda3", "anaconda3", "miniforge3", ".virtualenvs", ".local/share/virtualenvs",
+];
 
 /** The network policy a configured domain list means. */
 export function networkPolicy(allowedDomains: string[]): NetworkPolicy {
@@ -64,14 +98,28 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
     // Never over a folder the command works in (a workspace under /run/user would vanish).
     if (kind && !mountedInside.some((dir) => isInside(real, dir))) hidden.push({ path: real, kind });
   }
+  const home = hiddenHome(input, roots);
   return {
+    ...(home ? { home } : {}),
     writable: input.readOnlyWorkspace ? [] : roots,
     // Plan mode still mounts the workspace (read-only) because /tmp is replaced inside.
     readOnly: unique([...(input.readOnlyWorkspace ? roots : []), ...(kindOf(hermes) === "dir" ? [hermes] : []), ...roots.flatMap(gitRunLater)]),
+    // Still every store, also under a hidden home: the second lock if the home is shown (["~"]).
     hidden: uniqueBy(hidden, (entry) => entry.path),
     tmpDir: realPath(input.tmpDir),
     network: networkPolicy(input.allowedDomains),
   };
+}
+
+/** The home folder to hide, unless the config keeps it readable or a workspace root holds it. */
+function hiddenHome(input: PolicyInput, roots: string[]): HiddenHome | undefined {
+  const home = realPath(input.home);
+  if (home === "/" || kindOf(home) !== "dir" || roots.some((root) => isInside(root, home))) return undefined;
+  const wanted = [...HOME_READ_ALLOW, ...(input.readAllow ?? [])].map((entry) => (entry === "~" ? home : entry.startsWith("~/") ? path.join(home, entry.slice(2)) : path.resolve(home, entry)));
+  if (wanted.some((entry) => path.resolve(entry) === home)) return undefined;
+  // Relative to the real home (a /home/you symlink into /data), existing, inside it (the rest is visible anyway).
+  const visible = wanted.map((entry) => (isInside(input.home, entry) ? path.join(home, path.relative(input.home, entry)) : entry)).filter((entry) => isInside(home, entry) && entry !== home && kindOf(entry) !== undefined);
+  return { path: home, visible: unique(visible) };
 }
 
 /**

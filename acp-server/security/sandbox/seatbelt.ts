@@ -15,6 +15,12 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
   // Devices every shell writes to (redirections to /dev/null, the tty of a pipe).
   writable.push('(literal "/dev/null")', '(literal "/dev/zero")', '(regex #"^/dev/fd/")', '(regex #"^/dev/tty")');
   lines.push(`(allow file-write* ${writable.join(" ")})`);
+  if (policy.home) {
+    // The rest of the home folder is unreadable; what a command needs of it shows through.
+    lines.push(`(deny file-read* (subpath ${quote(policy.home.path)}))`, `(allow file-read-metadata (literal ${quote(policy.home.path)}))`);
+    const through = [...policy.home.visible, ...policy.writable, ...policy.readOnly].map((dir) => `(subpath ${quote(dir)})`);
+    if (through.length > 0) lines.push(`(allow file-read* ${through.join(" ")})`);
+  }
   if (policy.readOnly.length > 0) lines.push(`(deny file-write* ${policy.readOnly.map((dir) => `(subpath ${quote(dir)})`).join(" ")})`);
   if (policy.hidden.length > 0) {
     const filters = policy.hidden.map((entry) => (entry.kind === "dir" ? `(subpath ${quote(entry.path)})` : `(literal ${quote(entry.path)})`));

@@ -20,6 +20,7 @@ export const WireSandboxPolicySchema = z
     readOnly: z.array(AbsolutePath).max(64),
     hidden: z.array(z.object({ path: AbsolutePath, kind: z.enum(["dir", "file"]) }).strict()).max(256),
     tmpDir: AbsolutePath,
+    home: z.object({ path: AbsolutePath, visible: z.array(AbsolutePath).max(128) }).strict().optional(),
     network: z.discriminatedUnion("kind", [z.object({ kind: z.literal("off") }).strict(), z.object({ kind: z.literal("on") }).strict()]),
   })
   .strict();
