@@ -4,7 +4,7 @@
 // an assistant message and its tool results always stay on the same side. Pure.
 import type { ChatMessage } from "../providers/types";
 import { isRealUserMessage, summaryOf, withoutSummary } from "../sessions/compacted-history";
-import { messageTokens, messagesTokens } from "./token-estimate";
+import { messageTokens, messagesTokens } from "../providers/token-estimate";
 
 export interface PlanOptions {
   /** At least this many of the last messages stay verbatim (unless they exceed `maxTailTokens`). */

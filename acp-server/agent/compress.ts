@@ -15,7 +15,7 @@ import { headLength, planCompaction, type CompactionPlan } from "./compress-plan
 import type { ModelChoice } from "./model-choice";
 import type { AgentSession } from "./session";
 import { writeSummary } from "./summarize";
-import { messagesTokens, overheadTokens } from "./token-estimate";
+import { messagesTokens, overheadTokens } from "../providers/token-estimate";
 import type { CompactionReport, TurnObserver } from "./turn-io";
 
 export interface CompressionSettings {

@@ -1,6 +1,7 @@
 // Writes one session's steps to its journal: the one module that knows the record format on
 // the way in (the agent's AgentSession is its only caller). A failing disk must not stop the
 // conversation: the failure is logged (once) and the turn goes on.
+import { messageTokens } from "../providers/token-estimate";
 import type { ChatMessage } from "../providers/types";
 import type { DisplayContent, TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
@@ -23,7 +24,7 @@ export class SessionRecorder {
 
   /** A completed step of the conversation: on disk before this returns. */
   message(message: ChatMessage): void {
-    this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message, tokens: estimateTokens(message) }, true);
+    this.write({ t: "message", seq: this.nextSeq++, at: Date.now(), message, tokens: messageTokens(message) }, true);
   }
 
   // What follows only affects replay and the index. Every record is written at once (a kill -9
@@ -78,9 +79,4 @@ function journalContent(call: ToolCallRecord): DisplayContent[] {
     const output = (call.rawOutput as { output?: unknown } | undefined)?.output;
     return { type: "text", text: `\`\`\`\n${typeof output === "string" ? output : ""}\n\`\`\`` };
   });
-}
-
-/** A rough token count (4 characters a token) for the index's counters. */
-export function estimateTokens(message: ChatMessage): number {
-  return Math.ceil(JSON.stringify(message).length / 4);
 }

@@ -1,6 +1,9 @@
-// Rough token counts (about 4 characters a token) for what has not been sent yet. The
+// THE rough token count (about 4 characters a token, an image a fixed amount whatever its
+// bytes) of the provider-neutral messages: what compression plans with before a provider has
+// measured anything, and what the journal records per message for the session index. It
+// lives beside the message types so the agent and the session store share it. The
 // provider's reported usage is preferred wherever there is one.
-import type { ChatMessage, ToolSpec } from "../providers/types";
+import type { ChatMessage, ToolSpec } from "./types";
 
 const CHARS_PER_TOKEN = 4;
 /** Per-message framing (role, separators) the providers add. */
@@ -15,8 +18,10 @@ export function textTokens(text: string): number {
 export function messageTokens(message: ChatMessage): number {
   switch (message.role) {
     case "system":
-    case "tool":
       return MESSAGE_OVERHEAD + textTokens(message.content);
+    case "tool":
+      // An MCP tool's images count as the user's do, not by their base64 length.
+      return MESSAGE_OVERHEAD + textTokens(message.content) + (message.images?.length ?? 0) * IMAGE_TOKENS;
     case "user":
       return MESSAGE_OVERHEAD + message.content.reduce((sum, part) => sum + (part.type === "text" ? textTokens(part.text) : IMAGE_TOKENS), 0);
     case "assistant": {
