@@ -139,3 +139,29 @@ test("an initialize with clientCapabilities.auth is answered early when the SDK 
   assert.equal(plainInitialize(line({ terminal: "yes" })), undefined, "left to the SDK, which rejects it");
   assert.equal(plainInitialize(line(null)), undefined);
 });
+
+// The zod schema is a strict subset of the SDK's: every line it answers early, the real SDK (the
+// same handler, over an in-memory stream) also accepts and answers with the same result.
+test("every initialize answered early gets the same answer from the SDK itself", async () => {
+  const { initializeResponse } = await import("../../acp-server/acp/initialize-response");
+  const early = table.filter(([, , expected]) => expected).map(([name, line]) => [name, line] as const);
+  assert.ok(early.length >= 4);
+  for (const [name, line] of early) {
+    const plain = plainInitialize(line);
+    assert.ok(plain, name);
+    const ours = initializeResponse("t", plain.params.clientCapabilities);
+    let answered!: (message: unknown) => void;
+    const answer = new Promise<unknown>((resolve) => (answered = resolve));
+    let incoming!: ReadableStreamDefaultController<acp.AnyMessage>;
+    const stream: acp.Stream = {
+      readable: new ReadableStream<acp.AnyMessage>({ start: (controller) => void (incoming = controller) }),
+      writable: new WritableStream<acp.AnyMessage>({ write: (message) => answered(message) }),
+    };
+    const app = acp.agent({ name: "t" }).onRequest(acp.methods.agent.initialize, ({ params }) => initializeResponse("t", params.clientCapabilities));
+    const connection = app.connect(stream);
+    incoming.enqueue(JSON.parse(line) as acp.AnyMessage);
+    assert.deepEqual(await answer, { jsonrpc: "2.0", id: plain.id, result: ours }, name);
+    incoming.close();
+    await connection.closed;
+  }
+});
