@@ -1,10 +1,10 @@
 // Credentials never reach the disk, and a journal written before a rule existed never brings
 // one back: every record is redacted as it is written (recorder.ts) and every message as it
-// is restored for the model (history.ts). Only text is redacted: provider replay blocks
-// (thinking signatures, encrypted reasoning) are opaque and must come back byte for byte,
-// and images are pixels.
+// is restored for the model (history.ts). Replay blocks' plaintext (thinking, reasoning
+// summaries) is redacted too, their opaque parts kept (redact-replay.ts); images are pixels.
 import type { ChatMessage } from "../providers/types";
 import { redactDeep, redactSecrets } from "../util/redact";
+import { redactReplay } from "./redact-replay";
 import type { JournalRecord } from "./types";
 
 export function redactMessage(message: ChatMessage): ChatMessage {
@@ -17,6 +17,7 @@ export function redactMessage(message: ChatMessage): ChatMessage {
         content: redactSecrets(message.content),
         ...(message.reasoning ? { reasoning: redactSecrets(message.reasoning) } : {}),
         ...(message.toolCalls ? { toolCalls: message.toolCalls.map((call) => ({ ...call, arguments: redactSecrets(call.arguments) })) } : {}),
+        ...(message.replay ? { replay: redactReplay(message.replay) } : {}),
       };
     case "tool":
     case "system":
