@@ -17,6 +17,7 @@ import { SdkProvider, type SdkProviderBase } from "./sdk-provider";
 import type { StreamGuard } from "./stream-guard";
 import { ProviderError } from "./types";
 import type { FinishReason, ModelEvent, ModelRequest, ReplayBlock, ToolCallRequest } from "./types";
+import { createKeepAliveFetch } from "./http-fetch";
 
 type AnthropicModule = typeof import("@anthropic-ai/sdk");
 
@@ -141,6 +142,8 @@ export class AnthropicMessagesProvider extends SdkProvider<AnthropicModule, Anth
         // stdout carries the ACP JSON-RPC stream: the SDK's logs go to the redacting logger
         // (stderr and the log file), never console: debug lines carry headers.
         logger: sdkLogger("anthropic-sdk"),
+        // Keep-alive http(s) instead of the global fetch's heavier machinery (http-fetch.ts).
+        fetch: createKeepAliveFetch(),
       }),
     }));
   }

@@ -3,6 +3,7 @@
 import { sdkLogger } from "../util/log";
 import { randomUUID } from "node:crypto";
 import type OpenAI from "openai";
+import { createKeepAliveFetch } from "./http-fetch";
 import type { SdkProviderBase } from "./sdk-provider";
 
 export type OpenAIModule = typeof import("openai");
@@ -22,6 +23,8 @@ export async function loadOpenAIClient(options: SdkProviderBase, maxRetries = 0)
     // stdout carries the ACP JSON-RPC stream: the SDK's logs (OPENAI_LOG=debug) go to the
     // redacting logger (stderr and the log file), never console: debug lines carry headers.
     logger: sdkLogger("openai-sdk"),
+    // Keep-alive http(s) instead of the global fetch's heavier machinery (http-fetch.ts).
+    fetch: createKeepAliveFetch(),
   });
   return { module, client };
 }

@@ -39,7 +39,23 @@ export function nameWords(name: string): string[] {
 }
 
 /** Whether a variable, key or flag of this name holds a credential. */
+/**
+ * Answers by name: redactDeep asks for every key of every record and update it walks (the same
+ * few dozen keys, thousands of times a turn). Pure, so remembered; bounded, dropped whole when full.
+ */
+const secretNameAnswers = new Map<string, boolean>();
+const MAX_REMEMBERED_NAMES = 4096;
+
 export function isSecretName(name: string): boolean {
+  let answer = secretNameAnswers.get(name);
+  if (answer === undefined) {
+    if (secretNameAnswers.size >= MAX_REMEMBERED_NAMES) secretNameAnswers.clear();
+    secretNameAnswers.set(name, (answer = classifyName(name)));
+  }
+  return answer;
+}
+
+function classifyName(name: string): boolean {
   const words = nameWords(name);
   if (words.length === 0) return false;
   if (words.some((word) => PUBLIC_WORDS.has(word))) return false;
