@@ -10,11 +10,17 @@ import type { Logger } from "../util/log";
 export type SavedDecision = "allow" | "reject";
 
 export class ApprovalRules {
+  private readonly rules: ApprovalRule[];
+
   constructor(
-    private readonly rules: ApprovalRule[],
+    rules: readonly ApprovalRule[],
     private readonly configPath: string,
     private readonly log: Logger,
-  ) {}
+  ) {
+    // Our own copy: remember() adds to it, and the config's list may be zod's shared default
+    // array, which would carry one runtime's unsaved rules into the next in the same process.
+    this.rules = [...rules];
+  }
 
   /**
    * The saved answer for a command with these rule keys: any rejection wins, and "allow" needs a

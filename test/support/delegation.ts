@@ -4,7 +4,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import type { Harness } from "./acp-harness";
+import type { AcpPeer } from "./acp-client";
 import { sessionUpdates } from "./acp-harness";
 import type { RecordedRequest } from "./scripted-http";
 import { startScriptedModel, type ScriptedModel, type ScriptedReply } from "./scripted-model";
@@ -55,7 +55,7 @@ export interface DelegateCard {
 }
 
 /** The delegate_task call of a session as the client saw it. */
-export function delegateCard(harness: Harness, sessionId: string): DelegateCard {
+export function delegateCard(harness: Pick<AcpPeer, "updates">, sessionId: string): DelegateCard {
   const updates = sessionUpdates(harness, sessionId);
   const start = updates.find((u): u is Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }> => u.sessionUpdate === "tool_call" && (u.rawInput as any)?.tasks !== undefined);
   if (!start) throw new Error("no delegate_task tool call");

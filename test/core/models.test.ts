@@ -8,7 +8,7 @@ import { after, before, test } from "node:test";
 import { startScriptedAnthropic } from "../support/scripted-anthropic";
 import { startScriptedResponses, type ScriptedResponses } from "../support/scripted-responses";
 import { useScriptedModel } from "../support/scripted-model";
-import { agentText, makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
+import { agentText, makeTempDir, scriptedConfig, sessionUpdates, startAgent } from "../support/in-process-agent";
 
 const scripted = useScriptedModel();
 let responses: ScriptedResponses;
@@ -31,7 +31,7 @@ test("Responses API mode: a tool-using turn, with encrypted reasoning sent back 
     { text: "The notes say: ship it." },
   );
   // provider openai + a codex model: auto-detection picks the Responses API.
-  const hermes = await startHermes({ config: { model: { provider: "openai", name: "gpt-5-codex", base_url: responses.url, api_key: "sk-test" }, sessions: { auto_title: false } } });
+  const hermes = await startAgent({ config: { model: { provider: "openai", name: "gpt-5-codex", base_url: responses.url, api_key: "sk-test" }, sessions: { auto_title: false } } });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -63,7 +63,7 @@ test("a failing main model falls back to the next one, and the user sees why", a
   const first = model.requests.length;
   model.enqueue({ status: 401 }, { text: "answered by the fallback" });
   const config = scriptedConfig(model.url, { fallback_models: [{ name: "backup-model" }], agent: { retry_base_delay: 0.01 } });
-  const hermes = await startHermes({ config });
+  const hermes = await startAgent({ config });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -82,7 +82,7 @@ test("when retries and fallbacks are exhausted the turn ends with a message and 
   model.enqueue({ status: 500 }, { status: 500 }, { status: 500 });
   const config = scriptedConfig(model.url, { agent: { retry_base_delay: 0.01 } });
   (config.model as Record<string, unknown>).max_retries = 2;
-  const hermes = await startHermes({ config });
+  const hermes = await startAgent({ config });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -105,7 +105,7 @@ test("usage_update follows each model call (context used, window, cost) and the 
   );
   const config = scriptedConfig(model.url);
   Object.assign(config.model as Record<string, unknown>, { context_length: 8000, price: { input: 2, output: 8, cache_read: 0.5 } });
-  const hermes = await startHermes({ config });
+  const hermes = await startAgent({ config });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -132,7 +132,7 @@ test("the model picker: session/new offers the models; set_config_option switche
   const model = scripted();
   const project = await makeTempDir();
   const config = scriptedConfig(model.url, { fallback_models: [{ name: "backup-model" }], models: ["big-model"] });
-  const hermes = await startHermes({ config });
+  const hermes = await startAgent({ config });
   try {
     await hermes.initialize();
     const created = await hermes.newSession(project);
@@ -176,7 +176,7 @@ test("Anthropic Messages mode: thinking with its signature goes back with the to
     { text: "It says alpha." },
     { text: "Second turn." },
   );
-  const hermes = await startHermes({
+  const hermes = await startAgent({
     config: { model: { provider: "anthropic", name: "claude-sonnet-4-5", base_url: anthropic.url, api_key: "sk-ant-test", thinking_budget: 2048 }, sessions: { auto_title: false } },
   });
   try {

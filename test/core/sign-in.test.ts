@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { parse as parseYaml } from "yaml";
-import { agentText, makeTempDir, startHermes } from "../support/acp-harness";
+import { agentText, makeTempDir, startAgent } from "../support/in-process-agent";
 import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
 
 let model: ScriptedModel;
@@ -25,7 +25,7 @@ const keylessConfig = (url: string) => ({
 });
 
 test("no key: authMethods are advertised, session/new is auth-required, authenticate stores the key and the session works", async (t) => {
-  const hermes = await startHermes({ config: keylessConfig(model.url) });
+  const hermes = await startAgent({ config: keylessConfig(model.url) });
   t.after(() => hermes.close());
   const init = await hermes.initialize();
   const ids = init.authMethods?.map((m) => m.id) ?? [];
@@ -64,7 +64,7 @@ test("no key: authMethods are advertised, session/new is auth-required, authenti
 });
 
 test("a client with auth.terminal gets the hermes-setup terminal method (hermes acp --setup)", async (t) => {
-  const hermes = await startHermes({ config: keylessConfig(model.url), clientCapabilities: { auth: { terminal: true } } });
+  const hermes = await startAgent({ config: keylessConfig(model.url), clientCapabilities: { auth: { terminal: true } } });
   t.after(() => hermes.close());
   const init = await hermes.initialize();
   const setup = init.authMethods?.find((m) => m.id === "hermes-setup") as any;
@@ -75,7 +75,7 @@ test("a client with auth.terminal gets the hermes-setup terminal method (hermes 
 });
 
 test("nothing configured: authenticate writes the provider and model to config.yaml, keeping what is there", async (t) => {
-  const hermes = await startHermes({ config: { sessions: { auto_title: false } }, env: { HERMES_BASE_URL: model.url } });
+  const hermes = await startAgent({ config: { sessions: { auto_title: false } }, env: { HERMES_BASE_URL: model.url } });
   t.after(() => hermes.close());
   await hermes.initialize();
   await assert.rejects(hermes.newSession(await makeTempDir()), (error: any) => error.code === -32000);
@@ -96,7 +96,7 @@ test("a key the endpoint rejects is not stored", async (t) => {
   await new Promise<void>((resolve) => rejecting.listen(0, "127.0.0.1", resolve));
   t.after(() => rejecting.close());
   const url = `http://127.0.0.1:${(rejecting.address() as AddressInfo).port}/v1`;
-  const hermes = await startHermes({ config: keylessConfig(url) });
+  const hermes = await startAgent({ config: keylessConfig(url) });
   t.after(() => hermes.close());
   writeFileSync(path.join(hermes.home, ".env"), "OTHER=1\n");
   await hermes.initialize();

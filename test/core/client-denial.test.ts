@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { makeTempDir, scriptedConfig, startHermes } from "../support/acp-harness";
+import { makeTempDir, scriptedConfig, startAgent } from "../support/in-process-agent";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
@@ -14,7 +14,7 @@ test("an editor's refusal of fs/read_text_file reaches the model in the editor's
   const model = scripted();
   const project = await makeTempDir();
   writeFileSync(path.join(project, "private.txt"), "not for the agent\n");
-  const hermes = await startHermes({
+  const hermes = await startAgent({
     config: scriptedConfig(model.url),
     serveFs: true,
     readError: (file) => (file.endsWith("private.txt") ? acp.RequestError.internalError({ reason: "The user denied access to private.txt" }) : undefined),

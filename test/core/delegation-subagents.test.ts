@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { agentText, makeTempDir, scriptedConfig, startHermes } from "../support/acp-harness";
+import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
 import { callNumber, delegateCard, goalOf, isSubagent, startRoutedModel, systemText, toolMessages, toolNames, waitUntil } from "../support/delegation";
 import type { RecordedRequest } from "../support/scripted-http";
 import type { ScriptedReply } from "../support/scripted-model";
@@ -16,7 +16,8 @@ import type { ScriptedReply } from "../support/scripted-model";
  * they run at the same time. Run one after another, the first would wait for the others
  * forever; the guard answers it "alone" instead, which fails the test with a clear diff.
  */
-function barrier(count: number, guardMs = 30_000) {
+function barrier(count: number, options: { guardMs?: number; before?: () => Promise<unknown> } = {}) {
+  const guardMs = options.guardMs ?? 30_000;
   const arrived: string[] = [];
   let release!: () => void;
   const all = new Promise<void>((resolve) => (release = resolve));
@@ -24,7 +25,8 @@ function barrier(count: number, guardMs = 30_000) {
     arrived,
     async reply(name: string, reply: ScriptedReply): Promise<ScriptedReply> {
       arrived.push(name);
-      if (arrived.length === count) release();
+      // `before`: what must be seen while all of them wait (e.g. the card showing them running).
+      if (arrived.length === count) void (options.before?.() ?? Promise.resolve()).then(release);
       let timer: NodeJS.Timeout | undefined;
       const guard = new Promise<"alone">((resolve) => (timer = setTimeout(() => resolve("alone"), guardMs)));
       const outcome = await Promise.race([all, guard]);
@@ -42,14 +44,18 @@ function parentRoute(tasks: unknown[], answer = "All delegated work is done.") {
 
 test("three subagents run in parallel: all three ask the model before any gets an answer", async () => {
   const project = await makeTempDir();
-  const together = barrier(3);
+  let hermes: InProcessAgent | undefined;
+  // Released once the card has shown a child running (its progress is batched, so it is
+  // seen only while the children wait).
+  const running = (): Promise<unknown> => hermes!.waitForUpdate((u) => u.sessionUpdate === "tool_call_update" && /\*\*subagent 2\*\* \(task 2, running\)/.test(JSON.stringify(u.content ?? [])));
+  const together = barrier(3, { before: running });
   const parent = parentRoute([{ goal: "Task A: count the files" }, { goal: "Task B: read the readme", context: "It is README.md" }, { goal: "Task C: check the tests" }]);
   const model = await startRoutedModel((request) => {
     if (!isSubagent(request)) return parent(request);
     const letter = /Task (\w)/.exec(goalOf(request))?.[1] ?? "?";
     return together.reply(letter, { text: `Report ${letter}: finished.` });
   });
-  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  hermes = await startAgent({ config: scriptedConfig(model.url) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -102,7 +108,7 @@ test("extra tasks queue behind delegation.max_concurrent_children", async () => 
     running--;
     return reply;
   });
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { delegation: { max_concurrent_children: 2 } }) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { delegation: { max_concurrent_children: 2 } }) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -133,7 +139,7 @@ test("a subagent gets requested ∩ parent's toolsets, never delegate_task/memor
     }
     return { text: "looked" };
   });
-  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -165,7 +171,7 @@ test("depth limit: with max_depth 2 a subagent may delegate once more, its own s
     if (goal === "level one") return n === 1 ? { toolCalls: [{ id: "d2", name: "delegate_task", arguments: { tasks: [{ goal: "level two" }] } }] } : { text: "level one done" };
     return n === 1 ? { toolCalls: [{ id: "d3", name: "delegate_task", arguments: { tasks: [{ goal: "level three" }] } }] } : { text: "level two done" };
   });
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { delegation: { max_depth: 2 } }) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { delegation: { max_depth: 2 } }) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -190,7 +196,7 @@ test("default max_depth 1: a subagent has no delegate_task", async () => {
     if (!isSubagent(request)) return parent(request);
     return callNumber(request) === 1 ? { toolCalls: [{ id: "d", name: "delegate_task", arguments: { tasks: [{ goal: "deeper" }] } }] } : { text: "could not" };
   });
-  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -214,7 +220,7 @@ test("the iteration budget stops a subagent with a summary (max_iterations)", as
     if (toolNames(request).length === 0) return { text: "Budget summary: read a.txt twice." };
     return { toolCalls: [{ id: `r${callNumber(request)}`, name: "read_file", arguments: { path: "a.txt" } }] };
   });
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { delegation: { max_iterations: 2 } }) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { delegation: { max_iterations: 2 } }) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -239,7 +245,7 @@ test("a subagent's edit asks the user through the parent (child named); a denial
     const name = goalOf(request) === "write one" ? "one.txt" : "two.txt";
     return callNumber(request) === 1 ? { toolCalls: [{ id: "w", name: "write_file", arguments: { path: name, content: "x\n" } }] } : { text: `result: ${toolMessages(request)[0]}` };
   });
-  const hermes = await startHermes({
+  const hermes = await startAgent({
     config: scriptedConfig(model.url),
     permission: (request) => request.options.find((o) => o.kind === (request.toolCall.title?.includes("one.txt") ? "allow_once" : "reject_once"))!.optionId,
   });
@@ -267,7 +273,7 @@ test("cancelling the parent cancels running subagents (their model streams are d
   const project = await makeTempDir();
   const parent = parentRoute([{ goal: "slow one" }, { goal: "slow two" }]);
   const model = await startRoutedModel((request) => (isSubagent(request) ? { text: "thinking ".repeat(500), chunkDelayMs: 50 } : parent(request)));
-  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -295,7 +301,7 @@ test("/usage and the prompt's usage count the subagents' tokens and cost in the 
   const model = await startRoutedModel((request) => (isSubagent(request) ? { text: `Report for ${goalOf(request)}.`, usage: { prompt_tokens: 300, completion_tokens: 30 } } : parent(request)));
   const config = scriptedConfig(model.url);
   Object.assign(config.model as Record<string, unknown>, { price: { input: 2, output: 8 } });
-  const hermes = await startHermes({ config });
+  const hermes = await startAgent({ config });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);

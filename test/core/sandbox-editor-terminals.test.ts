@@ -8,7 +8,7 @@ import { test } from "node:test";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { TerminalProcess } from "../../extension/terminal-process";
 import { SANDBOX_CAPABILITY } from "../../extension/terminal-sandbox";
-import { agentText, scriptedConfig, startHermes } from "../support/acp-harness";
+import { agentText, scriptedConfig, startAgent } from "../support/in-process-agent";
 import { BLOCKED_WRITE, fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
 import { useScriptedModel } from "../support/scripted-model";
 
@@ -24,7 +24,7 @@ async function runInExtension(request: acp.CreateTerminalRequest, line: string):
 test("a sandboxing client gets the policy with terminal/create, and the extension enforces it", { skip }, async () => {
   const model = scripted();
   const machine = fakeMachine();
-  const hermes = await startHermes({
+  const hermes = await startAgent({
     config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }),
     env: { HOME: machine.home },
     serveTerminal: true,
@@ -72,7 +72,7 @@ test("the extension refuses a terminal whose sandbox policy is invalid, and runs
 test("a client that cannot sandbox its terminals gets no policy, and /context says screening is the only layer", async () => {
   const model = scripted();
   const machine = fakeMachine();
-  const hermes = await startHermes({ config: scriptedConfig(model.url), env: { HOME: machine.home }, serveTerminal: true });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), env: { HOME: machine.home }, serveTerminal: true });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(machine.workspace);
@@ -89,7 +89,7 @@ test("a client that cannot sandbox its terminals gets no policy, and /context sa
 test("terminal.sandbox: on with a client that cannot sandbox: commands run locally, inside the sandbox", { skip }, async () => {
   const model = scripted();
   const machine = fakeMachine();
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { terminal: { sandbox: "on" } }), env: { HOME: machine.home }, serveTerminal: true });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { sandbox: "on" } }), env: { HOME: machine.home }, serveTerminal: true });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(machine.workspace);

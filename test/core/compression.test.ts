@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { agentText, makeTempDir, sessionUpdates, startHermes, type Harness } from "../support/acp-harness";
+import { agentText, makeTempDir, sessionUpdates, startAgent, type InProcessAgent } from "../support/in-process-agent";
 import { isSummaryRequest, templateSummary } from "../support/compression-fixtures";
 import type { RecordedRequest } from "../support/scripted-http";
 import { startScriptedModel, type ScriptedModel, type ScriptedReply } from "../support/scripted-model";
@@ -49,7 +49,7 @@ const prompt = (n: number) => `prompt ${n}: ${"please keep refactoring the parse
 const chatRequests = (model: ScriptedModel) => model.requests.filter((r) => r.path.endsWith("/chat/completions") && !isSummaryRequest(r));
 const userContents = (request: RecordedRequest) => request.body.messages.filter((m: any) => m.role === "user").map((m: any) => String(m.content));
 
-async function session(hermes: Harness): Promise<{ sessionId: string; cwd: string }> {
+async function session(hermes: InProcessAgent): Promise<{ sessionId: string; cwd: string }> {
   await hermes.initialize();
   const cwd = await makeTempDir();
   const { sessionId } = await hermes.newSession(cwd);
@@ -58,7 +58,7 @@ async function session(hermes: Harness): Promise<{ sessionId: string; cwd: strin
 
 test("threshold: compaction_update (in_progress → completed with the summary), then usage_update, before the answer; the system prompt stays byte-identical", async () => {
   const model = await startAgentModel(16_000);
-  const hermes = await startHermes({ config: config(model.url, 16_000, { nudges: { memory_interval: 0 } }), clientCapabilities: { session: { compaction: {} } } });
+  const hermes = await startAgent({ config: config(model.url, 16_000, { nudges: { memory_interval: 0 } }), clientCapabilities: { session: { compaction: {} } } });
   try {
     const { sessionId } = await session(hermes);
     let turn = 0;
@@ -96,7 +96,7 @@ test("threshold: compaction_update (in_progress → completed with the summary),
 
 test("threshold without session.compaction: the agent says so in its message", async () => {
   const model = await startAgentModel(16_000);
-  const hermes = await startHermes({ config: config(model.url, 16_000, { nudges: { memory_interval: 0 } }) });
+  const hermes = await startAgent({ config: config(model.url, 16_000, { nudges: { memory_interval: 0 } }) });
   try {
     const { sessionId } = await session(hermes);
     for (let turn = 0; model.summaries() === 0 && turn < 60; turn++) await hermes.prompt(sessionId, prompt(turn));
@@ -110,7 +110,7 @@ test("threshold without session.compaction: the agent says so in its message", a
 
 test("overflow: the provider's context error triggers one compress-and-retry, and the turn answers", async () => {
   const model = await startAgentModel(1_000_000);
-  const hermes = await startHermes({ config: config(model.url, 200_000) });
+  const hermes = await startAgent({ config: config(model.url, 200_000) });
   try {
     const { sessionId } = await session(hermes);
     for (let turn = 0; turn < 15; turn++) await hermes.prompt(sessionId, prompt(turn));
@@ -143,7 +143,7 @@ test("overflow: the provider's context error triggers one compress-and-retry, an
 
 test("/context shows the distance to the threshold; /compress compresses now; session/load replays the original messages", async () => {
   const model = await startAgentModel(1_000_000);
-  const hermes = await startHermes({ config: config(model.url, 200_000) });
+  const hermes = await startAgent({ config: config(model.url, 200_000) });
   try {
     const { sessionId, cwd } = await session(hermes);
     for (let turn = 0; turn < 15; turn++) await hermes.prompt(sessionId, prompt(turn));
@@ -163,7 +163,7 @@ test("/context shows the distance to the threshold; /compress compresses now; se
     assert.match(await ask("/context"), /Compression at 100,000 tokens/);
 
     // Another process loads the session: the replay shows what the user saw, not the summary.
-    const other = await startHermes({ config: config(model.url, 200_000), env: { HERMES_HOME: hermes.home } });
+    const other = await startAgent({ config: config(model.url, 200_000), env: { HERMES_HOME: hermes.home } });
     try {
       await other.initialize();
       await other.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
@@ -195,7 +195,7 @@ test("/context shows the distance to the threshold; /compress compresses now; se
 test("done when: a 200-turn session never exceeds the window, keeps answering, and memory nudges stay ephemeral", async () => {
   const window = 16_000;
   const model = await startAgentModel(window);
-  const hermes = await startHermes({ config: config(model.url, window, { nudges: { memory_interval: 10 } }) });
+  const hermes = await startAgent({ config: config(model.url, window, { nudges: { memory_interval: 10 } }) });
   try {
     const { sessionId } = await session(hermes);
     for (let turn = 0; turn < 200; turn++) {

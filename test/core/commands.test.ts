@@ -3,7 +3,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { agentText, makeTempDir, scriptedConfig, startHermes } from "../support/acp-harness";
+import { agentText, makeTempDir, scriptedConfig, startAgent } from "../support/in-process-agent";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
@@ -11,7 +11,7 @@ const scripted = useScriptedModel();
 test("commands: /help, /version, /usage, /context, /model, /memory, /reset, and unknown ones go to the model", async () => {
   const model = scripted();
   const project = await makeTempDir();
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { models: ["other-model"] }) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { models: ["other-model"] }) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -52,7 +52,7 @@ test("commands: /help, /version, /usage, /context, /model, /memory, /reset, and 
     assert.deepEqual(sent.messages.filter((m: any) => m.role !== "system").map((m: any) => m.content), ["/frobnicate now"], "after /reset only the new prompt is sent");
 
     // A reloaded session starts after the reset too.
-    const other = await startHermes({ config: scriptedConfig(model.url), env: { HERMES_HOME: hermes.home } });
+    const other = await startAgent({ config: scriptedConfig(model.url), env: { HERMES_HOME: hermes.home } });
     try {
       await other.initialize();
       await other.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });

@@ -6,7 +6,7 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, stat, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
-import { makeTempDir, scriptedConfig, sessionUpdates, startHermes, type PermissionPolicy } from "../support/acp-harness";
+import { makeTempDir, scriptedConfig, sessionUpdates, startAgent, type PermissionPolicy } from "../support/in-process-agent";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
@@ -30,7 +30,7 @@ function toolResult(body: any, id: string): string {
 test("allow once asks again next time; allow for the session does not", async () => {
   const model = scripted();
   const project = await makeTempDir();
-  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_once") });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: pick("allow_once") });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -45,7 +45,7 @@ test("allow once asks again next time; allow for the session does not", async ()
     await hermes.close();
   }
 
-  const second = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_session") });
+  const second = await startAgent({ config: scriptedConfig(model.url), permission: pick("allow_session") });
   try {
     await second.initialize();
     const { sessionId } = await second.newSession(project);
@@ -62,7 +62,7 @@ test("a rejection with the user's reason (in _meta) reaches the model as the too
   const model = scripted();
   const project = await makeTempDir();
   const reason = "No, do not delete build: run the clean script instead";
-  const hermes = await startHermes({
+  const hermes = await startAgent({
     config: scriptedConfig(model.url),
     permission: () => ({ outcome: { outcome: "selected", optionId: "reject_once" }, _meta: { "hermes/reason": `  ${reason}  ` } }),
   });
@@ -87,7 +87,7 @@ test("always allow is saved to config.yaml and holds after a restart; always rej
   const model = scripted();
   const project = await makeTempDir();
   await mkdir(path.join(project, "build"));
-  const first = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_always") });
+  const first = await startAgent({ config: scriptedConfig(model.url), permission: pick("allow_always") });
   try {
     await first.initialize();
     const { sessionId } = await first.newSession(project);
@@ -105,7 +105,7 @@ test("always allow is saved to config.yaml and holds after a restart; always rej
     await first.close();
   }
 
-  const second = await startHermes({ config: undefined, env: { HERMES_HOME: first.home }, permission: pick("reject_always") });
+  const second = await startAgent({ config: undefined, env: { HERMES_HOME: first.home }, permission: pick("reject_always") });
   try {
     await second.initialize();
     const { sessionId } = await second.newSession(project);
@@ -125,7 +125,7 @@ test("always allow is saved to config.yaml and holds after a restart; always rej
 test("an always-answer that cannot be saved holds for the process, leaves config.yaml alone, and the user is told", async () => {
   const model = scripted();
   const project = await makeTempDir();
-  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_always") });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: pick("allow_always") });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project); // config.yaml is loaded by now
@@ -147,7 +147,7 @@ test("an always-answer that cannot be saved holds for the process, leaves config
 test("a rejected or cancelled prompt is a denial the model reads, and the turn goes on", async () => {
   const model = scripted();
   const project = await makeTempDir();
-  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: () => "cancelled" });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: () => "cancelled" });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -165,7 +165,7 @@ test("plan mode refuses writes and changing commands, allows reading", async () 
   const model = scripted();
   const project = await makeTempDir();
   await writeFile(path.join(project, "readme.md"), "hello\n");
-  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: pick("allow_once") });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: pick("allow_once") });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -195,7 +195,7 @@ test("accept_edits applies edits in the workspace and asks outside it, symlinks 
   const project = await makeTempDir();
   const outside = await makeTempDir("hermes-outside-");
   await symlink(outside, path.join(project, "escape"));
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { agent: { default_mode: "accept_edits" } }), permission: "reject" });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { agent: { default_mode: "accept_edits" } }), permission: "reject" });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -213,7 +213,7 @@ test("accept_edits applies edits in the workspace and asks outside it, symlinks 
 test("hardline commands never run, even in dont_ask mode", async () => {
   const model = scripted();
   const project = await makeTempDir();
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -235,7 +235,7 @@ test("secrets are redacted in what the model, the editor and the journal see; co
   const project = await makeTempDir();
   const key = "sk-ant-api03-Zx9Qm2Lp8Rt5Wv1Yb4Nc7Hd0Kf3Gj6Ts9Ua2Xe5";
   await writeFile(path.join(project, "leak.txt"), `ANTHROPIC_API_KEY=${key}\n`);
-  const hermes = await startHermes({ config: scriptedConfig(model.url), env: { DEPLOY_API_KEY: "deploy-secret-value-123456" } });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), env: { DEPLOY_API_KEY: "deploy-secret-value-123456" } });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -258,7 +258,7 @@ test("command screening fails closed over ACP: obfuscation asks each time, dont_
   const model = scripted();
   const project = await makeTempDir();
   await writeFile(path.join(project, "in.txt"), "b\na\n");
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { terminal: { sandbox: "off" } }), permission: pick("allow_once") });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { sandbox: "off" } }), permission: pick("allow_once") });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -295,7 +295,7 @@ test("command screening fails closed over ACP: obfuscation asks each time, dont_
 test("commands never write Hermes's own config, by a variable or from a workdir, in any mode", async () => {
   const model = scripted();
   const project = await makeTempDir();
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" }, terminal: { sandbox: "off" } }) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" }, terminal: { sandbox: "off" } }) });
   try {
     await hermes.initialize();
     const configFile = path.join(hermes.home, "config.yaml");
@@ -326,7 +326,7 @@ test("saved always rules never override a hardline refusal, Hermes's state or an
   await mkdir(path.join(project, "build"));
   await mkdir(path.join(project, "build2"));
   const rules = ["write-hermes-state", "hermes-state", "unresolved:computed", "unresolved:argument", "rm-recursive"].map((command) => ({ command, decision: "allow" }));
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { approvals: { rules }, terminal: { sandbox: "off" } }), permission: pick("reject_once") });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { approvals: { rules }, terminal: { sandbox: "off" } }), permission: pick("reject_once") });
   try {
     await hermes.initialize();
     const before = await readFile(path.join(hermes.home, "config.yaml"), "utf8");

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { useScriptedModel } from "../support/scripted-model";
-import { agentText, makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
+import { agentText, makeTempDir, scriptedConfig, sessionUpdates, startAgent } from "../support/in-process-agent";
 
 const scripted = useScriptedModel();
 
@@ -14,7 +14,7 @@ test("a spent budget gets one last call without tools and ends with max_turn_req
   const first = model.requests.length;
   const todo = (n: number) => ({ toolCalls: [{ id: `t${n}`, name: "todo", arguments: { todos: [{ id: "1", content: `step ${n}`, status: "in_progress" }] } }] });
   model.enqueue(todo(1), todo(2), { text: "Summary: I planned two steps." });
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { agent: { max_turns: 2 } }) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { agent: { max_turns: 2 } }) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -52,7 +52,7 @@ test("failing tools, broken arguments and unknown tools become results and the t
     },
     { text: "I could not do that." },
   );
-  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -90,7 +90,7 @@ test("read-only calls in one reply run concurrently but report in call order", a
     },
     { text: "done" },
   );
-  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -109,7 +109,7 @@ test("a model endpoint error answers the prompt with a JSON-RPC error and the se
   const model = scripted();
   const project = await makeTempDir();
   model.enqueue({ status: 401, errorBody: { error: { message: "Incorrect API key provided", type: "invalid_request_error" } } });
-  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -131,7 +131,7 @@ test("a model endpoint error answers the prompt with a JSON-RPC error and the se
 
 test("an unreachable model endpoint is a clear error, not a hang", async () => {
   const project = await makeTempDir();
-  const hermes = await startHermes({ config: scriptedConfig("http://127.0.0.1:9/v1") });
+  const hermes = await startAgent({ config: scriptedConfig("http://127.0.0.1:9/v1") });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);

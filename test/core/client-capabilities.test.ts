@@ -6,7 +6,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { useScriptedModel } from "../support/scripted-model";
-import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
+import { makeTempDir, scriptedConfig, sessionUpdates, startAgent } from "../support/in-process-agent";
 
 const scripted = useScriptedModel();
 
@@ -22,7 +22,7 @@ test("file tools use fs/read_text_file and fs/write_text_file, so unsaved buffer
     { toolCalls: [{ id: "p", name: "patch", arguments: { path: "notes.txt", old_string: "unsaved", new_string: "saved" } }] },
     { text: "ok" },
   );
-  const hermes = await startHermes({ config: scriptedConfig(model.url), serveFs: true, buffers: { [file]: "unsaved edit\n" }, permission: "allow" });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), serveFs: true, buffers: { [file]: "unsaved edit\n" }, permission: "allow" });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -51,7 +51,7 @@ test("an edit the user only partly accepted in review tells the model to re-read
   await writeFile(path.join(project, "a.txt"), "one\n");
   const first = model.requests.length;
   model.enqueue({ toolCalls: [{ id: "w", name: "write_file", arguments: { path: "a.txt", content: "uno\n" } }] }, { text: "ok" });
-  const hermes = await startHermes({
+  const hermes = await startAgent({
     config: scriptedConfig(model.url),
     serveFs: true,
     permission: "allow",
@@ -82,7 +82,7 @@ test("terminal runs through terminal/create and embeds the terminal in the tool 
   const project = await makeTempDir();
   const first = model.requests.length;
   model.enqueue({ toolCalls: [{ id: "t", name: "terminal", arguments: { command: "echo from-editor-terminal; exit 3" } }] }, { text: "ran it" });
-  const hermes = await startHermes({ config: scriptedConfig(model.url), serveTerminal: true });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), serveTerminal: true });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -110,7 +110,7 @@ test("a rejected edit leaves the file alone and tells the model", async () => {
   await writeFile(file, "original\n");
   const first = model.requests.length;
   model.enqueue({ toolCalls: [{ id: "w", name: "write_file", arguments: { path: "keep.txt", content: "clobbered\n" } }] }, { text: "fine" });
-  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: "reject" });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: "reject" });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
@@ -131,7 +131,7 @@ test("prompt content: file links are inlined with a header, embedded text too, i
   await writeFile(file, "# Spec\nThe answer is 42.\n");
   const first = model.requests.length;
   model.enqueue({ text: "read it" });
-  const hermes = await startHermes({ config: scriptedConfig(model.url) });
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
