@@ -53,9 +53,9 @@ export interface AcpPeer {
 export interface RecordingClient {
   app: acp.ClientApp;
   /** Call with each frame the agent wrote, in order (the transport parses them). */
-  recordFrame(frame: any): void;
+  recordFrame: (frame: any) => void;
   /** The peer for a connected client. */
-  peer(agent: acp.ClientContext, home: string): AcpPeer;
+  peer: (agent: acp.ClientContext, home: string) => AcpPeer;
 }
 
 export function recordingClient(options: ClientOptions, name = "hermes-test-client"): RecordingClient {
