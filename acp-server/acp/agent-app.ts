@@ -100,14 +100,14 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       return { sessionId: session.id, ...(await opened(session, client)) };
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
-      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers);
+      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, { takeOver: takeOver(params._meta) });
       // The whole history goes out, in order, before the answer.
       await sendReplay(client, session.id, replayUpdates(records), options.writeFrames);
       return opened(session, client);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
       // No mcpServers on a resume means "as before": a live session keeps its servers.
-      const { session } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined);
+      const { session } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined, { takeOver: takeOver(params._meta) });
       return opened(session, client);
     })
     .onRequest(acp.methods.agent.session.fork, async ({ params, client }) => {
@@ -124,7 +124,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       return {};
     })
     .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
-      const session = hub.get(params.sessionId);
+      // Only the session's one writer runs prompts (a process that follows it answers why not).
+      const session = await hub.forPrompt(params.sessionId);
       const [{ handlePrompt }, current] = await Promise.all([promptModule(), usableRuntime()]);
       const autoTitle = current.loaded.config.sessions.auto_title;
       return handlePrompt({ runtime: current, clientCapabilities, log, autoTitle }, session, params, client, signal);
@@ -160,6 +161,14 @@ async function skillCommandsFor(cwd: string, runtime: AgentRuntime, log: Logger)
     log.warn("offering the skills as commands failed", { error });
     return [];
   }
+}
+
+/**
+ * `_meta["hermes/takeOver"]: true` on session/load or session/resume: this process becomes the
+ * session's writer even though another live Hermes process owns it (which then refuses to write).
+ */
+function takeOver(meta: Record<string, unknown> | null | undefined): boolean {
+  return meta?.["hermes/takeOver"] === true;
 }
 
 /**

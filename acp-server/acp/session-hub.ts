@@ -47,25 +47,52 @@ export class SessionHub {
   }
 
   /**
-   * A stored session, made live (from memory when this process already has it). Without
-   * `mcpServers` a live session keeps the servers it has.
+   * A stored session, made live (from memory when this process already has it and owns it).
+   * Without `mcpServers` a live session keeps the servers it has. This process becomes the
+   * session's one writer unless another live Hermes process owns it; then it follows it
+   * read-only (prompts are refused), unless `takeOver` (`_meta["hermes/takeOver"]`) says to
+   * take it from that process. A copy this process only followed (or lost to a takeover) is
+   * rebuilt from the journal, which the owner may have added to since.
    */
-  async restore(sessionId: string, cwd: string, given?: acp.McpServer[]): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+  async restore(sessionId: string, cwd: string, given?: acp.McpServer[], options: { takeOver?: boolean } = {}): Promise<{ session: AcpSession; records: JournalRecord[] }> {
     const runtime = await this.options.runtime();
-    const mcpServers = given ?? this.live.get(sessionId)?.mcpServers ?? [];
-    const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
-    const stored = await runtime.sessions.read(sessionId);
-    if (!stored) throw unknownSession(sessionId);
-    for (const warning of stored.warnings) this.options.log.warn(warning, { sessionId });
     const existing = this.live.get(sessionId);
-    if (existing) {
+    const mcpServers = given ?? existing?.mcpServers ?? [];
+    const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
+    const current = existing !== undefined && runtime.sessions.owns(sessionId);
+    if (!current) runtime.sessions.claim(sessionId, options);
+    const stored = await runtime.sessions.read(sessionId);
+    if (!stored) {
+      if (!existing) runtime.sessions.closeSession(sessionId); // no such session: no lease either
+      throw unknownSession(sessionId);
+    }
+    for (const warning of stored.warnings) this.options.log.warn(warning, { sessionId });
+    if (existing && current) {
       existing.mcpServers = mcpServers;
       // Other servers than the session has now: the new set replaces the old one.
       if (!sameServers(existing.mcp?.specs ?? [], specs)) await existing.setMcp(await openMcpBridge(runtime, specs, existing.agent.cwd, this.options.log));
       return { session: existing, records: stored.records };
     }
+    if (existing) await this.drop(existing);
     const meta = { ...stored.meta, cwd: checkedCwd(cwd) };
     return { session: await this.open(runtime, meta, stored.records, specs, mcpServers), records: stored.records };
+  }
+
+  /**
+   * The session a prompt runs in: one this process owns. A session it follows becomes its own
+   * when the owner has let go (closed it, exited), rebuilt from the journal as it is now;
+   * while another process owns it the prompt is refused with SessionNotOwnedError.
+   */
+  async forPrompt(sessionId: string): Promise<AcpSession> {
+    const session = this.get(sessionId);
+    const runtime = await this.options.runtime();
+    if (runtime.sessions.owns(sessionId)) return session;
+    if (!runtime.sessions.claim(sessionId).owner) runtime.sessions.assertWriter(sessionId);
+    const stored = await runtime.sessions.read(sessionId);
+    if (!stored) throw unknownSession(sessionId);
+    await this.drop(session);
+    const specs = sessionMcpSpecs(runtime, session.mcpServers, this.options.log);
+    return this.open(runtime, { ...stored.meta, cwd: session.agent.cwd }, stored.records, specs, session.mcpServers);
   }
 
   /** A new session with a copy of another's history (up to `messageCount` messages when given). */
@@ -117,6 +144,12 @@ export class SessionHub {
     await session?.close();
     const deleted = await (await this.options.runtime()).sessions.delete(sessionId);
     if (!deleted) throw unknownSession(sessionId);
+  }
+
+  /** Takes a stale copy of a session out of this process (its turns cancelled, its MCP servers stopped). */
+  private async drop(session: AcpSession): Promise<void> {
+    if (this.live.get(session.id) === session) this.live.delete(session.id);
+    await session.close();
   }
 
   /** Builds the live session; `copy` are records to write to a new journal first (forks). */

@@ -225,21 +225,24 @@ export class AgentSession {
     this.account(usage, price, costUsd);
   }
 
+  // Settings are the user's choices: durable first (a session this process only follows
+  // refuses them), then in memory.
+
   setMode(mode: SessionMode): void {
-    this.currentMode = mode;
     this.recorder?.settings({ mode });
+    this.currentMode = mode;
   }
 
   setModel(modelId: string): void {
-    this.model = modelId;
     this.recorder?.settings({ modelId });
+    this.model = modelId;
   }
 
   /** Names the session, durably. */
   setTitle(title: string, source: TitleSource): void {
+    this.recorder?.settings({ title, titleSource: source });
     this.titleText = title;
     this.titleFrom = source;
-    this.recorder?.settings({ title, titleSource: source });
   }
 
   /** Whether the user already allowed all of these for this session. */

@@ -4,7 +4,7 @@
 // restores of one workspace can never both own it.
 import { closeSync, fsyncSync, linkSync, openSync, readFileSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
-import { processAlive } from "./process-alive";
+import { processAlive } from "../util/process-alive";
 import type { RestoreOp } from "./types";
 
 const JOURNAL_FILE = "hermes-restore.json";

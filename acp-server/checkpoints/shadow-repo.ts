@@ -9,7 +9,7 @@ import path from "node:path";
 import { realPath } from "../security/sensitive-paths";
 import { isInside } from "../util/inside-folder";
 import { Git } from "./git";
-import { processAlive } from "./process-alive";
+import { processAlive } from "../util/process-alive";
 
 const IDENTITY_FILE = "hermes-workspace.json";
 const NESTED_FILE = "hermes-nested.json";

@@ -6,6 +6,7 @@ import type { ChatMessage } from "../providers/types";
 import type { DisplayContent, TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
 import { redactRecord } from "./redact-record";
+import { SessionNotOwnedError } from "./session-lease";
 import type { CompactionRecord, JournalRecord, ToolCallRecord, TitleSource } from "./types";
 
 export interface JournalWriter {
@@ -30,8 +31,9 @@ export class SessionRecorder {
   // What follows only affects replay and the index. Every record is written at once (a kill -9
   // cannot lose it); these skip the fdatasync and reach the disk with the next step's.
 
+  /** Not written by a process that follows the session: the owner journals its own. */
   systemPrompt(prompt: string): void {
-    this.write({ t: "update", at: Date.now(), systemPrompt: prompt }, false);
+    this.write({ t: "update", at: Date.now(), systemPrompt: prompt }, false, false);
   }
 
   /** A finished tool call as the user saw it (what session/load replays). */
@@ -58,11 +60,19 @@ export class SessionRecorder {
     this.write({ t: "update", at: Date.now(), ...fields }, fields.tokens === undefined);
   }
 
-  /** The journal's one door: every record (prompts, replies, tool calls, the system prompt) is redacted here. */
-  private write(record: JournalRecord, sync: boolean): void {
+  /**
+   * The journal's one door: every record (prompts, replies, tool calls, the system prompt) is
+   * redacted here. A session another process owns is not written, and the caller hears why
+   * (the turn or the setting fails with SessionNotOwnedError), unless `required` is false.
+   */
+  private write(record: JournalRecord, sync: boolean, required = true): void {
     try {
       this.journal.append(this.sessionId, redactRecord(record), { sync });
     } catch (error) {
+      if (error instanceof SessionNotOwnedError) {
+        if (required) throw error;
+        return;
+      }
       if (!this.failed) this.log.error("the session journal could not be written; this session may not be restorable", { sessionId: this.sessionId, error });
       this.failed = true;
     }

@@ -2,7 +2,7 @@
 // at once and durably; the sql.js index that answers list/search is loaded on first use,
 // caught up with whatever other processes appended since, and saved to state.db a moment
 // after it changes. Constructing a store does no I/O, so it costs nothing at startup.
-import { readFile, rename, unlink, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../util/log";
 import { assertValidSessionId, SessionStoreError } from "./errors";
@@ -10,6 +10,7 @@ import { journalPath, SessionJournal, type AppendResult } from "./journal";
 import { parseJournal } from "./journal-parse";
 import { catchUpIndex } from "./catch-up";
 import { SessionIndex, resolveReal } from "./session-index";
+import { leasePath, SessionLease, SessionNotOwnedError, type ClaimResult, type LeaseHolder } from "./session-lease";
 import { loadSqlJs } from "./sqlite";
 import type { JournalRecord, ListOptions, MessagesOptions, MessageText, SearchHit, SearchOptions, SessionMeta, SessionPage, SessionSummary } from "./types";
 
@@ -36,6 +37,10 @@ export class SessionStore {
   readonly stateFile: string;
   private readonly log: Logger;
   private readonly journals = new Map<string, SessionJournal>();
+  /** Sessions this process claimed as their one writer (kept when lost, to say so). */
+  private readonly leases = new Map<string, SessionLease>();
+  /** Sessions this process follows read-only, and who owns them. */
+  private readonly followed = new Map<string, LeaseHolder>();
   private index: SessionIndex | undefined;
   private indexLoading: Promise<SessionIndex> | undefined;
   private catchingUp: Promise<void> | undefined;
@@ -52,11 +57,12 @@ export class SessionStore {
     this.log = options.log;
   }
 
-  /** Starts a session's journal with its meta record. Throws SessionExistsError if the id is taken. */
+  /** Starts a session's journal with its meta record, owned by this process. Throws SessionExistsError if the id is taken. */
   create(meta: SessionMeta): SessionJournal {
     this.assertOpen();
     const journal = SessionJournal.create(this.dir, meta);
     this.journals.set(meta.id, journal);
+    this.leases.set(meta.id, SessionLease.create(this.dir, meta.id));
     this.feedIndex(meta.id, { t: "meta", v: 1, at: meta.createdAt, session: meta }, { start: 0, end: journal.bytes });
     return journal;
   }
@@ -67,6 +73,7 @@ export class SessionStore {
    */
   append(id: string, record: JournalRecord, options: { sync?: boolean } = {}): void {
     this.assertOpen();
+    this.assertWriter(id);
     let journal = this.journals.get(id);
     if (!journal) {
       journal = SessionJournal.openForAppend(this.dir, id);
@@ -120,6 +127,7 @@ export class SessionStore {
   async delete(id: string): Promise<boolean> {
     const file = journalPath(this.dir, id);
     this.closeSession(id);
+    await rm(leasePath(this.dir, id), { force: true }); // whoever held it: the session is gone
     let existed = true;
     try {
       await unlink(file);
@@ -133,11 +141,48 @@ export class SessionStore {
     return existed;
   }
 
-  /** Closes the session's journal descriptor (the session is no longer live here). */
+  /** Closes the session's journal descriptor and gives up its lease (the session is no longer live here). */
   closeSession(id: string): void {
     assertValidSessionId(id);
     this.journals.get(id)?.close();
     this.journals.delete(id);
+    this.leases.get(id)?.release();
+    this.leases.delete(id);
+    this.followed.delete(id);
+  }
+
+  /**
+   * Makes this process the session's one writer (see session-lease.ts): when no live process
+   * owns it, or with `takeOver`. Otherwise this process follows it: appends are refused with
+   * SessionNotOwnedError until a later claim succeeds.
+   */
+  claim(id: string, options: { takeOver?: boolean } = {}): ClaimResult {
+    this.assertOpen();
+    const result = SessionLease.claim(this.dir, id, options);
+    if (result.owner) {
+      // Another process may have appended since this one last did: the descriptor's idea of
+      // the file's size is stale, so the next append opens it afresh.
+      this.journals.get(id)?.close();
+      this.journals.delete(id);
+      this.leases.set(id, result.lease);
+      this.followed.delete(id);
+    } else {
+      this.followed.set(id, result.holder);
+    }
+    return result;
+  }
+
+  /** Whether this process owns the session now (one stat of its lease). */
+  owns(id: string): boolean {
+    return this.leases.get(id)?.held() ?? false;
+  }
+
+  /** Throws SessionNotOwnedError when this process follows the session or lost it to a takeover. */
+  assertWriter(id: string): void {
+    const lease = this.leases.get(id);
+    if (lease) return lease.assertHeld();
+    const holder = this.followed.get(id);
+    if (holder) throw new SessionNotOwnedError(id, holder, false);
   }
 
   /** Writes state.db now if the index has unsaved changes. */
@@ -157,6 +202,8 @@ export class SessionStore {
     this.closed = true;
     for (const journal of this.journals.values()) journal.close();
     this.journals.clear();
+    for (const lease of this.leases.values()) lease.release();
+    this.leases.clear();
     this.index?.close();
     this.index = undefined;
   }

@@ -4,6 +4,7 @@
 // purpose: the critical sections are a read-modify-write of one small file.
 import fs from "node:fs";
 import { AgentError } from "./agent-error";
+import { processAlive } from "./process-alive";
 
 export interface FileLockOptions {
   /** Give up after this long (default 10 s: a loaded machine can hold a small read-modify-write for seconds). */
@@ -76,15 +77,6 @@ function isStale(lockFile: string, staleMs: number): boolean {
   // An empty lock is one being written right now (or one from an older Hermes): age decides.
   if (!Number.isInteger(pid) || pid <= 0 || text === "") return false;
   return !processAlive(pid);
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 export function sleepSync(ms: number): void {

@@ -55,7 +55,8 @@ test("commands: /help, /version, /usage, /context, /model, /memory, /reset, and 
     const other = await startAgent({ config: scriptedConfig(model.url), env: { HERMES_HOME: hermes.home } });
     try {
       await other.initialize();
-      await other.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+      // The first process still has it open: this one takes it over to write (one writer per session).
+      await other.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [], _meta: { "hermes/takeOver": true } });
       model.enqueue({ text: "ok" });
       const at = model.requests.length;
       await other.prompt(sessionId, "and now?");

@@ -166,7 +166,8 @@ test("/context shows the distance to the threshold; /compress compresses now; se
     const other = await startAgent({ config: config(model.url, 200_000), env: { HERMES_HOME: hermes.home } });
     try {
       await other.initialize();
-      await other.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [] });
+      // The first process still has it open: this one takes it over to write (one writer per session).
+      await other.agent.request(acp.methods.agent.session.load, { sessionId, cwd, mcpServers: [], _meta: { "hermes/takeOver": true } });
       const replayed = sessionUpdates(other, sessionId).flatMap((u) => (u.sessionUpdate === "user_message_chunk" && u.content.type === "text" ? [u.content.text] : []));
       for (let turn = 0; turn < 15; turn++) assert.ok(replayed.includes(prompt(turn)), `prompt ${turn} replayed`);
       assert.ok(!replayed.some((text) => text.includes(SUMMARY_MARK)), "the summary is not replayed as a message");

@@ -108,7 +108,8 @@ test("no secret reaches the editor, the journal, the replay or the model; the fi
 
     second = await startHermes({ config, env: { ...env, HERMES_HOME: first.home }, permission: "allow" });
     await second.initialize();
-    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    // The first process still has it open: this one takes it over to write (one writer per session).
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [], _meta: { "hermes/takeOver": true } });
     const replay = JSON.stringify(sessionUpdates(second, sessionId));
     assert.match(replay, /my npm token is npm_…\[REDACTED\]/, "the old journal was replayed");
     assert.deepEqual(leaks(replay), [], "replay");

@@ -46,7 +46,8 @@ test("a session made in one process loads in another: the replay equals what was
     assert.equal(entry.title, "fix the sum in app.js", "titled by its first line");
     assert.ok(entry.updatedAt && !Number.isNaN(Date.parse(entry.updatedAt)));
 
-    const loaded = await b.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    // A still has it open: B takes it over to continue it (one writer per session; see session-owner.test.ts).
+    const loaded = await b.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [], _meta: { "hermes/takeOver": true } });
     assert.equal(loaded.modes?.currentModeId, "accept_edits", "the mode comes back");
     const replayed = transcript(sessionUpdates(b, sessionId));
     assert.deepEqual(replayed, live, "replayed updates fold to the same transcript as the live ones");
@@ -73,7 +74,7 @@ test("resume restores without replay; close cancels the running turn; delete rem
     const { sessionId } = await a.newSession(project);
     await a.prompt(sessionId, "remember the word OSPREY");
 
-    await b.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: project, mcpServers: [] });
+    await b.agent.request(acp.methods.agent.session.resume, { sessionId, cwd: project, mcpServers: [], _meta: { "hermes/takeOver": true } });
     assert.deepEqual(transcript(sessionUpdates(b, sessionId)), [], "resume sends no history");
     model.enqueue({ text: "word ".repeat(300), chunkDelayMs: 10 });
     const before = model.requests.length;
