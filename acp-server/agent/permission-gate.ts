@@ -7,6 +7,7 @@ import type { ApprovalRules } from "../security/approval-rules";
 import { decidePermission, type PolicyVerdict } from "../security/permission-policy";
 import type { PermissionAsk } from "../tools/context";
 import { ToolError } from "../tools/registry";
+import { relativeInside } from "../util/inside-folder";
 import type { AgentSession } from "./session";
 import { UserRejection, type PermissionAnswer, type ToolCallView, type TurnHost } from "./turn-io";
 
@@ -87,7 +88,7 @@ function remember(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict:
   if (ask.action === "execute") for (const key of verdict.keys) problems.push(rules.remember({ command: key, decision }));
   if (ask.action === "edit") {
     for (const file of ask.paths ?? []) {
-      const relative = file.startsWith(`${cwd}/`) ? file.slice(cwd.length + 1) : file;
+      const relative = relativeInside(cwd, file) || file;
       problems.push(rules.remember({ edit: relative, decision }));
     }
   }
