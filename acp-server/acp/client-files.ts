@@ -8,6 +8,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { FileNotFoundError, type FileAccess, type WriteOutcome } from "../tools/context";
 import { LocalFileAccess } from "../tools/local-files";
+import { AgentError } from "../util/agent-error";
 
 export class ClientFileAccess implements FileAccess {
   private readonly local = new LocalFileAccess();
@@ -30,7 +31,7 @@ export class ClientFileAccess implements FileAccess {
     } catch (error) {
       // Clients report a missing file in their own words; the disk tells us which case it is.
       if (!existsSync(file)) throw new FileNotFoundError(file);
-      throw new Error(`The editor refused or failed to read ${file}: ${clientErrorText(error)}`, { cause: error });
+      throw new AgentError("internal", `The editor refused or failed to read ${file}: ${clientErrorText(error)}`, { path: file }, { cause: error });
     }
   }
 
@@ -42,7 +43,7 @@ export class ClientFileAccess implements FileAccess {
     try {
       response = await this.client.request(acp.methods.client.fs.writeTextFile, { sessionId: this.sessionId, path: file, content });
     } catch (error) {
-      throw new Error(`The editor refused or failed to write ${file}: ${clientErrorText(error)}`, { cause: error });
+      throw new AgentError("internal", `The editor refused or failed to write ${file}: ${clientErrorText(error)}`, { path: file }, { cause: error });
     }
     return reviewOutcome(response?._meta);
   }

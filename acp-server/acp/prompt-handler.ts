@@ -8,6 +8,7 @@ import type { TurnHost } from "../agent/turn-io";
 import type { UserPart } from "../providers/types";
 import { LocalFileAccess } from "../tools/local-files";
 import { isAgentError } from "../util/agent-error";
+import { toRequestError } from "./error-map";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import type { AcpSession } from "./acp-session";
@@ -183,5 +184,6 @@ function delegationFor(deps: PromptDeps, session: AcpSession) {
     shell: (taskFolder) => localShellFor(runtime, session, [taskFolder]),
     version: VERSION,
     log: deps.log,
+    answerError: (error, request) => toRequestError(error, { ...request, sessionId: session.id }, deps.log),
   });
 }

@@ -34,7 +34,12 @@ export interface AcpChildSpec {
   signal: AbortSignal;
   version: string;
   log: Logger;
+  /** Turns a failure of serving one of the child's requests into the JSON-RPC error it gets. */
+  answerError: ChildErrorAnswer;
 }
+
+/** The edge's error mapping (acp/error-map.ts toRequestError), passed down: delegate/ sits below acp/. */
+export type ChildErrorAnswer = (error: unknown, request: { method: string; signal: AbortSignal }) => Error;
 
 export interface ChildOutcome {
   status: "completed" | "failed" | "cancelled";
@@ -80,11 +85,13 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
   const childSignal = AbortSignal.any([spec.signal, stop.signal]);
   const serve =
     <P, R>(work: (params: P) => Promise<R>) =>
-    async ({ params }: { params: P }): Promise<R> => {
+    async ({ params, method, signal }: { params: P; method: string; signal: AbortSignal }): Promise<R> => {
       serving++;
       touch();
       try {
         return await work(params);
+      } catch (error) {
+        throw spec.answerError(error, { method, signal });
       } finally {
         serving--;
         touch();

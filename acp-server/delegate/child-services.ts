@@ -1,10 +1,11 @@
 // What Hermes serves an external child as its ACP client: fs/* inside the task's folder only
 // (through the session's FileAccess, so edits reach the editor as Hermes's own do), and
 // terminal/* as local processes in their own process groups (the tools' LocalShellRunner).
-import * as acp from "@agentclientprotocol/sdk/unstable";
+import type * as acp from "@agentclientprotocol/sdk/unstable";
 import path from "node:path";
 import { insideWorkspace } from "../security/sensitive-paths";
-import { FileNotFoundError, type FileAccess, type RunningCommand, type ShellRunner } from "../tools/context";
+import type { FileAccess, RunningCommand, ShellRunner } from "../tools/context";
+import { invalidParams, notFound } from "../util/agent-error";
 
 const DEFAULT_OUTPUT_LIMIT = 1_000_000;
 
@@ -23,20 +24,14 @@ export class ChildServices {
   confine(target: string): string {
     const absolute = path.resolve(this.root, target);
     if (!insideWorkspace(this.root, absolute)) {
-      throw acp.RequestError.invalidParams({ path: target }, `${target} is outside this task's folder (${this.root})`);
+      throw invalidParams(`${target} is outside this task's folder (${this.root})`, { path: target });
     }
     return absolute;
   }
 
   async readTextFile(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse> {
-    const file = this.confine(params.path);
-    let content: string;
-    try {
-      content = await this.files.readText(file);
-    } catch (error) {
-      if (error instanceof FileNotFoundError) throw acp.RequestError.resourceNotFound(file);
-      throw error;
-    }
+    // A missing file is FileNotFoundError: -32002 with its path, like any not_found.
+    let content = await this.files.readText(this.confine(params.path));
     if (params.line || params.limit) {
       const lines = content.split("\n");
       const start = Math.max(0, (params.line ?? 1) - 1);
@@ -98,7 +93,7 @@ export class ChildServices {
 
   private terminal(id: string): RunningCommand {
     const handle = this.terminals.get(id);
-    if (!handle) throw acp.RequestError.resourceNotFound(id);
+    if (!handle) throw notFound(id);
     return handle;
   }
 }

@@ -10,7 +10,7 @@ import { insideWorkspace } from "../security/sensitive-paths";
 import type { DelegateResult, DelegateTask, Delegation, ShellRunner } from "../tools/context";
 import { ToolError } from "../tools/registry";
 import type { Logger } from "../util/log";
-import { runAcpChild } from "./acp-child";
+import { type ChildErrorAnswer, runAcpChild } from "./acp-child";
 import { agentCatalog, HERMES_AGENT, type AgentEntry } from "./agents";
 import { ChildServices } from "./child-services";
 import { parentAsker } from "./permissions";
@@ -29,6 +29,11 @@ export interface DelegationDeps {
   shell: (taskFolder: string) => ShellRunner;
   version: string;
   log: Logger;
+  /**
+   * The edge's error mapping (acp/error-map.ts), handed down: what a failure of serving an
+   * external child's request (fs/*, terminal/*, permission) answers the child with.
+   */
+  answerError: ChildErrorAnswer;
   /** Where to look for agents' commands (tests); defaults to this process's PATH. */
   env?: NodeJS.ProcessEnv;
 }
@@ -120,6 +125,7 @@ async function runTask(
     signal: call.signal,
     version: deps.version,
     log: deps.log,
+    answerError: deps.answerError,
   });
   return { status: outcome.status, answer: outcome.answer, tool_calls: outcome.toolCalls, ...(outcome.error ? { error: outcome.error } : {}) };
 }

@@ -1,6 +1,7 @@
 // FileAccess on the local disk, used when the client does not serve fs/* itself.
 import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { AgentError } from "../util/agent-error";
 import { FileNotFoundError, type FileAccess } from "./context";
 
 export class LocalFileAccess implements FileAccess {
@@ -11,7 +12,7 @@ export class LocalFileAccess implements FileAccess {
       return await readFile(file, "utf8");
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new FileNotFoundError(file);
-      throw error;
+      throw diskFailure(error);
     }
   }
 
@@ -31,7 +32,13 @@ export class LocalFileAccess implements FileAccess {
       await rename(temp, target);
     } catch (error) {
       await unlink(temp).catch(() => {});
-      throw error;
+      throw diskFailure(error);
     }
   }
+}
+
+/** A disk error (EACCES, EISDIR, ENOSPC, ...) as a member of the error union, its message unchanged. */
+function diskFailure(error: unknown): AgentError {
+  const code = (error as NodeJS.ErrnoException).code;
+  return new AgentError("internal", (error as Error).message ?? String(error), code ? { code } : {}, { cause: error });
 }

@@ -11,6 +11,7 @@ import type { SandboxPolicy } from "../security/sandbox/policy";
 import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "./context";
 import { OutputBuffer } from "./output-buffer";
 import { ProcessGroup } from "../util/process-group";
+import { AgentError } from "../util/agent-error";
 
 /** Fixed choice (not $SHELL) so a command behaves the same on every user's machine. */
 const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
@@ -54,11 +55,11 @@ export class LocalShellRunner implements ShellRunner {
         stdio: ["ignore", "pipe", "pipe"],
       });
     } catch (error) {
-      throw new Error(`Could not start command: ${errorMessage(error)}`, { cause: error });
+      throw new AgentError("internal", `Could not start command: ${errorMessage(error)}`, {}, { cause: error });
     }
     await new Promise<void>((resolve, reject) => {
       group.child.once("spawn", resolve);
-      group.child.once("error", (error) => reject(new Error(`Could not start command: ${error.message}`)));
+      group.child.once("error", (error) => reject(new AgentError("internal", `Could not start command: ${error.message}`, {}, { cause: error })));
     });
     return new LocalCommand(group, options.outputLimit, plan.policy);
   }
@@ -162,9 +163,9 @@ async function checkDirectory(cwd: string): Promise<void> {
   try {
     info = await stat(cwd);
   } catch {
-    throw new Error(`Working directory does not exist: ${cwd}`);
+    throw new AgentError("invalid_params", `Working directory does not exist: ${cwd}`, { cwd });
   }
-  if (!info.isDirectory()) throw new Error(`Working directory is not a directory: ${cwd}`);
+  if (!info.isDirectory()) throw new AgentError("invalid_params", `Working directory is not a directory: ${cwd}`, { cwd });
 }
 
 function errorMessage(error: unknown): string {

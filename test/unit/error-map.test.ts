@@ -235,3 +235,26 @@ test("the agent app maps its handlers' errors: a runtime that fails to load is o
   assert.equal(failure?.fields?.method, "session/new");
   assert.match(String((failure?.fields?.error as Error).message), /config\.yaml/);
 });
+
+test("the child-agent edge (delegate/child-services.ts) throws union members that map as its answers did", async () => {
+  const { ChildServices } = await import("../../acp-server/delegate/child-services");
+  const { LocalFileAccess } = await import("../../acp-server/tools/local-files");
+  const { mkdtempSync } = await import("node:fs");
+  const os = await import("node:os");
+  const root = mkdtempSync(`${os.tmpdir()}/hermes-child-`);
+  const services = new ChildServices(root, new LocalFileAccess(), { start: () => Promise.reject(new Error("unused")) } as never);
+  const log = recordingLog();
+  const answer = async (work: Promise<unknown>) => wire(toRequestError(await work.then(() => assert.fail("served"), (e: unknown) => e), { method: "fs/read_text_file" }, log));
+  assert.deepEqual(await answer(services.readTextFile({ sessionId: "c", path: "/etc/hostname" })), {
+    code: -32602,
+    message: `Invalid params: /etc/hostname is outside this task's folder (${root})`,
+    data: { path: "/etc/hostname" },
+  });
+  assert.deepEqual(await answer(services.readTextFile({ sessionId: "c", path: `${root}/missing.txt` })), { code: -32002, message: `Resource not found: ${root}/missing.txt`, data: { uri: `${root}/missing.txt` } });
+  assert.deepEqual(await answer(services.terminalOutput({ sessionId: "c", terminalId: "t9" })), { code: -32002, message: "Resource not found: t9", data: { uri: "t9" } });
+  // A disk error keeps its words for the child (a union member), not the generic answer.
+  const disk = await answer(services.readTextFile({ sessionId: "c", path: root }));
+  assert.equal(disk.code, -32603);
+  assert.match(disk.message, /EISDIR/);
+  assert.deepEqual(log.lines, []);
+});
