@@ -242,7 +242,7 @@ test("the child-agent edge (delegate/child-services.ts) throws union members tha
   const { mkdtempSync } = await import("node:fs");
   const os = await import("node:os");
   const root = mkdtempSync(`${os.tmpdir()}/hermes-child-`);
-  const services = new ChildServices(root, new LocalFileAccess(), { start: () => Promise.reject(new Error("unused")) } as never);
+  const services = new ChildServices(root, new LocalFileAccess(), { start: () => Promise.reject(new Error("unused")) });
   const log = recordingLog();
   const answer = async (work: Promise<unknown>) => wire(toRequestError(await work.then(() => assert.fail("served"), (e: unknown) => e), { method: "fs/read_text_file" }, log));
   assert.deepEqual(await answer(services.readTextFile({ sessionId: "c", path: "/etc/hostname" })), {
