@@ -32,6 +32,14 @@ function permissionOptions(ask: PermissionAsk): acp.PermissionOption[] {
       { optionId: "reject_once", name: "Reject", kind: "reject_once" },
     ];
   }
+  if (ask.outsideFolders) {
+    const where = ask.outsideFolders.length === 1 ? ask.outsideFolders[0] : "these folders";
+    return [
+      { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+      { optionId: "allow_session", name: `Allow ${ACTION_NOUN[ask.action]} in ${where} for this session`, kind: "allow_always" },
+      { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+    ];
+  }
   const savable = ask.action === "execute" || ask.action === "edit";
   return [
     { optionId: "allow_once", name: "Allow once", kind: "allow_once" },

@@ -34,18 +34,21 @@ export function permissionGate(
       return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
     }
 
-    const grants = grantKeys(ask, verdict);
-    // Credentials and paths outside the workspace are asked about every time.
+    // Outside the workspace: "for this session" covers that action in those folders only, and nothing is saved.
+    const outside = verdict.outsideFolders;
+    const grants = outside ? outside.map((folder) => `outside:${ask.action}:${folder}`) : grantKeys(ask, verdict);
+    if (outside && session.isAllowed(grants)) return true;
     if (!verdict.sensitive) {
       const saved = savedAnswer(host.approvals, ask, verdict, session.cwd);
       if (saved) return saved === "allow";
       if (session.isAllowed(grants)) return true;
     }
 
-    const answer = await askUser(host, call, { ...ask, reasons: verdict.reasons }, signal, () => {
+    const answer = await askUser(host, call, { ...ask, reasons: verdict.reasons, ...(outside ? { outsideFolders: outside } : {}) }, signal, () => {
       for (const problem of remember(host.approvals, ask, verdict, session.cwd, "reject")) notice(problem);
     });
     if (answer === "allow_session") session.allow(grants);
+    if (outside) return answer === "allow_once" || answer === "allow_session";
     if (answer === "allow_always" || answer === "reject_always") {
       for (const problem of remember(host.approvals, ask, verdict, session.cwd, answer === "allow_always" ? "allow" : "reject")) notice(problem);
     }

@@ -9,7 +9,8 @@ import type { PermissionAsk } from "../tools/context";
 import { screenCommand } from "./command-screen";
 import type { SessionMode } from "./modes";
 import { planModeAllows } from "./read-only-commands";
-import { insideWorkspace, sensitiveReason } from "./sensitive-paths";
+import path from "node:path";
+import { insideWorkspace, realPath, sensitiveReason } from "./sensitive-paths";
 import { hermesHome } from "../config/paths";
 
 export interface PolicyVerdict {
@@ -21,10 +22,16 @@ export interface PolicyVerdict {
   /** A credential or outside path: remembered approvals do not apply, the user is asked each time. */
   sensitive: boolean;
   /**
-   * Set for a command that cannot be resolved statically or touches Hermes's own state: no
-   * saved or session-wide approval covers it, and none may be created from it.
+   * Set for a command that cannot be resolved statically or touches Hermes's own state, and for
+   * a file tool on a credential: no saved or session-wide approval covers it, and none may be
+   * created from it.
    */
   askEachTime?: boolean;
+  /**
+   * A file tool outside the workspace (no credential involved): the folders it touches. The user
+   * may allow that action in those folders for the session; it is never saved to config.
+   */
+  outsideFolders?: string[];
 }
 
 /** What the caller knows beyond the mode: whether commands run inside the OS sandbox, where Hermes keeps its state. */
@@ -76,14 +83,20 @@ export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: str
   const sensitive = paths.map(sensitiveReason).filter((reason): reason is string => reason !== undefined);
   const outside = outsideReasons(paths, cwd);
   const flagged = [...sensitive.map((reason) => `sensitive path: ${reason}`), ...outside];
+  // Credentials: asked every time, never remembered. Outside the workspace only: the user may
+  // allow it for the session, folder by folder (never saved: config rules are for the workspace).
+  const flaggedVerdict = (): PolicyVerdict =>
+    sensitive.length > 0
+      ? { ...verdict("ask", flagged, [], true), askEachTime: true }
+      : { ...verdict("ask", flagged, [], true), outsideFolders: [...new Set(paths.filter((target) => !insideWorkspace(cwd, target)).map((target) => path.dirname(realPath(target))))] };
 
   switch (ask.action) {
     case "read":
-      return flagged.length > 0 ? verdict("ask", flagged, [], true) : verdict("allow");
+      return flagged.length > 0 ? flaggedVerdict() : verdict("allow");
     case "edit":
     case "delete":
       if (mode === "plan") return verdict("deny", ["Plan mode is read-only: files are not changed. Describe the change in the plan instead; the user switches mode to act."]);
-      if (flagged.length > 0) return verdict("ask", flagged, [], true);
+      if (flagged.length > 0) return flaggedVerdict();
       return mode === "accept_edits" ? verdict("allow") : verdict("ask", ["edits are approved one by one in the default mode"]);
     default:
       return verdict("ask", flagged);

@@ -115,6 +115,8 @@ export interface PermissionAsk {
   workdir?: string;
   /** Only "allow once" / "reject" are offered: the answer may not be remembered (set by the permission gate). */
   askEachTime?: boolean;
+  /** Outside the workspace: "allow once", "allow in these folders for this session", "reject" (set by the permission gate). */
+  outsideFolders?: string[];
   /** Preview shown with the prompt (a diff for edits). */
   content?: DisplayContent[];
   /** Why the action needs approval (set by the policy, shown with the prompt). */

@@ -156,3 +156,20 @@ test("a symlink into Hermes's state folder does not hide a write through it", as
   }
   assert.equal(decidePermission("default", command("cat settings/config.yaml", cwd), cwd, home, context).decision, "allow", "reading it is fine");
 });
+
+test("file tools: a credential is asked about each time; outside the workspace may be allowed for the session, by folder", () => {
+  const cwd = "/home/dev/project";
+  const read = (target: string) => decidePermission("default", { action: "read", title: "read", paths: [target] }, cwd, "/home/dev");
+  const secret = read("/home/dev/project/.env");
+  assert.equal(secret.decision, "ask");
+  assert.equal(secret.askEachTime, true);
+  assert.equal(secret.outsideFolders, undefined);
+  const key = read("/home/dev/.ssh/id_rsa");
+  assert.equal(key.askEachTime, true, "outside and a credential: still each time");
+  const outside = read("/home/dev/other/notes.md");
+  assert.equal(outside.decision, "ask");
+  assert.equal(outside.askEachTime, undefined);
+  assert.deepEqual(outside.outsideFolders, ["/home/dev/other"]);
+  const edit = decidePermission("default", { action: "edit", title: "edit", paths: ["/home/dev/other/a.md", "/home/dev/project/b.md"] }, cwd, "/home/dev");
+  assert.deepEqual(edit.outsideFolders, ["/home/dev/other"]);
+});
