@@ -5,6 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { writeFileAtomicSync } from "../util/atomic-write";
 import { withFileLock } from "../util/file-lock";
+import { AgentError } from "../util/agent-error";
 
 /** Why `value` cannot go in a .env line as is, or undefined when it can. */
 export function envValueProblem(value: string): string | undefined {
@@ -16,9 +17,9 @@ export function envValueProblem(value: string): string | undefined {
 }
 
 export function setEnvVariable(home: string, name: string, value: string): string {
-  if (!/^[A-Z_][A-Z0-9_]*$/.test(name)) throw new Error(`${name} is not a variable name`);
+  if (!/^[A-Z_][A-Z0-9_]*$/.test(name)) throw new AgentError("config", `${name} is not a variable name`, { name });
   const problem = envValueProblem(value);
-  if (problem) throw new Error(`the value for ${name} cannot be stored: ${problem}`);
+  if (problem) throw new AgentError("config", `the value for ${name} cannot be stored: ${problem}`, { name });
   fs.mkdirSync(home, { recursive: true, mode: 0o700 });
   const file = path.join(home, ".env");
   withFileLock(`${file}.lock`, () => {
