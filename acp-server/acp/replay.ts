@@ -6,7 +6,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { UserPart } from "../providers/types";
 import type { JournalRecord, ToolCallRecord } from "../sessions/types";
 import type { TodoItem } from "../tools/context";
-import { redactDeep } from "../util/redact";
+import { redactLoadedRecords } from "../sessions/redact-record";
 import { planUpdate, thoughtChunk, textChunk, toLocations, toToolCallContent } from "./updates";
 
 interface Batch {
@@ -16,15 +16,11 @@ interface Batch {
 }
 
 /**
- * The updates in order, produced lazily so a long replay can start sending at once. Each is
- * redacted on the way out: journals written before a redaction rule existed (or by an older
- * version) must not show a secret again.
+ * The updates in order, produced lazily so a long replay can start sending at once. Records
+ * are redacted for today's rules on the way (journals written before a rule existed must not
+ * show a secret again); the history restore shares that work (sessions/redact-record.ts).
  */
 export function* replayUpdates(records: JournalRecord[]): Generator<acp.SessionUpdate> {
-  for (const update of journalUpdates(records)) yield redactDeep(update);
-}
-
-function* journalUpdates(records: JournalRecord[]): Generator<acp.SessionUpdate> {
   let batch: Batch | undefined;
   function* flush(): Generator<acp.SessionUpdate> {
     if (!batch) return;
@@ -38,7 +34,7 @@ function* journalUpdates(records: JournalRecord[]): Generator<acp.SessionUpdate>
     for (const todos of plans) yield planUpdate(todos);
   }
 
-  for (const record of records) {
+  for (const record of redactLoadedRecords(records)) {
     if (record.t === "message") {
       const message = record.message;
       if (message.role === "tool") continue; // shown through its tool_call record
@@ -97,13 +93,17 @@ export async function sendReplay(client: acp.AgentContext, sessionId: string, up
     await Promise.all(Array.from({ [Symbol.iterator]: () => iterator }, (update) => client.notify(acp.methods.client.session.update, { sessionId, update })));
     return;
   }
-  let block: string[] = [];
+  // The envelope is the same for every frame: only the update is stringified each time.
+  const head = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},"update":`;
+  let block = "";
+  let frames = 0;
   for (let next = iterator.next(); !next.done; next = iterator.next()) {
-    block.push(`${JSON.stringify({ jsonrpc: "2.0", method: "session/update", params: { sessionId, update: next.value } })}\n`);
-    if (block.length === REPLAY_BLOCK) {
-      await writeFrames(block.join(""));
-      block = [];
+    block += `${head}${JSON.stringify(next.value)}}}\n`;
+    if (++frames === REPLAY_BLOCK) {
+      await writeFrames(block);
+      block = "";
+      frames = 0;
     }
   }
-  if (block.length > 0) await writeFrames(block.join(""));
+  if (block) await writeFrames(block);
 }

@@ -3,8 +3,7 @@
 import type { ChatMessage } from "../providers/types";
 import { applyCompaction } from "./compacted-history";
 import { repairToolResults } from "./history-repair";
-import { redactMessage } from "./redact-record";
-import { redactSecrets } from "../util/redact";
+import { redactLoadedRecords } from "./redact-record";
 import type { JournalRecord, SessionMeta, TitleSource } from "./types";
 
 export { INTERRUPTED_RESULT, repairToolResults } from "./history-repair";
@@ -25,11 +24,11 @@ export interface RestoredSession {
 
 export function restoreSession(meta: SessionMeta, records: JournalRecord[]): RestoredSession {
   const restored: RestoredSession = { meta, history: [], toolCallIds: [], nextSeq: 0, mode: meta.mode, modelId: meta.modelId };
-  for (const record of records) {
+  // Old journals may predate a redaction rule: the model never gets a secret back.
+  for (const record of redactLoadedRecords(records)) {
     switch (record.t) {
       case "message":
-        // Old journals may predate a redaction rule: the model never gets a secret back.
-        restored.history.push(redactMessage(record.message));
+        restored.history.push(record.message);
         restored.nextSeq = Math.max(restored.nextSeq, record.seq + 1);
         break;
       case "tool_call":
@@ -37,19 +36,19 @@ export function restoreSession(meta: SessionMeta, records: JournalRecord[]): Res
         break;
       case "update":
         if (record.title !== undefined) {
-          restored.title = redactSecrets(record.title);
+          restored.title = record.title;
           restored.titleSource = record.titleSource;
         }
         if (record.mode !== undefined) restored.mode = record.mode;
         if (record.modelId !== undefined) restored.modelId = record.modelId;
-        if (record.systemPrompt !== undefined) restored.systemPrompt = redactSecrets(record.systemPrompt);
+        if (record.systemPrompt !== undefined) restored.systemPrompt = record.systemPrompt;
         if (record.reset) {
           restored.history = [];
           restored.systemPrompt = undefined;
         }
         // The model's history was compressed here; the messages before stay in the journal
         // (session/load replays them) but the model goes on from the summary.
-        if (record.compaction) restored.history = applyCompaction(restored.history, { ...record.compaction, summary: redactSecrets(record.compaction.summary) });
+        if (record.compaction) restored.history = applyCompaction(restored.history, record.compaction);
         break;
     }
   }

@@ -1,5 +1,9 @@
-// Tolerant parsing of journal bytes: every line that is a well-formed record is kept, every
-// other line is skipped with a warning, so one damaged line never costs the rest.
+// Tolerant parsing of journal bytes: every line that is a well-formed record (journal-schema.ts)
+// is kept, every other line is skipped with a warning, so one damaged line never costs the rest.
+// Bytes arrive in chunks (journal.ts reads the file piece by piece): each chunk's complete
+// lines are decoded at once, which is several times faster on long sessions than decoding line
+// by line, and only the unfinished last line is carried over to the next chunk.
+import { isPlainRecord, journalRecordSchema, RECORD_TYPES } from "./journal-schema";
 import type { JournalRecord } from "./types";
 
 const NEWLINE = 0x0a;
@@ -14,58 +18,81 @@ export interface JournalRead {
 
 export interface ParseOptions {
   file: string;
-  /** Offset of `data` in the file. */
+  /** Offset in the file of the first byte pushed. */
   offset: number;
-  /** Line number of the first line when `data` starts at the top; otherwise warnings give byte offsets. */
+  /** Line number of the first line when reading from the top; otherwise warnings give byte offsets. */
   firstLine?: number;
   /** Whether a final line without its newline is parsed (full reads) or left for later (incremental reads). */
   takeUnterminated: boolean;
 }
 
-export function parseJournal(data: Buffer, options: ParseOptions): JournalRead {
-  if (options.takeUnterminated && options.firstLine !== undefined && options.offset === 0) return parseWhole(data, options.file, options.firstLine);
-  const records: JournalRecord[] = [];
-  const warnings: string[] = [];
-  let start = 0;
-  let line = options.firstLine;
-  const where = (at: number) => (line === undefined ? `${options.file} at byte ${options.offset + at}` : `${options.file}:${line}`);
-  while (start < data.length) {
-    let end = data.indexOf(NEWLINE, start);
-    const terminated = end >= 0;
-    if (!terminated) {
-      if (!options.takeUnterminated) break;
-      end = data.length;
-    }
-    if (end > start) {
-      const problem = parseLine(data.toString("utf8", start, end), records);
-      if (problem) warnings.push(`${where(start)}: ${terminated ? "" : "truncated last line, "}record skipped (${problem})`);
-    }
-    start = terminated ? end + 1 : end;
-    if (line !== undefined) line++;
+/** Parses a journal's lines as its bytes are pushed in, chunk by chunk. */
+export class JournalParser {
+  private readonly records: JournalRecord[] = [];
+  private readonly warnings: string[] = [];
+  /** Bytes of the line still unfinished at the end of the chunks pushed so far. */
+  private carry: Buffer[] = [];
+  private carryBytes = 0;
+  /** File offset of the first byte not yet consumed (the start of the carried line). */
+  private consumed: number;
+  private line: number | undefined;
+
+  constructor(private readonly options: ParseOptions) {
+    this.consumed = options.offset;
+    this.line = options.firstLine;
   }
-  return { records, warnings, bytes: options.offset + start };
+
+  push(chunk: Buffer): void {
+    const last = chunk.lastIndexOf(NEWLINE);
+    if (last < 0) {
+      this.carry.push(chunk);
+      this.carryBytes += chunk.length;
+      return;
+    }
+    // The carried start of a line and this chunk up to its last newline: complete lines only.
+    const complete = this.carry.length ? Buffer.concat([...this.carry, chunk.subarray(0, last + 1)]) : chunk.subarray(0, last + 1);
+    this.lines(complete, true);
+    const rest = chunk.subarray(last + 1);
+    // Copied: the caller may reuse its buffer for the next chunk.
+    this.carry = rest.length ? [Buffer.from(rest)] : [];
+    this.carryBytes = rest.length;
+  }
+
+  /** The records and warnings; a final line without its newline is parsed only when `takeUnterminated`. */
+  end(): JournalRead {
+    if (this.carryBytes > 0 && this.options.takeUnterminated) this.lines(Buffer.concat(this.carry), false);
+    return { records: this.records, warnings: this.warnings, bytes: this.consumed };
+  }
+
+  /** Parses `data`: lines each ending in a newline, or (`terminated` false) one final line without it. */
+  private lines(data: Buffer, terminated: boolean): void {
+    const text = data.toString("utf8");
+    let start = 0;
+    while (start < text.length) {
+      let end = text.indexOf("\n", start);
+      if (end < 0) end = text.length;
+      if (end > start) {
+        const problem = parseLine(text.slice(start, end), this.records);
+        if (problem) this.warnings.push(`${this.where(text, start)}: ${terminated ? "" : "truncated last line, "}record skipped (${problem})`);
+      }
+      start = end + 1;
+      if (this.line !== undefined) this.line++;
+    }
+    this.consumed += data.length;
+  }
+
+  /** The line number, or (for incremental reads) the byte offset of the line at `start` in `text`. */
+  private where(text: string, start: number): string {
+    if (this.line !== undefined) return `${this.options.file}:${this.line}`;
+    return `${this.options.file} at byte ${this.consumed + Buffer.byteLength(text.slice(0, start))}`;
+  }
 }
 
-/**
- * A whole file (session/load): decoded once and split as text, which is several times faster
- * on long sessions than decoding line by line; warnings name line numbers.
- */
-function parseWhole(data: Buffer, file: string, firstLine: number): JournalRead {
-  const records: JournalRecord[] = [];
-  const warnings: string[] = [];
-  const text = data.toString("utf8");
-  let start = 0;
-  for (let line = firstLine; start < text.length; line++) {
-    let end = text.indexOf("\n", start);
-    const terminated = end >= 0;
-    if (!terminated) end = text.length;
-    if (end > start) {
-      const problem = parseLine(text.slice(start, end), records);
-      if (problem) warnings.push(`${file}:${line}: ${terminated ? "" : "truncated last line, "}record skipped (${problem})`);
-    }
-    start = end + 1;
-  }
-  return { records, warnings, bytes: data.length };
+/** Parses bytes already in memory (the whole of them, or an incremental read's new part). */
+export function parseJournal(data: Buffer, options: ParseOptions): JournalRead {
+  const parser = new JournalParser(options);
+  parser.push(data);
+  return parser.end();
 }
 
 /** Appends the line's record to `records`, or returns what is wrong with it. */
@@ -77,45 +104,24 @@ function parseLine(text: string, records: JournalRecord[]): string | undefined {
     return `invalid JSON: ${(error as Error).message}`;
   }
   const problem = checkRecord(value);
-  if (problem) return problem;
-  records.push(value as JournalRecord);
+  if (typeof problem === "string") return problem;
+  records.push(problem.record);
   return undefined;
 }
 
-const ROLES = new Set(["system", "user", "assistant", "tool"]);
-
-/**
- * Checks the fields the index and the replay rely on; the rest of a record is trusted as
- * written by this program. Returns undefined for a usable record.
- */
-export function checkRecord(value: unknown): string | undefined {
-  if (!isObject(value)) return "not an object";
-  if (typeof value.at !== "number") return "no timestamp";
-  switch (value.t) {
-    case "meta": {
-      const session = value.session;
-      if (!isObject(session) || typeof session.id !== "string" || typeof session.cwd !== "string") return "meta without session id or cwd";
-      if (typeof session.createdAt !== "number" || typeof session.source !== "string") return "meta without createdAt or source";
-      return undefined;
-    }
-    case "message": {
-      const message = value.message;
-      if (typeof value.seq !== "number") return "message without seq";
-      if (!isObject(message) || typeof message.role !== "string" || !ROLES.has(message.role)) return "message without a known role";
-      if (message.role === "user" ? !Array.isArray(message.content) : typeof message.content !== "string") return "message content of the wrong shape";
-      return undefined;
-    }
-    case "tool_call":
-      return isObject(value.call) && typeof value.call.id === "string" ? undefined : "tool_call without call id";
-    case "plan":
-      return Array.isArray(value.todos) ? undefined : "plan without todos";
-    case "update":
-      return undefined;
-    default:
-      return `unknown record type ${JSON.stringify(value.t)}`;
+/** A record that matches the schema, or what is wrong with it. */
+export function checkRecord(value: unknown): { record: JournalRecord } | string {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return "not an object";
+  // The common case, a record as this version writes it, is recognised without zod (see journal-schema.ts).
+  if (isPlainRecord(value)) return { record: value as JournalRecord };
+  const type = (value as { t?: unknown }).t;
+  if (typeof type !== "string" || !RECORD_TYPES.has(type)) return `unknown record type ${JSON.stringify(type)}`;
+  const result = journalRecordSchema().safeParse(value);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return issue ? `${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}` : "invalid record";
   }
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
+  // The schema's output is assignable to JournalRecord: a compile error here means the two drifted apart.
+  const record: JournalRecord = result.data;
+  return { record };
 }

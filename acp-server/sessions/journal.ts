@@ -5,9 +5,10 @@
 // the agent loop never waits on the disk. Readers tolerate what a crash can leave behind:
 // a truncated last line, or (after a disk error) a corrupt line anywhere.
 import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
+import { open } from "node:fs/promises";
 import path from "node:path";
 import { assertValidSessionId, SessionExistsError, SessionNotFoundError, SessionStoreError } from "./errors";
-import { parseJournal, type JournalRead } from "./journal-parse";
+import { JournalParser, type JournalRead, type ParseOptions } from "./journal-parse";
 import type { JournalRecord, SessionMeta } from "./types";
 
 export type { JournalRead } from "./journal-parse";
@@ -192,6 +193,9 @@ function syncDirectory(dir: string): void {
   }
 }
 
+/** Bytes read at a time: a long session is parsed as it streams in, never held as one string. */
+const READ_CHUNK = 1 << 20;
+
 /**
  * Reads a whole journal. Corrupt lines are skipped with a warning naming the file and line;
  * a final line without its newline is kept if it parses (a record the writer finished but
@@ -199,8 +203,26 @@ function syncDirectory(dir: string): void {
  * `bytes` is the file's size.
  */
 export function readJournal(file: string): JournalRead {
-  const data = readRange(file, 0);
-  return parseJournal(data, { file, offset: 0, firstLine: 1, takeUnterminated: true });
+  return readLines(file, { file, offset: 0, firstLine: 1, takeUnterminated: true });
+}
+
+/** readJournal without blocking the event loop on the disk (session/load). Throws ENOENT like it. */
+export async function readJournalAsync(file: string): Promise<JournalRead> {
+  const handle = await open(file, "r");
+  try {
+    const parser = new JournalParser({ file, offset: 0, firstLine: 1, takeUnterminated: true });
+    const size = (await handle.stat()).size;
+    const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(size, 1)));
+    for (let position = 0; position < size; ) {
+      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
+      if (bytesRead === 0) break; // truncated meanwhile
+      parser.push(buffer.subarray(0, bytesRead));
+      position += bytesRead;
+    }
+    return parser.end();
+  } finally {
+    await handle.close();
+  }
 }
 
 /**
@@ -209,23 +231,26 @@ export function readJournal(file: string): JournalRead {
  * later call: `bytes` is the offset just past the last complete line, where to resume.
  */
 export function readJournalFrom(file: string, offset: number): JournalRead {
-  const data = readRange(file, offset);
-  return parseJournal(data, { file, offset, firstLine: offset === 0 ? 1 : undefined, takeUnterminated: false });
+  return readLines(file, { file, offset, firstLine: offset === 0 ? 1 : undefined, takeUnterminated: false });
 }
 
-function readRange(file: string, offset: number): Buffer {
+/**
+ * The file from `options.offset` to its size when opened, a chunk at a time (what a writer
+ * appends meanwhile is for the next read).
+ */
+function readLines(file: string, options: ParseOptions): JournalRead {
+  const parser = new JournalParser(options);
   const fd = openSync(file, constants.O_RDONLY);
   try {
     const size = fstatSync(fd).size;
-    if (size <= offset) return Buffer.alloc(0);
-    const data = Buffer.allocUnsafe(size - offset);
-    let filled = 0;
-    while (filled < data.length) {
-      const read = readSync(fd, data, filled, data.length - filled, offset + filled);
+    const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(size - options.offset, 1)));
+    for (let position = options.offset; position < size; ) {
+      const read = readSync(fd, buffer, 0, Math.min(buffer.length, size - position), position);
       if (read === 0) break; // truncated meanwhile
-      filled += read;
+      parser.push(buffer.subarray(0, read));
+      position += read;
     }
-    return data.subarray(0, filled);
+    return parser.end();
   } finally {
     closeSync(fd);
   }

@@ -8,7 +8,8 @@
 import type { ReplayBlock } from "../providers/types";
 import { redactSecrets } from "../util/redact";
 
-export function redactReplay(blocks: ReplayBlock[]): ReplayBlock[] {
+/** `redact`: the redactor to apply (a load of a current record only looks for registered values). */
+export function redactReplay(blocks: ReplayBlock[], redact: (text: string) => string = redactSecrets): ReplayBlock[] {
   const kept: ReplayBlock[] = [];
   for (const block of blocks) {
     const data = block.data as Record<string, unknown> | null;
@@ -17,13 +18,13 @@ export function redactReplay(blocks: ReplayBlock[]): ReplayBlock[] {
       continue;
     }
     if (data.type === "thinking" && typeof data.thinking === "string") {
-      if (redactSecrets(data.thinking) === data.thinking) kept.push(block);
+      if (redact(data.thinking) === data.thinking) kept.push(block);
       continue;
     }
     if (data.type === "reasoning" && Array.isArray(data.summary)) {
       const summary = data.summary.map((part: unknown) => {
         const item = part as Record<string, unknown> | null;
-        return item && typeof item.text === "string" ? { ...item, text: redactSecrets(item.text) } : part;
+        return item && typeof item.text === "string" ? { ...item, text: redact(item.text) } : part;
       });
       kept.push({ ...block, data: { ...data, summary } });
       continue;

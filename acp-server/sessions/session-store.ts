@@ -6,8 +6,7 @@ import { readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../util/log";
 import { assertValidSessionId, SessionStoreError } from "./errors";
-import { journalPath, SessionJournal, type AppendResult } from "./journal";
-import { parseJournal } from "./journal-parse";
+import { journalPath, readJournalAsync, SessionJournal, type AppendResult, type JournalRead } from "./journal";
 import { catchUpIndex } from "./catch-up";
 import { SessionIndex, resolveReal } from "./session-index";
 import { leasePath, SessionLease, SessionNotOwnedError, type ClaimResult, type LeaseHolder } from "./session-lease";
@@ -85,14 +84,14 @@ export class SessionStore {
   /** The session as its journal holds it; undefined if there is no such journal (or no readable meta record). */
   async read(id: string): Promise<StoredSession | undefined> {
     const file = journalPath(this.dir, id);
-    let data: Buffer;
+    let read: JournalRead;
     try {
-      data = await readFile(file);
+      read = await readJournalAsync(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
-    const { records, warnings } = parseJournal(data, { file, offset: 0, firstLine: 1, takeUnterminated: true });
+    const { records, warnings } = read;
     const first = records[0];
     if (first?.t !== "meta") {
       this.log.warn("session journal has no meta record; ignored", { sessionId: id, file, warnings });

@@ -38,7 +38,12 @@ export interface ToolCallRecord {
   rawOutput: unknown;
 }
 
-export type JournalRecord =
+export type JournalRecord = JournalEntry & {
+  /** REDACTION_VERSION of the rules that redacted the record as it was written; absent before stamps (see redact-record.ts). */
+  redaction?: number;
+};
+
+type JournalEntry =
   /** Always the first line. */
   | { t: "meta"; v: 1; at: number; session: SessionMeta }
   /** A completed step of the conversation: the user's prompt, an assistant message, a tool result. */

@@ -70,6 +70,32 @@ function redactOrphanKeyBodies(text: string): string {
   return text.replace(ORPHAN_BODY, (_match, body: string, end: string) => `${REDACTED}${body.endsWith("\\n") ? "\\n" : "\n"}${end}`);
 }
 
+/**
+ * The version of the redaction rules (this file, redact-rules.ts, redact-views.ts,
+ * secret-names.ts and what sessions/redact-record.ts redacts in a record). Journal records
+ * are stamped with it when written; on load only records stamped with another version (or
+ * none: written before stamps) go through the rules again. Bump it whenever a change can
+ * mask more or differently; test/unit/redact-version.test.ts holds a fingerprint of those
+ * files and fails until the version and the fingerprint are updated together.
+ */
+export const REDACTION_VERSION = 1;
+
+// Cheap prefilter. Every rule needs, somewhere in the text, one of: a credential word (all
+// the name-based rules, PEM, YAML blocks, netrc, Azure, PuTTY's "Private-"), one of a few
+// literals (URL credentials, Basic, mysql -p, curl -u), a run of at least 15 token characters
+// (every known token format: the shortest is Slack's "xoxb-" + 10; JWTs, base64 and hex blobs,
+// reversed tokens and lone AWS secrets are longer), or an encoded view (ANSI codes, \u00
+// escapes). Text with none of them (most prose and short tool output) can only hold the
+// agent's own secrets by value, which are looked for separately. A new rule must keep this
+// true (the corpus tests run every positive through this path).
+const RULE_WORD = /pass|pwd|secret|token|key|cred|auth|sig|private|basic|mysql|:\/\/|(?:^|\s)(?:-u|--user|--proxy-user)[\s=]/i;
+const TOKEN_RUN = /[A-Za-z0-9+/=_.~-]{15}/;
+
+/** Whether any format rule could match `text` (false: only registered values can be in it). */
+export function mayHoldFormattedSecret(text: string): boolean {
+  return RULE_WORD.test(text) || TOKEN_RUN.test(text) || text.includes("\x1b") || text.includes("\\u00");
+}
+
 // The same text passes several doors (a tool result: the tool runner, the journal, the ACP
 // update; a reply: the collector, then the journal), and every rule runs over it each time.
 // Redaction is a pure function of the text and the registered secret values, so results are
@@ -84,7 +110,9 @@ let memoGeneration = -1;
 
 /** Replaces every credential-looking substring of `text` by "[REDACTED]". */
 export function redactSecrets(text: string): string {
-  if (text.length > MEMO_MAX_TEXT) return redactFresh(text);
+  // Text the prefilter clears is cheaper to scan again than to remember.
+  if (!mayHoldFormattedSecret(text)) return redactKnownValues(text);
+  if (text.length > MEMO_MAX_TEXT) return redactAllRules(text);
   const generation = secretValuesGeneration();
   if (generation !== memoGeneration) {
     memo.clear();
@@ -93,26 +121,27 @@ export function redactSecrets(text: string): string {
   }
   const known = memo.get(text);
   if (known !== undefined) return known;
-  const masked = redactFresh(text);
+  const masked = redactAllRules(text);
   if (memoChars + text.length + masked.length > MEMO_BUDGET) {
     memo.clear();
     memoChars = 0;
   }
   memo.set(text, masked);
   // A clean text is its own answer: the next door, given the result, finds it at once.
-  if (masked !== text) memo.set(masked, redactFresh(masked));
+  if (masked !== text) memo.set(masked, redactAllRules(masked));
   memoChars += text.length + masked.length * 2;
   return masked;
 }
 
-function redactFresh(text: string): string {
+/** Every rule, without the prefilter (exported so tests can check the prefilter against it). */
+export function redactAllRules(text: string): string {
   // A key split by colour codes or spelled with JSON \u escapes only matches once decoded.
   // The decoded view is what goes out when it held a secret (still readable: the text a
   // terminal shows, the same JSON string); otherwise the text keeps its escapes.
   for (const view of [stripAnsi, decodeTokenEscapes]) {
     const decoded = view(text);
     if (decoded !== text) {
-      const masked = redactFresh(decoded);
+      const masked = redactAllRules(decoded);
       if (masked !== decoded) return masked;
     }
   }

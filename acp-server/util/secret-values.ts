@@ -35,10 +35,16 @@ export function registerSecretValue(value: string | undefined): void {
   generation++;
 }
 
+/**
+ * The shell's working-directory variables: "PWD" reads as a password name, but these hold the
+ * directory the agent was started in, and masking it would hide every path under it.
+ */
+const SHELL_DIRECTORIES = new Set(["PWD", "OLDPWD"]);
+
 /** Registers every credential-named variable of `env` (OPENAI_API_KEY, VAULT_TOKEN, MYSQL_PWD…). */
 export function registerSecretsFromEnv(env: NodeJS.ProcessEnv): void {
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && isSecretName(name)) registerSecretValue(value);
+    if (value !== undefined && isSecretName(name) && !SHELL_DIRECTORIES.has(name)) registerSecretValue(value);
   }
 }
 

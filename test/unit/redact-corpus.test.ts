@@ -64,6 +64,11 @@ describe("the agent's own secrets by value", () => {
     assert.equal(redactSecrets(JSON.stringify({ k: "p4ss-Provider-Key-0001" })), `{"k":"[REDACTED]"}`);
     assert.equal(redactSecrets("npm run development"), "npm run development");
   });
+
+  it("does not take the shell's working directory (PWD, OLDPWD) for a password", () => {
+    registerSecretsFromEnv({ PWD: "/home/alice/project", OLDPWD: "/home/alice", MYSQL_PWD: "s3cret-Pw-99" });
+    assert.equal(redactSecrets("edited /home/alice/project/src/app.ts with s3cret-Pw-99"), "edited /home/alice/project/src/app.ts with [REDACTED]");
+  });
 });
 
 describe("streamed replies", () => {
