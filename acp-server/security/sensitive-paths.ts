@@ -13,21 +13,36 @@ import { isInside } from "../util/inside-folder";
  * of an lstat per component.
  */
 export function realPath(target: string): string {
+  return realPathSharing(target, undefined);
+}
+
+/** realPath, with the folders already resolved during one check shared through `resolved`. */
+function realPathSharing(target: string, resolved: Map<string, string | undefined> | undefined): string {
   const absolute = path.resolve(target);
   const missing: string[] = [];
   let current = absolute;
   for (;;) {
-    if (existsSync(current)) {
-      try {
-        return path.join(realpathSync.native(current), ...missing.reverse());
-      } catch {
-        // exists but cannot be resolved (a permission on the way): try its parent, as for a missing one
-      }
+    let real: string | undefined;
+    if (resolved?.has(current)) real = resolved.get(current);
+    else {
+      real = resolveExisting(current);
+      resolved?.set(current, real);
     }
+    if (real !== undefined) return path.join(real, ...missing.reverse());
     const parent = path.dirname(current);
     if (parent === current) return absolute;
     missing.push(path.basename(current));
     current = parent;
+  }
+}
+
+/** The real path of `file` if it exists and resolves, else undefined. */
+function resolveExisting(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
+  try {
+    return realpathSync.native(file);
+  } catch {
+    return undefined; // exists but cannot be resolved (a permission on the way): its parent is tried, as for a missing one
   }
 }
 
@@ -172,7 +187,10 @@ export function sensitiveReason(target: string): string | undefined {
     const name = path.basename(candidate);
     if (isSensitiveName(name)) return `${name} may hold credentials`;
   }
-  const store = credentialStorePaths(os.homedir()).find((candidate) => isInside(realPath(candidate), real));
+  // The stores share their ancestors (~, ~/.config, ~/.local/share): each folder is resolved once
+  // per check, not once per store. Nothing is kept between checks: a symlink made later counts.
+  const resolved = new Map<string, string | undefined>();
+  const store = credentialStorePaths(os.homedir()).find((candidate) => isInside(realPathSharing(candidate, resolved), real));
   if (store) return `${store} is a credential store`;
   if (isInside(realPath(hermesHome()), real) && /^(config\.yaml|\.env)$/.test(path.basename(real))) return "it is Hermes's own configuration";
   return undefined;

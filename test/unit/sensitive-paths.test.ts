@@ -29,3 +29,28 @@ describe("sensitiveReason over the home folder's credential stores", () => {
     it(`${ordinary} is not`, () => assert.equal(sensitiveReason(path.join(home, ordinary)), undefined));
   }
 });
+
+describe("sensitiveReason through symlinked stores and folders (each check resolves the home's folders afresh)", () => {
+  it("a file reached through a store's real path is a credential, whether the store or its parent folder is the link", async () => {
+    const { mkdtempSync, mkdirSync, rmSync, symlinkSync } = await import("node:fs");
+    const root = mkdtempSync(path.join(os.tmpdir(), "hermes-sensitive-"));
+    const savedHome = process.env.HOME;
+    try {
+      const home = path.join(root, "home");
+      const elsewhere = path.join(root, "elsewhere");
+      const keys = path.join(root, "keys");
+      mkdirSync(home);
+      mkdirSync(path.join(elsewhere, "gh"), { recursive: true });
+      mkdirSync(keys);
+      symlinkSync(elsewhere, path.join(home, ".config")); // ~/.config → elsewhere, so ~/.config/gh is elsewhere/gh
+      process.env.HOME = home;
+      assert.match(sensitiveReason(path.join(elsewhere, "gh", "hosts.yml")) ?? "", /credential store/);
+      assert.equal(sensitiveReason(path.join(keys, "notes.txt")), undefined);
+      symlinkSync(keys, path.join(home, ".aws")); // made after the first check: the next one sees it
+      assert.match(sensitiveReason(path.join(keys, "notes.txt")) ?? "", /credential store/);
+    } finally {
+      process.env.HOME = savedHome;
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
