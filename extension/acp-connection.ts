@@ -3,7 +3,9 @@
 // it logs every frame when tracing is on and every failure always. No vscode import.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
-import { Readable, Writable } from "node:stream";
+import { DEFAULT_MAX_FRAME_MB } from "../acp-server/config/frame-limit";
+import { MB } from "../acp-server/util/ndjson-lines";
+import { boundedNdJsonStream } from "../acp-server/util/ndjson-stream";
 import { errorMessage, type Logger } from "./log";
 import { SANDBOX_CAPABILITY } from "./terminal-sandbox";
 
@@ -39,6 +41,8 @@ export interface ConnectionOptions {
   log: Logger;
   /** Read on every frame, so turning `hermes.trace` on applies at once. */
   trace: () => boolean;
+  /** The largest frame read from the agent, in MB (default 64, as acp.max_frame_mb). */
+  maxFrameMb?: number;
 }
 
 export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: ClientHandlers, options: ConnectionOptions): AgentConnection {
@@ -81,7 +85,12 @@ export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: Cl
       .onRequest(acp.methods.client.terminal.release, logged("terminal/release", (p: acp.ReleaseTerminalRequest) => terminal.release(p)));
   }
 
-  const stream = acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(child.stdout) as ReadableStream<Uint8Array>);
+  // Bounded (util/ndjson-stream.ts): a frame over the limit is skipped in constant memory, and
+  // a line that never ends cannot grow the editor's memory, unlike the SDK's ndJsonStream.
+  const stream = boundedNdJsonStream<acp.AnyMessage>(child.stdin, child.stdout, {
+    maxFrameBytes: (options.maxFrameMb ?? DEFAULT_MAX_FRAME_MB) * MB,
+    warn: (message, details) => log.warn(`${message} ${details ? JSON.stringify(details) : ""}`.trim()),
+  });
   const connection = app.connect(traced(stream, options));
   return {
     agent: connection.agent,

@@ -5,7 +5,6 @@
 // A crash, a silence longer than the idle timeout, or a failed start end the task as failed;
 // cancelling sends session/cancel and kills the process group after a grace period.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { PassThrough, Readable, Writable } from "node:stream";
 import { UserRejection, type PermissionAnswer, type ToolCallView } from "../agent/turn-io";
 import type { PermissionAsk } from "../tools/context";
 import type { Logger } from "../util/log";
@@ -17,6 +16,9 @@ import { childAsk, childOutcome } from "./permissions";
 import type { TaskProgress } from "./progress";
 import { ChildTranscript } from "./transcript";
 import { AgentError } from "../util/agent-error";
+import { DEFAULT_MAX_FRAME_MB } from "../config/frame-limit";
+import { MB } from "../util/ndjson-lines";
+import { boundedNdJsonStream } from "../util/ndjson-stream";
 
 /** How long a cancelled child may take to stop before its process group is killed. */
 export const CANCEL_GRACE_MS = 2_000;
@@ -74,12 +76,7 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
   let lastActivity = Date.now();
   let serving = 0;
   const touch = () => (lastActivity = Date.now());
-  const toSdk = new PassThrough();
-  proc.child.stdout?.on("data", (chunk: Buffer) => {
-    touch();
-    toSdk.write(chunk);
-  });
-  proc.child.stdout?.on("end", () => toSdk.end());
+  proc.child.stdout?.on("data", touch);
 
   const stop = new AbortController();
   const childSignal = AbortSignal.any([spec.signal, stop.signal]);
@@ -148,7 +145,9 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
   watchdog.catch(() => {});
   const guarded = <T>(work: Promise<T>): Promise<T> => Promise.race([work, watchdog]);
 
-  const connection = app.connect(acp.ndJsonStream(Writable.toWeb(proc.child.stdin!) as WritableStream<Uint8Array>, Readable.toWeb(toSdk) as ReadableStream<Uint8Array>));
+  // Bounded: a hostile or broken child cannot exhaust memory with a huge frame or an endless line.
+  const stream = boundedNdJsonStream<acp.AnyMessage>(proc.child.stdin!, proc.child.stdout!, { maxFrameBytes: DEFAULT_MAX_FRAME_MB * MB, warn: (message, details) => log.warn(`child agent ${agent.name}: ${message}`, details) });
+  const connection = app.connect(stream);
   const client = connection.agent;
   let prompt: Promise<acp.PromptResponse> | undefined;
   try {
