@@ -8,6 +8,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { UserRejection, type PermissionAnswer, type ToolCallView } from "../agent/turn-io";
 import type { PermissionAsk } from "../tools/context";
 import type { Logger } from "../util/log";
+import type { TokenUsage } from "../providers/types";
 import type { AgentEntry } from "./agents";
 import { AgentProcess } from "./child-process";
 import { childEnv } from "../security/child-env";
@@ -48,6 +49,8 @@ export interface ChildOutcome {
   answer: string;
   toolCalls: number;
   error?: string;
+  /** What the child's turn used, when it said so (the prompt response's unstable `usage`, its usage_update cost). */
+  usage?: { usage: TokenUsage; costUsd?: number };
 }
 
 /** The child crashed, went quiet past its idle timeout, or could not be driven. */
@@ -166,7 +169,8 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
     prompt.catch(() => {});
     const response = await guarded(prompt);
     const cancelled = response.stopReason === "cancelled";
-    return { status: cancelled ? "cancelled" : "completed", answer: transcript.answer, toolCalls: transcript.toolCalls, ...(cancelled ? { error: "the child cancelled its turn" } : {}) };
+    const usage = childUsage(response, transcript.costUsd);
+    return { status: cancelled ? "cancelled" : "completed", answer: transcript.answer, toolCalls: transcript.toolCalls, ...(cancelled ? { error: "the child cancelled its turn" } : {}), ...(usage ? { usage } : {}) };
   } catch (error) {
     if (error instanceof ChildCancelled) {
       await cancelChild(client, sessionId, prompt, proc, log, agent.name);
@@ -186,6 +190,17 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
     connection.close();
     log.info("child agent stopped", { agent: agent.name, pid: proc.pid, how: proc.exitDescription });
   }
+}
+
+/** The child's token counts from its prompt response (an unstable field: absent from most agents). */
+function childUsage(response: acp.PromptResponse, costUsd: number | undefined): ChildOutcome["usage"] {
+  const reported = (response as { usage?: { inputTokens?: unknown; outputTokens?: unknown; cachedReadTokens?: unknown; cachedWriteTokens?: unknown; thoughtTokens?: unknown } | null }).usage;
+  const count = (value: unknown) => (typeof value === "number" && Number.isFinite(value) && value >= 0 ? value : undefined);
+  const inputTokens = count(reported?.inputTokens);
+  const outputTokens = count(reported?.outputTokens);
+  if (inputTokens === undefined || outputTokens === undefined) return costUsd === undefined ? undefined : { usage: { inputTokens: 0, outputTokens: 0 }, costUsd };
+  const usage: TokenUsage = { inputTokens, outputTokens, cacheReadTokens: count(reported?.cachedReadTokens), cacheWriteTokens: count(reported?.cachedWriteTokens), reasoningTokens: count(reported?.thoughtTokens) };
+  return { usage, ...(costUsd === undefined ? {} : { costUsd }) };
 }
 
 /** session/cancel, then up to CANCEL_GRACE_MS for the turn to end, then the process group is killed. */

@@ -127,6 +127,8 @@ async function runTask(
     log: deps.log,
     answerError: deps.answerError,
   });
+  // What the child agent spent counts in this session's usage (/usage), like a subagent's.
+  if (outcome.usage) call.session.recordChildUsage(outcome.usage.usage, undefined, outcome.usage.costUsd);
   return { status: outcome.status, answer: outcome.answer, tool_calls: outcome.toolCalls, ...(outcome.error ? { error: outcome.error } : {}) };
 }
 

@@ -7,6 +7,8 @@ import type { StepStatus, TaskProgress } from "./progress";
 
 export class ChildTranscript {
   toolCalls = 0;
+  /** The child session's cumulative cost in USD, when it reported one (usage_update). */
+  costUsd?: number;
   private all = "";
   private sinceLastTool = "";
   private readonly seen = new Set<string>();
@@ -38,6 +40,9 @@ export class ChildTranscript {
         return;
       case "tool_call_update":
         if (update.status || update.title) this.progress.stepStatus(update.toolCallId, update.status ? stepStatus(update.status) : undefined, update.title ?? undefined);
+        return;
+      case "usage_update":
+        if (update.cost?.currency === "USD") this.costUsd = update.cost.amount;
         return;
       case "plan":
         this.progress.plan(update.entries.map((entry, index): TodoItem => ({ id: String(index + 1), content: entry.content, status: entry.status })));

@@ -82,6 +82,35 @@ test("external Hermes child: full run, its permission request answered by the us
   }
 });
 
+test("external Hermes child: the tokens and cost it reports count in the parent session's /usage", async () => {
+  const project = await makeTempDir();
+  const childModel = await startRoutedModel(() => ({ text: "Child: nothing to do.", usage: { prompt_tokens: 400, completion_tokens: 40 } }));
+  const parentModel = await startRoutedModel((request) => ({ ...delegatingParent([{ goal: "Look around", agent: "helper" }])(request), usage: { prompt_tokens: 1000, completion_tokens: 10 } }));
+  const home = await makeTempDir("hermes-child-home-");
+  const priced = (url: string) => {
+    const config = scriptedConfig(url);
+    Object.assign(config.model as Record<string, unknown>, { price: { input: 2, output: 8 } });
+    return config;
+  };
+  writeFileSync(path.join(home, "config.yaml"), toYaml(priced(childModel.url)));
+  const hermes = await startHermes({ config: { ...priced(parentModel.url), delegation: { acp_agents: { helper: { command: process.execPath, args: [HERMES_BIN, "acp"], env: { HERMES_HOME: home } } } } } });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    assert.equal((await hermes.prompt(sessionId, "delegate it")).stopReason, "end_turn");
+    assert.equal(delegateCard(hermes, sessionId).rawOutput.results[0].status, "completed");
+    const before = agentText(hermes, sessionId).length;
+    await hermes.prompt(sessionId, "/usage");
+    // Parent: 2 calls of 1000 in / 10 out; child: one of 400 in / 40 out, its cost as it reported it.
+    // (2 × (1000·2 + 10·8) + 400·2 + 40·8) per million tokens = $0.00528.
+    assert.match(agentText(hermes, sessionId).slice(before), /2,400 input and 60 output tokens over 3 model calls, cost \$0\.0053/);
+  } finally {
+    await hermes.close();
+    await childModel.close();
+    await parentModel.close();
+  }
+});
+
 test("external Hermes child: the user's denial reaches the child", async () => {
   const { project, childModel, parentModel, hermes } = await hermesChildRun("reject");
   try {
