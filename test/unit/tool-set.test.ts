@@ -16,7 +16,7 @@ function tool(name: string, toolset = "test", isAvailable?: () => true | string)
     title: () => name,
     handler: async () => ({ output: name }),
     ...(isAvailable ? { isAvailable } : {}),
-  }) as unknown as ToolDefinition;
+  });
 }
 
 const names = (tools: ToolDefinition[]) => tools.map((t) => t.name);
