@@ -25,12 +25,16 @@ export class ReplyCollector {
     switch (event.type) {
       case "text_delta": {
         this.text += event.text;
+        // A switch of kind ends the other stream's piece (a secret never spans both): what it
+        // held back goes out first, so the client sees them in the order the model sent them.
+        this.release(this.reasoningStream, (held) => this.observer.reasoningDelta(held));
         const shown = this.textStream.push(event.text);
         if (shown) this.observer.textDelta(shown);
         break;
       }
       case "reasoning_delta": {
         this.reasoning += event.text;
+        this.release(this.textStream, (held) => this.observer.textDelta(held));
         const shown = this.reasoningStream.push(event.text);
         if (shown) this.observer.reasoningDelta(shown);
         break;
@@ -52,10 +56,13 @@ export class ReplyCollector {
 
   /** The stream is over (finished, failed or cancelled): shows what was held back. Idempotent. */
   end(): void {
-    const reasoning = this.reasoningStream.end();
-    if (reasoning) this.observer.reasoningDelta(reasoning);
-    const text = this.textStream.end();
-    if (text) this.observer.textDelta(text);
+    this.release(this.reasoningStream, (held) => this.observer.reasoningDelta(held));
+    this.release(this.textStream, (held) => this.observer.textDelta(held));
+  }
+
+  private release(stream: StreamRedactor, show: (held: string) => void): void {
+    const held = stream.end();
+    if (held) show(held);
   }
 
   /**

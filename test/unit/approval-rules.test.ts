@@ -135,3 +135,16 @@ describe("approval rules in config.yaml", () => {
     assert.ok(!readFileSync(file, "utf8").includes(".lock"));
   });
 });
+
+test("a remembered rule stays in its own ApprovalRules: two built from one config list share nothing", () => {
+  // Config defaults hand every load the same (zod default) array: a rule remembered by one
+  // runtime must not turn up in the next runtime of the same process.
+  const dir = makeTempDirSync();
+  const shared: ConstructorParameters<typeof ApprovalRules>[0] = [];
+  const first = new ApprovalRules(shared, path.join(dir, "missing", "config.yaml"), createLogger("test"));
+  first.remember({ edit: "a.txt", decision: "allow" });
+  assert.equal(first.forEdit([path.join(dir, "a.txt")], dir), "allow");
+  assert.deepEqual(shared, [], "the config's list is left alone");
+  const second = new ApprovalRules(shared, path.join(dir, "config.yaml"), createLogger("test"));
+  assert.equal(second.forEdit([path.join(dir, "a.txt")], dir), undefined);
+});
