@@ -7,7 +7,7 @@
 // process is gone is stale and claimed by whoever comes next.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { closeSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { withFileLock } from "../util/file-lock";
 import { ownStartIdentity, sameProcessAlive } from "../util/process-alive";
@@ -116,6 +116,9 @@ export class SessionLease {
    */
   static claim(dir: string, id: string, options: { takeOver?: boolean } = {}): ClaimResult {
     const file = leasePath(dir, id);
+    // A fresh home has no sessions folder yet; loading an unknown id there must still end in
+    // "session not found", not in ENOENT from the lock file.
+    mkdirSync(dir, { recursive: true });
     return withFileLock(`${file}.lock`, () => {
       const holder = readLeaseHolder(file);
       if (holder && !options.takeOver && !isThisProcess(holder) && holderAlive(holder)) return { owner: false, holder };

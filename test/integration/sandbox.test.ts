@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { makeTempDir, scriptedConfig, startAgent, type PermissionPolicy } from "../support/in-process-agent";
+import { makeTempDir, scriptedConfig, startHermes, type PermissionPolicy } from "../support/acp-harness";
 import { BLOCKED_WRITE, fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
 import { useScriptedModel } from "../support/scripted-model";
 
@@ -21,7 +21,7 @@ function toolResult(body: any, id: string): string {
 test("dont_ask with the sandbox on: a batch of destructive commands changes nothing outside the workspace", { skip }, async () => {
   const model = scripted();
   const machine = fakeMachine();
-  const hermes = await startAgent({
+  const hermes = await startHermes({
     config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" }, terminal: { sandbox: "on" } }),
     env: { HOME: machine.home, PLANTED_AGENT_TOKEN: PLANTED },
   });
@@ -73,7 +73,7 @@ test("outside the sandbox: asked every time with the reason, run once when allow
     asked.push(request.options.map((option) => option.optionId));
     return "allow_once";
   };
-  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { sandbox: "on" } }), env: { HOME: machine.home }, permission });
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { terminal: { sandbox: "on" } }), env: { HOME: machine.home }, permission });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(machine.workspace);
@@ -99,7 +99,7 @@ test("outside the sandbox: asked every time with the reason, run once when allow
 test("outside the sandbox is refused in dont_ask mode", { skip }, async () => {
   const model = scripted();
   const project = await makeTempDir();
-  const hermes = await startAgent({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }) });
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
