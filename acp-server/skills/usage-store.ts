@@ -3,7 +3,11 @@
 // lock file with an atomic rename so Hermes processes sharing one home add up correctly.
 import fs from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import { acquireFileLock } from "../util/file-lock";
+import { createLogger, type Logger } from "../util/log";
+
+const skillsLog = createLogger("skills");
 
 export type SkillUseKind = "view" | "invocation";
 
@@ -27,14 +31,53 @@ export function usageFile(home: string): string {
   return path.join(home, "skill-usage.json");
 }
 
-/** Every skill's counts; a missing or damaged file counts nothing. */
-export function readSkillUsage(home: string): Record<string, SkillUsage> {
+// The file as zod reads it: the envelope, then each skill's entry on its own, so one damaged
+// entry costs only that skill's counts. Built on first use.
+let schemas: { file: z.ZodType<{ skills: Record<string, unknown> }>; entry: z.ZodType<SkillUsage> } | undefined;
+
+function usageSchemas(): NonNullable<typeof schemas> {
+  schemas ??= {
+    file: z.looseObject({ version: z.literal(1), skills: z.record(z.string(), z.unknown()) }),
+    entry: z.looseObject({
+      views: z.number().int().nonnegative(),
+      invocations: z.number().int().nonnegative(),
+      lastUsed: z.string(),
+      lastSession: z.string().optional(),
+    }),
+  };
+  return schemas;
+}
+
+/** Every skill's counts; a missing file counts nothing, a damaged one (or entry) is warned about and counts nothing. */
+export function readSkillUsage(home: string, log: Logger = skillsLog): Record<string, SkillUsage> {
+  const file = usageFile(home);
+  let text: string;
   try {
-    const data = JSON.parse(fs.readFileSync(usageFile(home), "utf8")) as Partial<UsageFile>;
-    return data && typeof data.skills === "object" && data.skills !== null ? data.skills : {};
-  } catch {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") log.warn("skill usage counts unreadable; counting from zero", { file, error });
     return {};
   }
+  let data: unknown;
+  try {
+    data = JSON.parse(text);
+  } catch (error) {
+    log.warn("skill usage counts are not valid JSON; counting from zero", { file, error });
+    return {};
+  }
+  const { file: fileSchema, entry } = usageSchemas();
+  const parsed = fileSchema.safeParse(data);
+  if (!parsed.success) {
+    log.warn("skill usage counts have an unknown shape; counting from zero", { file, problem: parsed.error.issues[0]?.message });
+    return {};
+  }
+  const skills: Record<string, SkillUsage> = {};
+  for (const [name, value] of Object.entries(parsed.data.skills)) {
+    const counts = entry.safeParse(value);
+    if (counts.success) skills[name] = counts.data;
+    else log.warn("skill usage entry damaged; its counts start from zero", { file, skill: name, problem: counts.error.issues[0]?.message });
+  }
+  return skills;
 }
 
 /** Counts one use. Never throws: losing a count must not fail the tool or the prompt. */
