@@ -40,8 +40,16 @@ const PREFIXED_TOKENS: [string, string][] = [
   [String.raw`shp(?:at|ca|pa|ss)_`, String.raw`[a-fA-F0-9]{32}`],
   [String.raw`key-`, String.raw`[0-9a-f]{32}(?![A-Za-z0-9])`], // Mailgun
   [String.raw`SK`, String.raw`[0-9a-f]{32}(?![A-Za-z0-9])`], // Twilio API key
-  [String.raw`xapp-`, String.raw`\d-[A-Z0-9]+-\d+-[a-f0-9]{32,}`],
-  [String.raw`glsa_|glc_|sntrys_|sntryu_|lin_api_|dckr_pat_|rubygems_|gsk_|nvapi-|glptt-|gldt-|GOCSPX-`, String.raw`[A-Za-z0-9_=-]{20,}`],
+  [String.raw`xapp-`, String.raw`\d-[A-Za-z0-9]+-\d+-[a-f0-9]{32,}`],
+  [String.raw`glsa_|glc_|sntrys_|sntryu_|lin_api_|dckr_pat_|rubygems_|gsk_|nvapi-|glptt-|gldt-|glrt-|glcbt-|glsoat-|GOCSPX-`, String.raw`[A-Za-z0-9_=-]{20,}`],
+  // Round 3: AI platforms, dev platforms and clouds with a recognisable prefix.
+  [String.raw`pplx-|napi_|CFPAT-|HRKU-|figd_|CCIPAT_|pscale_(?:tkn|pw|oauth)_|fm[12]_|fo1_`, String.raw`[A-Za-z0-9_=.+/-]{30,}`],
+  [String.raw`r8_|ATBB|pcsk_|lsv2_(?:pt|sk)_|tskey-(?:auth|api|client|webhook|scim)-`, String.raw`[A-Za-z0-9_-]{20,}`],
+  [String.raw`sbp_|pul-|bkua_`, String.raw`[a-f0-9]{40}(?![A-Za-z0-9])`],
+  [String.raw`NRAK-`, String.raw`[A-Z0-9]{27}(?![A-Za-z0-9])`],
+  [String.raw`ATATT3`, String.raw`[A-Za-z0-9_=-]{100,}`], // Atlassian API token
+  [String.raw`EAAA`, String.raw`(?=[A-Za-z0-9_-]*[0-9])[A-Za-z0-9_-]{40,}`], // Square / Meta access tokens
+  [String.raw`[A-Za-z0-9]{14}\.atlasv1\.`, String.raw`[A-Za-z0-9_=-]{60,}`], // Terraform Cloud
   [String.raw`PMAK-`, String.raw`[a-f0-9]{24}-[a-f0-9]{34}`],
   [String.raw`AGE-SECRET-KEY-1`, String.raw`[0-9A-Z]{50,}`],
   [String.raw`xai-`, String.raw`[A-Za-z0-9]{40,}`],
@@ -180,6 +188,14 @@ export const RULES: Rule[] = [
     pattern: /\b(Basic[ \t]+)([A-Za-z0-9+/]{12,}={0,2})(?![A-Za-z0-9+/=])/g,
     replace: (match: string, head: string, value: string) => (/^[\x20-\x7e]+:[\x20-\x7e]+$/.test(Buffer.from(value, "base64").toString("latin1")) ? `${head}${REDACTED}` : match),
   },
+  // Cookie headers: values of a random look (session ids) are credentials; `theme=dark` stays.
+  {
+    pattern: /\b((?:Set-)?Cookie[ \t]*:[ \t]*)([^\r\n]{1,4096})/gi,
+    replace: (_match: string, head: string, body: string) =>
+      `${head}${body.replace(/(^|;[ \t]*)([^=;\s]{1,128}=)([^;\s]{16,})/g, (pair: string, lead: string, name: string, value: string) => (randomish(value) && value !== REDACTED ? `${lead}${name}${REDACTED}` : pair))}`,
+  },
+  // URL-encoded "Basic " / "Bearer " credentials (a header echoed inside a URL or a log).
+  { pattern: /(?<![A-Za-z])((?:Basic|Bearer)(?:%20|\+))([A-Za-z0-9._~+/-]{12,}(?:=|%3D){0,2})/gi, replace: `$1${REDACTED}` },
   // curl -u user:password, --user user:password (the user is kept).
   {
     pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[ \t=]+["']?[^\s:"']+:)([^\s"'@]+)/g,
