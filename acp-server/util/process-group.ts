@@ -43,8 +43,9 @@ export class ProcessGroup {
     this.leaderExited = new Promise<void>((resolve) => {
       const done = () => {
         this.leaderDone = true;
-        // A leader that leaves no one behind needs no killing at exit.
-        if (!this.alive()) live.delete(this);
+        // A leader that leaves no one running behind needs no killing at exit (zombies of
+        // orphans count as gone: in some containers nothing ever reaps them).
+        if (!this.running()) live.delete(this);
         resolve();
       };
       child.once("exit", done);
@@ -52,7 +53,7 @@ export class ProcessGroup {
     });
     // Members that outlived the leader briefly are usually gone once its pipes close.
     child.once("close", () => {
-      if (!this.alive()) live.delete(this);
+      if (!this.running()) live.delete(this);
     });
   }
 
