@@ -11,7 +11,7 @@ import { initializeResponse } from "./initialize-response";
 import { COMMANDS } from "./commands";
 import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "./mcp-session";
-import { replayUpdates, sendReplay } from "./replay";
+import { sendReplay } from "./replay";
 import { SessionHub, type ForkPoint } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
 
@@ -102,7 +102,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, { takeOver: takeOver(params._meta) });
       // The whole history goes out, in order, before the answer.
-      await sendReplay(client, session.id, replayUpdates(records), options.writeFrames);
+      await sendReplay(client, session.id, records, options.writeFrames);
       return opened(session, client);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {

@@ -7,7 +7,7 @@ import type { UserPart } from "../providers/types";
 import type { JournalRecord, ToolCallRecord } from "../sessions/types";
 import type { TodoItem } from "../tools/context";
 import { redactLoadedRecords } from "../sessions/redact-record";
-import { planUpdate, thoughtChunk, textChunk, toLocations, toToolCallContent } from "./updates";
+import { planUpdate, toLocations, toToolCallContent } from "./updates";
 
 interface Batch {
   order: string[];
@@ -15,14 +15,21 @@ interface Batch {
   plans: TodoItem[][];
 }
 
+/** The updates in order, as objects (tests, and clients without the bulk writer). */
+export function* replayUpdates(records: JournalRecord[]): Generator<acp.SessionUpdate> {
+  for (const json of replayUpdateJson(records)) yield JSON.parse(json) as acp.SessionUpdate;
+}
+
 /**
- * The updates in order, produced lazily so a long replay can start sending at once. Records
+ * The updates in order, each as its JSON text, produced lazily so a long replay can start
+ * sending at once. Text chunks (most of a session) are written straight from the record's
+ * text, with no update object to build and walk; the rest goes through JSON.stringify. Records
  * are redacted for today's rules on the way (journals written before a rule existed must not
  * show a secret again); the history restore shares that work (sessions/redact-record.ts).
  */
-export function* replayUpdates(records: JournalRecord[]): Generator<acp.SessionUpdate> {
+export function* replayUpdateJson(records: JournalRecord[]): Generator<string> {
   let batch: Batch | undefined;
-  function* flush(): Generator<acp.SessionUpdate> {
+  function* flush(): Generator<string> {
     if (!batch) return;
     const { order, calls, plans } = batch;
     batch = undefined;
@@ -30,8 +37,8 @@ export function* replayUpdates(records: JournalRecord[]): Generator<acp.SessionU
       const at = order.indexOf(call.requestId ?? call.id);
       return at === -1 ? Number.MAX_SAFE_INTEGER : at;
     };
-    for (const call of [...calls].sort((a, b) => position(a) - position(b))) yield toolCallUpdate(call);
-    for (const todos of plans) yield planUpdate(todos);
+    for (const call of [...calls].sort((a, b) => position(a) - position(b))) yield JSON.stringify(toolCallUpdate(call));
+    for (const todos of plans) yield JSON.stringify(planUpdate(todos));
   }
 
   for (const record of redactLoadedRecords(records)) {
@@ -39,21 +46,26 @@ export function* replayUpdates(records: JournalRecord[]): Generator<acp.SessionU
       const message = record.message;
       if (message.role === "tool") continue; // shown through its tool_call record
       yield* flush();
-      if (message.role === "user") for (const part of message.content) yield userChunk(part);
+      if (message.role === "user") for (const part of message.content) yield part.type === "text" ? textChunkJson("user_message_chunk", part.text) : JSON.stringify(imageChunk(part));
       if (message.role === "assistant") {
-        if (message.reasoning) yield thoughtChunk(message.reasoning);
-        if (message.content) yield textChunk(message.content);
+        if (message.reasoning) yield textChunkJson("agent_thought_chunk", message.reasoning);
+        if (message.content) yield textChunkJson("agent_message_chunk", message.content);
         if (message.toolCalls?.length) batch = { order: message.toolCalls.map((call) => call.id), calls: [], plans: [] };
       }
     } else if (record.t === "tool_call") {
       if (batch) batch.calls.push(record.call);
-      else yield toolCallUpdate(record.call);
+      else yield JSON.stringify(toolCallUpdate(record.call));
     } else if (record.t === "plan") {
       if (batch) batch.plans.push(record.todos);
-      else yield planUpdate(record.todos);
+      else yield JSON.stringify(planUpdate(record.todos));
     }
   }
   yield* flush();
+}
+
+/** The JSON of a text chunk update, byte for byte what JSON.stringify gives for textChunk()/thoughtChunk(). */
+function textChunkJson(kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", text: string): string {
+  return `{"sessionUpdate":"${kind}","content":{"type":"text","text":${JSON.stringify(text)}}}`;
 }
 
 function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
@@ -71,34 +83,34 @@ function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
   };
 }
 
-function userChunk(part: UserPart): acp.SessionUpdate {
-  return part.type === "text"
-    ? { sessionUpdate: "user_message_chunk", content: { type: "text", text: part.text } }
-    : { sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: part.mimeType, data: part.data } };
+function imageChunk(part: Extract<UserPart, { type: "image" }>): acp.SessionUpdate {
+  return { sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: part.mimeType, data: part.data } };
 }
 
 /** Frames per write while replaying: the client parses one block while the next is built. */
 const REPLAY_BLOCK = 500;
 
-export async function sendReplay(client: acp.AgentContext, sessionId: string, updates: Iterable<acp.SessionUpdate>, writeFrames?: (text: string) => Promise<void>): Promise<void> {
-  const iterator = updates[Symbol.iterator]();
+/** Sends a journal's replay (replayUpdateJson) to the client, before the session/load answer. */
+export async function sendReplay(client: acp.AgentContext, sessionId: string, records: JournalRecord[], writeFrames?: (text: string) => Promise<void>): Promise<void> {
+  const iterator = replayUpdateJson(records);
   const first = iterator.next();
   if (first.done) return;
+  const update = (json: string) => JSON.parse(json) as acp.SessionUpdate;
   // The first update goes through the SDK: once it is written, so is everything the SDK had
   // queued before it. The rest follows in blocks, and the answer (sent by the SDK after this
   // handler returns) comes after them.
-  await client.notify(acp.methods.client.session.update, { sessionId, update: first.value });
+  await client.notify(acp.methods.client.session.update, { sessionId, update: update(first.value) });
   if (!writeFrames) {
     // The connection writes in call order: queue everything, then wait for all of it.
-    await Promise.all(Array.from({ [Symbol.iterator]: () => iterator }, (update) => client.notify(acp.methods.client.session.update, { sessionId, update })));
+    await Promise.all(Array.from({ [Symbol.iterator]: () => iterator }, (json) => client.notify(acp.methods.client.session.update, { sessionId, update: update(json) })));
     return;
   }
-  // The envelope is the same for every frame: only the update is stringified each time.
+  // The envelope is the same for every frame: only the update differs.
   const head = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},"update":`;
   let block = "";
   let frames = 0;
   for (let next = iterator.next(); !next.done; next = iterator.next()) {
-    block += `${head}${JSON.stringify(next.value)}}}\n`;
+    block += `${head}${next.value}}}\n`;
     if (++frames === REPLAY_BLOCK) {
       await writeFrames(block);
       block = "";

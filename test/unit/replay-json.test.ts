@@ -1,0 +1,26 @@
+// session/load's replay writes text chunks straight from the journal's text instead of building
+// and stringifying an update object; the bytes must be exactly what the objects would give.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { replayUpdateJson } from "../../acp-server/acp/replay";
+import { textChunk, thoughtChunk } from "../../acp-server/acp/updates";
+import type { JournalRecord } from "../../acp-server/sessions/types";
+import { REDACTION_VERSION } from "../../acp-server/util/redact";
+
+const awkward = 'quotes " and \\ backslash, newline\n, tab\t, control \u0001, line separator \u2028, emoji 😀, lone surrogate \ud800, </script>';
+
+test("text chunks are byte for byte what JSON.stringify gives for the update objects", () => {
+  const records: JournalRecord[] = [
+    { t: "message", seq: 0, at: 1, tokens: 1, redaction: REDACTION_VERSION, message: { role: "user", content: [{ type: "text", text: awkward }, { type: "image", mimeType: "image/png", data: "AAAA" }] } },
+    { t: "message", seq: 1, at: 2, tokens: 1, redaction: REDACTION_VERSION, message: { role: "assistant", content: awkward, reasoning: `thinking: ${awkward}` } },
+  ];
+  assert.deepEqual(
+    [...replayUpdateJson(records)],
+    [
+      JSON.stringify({ sessionUpdate: "user_message_chunk", content: { type: "text", text: awkward } }),
+      JSON.stringify({ sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: "image/png", data: "AAAA" } }),
+      JSON.stringify(thoughtChunk(`thinking: ${awkward}`)),
+      JSON.stringify(textChunk(awkward)),
+    ],
+  );
+});
