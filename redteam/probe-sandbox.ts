@@ -10,7 +10,8 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { childEnv } from "../acp-server/security/child-env";
 import { CommandSandbox } from "../acp-server/security/sandbox/command-sandbox";
-import { killAllLocalProcesses, LocalShellRunner } from "../acp-server/tools/local-shell";
+import { LocalShellRunner } from "../acp-server/tools/local-shell";
+import { killAllProcessGroups } from "../acp-server/util/process-group";
 import { fakeMachine, sandboxSkip, snapshot } from "../test/support/sandbox";
 
 const skip = sandboxSkip();
@@ -125,6 +126,19 @@ async function main(): Promise<void> {
     ["inherited fds", `ls -l /proc/self/fd | tail -n +2 | awk '{print $9,$10,$11}'`],
     ["persistence in workspace (.git/hooks, .vscode, .envrc)", `mkdir -p .git/hooks .vscode && echo 'touch ${OUT}/hooked' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && echo '{}' > .vscode/tasks.json && echo 'touch x' > .envrc && echo persistence-written`],
     ["TIOCSTI terminal", `tty; echo legacy_tiocsti=$(cat /proc/sys/dev/tty/legacy_tiocsti 2>/dev/null)`],
+    // --- round 3 (2026-11-23)
+    ["round3: other project's .env and unlisted tool tokens (home hidden)", `cat ${H}/other-project/.env ${H}/.config/stripe/config.toml 2>&1 | grep -c secret; ls -A ${H} | tr '\n' ' '`],
+    ["round3: /dev/tcp to a host loopback service", `exec 3<>/dev/tcp/127.0.0.1/${port} && printf 'GET / HTTP/1.0\r\n\r\n' >&3 && cat <&3 || echo devtcp-failed`],
+    ["round3: symlink planted in workspace pointing at HERMES_HOME, then write", `ln -sfn "$HERMES_HOME" hh && echo pwn > hh/config.yaml; ln -sfn "$HERMES_HOME/config.yaml" cfg && echo pwn >> cfg; cat "$HERMES_HOME/config.yaml"`],
+    ["round3: hardlink of HERMES_HOME file into workspace", `ln "$HERMES_HOME/config.yaml" hl 2>&1 && echo pwn >> hl; cat "$HERMES_HOME/config.yaml"`],
+    ["round3: rename-over via /proc/self/cwd/..", `mv /proc/self/cwd/readme.md /proc/self/cwd/../outside-moved 2>&1; ls ${W}/.. | tr '\n' ' '`],
+    ["round3: new .git with hooks in a non-repo subfolder", `mkdir -p sub && cd sub && git init -q && printf '#!/bin/sh\ntouch ${OUT}/hooked\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git config core.fsmonitor 'touch ${OUT}/fsmon' && echo planted`],
+    ["round3: git run inside sandbox triggers the planted hook (still sandboxed)", `cd sub && git -c user.email=a@b -c user.name=a commit -q --allow-empty -m x 2>&1; git status >/dev/null 2>&1; ls ${OUT}`],
+    ["round3: keyring (keyctl) of the host user", `(keyctl show @u 2>&1 || echo no-keyctl) | head -3`],
+    ["round3: write a setuid file into the workspace", `cp /bin/sh ./shx && chmod u+s ./shx && ls -l ./shx | cut -c1-10`],
+    ["round3: signal a host process by pid", `kill -0 ${process.pid} 2>&1 || echo cannot-signal`],
+    ["round3: read the agent's cmdline/environ through /proc/<host pid>", `cat /proc/${process.pid}/environ 2>&1 | tr '\\0' '\\n' | grep -c planted-7f3a; cat /proc/${process.pid}/cmdline 2>&1 | head -c 80`],
+    ["round3: huge write to session tmp (disk fill)", `head -c 1048576 /dev/zero > /tmp/big && ls -l /tmp/big | awk '{print $5}'`],
   ];
 
   const before = { home: snapshot(H), outside: snapshot(OUT) };
@@ -138,7 +152,7 @@ async function main(): Promise<void> {
   const plan = await run(`touch planned.txt && echo plan-write-ok; echo x > /tmp/plan-tmp && echo plan-tmp-writable`);
   console.log(`[plan mode workspace] exit=${plan.code} :: ${plan.text}; file exists: ${existsSync(path.join(W, "planned.txt"))}`);
   victim.kill();
-  killAllLocalProcesses();
+  killAllProcessGroups();
   for (const server of [http, http6, unixServer, abstractServer]) server.close();
 }
 
