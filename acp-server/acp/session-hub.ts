@@ -156,10 +156,7 @@ export class SessionHub {
   private async open(runtime: AgentRuntime, meta: SessionMeta, records: JournalRecord[], specs: McpServerSpec[], mcpServers: acp.McpServer[] = [], copy?: JournalRecord[]): Promise<AcpSession> {
     const restored: RestoredSession = restoreSession(meta, records);
     const isNew = copy !== undefined || records.length === 0;
-    if (isNew) {
-      runtime.sessions.create(meta);
-      for (const record of copy ?? []) runtime.sessions.append(meta.id, record);
-    }
+    if (isNew) runtime.sessions.create(meta, copy);
     const mode: SessionMode = restored.mode && isSessionMode(restored.mode) ? restored.mode : runtime.loaded.config.agent.default_mode;
     // The agent's session owns the journal from here on: the edge never writes to it.
     const recorder = new SessionRecorder(runtime.sessions, meta.id, restored.nextSeq, this.options.log);

@@ -1,13 +1,13 @@
 // One writer per session: the process that owns a live session holds its lease, a small file
 // next to the journal ($HERMES_HOME/sessions/<id>.owner) naming the process (pid, start
 // identity, host) and a random token. Another process that loads the session follows it
-// read-only unless it takes it over explicitly, which rewrites the file. The owner checks the
-// file before each append with one stat (the inode changes when another process rewrites it,
-// since every write is a rename) and re-reads it only when the stat changed. A lease whose
-// process is gone is stale and claimed by whoever comes next.
+// read-only unless it takes it over explicitly, which renames a new file over it. The owner
+// keeps the file it wrote open and checks it before each append with one fstat: a replaced or
+// removed file has no link left. A lease whose process is gone is stale and claimed by
+// whoever comes next.
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from "node:fs";
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync } from "node:fs";
 import path from "node:path";
 import { withFileLock } from "../util/file-lock";
 import { ownStartIdentity, sameProcessAlive } from "../util/process-alive";
@@ -82,18 +82,19 @@ export type ClaimResult = { owner: true; lease: SessionLease } | { owner: false;
 
 /** This process's hold on one session's lease. */
 export class SessionLease {
-  private ino: number;
-  private mtimeMs: number;
+  /** The lease file as this process wrote it, kept open: once another process replaces or removes it, its link count is 0. */
+  private readonly fd: number;
+  private lost = false;
   private released = false;
 
   private constructor(
     readonly file: string,
     readonly sessionId: string,
-    private readonly token: string,
+    token: string,
   ) {
-    const stat = statSync(file);
-    this.ino = stat.ino;
-    this.mtimeMs = stat.mtimeMs;
+    this.fd = openSync(file, "r");
+    // Another claimant may have replaced the file between our write and this open.
+    if (readLeaseHolder(file)?.token !== token) this.lost = true;
   }
 
   /** The lease of a session this process just created (no one else can know its id yet). */
@@ -129,23 +130,13 @@ export class SessionLease {
   }
 
   /**
-   * Whether this process still owns the session. One stat when nothing changed; a re-read when
-   * the file was rewritten (a takeover) or removed.
+   * Whether this process still owns the session: one fstat of the file it wrote. A takeover
+   * renames a new file over it (and a delete removes it), which leaves ours with no link.
    */
   held(): boolean {
-    if (this.released) return false;
-    let stat;
-    try {
-      stat = statSync(this.file);
-    } catch {
-      return false; // removed: the session was deleted, or the lease cleared by hand; claim again to write
-    }
-    if (stat.ino === this.ino && stat.mtimeMs === this.mtimeMs) return true;
-    const holder = readLeaseHolder(this.file);
-    if (holder?.token !== this.token) return false;
-    this.ino = stat.ino;
-    this.mtimeMs = stat.mtimeMs;
-    return true;
+    if (this.lost || this.released) return false;
+    if (fstatSync(this.fd).nlink === 0) this.lost = true;
+    return !this.lost;
   }
 
   /** Throws SessionNotOwnedError unless this process still owns the session. */
@@ -163,7 +154,14 @@ export class SessionLease {
     } catch {
       // Busy or gone: a lease left behind is stale once this process exits.
     }
+    this.close();
+  }
+
+  /** Stops watching the file without giving the session up (a newer claim of this process replaces this one). */
+  close(): void {
+    if (this.released) return;
     this.released = true;
+    closeSync(this.fd);
   }
 }
 

@@ -56,13 +56,18 @@ export class SessionStore {
     this.log = options.log;
   }
 
-  /** Starts a session's journal with its meta record, owned by this process. Throws SessionExistsError if the id is taken. */
-  create(meta: SessionMeta): SessionJournal {
+  /**
+   * Starts a session's journal with its meta record (then `copied`, a fork's records), owned by
+   * this process. Throws SessionExistsError if the id is taken.
+   */
+  create(meta: SessionMeta, copied: readonly JournalRecord[] = []): SessionJournal {
     this.assertOpen();
     const journal = SessionJournal.create(this.dir, meta);
     this.journals.set(meta.id, journal);
     this.leases.set(meta.id, SessionLease.create(this.dir, meta.id));
     this.feedIndex(meta.id, { t: "meta", v: 1, at: meta.createdAt, session: meta }, { start: 0, end: journal.bytes });
+    // A fork starts with its parent's records, verbatim (they were redacted when first written).
+    for (const record of copied) this.append(meta.id, record);
     return journal;
   }
 
@@ -163,6 +168,7 @@ export class SessionStore {
       // the file's size is stale, so the next append opens it afresh.
       this.journals.get(id)?.close();
       this.journals.delete(id);
+      this.leases.get(id)?.close();
       this.leases.set(id, result.lease);
       this.followed.delete(id);
     } else {
