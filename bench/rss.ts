@@ -1,15 +1,20 @@
 // Memory: resident set size of `hermes acp` (from /proc/<pid>/status) right after it answered
 // initialize and again 0.5 s later (the agent may keep loading after its early answer), then
-// after session/new plus one short scripted prompt turn (two tool calls and a text answer).
-// Target: <= 80 MB after initialize. VmHWM is the peak RSS so far.
+// after session/new plus one short scripted prompt turn (two tool calls and a text answer),
+// then over a long session: BENCH_TURNS (200) more turns, each a read_file call and an answer.
+// Targets: <= 80 MB after initialize; <= 120 MB after 200 turns, flat after turn 100 (growth
+// from turn 100 to 200 within what the session's own history adds). VmHWM is the peak RSS so far.
 //   node --import tsx bench/rss.ts       (Linux only)
 import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startScriptedModel } from "../test/support/scripted-model";
-import { benchEnv, type BenchRow, ensureBuilt, fmt, INITIALIZE_PARAMS, LineClient, makeHome, makeTempDir, modelConfig, readRss, reportRows, sleep } from "./lib";
+import { benchEnv, type BenchRow, ensureBuilt, fmt, intFromEnv, INITIALIZE_PARAMS, LineClient, makeHome, makeTempDir, modelConfig, readRss, reportRows, sleep } from "./lib";
 
 const TARGET_MB = 80;
+const LONG_TARGET_MB = 120;
+/** Growth allowed from turn 100 to 200 (the history itself grows by a few hundred KB). */
+const FLAT_MB = 5;
 
 /** RSS of an idle bare `node` (same flags and environment), for scale. */
 async function bareNodeRss(): Promise<number> {
@@ -50,6 +55,22 @@ async function main(): Promise<void> {
     await sleep(500);
     const turnSettled = readRss(client.pid);
 
+    // A long session: the same short turn again and again; RSS sampled along the way.
+    const turns = intFromEnv("BENCH_TURNS", 200);
+    const samples: { turn: number; rssMb: number }[] = [];
+    for (let turn = 1; turn <= turns; turn++) {
+      model.enqueue({ toolCalls: [{ id: `t${turn}`, name: "read_file", arguments: { path: "notes.txt" } }] }, { text: `Turn ${turn}: alpha, beta, gamma.` });
+      const answer = await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: `Turn ${turn}: what is in notes.txt?` }] });
+      if (answer.stopReason !== "end_turn") throw new Error(`turn ${turn}: unexpected stopReason ${answer.stopReason}`);
+      if (turn === 1 || turn % 25 === 0 || turn === turns) samples.push({ turn, rssMb: readRss(client.pid).rssMb });
+    }
+    await sleep(500);
+    const longSettled = readRss(client.pid);
+    const at = (turn: number) => samples.find((sample) => sample.turn === turn)?.rssMb ?? Number.NaN;
+    const growth = at(turns) - at(Math.floor(turns / 2));
+    out(`rss: over ${turns} more turns: ${samples.map((sample) => `${sample.turn}: ${fmt(sample.rssMb)}`).join(", ")} MB; 0.5 s idle after ${fmt(longSettled.rssMb)} MB, peak ${fmt(longSettled.peakMb)} MB`);
+    out(`rss: after ${turns} turns ${fmt(at(turns))} MB (target <= ${LONG_TARGET_MB} MB); turn ${Math.floor(turns / 2)} → ${turns}: ${growth >= 0 ? "+" : ""}${fmt(growth)} MB (target: flat, <= ${FLAT_MB} MB)`);
+
     const bare = await bareNodeRss();
     out(`rss: hermes acp after initialize ${fmt(afterInit.rssMb)} MB (after 0.5 s idle ${fmt(settled.rssMb)} MB) (target <= ${TARGET_MB} MB); idle bare node ${fmt(bare)} MB`);
     out(
@@ -61,6 +82,8 @@ async function main(): Promise<void> {
       { metric: "rss 0.5 s after initialize (idle)", value: `${fmt(settled.rssMb)} MB`, target: `<= ${TARGET_MB} MB`, ok: settled.rssMb <= TARGET_MB },
       { metric: "rss after one prompt turn", value: `${fmt(afterTurn.rssMb)} MB`, target: "" },
       { metric: "rss peak (VmHWM)", value: `${fmt(turnSettled.peakMb)} MB`, target: "" },
+      { metric: `rss after ${turns} turns`, value: `${fmt(at(turns))} MB`, target: `<= ${LONG_TARGET_MB} MB`, ok: at(turns) <= LONG_TARGET_MB },
+      { metric: `rss growth, turn ${Math.floor(turns / 2)} → ${turns}`, value: `${fmt(growth)} MB`, target: `<= ${FLAT_MB} MB`, ok: growth <= FLAT_MB },
     ];
     reportRows("rss", rows);
   } finally {
