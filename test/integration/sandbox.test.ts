@@ -22,7 +22,9 @@ test("dont_ask with the sandbox on: a batch of destructive commands changes noth
   const model = scripted();
   const machine = fakeMachine();
   const hermes = await startHermes({
-    config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" }, terminal: { sandbox: "on" } }),
+    // ~/notes.txt shown read-only (the rest of the home is hidden), so the delete below must
+    // fail on a read-only mount, not on a missing file.
+    config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" }, terminal: { sandbox: "on", sandbox_read_allow: ["~/notes.txt"] } }),
     env: { HOME: machine.home, PLANTED_AGENT_TOKEN: PLANTED },
   });
   try {
