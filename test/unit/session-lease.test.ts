@@ -18,7 +18,7 @@ function writeHolder(dir: string, id: string, holder: Partial<LeaseHolder>): voi
   writeFileSync(leasePath(dir, id), JSON.stringify({ host: hostname(), token: "theirs", at: 1, ...holder }));
 }
 
-const deadPid = (): number => spawnSync(process.execPath, ["-e", ""]).pid!;
+const deadPid = (): number => spawnSync(process.execPath, ["-e", ""]).pid;
 
 test("a live other holder is followed unless taken over; the old holder's check then fails", () => {
   const dir = makeTempDirSync();
