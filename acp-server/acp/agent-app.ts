@@ -45,6 +45,13 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   const promptModule = () => import("./prompt-handler");
   const hub = new SessionHub({ runtime: getRuntime, source: options.source ?? "acp", log });
 
+  /** /rollback N --conversation: a fork of the session before turn N + 1 (the old branch stays). */
+  const rewind = async (sessionId: string, turns: number) => {
+    const parent = hub.get(sessionId);
+    const { session } = await hub.fork(sessionId, parent.agent.cwd, parent.mcpServers, { turns });
+    return session.id;
+  };
+
   /** What session/new, load, resume and fork answer with, and what follows the answer. */
   const opened = async (session: AcpSession, client: acp.AgentContext) => {
     const current = await getRuntime();
@@ -128,7 +135,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       const session = await hub.forPrompt(params.sessionId);
       const [{ handlePrompt }, current] = await Promise.all([promptModule(), usableRuntime()]);
       const autoTitle = current.loaded.config.sessions.auto_title;
-      return handlePrompt({ runtime: current, clientCapabilities, log, autoTitle }, session, params, client, signal);
+      return handlePrompt({ runtime: current, clientCapabilities, log, autoTitle, fork: rewind }, session, params, client, signal);
     })
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       const session = hub.find(params.sessionId);

@@ -10,6 +10,7 @@ import { resolveEntry, resolveModel, resolveModelSet, type ModelResolution, type
 import { ModelEntrySchema } from "../config/schema";
 import { createProvider } from "../providers/create-provider";
 import { ApprovalRules } from "../security/approval-rules";
+import { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
 import { SessionStore } from "../sessions/session-store";
 import { builtinToolRegistry } from "../tools/all-tools";
 import { toolJsonSchema } from "../tools/registry";
@@ -26,6 +27,8 @@ export interface AgentRuntime {
   approvals: ApprovalRules;
   /** The built-in tools every session starts from. */
   tools: ToolRegistry;
+  /** Checkpoint stores per workspace (opened on first use), for the loop and /undo, /rollback. */
+  checkpoints: WorkspaceCheckpoints;
   /** The main model, or why there is none. */
   model: ModelResolution;
   /** Main, fallbacks, picker choices and auxiliary (when there is a main model). */
@@ -59,6 +62,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   const sessions = new SessionStore({ home: loaded.home, log });
   const approvals = new ApprovalRules(loaded.config.approvals.rules, loaded.configPath, log);
   const tools = builtinToolRegistry();
+  const checkpoints = new WorkspaceCheckpoints(loaded.config.checkpoints, loaded.home, log);
   let model = resolveModel(loaded);
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
   if (!model.ok) {
@@ -69,6 +73,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
       sessions,
       approvals,
       tools,
+      checkpoints,
       model,
       chainFor: () => [],
       findModel: () => undefined,
@@ -114,6 +119,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     sessions,
     approvals,
     tools,
+    checkpoints,
     model,
     models,
     findModel,

@@ -33,7 +33,8 @@ export async function runCommand(
       return say(COMMANDS.map((c) => `- \`/${c.name}${c.input ? ` <${c.input.hint}>` : ""}\`: ${c.description}`).join("\n"));
     case "context": {
       const model = runtime.chainFor(agent.modelId)[0];
-      const sandbox = sandboxLine ? `\n\n${sandboxLine}` : "";
+      const notes = [sandboxLine, await checkpointsLine(runtime, agent.cwd)].filter(Boolean).join("\n\n");
+      const sandbox = notes ? `\n\n${notes}` : "";
       if (!model || agent.history.length === 0) return say(`No model call yet in this context: nothing to measure.${sandbox}`);
       // A reloaded session has no measured call yet: its size is estimated.
       const tokens = agent.contextTokens ?? promptTokens(agent, await prepareSystemPrompt(agent), toolSpecs(agent));
@@ -95,6 +96,12 @@ export async function runCommand(
     case "agents":
       return say(describeAgents(agentCatalog(runtime.loaded.config.delegation.acp_agents)));
   }
+}
+
+/** /context's line on checkpoints: on, or why they are off (no git, turned off, too big). */
+async function checkpointsLine(runtime: AgentRuntime, cwd: string): Promise<string> {
+  const opened = await runtime.checkpoints.open(cwd);
+  return opened.ok ? "Checkpoints: on (`/checkpoints`, `/undo`, `/rollback N`)." : `Checkpoints: off, ${opened.reason}.`;
 }
 
 /** How far the context is from automatic compression. */

@@ -15,7 +15,13 @@ export const COMMANDS: acp.AvailableCommand[] = [
   { name: "version", description: "Show Hermes's version" },
   { name: "mcp", description: "MCP servers: status and tool counts (their prompts are /mcp:<server>:<prompt>)" },
   { name: "agents", description: "Agents delegate_task can hand tasks to, and which are installed" },
+  { name: "checkpoints", description: "This session's checkpoints: turn, time, prompt, files changed" },
+  { name: "undo", description: "Revert the files the last changing turn touched (shows the diff and asks first)" },
+  { name: "rollback", description: "Return the files to before turn N (shows the diff and asks first); --conversation also rewinds the chat", input: { hint: "turn number [--conversation]" } },
 ];
+
+/** The commands acp/checkpoint-commands.ts answers (they ask the client before restoring). */
+export const CHECKPOINT_COMMANDS: ReadonlySet<string> = new Set(["checkpoints", "undo", "rollback"]);
 
 export interface Command {
   name: string;

@@ -16,7 +16,7 @@ import type { AgentRuntime } from "./agent-runtime";
 import { ClientFileAccess } from "./client-files";
 import { describeCommandSandbox, localShellFor, sessionShell } from "./command-shell";
 import { runCommand } from "./command-handler";
-import { parseCommand } from "./commands";
+import { CHECKPOINT_COMMANDS, parseCommand } from "./commands";
 import { expandMcpPrompt, mcpPromptOf } from "./mcp-prompt";
 import { requestPermission } from "./permission-request";
 import { expandSkillInvocation } from "./skill-commands";
@@ -32,6 +32,8 @@ export interface PromptDeps {
   log: Logger;
   /** Ask the auxiliary model for a title after the first turn (off in most tests). */
   autoTitle: boolean;
+  /** Forks a session keeping its first `turns` prompts (the conversation rewind); the new session's id. */
+  fork?: (sessionId: string, turns: number) => Promise<string>;
 }
 
 export { prepareSystemPrompt } from "../agent/loop";
@@ -49,6 +51,21 @@ export function handlePrompt(
     // The client already shows what it sent; a prompt that waited is echoed when its turn starts.
     if (queued) for (const block of params.prompt) observer.send({ sessionUpdate: "user_message_chunk", content: block });
     const command = parseCommand(params.prompt);
+    if (command && CHECKPOINT_COMMANDS.has(command.name)) {
+      const { runCheckpointCommand } = await import("./checkpoint-commands");
+      const fork = deps.fork;
+      await runCheckpointCommand(command, {
+        runtime: deps.runtime,
+        session,
+        client,
+        send: (update) => observer.send(update),
+        signal,
+        log: deps.log,
+        ...(fork ? { fork: (turns: number) => fork(session.id, turns) } : {}),
+      });
+      await observer.flush();
+      return { stopReason: "end_turn" };
+    }
     if (command) {
       await runCommand(command, session, deps.runtime, observer, deps.log, signal, describeCommandSandbox(deps.runtime, session, deps.clientCapabilities));
       await observer.flush();
@@ -162,6 +179,7 @@ function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContex
       requestPermission(client, session.id, call, ask, signal, { timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000, log: deps.log }),
     history: deps.runtime.sessions,
     approvals: deps.runtime.approvals,
+    checkpoints: deps.runtime.checkpoints,
     delegation: delegationFor(deps, session),
   };
 }

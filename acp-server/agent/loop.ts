@@ -14,6 +14,7 @@ import type { ModelChoice } from "./model-choice";
 import { gatherPromptFacts, renderSystemPrompt } from "./prompt";
 import type { AgentSession } from "./session";
 import { runToolCalls } from "./tool-runner";
+import { TurnCheckpoint } from "./turn-checkpoint";
 import type { TurnHost, TurnObserver } from "./turn-io";
 
 export type TurnStopReason = "end_turn" | "max_turn_requests" | "max_tokens" | "refusal" | "cancelled";
@@ -52,7 +53,7 @@ const BUDGET_SPENT_NOTE = (turns: number) =>
   `Reply now with a summary for the user: what you did, what you found, and what remains to be done.]`;
 
 export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise<TurnStopReason> {
-  const { session, signal } = options;
+  const { session } = options;
   // What the user typed or pasted (an error log with a database URL, a key) is masked before the
   // model sees it, as it is in the journal: the model never holds a secret it could repeat.
   session.append({ role: "user", content: prompt.map(redactUserPart) });
@@ -61,7 +62,32 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
   const tools = toolSpecs(session);
   const toolNames = tools.map((tool) => tool.name);
   const notes = joinNotes(turnNotes(session, options.nudges ?? DEFAULT_NUDGES, toolNames), skillNudge(session, options.skillNudge ?? DEFAULT_SKILL_NUDGE, toolNames));
+  const checkpoint = turnCheckpoint(options, prompt);
+  try {
+    return await runSteps(options, { systemPrompt, tools, notes, activity, checkpoint });
+  } finally {
+    await checkpoint?.finish();
+  }
+}
 
+/** The turn's checkpoint hook (a top-level session whose host keeps checkpoints). */
+function turnCheckpoint(options: TurnOptions, prompt: UserPart[]): TurnCheckpoint | undefined {
+  const { session, host, observer, log } = options;
+  if (!host.checkpoints || session.depth > 0) return undefined;
+  const text = prompt.map((part) => (part.type === "text" ? part.text : "")).join(" ");
+  return new TurnCheckpoint({ checkpoints: host.checkpoints, session, turn: session.promptCount, prompt: redactSecrets(text), log, notice: (note) => observer.notice(note) });
+}
+
+interface TurnState {
+  systemPrompt: string;
+  tools: ToolSpec[];
+  notes: string | undefined;
+  activity: ReturnType<AgentSession["startTurn"]>;
+  checkpoint?: TurnCheckpoint;
+}
+
+async function runSteps(options: TurnOptions, { systemPrompt, tools, notes, activity, checkpoint }: TurnState): Promise<TurnStopReason> {
+  const { session, signal } = options;
   for (let call = 1; ; call++) {
     if (signal.aborted) return "cancelled";
     const budgetSpent = call > options.maxTurns;
@@ -76,7 +102,7 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
     if (step.kind === "answer") return stopReasonFor(step.finish);
 
     // Each result joins the session (durable, then in memory) as its tool finishes.
-    const results = await runToolCalls(step.calls, { session, host: options.host, observer: options.observer, signal, log: options.log });
+    const results = await runToolCalls(step.calls, { session, host: options.host, observer: options.observer, signal, log: options.log, checkpoint });
     countResults(activity, results);
     if (signal.aborted) return "cancelled";
   }

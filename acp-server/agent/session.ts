@@ -30,6 +30,8 @@ export interface RestoredState {
   modelId?: string;
   title?: string;
   titleSource?: TitleSource;
+  /** User prompts in the journal so far. */
+  prompts?: number;
 }
 
 export interface AgentSessionOptions {
@@ -71,6 +73,7 @@ export class AgentSession {
   private context?: number;
   private last?: LastCall;
   private turns = 0;
+  private journaledPrompts = 0;
   private activity?: TurnActivity;
   private nudgedTurn?: number;
   /** What the user allowed for the rest of this session ("command:<rule key>", "action:<kind>"). */
@@ -98,6 +101,7 @@ export class AgentSession {
       this.model = restored.modelId;
       this.titleText = restored.title;
       this.titleFrom = restored.titleSource;
+      this.journaledPrompts = restored.prompts ?? 0;
     }
     if (options.systemPrompt !== undefined) this.prompt = Promise.resolve(options.systemPrompt);
   }
@@ -139,6 +143,14 @@ export class AgentSession {
     return this.turns;
   }
 
+  /**
+   * User prompts this session's journal holds, reloads and forks included: the latest turn's
+   * number (checkpoints are keyed by it, and a rewind forks after turn N - 1).
+   */
+  get promptCount(): number {
+    return this.journaledPrompts;
+  }
+
   /** What the latest turn did with tools (skill-nudge.ts). */
   get lastTurnActivity(): TurnActivity | undefined {
     return this.activity;
@@ -168,6 +180,7 @@ export class AgentSession {
    */
   append(message: ChatMessage): void {
     this.recorder?.message(message);
+    if (message.role === "user") this.journaledPrompts++;
     if (message.role === "tool") this.placeToolResult(message);
     else this.messages.push(message);
   }

@@ -10,6 +10,7 @@ import type { Logger } from "../util/log";
 import { redactDeep, redactSecrets } from "../util/redact";
 import { permissionGate } from "./permission-gate";
 import type { AgentSession } from "./session";
+import type { TurnCheckpoint } from "./turn-checkpoint";
 import type { ToolCallOutcome, ToolCallView, TurnHost, TurnObserver } from "./turn-io";
 
 export interface ToolRunEnv {
@@ -18,6 +19,8 @@ export interface ToolRunEnv {
   observer: TurnObserver;
   signal: AbortSignal;
   log: Logger;
+  /** Snapshots the workspace before the turn's first change (absent: no checkpoints). */
+  checkpoint?: TurnCheckpoint;
 }
 
 interface PreparedCall {
@@ -96,6 +99,8 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<ChatMessage
     result = failure("Cancelled by the user before it ran.");
   } else {
     env.observer.toolCallRunning(view.id);
+    // Mutating calls run one at a time, so the first one snapshots before anything changed.
+    await env.checkpoint?.beforeTool(tool, call.args);
     result = await execute(tool, call.args, view, env);
   }
 

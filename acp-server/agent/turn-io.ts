@@ -5,6 +5,7 @@ import type { ApprovalRules } from "../security/approval-rules";
 import type { ModelChoice } from "./model-choice";
 import type { Delegation, DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
 import type { AgentSession } from "./session";
+import type { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
 import type { ToolKind } from "../tools/registry";
 import { AgentError } from "../util/agent-error";
 
@@ -88,6 +89,8 @@ export interface TurnHost {
   approvals?: ApprovalRules;
   /** Shows a permission prompt for a tool call and waits for the user's answer. */
   askUser(call: ToolCallView, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;
+  /** Checkpoints before a turn's first change (absent: none, as for a subagent's turns). */
+  checkpoints?: WorkspaceCheckpoints;
   /** delegate_task's children for one tool call (acp-server/delegate/); absent: no delegation. */
   delegation?: (call: DelegationCall) => Delegation;
 }

@@ -214,6 +214,11 @@ export class CheckpointStore {
     return restore(this.deps(), plan, options);
   }
 
+  /** A file's content as a checkpoint holds it (a blob id from a plan's ops), for previews. */
+  async readBlob(oid: string): Promise<Buffer> {
+    return (await this.repo.git.run(["cat-file", "blob", oid])).stdout;
+  }
+
   /** Drops checkpoints older than keep_days (default: the store's). */
   prune(keepDays = this.keepDays): Promise<PruneResult> {
     this.latest.clear();

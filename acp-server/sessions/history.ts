@@ -20,16 +20,19 @@ export interface RestoredSession {
   toolCallIds: string[];
   /** Sequence number the next message gets. */
   nextSeq: number;
+  /** User prompts in the journal (the number of the latest turn; /rollback and fork count them the same way). */
+  prompts: number;
 }
 
 export function restoreSession(meta: SessionMeta, records: JournalRecord[]): RestoredSession {
-  const restored: RestoredSession = { meta, history: [], toolCallIds: [], nextSeq: 0, mode: meta.mode, modelId: meta.modelId };
+  const restored: RestoredSession = { meta, history: [], toolCallIds: [], nextSeq: 0, prompts: 0, mode: meta.mode, modelId: meta.modelId };
   // Old journals may predate a redaction rule: the model never gets a secret back.
   for (const record of redactLoadedRecords(records)) {
     switch (record.t) {
       case "message":
         restored.history.push(record.message);
         restored.nextSeq = Math.max(restored.nextSeq, record.seq + 1);
+        if (record.message.role === "user") restored.prompts++;
         break;
       case "tool_call":
         restored.toolCallIds.push(record.call.id);

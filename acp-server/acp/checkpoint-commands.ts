@@ -1,0 +1,146 @@
+// /checkpoints, /undo and /rollback: the checkpoint store (acp-server/checkpoints/) behind
+// slash commands. A restore always asks first: the permission request carries the diff of
+// every file it would change and names the files changed after the agent's turn, with three
+// choices: keep those files and restore the rest, restore everything (overwriting them), or
+// cancel. `--conversation` also rewinds the conversation: the session is forked before that
+// turn (session/fork's "hermes/turns" cut), so the current one is never lost.
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { randomUUID } from "node:crypto";
+import type { CheckpointStore, TurnSummary } from "../checkpoints/store";
+import type { RestorePlan, RestoreResult } from "../checkpoints/types";
+import type { Logger } from "../util/log";
+import { isAgentError } from "../util/agent-error";
+import type { AcpSession } from "./acp-session";
+import type { AgentRuntime } from "./agent-runtime";
+import type { Command } from "./commands";
+import { restorePreview } from "./restore-preview";
+import { textChunk, toToolCallContent } from "./updates";
+
+export interface CheckpointCommandDeps {
+  runtime: AgentRuntime;
+  session: AcpSession;
+  client: acp.AgentContext;
+  /** Sends a session/update for this session. */
+  send: (update: acp.SessionUpdate) => void;
+  signal: AbortSignal;
+  log: Logger;
+  /** Forks this session keeping its first `turns` prompts; the new session's id (absent: no rewind). */
+  fork?: (turns: number) => Promise<string>;
+}
+
+/** The option ids of a restore's permission request. */
+const RESTORE = "restore";
+const SKIP_CONFLICTS = "restore_keep_changed";
+const OVERWRITE = "restore_overwrite";
+const CANCEL = "cancel";
+
+export async function runCheckpointCommand(command: Command, deps: CheckpointCommandDeps): Promise<void> {
+  const say = (text: string) => deps.send(textChunk(text));
+  const opened = await deps.runtime.checkpoints.open(deps.session.agent.cwd);
+  if (!opened.ok) return say(`Checkpoints are off: ${opened.reason}.`);
+  const { store } = opened;
+  const sessionId = deps.session.id;
+  if (command.name === "checkpoints") return say(listing(await store.turns(sessionId)));
+
+  const request = command.name === "undo" ? { turn: undefined, conversation: false } : parseRollback(command.argument);
+  if (typeof request === "string") return say(request);
+  const turns = await store.turns(sessionId);
+  const latest = turns[turns.length - 1];
+  if (!latest) return say("This session has no checkpoint yet: no turn has changed files since checkpoints were on.");
+  const turn = request.turn ?? latest.turn;
+  if (!turns.some((entry) => entry.turn === turn)) {
+    return say(`Turn ${turn} has no checkpoint in this session (it changed no files, or was pruned). \`/checkpoints\` lists the turns that have one.`);
+  }
+  let plan: RestorePlan;
+  try {
+    plan = await store.planRestore(sessionId, turn);
+  } catch (error) {
+    if (isAgentError(error)) return say(`Cannot restore: ${error.message}`);
+    throw error;
+  }
+  const what = command.name === "undo" ? `Undo turn ${turn}` : `Roll back to before turn ${turn}`;
+  if (plan.ops.length === 0) {
+    const earlier = command.name === "undo" ? " (`/rollback N` returns to an earlier turn)" : "";
+    if (!request.conversation) return say(`Nothing to restore: the workspace already matches the state before turn ${turn}${earlier}.`);
+    return say(await rewind(deps, turn));
+  }
+  const choice = await askToRestore(deps, store, plan, what);
+  if (choice === CANCEL) return say("Restore cancelled; nothing was changed.");
+  const result = await store.restore(plan, { overwriteConflicts: choice === OVERWRITE });
+  let text = report(result, turn);
+  if (request.conversation) text += `\n\n${await rewind(deps, turn)}`;
+  return say(text);
+}
+
+/** `/rollback [N] [--conversation]`, or what is wrong with it. */
+export function parseRollback(argument: string): { turn?: number; conversation: boolean } | string {
+  const words = argument.split(/\s+/).filter(Boolean);
+  const conversation = words.includes("--conversation");
+  const rest = words.filter((word) => word !== "--conversation");
+  if (rest.length === 0) return { conversation };
+  const turn = Number(rest[0]);
+  if (rest.length > 1 || !Number.isInteger(turn) || turn < 1) return "Usage: `/rollback [N] [--conversation]`: N is a turn number from `/checkpoints` (default: the last one).";
+  return { turn, conversation };
+}
+
+export function listing(turns: TurnSummary[]): string {
+  if (turns.length === 0) return "No checkpoints in this session yet: a checkpoint is taken before the first change of each turn.";
+  const lines = turns.map((entry) => {
+    const when = new Date(entry.time).toISOString().replace("T", " ").slice(0, 16);
+    const prompt = entry.prompt ? ` · "${entry.prompt.replace(/\s+/g, " ").slice(0, 60)}"` : "";
+    const files =
+      entry.changedCount === undefined
+        ? " · did not finish"
+        : ` · ${entry.changedCount} file${entry.changedCount === 1 ? "" : "s"} changed${entry.changed?.length ? ` (${entry.changed.slice(0, 5).join(", ")}${entry.changedCount > 5 ? ", …" : ""})` : ""}`;
+    return `- Turn ${entry.turn} · ${when} UTC${prompt}${files}`;
+  });
+  return `${lines.join("\n")}\n\n\`/undo\` reverts the last of these turns; \`/rollback N\` returns the files to before turn N (\`--conversation\` also rewinds the chat into a new session).`;
+}
+
+async function askToRestore(deps: CheckpointCommandDeps, store: CheckpointStore, plan: RestorePlan, what: string): Promise<string> {
+  const toolCallId = `restore-${randomUUID()}`;
+  const content = toToolCallContent(await restorePreview(plan, store, `${what}: the files go back to how they were before that turn.`));
+  const locations = plan.ops.slice(0, 40).map((op) => ({ path: `${store.workspace}/${op.path}` }));
+  const title = `${what} (${plan.ops.length} file${plan.ops.length === 1 ? "" : "s"})`;
+  deps.send({ sessionUpdate: "tool_call", toolCallId, title, kind: "edit", status: "pending", content, locations });
+  const conflicts = plan.conflicts.length;
+  const options: acp.PermissionOption[] = conflicts
+    ? [
+        { optionId: SKIP_CONFLICTS, name: `Restore, but keep the ${conflicts} file${conflicts === 1 ? "" : "s"} changed since`, kind: "allow_once" },
+        { optionId: OVERWRITE, name: "Restore anyway (overwrite them)", kind: "allow_once" },
+        { optionId: CANCEL, name: "Cancel", kind: "reject_once" },
+      ]
+    : [
+        { optionId: RESTORE, name: "Restore", kind: "allow_once" },
+        { optionId: CANCEL, name: "Cancel", kind: "reject_once" },
+      ];
+  const stop = AbortSignal.any([deps.signal, AbortSignal.timeout(deps.runtime.loaded.config.approvals.timeout * 1000)]);
+  let choice = CANCEL;
+  try {
+    const response: acp.RequestPermissionResponse = await deps.client.request(
+      acp.methods.client.session.requestPermission,
+      { sessionId: deps.session.id, toolCall: { toolCallId, title, kind: "edit", status: "pending", content, locations }, options },
+      { cancellationSignal: stop, stopWaitingOnCancel: true },
+    );
+    const { outcome } = response;
+    if (outcome.outcome === "selected" && options.some((option) => option.optionId === outcome.optionId)) choice = outcome.optionId;
+  } catch (error) {
+    deps.log.warn("restore permission request failed; treated as a cancel", { sessionId: deps.session.id, error });
+  }
+  deps.send({ sessionUpdate: "tool_call_update", toolCallId, status: choice === CANCEL ? "failed" : "completed" });
+  return choice === RESTORE ? SKIP_CONFLICTS : choice;
+}
+
+function report(result: RestoreResult, turn: number): string {
+  const lines = [`Restored ${result.applied.length} file${result.applied.length === 1 ? "" : "s"} to their state before turn ${turn}.`];
+  if (result.skipped.length) lines.push(`Kept as they are: ${result.skipped.map((s) => `\`${s.path}\` (${s.reason})`).join(", ")}.`);
+  if (result.failed.length) lines.push(`**Could not restore:** ${result.failed.map((f) => `\`${f.path}\` (${f.error})`).join(", ")}.`);
+  lines.push(`The state before this restore is kept in the checkpoint store (commit ${result.backupCommit.slice(0, 12)}).`);
+  return lines.join("\n\n");
+}
+
+async function rewind(deps: CheckpointCommandDeps, turn: number): Promise<string> {
+  if (!deps.fork) return "This client cannot rewind the conversation here; the files were handled as asked.";
+  const forked = await deps.fork(turn - 1);
+  return `Rewound the conversation: session \`${forked}\` holds this chat up to before turn ${turn} (this session is unchanged; open the new one from the session list).`;
+}
