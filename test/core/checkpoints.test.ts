@@ -53,7 +53,7 @@ test("an edit, a created, a deleted and a renamed file are undone by /undo after
 
     await hermes.prompt(sessionId, "/undo");
     assert.equal(restores.length, 1, "the restore asked first");
-    const request = restores[0]!;
+    const request = restores[0];
     assert.deepEqual(request.options.map((o) => o.optionId), ["restore", "cancel"]);
     const diffs = (request.toolCall.content ?? []).filter((c) => c.type === "diff");
     assert.ok(diffs.some((d) => d.type === "diff" && d.path === path.join(project, "a.txt") && d.oldText === "two\n" && d.newText === "one\n"), "a.txt's diff");
@@ -89,7 +89,7 @@ test("a read-only turn takes no checkpoint; /rollback keeps files the user chang
     assert.match(listed, /Turn 3 .*second change/);
 
     await hermes.prompt(sessionId, "/rollback 2");
-    const request = restores[0]!;
+    const request = restores[0];
     assert.deepEqual(request.options.map((o) => o.optionId), ["restore_keep_changed", "restore_overwrite", "cancel"]);
     const summary = request.toolCall.content?.find((c) => c.type === "content");
     assert.match(JSON.stringify(summary), /Changed after the agent's turn.*a\.txt/);
