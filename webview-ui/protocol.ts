@@ -1,28 +1,15 @@
-// The messages between the chat panel (webview) and the extension host: one typed union in
-// each direction, validated with zod on receipt on both sides. The state and actions they carry
-// are defined in ./state; their ACP payloads are checked loosely here (the ACP SDK already
-// validated them on the wire), everything the panel can ask for is checked strictly.
+// The messages between the chat panel (webview) and the extension host: one zod union in each
+// direction, checked on receipt on both sides. What the host sends carries ChatState and
+// ChatAction, whose schemas live next to their types (./state/schemas.ts); everything the
+// panel can ask for is checked strictly here.
 import { z } from "zod";
-import type { ChatAction } from "./state/actions";
-import type { ChatState } from "./state/types";
+import { chatActionSchema, chatStateSchema } from "./state/schemas";
 
 const id = z.string().min(1).max(200);
 
-const actionTypes = [
-  "connection", "sessionOpened", "sessionLoaded", "sessionClosed", "update", "userPrompt", "turnStarted", "turnEnded",
-  "notice", "permissionRequested", "permissionResolved", "reviewRequested", "reviewHunkDecided", "reviewResolved",
-  "queueChanged", "attachmentAdded", "attachmentRemoved", "attachmentsCleared", "terminalOutput", "terminalExited", "configOptions",
-  "history",
-] as const satisfies readonly ChatAction["type"][];
-
-const chatAction = z.looseObject({ type: z.enum(actionTypes) }).transform((value) => value as unknown as ChatAction);
-const chatState = z
-  .looseObject({ items: z.array(z.looseObject({ kind: z.string(), id: z.string() })), index: z.record(z.string(), z.number()), seq: z.number() })
-  .transform((value) => value as unknown as ChatState);
-
 export const hostToPanel = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("snapshot"), state: chatState }),
-  z.object({ type: z.literal("actions"), actions: z.array(chatAction) }),
+  z.object({ type: z.literal("snapshot"), state: chatStateSchema }),
+  z.object({ type: z.literal("actions"), actions: z.array(chatActionSchema) }),
   z.object({ type: z.literal("mentionResults"), query: z.string(), files: z.array(z.object({ uri: z.string(), path: z.string() })) }),
   /** Focus the composer, optionally replacing its text (explain / fix selection). */
   z.object({ type: z.literal("focusComposer"), text: z.string().optional() }),
