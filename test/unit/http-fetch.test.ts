@@ -109,7 +109,7 @@ test("aborting before the answer rejects with an AbortError; aborting mid-body e
   const res = await heldResponse();
   const reader = response.body!.getReader();
   const first = await reader.read();
-  assert.equal(Buffer.from(first.value!).toString(), "data: first\n\n");
+  assert.equal(Buffer.from(first.value).toString(), "data: first\n\n");
   late.abort();
   await assert.rejects(reader.read(), { name: "AbortError" });
   res.destroy();
