@@ -42,6 +42,11 @@ export class AcpSession {
     return run;
   }
 
+  /** A prompt of this session is running or waiting. */
+  get busy(): boolean {
+    return this.turns.size > 0;
+  }
+
   cancel(): void {
     for (const turn of this.turns) turn.abort(new Error("cancelled by the client"));
   }

@@ -3,6 +3,9 @@
 // heavy (config, tools, the loop, provider SDKs) is imported on first use so that
 // `initialize` is answered as soon as the process is up.
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { messagesTokens } from "../providers/token-estimate";
+import { lastContextTokens } from "../sessions/history";
+import type { JournalRecord } from "../sessions/types";
 import { flushCompileCache } from "../util/compile-cache";
 import type { Logger } from "../util/log";
 import type { AcpSession } from "./acp-session";
@@ -14,6 +17,7 @@ import { mcpPromptCommands } from "./mcp-session";
 import { sendReplay } from "./replay";
 import { SessionHub, type ForkPoint } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
+import { usageUpdate } from "./updates";
 
 export interface AgentAppOptions {
   version: string;
@@ -53,7 +57,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   };
 
   /** What session/new, load, resume and fork answer with, and what follows the answer. */
-  const opened = async (session: AcpSession, client: acp.AgentContext) => {
+  const opened = async (session: AcpSession, client: acp.AgentContext, records?: readonly JournalRecord[]) => {
     const current = await getRuntime();
     // Everything awaited comes first: the updates below must not overtake the response.
     const configOptions = await sessionConfigOptions(current, session.agent);
@@ -64,6 +68,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     session.watchMcp(() => notifyAfterResponse(client, session.id, commands(), log));
     const title = session.agent.title;
     if (title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title }, log);
+    // A reopened session's usage meter shows at once, not after the next model call.
+    if (records) {
+      const usage = reopenedUsage(current, session, records);
+      if (usage) notifyAfterResponse(client, session.id, usage, log);
+    }
     // Get the first prompt's work out of its way: the frozen system prompt (git status) and the
     // provider SDK. Not before the response: stdout writes leave in one setImmediate after they
     // are made (stdout-writer.ts), so the second turn of the loop starts after the answer went out.
@@ -108,14 +117,17 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     })
     .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
       const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, { takeOver: takeOver(params._meta) });
+      // A turn without an end is one the process died in, unless it may still be running:
+      // here, or in the live process that owns the session (this one only follows it).
+      const turnMayBeRunning = session.busy || !(await getRuntime()).sessions.owns(session.id);
       // The whole history goes out, in order, before the answer.
-      await sendReplay(client, session.id, records, options.writeFrames);
-      return opened(session, client);
+      await sendReplay(client, session.id, records, options.writeFrames, { turnMayBeRunning });
+      return opened(session, client, records);
     })
     .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
       // No mcpServers on a resume means "as before": a live session keeps its servers.
-      const { session } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined, { takeOver: takeOver(params._meta) });
-      return opened(session, client);
+      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined, { takeOver: takeOver(params._meta) });
+      return opened(session, client, records);
     })
     .onRequest(acp.methods.agent.session.fork, async ({ params, client }) => {
       const { session } = await hub.fork(params.sessionId, params.cwd, params.mcpServers ?? [], forkPoint(params._meta));
@@ -157,6 +169,18 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
       return { configOptions: await sessionConfigOptions(current, session.agent) };
     });
+}
+
+/**
+ * The usage_update a reopened session starts with: the context its last model call used (this
+ * process's measure, else the journal's, else an estimate of the history), the session model's
+ * window, and the cost its usage account holds in this process.
+ */
+function reopenedUsage(runtime: AgentRuntime, session: AcpSession, records: readonly JournalRecord[]): acp.SessionUpdate | undefined {
+  const model = runtime.chainFor(session.agent.modelId)[0];
+  if (!model) return undefined;
+  const used = session.agent.contextTokens ?? lastContextTokens(records) ?? messagesTokens(session.agent.history);
+  return usageUpdate({ inputTokens: used, outputTokens: 0 }, model.contextWindow, session.agent.usage.costUsd);
 }
 
 /** A session's skills as slash commands (none when they cannot be read: the built-in commands still go out). */

@@ -7,7 +7,7 @@ import type { UserPart } from "../providers/types";
 import type { JournalRecord, ToolCallRecord } from "../sessions/types";
 import type { TodoItem } from "../tools/context";
 import { redactLoadedRecords } from "../sessions/redact-record";
-import { planUpdate, toLocations, toToolCallContent } from "./updates";
+import { markerChunk, planUpdate, toLocations, toToolCallContent } from "./updates";
 
 interface Batch {
   order: string[];
@@ -16,8 +16,8 @@ interface Batch {
 }
 
 /** The updates in order, as objects (tests, and clients without the bulk writer). */
-export function* replayUpdates(records: JournalRecord[]): Generator<acp.SessionUpdate> {
-  for (const json of replayUpdateJson(records)) yield JSON.parse(json) as acp.SessionUpdate;
+export function* replayUpdates(records: JournalRecord[], options: ReplayOptions = {}): Generator<acp.SessionUpdate> {
+  for (const json of replayUpdateJson(records, options)) yield JSON.parse(json) as acp.SessionUpdate;
 }
 
 /**
@@ -27,8 +27,10 @@ export function* replayUpdates(records: JournalRecord[]): Generator<acp.SessionU
  * are redacted for today's rules on the way (journals written before a rule existed must not
  * show a secret again); the history restore shares that work (sessions/redact-record.ts).
  */
-export function* replayUpdateJson(records: JournalRecord[]): Generator<string> {
+export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptions = {}): Generator<string> {
   let batch: Batch | undefined;
+  /** A turn began and has not ended (yet, or ever: the process died during it). */
+  let turnOpen = false;
   function* flush(): Generator<string> {
     if (!batch) return;
     const { order, calls, plans } = batch;
@@ -46,6 +48,11 @@ export function* replayUpdateJson(records: JournalRecord[]): Generator<string> {
       const message = record.message;
       if (message.role === "tool") continue; // shown through its tool_call record
       yield* flush();
+      if (message.role === "user" && turnOpen) {
+        // A new prompt while the last turn never ended: that process died, and a later one went on.
+        yield JSON.stringify(markerChunk({ kind: "interrupted", reason: INTERRUPTED_REASON }));
+        turnOpen = false;
+      }
       if (message.role === "user") for (const part of message.content) yield part.type === "text" ? textChunkJson("user_message_chunk", part.text) : JSON.stringify(imageChunk(part));
       if (message.role === "assistant") {
         if (message.reasoning) yield textChunkJson("agent_thought_chunk", message.reasoning);
@@ -58,10 +65,26 @@ export function* replayUpdateJson(records: JournalRecord[]): Generator<string> {
     } else if (record.t === "plan") {
       if (batch) batch.plans.push(record.todos);
       else yield JSON.stringify(planUpdate(record.todos));
+    } else if (record.t === "update" && record.turn) {
+      turnOpen = record.turn === "start";
+      if (record.turn === "end" && record.stopReason === "cancelled") {
+        yield* flush();
+        yield JSON.stringify(markerChunk({ kind: "stopped" }));
+      }
     }
   }
   yield* flush();
+  // The last turn never ended: the process running it died (a crash, a kill, a power cut).
+  if (turnOpen && !options.turnMayBeRunning) yield JSON.stringify(markerChunk({ kind: "interrupted", reason: INTERRUPTED_REASON }));
 }
+
+export interface ReplayOptions {
+  /** The session may be mid-turn right now (here or in the process that owns it): an open turn is not a dead one. */
+  turnMayBeRunning?: boolean;
+}
+
+/** Why a turn with no end stopped, as far as a later process can tell. */
+export const INTERRUPTED_REASON = "its process ended during the turn";
 
 /** The JSON of a text chunk update, byte for byte what JSON.stringify gives for textChunk()/thoughtChunk(). */
 function textChunkJson(kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", text: string): string {
@@ -91,8 +114,8 @@ function imageChunk(part: Extract<UserPart, { type: "image" }>): acp.SessionUpda
 const REPLAY_BLOCK = 500;
 
 /** Sends a journal's replay (replayUpdateJson) to the client, before the session/load answer. */
-export async function sendReplay(client: acp.AgentContext, sessionId: string, records: JournalRecord[], writeFrames?: (text: string) => Promise<void>): Promise<void> {
-  const iterator = replayUpdateJson(records);
+export async function sendReplay(client: acp.AgentContext, sessionId: string, records: JournalRecord[], writeFrames?: (text: string) => Promise<void>, options: ReplayOptions = {}): Promise<void> {
+  const iterator = replayUpdateJson(records, options);
   const first = iterator.next();
   if (first.done) return;
   const update = (json: string) => JSON.parse(json) as acp.SessionUpdate;

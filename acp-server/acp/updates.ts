@@ -92,6 +92,18 @@ export function planUpdate(todos: TodoItem[]): acp.SessionUpdate {
   };
 }
 
+/** A turn the user stopped, or one cut short when the agent's process died. */
+export type TurnMarker = { kind: "stopped" } | { kind: "interrupted"; reason: string };
+
+/**
+ * The line a stopped or interrupted turn ends with, as an agent message any client shows as
+ * text; `_meta["hermes/marker"]` lets a client that knows it draw it as a marker instead.
+ */
+export function markerChunk(marker: TurnMarker): acp.SessionUpdate {
+  const text = marker.kind === "stopped" ? "Stopped" : `Interrupted: the agent stopped (${marker.reason})`;
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n*${text}*\n` }, _meta: { "hermes/marker": marker } };
+}
+
 /** `used` is the context the last call occupied (prompt + reply), not a running total. */
 export function usageUpdate(usage: TokenUsage, contextWindow: number, sessionCostUsd?: number): acp.SessionUpdate {
   return {

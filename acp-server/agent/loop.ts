@@ -6,7 +6,7 @@ import { toolJsonSchema } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { compressSession, DEFAULT_COMPRESSION, needsCompression, type CompressionSettings, type CompressTrigger } from "./compress";
 import { DEFAULT_NUDGES, joinNotes, turnNotes, type NudgeSettings } from "./ephemeral";
-import { countResults, DEFAULT_SKILL_NUDGE, skillNudge, type SkillNudgeSettings } from "./skill-nudge";
+import { countResults, DEFAULT_SKILL_NUDGE, skillNudge, type SkillNudgeSettings, type TurnActivity } from "./skill-nudge";
 import { callWithRecovery, type CallResult } from "./model-call";
 import { ReplyCollector } from "./reply-collector";
 import { redactSecrets } from "../util/redact";
@@ -58,6 +58,19 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
   // model sees it, as it is in the journal: the model never holds a secret it could repeat.
   session.append({ role: "user", content: prompt.map(redactUserPart) });
   const activity = session.startTurn();
+  // The end is journaled however the turn ends: a turn with a start and no end was cut short
+  // by the process's death, and session/load says so (acp/replay.ts).
+  let stopReason: TurnStopReason | "error" = "error";
+  try {
+    stopReason = await runSteps(options, activity);
+    return stopReason;
+  } finally {
+    session.endTurn(stopReason);
+  }
+}
+
+async function runSteps(options: TurnOptions, activity: TurnActivity): Promise<TurnStopReason> {
+  const { session, signal } = options;
   const systemPrompt = await prepareSystemPrompt(session);
   const tools = toolSpecs(session);
   const toolNames = tools.map((tool) => tool.name);

@@ -166,7 +166,13 @@ export class AgentSession {
     this.turns++;
     this.activity = startActivity(this.turns);
     if (!this.parent) this.usage.startTurn();
+    this.recorder?.turn("start");
     return this.activity;
+  }
+
+  /** The prompt's turn is over: how it ended goes to the journal (a stopped turn replays its marker). */
+  endTurn(stopReason: string): void {
+    this.recorder?.turn("end", stopReason);
   }
 
   markSkillNudged(turn: number): void {

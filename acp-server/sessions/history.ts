@@ -58,3 +58,18 @@ export function restoreSession(meta: SessionMeta, records: JournalRecord[]): Res
   restored.history = repairToolResults(restored.history);
   return restored;
 }
+
+/**
+ * The context the session's last model call used (prompt + reply, as the provider measured
+ * it), or undefined when no call was measured since the history last shrank (a /reset, a
+ * compaction): what a reopened session's usage meter starts from.
+ */
+export function lastContextTokens(records: readonly JournalRecord[]): number | undefined {
+  let tokens: number | undefined;
+  for (const record of records) {
+    if (record.t !== "update") continue;
+    if (record.reset || record.compaction) tokens = undefined;
+    if (record.tokens !== undefined) tokens = record.tokens;
+  }
+  return tokens;
+}

@@ -87,6 +87,8 @@ function build() {
       systemPrompt: z.string().optional(),
       reset: z.boolean().optional(),
       compaction: z.looseObject({ head: z.number(), tail: z.number(), summary: z.string() }).optional(),
+      turn: z.enum(["start", "end"]).optional(),
+      stopReason: z.string().optional(),
       redaction,
     }),
   ]);
@@ -225,6 +227,8 @@ export function isPlainRecord(value: unknown): boolean {
         optNum(value.tokens) &&
         optStr(value.systemPrompt) &&
         (value.reset === undefined || typeof value.reset === "boolean") &&
+        (value.turn === undefined || value.turn === "start" || value.turn === "end") &&
+        optStr(value.stopReason) &&
         (compaction === undefined || (isObj(compaction) && isNum(compaction.head) && isNum(compaction.tail) && isStr(compaction.summary)))
       );
     }

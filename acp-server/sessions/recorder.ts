@@ -45,6 +45,15 @@ export class SessionRecorder {
     this.write({ t: "plan", at: Date.now(), todos }, false);
   }
 
+  /**
+   * A prompt's turn began or ended (how: its stopReason, or "error"). Replay ends a stopped turn
+   * with a "Stopped" marker and a started one that never ended with "Interrupted". Not required:
+   * a turn that lost its session to another process fails on its next step, not here.
+   */
+  turn(edge: "start" | "end", stopReason?: string): void {
+    this.write({ t: "update", at: Date.now(), turn: edge, ...(stopReason !== undefined ? { stopReason } : {}) }, false, false);
+  }
+
   /** /reset: the model history starts over from here (replay still shows everything). */
   reset(): void {
     this.write({ t: "update", at: Date.now(), reset: true }, true);

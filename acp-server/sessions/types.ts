@@ -67,6 +67,13 @@ type JournalEntry =
       reset?: boolean;
       /** Context compression: the model history from here on is the compacted one (see compacted-history.ts). */
       compaction?: CompactionRecord;
+      /**
+       * A prompt's turn began ("start", after its user message) or ended ("end", with how). A
+       * "start" without a later "end" is a turn cut short by the process's death (replay.ts).
+       */
+      turn?: "start" | "end";
+      /** How the turn ended (with `turn: "end"`): the prompt's stopReason, or "error". */
+      stopReason?: string;
     };
 
 /**

@@ -53,7 +53,7 @@ const VALID: JournalRecord[] = [
     },
   },
   { t: "plan", at: 7, todos: [{ id: "1", content: "Look", status: "in_progress" }] },
-  { t: "update", at: 8, title: "T", titleSource: "auto", mode: "plan", modelId: "openai/m", tokens: 9, systemPrompt: "sys", reset: true, compaction: { head: 1, tail: 2, summary: "s" } },
+  { t: "update", at: 8, title: "T", titleSource: "auto", mode: "plan", modelId: "openai/m", tokens: 9, systemPrompt: "sys", reset: true, compaction: { head: 1, tail: 2, summary: "s" }, turn: "end", stopReason: "cancelled" },
 ];
 
 const REPLACEMENTS: unknown[] = [undefined, null, 0, -1.5, "", "x", true, [], [1], {}, { type: "text" }];

@@ -67,7 +67,7 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       const ended = { ...cancelPending(state), turn: { running: false, lastStopReason: action.stopReason } };
       // A stopped turn says so where it stopped, and the mark stays (a spinner just vanishing reads as a glitch).
       if (action.stopReason !== "cancelled" || !state.turn.running) return ended;
-      return append(ended, { kind: "notice", id: localId("notice", ended), severity: "info", text: "Stopped", marker: "stopped" });
+      return appendMarker(ended, { kind: "stopped" });
     }
     case "notice":
       return append(state, { kind: "notice", id: localId("notice", state), severity: action.severity, text: action.text });
@@ -144,6 +144,8 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
     }
     case "agent_message_chunk":
     case "agent_thought_chunk": {
+      const marker = turnMarker(update);
+      if (marker) return appendMarker(state, marker);
       const kind = update.sessionUpdate === "agent_message_chunk" ? "agent" : "thought";
       const text = blockText(update.content);
       const last = state.items[state.items.length - 1];
@@ -270,4 +272,20 @@ function attachmentsOf(block: acp.ContentBlock): AttachmentSummary[] {
   if (block.type === "resource") return [{ kind: "selection", name: block.resource.uri.split("/").pop() ?? "file" }];
   if (block.type === "image") return [{ kind: "image", name: "image" }];
   return [];
+}
+
+type TurnMarker = { kind: "stopped" } | { kind: "interrupted"; reason: string };
+
+/** The server's journaled marker (`_meta["hermes/marker"]` on a replayed agent message), if this chunk is one. */
+function turnMarker(update: acp.SessionUpdate): TurnMarker | undefined {
+  const marker = (update as { _meta?: Record<string, unknown> | null })._meta?.["hermes/marker"] as { kind?: unknown; reason?: unknown } | undefined;
+  if (marker?.kind === "stopped") return { kind: "stopped" };
+  if (marker?.kind === "interrupted") return { kind: "interrupted", reason: typeof marker.reason === "string" ? marker.reason : "unknown reason" };
+  return undefined;
+}
+
+/** The rule a stopped or interrupted turn ends with: the same whether it happened here or was replayed. */
+function appendMarker(state: ChatState, marker: TurnMarker): ChatState {
+  const text = marker.kind === "stopped" ? "Stopped" : `Interrupted: the agent stopped (${marker.reason})`;
+  return append(state, { kind: "notice", id: localId("notice", state), severity: marker.kind === "stopped" ? "info" : "warning", text, marker: marker.kind });
 }

@@ -90,8 +90,11 @@ export interface NoticeItem {
   id: string;
   severity: "info" | "warning" | "error";
   text: string;
-  /** "stopped": the marker a turn stopped by the user ends with (a rule, not a box). */
-  marker?: "stopped";
+  /**
+   * "stopped": the marker a turn stopped by the user ends with (a rule, not a box);
+   * "interrupted": a turn cut short when the agent's process died (`text` says why).
+   */
+  marker?: "stopped" | "interrupted";
 }
 export interface CompactionItem {
   kind: "compaction";

@@ -1,5 +1,6 @@
 // Info, warnings and errors from the host or the agent, inline in the transcript; and the
-// "Stopped" rule a turn the user stopped ends with.
+// "Stopped" rule a turn the user stopped ends with, and the "Interrupted" one of a turn the
+// agent's process died in (both also replayed from the journal by session/load).
 import type { NoticeItem } from "../../state/types";
 import { Icon } from "../icons";
 
@@ -8,6 +9,13 @@ export function Notice({ item }: { item: NoticeItem }) {
     return (
       <div class="stopped-rule" data-testid="stopped-marker" role="note">
         <Icon name="stop" /> Stopped
+      </div>
+    );
+  }
+  if (item.marker === "interrupted") {
+    return (
+      <div class="stopped-rule interrupted-rule" data-testid="interrupted-marker" role="note">
+        <Icon name="warning" /> {item.text}
       </div>
     );
   }
