@@ -41,7 +41,11 @@ test("killed while the model streams: the prompt survives and the session goes o
     await crash(first);
 
     second = await reopen(first.home, config, sessionId, project);
-    assert.deepEqual(transcript(sessionUpdates(second, sessionId)), [{ kind: "user", text: "remember PEREGRINE" }]);
+    // The turn the kill cut ends with the Interrupted marker (journaled start, no end).
+    assert.deepEqual(transcript(sessionUpdates(second, sessionId)), [
+      { kind: "user", text: "remember PEREGRINE" },
+      { kind: "agent", text: "\n\n*Interrupted: the agent stopped (its process ended during the turn)*\n" },
+    ]);
     model.enqueue({ text: "ok" });
     const before = model.requests.length;
     assert.equal((await second.prompt(sessionId, "what should you remember?")).stopReason, "end_turn");
@@ -76,7 +80,9 @@ test("killed during the second of two tools: the first result survives, the seco
 
     second = await reopen(first.home, config, sessionId, project);
     const replayed = transcript(sessionUpdates(second, sessionId));
-    assert.deepEqual(replayed.map((item) => item.kind), ["user", "agent", "tool"], "the finished tool is replayed, the unfinished one is not");
+    assert.deepEqual(replayed.map((item) => item.kind), ["user", "agent", "tool", "agent"], "the finished tool is replayed, the unfinished one is not; the Interrupted marker ends the turn");
+    const last = replayed.at(-1);
+    assert.ok(last?.kind === "agent" && /Interrupted: the agent stopped/.test(last.text));
     assert.match(JSON.stringify(replayed[2]), /done-one/);
 
     model.enqueue({ text: "The second one was interrupted." });
