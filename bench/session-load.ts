@@ -88,7 +88,8 @@ async function main(): Promise<void> {
   const sessionCount = intFromEnv("BENCH_SESSIONS", 1_000);
   const runs = intFromEnv("BENCH_RUNS", 11);
   const project = makeTempDir("hermes-bench-project-");
-  const big = makeHome({ model: { provider: "custom", name: "m", base_url: "http://127.0.0.1:9/v1" }, sessions: { auto_title: false } });
+  // With an API key, as a user has one: the load then also looks for the agent's own secret values.
+  const big = makeHome({ model: { provider: "custom", name: "m", base_url: "http://127.0.0.1:9/v1", api_key: "sk-bench-not-a-real-key" }, sessions: { auto_title: false } });
   const many = makeHome({ model: { provider: "custom", name: "m", base_url: "http://127.0.0.1:9/v1" } });
   const empty = makeHome({ model: { provider: "custom", name: "m", base_url: "http://127.0.0.1:9/v1" } });
   try {

@@ -11,7 +11,7 @@
 // opaque parts (signatures, encrypted reasoning) are kept (redact-replay.ts); images are pixels.
 import type { ChatMessage } from "../providers/types";
 import { REDACTION_VERSION, redactDeep, redactSecrets } from "../util/redact";
-import { hasSecretValues, redactKnownValues } from "../util/secret-values";
+import { containsKnownValue, hasSecretValues, redactKnownValues } from "../util/secret-values";
 import { redactReplay } from "./redact-replay";
 import type { JournalRecord } from "./types";
 
@@ -53,8 +53,12 @@ export function redactLoadedRecords(records: readonly JournalRecord[]): JournalR
   return clean;
 }
 
-/** A current record with the agent's registered secret values masked (the rules already ran). */
+/**
+ * A current record with the agent's registered secret values masked (the rules already ran).
+ * Almost no record holds one: they are scanned without copying, and only a hit is copied.
+ */
 function redactValuesOnly(record: JournalRecord): JournalRecord {
+  if (!someString(record, containsKnownValue)) return record;
   switch (record.t) {
     case "meta":
       return record;
@@ -83,6 +87,15 @@ function mapMessageText(message: ChatMessage, redact: (text: string) => string):
     default:
       return message;
   }
+}
+
+/** Whether `test` holds for any string value in parsed JSON (keys are not looked at). */
+function someString(value: unknown, test: (text: string) => boolean): boolean {
+  if (typeof value === "string") return test(value);
+  if (value === null || typeof value !== "object") return false;
+  if (Array.isArray(value)) return value.some((item) => someString(item, test));
+  for (const key in value) if (someString((value as Record<string, unknown>)[key], test)) return true;
+  return false;
 }
 
 /** A copy of parsed JSON with `map` applied to every string value (keys are kept). */

@@ -107,6 +107,16 @@ export function redactKnownValues(text: string): string {
   return text.replace(pattern, REDACTED);
 }
 
+/** Whether `text` holds a registered value in any of its forms (a scan, no copy). */
+export function containsKnownValue(text: string): boolean {
+  const pattern = currentMatcher();
+  if (!pattern) return false;
+  pattern.lastIndex = 0;
+  const found = pattern.test(text);
+  pattern.lastIndex = 0;
+  return found;
+}
+
 /** Whether any registered value is known (cheap check for callers that can skip work). */
 export function hasSecretValues(): boolean {
   return values.size > 0;
