@@ -34,8 +34,25 @@ const SKIP_CONFLICTS = "restore_keep_changed";
 const OVERWRITE = "restore_overwrite";
 const CANCEL = "cancel";
 
-export async function runCheckpointCommand(command: Command, deps: CheckpointCommandDeps): Promise<void> {
+/** What a command did that the client may act on: the session a rewind forked. */
+export interface CheckpointCommandOutcome {
+  forkedSessionId?: string;
+}
+
+export async function runCheckpointCommand(command: Command, deps: CheckpointCommandDeps): Promise<CheckpointCommandOutcome> {
+  const outcome: CheckpointCommandOutcome = {};
+  await runIt(command, deps, outcome);
+  return outcome;
+}
+
+async function runIt(command: Command, deps: CheckpointCommandDeps, outcome: CheckpointCommandOutcome): Promise<void> {
   const say = (text: string) => deps.send(textChunk(text));
+  if (command.name === "rewind") {
+    const turn = Number(command.argument);
+    const latest = deps.session.agent.promptCount;
+    if (!Number.isInteger(turn) || turn < 1 || turn > latest) return say(`Usage: \`/rewind N\`: N is a turn of this session, 1 to ${latest}.`);
+    return say(await rewind(deps, turn, outcome));
+  }
   const opened = await deps.runtime.checkpoints.open(deps.session.agent.cwd);
   if (!opened.ok) return say(`Checkpoints are off: ${opened.reason}.`);
   const { store } = opened;
@@ -62,13 +79,13 @@ export async function runCheckpointCommand(command: Command, deps: CheckpointCom
   if (plan.ops.length === 0) {
     const earlier = command.name === "undo" ? " (`/rollback N` returns to an earlier turn)" : "";
     if (!request.conversation) return say(`Nothing to restore: the workspace already matches the state before turn ${turn}${earlier}.`);
-    return say(await rewind(deps, turn));
+    return say(await rewind(deps, turn, outcome));
   }
   const choice = await askToRestore(deps, store, plan, what);
   if (choice === CANCEL) return say("Restore cancelled; nothing was changed.");
   const result = await store.restore(plan, { overwriteConflicts: choice === OVERWRITE });
   let text = report(result, turn);
-  if (request.conversation) text += `\n\n${await rewind(deps, turn)}`;
+  if (request.conversation) text += `\n\n${await rewind(deps, turn, outcome)}`;
   return say(text);
 }
 
@@ -139,8 +156,9 @@ function report(result: RestoreResult, turn: number): string {
   return lines.join("\n\n");
 }
 
-async function rewind(deps: CheckpointCommandDeps, turn: number): Promise<string> {
-  if (!deps.fork) return "This client cannot rewind the conversation here; the files were handled as asked.";
+async function rewind(deps: CheckpointCommandDeps, turn: number, outcome: CheckpointCommandOutcome): Promise<string> {
+  if (!deps.fork) return "The conversation cannot be rewound here.";
   const forked = await deps.fork(turn - 1);
+  outcome.forkedSessionId = forked;
   return `Rewound the conversation: session \`${forked}\` holds this chat up to before turn ${turn} (this session is unchanged; open the new one from the session list).`;
 }

@@ -18,10 +18,11 @@ export const COMMANDS: acp.AvailableCommand[] = [
   { name: "checkpoints", description: "This session's checkpoints: turn, time, prompt, files changed" },
   { name: "undo", description: "Revert the files the last changing turn touched (shows the diff and asks first)" },
   { name: "rollback", description: "Return the files to before turn N (shows the diff and asks first); --conversation also rewinds the chat", input: { hint: "turn number [--conversation]" } },
+  { name: "rewind", description: "Rewind the conversation to before turn N in a new session (files unchanged; this session stays)", input: { hint: "turn number" } },
 ];
 
 /** The commands acp/checkpoint-commands.ts answers (they ask the client before restoring). */
-export const CHECKPOINT_COMMANDS: ReadonlySet<string> = new Set(["checkpoints", "undo", "rollback"]);
+export const CHECKPOINT_COMMANDS: ReadonlySet<string> = new Set(["checkpoints", "undo", "rollback", "rewind"]);
 
 export interface Command {
   name: string;

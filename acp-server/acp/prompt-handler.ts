@@ -54,7 +54,7 @@ export function handlePrompt(
     if (command && CHECKPOINT_COMMANDS.has(command.name)) {
       const { runCheckpointCommand } = await import("./checkpoint-commands");
       const fork = deps.fork;
-      await runCheckpointCommand(command, {
+      const outcome = await runCheckpointCommand(command, {
         runtime: deps.runtime,
         session,
         client,
@@ -64,7 +64,8 @@ export function handlePrompt(
         ...(fork ? { fork: (turns: number) => fork(session.id, turns) } : {}),
       });
       await observer.flush();
-      return { stopReason: "end_turn" };
+      // A client that can switch sessions (the VS Code panel) opens the rewound conversation.
+      return { stopReason: "end_turn", ...(outcome.forkedSessionId ? { _meta: { "hermes/forkedSessionId": outcome.forkedSessionId } } : {}) };
     }
     if (command) {
       await runCommand(command, session, deps.runtime, observer, deps.log, signal, describeCommandSandbox(deps.runtime, session, deps.clientCapabilities));

@@ -5,6 +5,9 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { renderDiff, type ChatRenderer } from "./chat-render";
 import type { Questions } from "./terminal-questions";
 
+/** The option ids of a tool call's permission request (acp/permission-request.ts). */
+const TOOL_OPTION_IDS = new Set(["allow_once", "allow_session", "allow_always", "reject_once", "reject_always"]);
+
 export async function askApproval(
   params: acp.RequestPermissionRequest,
   options: { yes: boolean; questions?: Questions; renderer: ChatRenderer; stderr?: NodeJS.WritableStream },
@@ -34,6 +37,8 @@ export async function askApproval(
     if (item.type === "diff") stderr.write(renderDiff(item.path, item.oldText, item.newText));
     else if (item.type === "content" && item.content.type === "text") stderr.write(`${item.content.text.replace(/^```\w*\n?|\n?```$/gm, "")}\n`);
   }
+  // Choices of their own (a restore's "keep the files changed since / overwrite them / cancel"): a numbered menu.
+  if (params.options.some((option) => !TOOL_OPTION_IDS.has(option.optionId))) return choose(params, options.questions, stderr);
   const session = allowSession ? `, s = ${allowSession.name.toLowerCase()}` : "";
   const always = allowAlways ? `, a = always (saved in config.yaml approvals.rules, like an editor's "Always allow")` : "";
   for (;;) {
@@ -46,5 +51,18 @@ export async function askApproval(
       return refuse();
     }
     stderr.write(`Answer y${allowSession ? ", s" : ""}, n${allowAlways ? " or a" : ""}.\n`);
+  }
+}
+
+/** One numbered line per option; an empty answer is the last option (cancel, in Hermes's requests). */
+async function choose(params: acp.RequestPermissionRequest, questions: Questions, stderr: NodeJS.WritableStream): Promise<acp.RequestPermissionResponse> {
+  const choices = params.options;
+  choices.forEach((option, index) => stderr.write(`  ${index + 1}) ${option.name}
+`));
+  for (;;) {
+    const answer = (await questions.ask(`Choose 1-${choices.length}`, String(choices.length))).trim();
+    const picked = choices[Number(answer) - 1];
+    if (/^\d+$/.test(answer) && picked) return { outcome: { outcome: "selected", optionId: picked.optionId } };
+    stderr.write(`Answer a number from 1 to ${choices.length}.\n`);
   }
 }

@@ -120,12 +120,26 @@ test("cancelling a restore changes nothing; --conversation forks the chat before
     assert.match(agentText(hermes, sessionId), /Restore cancelled/);
 
     answer = "restore";
-    await hermes.prompt(sessionId, "/rollback 1 --conversation");
+    model.enqueue({ text: "second answer" });
+    await hermes.prompt(sessionId, "just talk"); // turn 2
+    const response = await hermes.prompt(sessionId, "/rollback 1 --conversation");
     assert.equal(existsSync(path.join(project, "x.txt")), false);
     const forked = /session `([^`]+)`/.exec(agentText(hermes, sessionId))?.[1];
     assert.ok(forked && forked !== sessionId, "a new session holds the rewound chat");
+    assert.equal(response._meta?.["hermes/forkedSessionId"], forked, "a panel can switch to it");
     const listed = await hermes.agent.request("session/list", { cwd: project });
     assert.ok(listed.sessions.some((s) => s.sessionId === forked));
+
+    // /rewind: the conversation only. The fork keeps turn 1 and its answer, not turn 2.
+    const rewound = await hermes.prompt(sessionId, "/rewind 2");
+    const fork2 = rewound._meta?.["hermes/forkedSessionId"];
+    assert.equal(typeof fork2, "string");
+    await hermes.agent.request("session/load", { sessionId: fork2 as string, cwd: project, mcpServers: [] });
+    const replayed = JSON.stringify(hermes.updates.filter((n) => n.sessionId === fork2));
+    assert.match(replayed, /make x/);
+    assert.doesNotMatch(replayed, /just talk/);
+    assert.match(JSON.stringify(await hermes.prompt(sessionId, "/rewind 9")), /end_turn/);
+    assert.match(agentText(hermes, sessionId), /N is a turn of this session, 1 to 2/);
   } finally {
     await hermes.close();
   }
