@@ -62,15 +62,16 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
   // by the process's death, and session/load says so (acp/replay.ts).
   let stopReason: TurnStopReason | "error" = "error";
   try {
-    stopReason = await runSteps(options, activity);
+    stopReason = await prepareAndRun(options, prompt, activity);
     return stopReason;
   } finally {
     session.endTurn(stopReason);
   }
 }
 
-async function runSteps(options: TurnOptions, activity: TurnActivity): Promise<TurnStopReason> {
-  const { session, signal } = options;
+/** The turn's fixed parts (frozen system prompt, tools, notes, checkpoint hook), then its steps. */
+async function prepareAndRun(options: TurnOptions, prompt: UserPart[], activity: TurnActivity): Promise<TurnStopReason> {
+  const { session } = options;
   const systemPrompt = await prepareSystemPrompt(session);
   const tools = toolSpecs(session);
   const toolNames = tools.map((tool) => tool.name);
