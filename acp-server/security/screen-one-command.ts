@@ -41,7 +41,9 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
 
   for (const reason of cmd.unresolved) s.unresolved("computed", reason);
   // `rｍ` (a fullwidth m), `$'\u0440m'`: a name with non-ASCII letters is made to look like another command.
-  if (/[^\x21-\x7e]/.test(p)) s.unresolved("lookalike-name", `the command name \`${p}\` has non-ASCII characters that may imitate another command`);
+  // `env 'BASH_FUNC_ls%%=() { …; }' bash -c ls`: env takes any NAME=value, and bash imports that one as a function.
+  if (p.includes("=")) s.unresolved("env-code", `\`${p.slice(0, 60)}\` sets a variable the screen cannot classify (BASH_FUNC_* imports shell functions)`);
+  if (/[^\x20-\x7e]/.test(p)) s.unresolved("lookalike-name", `the command name \`${p}\` has non-ASCII characters that may imitate another command`);
   if (s.functions.has(p)) s.unresolved("function", `\`${p}\` is a shell function or alias defined in this command; what it runs depends on its arguments at run time`);
 
   for (const w of cmd.wrappers) {
