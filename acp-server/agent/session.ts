@@ -75,6 +75,7 @@ export class AgentSession {
   private turns = 0;
   private journaledPrompts = 0;
   private activity?: TurnActivity;
+  private previousActivity?: TurnActivity;
   private nudgedTurn?: number;
   /** What the user allowed for the rest of this session ("command:<rule key>", "action:<kind>"). */
   private readonly grants = new Set<string>();
@@ -151,9 +152,12 @@ export class AgentSession {
     return this.journaledPrompts;
   }
 
-  /** What the latest turn did with tools (skill-nudge.ts). */
+  /**
+   * What the previous turn did with tools (skill-nudge.ts): the turn running now is not over, and
+   * its first model call is where the previous turn's nudge goes.
+   */
   get lastTurnActivity(): TurnActivity | undefined {
-    return this.activity;
+    return this.previousActivity;
   }
 
   /** The turn whose skill nudge was given (once per turn). */
@@ -164,6 +168,7 @@ export class AgentSession {
   /** A new prompt: counted (memory nudge), with a fresh record of what it does with tools and what it costs. */
   startTurn(): TurnActivity {
     this.turns++;
+    this.previousActivity = this.activity;
     this.activity = startActivity(this.turns);
     if (!this.parent) this.usage.startTurn();
     this.recorder?.turn("start");
