@@ -110,7 +110,7 @@ function parseLine(text: string, records: JournalRecord[]): string | undefined {
 }
 
 /** A record that matches the schema, or what is wrong with it. */
-export function checkRecord(value: unknown): { record: JournalRecord } | string {
+function checkRecord(value: unknown): { record: JournalRecord } | string {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return "not an object";
   // The common case, a record as this version writes it, is recognised without zod (see journal-schema.ts).
   if (isPlainRecord(value)) return { record: value as JournalRecord };
