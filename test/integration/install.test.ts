@@ -38,7 +38,7 @@ async function freshMachine() {
 
 async function packTarball(destination: string, env: Record<string, string>): Promise<string> {
   assert.ok(existsSync(HERMES_BIN), "dist/hermes.js is missing: run npm run build first");
-  // --ignore-scripts: `prepare` would rebuild dist/ under the other tests running from it.
+  // --ignore-scripts: `prepack` would rebuild dist/ under the other tests running from it (npm test built it once).
   const { stdout } = await run(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", destination], { cwd: ROOT, env, timeout: 60_000 });
   const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   const files = packed.files.map((f) => f.path);
