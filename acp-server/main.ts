@@ -114,7 +114,7 @@ async function runSetupCommand(args: string[]): Promise<never> {
   let test = true;
   let nonInteractive = false;
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    const arg = args[i]!; // i < args.length
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     if (flag === "--no-test") test = false;
     else if (flag === "--non-interactive") nonInteractive = true;
@@ -145,7 +145,7 @@ function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: bool
   let resume: string | undefined;
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    const arg = args[i]!; // i < args.length
     if (arg === "--yes" || arg === "-y") yes = true;
     else if (arg === "--continue" || arg === "-c") continueLast = true;
     else if (arg === "--resume") resume = args[++i] ?? usageError("--resume needs a session id (hermes sessions list)");

@@ -31,8 +31,9 @@ export interface Command {
 
 /** The command a prompt is, if it is one: a single text block `/name [argument]`. */
 export function parseCommand(prompt: acp.ContentBlock[]): Command | undefined {
-  if (prompt.length !== 1 || prompt[0].type !== "text") return undefined;
-  const match = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(prompt[0].text.trim());
-  if (!match || !COMMANDS.some((command) => command.name === match[1])) return undefined;
-  return { name: match[1], argument: (match[2] ?? "").trim() };
+  const [only] = prompt;
+  if (prompt.length !== 1 || only?.type !== "text") return undefined;
+  const [, name, argument = ""] = /^\/([a-z][\w-]*)(?:\s+([\s\S]*))?$/.exec(only.text.trim()) ?? [];
+  if (name === undefined || !COMMANDS.some((command) => command.name === name)) return undefined;
+  return { name, argument: argument.trim() };
 }

@@ -121,10 +121,10 @@ export function topLevelKeys(head: string): Map<string, JsonRpcId | undefined> {
  * closing brace after the value means the outermost object (a nested one would close twice).
  */
 export function trailingId(tail: string): JsonRpcId | undefined {
-  const match = /[,{]\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null)\s*\}\s*$/.exec(tail);
-  if (!match) return undefined;
+  const id = /[,{]\s*"id"\s*:\s*("(?:[^"\\]|\\.)*"|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|null)\s*\}\s*$/.exec(tail)?.[1];
+  if (id === undefined) return undefined;
   try {
-    const value = JSON.parse(match[1]) as unknown;
+    const value = JSON.parse(id) as unknown;
     return typeof value === "string" || typeof value === "number" || value === null ? value : undefined;
   } catch {
     return undefined;

@@ -7,8 +7,9 @@ import type { UserPart } from "../providers/types";
 import type { AcpSession } from "./acp-session";
 
 export function mcpPromptOf(prompt: acp.ContentBlock[]): McpPromptCommand | undefined {
-  if (prompt.length !== 1 || prompt[0].type !== "text") return undefined;
-  return parseMcpPromptCommand(prompt[0].text);
+  const [only] = prompt;
+  if (prompt.length !== 1 || only?.type !== "text") return undefined;
+  return parseMcpPromptCommand(only.text);
 }
 
 export async function expandMcpPrompt(command: McpPromptCommand, session: AcpSession, signal: AbortSignal): Promise<{ ok: true; parts: UserPart[] } | { ok: false; message: string }> {

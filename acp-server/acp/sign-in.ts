@@ -42,6 +42,7 @@ export async function authenticate(params: acp.AuthenticateRequest, runtime: Age
   if (!method) throw invalidParams(`unknown sign-in method "${params.methodId}"`, { methodId: params.methodId });
   const info = PROVIDERS[method.provider];
   const variable = info.keyEnv[0];
+  if (variable === undefined) throw invalidParams(`${method.label} takes no API key`, { methodId: params.methodId });
 
   const given = params._meta?.[AUTH_META.apiKey];
   if (given !== undefined && typeof given !== "string") throw invalidParams(`_meta "${AUTH_META.apiKey}" must be a string`);

@@ -34,8 +34,9 @@ export function expandSkillInvocation(prompt: acp.ContentBlock[], cwd: string, l
   const first = prompt[0];
   if (first?.type !== "text") return undefined;
   const match = /^\/([a-z0-9][a-z0-9-]*)(?:\s+([\s\S]*))?$/.exec(first.text.trim());
-  if (!match || BUILT_IN.has(match[1])) return undefined;
-  const skill = findSkill(catalogFor(contextFor(cwd, loaded)), match[1]);
+  const name = match?.[1];
+  if (!match || name === undefined || BUILT_IN.has(name)) return undefined;
+  const skill = findSkill(catalogFor(contextFor(cwd, loaded)), name);
   if (!skill || skill.unavailable) return undefined;
   recordSkillUse(loaded.home, skill.name, "invocation", sessionId);
   return [{ type: "text", text: skillInvocationText(skill, match[2] ?? "", linkedFiles(skill)) }, ...prompt.slice(1)];

@@ -29,7 +29,7 @@ export async function generateTitle(model: ModelChoice, history: readonly ChatMe
   } catch {
     return undefined;
   }
-  const title = text.split("\n")[0].replace(/^["'`#*\s]+|["'`*.\s]+$/g, "").trim();
+  const title = (text.split("\n")[0] ?? "").replace(/^["'`#*\s]+|["'`*.\s]+$/g, "").trim();
   return title ? clip(title) : undefined;
 }
 

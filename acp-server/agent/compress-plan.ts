@@ -34,7 +34,7 @@ export function planCompaction(history: readonly ChatMessage[], options: PlanOpt
   let tailStart = tailStartFor(history, head, options);
   let quotedRequest: string | undefined;
 
-  const lastUser = findLastIndex(history, isRealUserMessage);
+  const lastUser = history.findLastIndex(isRealUserMessage);
   if (lastUser >= head && lastUser < tailStart) {
     const fits = messagesTokens(history.slice(lastUser)) <= options.maxTailTokens;
     if (fits && hasNewMessages(history, head, lastUser)) tailStart = lastUser;
@@ -65,8 +65,8 @@ export function headLength(history: readonly ChatMessage[]): number {
 function tailStartFor(history: readonly ChatMessage[], head: number, options: PlanOptions): number {
   let start = history.length;
   let tokens = 0;
-  while (start > head) {
-    const cost = messageTokens(history[start - 1]);
+  for (let message = history[start - 1]; start > head && message; message = history[start - 1]) {
+    const cost = messageTokens(message);
     const kept = history.length - start;
     const withinBudget = tokens + cost <= options.tailBudgetTokens;
     const protectedByCount = kept < options.protectLast && tokens + cost <= options.maxTailTokens;
@@ -79,7 +79,7 @@ function tailStartFor(history: readonly ChatMessage[], head: number, options: Pl
   let aligned = start;
   while (aligned > head && history[aligned]?.role === "tool") aligned--;
   if (aligned > head) return aligned;
-  while (start < history.length && history[start].role === "tool") start++;
+  while (history[start]?.role === "tool") start++;
   return start;
 }
 
@@ -88,6 +88,7 @@ function hasNewMessages(history: readonly ChatMessage[], from: number, to: numbe
   if (to <= from) return false;
   if (to - from > 1) return true;
   const only = history[from];
+  if (!only) return false;
   return summaryOf(only) === undefined || (only.role === "user" && only.content.length > 1);
 }
 
@@ -95,9 +96,4 @@ function userText(message: Extract<ChatMessage, { role: "user" }>): string {
   return withoutSummary(message.content)
     .map((part) => (part.type === "text" ? part.text : "[image]"))
     .join("\n");
-}
-
-function findLastIndex<T>(items: readonly T[], predicate: (item: T) => boolean): number {
-  for (let i = items.length - 1; i >= 0; i--) if (predicate(items[i])) return i;
-  return -1;
 }

@@ -42,7 +42,7 @@ export async function callWithRecovery(request: ModelRequest, options: CallOptio
   let last: ProviderError | undefined;
 
   for (const [index, model] of models.entries()) {
-    if (index > 0) observer.notice(`Switching to ${model.id} after ${models[index - 1].id} failed: ${last?.message ?? "unknown error"}`);
+    if (index > 0) observer.notice(`Switching to ${model.id} after ${models[index - 1]?.id ?? "the previous model"} failed: ${last?.message ?? "unknown error"}`);
     for (let attempt = 0; ; attempt++) {
       const reply = new ReplyCollector(observer);
       try {

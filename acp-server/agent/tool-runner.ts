@@ -41,16 +41,16 @@ export async function runToolCalls(requests: ToolCallRequest[], env: ToolRunEnv)
 
   const results = new Array<ChatMessage>(prepared.length);
   let index = 0;
-  while (index < prepared.length) {
-    if (runsConcurrently(prepared[index])) {
-      let end = index;
-      while (end < prepared.length && runsConcurrently(prepared[end])) end++;
-      const batch = prepared.slice(index, end);
+  for (let call = prepared[0]; call; call = prepared[index]) {
+    if (runsConcurrently(call)) {
+      const rest = prepared.slice(index);
+      const stop = rest.findIndex((next) => !runsConcurrently(next));
+      const batch = stop < 0 ? rest : rest.slice(0, stop);
       const start = index;
-      await Promise.all(batch.map(async (call, offset) => (results[start + offset] = await runCall(call, env))));
-      index = end;
+      await Promise.all(batch.map(async (each, offset) => (results[start + offset] = await runCall(each, env))));
+      index += batch.length;
     } else {
-      results[index] = await runCall(prepared[index], env);
+      results[index] = await runCall(call, env);
       index++;
     }
   }

@@ -176,7 +176,7 @@ async function readBlobs(git: Git, oids: string[]): Promise<Map<string, Buffer>>
     while (offset < out.length) {
       const newline = out.indexOf(10, offset);
       const [oid, type, size] = out.subarray(offset, newline).toString("utf8").split(" ");
-      if (type === "missing" || size === undefined) {
+      if (oid === undefined || type === "missing" || size === undefined) {
         offset = newline + 1;
         continue;
       }

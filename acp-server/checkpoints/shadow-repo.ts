@@ -167,9 +167,9 @@ function userInfoExclude(realWorkspace: string): string | undefined {
   try {
     if (statSync(dotGit).isFile()) {
       // A worktree or submodule: ".git" is a file naming the real directory.
-      const match = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
-      if (!match) return undefined;
-      gitDir = path.resolve(realWorkspace, match[1].trim());
+      const named = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"))?.[1];
+      if (named === undefined) return undefined;
+      gitDir = path.resolve(realWorkspace, named.trim());
       const common = path.join(gitDir, "commondir");
       if (existsSync(common)) gitDir = path.resolve(gitDir, readFileSync(common, "utf8").trim());
     }

@@ -191,7 +191,7 @@ export class CheckpointStore {
     const checkpoints = await this.list(sessionId);
     const target = checkpoints.find((checkpoint) => checkpoint.turn === turn && checkpoint.phase === "pre");
     if (!target) throw new RestoreError(`no checkpoint before turn ${turn} in this session`);
-    const newest = checkpoints[checkpoints.length - 1];
+    const newest = checkpoints.at(-1) ?? target; // never empty: target is one of them
     const baseline = checkpoints.filter((checkpoint) => checkpoint.turn === newest.turn).find((checkpoint) => checkpoint.phase === "post") ?? newest;
     // Between one undone turn's end and the next one's start, changes were someone else's.
     const betweenTurns: [Checkpoint, Checkpoint][] = [];
@@ -205,9 +205,9 @@ export class CheckpointStore {
 
   /** The preview of undoing the session's last turn that changed files. */
   async planUndo(sessionId: string): Promise<RestorePlan> {
-    const pre = (await this.list(sessionId)).filter((checkpoint) => checkpoint.phase === "pre");
-    if (pre.length === 0) throw new RestoreError("this session has no checkpoint to undo");
-    return this.planRestore(sessionId, pre[pre.length - 1].turn);
+    const last = (await this.list(sessionId)).filter((checkpoint) => checkpoint.phase === "pre").at(-1);
+    if (!last) throw new RestoreError("this session has no checkpoint to undo");
+    return this.planRestore(sessionId, last.turn);
   }
 
   restore(plan: RestorePlan, options: RestoreOptions = {}): Promise<RestoreResult> {

@@ -25,15 +25,18 @@ export async function rawDiff(git: Git, from: string, to: string, { renames }: {
   const fields = splitNul((await git.run(args)).stdout);
   const entries: RawEntry[] = [];
   for (let i = 0; i < fields.length; ) {
-    const header = fields[i++];
+    const header = fields[i++] ?? "";
     if (!header.startsWith(":")) continue;
     const [oldMode, newMode, oldOid, newOid, status] = header.slice(1).split(" ");
-    if (status.startsWith("R") || status.startsWith("C")) {
-      const oldPath = fields[i++];
-      entries.push({ status: status[0], oldPath, path: fields[i++], oldMode, newMode, oldOid, newOid });
-    } else {
-      entries.push({ status, path: fields[i++], oldMode, newMode, oldOid, newOid });
+    const copied = status !== undefined && (status.startsWith("R") || status.startsWith("C"));
+    const oldPath = copied ? fields[i++] : undefined;
+    const file = fields[i++];
+    // A restore built from a half-read entry would write the wrong file: refuse instead.
+    if (oldMode === undefined || newMode === undefined || oldOid === undefined || newOid === undefined || status === undefined || file === undefined || (copied && oldPath === undefined)) {
+      throw new Error(`git diff-tree printed an incomplete entry: ${JSON.stringify(header)}`);
     }
+    if (copied) entries.push({ status: status.charAt(0), oldPath, path: file, oldMode, newMode, oldOid, newOid });
+    else entries.push({ status, path: file, oldMode, newMode, oldOid, newOid });
   }
   return entries;
 }
@@ -68,15 +71,14 @@ async function binaryPaths(git: Git, from: string, to: string): Promise<Set<stri
   const fields = splitNul((await git.run(["diff-tree", "-r", "-z", "--numstat", "-M", "--no-textconv", from, to])).stdout);
   const binary = new Set<string>();
   for (let i = 0; i < fields.length; ) {
-    const record = fields[i++];
-    const match = /^(\S+)\t(\S+)\t(.*)$/s.exec(record);
-    if (!match) continue;
-    let file = match[3];
+    const [, added, deleted, path] = /^(\S+)\t(\S+)\t(.*)$/s.exec(fields[i++] ?? "") ?? [];
+    if (path === undefined) continue;
+    let file: string | undefined = path;
     if (file === "") {
       i++; // rename: old path, then new path
       file = fields[i++];
     }
-    if (match[1] === "-" && match[2] === "-") binary.add(file);
+    if (added === "-" && deleted === "-" && file !== undefined) binary.add(file);
   }
   return binary;
 }

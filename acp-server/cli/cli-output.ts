@@ -12,7 +12,7 @@ export function parseArgs(args: string[], withValue: string[] = []): ParsedArgs 
   const words: string[] = [];
   const flags = new Map<string, string | true>();
   for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
+    const arg = args[i]!; // i < args.length
     if (arg === "--") {
       words.push(...args.slice(i + 1));
       break;

@@ -92,7 +92,7 @@ export async function checkModel(loaded: LoadedConfig): Promise<{ result: CheckR
     const local = await probeLocalServers();
     if (local) return { result: ok("model", `none configured; a local ${local.provider} at ${local.baseUrl} will be used (${local.models[0]})`) };
   }
-  return { result: fail("model", model.reason.split("\n\n")[0], model.reason.split("\n\n").slice(1).join("\n\n") || `Fix ${loaded.configPath}.`) };
+  return { result: fail("model", model.reason.split("\n\n")[0] ?? "", model.reason.split("\n\n").slice(1).join("\n\n") || `Fix ${loaded.configPath}.`) };
 }
 
 export async function checkEndpoint(loaded: LoadedConfig, model: ResolvedModel): Promise<CheckResult> {

@@ -117,6 +117,7 @@ async function interview(questions: Questions, loaded: LoadedConfig, options: Se
   let index = options.provider ? entries.findIndex((e) => e.provider === options.provider) : -1;
   if (index < 0) index = await questions.choose("Provider:", entries.map((e) => e.label), 0);
   const entry = entries[index];
+  if (!entry) return "no such provider";
   const provider = entry.provider;
 
   let baseUrl = options.baseUrl ?? entry.server?.baseUrl;
@@ -164,7 +165,7 @@ async function interview(questions: Questions, loaded: LoadedConfig, options: Se
   else if (listed && listed.length > 0) {
     const shown = orderModels(listed, fallback).slice(0, 30);
     const picked = await questions.choose(`Model (${listed.length} listed${listed.length > shown.length ? `, first ${shown.length} shown` : ""}):`, [...shown, "another (type its name)"], 0);
-    name = picked < shown.length ? shown[picked] : await questions.ask("Model name", fallback);
+    name = shown[picked] ?? (await questions.ask("Model name", fallback)); // past the list: "another"
   } else name = await questions.ask("Model name", fallback);
   if (!name) return "a model name is needed";
   return { provider, name, baseUrl, newKey, key: newKey ?? existing };
@@ -189,7 +190,9 @@ function save(loaded: LoadedConfig, choice: Choice): number {
   let envFile: string | undefined;
   if (choice.newKey) {
     try {
-      envFile = setEnvVariable(loaded.home, PROVIDERS[choice.provider].keyEnv[0], choice.newKey);
+      const keyName = PROVIDERS[choice.provider].keyEnv[0];
+      if (!keyName) throw new Error(`${choice.provider} takes no API key`);
+      envFile = setEnvVariable(loaded.home, keyName, choice.newKey);
     } catch (error) {
       out(`hermes: ${(error as Error).message}\n`);
       return SETUP_EXIT.usage;

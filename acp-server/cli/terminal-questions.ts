@@ -94,7 +94,7 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
         const answer = await questions.ask("Choose a number", String(defaultIndex + 1));
         const number = Number(answer);
         if (Number.isInteger(number) && number >= 1 && number <= options.length) return number - 1;
-        const byName = options.findIndex((option) => option.split(" ")[0].toLowerCase() === answer.toLowerCase());
+        const byName = options.findIndex((option) => (option.split(" ")[0] ?? "").toLowerCase() === answer.toLowerCase());
         if (byName >= 0) return byName;
         output.write(`Type a number from 1 to ${options.length}.\n`);
       }

@@ -30,7 +30,7 @@ export function editConfigFile(configPath: string, edit: (document: Document) =>
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") return `${configPath} cannot be read (${describe(error)})`;
       }
       const document = parseDocument(text);
-      if (document.errors.length > 0) return `${configPath} is not valid YAML (${document.errors[0].message.split("\n")[0]})`;
+      if (document.errors.length > 0) return `${configPath} is not valid YAML (${document.errors[0]?.message.split("\n")[0] ?? ""})`;
       if (document.contents !== null && !isMap(document.contents)) return `${configPath} does not hold a mapping at the top level`;
       const problem = edit(document);
       if (problem) return problem;

@@ -12,7 +12,7 @@ export function configErrorFix(loaded: LoadedConfig): string | undefined {
     if (!line.startsWith(prefix)) continue;
     const rest = line.slice(prefix.length);
     if (rest.startsWith("invalid YAML")) yamlSyntax = true;
-    else if (!rest.startsWith("cannot be read")) keys.add(rest.split(": ")[0]);
+    else if (!rest.startsWith("cannot be read")) keys.add(rest.split(": ")[0] ?? rest);
   }
   const what = yamlSyntax
     ? `Fix the YAML syntax in ${loaded.configPath} at the line shown above`

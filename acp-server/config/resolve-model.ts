@@ -157,7 +157,7 @@ export function resolveModelSet(loaded: LoadedConfig, main: ResolvedModel): Mode
     entries.flatMap((entry, index) => {
       const resolved = resolveEntry(entry, loaded, { inheritFrom: main, where: `${where}[${index}]` });
       if (resolved.ok) return [resolved.model];
-      problems.push(resolved.reason.split("\n")[0]);
+      problems.push(resolved.reason.split("\n")[0] ?? resolved.reason);
       return [];
     });
   const fallbacks = resolveAll(loaded.config.fallback_models, "fallback_models");
@@ -171,7 +171,7 @@ export function resolveModelSet(loaded: LoadedConfig, main: ResolvedModel): Mode
   if (auxiliaryEntry) {
     const resolved = resolveEntry(auxiliaryEntry, loaded, { inheritFrom: main, where: "auxiliary" });
     if (resolved.ok) auxiliary = resolved.model;
-    else problems.push(resolved.reason.split("\n")[0]);
+    else problems.push(resolved.reason.split("\n")[0] ?? resolved.reason);
   }
   return { main, fallbacks, choices, auxiliary, problems };
 }

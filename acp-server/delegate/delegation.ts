@@ -52,19 +52,22 @@ async function runTasks(deps: DelegationDeps, call: DelegationCall, tasks: Deleg
   }
   const board = new ProgressBoard(call.progress);
   const labels = taskLabels(tasks);
-  const progress = tasks.map((task, index) => board.add(labels[index], task.goal));
+  const slots = tasks.map((task, index) => {
+    const label = labels[index] ?? "subagent"; // taskLabels gives one per task
+    return { task, label, progress: board.add(label, task.goal) };
+  });
   const ask = parentAsker(call, config.auto_approve, () => board.flush());
   const catalog = agentCatalog(config.acp_agents, deps.env);
   board.flush();
 
-  const runOne = async (task: DelegateTask, index: number): Promise<DelegateResult> => {
+  const runOne = async ({ task, label, progress }: (typeof slots)[number], index: number): Promise<DelegateResult> => {
     const started = Date.now();
     const agent = task.agent ?? HERMES_AGENT;
     let outcome: TaskOutcome;
     if (call.signal.aborted) outcome = { status: "cancelled", answer: "", tool_calls: 0, error: "cancelled before it started" };
     else {
       try {
-        outcome = await runTask(deps, call, task, index, labels[index], progress[index], catalog, ask);
+        outcome = await runTask(deps, call, task, index, label, progress, catalog, ask);
       } catch (error) {
         log.warn("delegated task failed", { index, agent, error });
         outcome = { status: "failed", answer: "", tool_calls: 0, error: (error as Error)?.message ?? String(error) };
@@ -73,12 +76,12 @@ async function runTasks(deps: DelegationDeps, call: DelegationCall, tasks: Deleg
     const { answer, ...rest } = outcome;
     const result: DelegateResult = { task_index: index, agent, ...rest, summary: boundSummary(answer, config.max_summary_chars), duration_ms: Date.now() - started };
     if (result.error === undefined) delete result.error;
-    progress[index].finished(result);
+    progress.finished(result);
     return result;
   };
 
   try {
-    const results = await pool(tasks, config.max_concurrent_children, runOne);
+    const results = await pool(slots, config.max_concurrent_children, runOne);
     return { results, content: board.content() };
   } finally {
     board.close();
@@ -162,12 +165,10 @@ export function taskLabels(tasks: DelegateTask[]): string[] {
 /** Runs `work` over `items` with at most `limit` at once; results in item order. */
 export async function pool<T, R>(items: T[], limit: number, work: (item: T, index: number) => Promise<R>): Promise<R[]> {
   const results = new Array<R>(items.length);
-  let next = 0;
+  // One iterator shared by the workers: each next() hands out the next item exactly once.
+  const queue = items.entries();
   const worker = async () => {
-    while (next < items.length) {
-      const index = next++;
-      results[index] = await work(items[index], index);
-    }
+    for (const [index, item] of queue) results[index] = await work(item, index);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;

@@ -139,7 +139,7 @@ export class ProgressBoard {
 }
 
 function firstLine(text: string): string {
-  const line = text.trim().split("\n")[0];
+  const line = text.trim().split("\n")[0] ?? "";
   return line.length > 100 ? `${line.slice(0, 99)}…` : line;
 }
 

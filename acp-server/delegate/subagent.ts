@@ -93,11 +93,8 @@ export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings
 
 /** The text of the subagent's last assistant message. */
 function finalAnswer(session: AgentSession): string {
-  for (let index = session.history.length - 1; index >= 0; index--) {
-    const message = session.history[index];
-    if (message.role === "assistant" && message.content.trim()) return message.content;
-  }
-  return "";
+  const message = session.history.findLast((each) => each.role === "assistant" && each.content.trim() !== "");
+  return message?.role === "assistant" ? message.content : "";
 }
 
 /** The subagent's events as progress on the parent's card (its usage is counted by its session, in the parent's account). */

@@ -14,8 +14,8 @@ export interface McpPromptCommand {
 const PATTERN = /^\/mcp:([^:\s]+):(\S+)(?:\s+([\s\S]*))?$/;
 
 export function parseMcpPromptCommand(text: string): McpPromptCommand | undefined {
-  const match = PATTERN.exec(text.trim());
-  return match ? { server: match[1], prompt: match[2], argument: (match[3] ?? "").trim() } : undefined;
+  const [, server, prompt, argument = ""] = PATTERN.exec(text.trim()) ?? [];
+  return server !== undefined && prompt !== undefined ? { server, prompt, argument: argument.trim() } : undefined;
 }
 
 /** The command's name as advertised (without the slash). */
@@ -29,12 +29,12 @@ export function promptArguments(prompt: McpPromptInfo, text: string): { args: Re
   const args: Record<string, string> = {};
   const pairs = [...text.matchAll(/(\w[\w-]*)=("([^"]*)"|'([^']*)'|\S+)/g)];
   if (pairs.length > 0 && declared.some((a) => pairs.some((p) => p[1] === a.name))) {
-    for (const pair of pairs) args[pair[1]] = pair[3] ?? pair[4] ?? pair[2];
+    for (const [, name = "", raw = "", doubleQuoted, singleQuoted] of pairs) args[name] = doubleQuoted ?? singleQuoted ?? raw;
   } else if (text) {
     const words = text.split(/\s+/);
     declared.forEach((argument, index) => {
       if (index >= words.length) return;
-      args[argument.name] = index === declared.length - 1 ? words.slice(index).join(" ") : words[index];
+      args[argument.name] = index === declared.length - 1 ? words.slice(index).join(" ") : (words[index] ?? "");
     });
   }
   const missing = declared.filter((a) => a.required && !args[a.name]).map((a) => a.name);

@@ -172,8 +172,9 @@ function findOne(target: MemoryTarget, entries: readonly string[], oldText: stri
   if (matches.length === 0) {
     throw new MemoryError(`Nothing in ${MEMORY_FILES[target].file} matched ${JSON.stringify(needle)}. Check the current entries and use a snippet copied from one of them.`);
   }
-  if (matches.length > 1) {
+  const [only, ...others] = matches;
+  if (only === undefined || others.length > 0) {
     throw new MemoryError(`${matches.length} entries in ${MEMORY_FILES[target].file} contain ${JSON.stringify(needle)}; use a longer snippet that matches exactly one entry.`);
   }
-  return matches[0];
+  return only;
 }

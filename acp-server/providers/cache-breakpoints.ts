@@ -30,7 +30,7 @@ export function cacheControl(options: CacheOptions = {}): CacheControlEphemeral 
  */
 export function lastCacheable<T>(items: readonly T[], carries: (item: T) => boolean, n: number): number[] {
   const picked: number[] = [];
-  for (let i = items.length - 1; i >= 0 && picked.length < n; i--) if (carries(items[i])) picked.push(i);
+  for (let i = items.length - 1; i >= 0 && picked.length < n; i--) if (carries(items[i] as T)) picked.push(i); // i is in bounds
   return picked.reverse();
 }
 
@@ -41,8 +41,7 @@ function canHoldBreakpoint(block: ContentBlockParam): boolean {
 }
 
 function lastHolder(blocks: readonly ContentBlockParam[]): number {
-  for (let i = blocks.length - 1; i >= 0; i--) if (canHoldBreakpoint(blocks[i])) return i;
-  return -1;
+  return blocks.findLastIndex(canHoldBreakpoint);
 }
 
 function hasBreakpoint(block: object): boolean {
@@ -92,7 +91,7 @@ export function openAiCacheControl(messages: ChatCompletionMessageParam[], optio
   const systemIndex = lastCacheable(messages, (m) => isSystem(m) && lastTextPart(m.content) !== undefined, 1);
   const conversation = messages.map((message, index) => ({ message, index })).filter(({ message }) => !isSystem(message));
   const messageIndices = lastCacheable(conversation, ({ message }) => lastTextPart(message.content) !== undefined, MESSAGE_BREAKPOINTS);
-  const targets = new Set([...systemIndex, ...messageIndices.map((i) => conversation[i].index)]);
+  const targets = new Set([...systemIndex, ...messageIndices.flatMap((i) => conversation[i]?.index ?? [])]);
   return messages.map((message, index) => (targets.has(index) ? markLastText(message, control) : message));
 }
 

@@ -37,14 +37,15 @@ export async function catchUpIndex(index: SessionIndex, dir: string): Promise<Ca
     next = index.batch(() => {
       let i = next;
       for (; i < journals.length && Date.now() < sliceEnd; i++) {
-        const id = journals[i].slice(0, -".jsonl".length);
+        const file = journals[i]!; // i < journals.length
+        const id = file.slice(0, -".jsonl".length);
         const known = unseen.get(id);
         unseen.delete(id);
         try {
-          if (ingestJournal(index, id, path.join(dir, journals[i]), known, warnings)) changed = true;
+          if (ingestJournal(index, id, path.join(dir, file), known, warnings)) changed = true;
         } catch (error) {
           // An unreadable journal (permissions, I/O error) must not hide all the others.
-          warnings.push(`${path.join(dir, journals[i])}: not indexed (${(error as Error).message})`);
+          warnings.push(`${path.join(dir, file)}: not indexed (${(error as Error).message})`);
         }
       }
       return i;

@@ -55,18 +55,17 @@ const B = 0.75;
 export function bm25(blob: Uint8Array, length: number): number {
   // sql.js hands blobs over as fresh copies (offset 0), so a 32-bit view is aligned.
   const ints = blob.byteOffset % 4 === 0 ? new Uint32Array(blob.buffer, blob.byteOffset, blob.byteLength >> 2) : new Uint32Array(blob.slice().buffer);
-  const phrases = ints[0];
-  const columns = ints[1];
-  const rows = ints[2];
+  // A short blob (never from SQLite's own matchinfo) scores nothing rather than NaN.
+  const [phrases = 0, columns = 0, rows = 0] = ints;
   let score = 0;
   for (let column = 0; column < columns; column++) {
     const average = ints[3 + column] || 1;
     const norm = K1 * (1 - B + (B * length) / average);
     for (let phrase = 0; phrase < phrases; phrase++) {
       const base = 3 + columns + 3 * (phrase * columns + column);
-      const hits = ints[base];
+      const hits = ints[base] ?? 0;
       if (hits === 0) continue;
-      const withHits = ints[base + 2];
+      const withHits = ints[base + 2] ?? 0;
       // The "+ 1" form of idf stays positive for terms in most rows.
       const idf = Math.log(1 + (rows - withHits + 0.5) / (withHits + 0.5));
       score += (idf * hits * (K1 + 1)) / (hits + norm);

@@ -17,14 +17,12 @@ export const INTERRUPTED_RESULT = JSON.stringify({ error: "Interrupted: Hermes s
  */
 export function repairToolResults(messages: readonly ChatMessage[]): ChatMessage[] {
   const repaired: ChatMessage[] = [];
-  for (let i = 0; i < messages.length; i++) {
-    const message = messages[i];
+  for (const [i, message] of messages.entries()) {
     if (message.role === "tool") continue; // placed with its assistant message below; strays dropped
     repaired.push(message);
     if (message.role !== "assistant" || !message.toolCalls?.length) continue;
     const results = new Map<string, ChatMessage>();
-    for (let j = i + 1; j < messages.length && messages[j].role === "tool"; j++) {
-      const result = messages[j] as Extract<ChatMessage, { role: "tool" }>;
+    for (let j = i + 1, result = messages[j]; result?.role === "tool"; result = messages[++j]) {
       results.set(result.toolCallId, result);
     }
     for (const call of message.toolCalls) {

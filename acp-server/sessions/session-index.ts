@@ -101,11 +101,11 @@ export class SessionIndex {
         return;
       case "message": {
         const message = indexedMessage(record.message);
-        const existing = this.sql.one("SELECT id FROM messages WHERE session_id = ? AND seq = ?", [id, record.seq]);
-        if (existing) {
+        const existing = this.sql.one("SELECT id FROM messages WHERE session_id = ? AND seq = ?", [id, record.seq])?.[0];
+        if (existing !== undefined) {
           // A rewritten step (same seq): replace it, removing its text from FTS while the row still exists.
-          this.sql.run("DELETE FROM messages_fts WHERE docid = ?", [existing[0]]);
-          this.sql.run("DELETE FROM messages WHERE id = ?", [existing[0]]);
+          this.sql.run("DELETE FROM messages_fts WHERE docid = ?", [existing]);
+          this.sql.run("DELETE FROM messages WHERE id = ?", [existing]);
         } else {
           delta.messages++;
         }

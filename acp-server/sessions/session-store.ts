@@ -275,12 +275,12 @@ export class SessionStore {
     this.pendingFeeds = [];
     if (!index) return;
     for (let i = 0; i < feeds.length; ) {
-      const { id, range } = feeds[i];
-      const records = [feeds[i].record];
+      const { id, range, record } = feeds[i]!; // i < feeds.length
+      const records = [record];
       let end = range.end;
-      for (i++; i < feeds.length && feeds[i].id === id && feeds[i].range.start === end; i++) {
-        records.push(feeds[i].record);
-        end = feeds[i].range.end;
+      for (let next = feeds[++i]; next && next.id === id && next.range.start === end; next = feeds[++i]) {
+        records.push(next.record);
+        end = next.range.end;
       }
       const state = index.journalState(id);
       if ((state?.offset ?? 0) !== range.start) {

@@ -74,8 +74,8 @@ export function parseSkillFile(text: string, folderName?: string): ParsedSkillFi
   const parsed = SkillFrontmatterSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    const key = issue.path.length ? issue.path.join(".") : "frontmatter";
-    throw new SkillFormatError(`${key}: ${issue.message}`);
+    const key = issue?.path.length ? issue.path.join(".") : "frontmatter";
+    throw new SkillFormatError(`${key}: ${issue?.message ?? "invalid"}`);
   }
   return { frontmatter: parsed.data, frontmatterText, body };
 }
@@ -90,7 +90,7 @@ function parseYamlMapping(text: string): Record<string, unknown> {
 }
 
 function firstLine(error: YAMLParseError): string {
-  return error.message.split("\n")[0];
+  return error.message.split("\n")[0] ?? error.message;
 }
 
 export interface Provenance {

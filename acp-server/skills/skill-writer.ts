@@ -230,7 +230,7 @@ function versionOf(text: string): string | undefined {
 /** A linked file's path, normalized, inside one of the linked folders. */
 function linkedPath(filePath: string): string {
   const normalized = path.posix.normalize(filePath.replaceAll("\\", "/")).replace(/^\.\//, "");
-  const first = normalized.split("/")[0];
+  const first = normalized.split("/")[0] ?? "";
   if (path.posix.isAbsolute(normalized) || normalized.startsWith("..") || !(LINKED_FOLDERS as readonly string[]).includes(first) || normalized === first) {
     throw new SkillManageError(`file_path must be a file under ${LINKED_FOLDERS.map((folder) => `${folder}/`).join(", ")} inside the skill (got "${filePath}").`);
   }

@@ -29,7 +29,7 @@ export function scanSkillWrite(file: string, content: string, context: WriteScan
   if (isScript(file, content)) return screen(content, ["hardline", "dangerous"]);
   if (file.toLowerCase().endsWith(".md")) {
     for (const block of content.matchAll(SHELL_FENCE)) {
-      const code = block[2].replace(/^\s*\$ /gm, "");
+      const code = (block[2] ?? "").replace(/^\s*\$ /gm, ""); // group 2 always takes part in a match
       const reason = screen(code, ["hardline"]);
       if (reason) return `${reason} (in a shell code block)`;
     }

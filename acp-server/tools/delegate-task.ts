@@ -36,7 +36,7 @@ export const delegateTaskTool = defineTool({
   kind: "other",
   readOnly: false,
   maxResultChars: 60_000,
-  title: (args) => (args.tasks.length === 1 ? `Delegate: ${oneLine(args.tasks[0].goal)}` : `Delegate ${args.tasks.length} tasks`),
+  title: (args) => (args.tasks.length === 1 && args.tasks[0] ? `Delegate: ${oneLine(args.tasks[0].goal)}` : `Delegate ${args.tasks.length} tasks`),
   handler: async (args, ctx) => {
     if (!ctx.delegation) throw new ToolError("Delegation is not available here (a subagent cannot delegate further: delegation.max_depth).");
     const { results, content } = await ctx.delegation.run(args.tasks);
@@ -46,6 +46,6 @@ export const delegateTaskTool = defineTool({
 });
 
 function oneLine(text: string): string {
-  const line = text.split("\n")[0].trim();
+  const line = (text.split("\n")[0] ?? "").trim();
   return line.length > 80 ? `${line.slice(0, 79)}…` : line;
 }

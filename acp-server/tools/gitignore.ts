@@ -26,7 +26,7 @@ export function globToRegexSource(glob: string, braces = false): string {
   let out = "";
   let i = 0;
   while (i < glob.length) {
-    const char = glob[i];
+    const char = glob.charAt(i); // i < glob.length
     if (char === "*") {
       let end = i;
       while (glob[end] === "*") end++;
@@ -45,7 +45,7 @@ export function globToRegexSource(glob: string, braces = false): string {
       out += "[^/]";
       i++;
     } else if (char === "\\" && i + 1 < glob.length) {
-      out += escapeRegex(glob[i + 1]);
+      out += escapeRegex(glob.charAt(i + 1));
       i += 2;
     } else if (char === "[") {
       const parsed = parseClass(glob, i);
@@ -79,13 +79,13 @@ function parseClass(glob: string, start: number): { source: string; end: number 
   let body = "";
   let first = true;
   while (i < glob.length) {
-    const char = glob[i];
+    const char = glob.charAt(i); // i < glob.length
     if (char === "]" && !first) {
       // A negated class must still not match the separator.
       return { source: negate ? `[^${body}/]` : `[${body}]`, end: i + 1 };
     }
     if (char === "\\" && i + 1 < glob.length) {
-      body += `\\${glob[i + 1]}`;
+      body += `\\${glob.charAt(i + 1)}`;
       i += 2;
     } else {
       body += char === "-" ? "-" : char.replace(/[\\\][^]/, "\\$&");
@@ -102,7 +102,7 @@ function parseBraces(glob: string, start: number): { alternatives: string[]; end
   let current = "";
   const alternatives: string[] = [];
   for (let i = start; i < glob.length; i++) {
-    const char = glob[i];
+    const char = glob.charAt(i); // i < glob.length
     if (char === "\\" && i + 1 < glob.length) {
       current += char + glob[++i];
       continue;

@@ -68,9 +68,8 @@ export class OutputBuffer {
   }
 
   private trimTail(): void {
-    while (this.tailBytes > this.tailLimit && this.tail.length > 0) {
+    for (let first = this.tail[0]; first && this.tailBytes > this.tailLimit; first = this.tail[0]) {
       const excess = this.tailBytes - this.tailLimit;
-      const first = this.tail[0];
       if (first.length <= excess) {
         this.tail.shift();
         this.tailBytes -= first.length;
@@ -157,12 +156,12 @@ function completeUtf8Prefix(bytes: Buffer): number {
   // Walk back over at most 3 continuation bytes to the lead byte of the last character.
   let i = bytes.length - 1;
   let continuation = 0;
-  while (i >= 0 && continuation < 3 && (bytes[i] & 0xc0) === 0x80) {
+  while (i >= 0 && continuation < 3 && ((bytes[i] ?? 0) & 0xc0) === 0x80) {
     i--;
     continuation++;
   }
   if (i < 0) return bytes.length;
-  const lead = bytes[i];
+  const lead = bytes[i] ?? 0;
   const needed = lead >= 0xf0 ? 4 : lead >= 0xe0 ? 3 : lead >= 0xc0 ? 2 : 1;
   return needed > continuation + 1 ? i : bytes.length;
 }
@@ -170,6 +169,6 @@ function completeUtf8Prefix(bytes: Buffer): number {
 /** Index of the first byte that starts a character (skips leading continuation bytes). */
 function firstCharBoundary(bytes: Buffer): number {
   let i = 0;
-  while (i < bytes.length && i < 3 && (bytes[i] & 0xc0) === 0x80) i++;
+  while (i < bytes.length && i < 3 && ((bytes[i] ?? 0) & 0xc0) === 0x80) i++;
   return i;
 }

@@ -130,7 +130,8 @@ export const patchTool = defineTool({
         found = retry;
       }
     }
-    if (found.length === 0) throw new ToolError(`old_string was not found in ${shown}. ${noMatchHint(before, args.old_string)}`);
+    const firstAt = found[0];
+    if (firstAt === undefined) throw new ToolError(`old_string was not found in ${shown}. ${noMatchHint(before, args.old_string)}`);
     if (found.length > 1 && !args.replace_all) {
       const lines = found.slice(0, 10).map((at) => lineAt(before, at));
       throw new ToolError(
@@ -152,7 +153,7 @@ export const patchTool = defineTool({
     }
     const written = await ctx.files.writeText(absolute, after);
 
-    const first = hunk(before, after, found[0], oldString.length, newString.length);
+    const first = hunk(before, after, firstAt, oldString.length, newString.length);
     const firstLine = first.line;
     const output: Record<string, unknown> = {
       path: shown,

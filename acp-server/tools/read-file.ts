@@ -28,11 +28,12 @@ function distance(a: string, b: string): number {
   for (let i = 1; i <= a.length; i++) {
     const current = [i];
     for (let j = 1; j <= b.length; j++) {
-      current[j] = Math.min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      // Both rows hold b.length + 1 numbers: every index here is in bounds.
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
     }
     previous = current;
   }
-  return previous[b.length];
+  return previous[b.length]!;
 }
 
 /** Names in `candidates` that look like typos or extension slips of `wanted`, best first. */
@@ -147,6 +148,7 @@ export const readFileTool = defineTool({
     let chars = 0;
     for (let n = offset; n <= last; n++) {
       let line = lines[n - 1];
+      if (line === undefined) break;
       if (line.endsWith("\r")) line = line.slice(0, -1);
       if (line.length > MAX_LINE_CHARS) {
         // Redact before cutting: a key cut in half matches no rule (minified JSON, one-line .env).

@@ -65,8 +65,8 @@ async function searchFile(file: string, regex: RegExp): Promise<{ line: number; 
     if (looksBinary(bytes)) return [];
     const hits: { line: number; text: string }[] = [];
     const lines = bytes.toString("utf8").split("\n");
-    for (let i = 0; i < lines.length; i++) {
-      const line = lines[i].endsWith("\r") ? lines[i].slice(0, -1) : lines[i];
+    for (const [i, raw] of lines.entries()) {
+      const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
       if (regex.test(line)) hits.push({ line: i + 1, text: line });
     }
     return hits;
@@ -85,8 +85,8 @@ export async function* walkContent(
 ): AsyncGenerator<{ path: string; line: number; text: string }> {
   let batch: string[] = [];
   const flush = async function* () {
-    const results = await Promise.all(batch.map((file) => searchFile(file, regex)));
-    for (let i = 0; i < batch.length; i++) for (const hit of results[i]) yield { path: batch[i], ...hit };
+    const results = await Promise.all(batch.map(async (file) => ({ file, hits: await searchFile(file, regex) })));
+    for (const { file, hits } of results) for (const hit of hits) yield { path: file, ...hit };
     batch = [];
   };
   for await (const entry of walkFiles(root, { signal })) {
@@ -154,7 +154,10 @@ async function searchContent(args: SearchArgs, root: string, rootIsFile: boolean
   // Belt and braces: file_glob overrides rg's ignore file, and a repository's .gitignore can
   // re-include names; no line from a credential file gets through either way.
   if (skipSensitive) {
-    for (let i = items.length - 1; i >= 0; i--) if (isSensitiveRelative(path.relative(root, items[i].path))) items.splice(i, 1);
+    for (let i = items.length - 1; i >= 0; i--) {
+      const item = items[i];
+      if (item && isSensitiveRelative(path.relative(root, item.path))) items.splice(i, 1);
+    }
   }
   const skipped = skipSensitive ? await sensitiveFilesUnder(root, rootIsFile, rg !== null, ctx.signal) : [];
   // ripgrep reports files in parallel order; sort into the walker's order (depth-first,

@@ -62,7 +62,7 @@ export class FrameSplitter {
   }
 
   private takeLine(emit: (event: FrameEvent) => void): void {
-    const bytes = this.parts.length === 1 ? this.parts[0] : Buffer.concat(this.parts, this.length);
+    const bytes = this.parts.length === 1 && this.parts[0] ? this.parts[0] : Buffer.concat(this.parts, this.length);
     this.parts = [];
     this.length = 0;
     let text = bytes.toString("utf8");

@@ -78,7 +78,7 @@ export function redactYamlBlocks(text: string): string {
     const head = match.slice(0, match.length - body.length);
     // YAML: the block's indentation is its first line's; a less indented line ends it.
     const all = body.split(/(?<=\n)/);
-    const indent = /^[ \t]*/.exec(all[0])![0].length;
+    const indent = /^[ \t]*/.exec(all[0] ?? "")![0].length;
     let n = all.findIndex((line) => line.trim() !== "" && /^[ \t]*/.exec(line)![0].length < indent);
     if (n < 0) n = all.length;
     const lines = all.slice(0, n);

@@ -59,7 +59,7 @@ function classifyName(name: string): boolean {
   const words = nameWords(name);
   if (words.length === 0) return false;
   if (words.some((word) => PUBLIC_WORDS.has(word))) return false;
-  if (words.length > 1 && DESCRIPTIVE_TAIL.has(words[words.length - 1])) return false;
+  if (words.length > 1 && DESCRIPTIVE_TAIL.has(words.at(-1) ?? "")) return false;
   // "API KEY" as two words is KEY; "API_KEY_ID" ends descriptively and was dropped above.
   return words.some((word) => CREDENTIAL_WORDS.has(word) || CREDENTIAL_ENDINGS.some((ending) => word.length > ending.length && word.endsWith(ending)));
 }
