@@ -84,7 +84,7 @@ function send(url: URL, init: FetchInit, agent: http.Agent, mayRetry: boolean): 
       }
       const headers = new Headers();
       const raw = response.rawHeaders;
-      for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i], raw[i + 1]);
+      for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!); // name, value pairs; i + 1 in bounds
       const stream = NULL_BODY.has(status) || init.method === "HEAD" ? null : bodyStream(response, signal, done);
       if (!stream) {
         done();
