@@ -166,3 +166,22 @@ test("a workspace over checkpoints.max_files gets one note and no checkpoint; th
     await hermes.close();
   }
 });
+
+test("without git on PATH checkpoints are off: edits still run, /context and /undo say why", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: "allow", env: { PATH: path.join(project, "no-bin-here") } });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue(write("w1", "a.txt", "a"), { text: "ok" });
+    await hermes.prompt(sessionId, "write");
+    assert.ok(existsSync(path.join(project, "a.txt")), "the edit ran");
+    await hermes.prompt(sessionId, "/context");
+    assert.match(agentText(hermes, sessionId), /Checkpoints: off, git was not found on PATH/);
+    await hermes.prompt(sessionId, "/undo");
+    assert.match(agentText(hermes, sessionId), /Checkpoints are off: git was not found/);
+  } finally {
+    await hermes.close();
+  }
+});
