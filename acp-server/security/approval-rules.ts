@@ -85,7 +85,7 @@ export function pathMatches(glob: string, file: string, cwd: string): boolean {
   const target = path.isAbsolute(glob) ? file : path.relative(cwd, file);
   let source = "";
   for (let i = 0; i < glob.length; i++) {
-    const char = glob[i];
+    const char = glob.charAt(i);
     if (char === "*" && glob[i + 1] === "*") {
       source += ".*";
       i++;

@@ -42,9 +42,9 @@ const GIT_OUTPUT = /^(--output(=.*)?|-O.*|--open-files-in-pager.*|--ext-diff|--t
 
 function gitReadOnly(args: string[]): boolean {
   let k = 0;
-  while (k < args.length && args[k].startsWith("-")) {
-    if (args[k] === "-c" || args[k] === "--config-env" || args[k].startsWith("--exec-path") || args[k] === "--paginate" || args[k] === "-p") return false;
-    k += ["-C", "--git-dir", "--work-tree", "--namespace"].includes(args[k]) ? 2 : 1;
+  for (let a = args[k]; a?.startsWith("-"); a = args[k]) {
+    if (a === "-c" || a === "--config-env" || a.startsWith("--exec-path") || a === "--paginate" || a === "-p") return false;
+    k += ["-C", "--git-dir", "--work-tree", "--namespace"].includes(a) ? 2 : 1;
   }
   const sub = args[k];
   const rest = args.slice(k + 1);
@@ -58,13 +58,13 @@ function gitReadOnly(args: string[]): boolean {
     case "tag":
       return (operands.length === 0 || flags.some((f) => /^(-l|--list|--contains|--no-contains|--merged|--no-merged|--points-at|-n\d*|--format.*|--sort.*|-v|--verify)$/.test(f))) && !flags.some((f) => /^(-[adsfmuFe]+|--(delete|annotate|sign|force|message.*|file.*|local-user.*|edit))$/.test(f) && !/^-n\d*$/.test(f));
     case "remote":
-      return operands.length === 0 || ["show", "get-url"].includes(operands[0]);
+      return operands.length === 0 || ["show", "get-url"].includes(operands[0] ?? "");
     case "config":
       if (flags.some((f) => /^(--(add|unset.*|replace-all|rename-section|remove-section|edit|get-urlmatch)|-e)$/.test(f))) return false;
       if (flags.some((f) => /^(--get.*|-l|--list)$/.test(f))) return true;
       return operands.length === 1 || (operands[0] === "get" && operands.length === 2) || operands[0] === "list";
     case "reflog":
-      return operands.length === 0 || operands[0] === "show" || (operands.length === 1 && !["expire", "delete", "exists"].includes(operands[0]));
+      return operands.length === 0 || operands[0] === "show" || (operands.length === 1 && !["expire", "delete", "exists"].includes(operands[0] ?? "expire"));
     case "stash":
       return operands[0] === "list" || operands[0] === "show";
     case "worktree":
@@ -103,7 +103,7 @@ export function readOnlyCommand(cmd: SimpleCommand): boolean {
   if (args.some((a) => /^--?(plugin|kubeconfig|rcfile|init-file|manifest-path|toolexec|exec)(=|$)/.test(a))) return false;
   if (p === "ldd") return false; // ldd may run the program it inspects
   const operands = args.filter((a) => !a.startsWith("-"));
-  if (VERSION_ONLY.has(p) && args.length === 1 && VERSION_FLAG.test(args[0])) return true;
+  if (VERSION_ONLY.has(p) && args.length === 1 && VERSION_FLAG.test(args[0] ?? "")) return true;
   if (SHELLS.has(p)) return args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a)) && !cmd.redirects.some((r) => r.heredoc !== undefined);
   switch (p) {
     case "git":

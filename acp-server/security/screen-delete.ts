@@ -95,11 +95,12 @@ export function checkFindDelete(s: Screen, args: string[]): void {
     s.add("dangerous", "find-delete", "find -delete removes every file the search matches");
     s.unresolved("find-delete", "find -delete removes files chosen at run time");
   }
-  for (let k = 0; k < args.length; k++) {
-    if (FIND_ACTIONS.includes(args[k]) && DELETERS.includes(path.posix.basename(args[k + 1] ?? "").replace(/^\\/, ""))) {
-      s.add("dangerous", "find-exec-rm", `find ${args[k]} ${args[k + 1]} deletes every file the search matches`);
+  for (const [k, a] of args.entries()) {
+    const operand = args[k + 1];
+    if (FIND_ACTIONS.includes(a) && DELETERS.includes(path.posix.basename(operand ?? "").replace(/^\\/, ""))) {
+      s.add("dangerous", "find-exec-rm", `find ${a} ${operand} deletes every file the search matches`);
     }
-    if (/^-f(print0?|printf|ls)$/.test(args[k]) && args[k + 1] !== undefined) s.write(args[k + 1], `find ${args[k]}`);
+    if (/^-f(print0?|printf|ls)$/.test(a) && operand !== undefined) s.write(operand, `find ${a}`);
   }
 }
 

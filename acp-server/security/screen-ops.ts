@@ -119,7 +119,7 @@ export function checkOperations(s: Screen, cmd: SimpleCommand): void {
   for (const [program, sub, what] of INFRA) if (program.test(p) && sub.test(line)) s.add("dangerous", "infra-delete", `${p} ${args.slice(0, 2).join(" ")} ${what}`);
   if (p in ADMIN) {
     const pattern = ADMIN[p];
-    if (pattern === null || args.some((a) => pattern.test(a)) || pattern.test(line)) s.add("dangerous", "system-admin", `${p} changes the system's ${/tables|nft|ufw/.test(p) ? "firewall" : /mount|swap/.test(p) ? "mounts" : "users, permissions or settings"}`);
+    if (!pattern || args.some((a) => pattern.test(a)) || pattern.test(line)) s.add("dangerous", "system-admin", `${p} changes the system's ${/tables|nft|ufw/.test(p) ? "firewall" : /mount|swap/.test(p) ? "mounts" : "users, permissions or settings"}`);
   }
   const removal = PACKAGE_REMOVAL[p];
   if (removal && args.some((a) => removal.test(a))) s.add("dangerous", "package-remove", `${p} removes installed system packages`);
@@ -144,6 +144,6 @@ const CONTAINER_EXEC_ARGS = new Set(["-e", "--env", "-u", "--user", "-w", "--wor
 /** The command of `docker exec [options] CONTAINER CMD...`. */
 function containerCommand(args: string[]): string[] {
   let k = 0;
-  while (k < args.length && args[k].startsWith("-")) k += CONTAINER_EXEC_ARGS.has(args[k]) ? 2 : 1;
+  for (let a = args[k]; a?.startsWith("-"); a = args[k]) k += CONTAINER_EXEC_ARGS.has(a) ? 2 : 1;
   return args.slice(k + 1);
 }

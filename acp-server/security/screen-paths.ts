@@ -66,8 +66,7 @@ function followLinks(abs: string, cwd: string, home: string, hermesHome: string)
   let cur = "/";
   let missing = false;
   let followed = false;
-  for (let k = 0; k < parts.length && k < 256; k++) {
-    const part = parts[k];
+  for (const part of parts.slice(0, 256)) {
     if (missing) {
       cur = part === ".." ? path.posix.dirname(cur) : path.posix.join(cur, part);
       continue;

@@ -21,6 +21,7 @@ function readsScriptFromStdin(cmd: SimpleCommand): boolean {
     let k = 0;
     while (k < cmd.args.length) {
       const a = cmd.args[k];
+      if (a === undefined) break; // k < cmd.args.length
       if (a === "-") return true;
       if (!a.startsWith("-")) return false; // a script file
       if (/^-[a-zA-Z]*[cmeEpr]/.test(a) || a === "--eval" || a === "--print") return false;

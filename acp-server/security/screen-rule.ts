@@ -47,6 +47,6 @@ export function shortFlags(args: string[]): { short: string; long: string[]; ope
 
 export function firstSubcommand(args: string[], withArg: Set<string>): { sub: string | undefined; rest: string[] } {
   let k = 0;
-  while (k < args.length && args[k].startsWith("-")) k += withArg.has(args[k]) ? 2 : 1;
+  for (let a = args[k]; a?.startsWith("-"); a = args[k]) k += withArg.has(a) ? 2 : 1;
   return { sub: args[k], rest: args.slice(k + 1) };
 }

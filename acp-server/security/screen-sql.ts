@@ -35,7 +35,7 @@ export function checkSql(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): v
     if (/\.(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)/.test(text)) s.add("dangerous", "mongo-delete-all", `${cmd.program} deletes every document in a collection`);
   }
   const m = /\bdrop\s+(table|database|schema|collection)\b/i.exec(text);
-  if (m) s.add("dangerous", "sql-drop", `${cmd.program} runs DROP ${m[1].toUpperCase()}, permanently deleting it and its data`);
+  if (m) s.add("dangerous", "sql-drop", `${cmd.program} runs DROP ${(m[1] ?? "").toUpperCase()}, permanently deleting it and its data`);
   if (/\btruncate\b/i.test(text)) s.add("dangerous", "sql-truncate", `${cmd.program} runs TRUNCATE, emptying a table`);
   for (const stmt of text.split(";")) {
     if (/\bdelete\s+from\s+\S+/i.test(stmt) && !/\bwhere\b/i.test(stmt)) {

@@ -13,7 +13,7 @@ const GLOB = /[*?[]/;
 function globToRegExp(glob: string): RegExp {
   let source = "";
   for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
+    const c = glob.charAt(i);
     if ((i === 0 || glob[i - 1] === "/") && (c === "*" || c === "?" || c === "[")) source += "(?!\\.)";
     if (c === "*") source += "[^/]*";
     else if (c === "?") source += "[^/]";

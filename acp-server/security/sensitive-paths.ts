@@ -86,7 +86,7 @@ export function isSensitiveName(name: string): boolean {
  */
 export function isSensitiveRelative(relative: string): boolean {
   const parts = relative.split(/[\\/]/);
-  return isSensitiveName(parts[parts.length - 1]) || parts.slice(0, -1).some((part) => SENSITIVE_DIRS.includes(part));
+  return isSensitiveName(parts.at(-1) ?? "") || parts.slice(0, -1).some((part) => SENSITIVE_DIRS.includes(part));
 }
 
 /**

@@ -64,8 +64,7 @@ class Parser {
     }
     const out: SimpleCommand[] = [];
     if (evaluated.length > 0) out.push(unresolvedMarker(evaluated, src, depth));
-    for (let k = 0; k < built.length; k++) {
-      const { pre, b } = built[k];
+    for (const [k, { pre, b }] of built.entries()) {
       const next = built[k + 1];
       if (next && next.b.main.pipeline === b.main.pipeline) b.main.pipedTo = next.b.main.program;
       out.push(...pre, b.main, ...b.nested);

@@ -46,7 +46,7 @@ function scan(text: string, profile: ScanProfile, depth: number, budget: { left:
 
 function scanOne(text: string, profile: ScanProfile): string | undefined {
   const folded = foldText(text);
-  const plain = [withoutAuthHeaders(text), withoutAuthHeaders(folded)];
+  const plain: [asWritten: string, folded: string] = [withoutAuthHeaders(text), withoutAuthHeaders(folded)];
   for (const { reason, pattern, profiles, asWritten } of REGEXES) {
     if (profiles.includes(profile) && (asWritten ? pattern.test(plain[0]) : plain.some((view) => pattern.test(view)))) return reason;
   }
