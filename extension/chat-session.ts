@@ -3,10 +3,10 @@
 // No vscode import: the workspace facts it needs are passed in, so it runs in tests against
 // the real agent.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import type { Attachment, QueuedPrompt } from "../webview-ui/state/types";
+import type { Attachment, QueuedPrompt, SessionSummary } from "../webview-ui/state/types";
 import type { Connected } from "./agent-host";
 import type { ChatStore } from "./chat-store";
-import { listSessions } from "./history";
+import { listSessions, searchSessions } from "./history";
 import { errorMessage, userMessage, type Logger } from "./log";
 import { buildPrompt, isCommandPrompt, summarize } from "./prompt-builder";
 
@@ -155,6 +155,18 @@ export class ChatSession {
     }
     this.store.dispatch({ type: "history", open: true, loading: true });
     await this.refreshHistory();
+  }
+
+  /** The history searched by content; `ok: false` when the agent cannot (the panel then filters by title). */
+  async searchHistory(query: string): Promise<{ ok: boolean; sessions: SessionSummary[] }> {
+    if (!query.trim()) return { ok: true, sessions: [] };
+    try {
+      const { agent } = await this.deps.connected();
+      return { ok: true, sessions: await searchSessions(agent, query, this.deps.cwd()) };
+    } catch (error) {
+      this.deps.log.warn(`history search failed: ${errorMessage(error)}`);
+      return { ok: false, sessions: [] };
+    }
   }
 
   private async refreshHistory(): Promise<void> {

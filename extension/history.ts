@@ -1,6 +1,7 @@
 // The history list: `session/list` for this workspace, following `nextCursor` up to a limit,
-// newest first. No vscode import.
+// newest first; and its search over message content (`_hermes/sessions/search`). No vscode import.
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { sessionSummarySchema } from "../webview-ui/state/schemas";
 import type { SessionSummary } from "../webview-ui/state/types";
 
 const MAX_SESSIONS = 200;
@@ -16,6 +17,16 @@ export async function listSessions(agent: acp.ClientContext, cwd: string | undef
   return sessions
     .slice(0, max)
     .sort((a, b) => (b.updatedAt ?? "").localeCompare(a.updatedAt ?? ""));
+}
+
+/** Sessions whose messages match `query` (the agent's `_hermes/sessions/search`), best first. */
+export async function searchSessions(agent: acp.ClientContext, query: string, cwd: string | undefined): Promise<SessionSummary[]> {
+  const answer = await agent.request<{ sessions?: unknown }>("_hermes/sessions/search", { query, ...(cwd ? { cwd } : {}) });
+  const hits = Array.isArray(answer?.sessions) ? answer.sessions : [];
+  return hits.flatMap((hit: unknown) => {
+    const parsed = sessionSummarySchema.safeParse(hit);
+    return parsed.success ? [parsed.data] : [];
+  });
 }
 
 export function toSummary(info: acp.SessionInfo): SessionSummary {

@@ -29,6 +29,7 @@ const handlers: Handlers = {
     chat.focusComposer();
   },
   history: (chat, { open }) => chat.session.showHistory(open),
+  historySearch: async (chat, { query }) => chat.store.broadcast({ type: "historyResults", query, ...(await chat.session.searchHistory(query)) }),
   openSession: (chat, { sessionId }) => {
     const title = chat.store.state.history.sessions.find((s) => s.sessionId === sessionId)?.title;
     return chat.session.load(sessionId, title);

@@ -3,7 +3,7 @@
 // ChatAction, whose schemas live next to their types (./state/schemas.ts); everything the
 // panel can ask for is checked strictly here.
 import { z } from "zod";
-import { chatActionSchema, chatStateSchema } from "./state/schemas";
+import { chatActionSchema, chatStateSchema, sessionSummarySchema } from "./state/schemas";
 
 const id = z.string().min(1).max(200);
 
@@ -11,6 +11,8 @@ export const hostToPanel = z.discriminatedUnion("type", [
   z.object({ type: z.literal("snapshot"), state: chatStateSchema }),
   z.object({ type: z.literal("actions"), actions: z.array(chatActionSchema) }),
   z.object({ type: z.literal("mentionResults"), query: z.string(), files: z.array(z.object({ uri: z.string(), path: z.string() })) }),
+  /** A history search's hits over message content (`ok: false`: the agent cannot search; filter by title). */
+  z.object({ type: z.literal("historyResults"), query: z.string(), ok: z.boolean(), sessions: z.array(sessionSummarySchema) }),
   /** Focus the composer, optionally replacing its text (explain / fix selection). */
   z.object({ type: z.literal("focusComposer"), text: z.string().optional() }),
 ]);
@@ -39,6 +41,8 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("setConfigOption"), configId: id, value: z.union([z.string(), z.boolean()]) }),
   z.object({ type: z.literal("newChat") }),
   z.object({ type: z.literal("history"), open: z.boolean() }),
+  /** Searches the history by content (the agent's `_hermes/sessions/search`). */
+  z.object({ type: z.literal("historySearch"), query: z.string().max(500) }),
   z.object({ type: z.literal("openSession"), sessionId: id }),
   /** Forks the current session keeping its first `turns` prompts and their answers. */
   z.object({ type: z.literal("forkSession"), turns: z.number().int().min(0) }),

@@ -134,6 +134,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       return { sessionId: session.id, ...(await opened(session, client)) };
     })
     .onRequest(acp.methods.agent.session.list, async ({ params }) => hub.list(params))
+    // History search over message content (the panel's history view); params checked inside.
+    .onRequest("_hermes/sessions/search", (params: unknown) => params, async ({ params }) => {
+      const [{ searchSessions }, current] = await Promise.all([import("./session-search"), getRuntime()]);
+      return searchSessions(current.sessions, params);
+    })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await hub.close(params.sessionId);
       return {};

@@ -1,9 +1,11 @@
 // One-off host messages that are not state: mention search results and "focus the composer".
 // The composer subscribes; nothing is stored.
+import type { SessionSummary } from "../state/types";
 
 export type HostEvent =
   | { type: "mentionResults"; query: string; files: { uri: string; path: string }[] }
-  | { type: "focusComposer"; text?: string };
+  | { type: "focusComposer"; text?: string }
+  | { type: "historyResults"; query: string; ok: boolean; sessions: SessionSummary[] };
 
 const listeners = new Set<(event: HostEvent) => void>();
 

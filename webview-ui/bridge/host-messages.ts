@@ -11,6 +11,7 @@ const handlers: Handlers = {
   snapshot: (m) => replaceChatState(m.state),
   actions: (m) => enqueueActions(m.actions),
   mentionResults: (m) => emitHostEvent(m),
+  historyResults: (m) => emitHostEvent(m),
   focusComposer: (m) => emitHostEvent(m),
 };
 

@@ -1,6 +1,8 @@
-// Past sessions of this workspace: searchable by title, open on click, delete after an inline
-// confirmation. Replaces the transcript while open.
-import { useMemo, useRef, useState } from "preact/hooks";
+// Past sessions of this workspace: searchable by title and, through the agent's index, by what
+// was said in them; each row shows the title, the first prompt and the workspace. Open on click,
+// delete after an inline confirmation. Replaces the transcript while open.
+import { useEffect, useMemo, useRef, useState } from "preact/hooks";
+import { onHostEvent } from "../bridge/host-events";
 import type { ChatState, SessionSummary } from "../state/types";
 import { useStore } from "../bridge/external-store";
 import { updateView, viewStore } from "../bridge/view-state";
@@ -13,7 +15,14 @@ import { memo } from "./memo";
 
 export const HistoryView = memo(function HistoryView({ history, currentId }: { history: ChatState["history"]; currentId: string | null }) {
   const query = useStore(viewStore, (v) => v.historyQuery);
-  const sessions = useMemo(() => filterSessions(history.sessions, query), [history.sessions, query]);
+  const found = useContentSearch(query);
+  const sessions = useMemo(() => {
+    const byTitle = filterSessions(history.sessions, query);
+    if (!found) return byTitle;
+    // Content hits first (best match first), then title matches the content search did not find.
+    const hits = new Set(found.map((s) => s.sessionId));
+    return [...found, ...byTitle.filter((s) => !hits.has(s.sessionId))];
+  }, [history.sessions, query, found]);
   return (
     <div class="history">
       <div class="history-bar">
@@ -26,7 +35,7 @@ export const HistoryView = memo(function HistoryView({ history, currentId }: { h
             type="search"
             data-testid="history-search"
             placeholder="Search chats"
-            aria-label="Search chats by title"
+            aria-label="Search chats by title and content"
             value={query}
             autoFocus
             onInput={(e) => updateView(() => ({ historyQuery: e.currentTarget.value }))}
@@ -68,6 +77,17 @@ function HistoryRow({ session, current }: { session: SessionSummary; current: bo
         <button type="button" class="history-open" onClick={() => post({ type: "openSession", sessionId: session.sessionId })} aria-current={current ? "true" : undefined}>
           <span class="history-title truncate">{title}</span>
           <span class="history-time muted">{relativeTime(session.updatedAt)}</span>
+          <span class="history-detail muted truncate" data-testid="history-detail">
+            {session.firstPrompt && session.firstPrompt !== title ? <span class="history-first-prompt">{session.firstPrompt}</span> : null}
+            <span class="history-workspace" title={session.cwd}>
+              {workspaceName(session.cwd)}
+            </span>
+          </span>
+          {session.snippet && (
+            <span class="history-snippet muted" data-testid="history-snippet">
+              <Snippet text={session.snippet} />
+            </span>
+          )}
         </button>
         <button
           ref={trash}
@@ -100,4 +120,37 @@ function HistoryRow({ session, current }: { session: SessionSummary; current: bo
       )}
     </li>
   );
+}
+
+const SEARCH_DEBOUNCE_MS = 200;
+
+/** The agent's content search for `query` (debounced), or undefined: no query, not answered yet, or not supported. */
+function useContentSearch(query: string): SessionSummary[] | undefined {
+  const [results, setResults] = useState<{ query: string; sessions: SessionSummary[] } | undefined>(undefined);
+  const current = useRef(query);
+  current.current = query;
+  useEffect(
+    () =>
+      onHostEvent((event) => {
+        if (event.type === "historyResults" && event.query === current.current) setResults(event.ok ? { query: event.query, sessions: event.sessions } : undefined);
+      }),
+    [],
+  );
+  useEffect(() => {
+    if (!query.trim()) return;
+    const timer = setTimeout(() => post({ type: "historySearch", query }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [query]);
+  return query.trim() && results?.query === query ? results.sessions : undefined;
+}
+
+/** The folder a session ran in, by its last path segment. */
+function workspaceName(cwd: string): string {
+  return cwd.split(/[\\/]/).filter(Boolean).pop() ?? cwd;
+}
+
+/** A snippet with its matched words (the index marks them [like this]) highlighted. */
+function Snippet({ text }: { text: string }) {
+  const parts = text.split(/(\[[^\]]*\])/);
+  return <>{parts.map((part, i) => (part.startsWith("[") && part.endsWith("]") ? <mark key={i}>{part.slice(1, -1)}</mark> : part))}</>;
 }

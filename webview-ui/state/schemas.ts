@@ -90,7 +90,14 @@ const attachment: z.ZodType<Attachment> = z.discriminatedUnion("kind", [
 ]);
 const attachmentSummary: z.ZodType<AttachmentSummary> = z.object({ kind: z.enum(["file", "selection", "image"]), name: text });
 const queuedPrompt: z.ZodType<QueuedPrompt> = z.object({ id: text, text, attachments: z.array(attachment) });
-const sessionSummary: z.ZodType<SessionSummary> = z.object({ sessionId: text, title: text.optional(), cwd: text, updatedAt: text.optional() });
+export const sessionSummarySchema: z.ZodType<SessionSummary> = z.object({
+  sessionId: text,
+  title: text.optional(),
+  cwd: text,
+  updatedAt: text.optional(),
+  firstPrompt: text.optional(),
+  snippet: text.optional(),
+});
 const reviewHunk: z.ZodType<ReviewHunk> = z.object({
   oldStart: z.number(),
   oldLines: z.number(),
@@ -155,7 +162,7 @@ export const chatStateSchema: z.ZodType<ChatState> = z.object({
   commands: z.array(command),
   plan: z.array(planEntry),
   usage: z.object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: text }).optional() }).optional(),
-  history: z.object({ open: z.boolean(), loading: z.boolean(), sessions: z.array(sessionSummary), error: text.optional() }),
+  history: z.object({ open: z.boolean(), loading: z.boolean(), sessions: z.array(sessionSummarySchema), error: text.optional() }),
   terminals: z.record(z.string(), terminalOutput),
   seq: z.number(),
 });
@@ -182,5 +189,5 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion("typ
   z.object({ type: z.literal("terminalOutput"), terminalId: text, text, truncated: z.boolean().optional() }),
   z.object({ type: z.literal("terminalExited"), terminalId: text, exitCode: z.number().nullable(), signal: text.nullable() }),
   z.object({ type: z.literal("configOptions"), configOptions: z.array(configOption) }),
-  z.object({ type: z.literal("history"), open: z.boolean().optional(), loading: z.boolean().optional(), sessions: z.array(sessionSummary).optional(), error: text.optional() }),
+  z.object({ type: z.literal("history"), open: z.boolean().optional(), loading: z.boolean().optional(), sessions: z.array(sessionSummarySchema).optional(), error: text.optional() }),
 ]);

@@ -116,6 +116,10 @@ export interface SessionSummary {
   title?: string;
   cwd: string;
   updatedAt?: string;
+  /** The session's first prompt (a content search's hit has it). */
+  firstPrompt?: string;
+  /** Text around a content search's match, the matched words in [brackets]. */
+  snippet?: string;
 }
 
 /** One editor terminal's output (the newest ~64 KB) and, once it ended, how. */
