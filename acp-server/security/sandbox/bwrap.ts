@@ -22,6 +22,8 @@ export interface BwrapOptions {
   command: string[];
   /** What of /proc to lock and mask: procGuard() (required, so no caller forgets it). */
   proc: ProcGuard;
+  /** A descriptor bwrap reads a seccomp program from (seccomp.ts); the caller opens it. */
+  seccompFd?: number;
 }
 
 export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[] {
@@ -49,6 +51,7 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
     args.push("--ro-bind", dirname(policy.network.proxySocket), SANDBOX_PROXY_DIR);
   }
   if (policy.home) args.push("--remount-ro", policy.home.path);
+  if (options.seccompFd !== undefined) args.push("--seccomp", String(options.seccompFd));
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", options.cwd, "--", ...options.command);
   return args;
 }

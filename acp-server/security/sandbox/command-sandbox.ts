@@ -2,7 +2,7 @@
 // It turns the session's scope (workspace roots, mode, homes) and the config into a policy,
 // and the policy into the program to spawn (bwrap … -- bash -c line, or sandbox-exec -p …).
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hermesHome } from "../../config/paths";
@@ -13,6 +13,7 @@ import { sandboxStatus, type SandboxSetting, type SandboxStatus } from "./detect
 import { procGuard } from "./proc-guard";
 import { resolveSandboxPolicy, type SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
+import { setIdFilter } from "./seccomp";
 import { sandboxStateDir, sessionTempDir } from "./temp-dir";
 import { AgentError } from "../../util/agent-error";
 
@@ -53,6 +54,20 @@ export class SandboxUnavailableError extends AgentError<"config"> {
     super("config", message, {});
     this.name = "SandboxUnavailableError";
   }
+}
+
+// One digit: dash (/bin/sh on Debian) reads only single-digit descriptors in a redirection.
+const SECCOMP_FD = 9;
+let filterPath: string | null | undefined;
+
+/** The seccomp program's file (written once per process), or undefined on an architecture without one. */
+function seccompFile(): string | undefined {
+  if (filterPath === undefined) {
+    const program = setIdFilter();
+    filterPath = program ? path.join(sandboxStateDir(), "seccomp-setid.bpf") : null;
+    if (program && filterPath) writeFileSync(filterPath, program, { mode: 0o600 });
+  }
+  return filterPath ?? undefined;
 }
 
 export class CommandSandbox {
@@ -106,7 +121,11 @@ export class CommandSandbox {
       command = [process.execPath, "-e", FORWARDER_SCRIPT, `${SANDBOX_PROXY_DIR}/proxy.sock`, String(SANDBOX_PROXY_PORT), ...command];
       env = proxyEnv(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`);
     }
-    const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command, proc: procGuard() });
+    const filter = seccompFile();
+    const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command, proc: procGuard(), ...(filter ? { seccompFd: SECCOMP_FD } : {}) });
+    // bwrap reads the filter from a descriptor: a tiny sh opens the file on it and execs bwrap
+    // (same pid, so the process group and cancel work as before; bwrap closes it after loading).
+    if (filter) return { file: "/bin/sh", args: ["-c", `exec "$0" "$@" ${SECCOMP_FD}<'${filter.replace(/'/g, "'\\''")}'`, status.program, ...args], env, policy };
     return { file: status.program, args, env, policy };
   }
 }
