@@ -149,7 +149,7 @@ async function askToRestore(deps: CheckpointCommandDeps, store: CheckpointStore,
 }
 
 function report(result: RestoreResult, turn: number): string {
-  const lines = [`Restored ${result.applied.length} file${result.applied.length === 1 ? "" : "s"} to their state before turn ${turn}.`];
+  const lines = [`Restored ${result.applied.length} file${result.applied.length === 1 ? "" : "s"} to before turn ${turn}.`];
   if (result.skipped.length) lines.push(`Kept as they are: ${result.skipped.map((s) => `\`${s.path}\` (${s.reason})`).join(", ")}.`);
   if (result.failed.length) lines.push(`**Could not restore:** ${result.failed.map((f) => `\`${f.path}\` (${f.error})`).join(", ")}.`);
   lines.push(`The state before this restore is kept in the checkpoint store (commit ${result.backupCommit.slice(0, 12)}).`);

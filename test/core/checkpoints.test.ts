@@ -59,7 +59,7 @@ test("an edit, a created, a deleted and a renamed file are undone by /undo after
     assert.ok(diffs.some((d) => d.type === "diff" && d.path === path.join(project, "a.txt") && d.oldText === "two\n" && d.newText === "one\n"), "a.txt's diff");
     assert.ok(diffs.some((d) => d.type === "diff" && d.path.endsWith("gone.txt") && d.newText === "delete me\n"), "gone.txt comes back");
     assert.deepEqual(await files(project, names), before, "the disk equals the pre-turn snapshot");
-    assert.match(agentText(hermes, sessionId), /Restored 5 files to their state before turn 1/);
+    assert.match(agentText(hermes, sessionId), /Restored 5 files to before turn 1/);
   } finally {
     await hermes.close();
   }
