@@ -120,9 +120,9 @@ class Screener implements CommandScreen {
   private recordLink(cmd: SimpleCommand): void {
     if (cmd.program !== "ln" || !cmd.args.some((a) => /^-[A-Za-z]*s|^--symbolic$/.test(a))) return;
     const operands = cmd.args.filter((a) => !a.startsWith("-"));
-    if (operands.length === 0) return;
-    const target = operands[0];
-    const link = operands.length > 1 ? operands[operands.length - 1] : path.posix.basename(target);
+    const [target, ...rest] = operands;
+    if (target === undefined) return;
+    const link = rest.at(-1) ?? path.posix.basename(target);
     const targetAbs = target.startsWith("/") || target.startsWith("~") || target.startsWith("$") ? this.abs(target) : this.abs(path.posix.join(path.posix.dirname(link), target));
     this.plannedLinks.set(this.abs(link), targetAbs);
   }
@@ -137,10 +137,11 @@ class Screener implements CommandScreen {
     for (const a of assigned) {
       const m = /^(HOME|CDPATH)=(.*)$/.exec(a);
       if (!m) continue;
-      this.unresolved("reassigned-path", `${m[1]} is reassigned, so \`~\` and \`cd\` after it cannot be followed`);
-      for (const dir of m[2].split(":")) {
-        if (dir !== "" && inHermesState(this.abs(dir), this.st)) this.add("dangerous", "hermes-state", `${m[1]} is set to ${dir}, inside Hermes's own state, which commands may not change`);
-        if (m[1] === "CDPATH") this.cdPath.push(dir);
+      const [, name = "HOME", value = ""] = m; // both groups always take part in a match
+      this.unresolved("reassigned-path", `${name} is reassigned, so \`~\` and \`cd\` after it cannot be followed`);
+      for (const dir of value.split(":")) {
+        if (dir !== "" && inHermesState(this.abs(dir), this.st)) this.add("dangerous", "hermes-state", `${name} is set to ${dir}, inside Hermes's own state, which commands may not change`);
+        if (name === "CDPATH") this.cdPath.push(dir);
       }
     }
   }
@@ -244,7 +245,9 @@ class Screener implements CommandScreen {
       }
       if (this.cdPath.length > 0 || cmd.assignments.some((a) => a.startsWith("CDPATH="))) this.cwdComputed = true;
       this.st.cwd = this.abs(operand);
-      if (cmd.argWords[at].dynamic.some((d) => !PATTERN_MARKERS.has(d)) || this.st.cwd.includes("$")) this.cwdComputed = true;
+      const word = cmd.argWords[at];
+      // A word we cannot see is computed, as far as the screen knows.
+      if (!word || word.dynamic.some((d) => !PATTERN_MARKERS.has(d)) || this.st.cwd.includes("$")) this.cwdComputed = true;
     }
   }
 

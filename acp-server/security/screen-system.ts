@@ -62,7 +62,7 @@ export function checkKillByName(s: Screen, p: string, args: string[]): void {
   const operands: string[] = [];
   let byOwner = false;
   for (let k = 0; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     if (a === "--") {
       operands.push(...args.slice(k + 1));
       break;
@@ -155,10 +155,10 @@ export function checkContainer(s: Screen, p: string, args: string[]): void {
   if (args.some((a) => a === "--privileged" || /^--(pid|net|ipc|uts|userns)=host$/.test(a) || a === "--cap-add=ALL" || a === "--cap-add=SYS_ADMIN")) {
     s.add("dangerous", "container-host", `${p} ${sub} gives the container control of the host (--privileged or host namespaces)`);
   }
-  for (let k = 0; k < args.length; k++) {
-    const spec = args[k] === "-v" || args[k] === "--volume" || args[k] === "--mount" ? args[k + 1] : /^(-v|--volume=|--mount=)/.test(args[k]) ? args[k].replace(/^(-v|--volume=|--mount=)/, "") : undefined;
+  for (const [k, a] of args.entries()) {
+    const spec = a === "-v" || a === "--volume" || a === "--mount" ? args[k + 1] : /^(-v|--volume=|--mount=)/.test(a) ? a.replace(/^(-v|--volume=|--mount=)/, "") : undefined;
     if (spec === undefined) continue;
-    const source = /source=([^,]+)|src=([^,]+)/.exec(spec)?.slice(1).find(Boolean) ?? spec.split(":")[0];
+    const source = /source=([^,]+)|src=([^,]+)/.exec(spec)?.slice(1).find(Boolean) ?? spec.split(":")[0] ?? spec;
     const abs = s.abs(source);
     if (abs === "/" || abs === s.st.home || /^\/(etc|var\/run\/docker\.sock|run\/docker\.sock|root|boot|dev|proc|sys)(\/|$)/.test(abs) || abs === s.st.hermesHome) {
       s.add("dangerous", "container-host", `${p} ${sub} mounts ${s.show(abs)} from the host into the container, where it can be changed freely`);
@@ -167,12 +167,12 @@ export function checkContainer(s: Screen, p: string, args: string[]): void {
 }
 
 function worldWritableMode(mode: string): boolean {
-  if (/^[0-7]{3,4}$/.test(mode)) return ["2", "3", "6", "7"].includes(mode[mode.length - 1]);
+  if (/^[0-7]{3,4}$/.test(mode)) return ["2", "3", "6", "7"].includes(mode.charAt(mode.length - 1));
   return mode.split(",").some((clause) => {
     const m = /^([ugoa]*)([+=])([rwxXst]*)$/.exec(clause);
     if (!m) return false;
-    const who = m[1];
-    return m[3].includes("w") && (who.includes("a") || who.includes("o"));
+    const [, who = "", , perms = ""] = m; // who, operator, permissions: all take part (possibly empty)
+    return perms.includes("w") && (who.includes("a") || who.includes("o"));
   });
 }
 

@@ -20,8 +20,9 @@ export function checkDd(s: Screen, args: string[]): void {
 export function checkTruncate(s: Screen, args: string[]): void {
   const ops: string[] = [];
   for (let k = 0; k < args.length; k++) {
-    if (args[k] === "-s" || args[k] === "-r") k++;
-    else if (!args[k].startsWith("-")) ops.push(args[k]);
+    const a = args[k]!; // k < args.length
+    if (a === "-s" || a === "-r") k++;
+    else if (!a.startsWith("-")) ops.push(a);
   }
   for (const a of ops) s.write(a, "truncate");
 }
@@ -29,7 +30,7 @@ export function checkTruncate(s: Screen, args: string[]): void {
 /** `curl -o FILE`, `wget -O FILE`: the download lands in a file. */
 export function checkDownloadOutput(s: Screen, p: string, args: string[]): void {
   for (let k = 0; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     if ((p === "curl" && (a === "-o" || a === "--output")) || (p === "wget" && (a === "-O" || a === "--output-document"))) s.write(args[k + 1] ?? "", p);
     else if (a.startsWith("--output=") || a.startsWith("--output-document=")) s.write(a.slice(a.indexOf("=") + 1), p);
   }
@@ -42,7 +43,7 @@ export function checkCopy(s: Screen, cmd: SimpleCommand): void {
   let targetDir: string | undefined;
   let ended = false;
   for (let k = 0; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     if (ended || !a.startsWith("-") || a === "-") operands.push(a);
     else if (a === "--") ended = true;
     else if (a === "-t") targetDir = args[++k];
@@ -51,7 +52,7 @@ export function checkCopy(s: Screen, cmd: SimpleCommand): void {
   }
   if (operands.length === 0) return;
   if (p === "ln" && operands.length === 1 && targetDir === undefined) operands.push(".");
-  const dest = targetDir ?? operands[operands.length - 1];
+  const dest = targetDir ?? operands[operands.length - 1]!; // operands is not empty (checked above)
   if (p === "rsync") checkRsyncDelete(s, args, dest);
   const sources = targetDir !== undefined ? operands : operands.slice(0, -1);
   if (p === "mv" && s.abs(dest) === "/dev/null") {

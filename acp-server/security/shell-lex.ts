@@ -225,7 +225,7 @@ export function tokenize(src: string, evaluated: string[] = []): Tok[] {
       }
       return -1;
     };
-    while (i < n && !WORD_BREAK.has(src[i])) {
+    while (i < n && !WORD_BREAK.has(src.charAt(i))) {
       const ch = src[i];
       if (ch === "\\") {
         if (src[i + 1] === "\n") {
@@ -332,7 +332,7 @@ export function segment(toks: Tok[]): Segment[] {
     return cur;
   };
   for (let k = 0; k < toks.length; k++) {
-    const tok = toks[k];
+    const tok = toks[k]!; // k < toks.length
     if (tok.t === "op") {
       if (cur) {
         cur.sepAfter = tok.op;

@@ -104,10 +104,11 @@ export class WordResolver {
   /** Records `NAME=value` words of an assignment-only command or `export`/`declare`/`local`. */
   record(words: Word[]): void {
     for (const word of words) {
-      const m = ASSIGNMENT.exec(word.text);
-      if (!m || m[2] !== undefined) continue;
-      if (word.dynamic.length > 0 || word.text.includes("+=")) this.lineVars.delete(m[1]);
-      else this.lineVars.set(m[1], word.text.slice(m[0].length));
+      const [whole, name, subscript] = ASSIGNMENT.exec(word.text) ?? [];
+      // Not recorded means not known: a later $NAME stays computed at run time.
+      if (whole === undefined || name === undefined || subscript !== undefined) continue;
+      if (word.dynamic.length > 0 || word.text.includes("+=")) this.lineVars.delete(name);
+      else this.lineVars.set(name, word.text.slice(whole.length));
     }
   }
 }
@@ -119,13 +120,14 @@ export function expandBraces(text: string): string[] {
   while (pending.length > 0 && out.length + pending.length <= MAX_BRACE_WORDS) {
     const current = pending.shift() as string;
     const m = /(^|[^$])\{([^{}]*)\}/.exec(current);
-    const group = m ? alternatives(m[2]) : undefined;
+    const [, before = "", body = ""] = m ?? [];
+    const group = m ? alternatives(body) : undefined;
     if (!m || !group) {
       out.push(current);
       continue;
     }
-    const open = m.index + m[1].length;
-    const close = open + m[2].length + 2;
+    const open = m.index + before.length;
+    const close = open + body.length + 2;
     for (const alt of group) pending.push(current.slice(0, open) + alt + current.slice(close));
   }
   return [...out, ...pending];
@@ -134,10 +136,11 @@ export function expandBraces(text: string): string[] {
 function alternatives(body: string): string[] | undefined {
   if (body.includes(",")) return body.split(",");
   const range = /^(-?\d+|[A-Za-z])\.\.(-?\d+|[A-Za-z])$/.exec(body);
-  if (!range) return undefined;
-  const numeric = /\d/.test(range[1]);
-  const from = numeric ? Number(range[1]) : range[1].charCodeAt(0);
-  const to = numeric ? Number(range[2]) : range[2].charCodeAt(0);
+  const [, first, last] = range ?? [];
+  if (first === undefined || last === undefined) return undefined;
+  const numeric = /\d/.test(first);
+  const from = numeric ? Number(first) : first.charCodeAt(0);
+  const to = numeric ? Number(last) : last.charCodeAt(0);
   const step = from <= to ? 1 : -1;
   const values: string[] = [];
   for (let v = from; values.length < MAX_BRACE_WORDS; v += step) {
