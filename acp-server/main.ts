@@ -17,6 +17,7 @@ Usage:
                              Run one turn and stream the reply (one-shot, for scripts)
       -c, --continue         Resume the last session in this folder
       --resume ID            Resume a session
+      --take-over            Own a resumed session another Hermes process (an editor) has open
       --cwd DIR              Working directory (default: the current one)
       -y, --yes              Allow every edit without asking
   hermes setup               Choose provider, key and model (or a running Ollama / LM Studio),
@@ -138,16 +139,18 @@ async function runSetupCommand(args: string[]): Promise<never> {
   );
 }
 
-function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: boolean; continueLast: boolean; resume?: string } {
+function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: boolean; continueLast: boolean; resume?: string; takeOver: boolean } {
   let cwd = process.cwd();
   let yes = false;
   let continueLast = false;
+  let takeOver = false;
   let resume: string | undefined;
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!; // i < args.length
     if (arg === "--yes" || arg === "-y") yes = true;
     else if (arg === "--continue" || arg === "-c") continueLast = true;
+    else if (arg === "--take-over") takeOver = true;
     else if (arg === "--resume") resume = args[++i] ?? usageError("--resume needs a session id (hermes sessions list)");
     else if (arg === "--cwd") cwd = args[++i] ?? usageError("--cwd needs a directory");
     else if (arg === "--") {
@@ -160,9 +163,10 @@ function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: bool
   const prompt = words.join(" ").trim();
   if (prompt && (continueLast || resume)) usageError("--continue and --resume start the interactive chat: leave out the prompt");
   if (continueLast && resume) usageError("--continue or --resume, not both");
+  if (takeOver && !continueLast && !resume) usageError("--take-over goes with --continue or --resume");
   const folder = path.resolve(cwd);
   if (!isDirectory(folder)) fail(`--cwd ${folder}: no such folder`);
-  return { prompt, cwd: folder, yes, continueLast, ...(resume ? { resume } : {}) };
+  return { prompt, cwd: folder, yes, continueLast, takeOver, ...(resume ? { resume } : {}) };
 }
 
 function isDirectory(folder: string): boolean {

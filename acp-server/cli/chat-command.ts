@@ -28,6 +28,8 @@ export interface ChatOptions {
   continueLast?: boolean;
   /** REPL: resume this session. */
   resume?: string;
+  /** REPL: resume as the owner even if another Hermes process has the session open. */
+  takeOver?: boolean;
 }
 
 export async function runChat(options: ChatOptions): Promise<number> {
@@ -62,7 +64,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     return await clientApp.connectWith(agentApp, async (agent) => {
       await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
       if (interactive) {
-        return runRepl(agent, renderer, questions!, { cwd: options.cwd, continueLast: !!options.continueLast, resume: options.resume, home: hermesHome(), timeoutSeconds: await timeoutSeconds() });
+        return runRepl(agent, renderer, questions!, { cwd: options.cwd, continueLast: !!options.continueLast, resume: options.resume, takeOver: !!options.takeOver, home: hermesHome(), timeoutSeconds: await timeoutSeconds() });
       }
       let sessionId: string;
       try {

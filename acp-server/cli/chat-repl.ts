@@ -1,6 +1,6 @@
 // The interactive `hermes chat`: one session, many turns. `--continue` resumes the last
 // session in this folder, `--resume ID` a given one. Lines starting with / are commands: the
-// REPL's own (/exit, /new, /sessions, /resume, /history) or the agent's (/help, /context,
+// REPL's own (/exit, /new, /sessions, /resume, /takeover, /history) or the agent's (/help, /context,
 // /compress, /model, ...). Ctrl-C cancels a running turn; at the prompt it quits, as Ctrl-D does.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { appendFileSync, readFileSync } from "node:fs";
@@ -13,12 +13,14 @@ export interface ReplOptions {
   cwd: string;
   continueLast: boolean;
   resume?: string;
+  /** Resume as the session's owner even when another Hermes process (an editor) has it open. */
+  takeOver?: boolean;
   home: string;
   timeoutSeconds: number;
 }
 
 const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /sessions (this folder's), /resume ID,
-/history [text] (search what you typed). Anything else starting with / goes to the agent (/help lists its commands).
+/takeover (own a session another Hermes process has open), /history [text] (search what you typed). Anything else starting with / goes to the agent (/help lists its commands).
 Ctrl-C cancels a running turn.
 `;
 
@@ -31,20 +33,22 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     const { sessions } = await agent.request(acp.methods.agent.session.list, { cwd: options.cwd });
     return [...sessions].sort((a, b) => String(b.updatedAt ?? "").localeCompare(String(a.updatedAt ?? "")));
   };
-  const resume = async (sessionId: string) => {
-    await agent.request(acp.methods.agent.session.resume, { sessionId, cwd: options.cwd, mcpServers });
-    err(`Resumed session ${sessionId}.\n`);
+  // Taking a session over is explicit (the editor that had it open stops writing to it), so it
+  // happens only with --take-over or /takeover, never on a plain resume.
+  const resume = async (sessionId: string, takeOver = false) => {
+    await agent.request(acp.methods.agent.session.resume, { sessionId, cwd: options.cwd, mcpServers, ...(takeOver ? { _meta: { "hermes/takeOver": true } } : {}) });
+    err(`${takeOver ? "Took over" : "Resumed"} session ${sessionId}.\n`);
     return sessionId;
   };
   const fresh = async () => (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers })).sessionId;
 
   let sessionId: string;
   try {
-    if (options.resume) sessionId = await resume(options.resume);
+    if (options.resume) sessionId = await resume(options.resume, options.takeOver);
     else if (options.continueLast) {
       const last = (await recent())[0];
       if (!last) err("No earlier session in this folder: starting a new one.\n");
-      sessionId = last ? await resume(last.sessionId) : await fresh();
+      sessionId = last ? await resume(last.sessionId, options.takeOver) : await fresh();
     } else sessionId = await fresh();
   } catch (error) {
     err(`hermes: cannot start a session: ${requestErrorText(error)}\n`);
@@ -80,6 +84,10 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
       else sessionId = await resume(args[0]).catch((error: unknown) => (err(`hermes: ${requestErrorText(error)}\n`), sessionId));
       continue;
     }
+    if (command === "/takeover") {
+      sessionId = await resume(sessionId, true).catch((error: unknown) => (err(`hermes: ${requestErrorText(error)}\n`), sessionId));
+      continue;
+    }
     if (command === "/history") {
       const needle = args.join(" ").toLowerCase();
       const found = readHistory(historyFile).filter((entry) => entry.toLowerCase().includes(needle) && !entry.startsWith("/history"));
@@ -109,7 +117,10 @@ export async function turn(agent: acp.ClientContext, renderer: ChatRenderer, que
     return response.stopReason;
   } catch (error) {
     renderer.finishLine();
-    process.stderr.write(`hermes: ${requestErrorText(error)}\n`);
+    const owner = ownerPid(error);
+    // The edge's hint names the ACP _meta flag; at a terminal the way is /takeover.
+    if (owner !== undefined) process.stderr.write(`hermes: another Hermes process (pid ${owner}) has this session open, so this chat only follows it. Close it there, or type /takeover to make this chat its owner.\n`);
+    else process.stderr.write(`hermes: ${requestErrorText(error)}\n`);
     return "failed";
   } finally {
     stopWaiting();
@@ -117,7 +128,14 @@ export async function turn(agent: acp.ClientContext, renderer: ChatRenderer, que
   }
 }
 
-/** The failure in plain words: no "Internal error" label on a 401 or a network error. */
+/** The pid of the process that owns the session, when the error is "owned elsewhere". */
+function ownerPid(error: unknown): number | undefined {
+  const data = (error as { data?: unknown } | null)?.data;
+  if (typeof data !== "object" || data === null) return undefined;
+  const pid = (data as { ownerPid?: unknown }).ownerPid;
+  return typeof pid === "number" ? pid : undefined;
+}
+
 function remember(file: string, line: string): void {
   try {
     appendFileSync(file, `${line.replace(/\n/g, " ")}\n`, { mode: 0o600 });

@@ -149,3 +149,37 @@ test("--resume ID resumes that session; /sessions lists this folder's; an unknow
   assert.equal(await unknown.exited, 1, unknown.output());
   assert.match(unknown.output(), /hermes: cannot start a session: /);
 });
+
+test("a session another process has open is followed; a prompt says /takeover; /takeover makes this chat its owner", async (t) => {
+  const owner = spawnInPty([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => owner.kill());
+  await owner.waitFor(PROMPT);
+  const id = /\(session ([0-9a-f-]{36})\)/.exec(owner.output())![1]!;
+
+  const follower = spawnInPty([process.execPath, HERMES_BIN, "chat", "--resume", id, "--cwd", project], { env });
+  t.after(() => follower.kill());
+  await follower.waitFor(new RegExp(`Resumed session ${id}\\.[\\s\\S]*\\n› $`));
+  const asked = model.requests.length;
+  let mark = follower.output().length;
+  follower.write("hello from the terminal\r");
+  await follower.waitFor(/another Hermes process \(pid \d+\) has this session open[\s\S]*type \/takeover[\s\S]*\n› $/, { from: mark });
+  assert.equal(model.requests.length, asked, "a follower's prompt never reaches the model");
+
+  mark = follower.output().length;
+  follower.write("/takeover\r");
+  await follower.waitFor(new RegExp(`Took over session ${id}\\.[\\s\\S]*\\n› $`), { from: mark });
+  model.enqueue({ text: "OWNED-REPLY" });
+  mark = follower.output().length;
+  follower.write("hello again\r");
+  await follower.waitFor(/OWNED-REPLY[\s\S]*\n› $/, { from: mark });
+
+  // The process that lost the session refuses to write to it rather than interleave.
+  mark = owner.output().length;
+  owner.write("still mine?\r");
+  await owner.waitFor(/hermes: [\s\S]*\n› $/, { from: mark });
+  assert.doesNotMatch(owner.output().slice(mark), /OWNED-REPLY|still mine\?[\s\S]*REPLY/);
+  follower.write("/exit\r");
+  owner.write("/exit\r");
+  assert.equal(await follower.exited, 0, follower.output());
+  assert.equal(await owner.exited, 0, owner.output());
+});
