@@ -32,7 +32,7 @@ export function parseAwk(args: string[]): AwkParts {
     }
   };
   for (; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     if (a === "--") {
       k++;
       break;
@@ -51,7 +51,11 @@ export function parseAwk(args: string[]): AwkParts {
     if (AWK_CODE_FILE.has(opt) || AWK_SOURCE.has(opt)) takeCode(opt, glued ?? args[++k]);
     else if (AWK_VALUE.has(opt) && glued === undefined) k++;
   }
-  if (!fromFile && parts.programs.length === 0 && k < args.length) parts.programs.push(args[k++]);
+  const program = args[k];
+  if (!fromFile && parts.programs.length === 0 && program !== undefined) {
+    parts.programs.push(program);
+    k++;
+  }
   parts.files = args.slice(k);
   for (const prog of parts.programs) if (/@(load|include|namespace)\b/.test(prog)) parts.loadsCode.push("@load/@include");
   return parts;
@@ -71,7 +75,7 @@ export function parseSed(args: string[]): SedParts {
   let explicit = false;
   const operands: string[] = [];
   for (let k = 0; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     if (a === "--") {
       operands.push(...args.slice(k + 1));
       break;
@@ -95,7 +99,7 @@ export function parseSed(args: string[]): SedParts {
       continue;
     }
     for (let c = 1; c < a.length; c++) {
-      const letter = a[c];
+      const letter = a.charAt(c);
       if (letter === "i") {
         parts.inPlace = true;
         break; // the rest is the backup suffix
@@ -109,7 +113,8 @@ export function parseSed(args: string[]): SedParts {
       }
     }
   }
-  if (!explicit && operands.length > 0) parts.scripts.push(operands[0]);
+  const [first] = operands;
+  if (!explicit && first !== undefined) parts.scripts.push(first);
   parts.files = explicit ? operands : operands.slice(1);
   return parts;
 }

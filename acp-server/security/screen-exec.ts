@@ -26,7 +26,7 @@ const SAFE_IDENTIFIERS = new Set([
 /** A one-liner that only prints or reads JSON: no identifiers beyond SAFE_IDENTIFIERS, `require` only of .json files. */
 export function trivialCode(code: string): boolean {
   if (code.length > 300 || /[`\\]/.test(code)) return false;
-  for (const m of code.matchAll(/\brequire\s*\(\s*(['"])([^'"]*)\1\s*\)/g)) if (!/\.json$/.test(m[2])) return false;
+  for (const m of code.matchAll(/\brequire\s*\(\s*(['"])([^'"]*)\1\s*\)/g)) if (!/\.json$/.test(m[2] ?? "")) return false;
   if (/\brequire\b(?!\s*\(\s*['"][^'"]*\.json['"]\s*\))/.test(code)) return false;
   const stripped = code.replace(/"(?:[^"\\\n])*"|'(?:[^'\\\n])*'/g, '""');
   if (/["']/.test(stripped.replace(/""/g, ""))) return false;
@@ -42,7 +42,7 @@ function inlineCode(cmd: SimpleCommand): { code: string; flag: string } | undefi
   const name = p.toLowerCase();
   if (name === "deno" && (args[0] === "eval" || args[0] === "repl")) return { code: args.slice(1).filter((a) => !a.startsWith("-")).join(" "), flag: "eval" };
   for (let k = 0; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     if (!a.startsWith("-")) return undefined; // a script file: its code is the project's
     let carries: boolean;
     if (/^python|^pypy/.test(name)) carries = /^-[A-Za-z]*c$/.test(a);
@@ -97,7 +97,7 @@ function stdinText(cmd: SimpleCommand, all: SimpleCommand[]): { literals?: strin
   if ((before.program === "echo" || before.program === "printf") && literalArgs) {
     let words = before.args.filter((a, i) => !(before.program === "echo" && i === 0 && /^-[neE]+$/.test(a)));
     let joiner = " ";
-    if (before.program === "printf" && words.length > 1 && /^%s(\\n|\n| )?$/.test(words[0])) {
+    if (before.program === "printf" && words.length > 1 && /^%s(\\n|\n| )?$/.test(words[0] ?? "")) {
       joiner = "\n";
       words = words.slice(1);
     }
@@ -183,7 +183,7 @@ export function checkAwkSed(s: Screen, cmd: SimpleCommand): void {
     if (awk.loadsCode.length > 0) s.unresolved("awk-program-file", `${p} loads code screening cannot read (${awk.loadsCode.join(", ")})`);
     for (const prog of awk.programs) {
       if (/\bsystem\s*\(|\|\s*getline|\|\s*["'a-zA-Z_$]|\|&/.test(prog)) s.unresolved("awk-runs-commands", `${p} runs shell commands from its program (system() or a pipe)`);
-      for (const m of prog.matchAll(/>>?\s*"([^"]+)"/g)) s.write(m[1], p);
+      for (const [, file = ""] of prog.matchAll(/>>?\s*"([^"]+)"/g)) s.write(file, p);
     }
     if (awk.inplace) for (const f of awk.files) if (!/^[A-Za-z_]\w*=/.test(f)) s.write(f, `${p} -i inplace`);
   } else if (p === "sed") {
@@ -234,7 +234,7 @@ export const GIT_EXEC_KEY = /^(core\.(pager|editor|sshcommand|fsmonitor|hookspat
 /** `git -c core.pager=...`, `git config alias.x '!...'`: settings that run commands. */
 export function checkGitExec(s: Screen, args: string[]): void {
   for (let k = 0; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     if (a === "-c" || a === "--config-env") {
       const kv = args[k + 1] ?? "";
       const key = kv.slice(0, kv.includes("=") ? kv.indexOf("=") : kv.length);
@@ -245,7 +245,8 @@ export function checkGitExec(s: Screen, args: string[]): void {
       k++;
       continue;
     }
-    if (a.startsWith("--exec-path=") || a === "--exec-path" && args[k + 1] !== undefined && !args[k + 1].startsWith("-")) {
+    const next = args[k + 1];
+    if (a.startsWith("--exec-path=") || (a === "--exec-path" && next !== undefined && !next.startsWith("-"))) {
       s.unresolved("git-config-exec", "git --exec-path makes git run its commands from another folder");
       continue;
     }
@@ -276,9 +277,10 @@ export function checkGitExec(s: Screen, args: string[]): void {
       }
       if (a === "config") {
         const rest = args.slice(k + 1).filter((x, i, all) => !x.startsWith("-") && !/^(-f|--file|--blob|--type|--default|--comment)$/.test(all[i - 1] ?? ""));
-        if (rest.length >= 2 && GIT_EXEC_KEY.test(rest[0])) {
-          s.unresolved("git-config-exec", `git config ${rest[0]} saves a setting that makes git run a command`);
-          s.nested(rest[1].replace(/^!/, ""), `git config ${rest[0]}`);
+        const [key, value] = rest;
+        if (key !== undefined && value !== undefined && GIT_EXEC_KEY.test(key)) {
+          s.unresolved("git-config-exec", `git config ${key} saves a setting that makes git run a command`);
+          s.nested(value.replace(/^!/, ""), `git config ${key}`);
         }
       }
       return;
@@ -293,9 +295,10 @@ export function downloadedFiles(p: string, args: string[]): string[] {
   let named = false;
   let remoteName = false;
   for (let k = 0; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     if ((p === "curl" && (a === "-o" || a === "--output" || /^-[a-zA-Z]+o$/.test(a))) || (p !== "curl" && (a === "-O" || a === "--output-document" || a === "-o"))) {
-      if (args[k + 1] !== undefined && args[k + 1] !== "-") files.push(args[k + 1]);
+      const file = args[k + 1];
+      if (file !== undefined && file !== "-") files.push(file);
       named = true;
       k++;
     } else if (/^--output(-document)?=/.test(a)) {

@@ -15,6 +15,7 @@ function runs(s: Screen, how: string, value?: string): void {
 /** The value of `--name=v`, `--name v`, `-xv` or `-x v` at `args[k]`, when it is that option. */
 function optionValue(args: string[], k: number, long: string[], short: string[]): string | undefined {
   const a = args[k];
+  if (a === undefined) return undefined;
   for (const name of long) {
     if (a === name) return args[k + 1] ?? "";
     if (a.startsWith(name + "=")) return a.slice(name.length + 1);
@@ -28,8 +29,9 @@ function optionValue(args: string[], k: number, long: string[], short: string[])
 
 function scan(s: Screen, program: string, args: string[], long: string[], short: string[]): void {
   for (let k = 0; k < args.length; k++) {
+    const a = args[k]!; // k < args.length
     const value = optionValue(args, k, long, short);
-    if (value !== undefined) runs(s, `${program} ${args[k].startsWith("--") ? args[k].split("=")[0] : args[k].slice(0, 2)}`, value);
+    if (value !== undefined) runs(s, `${program} ${a.startsWith("--") ? a.split("=")[0] : a.slice(0, 2)}`, value);
   }
 }
 
@@ -38,7 +40,7 @@ const GIT_SUBCOMMAND_SKIP = new Set(["-c", "-C", "--git-dir", "--work-tree", "--
 function checkGit(s: Screen, args: string[]): void {
   let k = 0;
   for (; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     if (a === "--config-env" || a.startsWith("--config-env=")) runs(s, "git --config-env");
     if (!a.startsWith("-")) break;
     if (GIT_SUBCOMMAND_SKIP.has(a)) k++;
@@ -61,7 +63,7 @@ const SSH_COMMAND_OPTION = /^(ProxyCommand|LocalCommand|KnownHostsCommand|Remote
 
 function checkSshOptions(s: Screen, program: string, args: string[]): void {
   for (let k = 0; k < args.length; k++) {
-    const a = args[k];
+    const a = args[k]!; // k < args.length
     const opt = a === "-o" ? args[k + 1] ?? "" : a.startsWith("-o") ? a.slice(2) : undefined;
     if (opt !== undefined && SSH_COMMAND_OPTION.test(opt)) runs(s, `${program} -o ${opt.split(/[=\s]/)[0]}`, /^(ProxyCommand|LocalCommand)/i.test(opt) ? opt.replace(/^\w+\s*=?\s*/, "") : undefined);
     if (a === "-F" || (a.startsWith("-F") && a.length > 2)) runs(s, `${program} -F (a config file that may set ProxyCommand)`);
@@ -107,7 +109,7 @@ export function checkRunOptions(s: Screen, cmd: SimpleCommand): void {
     case "make":
     case "gmake":
       for (let k = 0; k < args.length; k++) {
-        const a = args[k];
+        const a = args[k]!; // k < args.length
         if (/^(SHELL|MAKESHELL|\.SHELLFLAGS)=/.test(a)) runs(s, `make ${a.split("=")[0]}=`, a.slice(a.indexOf("=") + 1));
         if (a === "--eval" || a.startsWith("--eval=") || a === "-E" || (a.startsWith("-E") && a.length > 2)) runs(s, "make --eval");
         const file = optionValue(args, k, ["--file", "--makefile"], ["-f"]);
