@@ -9,7 +9,9 @@ import type { PermissionItem } from "../../state/types";
 import { chatStore } from "../../bridge/chat-store";
 import { post } from "../../bridge/vscode-api";
 import { isTextField, permissionShortcut } from "../../lib/permission-keys";
+import { splitPermissionText } from "../../lib/permission-text";
 import { Icon } from "../icons";
+import { OutputPre } from "./OutputPre";
 import { ToolContent } from "./ToolContent";
 
 const kindLabel: Record<string, string> = {
@@ -53,9 +55,13 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
       </div>
       {waiting && item.content?.length ? (
         <div class="permission-content">
-          {item.content.map((content, i) => (
-            <ToolContent key={i} content={content} toolCallId={item.toolCallId} index={1000 + i} />
-          ))}
+          {item.content.map((content, i) =>
+            content.type === "content" && content.content.type === "text" ? (
+              <PermissionText key={i} text={content.content.text} expandKey={`${item.toolCallId}#${1000 + i}`} />
+            ) : (
+              <ToolContent key={i} content={content} toolCallId={item.toolCallId} index={1000 + i} />
+            ),
+          )}
         </div>
       ) : null}
       {waiting && !explaining && (
@@ -179,4 +185,24 @@ function outcomeText(option: PermissionOption): string {
     default:
       return option.name;
   }
+}
+
+/**
+ * A permission's explanation: the command (a fenced block) stays code, and the words around it
+ * (why it needs approval) read as prose, not as part of a monospace block.
+ */
+function PermissionText({ text, expandKey }: { text: string; expandKey: string }) {
+  return (
+    <>
+      {splitPermissionText(text).map((part, i) =>
+        part.kind === "code" ? (
+          <OutputPre key={i} text={part.text} expandKey={`${expandKey}:${i}`} />
+        ) : (
+          <p key={i} class="permission-reason" data-testid="permission-reason">
+            {part.text}
+          </p>
+        ),
+      )}
+    </>
+  );
 }
