@@ -29,6 +29,7 @@ export function normaliseProgram(word: string): string {
 function skipOptions(words: string[], k: number, withArg: Set<string>, opts: { stopAtAssignment?: boolean } = {}): number {
   while (k < words.length) {
     const w = words[k];
+    if (w === undefined) break; // k < words.length
     if (w === "--") return k + 1;
     if (!w.startsWith("-") || w === "-") return k;
     if (opts.stopAtAssignment && ASSIGNMENT.test(w)) return k;
@@ -38,8 +39,8 @@ function skipOptions(words: string[], k: number, withArg: Set<string>, opts: { s
       continue;
     }
     // A short cluster: the last letter may take an argument (`-u root`, `-uroot`).
-    const last = "-" + w[w.length - 1];
-    const first = "-" + w[1];
+    const last = "-" + w.charAt(w.length - 1);
+    const first = "-" + w.charAt(1);
     if (w.length === 2 && withArg.has(w)) k += 2;
     else if (w.length > 2 && withArg.has(first)) k += 1; // argument glued on: -uroot
     else if (withArg.has(last)) k += 2;
@@ -150,9 +151,10 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
 
   let k = 0;
   for (let guard = 0; guard < 64; guard++) {
-    while (k < texts.length && ASSIGNMENT.test(texts[k])) assignments.push(texts[k++]);
-    if (k >= texts.length) return { main: make("", texts.length), nested };
+    for (let text = texts[k]; text !== undefined && ASSIGNMENT.test(text); text = texts[++k]) assignments.push(text);
     const word = texts[k];
+    if (word === undefined) return { main: make("", texts.length), nested };
+    const wordInfo = words[k];
     if (SKIPPED_KEYWORDS.has(word) && !isDynamic(words[k])) {
       k++;
       // `coproc NAME { ...; }`: NAME names the coprocess, the compound command after it runs.
@@ -163,20 +165,21 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       // `for NAME in WORDS`: a loop header, not a command (its substitutions were parsed already).
       return { main: make("", texts.length), nested };
     }
-    if (isDynamic(words[k])) {
-      unresolved.push(`the command name \`${word}\` is computed at run time (${words[k].dynamic.join(", ")})`);
+    if (wordInfo && isDynamic(wordInfo)) {
+      unresolved.push(`the command name \`${word}\` is computed at run time (${wordInfo.dynamic.join(", ")})`);
     }
     // `\rm`, `r''m`, `$'\x72m'`: the name resolves, but only through our decoding of it; a name
     // spelled to look unlike itself is treated as unknown (fail closed), never as what it decodes to.
-    else if (words[k].escaped) unresolved.push(`the command name \`${word}\` is written with escapes or quotes, which hides what it runs`);
+    else if (!wordInfo || wordInfo.escaped) unresolved.push(`the command name \`${word}\` is written with escapes or quotes, which hides what it runs`);
     const name = normaliseProgram(word);
     let next = -1;
     const callAt = name === "npx" || name === "pnpx" ? texts.slice(k + 1).findIndex((t) => t === "-c" || t === "--call" || t.startsWith("--call=")) : -1;
     if (callAt >= 0) {
       // `npx -c 'cmd'` runs cmd in a shell.
       const at = k + 1 + callAt;
-      const text = texts[at].startsWith("--call=") ? texts[at].slice(7) : texts[at + 1];
-      if (text !== undefined) script(text, `${name} -c`, texts[at].startsWith("--call=") ? words[at] : words[at + 1]);
+      const option = texts[at] ?? "";
+      const text = option.startsWith("--call=") ? option.slice(7) : texts[at + 1];
+      if (text !== undefined) script(text, `${name} -c`, option.startsWith("--call=") ? words[at] : words[at + 1]);
       return { main: make(name, k + 1), nested };
     }
     if (OPTION_WRAPPERS[name]) {
@@ -184,11 +187,13 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     } else if (OPERAND_WRAPPERS[name]) {
       const d = skipOptions(texts, k + 1, OPERAND_WRAPPERS[name]);
       if (name === "flock" && (texts[d + 1] === "-c" || texts[d + 1] === "--command")) {
-        if (texts[d + 2] !== undefined) script(texts[d + 2], "flock -c", words[d + 2]);
+        const code = texts[d + 2];
+        if (code !== undefined) script(code, "flock -c", words[d + 2]);
         return { main: make(name, k + 1), nested };
       }
-      if (name === "sg" && texts[d + 1] === "-c" && texts[d + 2] !== undefined) {
-        script(texts[d + 2], "sg -c", words[d + 2]);
+      const sgCode = texts[d + 2];
+      if (name === "sg" && texts[d + 1] === "-c" && sgCode !== undefined) {
+        script(sgCode, "sg -c", words[d + 2]);
         return { main: make(name, k + 1), nested };
       }
       next = d < texts.length ? skipOptions(texts, d + 1, new Set()) : d;
@@ -197,9 +202,10 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
         case "env": {
           for (let a = k + 1; a < texts.length; a++) {
             const t = texts[a];
-            if (!t.startsWith("-")) break;
+            if (t === undefined || !t.startsWith("-")) break;
             if (t === "-S" || t === "--split-string") {
-              if (texts[a + 1] !== undefined) script(texts[a + 1], "env -S", words[a + 1]);
+              const split = texts[a + 1];
+              if (split !== undefined) script(split, "env -S", words[a + 1]);
             } else if (t.startsWith("--split-string=")) script(t.slice(15), "env -S", words[a]);
             else if (/^-[^-]*S./.test(t)) script(t.slice(t.indexOf("S") + 1), "env -S", words[a]);
           }
@@ -234,7 +240,8 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     const main = make(name, k + 1);
     if (SHELLS.has(name)) {
       const at = shellScriptIndex(args);
-      if (at !== undefined) script(args[at], `${name} -c`, argWords[at]);
+      const code = at === undefined ? undefined : args[at];
+      if (at !== undefined && code !== undefined) script(code, `${name} -c`, argWords[at]);
       else {
         // `bash <<EOF ... EOF` and `bash <<< "..."` feed the shell its script on stdin.
         for (const r of base.redirects) {
@@ -249,18 +256,19 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       const from = skipOptions(args, 0, WATCH_ARGS);
       if (from < args.length) script(args.slice(from).join(" "), "watch", argWords.slice(from).find(isComputed));
     } else if (name === "su" || name === "script") {
-      for (let a = 0; a < args.length; a++) {
-        if ((args[a] === "-c" || args[a] === "--command" || (name === "script" && /^-[A-Za-z]*c$/.test(args[a]))) && args[a + 1] !== undefined) script(args[a + 1], `${name} -c`, argWords[a + 1]);
-        else if (args[a].startsWith("--command=")) script(args[a].slice(10), `${name} -c`, argWords[a]);
+      for (const [a, arg] of args.entries()) {
+        const value = args[a + 1];
+        if ((arg === "-c" || arg === "--command" || (name === "script" && /^-[A-Za-z]*c$/.test(arg))) && value !== undefined) script(value, `${name} -c`, argWords[a + 1]);
+        else if (arg.startsWith("--command=")) script(arg.slice(10), `${name} -c`, argWords[a]);
       }
     } else if (name === "trap") {
       // `trap -- 'cmd' SIG`: `--` ends the options, the body follows it.
       const at = args[0] === "--" ? 1 : 0;
       if (args[at] !== undefined && (at === 1 || !args[at].startsWith("-"))) script(args[at], "trap", argWords[at]);
     } else if (name === "alias") {
-      for (let a = 0; a < args.length; a++) {
-        const eq = args[a].indexOf("=");
-        if (eq > 0) script(args[a].slice(eq + 1), "alias", argWords[a]);
+      for (const [a, arg] of args.entries()) {
+        const eq = arg.indexOf("=");
+        if (eq > 0) script(arg.slice(eq + 1), "alias", argWords[a]);
       }
     } else if (name === "ssh" || name === "sshpass") {
       const from = skipOptions(args, 0, name === "ssh" ? SSH_ARGS : set("-p", "-f", "-d", "-e"));
@@ -271,7 +279,7 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       } else if (rest < args.length) script(args.slice(rest).join(" "), "ssh", argWords.slice(rest).find(isComputed));
     } else if (name === "find") {
       for (let a = 0; a < args.length; a++) {
-        if (["-exec", "-execdir", "-ok", "-okdir"].includes(args[a])) {
+        if (["-exec", "-execdir", "-ok", "-okdir"].includes(args[a] ?? "")) {
           let e = a + 1;
           while (e < args.length && args[e] !== ";" && args[e] !== "+") e++;
           const inner = argWords.slice(a + 1, e);
@@ -295,6 +303,7 @@ function shellScriptIndex(args: string[]): number | undefined {
   let k = 0;
   while (k < args.length) {
     const w = args[k];
+    if (w === undefined) break; // k < args.length
     if (w === "--" || w === "-") {
       k++;
       break;
