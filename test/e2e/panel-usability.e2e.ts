@@ -1,13 +1,14 @@
 // The panel as a user lives in it (issue 17), in the packaged .vsix in code-server: keyboard
 // and focus, confirmations, answering permissions from the keyboard (and rejecting with a
 // reason the model reads), what the cards say, the layout of a 300 px side bar, long chats and
-// a clean extension host log. One screenshot per item in test-artifacts/e2e/, named u<NN>-<item>.
+// a clean extension host log; stop/interrupt markers replayed after a crash, the usage meter at
+// once, history search by content. One screenshot per item in test-artifacts/e2e/, named u<NN>-<item>.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import type { Frame, Page } from "playwright-core";
-import { extensionHostLog, send, usePanelWorkbench, waitFor, waitForAttribute, waitForIdle } from "./panel-fixture";
+import { agentProcesses, extensionHostLog, send, usePanelWorkbench, waitFor, waitForAttribute, waitForIdle } from "./panel-fixture";
 import { findPanelFrame, openHermesView, resizeSidebar, runCommand, waitForWorkbench } from "./workbench";
 
 const APP_JS = ["// The app's entry point", "export function main() {", '  console.log("hello");', "}", ""].join("\n");
@@ -207,6 +208,26 @@ test("the panel as a user lives in it: focus, keyboard, confirmations, wording, 
     await panel.locator("[data-testid=stopped-marker]").last().waitFor({ timeout: 10_000 });
   });
 
+  await step("u16-markers-replayed-after-crash", async () => {
+    // A turn cut by the agent's death: after the automatic restart and reload, the replayed
+    // journal ends it with "Interrupted", the earlier stopped turn keeps its "Stopped" marker
+    // (journaled, replayed by session/load), and the usage meter shows at once (usage_update on load).
+    model.enqueue({ text: "Half of an answer that never ends", hang: true });
+    await send(panel, "Start something long");
+    await panel.locator("[data-testid=msg-agent]").filter({ hasText: "Half of an answer" }).waitFor({ timeout: 60_000 });
+    const agents = agentProcesses(hermesHome).filter(({ command }) => /hermes\.js\b.*\bacp\b/.test(command));
+    assert.equal(agents.length, 1, `one agent process, found: ${agents.map((a) => a.command).join("; ")}`);
+    process.kill(agents[0]!.pid, "SIGKILL");
+    const interrupted = panel.locator("[data-testid=interrupted-marker]");
+    await interrupted.last().waitFor({ timeout: 90_000 });
+    await waitForAttribute(panel.locator("[data-testid=connection-status]").first(), "data-status", /^ready$/, 60_000);
+    assert.match((await interrupted.last().textContent()) ?? "", /Interrupted: the agent stopped \(.+\)/);
+    assert.equal(await interrupted.count(), 1, "one interrupted turn");
+    assert.ok((await panel.locator("[data-testid=stopped-marker]").count()) >= 1, "the stopped turn (u11) is still marked after the reload");
+    await panel.locator("[data-testid=usage-meter]").first().waitFor({ state: "visible", timeout: 10_000 });
+    await interrupted.last().scrollIntoViewIfNeeded();
+  });
+
   await step("u12-jump-to-latest", async () => {
     const long = Array.from({ length: 80 }, (_, i) => `Paragraph ${i + 1} of a long answer.`).join("\n\n");
     model.enqueue({ text: long });
@@ -247,6 +268,24 @@ test("the panel as a user lives in it: focus, keyboard, confirmations, wording, 
     await panel.locator("[data-testid=msg-user]").first().waitFor({ timeout: 30_000 });
     await panel.locator("[data-testid=composer]").waitFor({ timeout: 30_000 });
     assert.equal(sessionFiles(hermesHome).length, before + 1, "exactly one fork");
+  });
+
+  await step("u17-history-search-content", async () => {
+    // "Paragraph 80" is in an answer, not in any title: the agent's full-text search finds it,
+    // and the row shows the first prompt, the workspace and the matching snippet.
+    await runCommand(p, "Hermes: Show Chat History");
+    const rows = panel.locator("[data-testid=history-item]");
+    await rows.first().waitFor({ timeout: 30_000 });
+    await panel.locator("[data-testid=history-search]").fill("Paragraph");
+    const hit = rows.filter({ has: panel.locator("[data-testid=history-snippet]") }).first();
+    await hit.waitFor({ timeout: 30_000 });
+    assert.match((await hit.locator("[data-testid=history-snippet] mark").first().textContent()) ?? "", /Paragraph/i);
+    assert.match((await hit.locator("[data-testid=history-detail]").textContent()) ?? "", new RegExp(path.basename(workspace).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")));
+    // Its first prompt is its title here ("Hello there", the first line): the row does not repeat it.
+    assert.match((await hit.locator(".history-title").textContent()) ?? "", /Hello there/, "a title that does not contain the word");
+    await bench.shot("u17-history-search-hits");
+    await panel.locator("[data-testid=history-search]").fill("");
+    await panel.locator("[data-testid=history-back]").click();
   });
 
   await step("u14-history-delete-confirm", async () => {
