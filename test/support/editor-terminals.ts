@@ -32,7 +32,9 @@ export class EditorTerminals {
     };
     child.stdout.on("data", append);
     child.stderr.on("data", append);
-    child.on("exit", (exitCode, signal) => {
+    // "close", not "exit": an editor reports the exit once the command's output is in, and after
+    // "exit" the last chunks may still be in the pipe (under load the output came back empty).
+    child.on("close", (exitCode, signal) => {
       terminal.exit = { exitCode, signal };
       markExited();
     });
