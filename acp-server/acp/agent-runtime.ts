@@ -65,24 +65,17 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   const checkpoints = new WorkspaceCheckpoints(loaded.config.checkpoints, loaded.home, log);
   let model = resolveModel(loaded);
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
+  const shared = { loaded, sessions, approvals, tools, checkpoints, model };
   if (!model.ok) {
     log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
-    let prepared: Promise<void> | undefined;
-    const runtime: AgentRuntime = {
-      loaded,
-      sessions,
-      approvals,
-      tools,
-      checkpoints,
-      model,
+    return withPrepare({
+      ...shared,
       chainFor: () => [],
       findModel: () => undefined,
       pickerChoices: async () => [],
       auxiliary: () => undefined,
       warmUp: async () => {},
-      prepare: (cwd) => (prepared ??= prepareFirstSession(runtime, cwd, log)),
-    };
-    return runtime;
+    }, log);
   }
 
   const models = resolveModelSet(loaded, model.model);
@@ -113,14 +106,8 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     }));
   const findModel = (modelId: string) => [...models.choices, ...discovered].find((choice) => choice.id === modelId);
 
-  let prepared: Promise<void> | undefined;
-  const runtime: AgentRuntime = {
-    loaded,
-    sessions,
-    approvals,
-    tools,
-    checkpoints,
-    model,
+  return withPrepare({
+    ...shared,
     models,
     findModel,
     pickerChoices,
@@ -132,8 +119,13 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     warmUp: async (modelId) => {
       await providerFor((modelId && findModel(modelId)) || models.main).warmUp?.();
     },
-    prepare: (cwd) => (prepared ??= prepareFirstSession(runtime, cwd, log)),
-  };
+  }, log);
+}
+
+/** The runtime from its parts, its warm-up run at most once (both kinds of runtime share it). */
+function withPrepare(parts: Omit<AgentRuntime, "prepare">, log: Logger): AgentRuntime {
+  let prepared: Promise<void> | undefined;
+  const runtime: AgentRuntime = { ...parts, prepare: (cwd) => (prepared ??= prepareFirstSession(runtime, cwd, log)) };
   return runtime;
 }
 

@@ -15,7 +15,8 @@ import type { Readable, Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/unstable";
 import type { Logger } from "../util/log";
 import { checkFrame, type ErrorFrame, oversizeOutcome } from "./frame-envelope";
-import { DEFAULT_MAX_FRAME_MB, type FrameEvent, FrameSplitter, MB } from "./ndjson-lines";
+import { DEFAULT_MAX_FRAME_MB } from "../config/frame-limit";
+import { type FrameEvent, FrameSplitter, MB } from "../util/ndjson-lines";
 import { checkPlainInitialize, type PlainInitialize } from "./initialize-schema";
 import { coalescingWriter } from "./stdout-writer";
 

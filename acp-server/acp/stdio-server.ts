@@ -5,7 +5,7 @@ import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import { createAgentApp } from "./agent-app";
 import type { Handshake } from "./early-handshake";
-import { MB } from "./ndjson-lines";
+import { MB } from "../util/ndjson-lines";
 
 export function serveAcp(handshake: Handshake, log: Logger): acp.AgentConnection {
   const app = createAgentApp({

@@ -2,7 +2,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { checkEnvelope, checkFrame, oversizeOutcome, topLevelKeys, trailingId } from "../../acp-server/acp/frame-envelope";
-import { type FrameEvent, FrameSplitter } from "../../acp-server/acp/ndjson-lines";
+import { type FrameEvent, FrameSplitter } from "../../acp-server/util/ndjson-lines";
 
 function split(chunks: string[], limit: number): FrameEvent[] {
   const events: FrameEvent[] = [];
