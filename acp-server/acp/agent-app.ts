@@ -139,6 +139,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       const [{ searchSessions }, current] = await Promise.all([import("./session-search"), getRuntime()]);
       return searchSessions(current.sessions, params);
     })
+    // Which turns of a live session have a checkpoint (the panel's "Restore checkpoint"); params checked inside.
+    .onRequest("_hermes/checkpoints/list", (params: unknown) => params, async ({ params }) => {
+      const [{ listParams, listTurnCheckpoints }, current] = await Promise.all([import("./checkpoint-list"), getRuntime()]);
+      return listTurnCheckpoints(current, hub.get(listParams(params).sessionId));
+    })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await hub.close(params.sessionId);
       return {};

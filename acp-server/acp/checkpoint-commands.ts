@@ -34,9 +34,14 @@ const SKIP_CONFLICTS = "restore_keep_changed";
 const OVERWRITE = "restore_overwrite";
 const CANCEL = "cancel";
 
-/** What a command did that the client may act on: the session a rewind forked. */
+/**
+ * What a command did that the client may act on: the session a rewind forked, and what became
+ * of a restore ("restored"; "nothing" to restore; "cancelled" by the user; "unavailable":
+ * checkpoints are off, the turn has none, or the plan failed).
+ */
 export interface CheckpointCommandOutcome {
   forkedSessionId?: string;
+  restore?: "restored" | "nothing" | "cancelled" | "unavailable";
 }
 
 export async function runCheckpointCommand(command: Command, deps: CheckpointCommandDeps): Promise<CheckpointCommandOutcome> {
@@ -53,6 +58,7 @@ async function runIt(command: Command, deps: CheckpointCommandDeps, outcome: Che
     if (!Number.isInteger(turn) || turn < 1 || turn > latest) return say(`Usage: \`/rewind N\`: N is a turn of this session, 1 to ${latest}.`);
     return say(await rewind(deps, turn, outcome));
   }
+  if (command.name !== "checkpoints") outcome.restore = "unavailable";
   const opened = await deps.runtime.checkpoints.open(deps.session.agent.cwd);
   if (!opened.ok) return say(`Checkpoints are off: ${opened.reason}.`);
   const { store } = opened;
@@ -77,13 +83,18 @@ async function runIt(command: Command, deps: CheckpointCommandDeps, outcome: Che
   }
   const what = command.name === "undo" ? `Undo turn ${turn}` : `Roll back to before turn ${turn}`;
   if (plan.ops.length === 0) {
+    outcome.restore = "nothing";
     const earlier = command.name === "undo" ? " (`/rollback N` returns to an earlier turn)" : "";
     if (!request.conversation) return say(`Nothing to restore: the workspace already matches the state before turn ${turn}${earlier}.`);
     return say(await rewind(deps, turn, outcome));
   }
   const choice = await askToRestore(deps, store, plan, what);
-  if (choice === CANCEL) return say("Restore cancelled; nothing was changed.");
+  if (choice === CANCEL) {
+    outcome.restore = "cancelled";
+    return say("Restore cancelled; nothing was changed.");
+  }
   const result = await store.restore(plan, { overwriteConflicts: choice === OVERWRITE });
+  outcome.restore = "restored";
   let text = report(result, turn);
   if (request.conversation) text += `\n\n${await rewind(deps, turn, outcome)}`;
   return say(text);

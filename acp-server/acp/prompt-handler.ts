@@ -65,7 +65,9 @@ export function handlePrompt(
       });
       await observer.flush();
       // A client that can switch sessions (the VS Code panel) opens the rewound conversation.
-      return { stopReason: "end_turn", ...(outcome.forkedSessionId ? { _meta: { "hermes/forkedSessionId": outcome.forkedSessionId } } : {}) };
+      // `hermes/restore`: what became of a restore (the panel's edit-and-resend goes on only after one).
+      const meta = { ...(outcome.forkedSessionId ? { "hermes/forkedSessionId": outcome.forkedSessionId } : {}), ...(outcome.restore ? { "hermes/restore": outcome.restore } : {}) };
+      return { stopReason: "end_turn", ...(Object.keys(meta).length ? { _meta: meta } : {}) };
     }
     if (command) {
       await runCommand(command, session, deps.runtime, observer, deps.log, signal, describeCommandSandbox(deps.runtime, session, deps.clientCapabilities));
@@ -138,7 +140,9 @@ async function runPromptTurn(
     const usage = session.agent.usage.turnTotals;
     deps.log.info("turn ended", { sessionId: session.id, stopReason, usage });
     // `usage` is an unstable PromptResponse field; clients on the stable protocol ignore it.
-    return { stopReason, usage: promptUsage(usage) };
+    // The turn's number (checkpoints are keyed by it): a client that counts its prompts itself
+    // cannot tell a skill invocation (a turn) from a command (none); this tells it.
+    return { stopReason, usage: promptUsage(usage), _meta: { "hermes/turn": session.agent.promptCount } };
   } catch (error) {
     if (isAgentError(error) && error.category === "provider") {
       // Said in the conversation, where the user looks, and as the error the client gets

@@ -31,6 +31,8 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
   let batch: Batch | undefined;
   /** A turn began and has not ended (yet, or ever: the process died during it). */
   let turnOpen = false;
+  /** User prompts so far: the number of the turn each one started. */
+  let turn = 0;
   function* flush(): Generator<string> {
     if (!batch) return;
     const { order, calls, plans } = batch;
@@ -53,7 +55,16 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
         yield JSON.stringify(markerChunk({ kind: "interrupted", reason: INTERRUPTED_REASON }));
         turnOpen = false;
       }
-      if (message.role === "user") for (const part of message.content) yield part.type === "text" ? textChunkJson("user_message_chunk", part.text) : JSON.stringify(imageChunk(part));
+      if (message.role === "user") {
+        // The first chunk of each prompt names its turn (`_meta["hermes/turn"]`: checkpoints and forks count turns).
+        turn++;
+        let first = true;
+        for (const part of message.content) {
+          const json = part.type === "text" ? textChunkJson("user_message_chunk", part.text) : JSON.stringify(imageChunk(part));
+          yield first ? withTurn(json, turn) : json;
+          first = false;
+        }
+      }
       if (message.role === "assistant") {
         if (message.reasoning) yield textChunkJson("agent_thought_chunk", message.reasoning);
         if (message.content) yield textChunkJson("agent_message_chunk", message.content);
@@ -87,6 +98,11 @@ export interface ReplayOptions {
 export const INTERRUPTED_REASON = "its process ended during the turn";
 
 /** The JSON of a text chunk update, byte for byte what JSON.stringify gives for textChunk()/thoughtChunk(). */
+/** An update's JSON with `"_meta":{"hermes/turn":N}` added (the update is an object literal). */
+function withTurn(json: string, turn: number): string {
+  return `${json.slice(0, -1)},"_meta":{"hermes/turn":${turn}}}`;
+}
+
 function textChunkJson(kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", text: string): string {
   return `{"sessionUpdate":"${kind}","content":{"type":"text","text":${JSON.stringify(text)}}}`;
 }

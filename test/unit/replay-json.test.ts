@@ -17,7 +17,8 @@ test("text chunks are byte for byte what JSON.stringify gives for the update obj
   assert.deepEqual(
     [...replayUpdateJson(records)],
     [
-      JSON.stringify({ sessionUpdate: "user_message_chunk", content: { type: "text", text: awkward } }),
+      // A prompt's first chunk names its turn (checkpoints and forks count turns).
+      JSON.stringify({ sessionUpdate: "user_message_chunk", content: { type: "text", text: awkward }, _meta: { "hermes/turn": 1 } }),
       JSON.stringify({ sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: "image/png", data: "AAAA" } }),
       JSON.stringify(thoughtChunk(`thinking: ${awkward}`)),
       JSON.stringify(textChunk(awkward)),
