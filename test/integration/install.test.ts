@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
@@ -97,6 +97,28 @@ test("the packed tarball installs globally with nothing else and serves ACP; npx
   // npx on the tarball (relative path: npx runs an absolute path as a command, not a package).
   const viaNpx = await run(npx, ["--yes", "--offline", `./${tarball}`, "--version"], { cwd: dir, env, timeout: 60_000 });
   assert.equal(viaNpx.stdout.trim(), pkg.version);
+});
+
+test("the tarball unpacked as Zed's agent-server extension does it (top folder kept) starts with the manifest's arguments", async () => {
+  const { dir, env } = await freshMachine();
+  const tarball = await packTarball(dir, env);
+  // Zed downloads the archive into a version folder, unpacks it there as it is, and starts
+  // `node` (its own) with the target's args from that folder.
+  const unpacked = path.join(dir, "zed-version-dir");
+  mkdirSync(unpacked);
+  await run("tar", ["-xzf", path.join(dir, tarball), "-C", unpacked], { timeout: 60_000 });
+  const manifest = readFileSync(path.join(ROOT, "editors", "zed", "extension.toml"), "utf8");
+  const args = JSON.parse(/^args = (\[.*\])$/m.exec(manifest)?.[1] ?? "null") as string[] | null;
+  assert.ok(args, "the Zed manifest names its args");
+  const entry = args[0] ?? "";
+  assert.ok(existsSync(path.join(unpacked, entry)), `${entry} exists in the unpacked tarball`);
+  const hermes = await startHermes({ command: [process.execPath, ...args], cwd: unpacked, config: scriptedConfig("http://127.0.0.1:9/v1"), env: { HOME: env.HOME } });
+  try {
+    const init = await hermes.initialize();
+    assert.equal(init.agentInfo?.version, pkg.version);
+  } finally {
+    await hermes.close();
+  }
 });
 
 test("every build leaves dist/hermes.js executable with its shebang", async () => {

@@ -24,6 +24,9 @@ export interface HarnessOptions extends ClientOptions {
   env?: Record<string, string>;
   /** An installed `hermes` executable to run instead of this checkout's dist/hermes.js. */
   bin?: string;
+  /** The whole command line instead (node and an unpacked tarball's entry, as Zed runs it), run in `cwd`. */
+  command?: [string, ...string[]];
+  cwd?: string;
 }
 
 export interface Harness extends AcpPeer {
@@ -51,8 +54,8 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
     if (value !== undefined && !key.startsWith("HERMES_") && !key.endsWith("_API_KEY")) env[key] = value;
   }
   Object.assign(env, { HERMES_HOME: home }, options.env);
-  const [command, args] = options.bin ? [options.bin, ["acp"]] : [process.execPath, [HERMES_BIN, "acp"]];
-  const child = spawn(command, args, { env, stdio: ["pipe", "pipe", "pipe"] });
+  const [command, ...args] = options.command ?? (options.bin ? [options.bin, "acp"] : [process.execPath, HERMES_BIN, "acp"]);
+  const child = spawn(command, args, { env, cwd: options.cwd, stdio: ["pipe", "pipe", "pipe"] });
 
   let stderrText = "";
   child.stderr.setEncoding("utf8");

@@ -94,8 +94,9 @@ test("the Zed extension manifest registers agent_servers.hermes running the npm 
   for (const [platform, target] of Object.entries(server.targets)) {
     assert.equal(target?.archive, tarball, platform);
     assert.equal(target?.cmd, "node", `${platform}: Zed's managed Node.js`);
-    // npm tarballs unpack into package/; the entry must be one the package actually ships.
-    assert.deepEqual(target?.args, [`package/${pkg.bin.hermes}`, "acp"], platform);
+    // npm tarballs unpack into package/, which Zed keeps; the entry must be one the package ships
+    // (test/integration/install.test.ts unpacks the real tarball and runs these args).
+    assert.deepEqual(target?.args, [`./package/${pkg.bin.hermes}`, "acp"], platform);
   }
   assert.ok(pkg.files.includes(pkg.bin.hermes), "the bin is in the npm package's files");
 });
