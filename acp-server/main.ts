@@ -24,6 +24,9 @@ Usage:
                              make one test call, save config.yaml and .env (key: mode 600)
       --provider P --model M [--api-key-env VAR | --api-key KEY] [--base-url URL]
                              Without questions, for scripts (--no-test skips the test call)
+  hermes logout [--provider P]
+                             Remove the API keys stored in $HERMES_HOME/.env (all, or one
+                             provider's) and name any key that still comes from elsewhere
   hermes doctor [--json] [--offline]
                              Check the config, key (one real minimal call), endpoint, git,
                              ripgrep, sandbox, Node, HERMES_HOME, session index and MCP servers;
@@ -67,6 +70,8 @@ async function main(argv: string[]): Promise<void> {
     }
     case "setup":
       return runSetupCommand(rest);
+    case "logout":
+      return process.exit(await (await import("./cli/logout-command")).runLogout(rest));
     case "sessions":
       return process.exit(await (await import("./cli/sessions-command")).runSessions(rest));
     case "skills":

@@ -42,7 +42,12 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   const signIn = () => import("./sign-in");
   /** The runtime, or auth-required (-32000) while it has no usable model. */
   const usableRuntime = async () => {
-    const current = await getRuntime();
+    let current = await getRuntime();
+    if (!current.model.ok) {
+      // Set up meanwhile (`hermes setup` in a terminal, config.yaml edited by hand): read it again.
+      runtime = undefined;
+      current = await getRuntime();
+    }
     if (!current.model.ok) throw (await signIn()).authRequiredError(current);
     return current;
   };
@@ -109,6 +114,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       // The next request loads the configuration again, with the stored key and model.
       if (changed) runtime = undefined;
       return {};
+    })
+    .onRequest(acp.methods.agent.logout, async () => {
+      // The runtime is loaded again with what is left: a sign-in is needed before the next session.
+      runtime = undefined;
+      return (await signIn()).logout(getRuntime, log);
     })
     .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
       await usableRuntime();

@@ -21,6 +21,7 @@ export function initializeResponse(version: string, clientCapabilities?: acp.Cli
       sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {} },
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
+      auth: { logout: {} },
     },
     authMethods: signInMethods({ terminal: clientCapabilities?.auth?.terminal === true }),
   };

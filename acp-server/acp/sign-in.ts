@@ -10,6 +10,7 @@ import { probeEndpoint } from "../config/probe-endpoint";
 import { PROVIDERS } from "../config/providers";
 import { resolveEntry } from "../config/resolve-model";
 import { ModelEntrySchema } from "../config/schema";
+import { keyVariables, signOut } from "../config/sign-out";
 import { acpxCredentialVariable, API_KEY_METHODS, apiKeyMethod, AUTH_META, TERMINAL_SETUP_METHOD } from "../config/sign-in-methods";
 import { AgentError, invalidParams } from "../util/agent-error";
 import type { Logger } from "../util/log";
@@ -92,4 +93,26 @@ export async function authenticate(params: acp.AuthenticateRequest, runtime: Age
   }
   log.info("signed in", { method: method.id, model: `${method.provider}/${name}`, envFile });
   return { changed: true };
+}
+
+/**
+ * ACP `logout`: the keys stored in $HERMES_HOME/.env go, and so do the key variables in this
+ * process's environment (an editor's agent settings put them there; they come back when it starts
+ * Hermes again). New sessions then need a sign-in. A key that config.yaml itself holds cannot be
+ * taken away from here: the stored ones are still removed, and the error names that key.
+ */
+export async function logout(loadRuntime: () => Promise<AgentRuntime>, log: Logger): Promise<acp.LogoutResponse> {
+  const result = signOut();
+  for (const name of keyVariables()) delete process.env[name];
+  const after = await loadRuntime();
+  log.info("signed out", { removed: result.removed, usable: after.model.ok });
+  if (after.model.ok) {
+    const source = result.remaining.find((entry) => entry.source.startsWith("model.api_key"));
+    throw new AgentError(
+      "invalid_request",
+      `The stored keys were removed${result.removed.length ? ` (${result.removed.join(", ")})` : ""}, but Hermes still has a key: ${source ? `${source.source}; ${source.fix}` : "the model needs none"}.`,
+      { removed: result.removed },
+    );
+  }
+  return { _meta: { "hermes/removed": result.removed } };
 }

@@ -44,3 +44,25 @@ export function setEnvVariable(home: string, name: string, value: string): strin
   fs.chmodSync(file, 0o600);
   return file;
 }
+
+/**
+ * Removes every assignment of `names` from $HERMES_HOME/.env (other lines kept as they were);
+ * returns the names that were there. No file, nothing to remove: nothing is created.
+ */
+export function removeEnvVariables(home: string, names: readonly string[]): string[] {
+  const file = path.join(home, ".env");
+  if (!fs.existsSync(file)) return [];
+  const removed = new Set<string>();
+  withFileLock(`${file}.lock`, () => {
+    const text = fs.readFileSync(file, "utf8");
+    const lines = text.length ? text.replace(/\n$/, "").split("\n") : [];
+    const kept = lines.filter((line) => {
+      const name = /^\s*(?:export\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*=/.exec(line)?.[1];
+      if (name === undefined || !names.includes(name)) return true;
+      removed.add(name);
+      return false;
+    });
+    if (removed.size > 0) writeFileAtomicSync(file, kept.length ? `${kept.join("\n")}\n` : "", 0o600);
+  });
+  return [...removed];
+}

@@ -106,3 +106,49 @@ test("a key the endpoint rejects is not stored", async (t) => {
   );
   assert.equal(readFileSync(path.join(hermes.home, ".env"), "utf8"), "OTHER=1\n");
 });
+
+test("logout: advertised; the stored key goes and new sessions are auth-required again; a key set up by hand meanwhile is picked up", async (t) => {
+  const hermes = await startAgent({ config: keylessConfig(model.url) });
+  t.after(() => hermes.close());
+  const init = await hermes.initialize();
+  assert.deepEqual(init.agentCapabilities?.auth?.logout, {});
+  await hermes.agent.request("authenticate", { methodId: "openai-api-key", _meta: { "hermes/apiKey": "sk-signed-in-456" } });
+  const cwd = await makeTempDir();
+  await hermes.newSession(cwd);
+
+  const answer: any = await hermes.agent.request("logout", {});
+  assert.deepEqual(answer._meta["hermes/removed"], ["OPENAI_API_KEY"]);
+  assert.doesNotMatch(readFileSync(path.join(hermes.home, ".env"), "utf8"), /OPENAI_API_KEY/);
+  await assert.rejects(hermes.newSession(cwd), (error: any) => error.code === -32000);
+
+  // Set up outside the connection (`hermes setup` in a terminal): the next session/new reads it.
+  writeFileSync(path.join(hermes.home, ".env"), "OPENAI_API_KEY=sk-by-hand-789\n", { mode: 0o600 });
+  const { sessionId } = await hermes.newSession(cwd);
+  model.enqueue({ text: "BACK" });
+  await hermes.prompt(sessionId, "hello");
+  assert.equal(model.requests.at(-1)!.headers.authorization, "Bearer sk-by-hand-789");
+});
+
+test("logout with the key in the agent's environment (an editor's agent settings) signs this process out too", async (t) => {
+  const hermes = await startAgent({ config: keylessConfig(model.url), env: { OPENAI_API_KEY: "sk-editor-env" } });
+  t.after(() => hermes.close());
+  await hermes.initialize();
+  const cwd = await makeTempDir();
+  await hermes.newSession(cwd);
+  await hermes.agent.request("logout", {});
+  await assert.rejects(hermes.newSession(cwd), (error: any) => error.code === -32000);
+});
+
+test("logout cannot take away a key written in config.yaml: the error names it, the stored keys still go", async (t) => {
+  const hermes = await startAgent({ config: { ...keylessConfig(model.url), model: { ...keylessConfig(model.url).model, api_key: "sk-in-config-yaml" } } });
+  t.after(() => hermes.close());
+  await hermes.initialize();
+  writeFileSync(path.join(hermes.home, ".env"), "OPENAI_API_KEY=sk-stored\n", { mode: 0o600 });
+  await assert.rejects(hermes.agent.request("logout", {}), (error: any) => {
+    assert.equal(error.code, -32600);
+    assert.match(error.message, /model\.api_key in .*config\.yaml/);
+    assert.doesNotMatch(error.message, /sk-in-config-yaml/);
+    return true;
+  });
+  assert.doesNotMatch(readFileSync(path.join(hermes.home, ".env"), "utf8"), /OPENAI_API_KEY/);
+});

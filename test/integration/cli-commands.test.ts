@@ -2,18 +2,18 @@
 // HERMES_HOME holding real session journals (written by the session store itself).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { SessionStore } from "../../acp-server/sessions/session-store";
 import { HERMES_BIN, makeTempDir } from "../support/acp-harness";
 import { assistantMessage, recordingLogger, sessionMeta, userMessage } from "../support/session-fixtures";
 
-function hermes(args: string[], home: string, cwd?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+function hermes(args: string[], home: string, cwd?: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const env: NodeJS.ProcessEnv = {};
   for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith("HERMES_") && !key.endsWith("_API_KEY")) env[key] = value;
   return new Promise((resolve) => {
-    execFile(process.execPath, [HERMES_BIN, ...args], { env: { ...env, HERMES_HOME: home }, cwd, timeout: 30_000 }, (error, stdout, stderr) =>
+    execFile(process.execPath, [HERMES_BIN, ...args], { env: { ...env, ...extraEnv, HERMES_HOME: home }, cwd, timeout: 30_000 }, (error, stdout, stderr) =>
       resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
     );
   });
@@ -85,4 +85,35 @@ test("config set is checked against the schema; model set; config get hides keys
   const logs = await hermes(["logs", "--json"], home);
   assert.equal(logs.code, 0);
   assert.ok("lines" in JSON.parse(logs.stdout));
+});
+
+test("logout removes the stored keys and keeps the rest of .env; a key still in the environment or config.yaml is named with its fix", async () => {
+  const home = await makeTempDir("hermes-cmd-home-");
+  const envFile = path.join(home, ".env");
+  writeFileSync(envFile, "# my settings\nOPENAI_API_KEY=sk-stored-1\nGITHUB_TOKEN=ghp_keepme\nexport ANTHROPIC_API_KEY=sk-ant-2\n", { mode: 0o600 });
+  writeFileSync(path.join(home, "config.yaml"), "model:\n  provider: openai\n  name: gpt-4.1\n");
+
+  const one = await hermes(["logout", "--provider", "anthropic"], home);
+  assert.equal(one.code, 0, one.stderr);
+  assert.match(one.stdout, /removed ANTHROPIC_API_KEY from .*\.env/);
+  assert.equal(readFileSync(envFile, "utf8"), "# my settings\nOPENAI_API_KEY=sk-stored-1\nGITHUB_TOKEN=ghp_keepme\n");
+
+  const all = await hermes(["logout", "--json"], home, undefined, { OPENAI_API_KEY: "sk-from-shell" });
+  assert.equal(all.code, 0, all.stderr);
+  const result = JSON.parse(all.stdout);
+  assert.deepEqual(result.removed, ["OPENAI_API_KEY"]);
+  assert.deepEqual(result.remaining.map((r: any) => r.source), ["OPENAI_API_KEY in the environment"]);
+  assert.equal(readFileSync(envFile, "utf8"), "# my settings\nGITHUB_TOKEN=ghp_keepme\n", "other variables stay");
+  assert.equal(statSync(envFile).mode & 0o777, 0o600);
+
+  writeFileSync(path.join(home, "config.yaml"), "model:\n  provider: openai\n  name: gpt-4.1\n  api_key: sk-in-config\n");
+  const again = await hermes(["logout"], home);
+  assert.equal(again.code, 0, again.stderr);
+  assert.match(again.stdout, /No key was stored in/);
+  assert.match(again.stdout, /A key still comes from model\.api_key in .*config\.yaml: remove model\.api_key/);
+  assert.doesNotMatch(again.stdout + again.stderr, /sk-in-config/, "the key itself is never printed");
+
+  const bad = await hermes(["logout", "--provider", "nope"], home);
+  assert.equal(bad.code, 2);
+  assert.match(bad.stderr, /--provider is one of openai, anthropic/);
 });
