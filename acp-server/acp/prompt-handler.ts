@@ -18,6 +18,7 @@ import { describeCommandSandbox, localShellFor, sessionShell } from "./command-s
 import { runCommand } from "./command-handler";
 import { CHECKPOINT_COMMANDS, parseCommand } from "./commands";
 import { expandMcpPrompt, mcpPromptOf } from "./mcp-prompt";
+import { askClarify } from "./clarify-request";
 import { requestPermission } from "./permission-request";
 import { expandSkillInvocation } from "./skill-commands";
 import { toUserParts } from "./prompt-content";
@@ -182,6 +183,8 @@ function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContex
     shell: sessionShell(deps.runtime, session, client, capabilities),
     askUser: (call, ask, signal) =>
       requestPermission(client, session.id, call, ask, signal, { timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000, log: deps.log }),
+    clarify: (call, question, signal) =>
+      askClarify(client, session.id, capabilities, call, question, signal, { timeoutMs: deps.runtime.loaded.config.clarify.timeout * 1000, log: deps.log }),
     history: deps.runtime.sessions,
     approvals: deps.runtime.approvals,
     checkpoints: deps.runtime.checkpoints,

@@ -117,8 +117,9 @@ async function runSteps(options: TurnOptions, { systemPrompt, tools, notes, acti
 
     // Each result joins the session (durable, then in memory) as its tool finishes.
     const results = await runToolCalls(step.calls, { session, host: options.host, observer: options.observer, signal, log: options.log, checkpoint });
-    countResults(activity, results);
+    countResults(activity, results.messages);
     if (signal.aborted) return "cancelled";
+    if (results.endTurnWith !== undefined) return endTurnWith(options, results.endTurnWith);
   }
 }
 
@@ -181,6 +182,16 @@ async function callModel(options: TurnOptions, systemPrompt: string, tools: Tool
   }
   const calls = result.reply.calls;
   return calls.length > 0 ? { kind: "tools", calls } : { kind: "answer", finish: result.reply.finish };
+}
+
+/**
+ * A tool ended the turn with a reply (clarify's question, asked in the chat): it is the agent's
+ * message, shown and journaled as one, and the user's next prompt answers it.
+ */
+function endTurnWith(options: TurnOptions, reply: string): TurnStopReason {
+  options.observer.textDelta(reply);
+  options.session.append({ role: "assistant", content: reply });
+  return "end_turn";
 }
 
 function stopReasonFor(finish: FinishReason): TurnStopReason {

@@ -35,11 +35,23 @@ interface PreparedCall {
 /** Most a card shows of a result that brings no display content of its own. */
 const DISPLAY_CHARS = 4_000;
 
-export async function runToolCalls(requests: ToolCallRequest[], env: ToolRunEnv): Promise<ChatMessage[]> {
+/** The results in call order, and the reply a tool asked to end the turn with (clarify in chat). */
+export interface ToolRunResults {
+  messages: ChatMessage[];
+  endTurnWith?: string;
+}
+
+export async function runToolCalls(requests: ToolCallRequest[], env: ToolRunEnv): Promise<ToolRunResults> {
   const prepared = requests.map((request) => prepareCall(request, env.session));
   for (const call of prepared) env.observer.toolCallPending(call.view);
 
   const results = new Array<ChatMessage>(prepared.length);
+  const ending: string[] = [];
+  const run = async (call: PreparedCall): Promise<ChatMessage> => {
+    const { message, endTurnWith } = await runCall(call, env);
+    if (endTurnWith !== undefined) ending.push(endTurnWith);
+    return message;
+  };
   let index = 0;
   for (let call = prepared[0]; call; call = prepared[index]) {
     if (runsConcurrently(call)) {
@@ -47,14 +59,14 @@ export async function runToolCalls(requests: ToolCallRequest[], env: ToolRunEnv)
       const stop = rest.findIndex((next) => !runsConcurrently(next));
       const batch = stop < 0 ? rest : rest.slice(0, stop);
       const start = index;
-      await Promise.all(batch.map(async (each, offset) => (results[start + offset] = await runCall(each, env))));
+      await Promise.all(batch.map(async (each, offset) => (results[start + offset] = await run(each))));
       index += batch.length;
     } else {
-      results[index] = await runCall(call, env);
+      results[index] = await run(call);
       index++;
     }
   }
-  return results;
+  return { messages: results, ...(ending.length ? { endTurnWith: ending.join("\n\n") } : {}) };
 }
 
 function runsConcurrently(call: PreparedCall): boolean {
@@ -90,7 +102,7 @@ function prepareCall(request: ToolCallRequest, session: AgentSession): PreparedC
   return { request, view, tool, args: parsed.data };
 }
 
-async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<ChatMessage> {
+async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<{ message: ChatMessage; endTurnWith?: string }> {
   const { view, tool } = call;
   let result: ToolResult;
   if (call.problem || !tool) {
@@ -117,7 +129,7 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<ChatMessage
   const message: ChatMessage = { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text, ...(result.images?.length ? { images: result.images } : {}) };
   // Durable as soon as this tool is done: a crash later in the batch keeps this result.
   env.session.append(message);
-  return message;
+  return { message, ...(result.endTurnWith !== undefined ? { endTurnWith: redactSecrets(result.endTurnWith) } : {}) };
 }
 
 async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, env: ToolRunEnv): Promise<ToolResult> {
@@ -138,6 +150,9 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     },
     history: host.history,
   };
+  // The user is asked only from their own session: a subagent's host has no clarify.
+  const clarify = host.clarify?.bind(host);
+  if (clarify && session.depth === 0) context.clarify = (question) => clarify(view, question, signal);
   // Cheap to build (the children start only when delegate_task runs them).
   context.delegation = host.delegation?.({ session, host, call: view, signal, progress: (content) => context.progress({ content }) });
   try {

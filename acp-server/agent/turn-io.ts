@@ -3,7 +3,7 @@
 import type { TokenUsage } from "../providers/types";
 import type { ApprovalRules } from "../security/approval-rules";
 import type { ModelChoice } from "./model-choice";
-import type { Delegation, DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
+import type { ClarifyAnswer, ClarifyQuestion, Delegation, DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
 import type { AgentSession } from "./session";
 import type { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
 import type { ToolKind } from "../tools/registry";
@@ -89,6 +89,8 @@ export interface TurnHost {
   approvals?: ApprovalRules;
   /** Shows a permission prompt for a tool call and waits for the user's answer. */
   askUser(call: ToolCallView, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;
+  /** Asks the user a question for the clarify tool (absent: the tool cannot ask, as for a subagent). */
+  clarify?(call: ToolCallView, question: ClarifyQuestion, signal: AbortSignal): Promise<ClarifyAnswer>;
   /** Checkpoints before a turn's first change (absent: none, as for a subagent's turns). */
   checkpoints?: WorkspaceCheckpoints;
   /** delegate_task's children for one tool call (acp-server/delegate/); absent: no delegation. */

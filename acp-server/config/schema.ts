@@ -112,6 +112,13 @@ export const ApprovalsConfigSchema = z
   })
   .strict();
 
+export const ClarifyConfigSchema = z
+  .object({
+    /** Seconds the clarify tool waits for the user's answer; no answer is a result the model reads. */
+    timeout: z.number().positive().default(600),
+  })
+  .strict();
+
 export const TerminalConfigSchema = z
   .object({
     /**
@@ -222,6 +229,7 @@ export const ConfigSchema = z
     nudges: NudgesConfigSchema.default(NudgesConfigSchema.parse({})),
     skills: SkillsConfigSchema.default(SkillsConfigSchema.parse({})),
     approvals: ApprovalsConfigSchema.default(ApprovalsConfigSchema.parse({})),
+    clarify: ClarifyConfigSchema.default(ClarifyConfigSchema.parse({})),
     terminal: TerminalConfigSchema.default(TerminalConfigSchema.parse({})),
     logging: LoggingConfigSchema.default(LoggingConfigSchema.parse({})),
     acp: AcpConfigSchema.default(AcpConfigSchema.parse({})),

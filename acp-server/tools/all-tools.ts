@@ -1,5 +1,6 @@
 // The agent's built-in tools, listed once. Adding a tool = its file + one entry here. Loaded
 // with the runtime (after `initialize` is answered), never by the handshake path.
+import { clarifyTool } from "./clarify";
 import { delegateTaskTool } from "./delegate-task";
 import { memoryTool } from "./memory";
 import { patchTool } from "./patch";
@@ -30,6 +31,7 @@ const BUILTIN_TOOLS = [
   skillViewTool,
   skillManageTool,
   delegateTaskTool,
+  clarifyTool,
 ] as unknown as readonly ToolDefinition[];
 
 /** A registry of the built-in tools (one per runtime; sessions see it through their SessionTools). */

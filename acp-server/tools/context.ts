@@ -186,6 +186,21 @@ export interface Delegation {
   run(tasks: DelegateTask[]): Promise<{ results: DelegateResult[]; content: DisplayContent[] }>;
 }
 
+/** One question for the user (the clarify tool): 2–6 choices, or free text when there are none. */
+export interface ClarifyQuestion {
+  question: string;
+  choices?: { label: string; description?: string }[];
+}
+
+/**
+ * How the user answered. `in_chat`: the editor has no way to ask for free text mid-turn, so the
+ * question becomes the turn's reply and the answer comes as the next prompt.
+ */
+export type ClarifyAnswer =
+  | { kind: "answered"; answer: string }
+  | { kind: "no_answer"; why: "declined" | "dismissed" | "timed_out" | "failed" }
+  | { kind: "in_chat" };
+
 export interface ToolContext {
   sessionId: string;
   toolCallId: string;
@@ -206,4 +221,6 @@ export interface ToolContext {
   history?: SessionHistoryAccess;
   /** Subagents and external agents (delegate_task); absent where delegation is unavailable. */
   delegation?: Delegation;
+  /** Asks the user a question and waits (clarify); absent for subagents and hosts that cannot ask. */
+  clarify?: (question: ClarifyQuestion) => Promise<ClarifyAnswer>;
 }

@@ -18,6 +18,11 @@ export interface ToolResult {
   isError?: boolean;
   /** Images for the model beside the text (MCP tools); providers that cannot take them get `output` only. */
   images?: ImagePart[];
+  /**
+   * Ends the turn after this tool, with this text as the agent's reply (clarify's free-text
+   * question when the editor cannot ask mid-turn: the user's next prompt is the answer).
+   */
+  endTurnWith?: string;
 }
 
 /** An error the model should read as the tool's result (bad path, no match, ...). */

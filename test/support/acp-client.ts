@@ -24,6 +24,8 @@ export interface ClientOptions {
   /** Serve terminal/* like an editor. */
   serveTerminal?: boolean;
   permission?: PermissionPolicy;
+  /** Answers elicitation/create, and advertises `elicitation: {form: {}}` (absent: no elicitation support). */
+  elicitation?: (request: acp.CreateElicitationRequest) => acp.CreateElicitationResponse | Promise<acp.CreateElicitationResponse>;
   /** More client capabilities to advertise in initialize (e.g. `session: {compaction: {}}`). */
   clientCapabilities?: Record<string, unknown>;
 }
@@ -40,6 +42,7 @@ export interface AcpPeer {
   /** Updates that failed the protocol schema (must stay empty). */
   invalidUpdates: { update: unknown; error: string }[];
   permissionRequests: acp.RequestPermissionRequest[];
+  elicitationRequests: acp.CreateElicitationRequest[];
   fsCalls: { method: string; path: string }[];
   terminals: EditorTerminals;
   initialize(): Promise<acp.InitializeResponse>;
@@ -64,6 +67,7 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
   const updates: acp.SessionNotification[] = [];
   const invalidUpdates: { update: unknown; error: string }[] = [];
   const permissionRequests: acp.RequestPermissionRequest[] = [];
+  const elicitationRequests: acp.CreateElicitationRequest[] = [];
   const fsCalls: { method: string; path: string }[] = [];
   const terminals = new EditorTerminals();
 
@@ -78,6 +82,13 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
       permissionRequests.push(params);
       return answerPermission(options.permission ?? "allow", params);
     });
+  const elicitation = options.elicitation;
+  if (elicitation) {
+    app = app.onRequest(acp.methods.client.elicitation.create, ({ params }) => {
+      elicitationRequests.push(params);
+      return elicitation(params);
+    });
+  }
   if (options.serveFs) {
     app = app
       .onRequest(acp.methods.client.fs.readTextFile, ({ params }) => {
@@ -126,6 +137,7 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
       updates,
       invalidUpdates,
       permissionRequests,
+      elicitationRequests,
       fsCalls,
       terminals,
       initialize: () =>
@@ -134,6 +146,7 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
           clientCapabilities: {
             fs: { readTextFile: !!options.serveFs, writeTextFile: !!options.serveFs },
             terminal: !!options.serveTerminal,
+            ...(options.elicitation ? { elicitation: { form: {} } } : {}),
             ...options.clientCapabilities,
           },
           clientInfo: { name, version: "1.0.0" },
