@@ -52,7 +52,7 @@ const SESSION_SEARCH_GUIDANCE = `You remember past conversations through session
 
 const TOOL_GUIDANCE = `How to work:
 - Look before you change: use search_files to find code and read_file to read it before editing.
-- Edit with patch (exact old_string → new_string) for targeted changes; use write_file for new files or full rewrites.
+- Edit with patch (old_string → new_string, quoted from the file) for targeted changes, apply_patch for a change across several files, write_file for new files or full rewrites.
 - Run commands with terminal (tests, builds, git). Use background: true for servers and watchers, then process to poll or kill them.
 - For multi-step work, keep a todo list with the todo tool and update it as you go.
 - Several independent read-only calls (reads, searches) can be made in one reply; they run in parallel.

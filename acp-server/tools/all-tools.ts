@@ -1,5 +1,6 @@
 // The agent's built-in tools, listed once. Adding a tool = its file + one entry here. Loaded
 // with the runtime (after `initialize` is answered), never by the handshake path.
+import { applyPatchTool } from "./apply-patch";
 import { clarifyTool } from "./clarify";
 import { delegateTaskTool } from "./delegate-task";
 import { memoryTool } from "./memory";
@@ -21,6 +22,7 @@ const BUILTIN_TOOLS = [
   readFileTool,
   writeFileTool,
   patchTool,
+  applyPatchTool,
   searchFilesTool,
   terminalTool,
   processTool,

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { guardedPathReasons } from "../security/sensitive-paths";
 import { FileNotFoundError } from "./context";
+import { applyMatches, candidatesText, findMatches, LEVEL_TEXT, lineAt, nonOverlapping } from "./fuzzy-match";
 import { landedDiff } from "./landed-diff";
 import { displayPath, resolvePath } from "./paths";
 import { notFoundMessage } from "./read-file";
@@ -11,38 +12,29 @@ const schema = z.object({
   path: z.string().min(1).describe("File to edit, absolute or relative to the working directory."),
   old_string: z
     .string()
-    .describe("Exact text to replace, including whitespace and indentation, without read_file's line-number prefixes. Must be unique in the file unless replace_all is true."),
+    .describe(
+      "Text to replace, quoted from the file with its whitespace and indentation, without read_file's line-number prefixes. Must be unique in the file unless replace_all is true.",
+    ),
   new_string: z.string().describe("Text to put in its place (may be empty to delete)."),
   replace_all: z.boolean().optional().describe("Replace every occurrence instead of requiring exactly one. Default false."),
 });
 
-/** Start indexes of the non-overlapping occurrences of `needle`. */
-export function occurrences(text: string, needle: string): number[] {
-  const found: number[] = [];
-  for (let at = text.indexOf(needle); at !== -1; at = text.indexOf(needle, at + needle.length)) found.push(at);
-  return found;
-}
-
-const lineAt = (text: string, index: number): number => text.slice(0, index).split("\n").length;
 const squash = (text: string): string => text.replace(/\s+/g, " ").trim();
 
-/** Why old_string did not match, as specifically as we can tell cheaply. */
+/**
+ * Why old_string did not match, and where the file has the text most like it (read_file's
+ * numbering), so the model can copy the real text instead of guessing again.
+ */
 export function noMatchHint(text: string, oldString: string): string {
   if (/^\s*\d+\|/m.test(oldString) && !/^\s*\d+\|/m.test(text)) {
     return 'old_string seems to include read_file line-number prefixes ("  12|"); remove them.';
   }
+  const closest = candidatesText(text, oldString);
+  if (closest) return `${closest}\nRe-read that region with read_file if needed and quote it exactly.`;
   if (squash(text).includes(squash(oldString))) {
-    return "It matches only if whitespace is ignored: check indentation (tabs vs spaces), line breaks and trailing spaces, and copy the text exactly.";
+    return "It matches only if line breaks are ignored: check where its lines break, and copy the text exactly.";
   }
-  const firstLine = oldString.split("\n").find((line) => line.trim() !== "")?.trim();
-  if (firstLine) {
-    const lines = text.split("\n");
-    const at = lines.findIndex((line) => line.includes(firstLine));
-    if (at !== -1) {
-      return `Its first line appears at line ${at + 1}; the text after it differs. Re-read that region with read_file and copy it exactly.`;
-    }
-  }
-  return "Not even its first line occurs in the file; it may have changed since you read it. Re-read it with read_file.";
+  return "Nothing in the file resembles it; it may have changed since you read it. Re-read it with read_file.";
 }
 
 /** A small unified-diff-like view of the first replacement, for the model. */
@@ -86,7 +78,7 @@ export const patchTool = defineTool({
   kind: "edit",
   readOnly: false,
   description:
-    "Edit a file by replacing an exact string. old_string must match the file exactly (whitespace included) and occur exactly once, unless replace_all is true; include a few surrounding lines to make it unique. Read the file first. To create a file or rewrite it entirely, use write_file.",
+    "Edit a file by replacing a string. Quote old_string from the file exactly; small drift in line endings, trailing spaces or indentation is tolerated (whole lines, and new_string is re-indented to match), but it must identify exactly one place unless replace_all is true: include a few surrounding lines to make it unique. Read the file first. To create a file or rewrite it entirely, use write_file; to change several files at once, apply_patch.",
   schema,
   title: (args, cwd) => `edit ${displayPath(cwd, resolvePath(cwd, args.path))}`,
   locations: (args, cwd) => [{ path: resolvePath(cwd, args.path) }],
@@ -117,35 +109,20 @@ export const patchTool = defineTool({
       throw new ToolError(`Cannot read ${shown}: ${(error as Error).message}`);
     }
 
-    let oldString = args.old_string;
-    let newString = args.new_string;
-    let found = occurrences(before, oldString);
-    // Models quote CRLF files with plain \n; retry with the file's line endings.
-    if (found.length === 0 && before.includes("\r\n") && oldString.includes("\n") && !oldString.includes("\r")) {
-      const crlf = (text: string) => text.replace(/\n/g, "\r\n");
-      const retry = occurrences(before, crlf(oldString));
-      if (retry.length > 0) {
-        oldString = crlf(oldString);
-        newString = newString.includes("\r") ? newString : crlf(newString);
-        found = retry;
-      }
-    }
-    const firstAt = found[0];
-    if (firstAt === undefined) throw new ToolError(`old_string was not found in ${shown}. ${noMatchHint(before, args.old_string)}`);
-    if (found.length > 1 && !args.replace_all) {
-      const lines = found.slice(0, 10).map((at) => lineAt(before, at));
+    const result = findMatches(before, args.old_string, args.new_string);
+    if (!result) throw new ToolError(`old_string was not found in ${shown}. ${noMatchHint(before, args.old_string)}`);
+    const how = result.level === "exact" ? "" : ` ${LEVEL_TEXT[result.level]}`;
+    if (result.matches.length > 1 && !args.replace_all) {
+      const lines = result.matches.slice(0, 10).map((match) => match.line);
       throw new ToolError(
-        `old_string occurs ${found.length} times in ${shown} (lines ${lines.join(", ")}${found.length > 10 ? ", …" : ""}). Include more surrounding context to make it unique, or set replace_all: true to replace every occurrence.`,
+        `old_string occurs ${result.matches.length} times in ${shown}${how} (lines ${lines.join(", ")}${result.matches.length > 10 ? ", …" : ""}). Include more surrounding context to make it unique, or set replace_all: true to replace every occurrence.`,
       );
     }
-
-    let after = "";
-    let last = 0;
-    for (const at of found) {
-      after += before.slice(last, at) + newString;
-      last = at + oldString.length;
-    }
-    after += before.slice(last);
+    const found = nonOverlapping(result.matches);
+    const firstMatch = found[0];
+    if (!firstMatch) throw new ToolError(`old_string was not found in ${shown}.`);
+    const after = applyMatches(before, found);
+    if (after === before) throw new ToolError(`The edit changes nothing in ${shown}: old_string and new_string differ only in ways the file already has.`);
 
     const diff = { type: "diff" as const, path: absolute, oldText: before, newText: after };
     if (!askedFirst && !(await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [diff] }))) {
@@ -153,7 +130,7 @@ export const patchTool = defineTool({
     }
     const written = await ctx.files.writeText(absolute, after);
 
-    const first = hunk(before, after, firstAt, oldString.length, newString.length);
+    const first = hunk(before, after, firstMatch.start, firstMatch.end - firstMatch.start, firstMatch.replacement.length);
     const firstLine = first.line;
     const output: Record<string, unknown> = {
       path: shown,
@@ -161,6 +138,7 @@ export const patchTool = defineTool({
       first_changed_line: firstLine,
       diff: first.diff,
     };
+    if (result.level !== "exact") output.matched = `old_string matched${how}; new_string was adapted to the file's ${result.level === "indentation" || result.level === "whitespace" ? "indentation and line endings" : "line endings"}.`;
     if (found.length > 1) output.note = `The diff shows the first of ${found.length} replacements.`;
     if (written?.note) output.review = written.note;
     return { output, content: [await landedDiff(ctx.files, diff, written)], locations: [{ path: absolute, line: firstLine }] };

@@ -72,7 +72,7 @@ test("child tools: requested ∩ parent's, minus the blocked tools; delegate_tas
   assert.ok(names(all.filter).includes("terminal"));
   const some = childTools(parent, ["file", "bogus"], false);
   assert.deepEqual(some.toolsets, ["file"]);
-  assert.deepEqual(names(some.filter).sort(), ["patch", "read_file", "search_files", "write_file"]);
+  assert.deepEqual(names(some.filter).sort(), ["apply_patch", "patch", "read_file", "search_files", "write_file"]);
   assert.ok(names(childTools(parent, ["delegation", "file"], true).filter).includes("delegate_task"));
   // A parent that is itself restricted passes its restriction on.
   parent = new AgentSession("p", "/tmp", "default", { tools: new SessionTools(registry).narrow((tool) => tool.name !== "write_file") });

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { hunk, noMatchHint, occurrences, patchTool } from "../../acp-server/tools/patch";
+import { occurrences } from "../../acp-server/tools/fuzzy-match";
+import { hunk, noMatchHint, patchTool } from "../../acp-server/tools/patch";
 import { ToolError } from "../../acp-server/tools/registry";
 import { writeFileTool } from "../../acp-server/tools/write-file";
 import { recordingContext, tempDir } from "../support/tool-context";
@@ -105,10 +106,12 @@ describe("patch", () => {
   test("not found explains why as well as it can", async () => {
     const cwd = await tempDir();
     await writeFile(path.join(cwd, "x.ts"), source);
-    await assert.rejects(patch(cwd, { path: "x.ts", old_string: "function a() {\n    return 1;", new_string: "y" }), toolError(/not found in x\.ts.*whitespace/));
-    await assert.rejects(patch(cwd, { path: "x.ts", old_string: "function a() {\n  return 9;", new_string: "y" }), toolError(/first line appears at line 1/));
+    await assert.rejects(
+      patch(cwd, { path: "x.ts", old_string: "function a() {\n  return 9;", new_string: "y" }),
+      toolError(/not found in x\.ts\. The closest text is at lines 1-2 \(\d+% similar\):\n1\|function a\(\) \{\n2\| {2}return 1;\nOther close places: lines 5-6/),
+    );
     await assert.rejects(patch(cwd, { path: "x.ts", old_string: "   2|  return 1;", new_string: "y" }), toolError(/line-number prefixes/));
-    await assert.rejects(patch(cwd, { path: "x.ts", old_string: "nothing like it", new_string: "y" }), toolError(/Not even its first line/));
+    await assert.rejects(patch(cwd, { path: "x.ts", old_string: "zzzz qqqq", new_string: "y" }), toolError(/Nothing in the file resembles it/));
     await assert.rejects(patch(cwd, { path: "nope.ts", old_string: "a", new_string: "b" }), toolError(/File not found: nope\.ts.*write_file/));
   });
 
@@ -128,6 +131,27 @@ describe("patch", () => {
     assert.equal(await readFile(file, "utf8"), "one\r\n2\r\ntwo\r\nthree\r\n");
   });
 
+  test("tolerates indentation drift: one loose match is applied re-indented, and says so", async () => {
+    const cwd = await tempDir();
+    const file = path.join(cwd, "x.ts");
+    await writeFile(file, source);
+    const { output } = await patch(cwd, { path: "x.ts", old_string: "function a() {\n    return 1;\n}", new_string: "function a() {\n    return 10;\n}" });
+    assert.equal(await readFile(file, "utf8"), source.replace("function a() {\n  return 1;", "function a() {\n  return 10;"));
+    assert.match(output.matched, /when indentation is ignored/);
+    assert.equal(output.first_changed_line, 2);
+  });
+
+  test("an ambiguous loose match is refused and nothing is written", async () => {
+    const cwd = await tempDir();
+    const file = path.join(cwd, "x.ts");
+    await writeFile(file, source);
+    await assert.rejects(
+      patch(cwd, { path: "x.ts", old_string: "    return 1;\n}", new_string: "    return 2;\n}" }),
+      toolError(/occurs 2 times in x\.ts when indentation is ignored \(lines 2, 6\)/),
+    );
+    assert.equal(await readFile(file, "utf8"), source);
+  });
+
   test("a denied patch leaves the file unchanged", async () => {
     const cwd = await tempDir();
     await writeFile(path.join(cwd, "x.ts"), source);
@@ -143,7 +167,7 @@ describe("patch", () => {
     const after = "a\nc\n";
     assert.deepEqual(hunk(before, after, 2, 2, 0), { diff: "@@ line 2 @@\n-b", line: 2 });
     assert.deepEqual(hunk("x\n", "x\ny\n", 2, 0, 2), { diff: "@@ line 2 @@\n+y", line: 2 });
-    assert.match(noMatchHint("a\tb", "a b"), /whitespace/);
+    assert.match(noMatchHint("a\nb", "a b"), /line breaks/);
   });
 
   test("schema and titles", () => {
