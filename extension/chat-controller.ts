@@ -195,9 +195,13 @@ export class ChatController implements vscode.Disposable {
   }
 
   async shutdown(): Promise<void> {
+    // The connection closes first (stop() drops it before it waits): a question still open must
+    // not be answered "cancelled" on the way out. The agent journals it as cancelled by the
+    // shutdown, and the reloaded window shows "Cancelled: the window reloaded".
+    const stopped = this.agent.stop();
     this.session.agentLost();
     this.terminals.disposeAll();
-    await this.agent.stop();
+    await stopped;
   }
 
   dispose(): void {

@@ -4,8 +4,9 @@
 // rejection with the user's words (`_meta["hermes/reason"]`) is thrown as a UserRejection, so
 // the model reads them as the tool's result.
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { permissionContent } from "../agent/permission-content";
 import { UserRejection, type PermissionAnswer, type ToolCallView } from "../agent/turn-io";
-import type { DisplayContent, PermissionAsk } from "../tools/context";
+import type { PermissionAsk } from "../tools/context";
 import type { Logger } from "../util/log";
 import { redactDeep } from "../util/redact";
 import { toLocations, toToolCallContent } from "./updates";
@@ -66,7 +67,7 @@ export async function requestPermission(
   signal: AbortSignal,
   options: { timeoutMs: number; log: Logger },
 ): Promise<PermissionAnswer> {
-  const content: DisplayContent[] = [...explanation(ask), ...(ask.content ?? [])];
+  const content = permissionContent(ask);
   // What the user is shown is redacted; the approved call still runs with its real input.
   const toolCall: acp.ToolCallUpdate = redactDeep<acp.ToolCallUpdate>({
     toolCallId: call.id,
@@ -114,12 +115,4 @@ export function rejectionReason(response: acp.RequestPermissionResponse): string
   const text = raw.trim();
   if (!text) return undefined;
   return text.length > MAX_REASON_CHARS ? `${text.slice(0, MAX_REASON_CHARS)}…` : text;
-}
-
-/** For commands: the command itself and why it was flagged. */
-function explanation(ask: PermissionAsk): DisplayContent[] {
-  const lines: string[] = [];
-  if (ask.command !== undefined) lines.push(`\`\`\`sh\n${ask.command}\n\`\`\``);
-  if (ask.reasons?.length) lines.push(`Needs approval: ${ask.reasons.join("; ")}.`);
-  return lines.length ? [{ type: "text", text: lines.join("\n") }] : [];
 }

@@ -4,15 +4,18 @@
 // calls at once and in call order; replay restores that order. sendReplay writes it out.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { UserPart } from "../providers/types";
-import type { JournalRecord, ToolCallRecord } from "../sessions/types";
+import type { JournalRecord, PermissionAskRecord, ToolCallRecord } from "../sessions/types";
 import type { TodoItem } from "../tools/context";
 import { redactLoadedRecords } from "../sessions/redact-record";
+import { cancelledPermissionUpdate, waitingCallUpdate } from "./replay-permission";
 import { markerChunk, planUpdate, toLocations, toToolCallContent } from "./updates";
 
 interface Batch {
   order: string[];
   calls: ToolCallRecord[];
   plans: TodoItem[][];
+  /** Permission questions asked by this batch's calls (a call with no finished card still shows). */
+  asks: PermissionAskRecord[];
 }
 
 /** The updates in order, as objects (tests, and clients without the bulk writer). */
@@ -33,15 +36,27 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
   let turnOpen = false;
   /** User prompts so far: the number of the turn each one started. */
   let turn = 0;
-  function* flush(): Generator<string> {
+  /** How each permission question ended: answered, or cancelled by a clean shutdown (none: the process died). */
+  const answers = new Map<string, "answered" | "shutdown">();
+  function* flush(last = false): Generator<string> {
     if (!batch) return;
-    const { order, calls, plans } = batch;
+    const { order, calls, plans, asks } = batch;
     batch = undefined;
-    const position = (call: ToolCallRecord) => {
+    const position = (call: { id: string; requestId?: string }) => {
       const at = order.indexOf(call.requestId ?? call.id);
       return at === -1 ? Number.MAX_SAFE_INTEGER : at;
     };
-    for (const call of [...calls].sort((a, b) => position(a) - position(b))) yield JSON.stringify(toolCallUpdate(call));
+    const shown = new Set(calls.map((call) => call.id));
+    const cards: { id: string; requestId?: string; update: () => acp.SessionUpdate }[] = calls.map((call) => ({ ...call, update: () => toolCallUpdate(call) }));
+    for (const ask of asks) {
+      const answer = answers.get(ask.call.id);
+      // Answered and never finished: the call ran when the process died, and like any such call it
+      // is not replayed (the model's history says it was interrupted).
+      if (shown.has(ask.call.id) || (answer === "answered" && !(last && options.turnMayBeRunning))) continue;
+      shown.add(ask.call.id);
+      cards.push({ ...ask.call, update: () => unansweredUpdate(ask, answer, last && options.turnMayBeRunning === true) });
+    }
+    for (const card of cards.sort((a, b) => position(a) - position(b))) yield JSON.stringify(card.update());
     for (const todos of plans) yield JSON.stringify(planUpdate(todos));
   }
 
@@ -68,7 +83,7 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
       if (message.role === "assistant") {
         if (message.reasoning) yield textChunkJson("agent_thought_chunk", message.reasoning);
         if (message.content) yield textChunkJson("agent_message_chunk", message.content);
-        if (message.toolCalls?.length) batch = { order: message.toolCalls.map((call) => call.id), calls: [], plans: [] };
+        if (message.toolCalls?.length) batch = { order: message.toolCalls.map((call) => call.id), calls: [], plans: [], asks: [] };
       }
     } else if (record.t === "tool_call") {
       if (batch) batch.calls.push(record.call);
@@ -76,6 +91,9 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
     } else if (record.t === "plan") {
       if (batch) batch.plans.push(record.todos);
       else yield JSON.stringify(planUpdate(record.todos));
+    } else if (record.t === "update" && (record.permission || record.permissionAnswer)) {
+      if (record.permissionAnswer) answers.set(record.permissionAnswer.toolCallId, record.permissionAnswer.outcome);
+      if (record.permission) (batch ??= { order: [], calls: [], plans: [], asks: [] }).asks.push(record.permission);
     } else if (record.t === "update" && record.turn) {
       turnOpen = record.turn === "start";
       if (record.turn === "end" && record.stopReason === "cancelled") {
@@ -84,7 +102,7 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
       }
     }
   }
-  yield* flush();
+  yield* flush(true);
   // The last turn never ended: the process running it died (a crash, a kill, a power cut).
   if (turnOpen && !options.turnMayBeRunning) yield JSON.stringify(markerChunk({ kind: "interrupted", reason: INTERRUPTED_REASON }));
 }
@@ -105,6 +123,12 @@ function withTurn(json: string, turn: number): string {
 
 function textChunkJson(kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", text: string): string {
   return `{"sessionUpdate":"${kind}","content":{"type":"text","text":${JSON.stringify(text)}}}`;
+}
+
+/** A call that asked the user and never finished: cancelled before an answer, cut while it ran, or still waiting. */
+function unansweredUpdate(ask: PermissionAskRecord, answer: "answered" | "shutdown" | undefined, mayBeWaiting: boolean): acp.SessionUpdate {
+  if (mayBeWaiting && answer !== "shutdown") return waitingCallUpdate(ask, answer === "answered" ? "in_progress" : "pending");
+  return cancelledPermissionUpdate(ask, answer === "shutdown" ? "shutdown" : "stopped");
 }
 
 function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {

@@ -28,7 +28,7 @@ export function permissionGate(
     // A command that cannot be resolved statically, or that touches Hermes's own state, is
     // asked about every time: no saved or session grant covers it, and none is created from it.
     if (verdict.askEachTime) {
-      const answer = await askUser(host, call, { ...ask, reasons: verdict.reasons, askEachTime: true }, signal, () => {});
+      const answer = await askUser(session, host, call, { ...ask, reasons: verdict.reasons, askEachTime: true }, signal, () => {});
       // Outside the sandbox is one run only, whatever the answer claims.
       if (ask.unsandboxed) return answer === "allow_once";
       return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
@@ -44,7 +44,7 @@ export function permissionGate(
       if (session.isAllowed(grants)) return true;
     }
 
-    const answer = await askUser(host, call, { ...ask, reasons: verdict.reasons, ...(outside ? { outsideFolders: outside } : {}) }, signal, () => {
+    const answer = await askUser(session, host, call, { ...ask, reasons: verdict.reasons, ...(outside ? { outsideFolders: outside } : {}) }, signal, () => {
       for (const problem of remember(host.approvals, ask, verdict, session.cwd, "reject")) notice(problem);
     });
     if (answer === "allow_session") session.allow(grants);
@@ -61,13 +61,16 @@ export function permissionGate(
  * The user's answer. A rejection that came with their words ends the tool with those words as
  * its result (the model reads "The user rejected this: …"); `rejectAlways` saves it when asked to.
  */
-async function askUser(host: TurnHost, call: ToolCallView, ask: PermissionAsk, signal: AbortSignal, rejectAlways: () => void): Promise<PermissionAnswer> {
+async function askUser(session: AgentSession, host: TurnHost, call: ToolCallView, ask: PermissionAsk, signal: AbortSignal, rejectAlways: () => void): Promise<PermissionAnswer> {
+  session.recordPermissionAsked(call, ask);
   try {
     return await host.askUser(call, ask, signal);
   } catch (error) {
     if (!(error instanceof UserRejection)) throw error;
     if (error.always) rejectAlways();
     throw new ToolError(error.message);
+  } finally {
+    session.recordPermissionAnswered(call.id);
   }
 }
 

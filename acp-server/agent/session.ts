@@ -7,9 +7,10 @@ import type { ChatMessage, TokenUsage } from "../providers/types";
 import type { SessionRecorder } from "../sessions/recorder";
 import type { CompactionRecord, TitleSource } from "../sessions/types";
 import type { SessionMode } from "../security/modes";
-import { createSessionToolState, type SessionToolState, type TodoItem } from "../tools/context";
+import { createSessionToolState, type PermissionAsk, type SessionToolState, type TodoItem } from "../tools/context";
 import { SessionTools } from "../tools/tool-set";
 import type { ModelChoice } from "./model-choice";
+import { permissionContent } from "./permission-content";
 import { SeenFiles } from "./seen-files";
 import { startActivity, type TurnActivity } from "./skill-nudge";
 import type { ToolCallOutcome, ToolCallView } from "./turn-io";
@@ -80,6 +81,8 @@ export class AgentSession {
   /** What the user allowed for the rest of this session ("command:<rule key>", "action:<kind>"). */
   private readonly grants = new Set<string>();
   private readonly toolCallIds = new Set<string>();
+  /** Tool calls waiting for the user's answer to a permission question (journaled as asked). */
+  private readonly openAsks = new Set<string>();
 
   constructor(
     readonly id: string,
@@ -203,6 +206,33 @@ export class AgentSession {
     this.recorder?.toolCall({ id, requestId, name, title, kind, locations: outcome.locations ?? call.locations, rawInput, status, content, rawOutput });
   }
 
+  /**
+   * A tool call asks the user: journaled before the question goes out, so a replay after the
+   * agent restarted (a window reload, a crash) still shows the call, cancelled, not nothing.
+   */
+  recordPermissionAsked(call: ToolCallView, ask: PermissionAsk): void {
+    if (!this.recorder) return;
+    const { id, requestId, name, title, kind, locations, rawInput } = call;
+    this.recorder.permissionAsked({ call: { id, requestId, name, title, kind, locations, rawInput }, title: ask.title, action: ask.action, content: permissionContent(ask) });
+    this.openAsks.add(id);
+    sessionsAsking.add(this);
+    watchExit();
+  }
+
+  /** The question was answered (whatever the answer: the tool's card records what followed). */
+  recordPermissionAnswered(toolCallId: string): void {
+    if (!this.openAsks.delete(toolCallId)) return;
+    this.recorder?.permissionAnswered({ toolCallId, outcome: "answered" });
+    if (this.openAsks.size === 0) sessionsAsking.delete(this);
+  }
+
+  /** The process is exiting with questions open: each is journaled as cancelled by the shutdown. */
+  closeOpenAsks(): void {
+    for (const toolCallId of this.openAsks) this.recorder?.permissionAnswered({ toolCallId, outcome: "shutdown" });
+    this.openAsks.clear();
+    sessionsAsking.delete(this);
+  }
+
   recordPlan(todos: TodoItem[]): void {
     this.recorder?.plan(todos);
   }
@@ -307,4 +337,21 @@ export class AgentSession {
     while (at > start && rank(this.messages[at - 1]!) > own) at--;
     this.messages.splice(at, 0, message);
   }
+}
+
+/** Sessions with a permission question open, for the journal's last words on a clean exit. */
+const sessionsAsking = new Set<AgentSession>();
+let exitWatched = false;
+
+/**
+ * A clean exit (SIGTERM from an editor reloading its window, the client closing stdin) says
+ * why each open question went unanswered; a process killed outright says nothing, and replay
+ * tells the two apart. Journal writes are synchronous, so they land before the process ends.
+ */
+function watchExit(): void {
+  if (exitWatched) return;
+  exitWatched = true;
+  process.once("exit", () => {
+    for (const session of [...sessionsAsking]) session.closeOpenAsks();
+  });
 }

@@ -38,6 +38,8 @@ export function restoreSession(meta: SessionMeta, records: JournalRecord[]): Res
         restored.toolCallIds.push(record.call.id);
         break;
       case "update":
+        // A question's card is shown on replay even when its call never finished: its id is taken.
+        if (record.permission) restored.toolCallIds.push(record.permission.call.id);
         if (record.title !== undefined) {
           restored.title = record.title;
           restored.titleSource = record.titleSource;

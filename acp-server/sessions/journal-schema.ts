@@ -89,6 +89,15 @@ function build() {
       compaction: z.looseObject({ head: z.number(), tail: z.number(), summary: z.string() }).optional(),
       turn: z.enum(["start", "end"]).optional(),
       stopReason: z.string().optional(),
+      permission: z
+        .looseObject({
+          call: z.looseObject({ id: z.string(), requestId: z.string().optional(), name: z.string(), title: z.string(), kind: z.string(), locations: z.array(location), rawInput: z.unknown() }),
+          title: z.string(),
+          action: z.string(),
+          content: z.array(displayContent),
+        })
+        .optional(),
+      permissionAnswer: z.looseObject({ toolCallId: z.string(), outcome: z.enum(["answered", "shutdown"]) }).optional(),
       redaction,
     }),
   ]);
@@ -191,6 +200,11 @@ const isToolCall = (value: unknown) =>
   every(value.content, isDisplayContent) &&
   "rawOutput" in value;
 
+const isAskedCall = (value: unknown) =>
+  isObj(value) && isStr(value.id) && optStr(value.requestId) && isStr(value.name) && isStr(value.title) && isStr(value.kind) && every(value.locations, isLocation) && "rawInput" in value;
+const isPermissionAsk = (value: unknown) => isObj(value) && isAskedCall(value.call) && isStr(value.title) && isStr(value.action) && every(value.content, isDisplayContent);
+const isPermissionAnswer = (value: unknown) => isObj(value) && isStr(value.toolCallId) && (value.outcome === "answered" || value.outcome === "shutdown");
+
 const TODO_STATUSES = new Set(["pending", "in_progress", "completed", "cancelled"]);
 const isTodo = (value: unknown) => isObj(value) && isStr(value.id) && isStr(value.content) && TODO_STATUSES.has(value.status as string);
 const TITLE_SOURCES = new Set(["auto", "user", "first_line"]);
@@ -229,6 +243,8 @@ export function isPlainRecord(value: unknown): boolean {
         (value.reset === undefined || typeof value.reset === "boolean") &&
         (value.turn === undefined || value.turn === "start" || value.turn === "end") &&
         optStr(value.stopReason) &&
+        (value.permission === undefined || isPermissionAsk(value.permission)) &&
+        (value.permissionAnswer === undefined || isPermissionAnswer(value.permissionAnswer)) &&
         (compaction === undefined || (isObj(compaction) && isNum(compaction.head) && isNum(compaction.tail) && isStr(compaction.summary)))
       );
     }

@@ -7,7 +7,7 @@ import type { DisplayContent, TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
 import { redactRecord } from "./redact-record";
 import { SessionNotOwnedError } from "./session-lease";
-import type { CompactionRecord, JournalRecord, ToolCallRecord, TitleSource } from "./types";
+import type { CompactionRecord, JournalRecord, PermissionAnswerRecord, PermissionAskRecord, ToolCallRecord, TitleSource } from "./types";
 
 export interface JournalWriter {
   append(sessionId: string, record: JournalRecord, options?: { sync?: boolean }): void;
@@ -39,6 +39,19 @@ export class SessionRecorder {
   /** A finished tool call as the user saw it (what session/load replays). */
   toolCall(call: ToolCallRecord): void {
     this.write({ t: "tool_call", at: Date.now(), call: { ...call, content: journalContent(call) } }, false);
+  }
+
+  /**
+   * A tool call waits for the user's answer. Replay shows one that never got an answer (nor its
+   * finished card) as cancelled: the tool card does not vanish when the agent restarts.
+   */
+  permissionAsked(ask: PermissionAskRecord): void {
+    this.write({ t: "update", at: Date.now(), permission: ask }, false, false);
+  }
+
+  /** The question was answered, or the agent shut down before it was (written on the way out). */
+  permissionAnswered(answer: PermissionAnswerRecord): void {
+    this.write({ t: "update", at: Date.now(), permissionAnswer: answer }, answer.outcome === "shutdown", false);
   }
 
   plan(todos: TodoItem[]): void {

@@ -74,7 +74,28 @@ type JournalEntry =
       turn?: "start" | "end";
       /** How the turn ended (with `turn: "end"`): the prompt's stopReason, or "error". */
       stopReason?: string;
+      /** A tool call asked the user's permission (replay shows one never answered as cancelled). */
+      permission?: PermissionAskRecord;
+      /** The permission asked for this tool call got its answer, or was cancelled when the agent shut down. */
+      permissionAnswer?: PermissionAnswerRecord;
     };
+
+/** A permission request as the user saw it: the tool call's card and the question. */
+export interface PermissionAskRecord {
+  call: Omit<ToolCallRecord, "status" | "content" | "rawOutput">;
+  /** The question's title ("$ rm -rf build", "Write src/app.ts"). */
+  title: string;
+  /** What kind of action was asked about (the cancelled card says what did not happen). */
+  action: string;
+  /** What was shown with the question: the command and why it asks, an edit's diff. */
+  content: DisplayContent[];
+}
+
+export interface PermissionAnswerRecord {
+  toolCallId: string;
+  /** "answered": the user (or the client) answered; "shutdown": the agent shut down cleanly first. */
+  outcome: "answered" | "shutdown";
+}
 
 /**
  * One context compression, as journaled: the model history at that point keeps its first

@@ -54,6 +54,17 @@ const VALID: JournalRecord[] = [
   },
   { t: "plan", at: 7, todos: [{ id: "1", content: "Look", status: "in_progress" }] },
   { t: "update", at: 8, title: "T", titleSource: "auto", mode: "plan", modelId: "openai/m", tokens: 9, systemPrompt: "sys", reset: true, compaction: { head: 1, tail: 2, summary: "s" }, turn: "end", stopReason: "cancelled" },
+  {
+    t: "update",
+    at: 9,
+    permission: {
+      call: { id: "c2", requestId: "r2", name: "terminal", title: "$ ls", kind: "execute", locations: [{ path: "/p", line: 1 }], rawInput: { command: "ls" } },
+      title: "$ ls",
+      action: "execute",
+      content: [{ type: "text", text: "```sh\nls\n```" }, { type: "diff", path: "/p/a.ts", oldText: "a", newText: "b" }],
+    },
+    permissionAnswer: { toolCallId: "c2", outcome: "shutdown" },
+  },
 ];
 
 const REPLACEMENTS: unknown[] = [undefined, null, 0, -1.5, "", "x", true, [], [1], {}, { type: "text" }];

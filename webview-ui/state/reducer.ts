@@ -3,7 +3,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ChatAction } from "./actions";
 import { appendTerminalOutput, markTerminalExited } from "./terminals";
-import type { AttachmentSummary, ChatState, TranscriptItem } from "./types";
+import type { AttachmentSummary, ChatState, PermissionItem, TranscriptItem } from "./types";
 
 export function initialState(): ChatState {
   return {
@@ -156,18 +156,22 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
       return append(state, kind === "agent" ? { kind, id, text, messageId: update.messageId ?? undefined } : { kind, id, text });
     }
     case "tool_call": {
+      const question = cancelledQuestion(update);
       const item: TranscriptItem = {
         kind: "tool",
         id: update.toolCallId,
         title: update.title,
         toolKind: update.kind ?? "other",
         status: update.status ?? "pending",
-        content: update.content ?? [],
+        // A replayed unanswered question: its card below says what happened, once.
+        content: question ? [] : (update.content ?? []),
         locations: update.locations ?? [],
         rawInput: update.rawInput,
+        ...(isCancelled(update) ? { cancelled: true } : {}),
       };
       if (state.index[update.toolCallId] !== undefined) return patch(state, update.toolCallId, (old) => (old.kind === "tool" && old.rejected ? { ...item, rejected: true } : item));
-      return append(state, item);
+      const added = append(state, item);
+      return question && added.index[question.id] === undefined ? append(added, question) : added;
     }
     case "tool_call_update": {
       if (state.index[update.toolCallId] === undefined) {
@@ -184,6 +188,7 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
               content: update.content ?? item.content,
               locations: update.locations ?? item.locations,
               rawInput: update.rawInput ?? item.rawInput,
+              ...(isCancelled(update) ? { cancelled: true } : {}),
             },
       );
     }
@@ -272,6 +277,33 @@ function attachmentsOf(block: acp.ContentBlock): AttachmentSummary[] {
   if (block.type === "resource") return [{ kind: "selection", name: block.resource.uri.split("/").pop() ?? "file" }];
   if (block.type === "image") return [{ kind: "image", name: "image" }];
   return [];
+}
+
+function isCancelled(update: acp.SessionUpdate): boolean {
+  return (update as { _meta?: Record<string, unknown> | null })._meta?.["hermes/cancelled"] === true;
+}
+
+/**
+ * A replayed tool call whose permission question was never answered (`_meta["hermes/permission"]`):
+ * the agent's process ended first. Shown as the question's card, cancelled, saying why.
+ */
+function cancelledQuestion(update: Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }>): PermissionItem | undefined {
+  const question = (update as { _meta?: Record<string, unknown> | null })._meta?.["hermes/permission"] as
+    | { title?: unknown; content?: unknown; cause?: unknown; result?: unknown }
+    | undefined;
+  if (!question || typeof question !== "object") return undefined;
+  const why = question.cause === "shutdown" ? "the window reloaded" : "the agent stopped before you answered";
+  const result = typeof question.result === "string" ? question.result : "it did not run";
+  return {
+    kind: "permission",
+    id: `hermes:question:${update.toolCallId}`,
+    toolCallId: update.toolCallId,
+    title: typeof question.title === "string" ? question.title : update.title,
+    options: [],
+    ...(Array.isArray(question.content) ? { content: question.content as acp.ToolCallContent[] } : {}),
+    outcome: "cancelled",
+    note: `Cancelled: ${why}; ${result}`,
+  };
 }
 
 type TurnMarker = { kind: "stopped" } | { kind: "interrupted"; reason: string };

@@ -123,6 +123,7 @@ const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
     locations: z.array(location),
     rawInput: z.unknown().optional(),
     rejected: z.boolean().optional(),
+    cancelled: z.boolean().optional(),
   }),
   z.object({
     kind: z.literal("permission"),
@@ -133,9 +134,10 @@ const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
     content: z.array(toolCallContent).optional(),
     outcome: text.optional(),
     reason: text.optional(),
+    note: text.optional(),
   }),
   z.object({ kind: z.literal("review"), ...reviewFields, status: reviewStatus }),
-  z.object({ kind: z.literal("notice"), id: text, severity, text, marker: z.literal("stopped").optional() }),
+  z.object({ kind: z.literal("notice"), id: text, severity, text, marker: z.enum(["stopped", "interrupted"]).optional() }),
   z.object({ kind: z.literal("compaction"), id: text, status: text, summary: text.optional() }),
 ]);
 

@@ -50,6 +50,8 @@ export interface ToolItem {
   rawInput?: unknown;
   /** The user rejected it in a permission card: "Rejected by you", not a failure. */
   rejected?: boolean;
+  /** It ended cancelled (`_meta["hermes/cancelled"]`; ACP's status says "failed"): "Cancelled", not a failure. */
+  cancelled?: boolean;
 }
 export interface PermissionItem {
   kind: "permission";
@@ -64,6 +66,8 @@ export interface PermissionItem {
   outcome?: string;
   /** The user's words with a rejection. */
   reason?: string;
+  /** What a cancelled question says instead of plain "Cancelled" ("Cancelled: the window reloaded; …"). */
+  note?: string;
 }
 export interface ReviewHunk {
   /** 1-based line numbers in the old and new text, as in a unified diff header. */

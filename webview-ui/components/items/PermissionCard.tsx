@@ -101,7 +101,7 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
       )}
       {!waiting && (
         <div class="outcome">
-          {item.outcome === "cancelled" ? "Cancelled" : chosen ? outcomeText(chosen) : item.outcome}
+          {item.outcome === "cancelled" ? (item.note ?? "Cancelled") : chosen ? outcomeText(chosen) : item.outcome}
           {item.reason && <span class="outcome-reason"> — “{item.reason}”</span>}
         </div>
       )}

@@ -8,16 +8,16 @@ import { useExpanded } from "../../bridge/view-state";
 import { Icon, Spinner, toolIcon } from "../icons";
 import { ToolContent } from "./ToolContent";
 
-const statusLabel: Record<string, string> = { pending: "Pending", in_progress: "Running", completed: "Done", failed: "Failed", rejected: "Rejected by you" };
+const statusLabel: Record<string, string> = { pending: "Pending", in_progress: "Running", completed: "Done", failed: "Failed", rejected: "Rejected by you", cancelled: "Cancelled" };
 const QUIET = new Set(["read", "search", "fetch", "think"]);
 
 export function ToolCard({ item }: { item: ToolItem }) {
   const hasBody = item.content.length > 0;
-  const openByDefault = (item.status === "failed" && !item.rejected) || !QUIET.has(item.toolKind) || item.status !== "completed";
+  const openByDefault = (item.status === "failed" && !item.rejected && !item.cancelled) || !QUIET.has(item.toolKind) || item.status !== "completed";
   const [open, setOpen] = useExpanded(item.id, openByDefault);
   const bodyId = `tool-${item.id}`;
   // The user said no in the permission card: their decision, not a failure.
-  const status = item.rejected && item.status === "failed" ? "rejected" : item.status;
+  const status = item.rejected && item.status === "failed" ? "rejected" : item.cancelled && item.status === "failed" ? "cancelled" : item.status;
   return (
     <div class={`card tool-card status-${status}`} data-testid="tool-card" data-status={item.status} data-rejected={item.rejected ? "true" : undefined} data-kind={item.toolKind}>
       <div class="tool-head">
@@ -49,7 +49,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
 function StatusBadge({ status }: { status: string }) {
   return (
     <span class={`status-badge status-${status}`} title={statusLabel[status] ?? status}>
-      {status === "in_progress" ? <Spinner /> : status === "completed" ? <Icon name="check" /> : status === "failed" || status === "rejected" ? <Icon name="x" /> : <Icon name="clock" />}
+      {status === "in_progress" ? <Spinner /> : status === "completed" ? <Icon name="check" /> : status === "failed" || status === "rejected" || status === "cancelled" ? <Icon name="x" /> : <Icon name="clock" />}
       <span class="status-text">{statusLabel[status] ?? status}</span>
     </span>
   );
