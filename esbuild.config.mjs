@@ -1,7 +1,11 @@
-// Builds the three bundles named in the design:
-// - dist/hermes.js: the agent server, an ESM entry for Node 20+. Code that is not needed to
-//   answer `initialize` (config parsing, tools, the loop, provider SDKs) is imported
-//   dynamically and lands in dist/chunks/, loaded on first use: cold start is a product feature.
+// Builds the bundles named in the design:
+// - dist/hermes.js: the `hermes` executable, a small CommonJS entry (acp-server/main.ts) that
+//   answers `initialize` before anything else loads: an ES module entry alone costs Node's ESM
+//   loader about as much again as a bare Node start. dist/package.json marks dist/*.js as
+//   CommonJS (the root package is "type": "module").
+// - dist/chunks/app.mjs + dist/chunks/*.mjs: the rest of the server (acp-server/cli/app.ts), ESM
+//   for Node 20+, code-split: config parsing, tools, the loop and the provider SDKs are imported
+//   dynamically and load on first use: cold start is a product feature.
 // - dist/extension.cjs: the VS Code extension host side. CommonJS because VS Code require()s
 //   extensions, and .cjs because this package is "type": "module".
 // - dist/webview.js + dist/webview.css: the chat panel, one browser bundle.
@@ -9,7 +13,7 @@
 // The published npm package ships only the server (dist/hermes.js, dist/chunks/, the sql.js
 // wasm) and skills/: every runtime dependency is bundled, so installing it fetches nothing else.
 import { build } from "esbuild";
-import { chmodSync, copyFileSync, readFileSync, rmSync } from "node:fs";
+import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -28,18 +32,6 @@ const zodEnglishOnly = {
   },
 };
 
-// The early handshake's zod schema (acp-server/acp/initialize-schema.ts) is its own small bundle,
-// dist/chunks/initialize-schema.js with just the parts of zod/mini it uses: imported from the
-// server bundle, code splitting would put all of zod's shared core (~300 KB) before the
-// initialize answer. Only the early handshake imports it, and that lands in dist/chunks/ too.
-const INITIALIZE_SCHEMA = "initialize-schema";
-const standaloneInitializeSchema = {
-  name: "standalone-initialize-schema",
-  setup(build) {
-    build.onResolve({ filter: new RegExp(`^\\./${INITIALIZE_SCHEMA}$`) }, () => ({ path: `./${INITIALIZE_SCHEMA}.js`, external: true }));
-  },
-};
-
 // HERMES_BUILD_OUTDIR builds elsewhere (the build test uses it, so it never replaces the dist/
 // other tests are running).
 const outdir = path.resolve(process.env.HERMES_BUILD_OUTDIR ?? fileURLToPath(new URL("./dist", import.meta.url)));
@@ -47,9 +39,27 @@ rmSync(outdir, { recursive: true, force: true });
 
 const production = process.env.NODE_ENV === "production";
 
-const serverBuild = build({
+const serverEntryBuild = build({
   entryPoints: { hermes: "acp-server/main.ts" },
   outdir,
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  // Smaller to read and parse at every start (the source map has the names).
+  minify: true,
+  sourcemap: true,
+  legalComments: "none",
+  logLevel: "warning",
+  plugins: [zodEnglishOnly],
+  define: { HERMES_VERSION: JSON.stringify(pkg.version) },
+  banner: { js: "#!/usr/bin/env node" },
+});
+
+const serverAppBuild = build({
+  entryPoints: { "chunks/app": "acp-server/cli/app.ts" },
+  outdir,
+  outExtension: { ".js": ".mjs" },
   chunkNames: "chunks/[name]-[hash]",
   bundle: true,
   splitting: true,
@@ -59,26 +69,12 @@ const serverBuild = build({
   sourcemap: true,
   legalComments: "none",
   logLevel: "warning",
-  plugins: [zodEnglishOnly, standaloneInitializeSchema],
+  plugins: [zodEnglishOnly],
   define: { HERMES_VERSION: JSON.stringify(pkg.version) },
   // Some bundled CommonJS dependencies call require(); give the ESM output one.
   banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);",
+    js: "import { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);",
   },
-});
-
-const initializeSchemaBuild = build({
-  entryPoints: { [`chunks/${INITIALIZE_SCHEMA}`]: `acp-server/acp/${INITIALIZE_SCHEMA}.ts` },
-  outdir,
-  bundle: true,
-  platform: "node",
-  format: "esm",
-  target: "node20",
-  minify: true,
-  sourcemap: true,
-  legalComments: "none",
-  logLevel: "warning",
-  plugins: [zodEnglishOnly],
 });
 
 const extensionBuild = build({
@@ -119,7 +115,10 @@ const webviewBuild = build({
   loader: { ".ttf": "file", ".woff2": "file" },
 });
 
-await Promise.all([serverBuild, initializeSchemaBuild, extensionBuild, webviewBuild]);
+await Promise.all([serverEntryBuild, serverAppBuild, extensionBuild, webviewBuild]);
+
+// dist/hermes.js is CommonJS inside a "type": "module" package; the chunks are .mjs either way.
+writeFileSync(path.join(outdir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
 
 // sql.js (the session index) loads its WebAssembly at run time; ship it beside the bundle.
 copyFileSync(new URL("./node_modules/sql.js/dist/sql-wasm.wasm", import.meta.url), path.join(outdir, "sql-wasm.wasm"));

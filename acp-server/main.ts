@@ -1,109 +1,36 @@
-// The `hermes` command line.
-// Each command is imported when chosen, so `hermes acp` loads only what serving needs.
-import { statSync } from "node:fs";
-import path from "node:path";
+// The `hermes` executable (dist/hermes.js): a small CommonJS entry, so `hermes acp` answers the
+// editor's `initialize` as soon as Node itself is up. An ES module entry costs Node's module
+// loader (resolution, facades of every builtin it imports, one compile per chunk) before the
+// first line of our code runs: about as long again as a bare Node start. So this file holds
+// only what the answer needs (the early handshake: frame checks, the zod/mini initialize
+// schema, the answer) and loads the app (dist/chunks/app.mjs, code-split ESM) right after
+// answering; every other command goes straight to the app. Nothing here runs at import
+// beyond choosing the command.
 import nodeModule from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { earlyHandshake } from "./acp/early-handshake";
+import { initializeResponse } from "./acp/initialize-response";
+import type * as App from "./cli/app";
 import { hermesHome } from "./config/paths";
+import { deferredLogger } from "./util/deferred-log";
 import { VERSION } from "./version";
 
-const HELP = `hermes ${VERSION}: a self-improving coding agent for editors (Agent Client Protocol)
+/** The rest of Hermes: the code-split ESM bundle beside this file (esbuild.config.mjs names it). */
+function loadApp(): Promise<typeof App> {
+  return import(pathToFileURL(path.join(__dirname, "chunks", "app.mjs")).href) as Promise<typeof App>;
+}
 
-Usage:
-  hermes acp                 Serve ACP on stdin/stdout (for Zed, JetBrains, VS Code, acpx, ...)
-  hermes acp --check         Print the resolved model and configuration and probe the model
-                             endpoint (--offline skips the probe); exit 1 if unusable
-  hermes chat [options]      Chat in this terminal (multi-turn; /help for commands, Ctrl-D quits)
-  hermes chat [options] "prompt..."
-                             Run one turn and stream the reply (one-shot, for scripts)
-      -c, --continue         Resume the last session in this folder
-      --resume ID            Resume a session
-      --take-over            Own a resumed session another Hermes process (an editor) has open
-      --cwd DIR              Working directory (default: the current one)
-      -y, --yes              Allow every edit without asking
-  hermes setup               Choose provider, key and model (or a running Ollama / LM Studio),
-                             make one test call, save config.yaml and .env (key: mode 600)
-      --provider P --model M [--api-key-env VAR | --api-key KEY] [--base-url URL]
-                             Without questions, for scripts (--no-test skips the test call)
-  hermes logout [--provider P]
-                             Remove the API keys stored in $HERMES_HOME/.env (all, or one
-                             provider's) and name any key that still comes from elsewhere
-  hermes doctor [--json] [--offline]
-                             Check the config, key (one real minimal call), endpoint, git,
-                             ripgrep, sandbox, Node, HERMES_HOME, session index and MCP servers;
-                             print the fix for each problem; exit 1 if any check fails
-  hermes sessions [list|show ID|export ID|delete ID|search WORDS]
-                             Sessions of this folder (--all: every folder; --cwd DIR; --limit N;
-                             export --format markdown|json)
-  hermes skills [list|show NAME]
-                             The skills a session here gets
-  hermes model [list|set NAME]
-                             The model in use; list adds the endpoint's models; set writes model.name
-                             (provider/name switches the provider too)
-  hermes config get [KEY] | set KEY VALUE | path
-                             Dotted keys (agent.max_turns); set is checked against the schema
-  hermes logs [--lines N] [--path]
-                             The end of the newest log in $HERMES_HOME/logs
-                             All of these take --json for scripts.
-  hermes --version           Print the version
-  hermes --help              Show this help
-
-Configuration: $HERMES_HOME/config.yaml and $HERMES_HOME/.env (HERMES_HOME defaults to ~/.hermes).
-Environment overrides: HERMES_PROVIDER, HERMES_MODEL, HERMES_BASE_URL, HERMES_API_KEY.
-`;
-
-async function main(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
-  switch (command) {
-    case "acp":
-      enableCompileCache();
-      // An editor's terminal sign-in runs its Hermes command plus the advertised args: `hermes acp --setup`.
-      if (rest[0] === "--setup") return runSetupCommand(rest.slice(1));
-      if (rest.some((arg) => arg !== "--check" && arg !== "--offline")) return usageError(`unknown option for acp: ${rest.join(" ")}`);
-      if (rest.includes("--offline") && !rest.includes("--check")) return usageError("--offline goes with --check: hermes acp --check --offline");
-      if (rest.includes("--check")) return process.exit(await (await import("./cli/check-command")).runCheck({ offline: rest.includes("--offline") }));
-      return (await import("./cli/acp-command")).runAcpServer();
-    case "doctor": {
-      const unknown = rest.find((arg) => arg !== "--json" && arg !== "--offline");
-      if (unknown) return usageError(`unknown option for doctor: ${unknown}`);
-      const { runDoctor } = await import("./cli/doctor-command");
-      return process.exit(await runDoctor({ json: rest.includes("--json"), offline: rest.includes("--offline"), cwd: process.cwd() }));
-    }
-    case "setup":
-      return runSetupCommand(rest);
-    case "logout":
-      return process.exit(await (await import("./cli/logout-command")).runLogout(rest));
-    case "sessions":
-      return process.exit(await (await import("./cli/sessions-command")).runSessions(rest));
-    case "skills":
-      return process.exit(await (await import("./cli/skills-command")).runSkills(rest));
-    case "model":
-      return process.exit(await (await import("./cli/model-command")).runModel(rest));
-    case "config":
-      return process.exit(await (await import("./cli/config-command")).runConfig(rest));
-    case "logs":
-      return process.exit(await (await import("./cli/logs-command")).runLogs(rest));
-    case "chat": {
-      const options = parseChatArgs(rest);
-      return process.exit(await (await import("./cli/chat-command")).runChat(options));
-    }
-    case "--version":
-    case "-v":
-    case "version":
-      process.stdout.write(`${VERSION}\n`);
-      return;
-    case undefined:
-    case "--help":
-    case "-h":
-    case "help":
-      process.stdout.write(HELP);
-      return;
-    default:
-      return usageError(`unknown command: ${command}`);
-  }
+/** `hermes acp`: answer initialize here, then hand the connection to the app. */
+async function serveAcp(): Promise<void> {
+  const log = deferredLogger();
+  const handshake = await earlyHandshake(process.stdin, process.stdout, (params) => initializeResponse(VERSION, params.clientCapabilities), log);
+  enableCompileCache(); // before the app's chunks load, after the answer (it costs the answer a module or two)
+  await (await loadApp()).runAcpServer(handshake, log);
 }
 
 /**
- * V8's compile cache (Node >= 22.1; nothing on older Node), started before the server's chunks
+ * V8's compile cache (Node >= 22.1; nothing on older Node), started before the app's chunks
  * load so their compiled code is reused across starts. See util/compile-cache.ts (which flushes it).
  */
 function enableCompileCache(): void {
@@ -115,82 +42,12 @@ function enableCompileCache(): void {
   }
 }
 
-async function runSetupCommand(args: string[]): Promise<never> {
-  const values: Record<string, string> = {};
-  let test = true;
-  let nonInteractive = false;
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!; // i < args.length
-    const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
-    if (flag === "--no-test") test = false;
-    else if (flag === "--non-interactive") nonInteractive = true;
-    else if (["--provider", "--model", "--api-key", "--api-key-env", "--base-url"].includes(flag)) {
-      const value = inline ?? args[++i];
-      if (value === undefined || value === "") usageError(`${flag} needs a value`);
-      values[flag.slice(2)] = value;
-    } else usageError(`unknown option for setup: ${arg}`);
-  }
-  const { runSetup } = await import("./cli/setup-command");
-  return process.exit(
-    await runSetup({
-      provider: values.provider,
-      model: values.model,
-      apiKey: values["api-key"],
-      apiKeyEnv: values["api-key-env"],
-      baseUrl: values["base-url"],
-      test,
-      interactive: process.stdin.isTTY === true && !nonInteractive && !values.provider,
-    }),
-  );
+function failed(error: unknown): never {
+  process.stderr.write(`hermes: could not start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.exit(1);
 }
 
-function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: boolean; continueLast: boolean; resume?: string; takeOver: boolean } {
-  let cwd = process.cwd();
-  let yes = false;
-  let continueLast = false;
-  let takeOver = false;
-  let resume: string | undefined;
-  const words: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!; // i < args.length
-    if (arg === "--yes" || arg === "-y") yes = true;
-    else if (arg === "--continue" || arg === "-c") continueLast = true;
-    else if (arg === "--take-over") takeOver = true;
-    else if (arg === "--resume") resume = args[++i] ?? usageError("--resume needs a session id (hermes sessions list)");
-    else if (arg === "--cwd") cwd = args[++i] ?? usageError("--cwd needs a directory");
-    else if (arg === "--") {
-      words.push(...args.slice(i + 1));
-      break;
-    }
-    else if (arg.startsWith("-") && words.length === 0) usageError(`unknown option for chat: ${arg}`);
-    else words.push(arg);
-  }
-  const prompt = words.join(" ").trim();
-  if (prompt && (continueLast || resume)) usageError("--continue and --resume start the interactive chat: leave out the prompt");
-  if (continueLast && resume) usageError("--continue or --resume, not both");
-  if (takeOver && !continueLast && !resume) usageError("--take-over goes with --continue or --resume");
-  const folder = path.resolve(cwd);
-  if (!isDirectory(folder)) fail(`--cwd ${folder}: no such folder`);
-  return { prompt, cwd: folder, yes, continueLast, takeOver, ...(resume ? { resume } : {}) };
-}
-
-function isDirectory(folder: string): boolean {
-  try {
-    return statSync(folder).isDirectory();
-  } catch {
-    return false;
-  }
-}
-
-/** A one-line usage error (exit 2) where the help text would add nothing. */
-function fail(message: string): never {
-  process.stderr.write(`hermes: ${message}\n`);
-  process.exit(2);
-}
-
-function usageError(message: string): never {
-  process.stderr.write(`hermes: ${message}\nRun "hermes --help" for usage.\n`);
-  process.exit(2);
-}
-
-void main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+// `hermes acp` with options (--check, --setup) is an ordinary command of the app.
+if (argv.length === 1 && argv[0] === "acp") serveAcp().catch(failed);
+else loadApp().then((app) => app.runCli(argv), failed);

@@ -4,9 +4,9 @@
 // only clientCapabilities.auth.terminal). Anything looser (the SDK falls back to defaults for a
 // malformed capability) is left to the SDK.
 //
-// Cold start: this module is its own small bundle (dist/chunks/initialize-schema.js, zod/mini,
-// see esbuild.config.mjs), so answering initialize never loads the app's shared zod chunk; the
-// schema is built on the first line, not at import.
+// Cold start: this module is part of the lean CommonJS entry (main.ts, with just the parts of
+// zod/mini it uses), so answering initialize never loads the app's shared zod chunk; the schema
+// is built on the first line, not at import.
 import * as z from "zod/mini";
 
 export interface PlainInitialize {

@@ -1,12 +1,13 @@
 // `hermes acp`: serve ACP on stdin/stdout until the client goes away. The opening
-// `initialize` is answered before the ACP SDK loads (see early-handshake.ts).
-import { earlyHandshake } from "../acp/early-handshake";
-import { initializeResponse } from "../acp/initialize-response";
+// `initialize` was answered by the lean entry (main.ts, early-handshake.ts) before this loads;
+// from here on the ACP SDK serves the connection.
+import type { Handshake } from "../acp/early-handshake";
 import { hermesHome } from "../config/paths";
+import type { DeferredLogger } from "../util/deferred-log";
 import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";
-import { VERSION } from "../version";
 
-export async function runAcpServer(): Promise<void> {
+/** `earlyLog` is the handshake's logger: its waiting lines go to the log from here on. */
+export async function runAcpServer(handshake: Handshake, earlyLog: DeferredLogger): Promise<void> {
   configureLogging({ home: hermesHome() });
   routeConsoleToLog(); // stdout is the protocol; a library's console line goes to the redacting log
   const log = createLogger("acp");
@@ -35,7 +36,7 @@ export async function runAcpServer(): Promise<void> {
   });
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { reason }));
 
-  const handshake = await earlyHandshake(process.stdin, process.stdout, (params) => initializeResponse(VERSION, params.clientCapabilities), log);
+  earlyLog.attach(log);
   const { serveAcp } = await import("../acp/stdio-server");
   const connection = serveAcp(handshake, log);
   void connection.closed.then(() => shutdown("client closed the connection"));

@@ -43,7 +43,8 @@ async function packTarball(destination: string, env: Record<string, string>): Pr
   const [packed] = JSON.parse(stdout) as { filename: string; files: { path: string }[] }[];
   const files = packed.files.map((f) => f.path);
   assert.ok(files.includes("dist/hermes.js") && files.includes("dist/sql-wasm.wasm") && files.includes("skills/code-review/SKILL.md"), files.join("\n"));
-  assert.ok(files.some((f) => f.startsWith("dist/chunks/")), "the lazily loaded chunks ship");
+  assert.ok(files.includes("dist/chunks/app.mjs") && files.some((f) => /^dist\/chunks\/.+-\w+\.mjs$/.test(f)), "the lazily loaded chunks ship");
+  assert.ok(files.includes("dist/package.json"), "dist/package.json ships: it makes dist/hermes.js CommonJS in a type: module package");
   assert.deepEqual(
     files.filter((f) => /\.map$|extension\.cjs|webview|^acp-server\/|^test\//.test(f)),
     [],
