@@ -11,6 +11,7 @@ import { killAllProcessGroups } from "../util/process-group";
 import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";
 import { VERSION } from "../version";
 import { askApproval } from "./chat-approval";
+import { chatHistoryFile, HISTORY_LIMIT, readChatHistory } from "./chat-history";
 import { chatPreflight } from "./chat-preflight";
 import { chatRenderer } from "./chat-render";
 import { runRepl, turn } from "./chat-repl";
@@ -47,7 +48,9 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const agentApp = createAgentApp({ version: VERSION, log, source: "chat", loadRuntime: async () => runtime });
   const interactive = !options.prompt;
   const renderer = chatRenderer();
-  const questions = process.stdin.isTTY && process.stderr.isTTY ? terminalQuestions() : interactive ? terminalQuestions() : undefined;
+  // The chat prompt offers what was typed in earlier chats (up/down, Ctrl-R).
+  const history = { history: readChatHistory(chatHistoryFile(hermesHome())).slice(-HISTORY_LIMIT) };
+  const questions = (process.stdin.isTTY && process.stderr.isTTY) || interactive ? terminalQuestions(process.stdin, process.stderr, history) : undefined;
   const timeoutSeconds = async () => {
     const current = await runtime;
     return current.model.ok ? Math.round(current.model.model.timeoutMs / 1000) : current.loaded.config.model.timeout;

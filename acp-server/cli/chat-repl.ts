@@ -3,9 +3,8 @@
 // REPL's own (/exit, /new, /sessions, /resume, /takeover, /history) or the agent's (/help, /context,
 // /compress, /model, ...). Ctrl-C cancels a running turn; at the prompt it quits, as Ctrl-D does.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { appendFileSync, readFileSync } from "node:fs";
-import path from "node:path";
 import { requestErrorText } from "../acp/error-map";
+import { chatHistoryFile, readChatHistory, rememberChatLine } from "./chat-history";
 import type { ChatRenderer } from "./chat-render";
 import { Interrupted, type Questions } from "./terminal-questions";
 
@@ -20,13 +19,14 @@ export interface ReplOptions {
 }
 
 const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /sessions (this folder's), /resume ID,
-/takeover (own a session another Hermes process has open), /history [text] (search what you typed). Anything else starting with / goes to the agent (/help lists its commands).
+/takeover (own a session another Hermes process has open), /history [text] (search what you typed; Ctrl-R searches
+as you type, up/down walk it). Anything else starting with / goes to the agent (/help lists its commands).
 Ctrl-C cancels a running turn.
 `;
 
 export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, questions: Questions, options: ReplOptions): Promise<number> {
   const err = (text: string) => process.stderr.write(text);
-  const historyFile = path.join(options.home, "chat_history");
+  const historyFile = chatHistoryFile(options.home);
   const mcpServers: acp.McpServer[] = [];
 
   const recent = async () => {
@@ -65,7 +65,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
       throw error;
     }
     if (!line) continue;
-    remember(historyFile, line);
+    rememberChatLine(historyFile, line);
     const [command, ...args] = line.split(/\s+/);
     if (command === "/exit" || command === "/quit") return 0;
     if (command === "/new") {
@@ -90,7 +90,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     }
     if (command === "/history") {
       const needle = args.join(" ").toLowerCase();
-      const found = readHistory(historyFile).filter((entry) => entry.toLowerCase().includes(needle) && !entry.startsWith("/history"));
+      const found = readChatHistory(historyFile).filter((entry) => entry.toLowerCase().includes(needle) && !entry.startsWith("/history"));
       for (const entry of found.slice(-20)) err(`  ${entry}\n`);
       if (found.length === 0) err("Nothing matches.\n");
       continue;
@@ -134,20 +134,4 @@ function ownerPid(error: unknown): number | undefined {
   if (typeof data !== "object" || data === null) return undefined;
   const pid = (data as { ownerPid?: unknown }).ownerPid;
   return typeof pid === "number" ? pid : undefined;
-}
-
-function remember(file: string, line: string): void {
-  try {
-    appendFileSync(file, `${line.replace(/\n/g, " ")}\n`, { mode: 0o600 });
-  } catch {
-    // History is a convenience: a read-only HERMES_HOME must not stop the chat.
-  }
-}
-
-function readHistory(file: string): string[] {
-  try {
-    return readFileSync(file, "utf8").split("\n").filter(Boolean);
-  } catch {
-    return [];
-  }
 }

@@ -2,6 +2,7 @@
 // stdin, a hidden answer for keys, and a numbered choice. Ctrl-C or end of input rejects with
 // Interrupted, so the caller can stop without writing anything.
 import { createInterface, type Interface } from "node:readline";
+import { addReverseSearch } from "./reverse-search";
 import { Writable } from "node:stream";
 import { AgentError } from "../util/agent-error";
 
@@ -25,7 +26,16 @@ export interface Questions {
   close(): void;
 }
 
-export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stderr): Questions {
+export interface QuestionsOptions {
+  /**
+   * Earlier chat lines, oldest first: on a terminal, up/down and Ctrl-R (reverse search) walk them
+   * at the chat prompt. Answers to questions (approvals, a hidden key) never join them.
+   */
+  history?: readonly string[];
+  historySize?: number;
+}
+
+export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, output: NodeJS.WritableStream = process.stderr, options: QuestionsOptions = {}): Questions {
   let muted = false;
   // Readline echoes what is typed through its output: the hidden question mutes that echo.
   const echo = new Writable({
@@ -35,7 +45,22 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     },
   });
   const terminal = (input as { isTTY?: boolean }).isTTY === true;
-  const rl: Interface = createInterface({ input, output: echo, terminal });
+  const historySize = options.historySize ?? 1000;
+  const rl: Interface = createInterface({
+    input,
+    output: echo,
+    terminal,
+    history: [...(options.history ?? [])].reverse().slice(0, historySize),
+    historySize,
+    removeHistoryDuplicates: true,
+  });
+  let atChatPrompt = false;
+  if (terminal) addReverseSearch(rl, output, () => atChatPrompt);
+  /** Readline adds every line to its history: only the chat prompt's stay there. */
+  const forget = (line: string) => {
+    const history = (rl as unknown as { history?: string[] }).history;
+    if (history?.[0] === line) history.shift();
+  };
   const lines: string[] = [];
   let waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
   let closed = false;
@@ -66,22 +91,34 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
 
   const questions: Questions = {
     async line(prompt) {
-      output.write(prompt);
-      return nextLine();
+      // Readline draws the prompt itself, so that it can redraw it (Ctrl-R, history).
+      rl.setPrompt(prompt);
+      rl.prompt();
+      atChatPrompt = true;
+      try {
+        return await nextLine();
+      } finally {
+        atChatPrompt = false;
+        rl.setPrompt("");
+      }
     },
     setInterruptHandler(handler) {
       interruptHandler = handler;
     },
     async ask(question, fallback) {
       output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
-      const answer = (await nextLine()).trim();
+      const raw = await nextLine();
+      forget(raw);
+      const answer = raw.trim();
       return answer || fallback || "";
     },
     async askHidden(question) {
       output.write(`${question}: `);
       muted = true;
       try {
-        return (await nextLine()).trim();
+        const raw = await nextLine();
+        forget(raw);
+        return raw.trim();
       } finally {
         muted = false;
         output.write("\n");

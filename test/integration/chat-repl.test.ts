@@ -77,6 +77,15 @@ test("--continue resumes the last session in this folder; Ctrl-D quits", async (
   assert.match(history, /SECOND-REPLY/);
   pty.write("/history capitalize\r");
   await pty.waitFor(/ {2}capitalize beta\n[\s\S]*\n› $/, { from: mark });
+  // Ctrl-R finds the line typed in the earlier chat; Enter sends it again.
+  model.enqueue({ text: "AGAIN-REPLY" });
+  const searched = pty.output().length;
+  pty.write("\x12beta");
+  await pty.waitFor(/reverse-i-search\)`beta': capitalize beta/, { from: searched });
+  pty.write("\r");
+  await pty.waitFor(/AGAIN-REPLY[\s\S]*\n› $/, { from: searched });
+  const resent = model.requests.at(-1)!.body.messages.filter((m: any) => m.role === "user").at(-1);
+  assert.match(JSON.stringify(resent), /capitalize beta/);
   pty.write("\x04");
   assert.equal(await pty.exited, 0, pty.output());
 });
