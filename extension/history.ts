@@ -30,10 +30,14 @@ export async function searchSessions(agent: acp.ClientContext, query: string, cw
 }
 
 export function toSummary(info: acp.SessionInfo): SessionSummary {
+  // Hermes names each session's first prompt (`_meta["hermes/firstPrompt"]`); other agents may not.
+  const raw = info._meta?.["hermes/firstPrompt"];
+  const firstPrompt = typeof raw === "string" && raw.trim() ? raw : undefined;
   return {
     sessionId: info.sessionId,
     cwd: info.cwd,
     ...(info.title ? { title: info.title } : {}),
     ...(info.updatedAt ? { updatedAt: info.updatedAt } : {}),
+    ...(firstPrompt ? { firstPrompt } : {}),
   };
 }

@@ -14,6 +14,7 @@ import { SessionTools } from "../tools/tool-set";
 import type { Logger } from "../util/log";
 import { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
+import { FIRST_PROMPT_META, firstPromptOf } from "./first-prompt";
 import { openMcpBridge, sessionMcpSpecs } from "./mcp-session";
 import { sameServers, type McpServerSpec } from "../mcp/server-spec";
 import { invalidParams, unknownSession } from "../util/agent-error";
@@ -118,13 +119,19 @@ export class SessionHub {
       if (error instanceof InvalidCursorError) throw invalidParams(error.message, { cursor: params.cursor });
       throw error;
     }
+    // Each row with its first prompt, for a history that shows what each chat began with.
+    const firstPrompts = await Promise.all(page.sessions.map((summary) => firstPromptOf(runtime.sessions, summary.id).catch(() => undefined)));
     return {
-      sessions: page.sessions.map((summary) => ({
-        sessionId: summary.id,
-        cwd: summary.cwd,
-        ...(summary.title ? { title: summary.title } : {}),
-        updatedAt: new Date(summary.updatedAt).toISOString(),
-      })),
+      sessions: page.sessions.map((summary, i) => {
+        const firstPrompt = firstPrompts[i];
+        return {
+          sessionId: summary.id,
+          cwd: summary.cwd,
+          ...(summary.title ? { title: summary.title } : {}),
+          updatedAt: new Date(summary.updatedAt).toISOString(),
+          ...(firstPrompt ? { _meta: { [FIRST_PROMPT_META]: firstPrompt } } : {}),
+        };
+      }),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
     };
   }

@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { SessionStore } from "../sessions/session-store";
 import { invalidParams } from "../util/agent-error";
 import { redactSecrets } from "../util/redact";
+import { firstPromptOf } from "./first-prompt";
 
 export const SEARCH_SESSIONS_METHOD = "_hermes/sessions/search";
 
@@ -22,13 +23,11 @@ export interface SessionSearchHit {
   title?: string;
   /** ISO 8601, as session/list has it. */
   updatedAt: string;
-  /** The session's first prompt, on one line and at most FIRST_PROMPT_CHARS long. */
+  /** The session's first prompt, on one line and at most FIRST_PROMPT_CHARS long (first-prompt.ts). */
   firstPrompt?: string;
   /** Text around the best match, the matched words in [brackets]. */
   snippet: string;
 }
-
-const FIRST_PROMPT_CHARS = 200;
 
 export async function searchSessions(store: SessionStore, raw: unknown): Promise<{ sessions: SessionSearchHit[] }> {
   const parsed = paramsSchema.safeParse(raw ?? {});
@@ -50,11 +49,4 @@ export async function searchSessions(store: SessionStore, raw: unknown): Promise
     }),
   );
   return { sessions };
-}
-
-async function firstPromptOf(store: SessionStore, sessionId: string): Promise<string | undefined> {
-  const first = (await store.messages(sessionId, { limit: 4 })).find((message) => message.role === "user");
-  if (!first) return undefined;
-  const line = redactSecrets(first.text).replace(/\s+/g, " ").trim();
-  return line.length > FIRST_PROMPT_CHARS ? `${line.slice(0, FIRST_PROMPT_CHARS - 1)}…` : line;
 }
