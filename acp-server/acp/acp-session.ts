@@ -74,10 +74,23 @@ export class AcpSession {
     await previous?.close();
   }
 
+  private readonly closeHooks = new Set<() => void>();
+
+  /** Calls `hook` when the session closes (work beside its turns: the learning review). */
+  onClose(hook: () => void): () => void {
+    this.closeHooks.add(hook);
+    return () => this.closeHooks.delete(hook);
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
   /** Cancels everything, refuses new prompts and stops its MCP servers (session/close, session/delete). */
   async close(): Promise<void> {
     this.closed = true;
     this.cancel();
+    for (const hook of this.closeHooks) hook();
     await this.setMcp(undefined);
   }
 }

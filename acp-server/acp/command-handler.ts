@@ -10,6 +10,7 @@ import type { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { COMMANDS, type Command } from "./commands";
 import { setModel } from "./session-settings";
+import { learnedCommand } from "./learned-commands";
 import { skillsListing } from "./skill-commands";
 import { compressionSettings } from "./turn-settings";
 import type { AcpTurnObserver } from "./turn-observer";
@@ -61,6 +62,8 @@ export async function runCommand(
       const memory = new MemoryStore(runtime.loaded.home).snapshot();
       return say(`**Memory (the agent's notes)**\n${memory.memory || "(empty)"}\n\n**User profile**\n${memory.user || "(empty)"}\n\nChanges made during a session take effect in the next one.`);
     }
+    case "learned":
+      return say(learnedCommand(command.argument, runtime.loaded.home, agent.id));
     case "skills":
       return say(skillsListing(agent.cwd, runtime.loaded));
     case "reset": {

@@ -5,7 +5,7 @@ import { runTurn } from "../agent/loop";
 import { configErrorFix } from "../config/config-error";
 import { createDelegation } from "../delegate/delegation";
 import type { TurnHost } from "../agent/turn-io";
-import type { UserPart } from "../providers/types";
+import type { ChatMessage, UserPart } from "../providers/types";
 import { LocalFileAccess } from "../tools/local-files";
 import { isAgentError } from "../util/agent-error";
 import { toRequestError } from "./error-map";
@@ -22,6 +22,7 @@ import { askClarify } from "./clarify-request";
 import { requestPermission } from "./permission-request";
 import { expandSkillInvocation } from "./skill-commands";
 import { toUserParts } from "./prompt-content";
+import { afterTurn, interruptReview } from "./learning-review";
 import { firstLineTitle, generateTitle } from "./titles";
 import { AcpTurnObserver } from "./turn-observer";
 import { compressionSettings, nudgeSettings } from "./turn-settings";
@@ -46,6 +47,8 @@ export function handlePrompt(
   client: acp.AgentContext,
   requestSignal: AbortSignal,
 ): Promise<acp.PromptResponse> {
+  // A learning review in the background never delays a prompt: it stops here (and may run again after this turn).
+  interruptReview(session);
   return session.enqueue(requestSignal, async (signal, queued) => {
     const observer = new AcpTurnObserver(client, session, deps.log, !!deps.clientCapabilities.session?.compaction);
     if (signal.aborted) return { stopReason: "cancelled" };
@@ -132,12 +135,17 @@ async function runPromptTurn(
         compression: compressionSettings(loaded.config),
         summarizer: deps.runtime.auxiliary(),
         nudges: nudgeSettings(loaded.config),
-        skillNudge: { afterToolCalls: loaded.config.skills.nudge_tool_calls, onRecovery: loaded.config.skills.nudge_on_recovery },
+        // With the background review on, it does what the nudge asked the model to do mid-conversation.
+        skillNudge:
+          loaded.config.learning.review === "off"
+            ? { afterToolCalls: loaded.config.skills.nudge_tool_calls, onRecovery: loaded.config.skills.nudge_on_recovery }
+            : { afterToolCalls: 0, onRecovery: false },
       },
       parts,
     );
     if (!session.agent.title) nameSession(deps, session, parts, observer);
     await observer.flush();
+    afterTurn({ runtime: deps.runtime, client, log: deps.log }, session, { messages: turnMessages(session.agent.history), prompt: promptText(parts), stopReason });
     const usage = session.agent.usage.turnTotals;
     deps.log.info("turn ended", { sessionId: session.id, stopReason, usage });
     // `usage` is an unstable PromptResponse field; clients on the stable protocol ignore it.
@@ -158,6 +166,16 @@ async function runPromptTurn(
     await observer.flush();
     throw error;
   }
+}
+
+/** The latest turn's messages: from its prompt (the last user message; compression keeps it) on. */
+function turnMessages(history: readonly ChatMessage[]): readonly ChatMessage[] {
+  const start = history.findLastIndex((message) => message.role === "user");
+  return start < 0 ? [] : history.slice(start);
+}
+
+function promptText(parts: UserPart[]): string {
+  return parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 }
 
 /** The first line now; a model-written title a moment later, when the auxiliary model is up to it. */

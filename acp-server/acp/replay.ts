@@ -8,7 +8,7 @@ import type { JournalRecord, PermissionAskRecord, ToolCallRecord } from "../sess
 import type { TodoItem } from "../tools/context";
 import { redactLoadedRecords } from "../sessions/redact-record";
 import { cancelledPermissionUpdate, waitingCallUpdate } from "./replay-permission";
-import { markerChunk, planUpdate, toLocations, toToolCallContent } from "./updates";
+import { learnedChunk, markerChunk, planUpdate, toLocations, toToolCallContent } from "./updates";
 
 interface Batch {
   order: string[];
@@ -91,6 +91,9 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
     } else if (record.t === "plan") {
       if (batch) batch.plans.push(record.todos);
       else yield JSON.stringify(planUpdate(record.todos));
+    } else if (record.t === "update" && record.learned) {
+      yield* flush();
+      yield JSON.stringify(learnedChunk(record.learned));
     } else if (record.t === "update" && (record.permission || record.permissionAnswer)) {
       if (record.permissionAnswer) answers.set(record.permissionAnswer.toolCallId, record.permissionAnswer.outcome);
       if (record.permission) (batch ??= { order: [], calls: [], plans: [], asks: [] }).asks.push(record.permission);

@@ -3,6 +3,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { CompactionReport, ToolCallOutcome, ToolCallView } from "../agent/turn-io";
 import type { UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
+import type { LearnedNote } from "../sessions/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 
 export function textChunk(text: string): acp.SessionUpdate {
@@ -147,5 +148,19 @@ export function promptUsage(totals: UsageTotals): { totalTokens: number; inputTo
     ...(totals.reasoningTokens ? { thoughtTokens: totals.reasoningTokens } : {}),
     ...(totals.cacheReadTokens ? { cachedReadTokens: totals.cacheReadTokens } : {}),
     ...(totals.cacheWriteTokens ? { cachedWriteTokens: totals.cacheWriteTokens } : {}),
+  };
+}
+
+/**
+ * What the learning review saved, as an agent message any client shows ("Learned: …" with the
+ * undo command); `_meta["hermes/learned"]` lets a client that knows it draw a card with Undo
+ * and Open instead. Sent live and replayed from the journal the same way.
+ */
+export function learnedChunk(note: LearnedNote): acp.SessionUpdate {
+  const undo = `/learned undo ${note.id}`;
+  return {
+    sessionUpdate: "agent_message_chunk",
+    content: { type: "text", text: `\n\n*Learned: ${note.what}* (\`${note.where}\`; undo with \`${undo}\`)\n` },
+    _meta: { "hermes/learned": { ...note, undo } },
   };
 }

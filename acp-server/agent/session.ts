@@ -5,7 +5,7 @@
 // knows about ACP; the protocol edge wraps it and only calls these methods.
 import type { ChatMessage, TokenUsage } from "../providers/types";
 import type { SessionRecorder } from "../sessions/recorder";
-import type { CompactionRecord, TitleSource } from "../sessions/types";
+import type { CompactionRecord, LearnedNote, TitleSource } from "../sessions/types";
 import type { SessionMode } from "../security/modes";
 import { createSessionToolState, type PermissionAsk, type SessionToolState, type TodoItem } from "../tools/context";
 import { SessionTools } from "../tools/tool-set";
@@ -163,6 +163,11 @@ export class AgentSession {
     return this.previousActivity;
   }
 
+  /** What the latest turn did with tools (the one running, or the last one after it ended). */
+  get turnActivity(): TurnActivity | undefined {
+    return this.activity;
+  }
+
   /** The turn whose skill nudge was given (once per turn). */
   get skillNudgedTurn(): number | undefined {
     return this.nudgedTurn;
@@ -235,6 +240,11 @@ export class AgentSession {
 
   recordPlan(todos: TodoItem[]): void {
     this.recorder?.plan(todos);
+  }
+
+  /** A change the learning review made to memory or a skill, for session/load to replay. */
+  recordLearned(note: LearnedNote): void {
+    this.recorder?.learned(note);
   }
 
   /**

@@ -22,10 +22,12 @@ export interface TurnActivity {
   failures: number;
   /** A tool call succeeded after a failure and the turn ended with an answer. */
   recovered: boolean;
+  /** Tool calls the user rejected with their own words ("no, do it like this"). */
+  corrections: number;
 }
 
 export function startActivity(turn: number): TurnActivity {
-  return { turn, toolCalls: 0, failures: 0, recovered: false };
+  return { turn, toolCalls: 0, failures: 0, recovered: false, corrections: 0 };
 }
 
 /** Counts one batch of tool results. tool-runner reports every failure as an `{"error": ...}` output. */
@@ -34,6 +36,7 @@ export function countResults(activity: TurnActivity, results: readonly ChatMessa
     activity.toolCalls++;
     const failed = result.role === "tool" && typeof result.content === "string" && result.content.startsWith('{"error":');
     if (failed) activity.failures++;
+    if (failed && (result.content as string).startsWith('{"error":"The user rejected this: ')) activity.corrections++;
     else if (activity.failures > 0) activity.recovered = true;
   }
 }

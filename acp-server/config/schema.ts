@@ -98,6 +98,26 @@ export const SkillsConfigSchema = z
   })
   .strict();
 
+/** The learning loop: a background review after significant turns (acp-server/learning/). */
+export const LearningConfigSchema = z
+  .object({
+    /**
+     * off: no review. on: after a significant turn, the auxiliary model reviews it and may save
+     * memory or a skill (each change announced with an undo). ask: the same, but each change is
+     * proposed to the user as a diff first.
+     */
+    review: z.enum(["off", "on", "ask"]).default("on"),
+    /** A turn with at least this many tool calls is reviewed (0: not for that reason). */
+    review_tool_calls: z.number().int().min(0).default(8),
+    /** A turn that recovered from failed tool calls is reviewed. */
+    review_on_recovery: z.boolean().default(true),
+    /** A turn where the user corrected the agent ("no, do it like this", a rejection with a reason) is reviewed. */
+    review_on_correction: z.boolean().default(true),
+    /** Model calls (with tools) one review may make. */
+    review_max_calls: z.number().int().min(1).max(30).default(6),
+  })
+  .strict();
+
 /** A saved answer to a permission prompt ("always allow / always reject"). */
 export const ApprovalRuleSchema = z.union([
   z.object({ command: z.string().min(1).describe("a command rule key, e.g. git-push-force"), decision: z.enum(["allow", "reject"]) }).strict(),
@@ -228,6 +248,7 @@ export const ConfigSchema = z
     compression: CompressionConfigSchema.default(CompressionConfigSchema.parse({})),
     nudges: NudgesConfigSchema.default(NudgesConfigSchema.parse({})),
     skills: SkillsConfigSchema.default(SkillsConfigSchema.parse({})),
+    learning: LearningConfigSchema.default(LearningConfigSchema.parse({})),
     approvals: ApprovalsConfigSchema.default(ApprovalsConfigSchema.parse({})),
     clarify: ClarifyConfigSchema.default(ClarifyConfigSchema.parse({})),
     terminal: TerminalConfigSchema.default(TerminalConfigSchema.parse({})),

@@ -114,6 +114,49 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * What a change would make of the entries, without writing anything (the learning review
+   * shows it as a diff before asking). Throws MemoryError as the change itself would.
+   */
+  preview(target: MemoryTarget, action: "add" | "replace" | "remove", content?: string, oldText?: string): { before: string[]; after: string[] } {
+    const before = this.read(target);
+    let after: string[];
+    if (action === "add") {
+      const entry = this.checkContent(content ?? "");
+      after = before.includes(entry) ? before : [...before, entry];
+    } else {
+      const index = findOne(target, before, oldText ?? "");
+      after = action === "replace" ? before.map((entry, i) => (i === index ? this.checkContent(content ?? "") : entry)) : before.filter((_, i) => i !== index);
+    }
+    const chars = joinEntries(after).length;
+    if (chars > this.limit(target)) throw new MemoryError(`${MEMORY_FILES[target].file} would be ${chars} chars, over its limit of ${this.limit(target)}.`);
+    return { before, after };
+  }
+
+  /**
+   * Takes a change back (the learning review's undo): the entries it added go, the ones it
+   * removed come back. Entries changed since are left as they are; the result names them.
+   */
+  revert(target: MemoryTarget, added: readonly string[], removed: readonly string[]): { change: MemoryChange; missing: string[] } {
+    const missing: string[] = [];
+    const change = this.update(target, (entries) => {
+      let next = [...entries];
+      for (const entry of added) {
+        const at = next.indexOf(entry);
+        if (at < 0) missing.push(entry);
+        else next = next.filter((_, i) => i !== at);
+      }
+      for (const entry of removed) if (!next.includes(entry)) next.push(entry);
+      return next;
+    });
+    return { change, missing };
+  }
+
+  /** The entries as the file text they are stored as (for diffs). */
+  static text(entries: readonly string[]): string {
+    return entries.length ? `${joinEntries(entries)}\n` : "";
+  }
+
   private checkContent(content: string): string {
     const entry = content.trim();
     if (!entry) throw new MemoryError("Memory content is empty.");

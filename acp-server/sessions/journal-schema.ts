@@ -98,6 +98,7 @@ function build() {
         })
         .optional(),
       permissionAnswer: z.looseObject({ toolCallId: z.string(), outcome: z.enum(["answered", "shutdown"]) }).optional(),
+      learned: z.looseObject({ id: z.string(), kind: z.enum(["memory", "skill"]), what: z.string(), where: z.string() }).optional(),
       redaction,
     }),
   ]);
@@ -208,6 +209,7 @@ const isPermissionAnswer = (value: unknown) => isObj(value) && isStr(value.toolC
 const TODO_STATUSES = new Set(["pending", "in_progress", "completed", "cancelled"]);
 const isTodo = (value: unknown) => isObj(value) && isStr(value.id) && isStr(value.content) && TODO_STATUSES.has(value.status as string);
 const TITLE_SOURCES = new Set(["auto", "user", "first_line"]);
+const isLearned = (value: unknown) => isObj(value) && isStr(value.id) && (value.kind === "memory" || value.kind === "skill") && isStr(value.what) && isStr(value.where);
 
 const isSession = (value: unknown) =>
   isObj(value) &&
@@ -245,6 +247,7 @@ export function isPlainRecord(value: unknown): boolean {
         optStr(value.stopReason) &&
         (value.permission === undefined || isPermissionAsk(value.permission)) &&
         (value.permissionAnswer === undefined || isPermissionAnswer(value.permissionAnswer)) &&
+        (value.learned === undefined || isLearned(value.learned)) &&
         (compaction === undefined || (isObj(compaction) && isNum(compaction.head) && isNum(compaction.tail) && isStr(compaction.summary)))
       );
     }

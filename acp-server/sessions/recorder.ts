@@ -7,7 +7,7 @@ import type { DisplayContent, TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
 import { redactRecord } from "./redact-record";
 import { SessionNotOwnedError } from "./session-lease";
-import type { CompactionRecord, JournalRecord, PermissionAnswerRecord, PermissionAskRecord, ToolCallRecord, TitleSource } from "./types";
+import type { CompactionRecord, JournalRecord, LearnedNote, PermissionAnswerRecord, PermissionAskRecord, ToolCallRecord, TitleSource } from "./types";
 
 export interface JournalWriter {
   append(sessionId: string, record: JournalRecord, options?: { sync?: boolean }): void;
@@ -75,6 +75,11 @@ export class SessionRecorder {
   /** Context compression: the model history is compacted from here on (the messages stay). */
   compaction(compaction: CompactionRecord): void {
     this.write({ t: "update", at: Date.now(), compaction }, true);
+  }
+
+  /** A change the learning review made (replayed as its "Learned: …" line). */
+  learned(note: LearnedNote): void {
+    this.write({ t: "update", at: Date.now(), learned: note }, false, false);
   }
 
   /** Titles, mode and model changes are the user's choices: made durable at once. */

@@ -78,6 +78,8 @@ type JournalEntry =
       permission?: PermissionAskRecord;
       /** The permission asked for this tool call got its answer, or was cancelled when the agent shut down. */
       permissionAnswer?: PermissionAnswerRecord;
+      /** The learning review changed memory or a skill (replayed as its "Learned: …" line). */
+      learned?: LearnedNote;
     };
 
 /** A permission request as the user saw it: the tool call's card and the question. */
@@ -95,6 +97,18 @@ export interface PermissionAnswerRecord {
   toolCallId: string;
   /** "answered": the user (or the client) answered; "shutdown": the agent shut down cleanly first. */
   outcome: "answered" | "shutdown";
+}
+
+
+/** One change the learning review made, as the session shows it (the undo data is in $HERMES_HOME/learning). */
+export interface LearnedNote {
+  /** The change's id (`/learned undo <id>`). */
+  id: string;
+  kind: "memory" | "skill";
+  /** One line: what was learned. */
+  what: string;
+  /** The file it was written to. */
+  where: string;
 }
 
 /**

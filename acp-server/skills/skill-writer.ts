@@ -9,6 +9,7 @@ import { isInside } from "../util/inside-folder";
 import { findSkill, SKILL_FILE, type Skill, type SkillCatalog } from "./library";
 import { parseSkillFile, SKILL_NAME, SkillFormatError, stampSkillFile, type ParsedSkillFile } from "./skill-file";
 import { PROJECT_WRITE_DIR, userSkillsDir } from "./sources";
+import { keepSkillVersion } from "./versions";
 import { scanSkillWrite } from "./write-scan";
 import { AgentError } from "../util/agent-error";
 
@@ -124,8 +125,15 @@ export function planSkillChange(request: ManageRequest, context: ManageContext):
   }
 }
 
-/** Writes the planned change (each file atomically). */
-export function applySkillChange(change: SkillChange): void {
+/**
+ * Writes the planned change (each file atomically). With `home`, the SKILL.md it replaces is
+ * kept first (skills/versions.ts: /skills history and /skills revert).
+ */
+export function applySkillChange(change: SkillChange, home?: string): void {
+  if (home) {
+    for (const write of change.writes) if (write.oldText !== null && path.basename(write.path) === SKILL_FILE) keepSkillVersion(home, change.dir, write.oldText);
+    for (const removal of change.removals) if (path.basename(removal.path) === SKILL_FILE) keepSkillVersion(home, change.dir, removal.oldText);
+  }
   if (change.removeDir) {
     fs.rmSync(change.removeDir, { recursive: true, force: true });
     return;

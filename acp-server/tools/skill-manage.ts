@@ -78,7 +78,7 @@ export const skillManageTool = defineTool({
       });
       if (!allowed) return { output: { error: `The user denied this change to the project skill "${change.name}". Nothing was written.` }, isError: true };
     }
-    applySkillChange(change);
+    applySkillChange(change, context.home);
     if (change.action === "delete") forgetSkillUsage(context.home, change.name);
     const skillFile = path.join(change.dir, SKILL_FILE);
     return {

@@ -41,6 +41,7 @@ function config(url: string, contextLength: number, extra: Record<string, unknow
   return {
     model: { provider: "custom", name: "fake-model", base_url: url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions", context_length: contextLength },
     sessions: { auto_title: false },
+    learning: { review: "off" },
     ...extra,
   };
 }

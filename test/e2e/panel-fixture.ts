@@ -69,6 +69,8 @@ export function usePanelWorkbench(options: FixtureOptions): PanelWorkbench {
         model: { provider: "custom", name: "fake-model", base_url: bench.model.url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions" },
         // A background title request would take the scripted replies; the first-line title remains.
         sessions: { auto_title: false },
+        // Likewise a background learning review after a long scripted turn.
+        learning: { review: "off" },
         logging: { level: "debug" },
       }),
     );

@@ -65,6 +65,7 @@ const VALID: JournalRecord[] = [
     },
     permissionAnswer: { toolCallId: "c2", outcome: "shutdown" },
   },
+  { t: "update", at: 9, learned: { id: "l1", kind: "skill", what: "skill deploy-checklist (created)", where: "/h/skills/deploy-checklist/SKILL.md" } },
 ];
 
 const REPLACEMENTS: unknown[] = [undefined, null, 0, -1.5, "", "x", true, [], [1], {}, { type: "text" }];

@@ -1,0 +1,165 @@
+// The learning review at the protocol edge: when it runs, how it is stopped, and how what it
+// learned reaches the user. At most one review per session at a time, started after the turn's
+// answer was sent, never in a prompt's way: a prompt that arrives stops it, and a review that
+// had not changed anything yet runs again after that prompt's turn (merged with it). Every
+// change is saved with its undo (learning/ledger.ts), journaled, and announced as an agent
+// message with `_meta["hermes/learned"]`, so any client shows it and ours draws a card.
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import type { TurnHost, ToolCallView } from "../agent/turn-io";
+import { UserRejection } from "../agent/turn-io";
+import { LearningLedger, noteOf, type LearnedChange } from "../learning/ledger";
+import { runReview } from "../learning/review";
+import { reviewReason, turnDigest } from "../learning/turn-digest";
+import type { ChatMessage } from "../providers/types";
+import type { DisplayContent } from "../tools/context";
+import { LocalFileAccess } from "../tools/local-files";
+import type { Logger } from "../util/log";
+import type { AcpSession } from "./acp-session";
+import type { AgentRuntime } from "./agent-runtime";
+import { localShellFor } from "./command-shell";
+import { requestPermission } from "./permission-request";
+import { AcpTurnObserver } from "./turn-observer";
+import { learnedChunk, usageUpdate } from "./updates";
+
+export interface FinishedTurn {
+  /** The turn's messages, its user message first. */
+  messages: readonly ChatMessage[];
+  prompt: string;
+  stopReason: string;
+}
+
+interface ReviewState {
+  running?: { controller: AbortController; digest: string; changes: number; done: Promise<void> };
+  /** Digests of turns whose review has not run (or was stopped before it changed anything). */
+  pending: string[];
+}
+
+const states = new WeakMap<AcpSession, ReviewState>();
+
+function stateOf(session: AcpSession): ReviewState {
+  let state = states.get(session);
+  if (!state) {
+    state = { pending: [] };
+    states.set(session, state);
+    const current = state;
+    session.onClose(() => {
+      current.pending = [];
+      current.running?.controller.abort(new Error("session closed"));
+    });
+  }
+  return state;
+}
+
+/** A prompt arrived: a running review stops at once (its digest waits for the next turn unless it already changed something). */
+export function interruptReview(session: AcpSession): void {
+  const state = states.get(session);
+  const running = state?.running;
+  if (!state || !running) return;
+  running.controller.abort(new Error("a prompt arrived"));
+  if (running.changes === 0) state.pending.unshift(running.digest);
+  state.running = undefined;
+}
+
+/** The running review of a session, for tests and `/learned` (resolves when it is over). */
+export function reviewDone(session: AcpSession): Promise<void> | undefined {
+  return states.get(session)?.running?.done;
+}
+
+export interface ReviewDeps {
+  runtime: AgentRuntime;
+  client: acp.AgentContext;
+  log: Logger;
+}
+
+/** After a turn: queue its digest when it did significant work, then start a review once the session is idle. */
+export function afterTurn(deps: ReviewDeps, session: AcpSession, turn: FinishedTurn): void {
+  const learning = deps.runtime.loaded.config.learning;
+  const activity = session.agent.turnActivity;
+  if (learning.review === "off" || session.agent.depth > 0 || !activity) return;
+  const state = stateOf(session);
+  const triggers = { toolCalls: learning.review_tool_calls, onRecovery: learning.review_on_recovery, onCorrection: learning.review_on_correction };
+  const reason = turn.stopReason === "end_turn" || turn.stopReason === "max_turn_requests" ? reviewReason(activity, turn.prompt, triggers) : undefined;
+  if (reason) state.pending.push(turnDigest({ cwd: session.agent.cwd, messages: turn.messages, reason, stopReason: turn.stopReason }));
+  if (state.pending.length === 0) return;
+  // After the prompt's answer has gone out; a prompt already waiting goes first.
+  setImmediate(() => startReview(deps, session, state));
+}
+
+function startReview(deps: ReviewDeps, session: AcpSession, state: ReviewState): void {
+  if (state.running || session.busy || session.isClosed || state.pending.length === 0) return;
+  const model = deps.runtime.auxiliary();
+  if (!model) return;
+  const digest = state.pending.splice(0).join("\n\n---\n\n# The turn after it\n\n");
+  const controller = new AbortController();
+  const running = { controller, digest, changes: 0, done: Promise.resolve() };
+  state.running = running;
+  const { runtime, log, client } = deps;
+  const config = runtime.loaded.config;
+  const observer = new AcpTurnObserver(client, session, log);
+  const ledger = new LearningLedger(runtime.loaded.home);
+  const host: TurnHost = {
+    files: new LocalFileAccess(),
+    shell: localShellFor(runtime, session),
+    history: runtime.sessions,
+    // The review's read-only tools may ask (a file outside the workspace): the user decides, as in a turn.
+    askUser: (call, ask, signal) => requestPermission(client, session.id, call, ask, signal, { timeoutMs: config.approvals.timeout * 1000, log }),
+  };
+  const learned = (change: LearnedChange) => {
+    running.changes++;
+    ledger.save(change);
+    const note = noteOf(change);
+    session.agent.recordLearned(note);
+    observer.send(learnedChunk(note));
+    log.info("learned", { sessionId: session.id, id: change.id, kind: change.kind, what: change.what });
+  };
+  const approve = config.learning.review === "ask" ? askApproval(deps, session) : undefined;
+  log.info("learning review started", { sessionId: session.id });
+  running.done = runReview({
+    parent: session.agent,
+    digest,
+    model,
+    tools: runtime.tools.list(),
+    home: runtime.loaded.home,
+    maxCalls: config.learning.review_max_calls,
+    host,
+    ...(approve ? { approve } : {}),
+    learned,
+    usage: () => {
+      const window = runtime.chainFor(session.agent.modelId)[0]?.contextWindow ?? model.contextWindow;
+      observer.send(usageUpdate({ inputTokens: session.agent.contextTokens ?? 0, outputTokens: 0 }, window, session.agent.usage.costUsd));
+    },
+    retryBaseDelayMs: config.agent.retry_base_delay * 1000,
+    signal: controller.signal,
+    log,
+  })
+    .then((outcome) => log.info(controller.signal.aborted ? "learning review stopped" : "learning review finished", { sessionId: session.id, stopReason: outcome.stopReason, changes: running.changes, modelCalls: outcome.modelCalls, summary: outcome.summary.slice(0, 200) }))
+    .catch((error: unknown) => {
+      if (!controller.signal.aborted) log.warn("learning review failed", { sessionId: session.id, error });
+    })
+    .then(() => observer.flush())
+    .finally(() => {
+      if (state.running === running) state.running = undefined;
+      // Turns that finished while this one ran are reviewed next.
+      if (!controller.signal.aborted && state.pending.length) setImmediate(() => startReview(deps, session, state));
+    });
+}
+
+/** `learning.review: ask`: each change is a permission request showing its diff; only "allow" applies it. */
+function askApproval(deps: ReviewDeps, session: AcpSession) {
+  let counter = 0;
+  return async (title: string, diffs: DisplayContent[], signal: AbortSignal): Promise<boolean> => {
+    const id = `learn-${Date.now().toString(36)}-${++counter}`;
+    const paths = diffs.flatMap((diff) => (diff.type === "diff" ? [diff.path] : []));
+    const call: ToolCallView = { id, requestId: id, name: "learning_review", title, kind: "edit", locations: paths.map((path) => ({ path })), rawInput: { proposed: title } };
+    try {
+      const answer = await requestPermission(deps.client, session.id, call, { action: "edit", title, paths, content: diffs, askEachTime: true }, signal, {
+        timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000,
+        log: deps.log,
+      });
+      return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
+    } catch (error) {
+      if (error instanceof UserRejection) return false;
+      throw error;
+    }
+  };
+}
