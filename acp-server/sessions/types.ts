@@ -99,7 +99,6 @@ export interface PermissionAnswerRecord {
   outcome: "answered" | "shutdown";
 }
 
-
 /** One change the learning review made, as the session shows it (the undo data is in $HERMES_HOME/learning). */
 export interface LearnedNote {
   /** The change's id (`/learned undo <id>`). */
