@@ -18,6 +18,7 @@ import { sendReplay } from "./replay";
 import { SessionHub, type ForkPoint } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
 import { usageUpdate } from "./updates";
+import { quietGate } from "../util/quiet-gate";
 
 export interface AgentAppOptions {
   version: string;
@@ -52,6 +53,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     return current;
   };
   const promptModule = () => import("./prompt-handler");
+  // Sessions being opened: the warm-up after initialize pauses for them (they are what the user waits on).
+  const opening = quietGate();
   const hub = new SessionHub({ runtime: getRuntime, source: options.source ?? "acp", log });
 
   /** /rollback N --conversation: a fork of the session before turn N + 1 (the old branch stays). */
@@ -101,8 +104,9 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       // answer (agent-runtime.ts, prepare). The loop's modules come last: session/new does not need them.
       setImmediate(() => {
         void getRuntime()
-          .then((current) => current.prepare(process.cwd()))
+          .then((current) => current.prepare(process.cwd(), () => opening.quiet()))
           .catch((error: unknown) => log.error("loading the runtime failed", { error }))
+          .then(() => opening.quiet())
           .then(() => promptModule())
           .then(() => flushCompileCache())
           .catch((error: unknown) => log.error("loading the agent failed", { error }));
@@ -120,12 +124,14 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       runtime = undefined;
       return (await signIn()).logout(getRuntime, log);
     })
-    .onRequest(acp.methods.agent.session.new, async ({ params, client }) => {
-      await usableRuntime();
-      const session = await hub.create(params.cwd, params.mcpServers);
-      return { sessionId: session.id, ...(await opened(session, client)) };
-    })
-    .onRequest(acp.methods.agent.session.load, async ({ params, client }) => {
+    .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
+      opening.run(async () => {
+        await usableRuntime();
+        const session = await hub.create(params.cwd, params.mcpServers);
+        return { sessionId: session.id, ...(await opened(session, client)) };
+      }),
+    )
+    .onRequest(acp.methods.agent.session.load, ({ params, client }) => opening.run(async () => {
       const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, { takeOver: takeOver(params._meta) });
       // A turn without an end is one the process died in, unless it may still be running:
       // here, or in the live process that owns the session (this one only follows it).
@@ -133,16 +139,16 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       // The whole history goes out, in order, before the answer.
       await sendReplay(client, session.id, records, options.writeFrames, { turnMayBeRunning });
       return opened(session, client, records);
-    })
-    .onRequest(acp.methods.agent.session.resume, async ({ params, client }) => {
+    }))
+    .onRequest(acp.methods.agent.session.resume, ({ params, client }) => opening.run(async () => {
       // No mcpServers on a resume means "as before": a live session keeps its servers.
       const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined, { takeOver: takeOver(params._meta) });
       return opened(session, client, records);
-    })
-    .onRequest(acp.methods.agent.session.fork, async ({ params, client }) => {
+    }))
+    .onRequest(acp.methods.agent.session.fork, ({ params, client }) => opening.run(async () => {
       const { session } = await hub.fork(params.sessionId, params.cwd, params.mcpServers ?? [], forkPoint(params._meta));
       return { sessionId: session.id, ...(await opened(session, client)) };
-    })
+    }))
     .onRequest(acp.methods.agent.session.list, async ({ params }) => hub.list(params))
     // History search over message content (the panel's history view); params checked inside.
     .onRequest("_hermes/sessions/search", (params: unknown) => params, async ({ params }) => {

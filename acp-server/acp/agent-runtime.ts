@@ -46,9 +46,10 @@ export interface AgentRuntime {
   /**
    * Does ahead of time, in the idle moments after `initialize` is answered, what the first
    * session/new and prompt would otherwise wait for (see prepareFirstSession). Called any
-   * number of times, it runs once; it never rejects.
+   * number of times, it runs once; it never rejects. Between steps it waits for `quiet` (requests
+   * the user is waiting on, which do the steps they need themselves, go first).
    */
-  prepare(cwd: string): Promise<void>;
+  prepare(cwd: string, quiet?: () => Promise<void>): Promise<void>;
 }
 
 export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "warn" | "error" } = {}): Promise<AgentRuntime> {
@@ -125,12 +126,10 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
 /** The runtime from its parts, its warm-up run at most once (both kinds of runtime share it). */
 function withPrepare(parts: Omit<AgentRuntime, "prepare">, log: Logger): AgentRuntime {
   let prepared: Promise<void> | undefined;
-  const runtime: AgentRuntime = { ...parts, prepare: (cwd) => (prepared ??= prepareFirstSession(runtime, cwd, log)) };
+  const runtime: AgentRuntime = { ...parts, prepare: (cwd, quiet) => (prepared ??= prepareFirstSession(runtime, cwd, log, quiet)) };
   return runtime;
 }
 
-/** Lets a request that arrived meanwhile run before the next step. */
-const idle = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /**
  * What the first session/new waits for, then what its first prompt needs, one step per turn of
@@ -144,7 +143,12 @@ const idle = () => new Promise<void>((resolve) => setImmediate(resolve));
  *   - the tools' JSON schemas, built from zod once per process (tools/registry.ts keeps them);
  *   - the main model's provider SDK (imported once; session/new asks for it again, a no-op then).
  */
-async function prepareFirstSession(runtime: AgentRuntime, cwd: string, log: Logger): Promise<void> {
+async function prepareFirstSession(runtime: AgentRuntime, cwd: string, log: Logger, quiet: () => Promise<void> = async () => {}): Promise<void> {
+  /** Lets a request that arrived meanwhile run before the next step, and finish first if it is waited on. */
+  const idle = async () => {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await quiet();
+  };
   try {
     void runtime.pickerChoices().catch((error: unknown) => log.warn("listing the endpoint's models failed", { error }));
     await idle();

@@ -4,6 +4,7 @@ import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { httpGet } from "../util/http-get";
 import { createLogger, type Logger } from "../util/log";
 
 const modelsLog = createLogger("models");
@@ -48,12 +49,13 @@ export async function discoverModels(
   if (cached && now - cached.fetchedAt < TTL_MS) return cached.models;
 
   try {
-    const response = await fetch(`${endpoint.baseUrl.replace(/\/+$/, "")}/models`, {
+    // Not the global fetch: loading it (undici) would cost the first session/new ~20 ms of CPU.
+    const response = await httpGet(`${endpoint.baseUrl.replace(/\/+$/, "")}/models`, {
       headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {},
       signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
     if (!response.ok) return cached?.models ?? [];
-    const body = discoverySchemas().answer.safeParse(await response.json());
+    const body = discoverySchemas().answer.safeParse(JSON.parse(response.text));
     if (!body.success) {
       log.warn("the endpoint's model list has an unknown shape; offering the cached one", { baseUrl: endpoint.baseUrl, problem: body.error.issues[0]?.message });
       return cached?.models ?? [];
