@@ -6,6 +6,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { Attachment, QueuedPrompt, SessionSummary } from "../webview-ui/state/types";
 import type { Connected } from "./agent-host";
 import type { ChatStore } from "./chat-store";
+import { fetchCheckpoints } from "./checkpoint-list";
 import { listSessions, searchSessions } from "./history";
 import { errorMessage, userMessage, type Logger } from "./log";
 import { buildPrompt, isCommandPrompt, summarize } from "./prompt-builder";
@@ -86,6 +87,7 @@ export class ChatSession {
     const early = this.early.get(response.sessionId) ?? [];
     this.early.clear();
     for (const update of early) this.store.dispatch({ type: "update", update: update as never });
+    void this.refreshCheckpoints();
     const mode = this.deps.initialMode();
     if (mode && response.modes && response.modes.currentModeId !== mode && response.modes.availableModes.some((m) => m.id === mode)) {
       await this.setMode(mode);
@@ -106,34 +108,56 @@ export class ChatSession {
       else this.store.dispatch({ type: "notice", severity: "error", text: `Could not open the session: ${userMessage(error)}` });
     }
     this.store.dispatch({ type: "sessionLoaded", modes: loaded?.modes as never, configOptions: loaded?.configOptions as never });
+    if (loaded) await this.refreshCheckpoints();
     this.resumeQueue();
+  }
+
+  /** Which prompts of the open session have a checkpoint (after a load, a new chat, each turn). */
+  async refreshCheckpoints(): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId) return;
+    try {
+      const { agent } = await this.deps.connected();
+      const { state, problem } = await fetchCheckpoints(agent, sessionId);
+      if (problem) this.deps.log.info(`no checkpoint list for ${sessionId}: ${problem}`);
+      if (this.sessionId === sessionId) this.store.dispatch({ type: "checkpoints", checkpoints: state });
+    } catch (error) {
+      this.deps.log.warn(`listing checkpoints failed: ${errorMessage(error)}`);
+    }
   }
 
   /**
    * A copy of the open session with its first `turns` prompts, opened in its place. One fork at a
    * time: a second request while one is under way (a double click, a held key) is dropped.
    */
-  async fork(turns: number): Promise<void> {
-    if (this.forking) return;
+  async fork(turns: number): Promise<boolean> {
+    if (this.forking) return false;
     this.forking = true;
     try {
-      await this.forkOnce(turns);
+      return await this.forkOnce(turns);
     } finally {
       this.forking = false;
     }
   }
 
-  private async forkOnce(turns: number): Promise<void> {
+  /** True once the fork is open. */
+  private async forkOnce(turns: number): Promise<boolean> {
     const sessionId = this.sessionId;
-    if (!sessionId) return;
+    if (!sessionId) return false;
     const { agent } = await this.deps.connected();
     try {
       const response = await agent.request(acp.methods.agent.session.fork, { sessionId, cwd: this.deps.cwd(), mcpServers: [], _meta: { "hermes/turns": turns } });
-      const title = this.store.state.title;
-      await this.load(response.sessionId, title ? `Fork of ${title}` : undefined);
+      await this.load(response.sessionId, this.forkTitle());
+      return this.sessionId === response.sessionId;
     } catch (error) {
       this.store.dispatch({ type: "notice", severity: "error", text: `Could not fork the session: ${userMessage(error)}` });
+      return false;
     }
+  }
+
+  private forkTitle(): string | undefined {
+    const title = this.store.state.title;
+    return title ? `Fork of ${title}` : undefined;
   }
 
   async delete(sessionId: string): Promise<void> {
@@ -189,6 +213,16 @@ export class ChatSession {
       return;
     }
     await this.run(text, attachments);
+  }
+
+  /** Sends `text` alone (an edited message), not with the composer's attachments. */
+  async send(text: string): Promise<void> {
+    if (this.busy || this.store.state.loading) {
+      this.queue.push({ id: `q${this.nextQueued++}`, text, attachments: [] });
+      this.store.dispatch({ type: "queueChanged", queue: [...this.queue] });
+      return;
+    }
+    await this.run(text, []);
   }
 
   cancelQueued(id: string): void {
@@ -247,20 +281,46 @@ export class ChatSession {
     if (this.store.state.turn.running) this.store.dispatch({ type: "turnEnded", stopReason: "cancelled" });
   }
 
-  private async run(text: string, attachments: Attachment[]): Promise<void> {
+  /**
+   * Runs `text` (a command, or a prompt without the composer's attachments) now and gives its
+   * answer; undefined when a turn is running or it failed (the transcript says why).
+   */
+  async runNow(text: string): Promise<acp.PromptResponse | undefined> {
+    if (this.busy || this.store.state.loading) {
+      this.store.dispatch({ type: "notice", severity: "warning", text: "Wait for the current turn to finish (or stop it) first." });
+      return undefined;
+    }
+    return this.run(text, []);
+  }
+
+  /** True while a turn runs (or a session is loading): checkpoint actions wait. */
+  get idle(): boolean {
+    return !this.busy && !this.store.state.loading;
+  }
+
+  private async run(text: string, attachments: Attachment[]): Promise<acp.PromptResponse | undefined> {
     this.busy = true;
     let announced = false;
+    let answer: acp.PromptResponse | undefined;
     try {
       const { agent, init } = await this.deps.connected();
       const sessionId = await this.ensureSession();
       this.store.dispatch({ type: "userPrompt", text, attachments: summarize(attachments), isCommand: isCommandPrompt(text, this.store.state.commands) });
       announced = true;
+      const items = this.store.state.items;
+      const promptItem = items[items.length - 1];
       const { blocks, skipped } = await buildPrompt(text, attachments, { promptCapabilities: init.agentCapabilities?.promptCapabilities, readText: this.deps.readText });
       for (const reason of skipped) this.store.dispatch({ type: "notice", severity: "warning", text: reason });
       this.store.dispatch({ type: "turnStarted", at: Date.now() });
       try {
         const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: blocks });
-        if (this.sessionId === sessionId) this.store.dispatch({ type: "turnEnded", stopReason: response.stopReason });
+        answer = response;
+        if (this.sessionId === sessionId) {
+          // The agent's number for this turn (a skill invocation looks like a command but is a turn).
+          const turn = response._meta?.["hermes/turn"];
+          if (typeof turn === "number" && promptItem?.kind === "user") this.store.dispatch({ type: "userTurn", id: promptItem.id, turn });
+          this.store.dispatch({ type: "turnEnded", stopReason: response.stopReason });
+        }
       } catch (error) {
         if (this.sessionId === sessionId) {
           this.store.dispatch({ type: "notice", severity: "error", text: userMessage(error) });
@@ -274,7 +334,18 @@ export class ChatSession {
     } finally {
       this.busy = false;
     }
+    const forked = answer?._meta?.["hermes/forkedSessionId"];
+    if (typeof forked === "string" && forked !== this.sessionId) await this.openRewound(forked);
+    else await this.refreshCheckpoints();
     this.resumeQueue();
+    return answer;
+  }
+
+  /** A rewind (`/rewind`, `/rollback --conversation`) forked the chat: the panel shows the new branch. */
+  private async openRewound(sessionId: string): Promise<void> {
+    await this.load(sessionId, this.forkTitle(), { keepQueue: true });
+    if (this.sessionId !== sessionId) return;
+    this.store.dispatch({ type: "notice", severity: "info", text: "Rewound: this is a new branch of the chat. The previous chat is unchanged in History." });
   }
 
   /** Sends the next queued prompt when nothing runs. */

@@ -3,6 +3,7 @@
 import * as vscode from "vscode";
 import type { PanelToHost } from "../webview-ui/protocol";
 import type { ChatController } from "./chat-controller";
+import { editAndResend, restoreCheckpoint, type CheckpointActionDeps } from "./checkpoint-actions";
 import * as workspace from "./workspace-actions";
 
 type Message<T extends PanelToHost["type"]> = Extract<PanelToHost, { type: T }>;
@@ -36,6 +37,8 @@ const handlers: Handlers = {
   },
   forkSession: (chat, { turns }) => chat.session.fork(turns),
   deleteSession: (chat, { sessionId }) => chat.session.delete(sessionId),
+  restoreCheckpoint: (chat, { turn, conversation }) => restoreCheckpoint(checkpointDeps(chat), turn, conversation),
+  editResend: (chat, { turn, text }) => editAndResend(checkpointDeps(chat), turn, text),
   mentionSearch: async (chat, { query }) => chat.store.broadcast({ type: "mentionResults", query, files: await workspace.searchFiles(query) }),
   mention: (chat, { uri, path }) => chat.dispatch({ type: "attachmentAdded", attachment: workspace.fileAttachment(uri, path) }),
   attach: (chat, { what }) => attachFromEditor(chat, what),
@@ -47,6 +50,10 @@ const handlers: Handlers = {
 export function handlePanelMessage(chat: ChatController, message: Exclude<PanelToHost, { type: "ready" }>): Promise<unknown> {
   const handler = handlers[message.type] as (chat: ChatController, message: PanelToHost) => unknown;
   return Promise.resolve(handler(chat, message));
+}
+
+function checkpointDeps(chat: ChatController): CheckpointActionDeps {
+  return { session: chat.session, store: chat.store, restoreDraft: (text) => chat.store.broadcast({ type: "focusComposer", text }) };
 }
 
 /** Adds the selection or the active file; says so when there is no editor to take it from. */

@@ -47,6 +47,10 @@ export const panelToHost = z.discriminatedUnion("type", [
   /** Forks the current session keeping its first `turns` prompts and their answers. */
   z.object({ type: z.literal("forkSession"), turns: z.number().int().min(0) }),
   z.object({ type: z.literal("deleteSession"), sessionId: id }),
+  /** Restores the files to before prompt `turn` (the agent shows the diff and asks first); `conversation`: also rewinds the chat into a new branch. */
+  z.object({ type: z.literal("restoreCheckpoint"), turn: z.number().int().min(1), conversation: z.boolean() }),
+  /** Rewinds to before prompt `turn` (files restored after a yes, chat forked) and sends `text` there. */
+  z.object({ type: z.literal("editResend"), turn: z.number().int().min(1), text: z.string().min(1).max(1_000_000) }),
   z.object({ type: z.literal("mentionSearch"), query: z.string().max(500) }),
   z.object({ type: z.literal("mention"), uri: z.string().min(1), path: z.string().min(1) }),
   z.object({ type: z.literal("attach"), what: z.enum(["selection", "activeFile"]) }),

@@ -3,84 +3,14 @@
 // that writes one hunk of two, queueing, history, and a crash that reloads the session.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
-import { stringify as toYaml } from "yaml";
-import { AgentHost } from "../../extension/agent-host";
-import { AgentProcess, agentCommand } from "../../extension/agent-process";
-import { ChatSession } from "../../extension/chat-session";
-import { ChatStore } from "../../extension/chat-store";
-import { EditReviews } from "../../extension/edit-review";
-import { memoryLogger } from "../../extension/log";
-import { PermissionBroker } from "../../extension/permissions";
 import type { ChatState, PermissionItem, ReviewItem } from "../../webview-ui/state/types";
-import { makeTempDir, ROOT, scriptedConfig } from "../support/acp-harness";
+import { chatWith, until } from "../support/extension-chat";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
-
-async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
-async function chatWith(modelUrl: string, existingHome?: string, existingProject?: string) {
-  const home = existingHome ?? (await makeTempDir("hermes-ext-home-"));
-  writeFileSync(path.join(home, "config.yaml"), toYaml(scriptedConfig(modelUrl)));
-  const project = existingProject ?? (await makeTempDir("hermes-ext-project-"));
-  const log = memoryLogger();
-  const store = new ChatStore();
-  const dispatch = store.dispatch.bind(store);
-  const permissions = new PermissionBroker(dispatch, async () => undefined, () => true);
-  const reviews = new EditReviews(dispatch, async (file, text) => {
-    mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, text);
-  });
-  const agentProcess = new AgentProcess(() => agentCommand(ROOT, { env: { HERMES_HOME: home } }), log);
-  let session!: ChatSession;
-  const host = new AgentHost(
-    agentProcess,
-    {
-      update: (n) => session.onUpdate(n),
-      requestPermission: (params, signal) => permissions.request(params, signal),
-      fs: {
-        read: async (params) => ({ content: readFileSync(params.path, "utf8") }),
-        write: async (params, signal) => {
-          let oldText: string | undefined;
-          try {
-            oldText = readFileSync(params.path, "utf8");
-          } catch {
-            oldText = undefined;
-          }
-          return reviews.hold({ path: params.path, displayPath: path.relative(project, params.path), oldText, newText: params.content }, signal);
-        },
-      },
-    },
-    { log, trace: () => false },
-  );
-  host.on("status", (status, message, agent) => dispatch({ type: "connection", status, message, agent }));
-  host.on("crashed", () => session.agentLost());
-  host.on("reconnected", () => void session.reload());
-  session = new ChatSession({
-    store,
-    connected: () => host.connected(),
-    cwd: () => project,
-    initialMode: () => undefined,
-    readText: async (uri) => readFileSync(new URL(uri), "utf8"),
-    cancelPending: () => {
-      permissions.cancelAll();
-      reviews.cancelAll();
-    },
-    log,
-  });
-  return { store, session, host, agentProcess, permissions, reviews, project, home, log, close: () => host.stop().finally(() => store.dispose()) };
-}
 
 const agentText = (state: ChatState) => state.items.flatMap((i) => (i.kind === "agent" ? [i.text] : [])).join("|");
 const twelve = Array.from({ length: 12 }, (_, i) => `line ${i + 1}\n`).join("");

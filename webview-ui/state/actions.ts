@@ -1,6 +1,7 @@
 // Every change to ChatState is one of these actions. The host creates them (from ACP traffic
 // and user commands), applies them, and forwards them to the panel, which applies the same.
 import type * as acp from "@agentclientprotocol/sdk";
+import type { CheckpointState } from "./checkpoints";
 import type { Attachment, AttachmentSummary, ChatState, ConnectionStatus, QueuedPrompt, ReviewItem, SessionSummary } from "./types";
 
 export type ChatAction =
@@ -36,6 +37,10 @@ export type ChatAction =
   | { type: "terminalOutput"; terminalId: string; text: string; truncated?: boolean }
   | { type: "terminalExited"; terminalId: string; exitCode: number | null; signal: string | null }
   | { type: "configOptions"; configOptions: acp.SessionConfigOption[] }
-  | { type: "history"; open?: boolean; loading?: boolean; sessions?: SessionSummary[]; error?: string };
+  | { type: "history"; open?: boolean; loading?: boolean; sessions?: SessionSummary[]; error?: string }
+  /** The agent's checkpoint list for the open session. */
+  | { type: "checkpoints"; checkpoints: CheckpointState }
+  /** The agent's number for a prompt's turn (from its answer): corrects the panel's own count. */
+  | { type: "userTurn"; id: string; turn: number };
 
 export type { ChatState };

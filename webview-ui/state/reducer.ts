@@ -44,11 +44,12 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
         usage: undefined,
         history: { ...state.history, open: false },
         terminals: {},
+        checkpoints: undefined,
       };
     case "sessionLoaded":
       return { ...state, loading: false, modes: action.modes ?? state.modes, configOptions: action.configOptions ?? state.configOptions };
     case "sessionClosed":
-      return { ...state, sessionId: null, items: [], index: {}, turn: { running: false }, queue: [], plan: [], usage: undefined, terminals: {} };
+      return { ...state, sessionId: null, items: [], index: {}, turn: { running: false }, queue: [], plan: [], usage: undefined, terminals: {}, checkpoints: undefined };
     case "update":
       return applyUpdate(state, action.update);
     case "userPrompt": {
@@ -59,6 +60,7 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
         text: action.text,
         attachments: action.attachments,
         turn: action.isCommand ? turn : turn + 1,
+        ...(action.isCommand ? { command: true } : {}),
       });
     }
     case "turnStarted":
@@ -111,6 +113,11 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       return markTerminalExited(state, action.terminalId, action.exitCode, action.signal);
     case "configOptions":
       return { ...state, configOptions: action.configOptions };
+    case "checkpoints":
+      return { ...state, checkpoints: action.checkpoints };
+    case "userTurn":
+      // The agent ran it as a turn: it is one (a skill invocation looked like a command).
+      return patch(state, action.id, (item) => (item.kind === "user" && (item.turn !== action.turn || item.command) ? { ...item, turn: action.turn, command: undefined } : item));
     case "history":
       return {
         ...state,
@@ -138,9 +145,14 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
         }
       }
       const isCommand = /^\/[a-z][\w-]*/i.test(text) && state.commands.some((c) => text.startsWith(`/${c.name}`));
-      const next = reduce(state, { type: "userPrompt", text, attachments, isCommand });
+      // A replayed prompt names its turn (`_meta["hermes/turn"]`): the agent's count wins over the panel's guess.
+      const turn = metaOf(update)?.["hermes/turn"];
+      const next = reduce(state, { type: "userPrompt", text, attachments, isCommand: isCommand && typeof turn !== "number" });
       const added = next.items[next.items.length - 1];
-      return added.kind === "user" && update.messageId ? patch(next, added.id, () => ({ ...added, messageId: update.messageId ?? undefined })) : next;
+      if (added.kind !== "user") return next;
+      const numbered = typeof turn === "number" && Number.isInteger(turn) && turn >= 0 ? turn : added.turn;
+      if (!update.messageId && numbered === added.turn) return next;
+      return patch(next, added.id, () => ({ ...added, turn: numbered, ...(update.messageId ? { messageId: update.messageId } : {}) }));
     }
     case "agent_message_chunk":
     case "agent_thought_chunk": {
@@ -304,6 +316,10 @@ function cancelledQuestion(update: Extract<acp.SessionUpdate, { sessionUpdate: "
     outcome: "cancelled",
     note: `Cancelled: ${why}; ${result}`,
   };
+}
+
+function metaOf(update: acp.SessionUpdate): Record<string, unknown> | undefined {
+  return (update as { _meta?: Record<string, unknown> | null })._meta ?? undefined;
 }
 
 type TurnMarker = { kind: "stopped" } | { kind: "interrupted"; reason: string };

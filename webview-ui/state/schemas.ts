@@ -10,6 +10,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import type { ChatAction } from "./actions";
+import type { CheckpointState, CheckpointTurn } from "./checkpoints";
 import type {
   Attachment,
   AttachmentSummary,
@@ -109,8 +110,22 @@ const reviewHunk: z.ZodType<ReviewHunk> = z.object({
 const reviewStatus = z.enum(["pending", "applied", "rejected", "cancelled"]);
 const reviewFields = { id: text, path: text, displayPath: text, isNewFile: z.boolean(), hunks: z.array(reviewHunk) };
 
+const checkpointTurn: z.ZodType<CheckpointTurn> = z.object({
+  turn: z.number().int().min(0),
+  time: z.number(),
+  prompt: text,
+  changedCount: z.number().int().min(0).optional(),
+  changed: z.array(text).optional(),
+});
+export const checkpointStateSchema: z.ZodType<CheckpointState> = z.object({
+  supported: z.boolean(),
+  enabled: z.boolean(),
+  reason: text.optional(),
+  turns: z.array(checkpointTurn),
+});
+
 const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
-  z.object({ kind: z.literal("user"), id: text, text, attachments: z.array(attachmentSummary), messageId: text.optional(), turn: z.number() }),
+  z.object({ kind: z.literal("user"), id: text, text, attachments: z.array(attachmentSummary), messageId: text.optional(), turn: z.number(), command: z.boolean().optional() }),
   z.object({ kind: z.literal("agent"), id: text, text, messageId: text.optional() }),
   z.object({ kind: z.literal("thought"), id: text, text }),
   z.object({
@@ -166,6 +181,7 @@ export const chatStateSchema: z.ZodType<ChatState> = z.object({
   usage: z.object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: text }).optional() }).optional(),
   history: z.object({ open: z.boolean(), loading: z.boolean(), sessions: z.array(sessionSummarySchema), error: text.optional() }),
   terminals: z.record(z.string(), terminalOutput),
+  checkpoints: checkpointStateSchema.optional(),
   seq: z.number(),
 });
 
@@ -192,4 +208,6 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion("typ
   z.object({ type: z.literal("terminalExited"), terminalId: text, exitCode: z.number().nullable(), signal: text.nullable() }),
   z.object({ type: z.literal("configOptions"), configOptions: z.array(configOption) }),
   z.object({ type: z.literal("history"), open: z.boolean().optional(), loading: z.boolean().optional(), sessions: z.array(sessionSummarySchema).optional(), error: text.optional() }),
+  z.object({ type: z.literal("checkpoints"), checkpoints: checkpointStateSchema }),
+  z.object({ type: z.literal("userTurn"), id: text, turn: z.number().int().min(0) }),
 ]);

@@ -3,6 +3,7 @@
 // a mirror, rebuilt from a snapshot whenever the webview is (re)created. Both sides run the
 // same reducer, so the host only ships small actions while a turn streams.
 import type * as acp from "@agentclientprotocol/sdk";
+import type { CheckpointState } from "./checkpoints";
 
 export type ConnectionStatus = "starting" | "ready" | "restarting" | "failed" | "stopped";
 
@@ -26,6 +27,8 @@ export interface UserItem {
   messageId?: string;
   /** Counts real prompts (slash commands excluded): `session/fork` keeps this many turns. */
   turn: number;
+  /** A slash command the agent answers without a turn (no checkpoint, nothing to edit and resend). */
+  command?: boolean;
 }
 export interface AgentItem {
   kind: "agent";
@@ -158,6 +161,8 @@ export interface ChatState {
   history: { open: boolean; loading: boolean; sessions: SessionSummary[]; error?: string };
   /** Terminal id → its output, for tool calls whose content is `{type: "terminal"}`. Kept after release. */
   terminals: Record<string, TerminalOutput>;
+  /** Which prompts have a checkpoint (state/checkpoints.ts); undefined until the agent answered. */
+  checkpoints?: CheckpointState;
   /** Used for ids of items the host creates itself (notices, user prompts). */
   seq: number;
 }
