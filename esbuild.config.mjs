@@ -32,6 +32,20 @@ const zodEnglishOnly = {
   },
 };
 
+// turndown (web_fetch's HTML → markdown) requires the domino DOM at load, to parse HTML strings
+// in Node. Hermes only hands it nodes linkedom already parsed, so domino (~450 KB) is left out:
+// a stub stands in and throws if a string ever reaches it.
+const noDomino = {
+  name: "no-domino",
+  setup(build) {
+    build.onResolve({ filter: /^@mixmark-io\/domino$/ }, () => ({ path: "domino-stub", namespace: "no-domino" }));
+    build.onLoad({ filter: /.*/, namespace: "no-domino" }, () => ({
+      contents: 'module.exports = { createDocument() { throw new Error("turndown was given an HTML string; Hermes passes parsed nodes"); } };',
+      loader: "js",
+    }));
+  },
+};
+
 // HERMES_BUILD_OUTDIR builds elsewhere (the build test uses it, so it never replaces the dist/
 // other tests are running).
 const outdir = path.resolve(process.env.HERMES_BUILD_OUTDIR ?? fileURLToPath(new URL("./dist", import.meta.url)));
@@ -69,7 +83,7 @@ const serverAppBuild = build({
   sourcemap: true,
   legalComments: "none",
   logLevel: "warning",
-  plugins: [zodEnglishOnly],
+  plugins: [zodEnglishOnly, noDomino],
   define: { HERMES_VERSION: JSON.stringify(pkg.version) },
   // Some bundled CommonJS dependencies call require(); give the ESM output one.
   banner: {

@@ -13,6 +13,7 @@ import { ApprovalRules } from "../security/approval-rules";
 import { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
 import { SessionStore } from "../sessions/session-store";
 import { builtinToolRegistry } from "../tools/all-tools";
+import { setWebSettings } from "../tools/web/web-settings";
 import { toolJsonSchema } from "../tools/registry";
 import type { ToolRegistry } from "../tools/tool-set";
 import type { ModelProvider } from "../providers/types";
@@ -63,6 +64,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   const sessions = new SessionStore({ home: loaded.home, log });
   const approvals = new ApprovalRules(loaded.config.approvals.rules, loaded.configPath, log);
   const tools = builtinToolRegistry();
+  setWebSettings(loaded.config.web, loaded.env);
   const checkpoints = new WorkspaceCheckpoints(loaded.config.checkpoints, loaded.home, log);
   let model = resolveModel(loaded);
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);

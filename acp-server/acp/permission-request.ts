@@ -41,6 +41,15 @@ function permissionOptions(ask: PermissionAsk): acp.PermissionOption[] {
       { optionId: "reject_once", name: "Reject", kind: "reject_once" },
     ];
   }
+  if (ask.web) {
+    return [
+      { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
+      { optionId: "allow_session", name: `Allow fetches from ${ask.web.host} for this session`, kind: "allow_always" },
+      { optionId: "allow_always", name: `Always allow ${ask.web.host} (saved to config.yaml)`, kind: "allow_always" },
+      { optionId: "reject_once", name: "Reject", kind: "reject_once" },
+      { optionId: "reject_always", name: `Always reject ${ask.web.host} (saved to config.yaml)`, kind: "reject_always" },
+    ];
+  }
   const savable = ask.action === "execute" || ask.action === "edit";
   return [
     { optionId: "allow_once", name: "Allow once", kind: "allow_once" },

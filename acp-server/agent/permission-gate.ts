@@ -21,6 +21,8 @@ export function permissionGate(
 ): (ask: PermissionAsk) => Promise<boolean> {
   return async (ask) => {
     const sandboxed = ask.action === "execute" && !ask.unsandboxed && host.shell.sandboxed?.() === true;
+    // A host the user said "always reject" to stays rejected in every mode, dont_ask included.
+    if (ask.web && host.approvals?.forWeb(ask.web.host) === "reject") throw new ToolError(`The user has rejected fetches from ${ask.web.host} (a saved rule in config.yaml).`);
     const verdict = decidePermission(session.mode, ask, session.cwd, undefined, { sandboxed, hermesHome: hermesHome() });
     if (verdict.decision === "deny") throw new ToolError(verdict.reasons.join(" "));
     if (verdict.decision === "allow") return true;
@@ -77,11 +79,13 @@ async function askUser(session: AgentSession, host: TurnHost, call: ToolCallView
 /** What "allow for this session" covers: the command's rule keys, the MCP tool, else the kind of action. */
 function grantKeys(ask: PermissionAsk, verdict: PolicyVerdict): string[] {
   if (ask.mcp) return [`mcp:${ask.mcp.server}:${ask.mcp.tool}`];
+  if (ask.web) return [`web:${ask.web.host}`];
   return verdict.keys.length > 0 ? verdict.keys.map((key) => `command:${key}`) : [`action:${ask.action}`];
 }
 
 function savedAnswer(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string): "allow" | "reject" | undefined {
   if (!rules) return undefined;
+  if (ask.web) return rules.forWeb(ask.web.host);
   if (ask.action === "execute" && verdict.keys.length > 0) return rules.forCommand(verdict.keys);
   if (ask.action === "edit" && ask.paths?.length) return rules.forEdit(ask.paths, cwd);
   return undefined;
@@ -91,6 +95,7 @@ function savedAnswer(rules: ApprovalRules | undefined, ask: PermissionAsk, verdi
 function remember(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string, decision: "allow" | "reject"): string[] {
   if (!rules) return [];
   const problems: (string | undefined)[] = [];
+  if (ask.web) return [rules.remember({ web: ask.web.host, decision })].filter((problem): problem is string => problem !== undefined);
   if (ask.action === "execute") for (const key of verdict.keys) problems.push(rules.remember({ command: key, decision }));
   if (ask.action === "edit") {
     for (const file of ask.paths ?? []) {

@@ -3,6 +3,7 @@
 import { DEFAULT_MAX_FRAME_MB } from "./frame-limit";
 import { z } from "zod";
 import { McpSettingsSchema } from "./mcp-schema";
+import { WebConfigSchema } from "./web-schema";
 
 export const PROVIDER_IDS = ["openai", "anthropic", "openrouter", "deepseek", "gemini", "ollama", "lmstudio", "custom"] as const;
 export const API_MODES = ["auto", "chat_completions", "anthropic_messages", "codex_responses"] as const;
@@ -122,6 +123,7 @@ export const LearningConfigSchema = z
 export const ApprovalRuleSchema = z.union([
   z.object({ command: z.string().min(1).describe("a command rule key, e.g. git-push-force"), decision: z.enum(["allow", "reject"]) }).strict(),
   z.object({ edit: z.string().min(1).describe("a path glob, relative to the workspace or absolute"), decision: z.enum(["allow", "reject"]) }).strict(),
+  z.object({ web: z.string().regex(/^(\*\.)?[A-Za-z0-9.:[\]-]+$/, "a host name or *.domain").describe("a host web_fetch may reach, or *.domain"), decision: z.enum(["allow", "reject"]) }).strict(),
 ]);
 
 export const ApprovalsConfigSchema = z
@@ -259,6 +261,7 @@ export const ConfigSchema = z
     /** MCP servers by name; each entry is checked on its own (config/mcp-schema.ts), so one bad entry fails only its server. */
     mcp_servers: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
+    web: WebConfigSchema.default(WebConfigSchema.parse({})),
   })
   // Unknown top-level sections are tolerated: later versions (memory, skills, mcp_servers...)
   // add them, and an older binary must still start on a newer config.

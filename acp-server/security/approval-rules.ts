@@ -39,6 +39,12 @@ export class ApprovalRules {
     return decisions.length > 0 && decisions.every((d) => d === "allow") ? "allow" : undefined;
   }
 
+  /** The saved answer for web_fetch reaching `host` (`*.example.com` rules cover subdomains; any rejection wins). */
+  forWeb(host: string): SavedDecision | undefined {
+    const name = host.toLowerCase().replace(/\.$/, "");
+    return strongest(this.rules.filter((rule) => "web" in rule && hostMatches(rule.web.toLowerCase(), name)));
+  }
+
   /**
    * Keeps the rule for this process and adds it to config.yaml. Returns undefined when it was
    * saved, else a sentence for the user saying why it holds for this process only.
@@ -74,6 +80,10 @@ export function saveRule(configPath: string, rule: ApprovalRule): string | undef
   });
 }
 
+
+function hostMatches(pattern: string, host: string): boolean {
+  return pattern.startsWith("*.") ? host.endsWith(pattern.slice(1)) && host.length > pattern.length - 1 : pattern === host;
+}
 
 function strongest(rules: ApprovalRule[]): SavedDecision | undefined {
   if (rules.some((rule) => rule.decision === "reject")) return "reject";

@@ -71,6 +71,7 @@ export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: str
     return outside.length > 0 ? verdict("ask", outside, [], true) : verdict("allow");
   }
 
+  if (ask.web) return webVerdict(mode, ask.web.host);
   if (mode === "dont_ask") return verdict("allow");
   if (ask.mcp) {
     const { server, tool, readOnly, confirm } = ask.mcp;
@@ -101,6 +102,16 @@ export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: str
     default:
       return verdict("ask", flagged);
   }
+}
+
+/**
+ * web_fetch: a read of someone else's server, and a way to send data out (in the URL). Asked per
+ * host in every mode that asks, plan mode included (fetching changes nothing here); dont_ask
+ * fetches without asking, like it runs everything. The SSRF guard applies in every mode.
+ */
+function webVerdict(mode: SessionMode, host: string): PolicyVerdict {
+  if (mode === "dont_ask") return { decision: "allow", reasons: [], keys: [], sensitive: false };
+  return { decision: "ask", reasons: [`web_fetch asks before reaching a site it has not been allowed to (${host})`], keys: [], sensitive: false };
 }
 
 function outsideReasons(paths: string[], cwd: string): string[] {

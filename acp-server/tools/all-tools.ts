@@ -16,6 +16,7 @@ import { skillViewTool } from "./skill-view";
 import { skillsListTool } from "./skills-list";
 import { terminalTool } from "./terminal";
 import { todoTool } from "./todo";
+import { webFetchTool } from "./web-fetch";
 import { writeFileTool } from "./write-file";
 
 const BUILTIN_TOOLS = [
@@ -34,6 +35,7 @@ const BUILTIN_TOOLS = [
   skillManageTool,
   delegateTaskTool,
   clarifyTool,
+  webFetchTool,
 ] as unknown as readonly ToolDefinition[];
 
 /** A registry of the built-in tools (one per runtime; sessions see it through their SessionTools). */

@@ -123,6 +123,8 @@ export interface PermissionAsk {
   reasons?: string[];
   /** An MCP server's tool: plan mode runs only read-only ones; `confirm` ones always ask. */
   mcp?: { server: string; tool: string; readOnly: boolean; confirm: boolean };
+  /** web_fetch reaching a host: asked per host (plan mode too), remembered per host. */
+  web?: { host: string; url: string };
   /** Run a command once outside the OS sandbox: always asked, never granted by dont_ask or plan mode. */
   unsandboxed?: boolean;
   /** Why it must run outside the sandbox (the model's words, shown to the user). */

@@ -148,3 +148,30 @@ test("a remembered rule stays in its own ApprovalRules: two built from one confi
   const second = new ApprovalRules(shared, path.join(dir, "config.yaml"), createLogger("test"));
   assert.equal(second.forEdit([path.join(dir, "a.txt")], dir), undefined);
 });
+
+describe("web rules", () => {
+  test("hosts match exactly or by *.domain; a rejection wins; the rule is saved like the others", () => {
+    const dir = makeTempDirSync();
+    const file = path.join(dir, "config.yaml");
+    const rules = new ApprovalRules(
+      [
+        { web: "docs.example.com", decision: "allow" },
+        { web: "*.trusted.dev", decision: "allow" },
+        { web: "evil.trusted.dev", decision: "reject" },
+      ],
+      file,
+      createLogger("test"),
+    );
+    assert.equal(rules.forWeb("docs.example.com"), "allow");
+    assert.equal(rules.forWeb("DOCS.example.com."), "allow");
+    assert.equal(rules.forWeb("example.com"), undefined);
+    assert.equal(rules.forWeb("xdocs.example.com"), undefined);
+    assert.equal(rules.forWeb("api.trusted.dev"), "allow");
+    assert.equal(rules.forWeb("trusted.dev"), undefined);
+    assert.equal(rules.forWeb("nottrusted.dev"), undefined);
+    assert.equal(rules.forWeb("evil.trusted.dev"), "reject");
+    assert.equal(rules.remember({ web: "new.example.org", decision: "allow" }), undefined);
+    assert.equal(rules.forWeb("new.example.org"), "allow");
+    assert.deepEqual(rulesIn(file), [{ web: "new.example.org", decision: "allow" }]);
+  });
+});

@@ -173,3 +173,14 @@ test("file tools: a credential is asked about each time; outside the workspace m
   const edit = decidePermission("default", { action: "edit", title: "edit", paths: ["/home/dev/other/a.md", "/home/dev/project/b.md"] }, cwd, "/home/dev");
   assert.deepEqual(edit.outsideFolders, ["/home/dev/other"]);
 });
+
+test("web_fetch asks per host in every mode that asks, plan included; dont_ask fetches", () => {
+  const fetch: PermissionAsk = { action: "read", title: "Fetch https://docs.example.com/x", web: { host: "docs.example.com", url: "https://docs.example.com/x" } };
+  for (const mode of ["default", "accept_edits", "plan"] as const) {
+    const verdict = decidePermission(mode, fetch, "/work/project");
+    assert.equal(verdict.decision, "ask", mode);
+    assert.equal(verdict.sensitive, false, `${mode}: session and saved answers apply`);
+    assert.match(verdict.reasons.join(" "), /docs\.example\.com/);
+  }
+  assert.equal(decidePermission("dont_ask", fetch, "/work/project").decision, "allow");
+});
