@@ -15,7 +15,7 @@ import { EditorTerminals } from "./editor-terminals";
 import { errorMessage, userMessage } from "./log";
 import { handlePanelMessage } from "./panel-messages";
 import { OutputDocuments } from "./output-documents";
-import { OutputSpill } from "./output-spill";
+import { isSpillFile, OutputSpill } from "./output-spill";
 import { PermissionBroker } from "./permissions";
 import { TerminalFeed } from "./terminal-feed";
 import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd } from "./settings";
@@ -156,6 +156,21 @@ export class ChatController implements vscode.Disposable {
       return;
     }
     await this.outputDocuments.open(file, title);
+  }
+
+  /**
+   * "Show all" of a card whose whole output the agent spilled to a file: only the path the agent
+   * named for that tool call (never one the panel sends), and only a plain file in the temp folder.
+   */
+  async openFullOutput(toolCallId: string): Promise<void> {
+    const at = this.store.state.index[toolCallId];
+    const item = at === undefined ? undefined : this.store.state.items[at];
+    const file = item?.kind === "tool" ? item.fullOutput : undefined;
+    if (!file || !(await isSpillFile(file))) {
+      void vscode.window.showInformationMessage("The full output of that command is no longer available.");
+      return;
+    }
+    await this.outputDocuments.open(file, item?.kind === "tool" ? item.title : "Command output");
   }
 
   /** Puts the caret in the composer of every attached panel. */

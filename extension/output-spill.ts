@@ -3,6 +3,7 @@
 // One folder per session under the OS temp folder (hermes-<session>/), one file per command,
 // written through an append stream (no blocking writes in the extension host). No vscode import.
 import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+import { lstat, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
@@ -69,4 +70,21 @@ export class OutputSpill {
 
 function safeName(name: string): string {
   return name.replace(/[^\w.-]/g, "_").slice(0, 100);
+}
+
+/**
+ * Whether `file` may be shown as a command's whole output: the agent's spill (in its session's
+ * temp folder) or ours, so a plain file (not a link) under the OS temp folder. The agent names
+ * it, but sandboxed commands can write in that folder: a link planted there is not followed.
+ */
+export async function isSpillFile(file: string, root = os.tmpdir()): Promise<boolean> {
+  if (!path.isAbsolute(file) || !file.endsWith(".log")) return false;
+  try {
+    const info = await lstat(file);
+    if (!info.isFile()) return false;
+    const [real, base] = await Promise.all([realpath(file), realpath(root)]);
+    return real.startsWith(base + path.sep);
+  } catch {
+    return false;
+  }
 }

@@ -19,6 +19,7 @@ const handlers: Handlers = {
   openDiff: (chat, { id }) => openDiff(chat, id),
   showTerminal: (chat, { terminalId }) => showTerminal(chat, terminalId),
   openTerminalOutput: (chat, { terminalId, title }) => chat.openTerminalOutput(terminalId, title),
+  openFullOutput: (chat, { toolCallId }) => chat.openFullOutput(toolCallId),
   openLocation: (_chat, { path, line }) => workspace.openLocation(path, line),
   openLink: (_chat, { href }) => workspace.openLink(href),
   copy: (_chat, { text }) => vscode.env.clipboard.writeText(text),

@@ -31,6 +31,8 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("openDiff"), id }),
   /** Opens an editor-run command's whole output (the card keeps only its tail) read-only in an editor. */
   z.object({ type: z.literal("openTerminalOutput"), terminalId: id, title: z.string().max(500) }),
+  /** Opens the agent's spill file of a tool call's whole output (`_meta["hermes/fullOutput"]`), read-only. */
+  z.object({ type: z.literal("openFullOutput"), toolCallId: id }),
   /** Reveals the VS Code terminal an editor-run command shows in. */
   z.object({ type: z.literal("showTerminal"), terminalId: id }),
   z.object({ type: z.literal("openLocation"), path: z.string().min(1), line: z.number().int().min(0).optional() }),

@@ -3,12 +3,13 @@
 // Tool calls are journaled as they finish but were shown when announced, all of a reply's
 // calls at once and in call order; replay restores that order. sendReplay writes it out.
 import * as acp from "@agentclientprotocol/sdk/unstable";
+import { existsSync } from "node:fs";
 import type { UserPart } from "../providers/types";
 import type { JournalRecord, PermissionAskRecord, ToolCallRecord } from "../sessions/types";
 import type { TodoItem } from "../tools/context";
 import { redactLoadedRecords } from "../sessions/redact-record";
 import { cancelledPermissionUpdate, waitingCallUpdate } from "./replay-permission";
-import { learnedChunk, markerChunk, planUpdate, toLocations, toToolCallContent } from "./updates";
+import { fullOutputMeta, learnedChunk, markerChunk, planUpdate, toLocations, toToolCallContent } from "./updates";
 
 interface Batch {
   order: string[];
@@ -144,6 +145,8 @@ function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
     locations: toLocations(call.locations),
     rawInput: call.rawInput,
     content: toToolCallContent(call.content),
+    // The spill file lives as long as the process that wrote it: offered only while it is there.
+    ...(call.fullOutput && existsSync(call.fullOutput.path) ? { _meta: fullOutputMeta(call.fullOutput) } : {}),
     // rawOutput (what the model read) is left out: the card shows `content`, and on long
     // sessions the raw results would double what a load sends.
   };

@@ -48,7 +48,13 @@ export function toolCallFinished(id: string, outcome: ToolCallOutcome): acp.Sess
     content: toToolCallContent(outcome.content),
     rawOutput: outcome.rawOutput,
     ...(outcome.locations ? { locations: toLocations(outcome.locations) } : {}),
+    ...(outcome.fullOutput ? { _meta: fullOutputMeta(outcome.fullOutput) } : {}),
   };
+}
+
+/** `_meta` of a card whose whole output is in a file: {path, bytes} (a client's "Show all" opens it). */
+export function fullOutputMeta(fullOutput: { path: string; bytes: number }): Record<string, unknown> {
+  return { "hermes/fullOutput": { path: fullOutput.path, bytes: fullOutput.bytes } };
 }
 
 export function toToolCallContent(content: DisplayContent[]): acp.ToolCallContent[] {

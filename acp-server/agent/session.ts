@@ -207,8 +207,8 @@ export class AgentSession {
   /** A finished tool call's card, for session/load to replay. */
   recordToolCall(call: ToolCallView, outcome: ToolCallOutcome): void {
     const { id, requestId, name, title, kind, rawInput } = call;
-    const { status, content, rawOutput } = outcome;
-    this.recorder?.toolCall({ id, requestId, name, title, kind, locations: outcome.locations ?? call.locations, rawInput, status, content, rawOutput });
+    const { status, content, rawOutput, fullOutput } = outcome;
+    this.recorder?.toolCall({ id, requestId, name, title, kind, locations: outcome.locations ?? call.locations, rawInput, status, content, rawOutput, ...(fullOutput ? { fullOutput } : {}) });
   }
 
   /**

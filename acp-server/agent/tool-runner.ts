@@ -121,7 +121,7 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<{ message: 
   const output = redactDeep(result.output);
   const text = redactSecrets(resultText(output, tool?.maxResultChars));
   const content = (result.content ?? [{ type: "text", text: displayText(output) }]).map(redactText);
-  const outcome: ToolCallOutcome = { status: result.isError ? "failed" : "completed", content, rawOutput: output, locations: result.locations };
+  const outcome: ToolCallOutcome = { status: result.isError ? "failed" : "completed", content, rawOutput: output, locations: result.locations, ...(result.fullOutput ? { fullOutput: result.fullOutput } : {}) };
   env.observer.toolCallFinished(view.id, outcome);
   env.session.recordToolCall(view, outcome);
   // Files the agent now knows the content of: a later change outside the agent gets a note.

@@ -1,5 +1,6 @@
 // The loop's two-way boundary with whoever hosts it (the ACP edge, in practice):
 // what it reports as the turn runs, and what it needs from the editor side.
+import type { FullOutput } from "../tools/output-spill";
 import type { TokenUsage } from "../providers/types";
 import type { ApprovalRules } from "../security/approval-rules";
 import type { ModelChoice } from "./model-choice";
@@ -26,6 +27,8 @@ export interface ToolCallOutcome {
   content: DisplayContent[];
   rawOutput: unknown;
   locations?: Location[];
+  /** The whole output in a file, when the card shows only part of it. */
+  fullOutput?: FullOutput;
 }
 
 /** Everything the user should see, as it happens. */

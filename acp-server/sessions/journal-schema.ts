@@ -67,6 +67,7 @@ function build() {
     status: z.enum(["completed", "failed"]),
     content: z.array(displayContent),
     rawOutput: z.unknown(),
+    fullOutput: z.looseObject({ path: z.string(), bytes: z.number() }).optional(),
   });
   const todo = z.looseObject({ id: z.string(), content: z.string(), status: z.enum(["pending", "in_progress", "completed", "cancelled"]) });
 
@@ -199,7 +200,8 @@ const isToolCall = (value: unknown) =>
   "rawInput" in value &&
   (value.status === "completed" || value.status === "failed") &&
   every(value.content, isDisplayContent) &&
-  "rawOutput" in value;
+  "rawOutput" in value &&
+  (value.fullOutput === undefined || (isObj(value.fullOutput) && isStr(value.fullOutput.path) && isNum(value.fullOutput.bytes)));
 
 const isAskedCall = (value: unknown) =>
   isObj(value) && isStr(value.id) && optStr(value.requestId) && isStr(value.name) && isStr(value.title) && isStr(value.kind) && every(value.locations, isLocation) && "rawInput" in value;

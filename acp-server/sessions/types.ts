@@ -36,6 +36,8 @@ export interface ToolCallRecord {
   status: "completed" | "failed";
   content: DisplayContent[];
   rawOutput: unknown;
+  /** The whole output spilled to a file (tools/output-spill.ts); gone with the process's temp folder. */
+  fullOutput?: { path: string; bytes: number };
 }
 
 export type JournalRecord = JournalEntry & {

@@ -3,6 +3,7 @@
 // ToolRegistry (tool-set.ts). Importing a tool file has no effect beyond defining it.
 import { z } from "zod";
 import type { DisplayContent, ImagePart, Location, ToolContext } from "./context";
+import type { FullOutput } from "./output-spill";
 import { AgentError } from "../util/agent-error";
 
 /** ACP tool kinds (the editor picks an icon from them). */
@@ -23,6 +24,8 @@ export interface ToolResult {
    * question when the editor cannot ask mid-turn: the user's next prompt is the answer).
    */
   endTurnWith?: string;
+  /** The whole output, spilled to a file when the card could show only part of it (its path goes in the card's `_meta`). */
+  fullOutput?: FullOutput;
 }
 
 /** An error the model should read as the tool's result (bad path, no match, ...). */

@@ -3,6 +3,7 @@
 import { z } from "zod";
 import type { ExitStatus, RunningCommand, ToolContext } from "./context";
 import { tailOf, truncateMiddle } from "./output-buffer";
+import { OutputSpill } from "./output-spill";
 import { resolvePath } from "./paths";
 import { defineTool, ToolError, type ToolResult } from "./registry";
 
@@ -114,6 +115,9 @@ async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContex
   const timeoutS = args.timeout ?? DEFAULT_TIMEOUT_S;
   const started = Date.now();
   const stopStreaming = handle.terminalId ? () => {} : streamProgress(handle, ctx);
+  // A local command's whole output goes to a file too (an editor terminal's stays with the editor).
+  const spill = handle.onOutput ? OutputSpill.open(ctx.sessionId, ctx.toolCallId) : undefined;
+  const stopSpill = spill && handle.onOutput ? handle.onOutput((chunk) => spill.write(chunk)) : undefined;
 
   let timer: NodeJS.Timeout | undefined;
   let onAbort: (() => void) | undefined;
@@ -133,6 +137,7 @@ async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContex
 
   const captured = await handle.output().catch(() => ({ text: "", truncated: false }));
   stopStreaming();
+  stopSpill?.();
   const capped = truncateMiddle(captured.text, OUTPUT_LIMIT);
   const truncated = captured.truncated || capped.truncated;
   const duration_ms = Date.now() - started;
@@ -165,10 +170,13 @@ async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContex
   if (truncated) output.truncated = "Output was too long; the middle was dropped. Filter it (grep, head, tail) to see specific parts.";
   output.duration_ms = duration_ms;
 
-  const content = handle.terminalId
-    ? [{ type: "terminal" as const, terminalId: handle.terminalId }]
-    : [{ type: "text" as const, text: fenced(truncateMiddle(captured.text, CARD_CHARS, 0.2).text, summary) }];
-  return { output, content, isError };
+  if (handle.terminalId) return { output, content: [{ type: "terminal", terminalId: handle.terminalId }], isError };
+  const card = truncateMiddle(captured.text, CARD_CHARS, 0.2);
+  // Kept only when the card could not show it all; the card's footer says where it is.
+  const fullOutput = spill && (card.truncated || truncated) ? spill.finish() : undefined;
+  if (spill && !fullOutput) spill.discard();
+  const footer = fullOutput ? `${summary} · whole output (${sizeText(fullOutput.bytes)}): ${fullOutput.path}` : summary;
+  return { output, content: [{ type: "text", text: fenced(card.text, footer) }], isError, ...(fullOutput ? { fullOutput } : {}) };
 }
 
 /** Mirrors live output into the tool call card, at most every PROGRESS_INTERVAL_MS. */
@@ -193,6 +201,10 @@ function streamProgress(handle: RunningCommand, ctx: ToolContext): () => void {
     if (timer) clearTimeout(timer);
     flush();
   };
+}
+
+function sizeText(bytes: number): string {
+  return bytes >= 1048576 ? `${(bytes / 1048576).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 /** A markdown code block whose fence is longer than any backtick run inside the text. */

@@ -50,6 +50,7 @@ const VALID: JournalRecord[] = [
         { type: "resource", uri: "file:///p/a.ts", mimeType: "text/plain", text: "x" },
       ],
       rawOutput: "done",
+      fullOutput: { path: "/tmp/hermes-sandbox-1/s1/hermes-output/c1.log", bytes: 12 },
     },
   },
   { t: "plan", at: 7, todos: [{ id: "1", content: "Look", status: "in_progress" }] },

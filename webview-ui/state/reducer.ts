@@ -180,6 +180,7 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
         locations: update.locations ?? [],
         rawInput: update.rawInput,
         ...(isCancelled(update) ? { cancelled: true } : {}),
+        ...fullOutputOf(update),
       };
       if (state.index[update.toolCallId] !== undefined) return patch(state, update.toolCallId, (old) => (old.kind === "tool" && old.rejected ? { ...item, rejected: true } : item));
       const added = append(state, item);
@@ -201,6 +202,7 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
               locations: update.locations ?? item.locations,
               rawInput: update.rawInput ?? item.rawInput,
               ...(isCancelled(update) ? { cancelled: true } : {}),
+              ...fullOutputOf(update),
             },
       );
     }
@@ -289,6 +291,12 @@ function attachmentsOf(block: acp.ContentBlock): AttachmentSummary[] {
   if (block.type === "resource") return [{ kind: "selection", name: block.resource.uri.split("/").pop() ?? "file" }];
   if (block.type === "image") return [{ kind: "image", name: "image" }];
   return [];
+}
+
+/** The agent's spill file of the whole output, when the card shows only part (`_meta["hermes/fullOutput"]`). */
+function fullOutputOf(update: acp.SessionUpdate): { fullOutput?: string } {
+  const full = (update as { _meta?: Record<string, unknown> | null })._meta?.["hermes/fullOutput"] as { path?: unknown } | undefined;
+  return typeof full?.path === "string" && full.path ? { fullOutput: full.path } : {};
 }
 
 function isCancelled(update: acp.SessionUpdate): boolean {

@@ -139,6 +139,7 @@ const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
     rawInput: z.unknown().optional(),
     rejected: z.boolean().optional(),
     cancelled: z.boolean().optional(),
+    fullOutput: text.optional(),
   }),
   z.object({
     kind: z.literal("permission"),

@@ -55,6 +55,8 @@ export interface ToolItem {
   rejected?: boolean;
   /** It ended cancelled (`_meta["hermes/cancelled"]`; ACP's status says "failed"): "Cancelled", not a failure. */
   cancelled?: boolean;
+  /** The agent's file with the whole output (`_meta["hermes/fullOutput"]`): the card's "Show all" opens it. */
+  fullOutput?: string;
 }
 export interface PermissionItem {
   kind: "permission";

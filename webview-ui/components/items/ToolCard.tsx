@@ -38,7 +38,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
       {hasBody && open && (
         <div class="tool-body" id={bodyId}>
           {item.content.map((content, i) => (
-            <ToolContent key={i} content={content} toolCallId={item.id} index={i} title={item.title} />
+            <ToolContent key={i} content={content} toolCallId={item.id} index={i} title={item.title} fullOutput={item.fullOutput !== undefined} />
           ))}
         </div>
       )}

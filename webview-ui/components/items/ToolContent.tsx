@@ -12,18 +12,19 @@ import { OutputPre } from "./OutputPre";
 import { TerminalOutput } from "./TerminalOutput";
 import { shortPath } from "./ToolCard";
 
-export function ToolContent({ content, toolCallId, index, title }: { content: ToolCallContent; toolCallId: string; index: number; title?: string }) {
+/** `fullOutput`: the agent spilled the whole output to a file, and "Show all" opens it in an editor. */
+export function ToolContent({ content, toolCallId, index, title, fullOutput }: { content: ToolCallContent; toolCallId: string; index: number; title?: string; fullOutput?: boolean }) {
   if (content.type === "diff") return <ToolDiff path={content.path} oldText={content.oldText ?? ""} newText={content.newText} toolCallId={toolCallId} index={index} />;
   if (content.type === "terminal") return <TerminalOutput terminalId={content.terminalId} expandKey={`${toolCallId}#${index}`} title={title} />;
   const block = content.content;
-  if (block.type === "text") return <OutputText text={block.text} expandKey={`${toolCallId}#${index}`} />;
+  if (block.type === "text") return <OutputText text={block.text} expandKey={`${toolCallId}#${index}`} onShowAll={fullOutput ? () => post({ type: "openFullOutput", toolCallId }) : undefined} />;
   if (block.type === "resource_link") return <div class="muted">{block.name}</div>;
   return null;
 }
 
-function OutputText({ text, expandKey }: { text: string; expandKey: string }) {
+function OutputText({ text, expandKey, onShowAll }: { text: string; expandKey: string; onShowAll?: () => void }) {
   const fenced = useMemo(() => parseFencedOutput(text), [text]);
-  if (!fenced) return <OutputPre text={text} expandKey={expandKey} />;
+  if (!fenced) return <OutputPre text={text} expandKey={expandKey} onShowAll={onShowAll} />;
   const footer = fenced.footer ? <span class="output-status muted">{fenced.footer}</span> : undefined;
   if (fenced.body === "") {
     return (
@@ -33,7 +34,7 @@ function OutputText({ text, expandKey }: { text: string; expandKey: string }) {
       </div>
     );
   }
-  return <OutputPre text={fenced.body} expandKey={expandKey} status={footer} />;
+  return <OutputPre text={fenced.body} expandKey={expandKey} status={footer} tail={onShowAll !== undefined} onShowAll={onShowAll} />;
 }
 
 function ToolDiff({ path, oldText, newText, toolCallId, index }: { path: string; oldText: string; newText: string; toolCallId: string; index: number }) {
