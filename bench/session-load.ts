@@ -51,7 +51,9 @@ function mainThreadCpuMs(pid: number): number {
 }
 
 async function loadTime(home: string, id: string, cwd: string): Promise<{ ms: number; cpuMs: number; updates: number }> {
-  const client = new LineClient(benchEnv({ HERMES_HOME: home }), cwd);
+  // BENCH_PROF=dir: a CPU profile of each agent (BENCH_PROF_INTERVAL in µs).
+  const profile = process.env.BENCH_PROF ? ["--cpu-prof", "--cpu-prof-interval", process.env.BENCH_PROF_INTERVAL ?? "1000", "--cpu-prof-dir", process.env.BENCH_PROF] : [];
+  const client = new LineClient(benchEnv({ HERMES_HOME: home }), cwd, profile);
   try {
     await client.request("initialize", INITIALIZE_PARAMS);
     await client.request("session/new", { cwd, mcpServers: [] }); // the runtime is up, as in an editor
