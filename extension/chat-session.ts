@@ -157,7 +157,8 @@ export class ChatSession {
 
   private forkTitle(): string | undefined {
     const title = this.store.state.title;
-    return title ? `Fork of ${title}` : undefined;
+    // A fork of a fork is still "Fork of <the chat>", not "Fork of Fork of …".
+    return title ? (title.startsWith("Fork of ") ? title : `Fork of ${title}`) : undefined;
   }
 
   async delete(sessionId: string): Promise<void> {
