@@ -8,6 +8,7 @@ import { AgentHost } from "./agent-host";
 import { AgentProcess, agentCommand } from "./agent-process";
 import { ChatSession } from "./chat-session";
 import { ChatStore, type PanelSink } from "./chat-store";
+import { DiffDecisions } from "./diff-decisions";
 import { DiffView } from "./diff-view";
 import { EditReviews } from "./edit-review";
 import { EditorFiles, writeDocument } from "./editor-files";
@@ -33,6 +34,8 @@ export class ChatController implements vscode.Disposable {
   readonly reviews: EditReviews;
   readonly permissions: PermissionBroker;
   readonly diffView = new DiffView();
+  /** "Open diff" on edits, and deciding them from the diff editor. */
+  readonly diffDecisions: DiffDecisions = new DiffDecisions(this);
   /** Every editor-terminal command's whole output, for "Show all" (the state keeps the tail). */
   readonly outputSpill = new OutputSpill(() => this.store.state.sessionId);
   readonly outputDocuments = new OutputDocuments();
@@ -52,12 +55,16 @@ export class ChatController implements vscode.Disposable {
     private readonly memento?: vscode.Memento,
   ) {
     const dispatch = (action: ChatAction) => this.store.dispatch(action);
+    this.reviews = new EditReviews(dispatch, writeDocument, (edit) => {
+      this.diffDecisions.landed(edit).catch((error: unknown) => this.log.warn(`showing the applied diff failed: ${errorMessage(error)}`));
+    });
     this.permissions = new PermissionBroker(
       dispatch,
       async (title, options) => vscode.window.showInformationMessage(title, { modal: false }, ...options),
       () => [...this.panels].some((p) => p.visible),
+      // One decision per edit: hunks decided in the permission card are what its write applies.
+      { perHunk: () => reviewEdits() === "perHunk", decided: (edit) => this.reviews.approve(edit) },
     );
-    this.reviews = new EditReviews(dispatch, writeDocument);
     const files = new EditorFiles(this.reviews, reviewEdits);
     const process = new AgentProcess(() => agentCommand(extensionUri.fsPath, agentSettings()), log);
     this.agent = new AgentHost(
@@ -91,6 +98,7 @@ export class ChatController implements vscode.Disposable {
     this.watchAgent();
     this.disposables.push(
       this.diffView.register(),
+      this.diffDecisions.register(),
       this.outputDocuments.register(),
       { dispose: this.store.onChange((state) => this.setTurnRunning(state.turn.running)) },
       {

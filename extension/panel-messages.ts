@@ -16,6 +16,7 @@ const handlers: Handlers = {
   permission: (chat, { id, optionId, reason }) => chat.permissions.answer(id, optionId, reason),
   reviewHunk: (chat, { id, hunk, decision }) => chat.reviews.decide(id, hunk, decision),
   reviewAll: (chat, { id, decision }) => chat.reviews.decideAll(id, decision),
+  permissionHunk: (chat, { id, hunk, decision }) => chat.permissions.decideHunk(id, hunk, decision),
   openDiff: (chat, { id }) => openDiff(chat, id),
   showTerminal: (chat, { terminalId }) => showTerminal(chat, terminalId),
   openTerminalOutput: (chat, { terminalId, title }) => chat.openTerminalOutput(terminalId, title),
@@ -74,13 +75,9 @@ function showTerminal(chat: ChatController, terminalId: string): void {
   void vscode.window.showInformationMessage("That terminal was closed; its output stays in the chat.");
 }
 
-/** The diff editor for a held review (by review id) or an edit tool call's diff (by tool call id). */
+/** The diff editor for an edit's card or held review (by its id: diff-decisions.ts) or an edit tool call's diff (by tool call id). */
 async function openDiff(chat: ChatController, id: string): Promise<void> {
-  const held = chat.reviews.get(id);
-  if (held) {
-    await chat.diffView.open(held.path, held.newText, held.isNewFile ? { oldText: "" } : {});
-    return;
-  }
+  if (await chat.diffDecisions.open(id)) return;
   const state = chat.store.state;
   const at = state.index[id];
   const item = at === undefined ? undefined : state.items[at];

@@ -27,7 +27,9 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("permission"), id, optionId: id, reason: z.string().max(4000).optional() }),
   z.object({ type: z.literal("reviewHunk"), id, hunk: z.number().int().min(0), decision: z.enum(["accepted", "rejected", "pending"]) }),
   z.object({ type: z.literal("reviewAll"), id, decision: z.enum(["accepted", "rejected"]) }),
-  /** Opens VS Code's diff editor for a review (by review id) or an edit tool call (by tool call id). */
+  /** One hunk of an edit decided in its permission card (by the card's id). */
+  z.object({ type: z.literal("permissionHunk"), id, hunk: z.number().int().min(0), decision: z.enum(["accepted", "rejected", "pending"]) }),
+  /** Opens VS Code's diff editor for a review (by review id), an edit's permission card (by its id) or an edit tool call (by tool call id). */
   z.object({ type: z.literal("openDiff"), id }),
   /** Opens an editor-run command's whole output (the card keeps only its tail) read-only in an editor. */
   z.object({ type: z.literal("openTerminalOutput"), terminalId: id, title: z.string().max(500) }),

@@ -9,6 +9,7 @@ import path from "node:path";
 import { FileNotFoundError, type FileAccess, type WriteOutcome } from "../tools/context";
 import { LocalFileAccess } from "../tools/local-files";
 import { AgentError } from "../util/agent-error";
+import { reviewOutcome } from "./review-outcome";
 
 export class ClientFileAccess implements FileAccess {
   private readonly local = new LocalFileAccess();
@@ -47,21 +48,4 @@ export class ClientFileAccess implements FileAccess {
     }
     return reviewOutcome(response?._meta);
   }
-}
-
-/**
- * Hermes' VS Code panel lets the user accept an edit hunk by hunk and reports the split in
- * `_meta["hermes/review"]`. When part of the edit was rejected, the model must re-read the file
- * before building on it.
- */
-export function reviewOutcome(meta: Record<string, unknown> | null | undefined): WriteOutcome | undefined {
-  const review = meta?.["hermes/review"];
-  if (!review || typeof review !== "object") return undefined;
-  const { accepted, rejected } = review as { accepted?: unknown; rejected?: unknown };
-  if (typeof accepted !== "number" || typeof rejected !== "number" || rejected <= 0) return undefined;
-  return {
-    note:
-      `The user reviewed this edit and accepted ${accepted} of ${accepted + rejected} hunks; the rejected hunks were not written. ` +
-      "Read the file again before changing it further, and do not re-apply the rejected changes unless the user asks.",
-  };
 }

@@ -2,7 +2,10 @@
 // answer within the timeout, a cancelled outcome, an unknown option or a client error are
 // all a denial: the tool reports that the user did not allow it, and the turn goes on. A
 // rejection with the user's words (`_meta["hermes/reason"]`) is thrown as a UserRejection, so
-// the model reads them as the tool's result.
+// the model reads them as the tool's result. An edit whose diff is exactly the write that follows
+// through the editor says so (`_meta["hermes/partialAccept"]`): Hermes's panel then lets the user
+// accept it hunk by hunk in this one card, and the write's answer reports what landed. Other
+// clients see a standard request with the diff.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { permissionContent } from "../agent/permission-content";
 import { UserRejection, type PermissionAnswer, type ToolCallView } from "../agent/turn-io";
@@ -74,7 +77,7 @@ export async function requestPermission(
   call: ToolCallView,
   ask: PermissionAsk,
   signal: AbortSignal,
-  options: { timeoutMs: number; log: Logger },
+  options: { timeoutMs: number; log: Logger; /** The session's writes go through the client's fs/write_text_file. */ editorWrites?: boolean },
 ): Promise<PermissionAnswer> {
   const content = permissionContent(ask);
   // What the user is shown is redacted; the approved call still runs with its real input.
@@ -97,6 +100,7 @@ export async function requestPermission(
         sessionId,
         toolCall,
         options: permissionOptions(ask),
+        ...(ask.partialAccept && options.editorWrites ? { _meta: { "hermes/partialAccept": true } } : {}),
       },
       { cancellationSignal: stop, stopWaitingOnCancel: true },
     );

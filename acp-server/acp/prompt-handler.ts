@@ -200,7 +200,11 @@ function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContex
     files: fs.readTextFile || fs.writeTextFile ? new ClientFileAccess(client, session.id, fs) : new LocalFileAccess(),
     shell: sessionShell(deps.runtime, session, client, capabilities),
     askUser: (call, ask, signal) =>
-      requestPermission(client, session.id, call, ask, signal, { timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000, log: deps.log }),
+      requestPermission(client, session.id, call, ask, signal, {
+        timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000,
+        log: deps.log,
+        editorWrites: fs.writeTextFile === true,
+      }),
     clarify: (call, question, signal) =>
       askClarify(client, session.id, capabilities, call, question, signal, { timeoutMs: deps.runtime.loaded.config.clarify.timeout * 1000, log: deps.log }),
     history: deps.runtime.sessions,

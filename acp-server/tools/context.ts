@@ -129,6 +129,12 @@ export interface PermissionAsk {
   unsandboxed?: boolean;
   /** Why it must run outside the sandbox (the model's words, shown to the user). */
   unsandboxedReason?: string;
+  /**
+   * The one diff in `content` is exactly what the tool writes next through FileAccess, so an editor
+   * that serves the write may let the user accept only some of its hunks (the write's answer says
+   * which landed). Set by write_file and patch; never for previews that are not the real change.
+   */
+  partialAccept?: boolean;
 }
 
 export type TodoStatus = "pending" | "in_progress" | "completed" | "cancelled";

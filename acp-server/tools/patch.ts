@@ -125,7 +125,7 @@ export const patchTool = defineTool({
     if (after === before) throw new ToolError(`The edit changes nothing in ${shown}: old_string and new_string differ only in ways the file already has.`);
 
     const diff = { type: "diff" as const, path: absolute, oldText: before, newText: after };
-    if (!askedFirst && !(await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [diff] }))) {
+    if (!askedFirst && !(await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [diff], partialAccept: true }))) {
       return denied(shown);
     }
     const written = await ctx.files.writeText(absolute, after);

@@ -49,7 +49,7 @@ export const writeFileTool = defineTool({
 
     const oldText = await readIfExists(ctx.files, absolute);
     const diff = { type: "diff" as const, path: absolute, oldText, newText: args.content };
-    if (!askedFirst && !(await ctx.requestPermission({ action: "edit", title: `Write ${shown}`, paths: [absolute], content: [diff] }))) {
+    if (!askedFirst && !(await ctx.requestPermission({ action: "edit", title: `Write ${shown}`, paths: [absolute], content: [diff], partialAccept: true }))) {
       return denied;
     }
     const written = await ctx.files.writeText(absolute, args.content);

@@ -312,7 +312,9 @@ test("review: accepting one hunk of two writes only that hunk and reports the sp
   await reviews.decide(card.id, 0, "accepted");
   assert.equal(writes.length, 0, "nothing is written while a hunk is undecided");
   await reviews.decide(card.id, 1, "rejected");
-  assert.deepEqual(await answer, { _meta: { "hermes/review": { accepted: 1, rejected: 1 } } });
+  const split = (await answer)._meta?.["hermes/review"] as { accepted: number; rejected: number; hunks: { accepted: boolean; line: number }[] };
+  assert.deepEqual([split.accepted, split.rejected], [1, 1]);
+  assert.deepEqual(split.hunks.map((h) => [h.accepted, h.line]), [[true, 1], [false, 12]], "which hunks landed, for the model");
   assert.deepEqual(writes, [{ path: "/p/a.txt", text: twelve.replace("l1\n", "L1\n"), isNew: false }]);
   const resolved = store.state.items.find((i) => i.kind === "review");
   assert.ok(resolved?.kind === "review");
@@ -334,7 +336,7 @@ test("review: a new file, accept all; identical text is written without review; 
   const created = reviews.hold({ path: "/p/new.txt", displayPath: "new.txt", oldText: undefined, newText: "hello\n" });
   assert.equal(review()?.isNewFile, true);
   await reviews.decideAll(review()!.id, "accepted");
-  assert.deepEqual(await created, { _meta: { "hermes/review": { accepted: 1, rejected: 0 } } });
+  assert.deepEqual((await created)._meta?.["hermes/review"], { accepted: 1, rejected: 0, hunks: [{ accepted: true, line: 1, removed: [], added: ["hello"] }] });
   assert.deepEqual(writes.at(-1), { path: "/p/new.txt", text: "hello\n", isNew: true });
 
   assert.deepEqual(await reviews.hold({ path: "/p/same.txt", displayPath: "same.txt", oldText: "x\n", newText: "x\n" }), {});

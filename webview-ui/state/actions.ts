@@ -2,7 +2,7 @@
 // and user commands), applies them, and forwards them to the panel, which applies the same.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CheckpointState } from "./checkpoints";
-import type { Attachment, AttachmentSummary, ChatState, ConnectionStatus, QueuedPrompt, ReviewItem, SessionSummary } from "./types";
+import type { Attachment, AttachmentSummary, ChatState, ConnectionStatus, QueuedPrompt, ReviewHunk, ReviewItem, SessionSummary } from "./types";
 
 export type ChatAction =
   | { type: "connection"; status: ConnectionStatus; message?: string; agent?: { name: string; version?: string } }
@@ -23,7 +23,9 @@ export type ChatAction =
   | { type: "turnStarted"; at: number }
   | { type: "turnEnded"; stopReason: string }
   | { type: "notice"; severity: "info" | "warning" | "error"; text: string }
-  | { type: "permissionRequested"; id: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[] }
+  /** `hunks`: an edit the card decides hunk by hunk. */
+  | { type: "permissionRequested"; id: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[]; hunks?: ReviewHunk[] }
+  | { type: "permissionHunkDecided"; id: string; hunk: number; decision: ReviewHunk["decision"] }
   /** `optionKind`: the chosen option's kind (a rejection marks the tool call "rejected by you"); `reason`: the user's words with it. */
   | { type: "permissionResolved"; id: string; outcome: string; optionKind?: string; reason?: string }
   | { type: "reviewRequested"; review: Omit<ReviewItem, "kind" | "status"> }

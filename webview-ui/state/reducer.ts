@@ -81,7 +81,15 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
         title: action.toolCall.title ?? titleOf(state, action.toolCall.toolCallId) ?? "Permission needed",
         options: action.options,
         content: action.toolCall.content ?? undefined,
+        // An edit decided by hunk shows in its tool call's card: one card per edit.
+        ...(action.hunks ? { hunks: action.hunks, embedded: isEditCard(state, action.toolCall.toolCallId) } : {}),
       });
+    case "permissionHunkDecided":
+      return patch(state, action.id, (item) =>
+        item.kind === "permission" && item.hunks
+          ? { ...item, hunks: item.hunks.map((hunk, i) => (i === action.hunk ? { ...hunk, decision: action.decision } : hunk)) }
+          : item,
+      );
     case "permissionResolved": {
       const answered = patch(state, action.id, (item) => (item.kind === "permission" ? { ...item, outcome: action.outcome, reason: action.reason } : item));
       const asked = answered.items[answered.index[action.id]];
@@ -276,6 +284,28 @@ function titleOf(state: ChatState, toolCallId: string): string | undefined {
   const at = state.index[toolCallId];
   const item = at === undefined ? undefined : state.items[at];
   return item?.kind === "tool" ? item.title : undefined;
+}
+
+/** The tool call is an edit's own card (not, say, a delegate_task card its children ask through). */
+function isEditCard(state: ChatState, toolCallId: string): boolean {
+  const at = state.index[toolCallId];
+  const item = at === undefined ? undefined : state.items[at];
+  return item?.kind === "tool" && item.toolKind === "edit";
+}
+
+/** How far past its tool call an edit's permission card is looked for (a batch announces all its calls first). */
+const DECISION_SEARCH = 200;
+
+/** The permission card embedded in an edit's tool card, if any (the latest, when asked twice). */
+export function embeddedDecision(state: ChatState, toolCallId: string): PermissionItem | undefined {
+  const at = state.index[toolCallId];
+  if (at === undefined) return undefined;
+  let found: PermissionItem | undefined;
+  for (let i = at + 1; i < state.items.length && i <= at + DECISION_SEARCH; i++) {
+    const item = state.items[i];
+    if (item?.kind === "permission" && item.embedded && item.toolCallId === toolCallId) found = item;
+  }
+  return found;
 }
 
 function sameMessage(a: string | undefined | null, b: string | undefined | null): boolean {

@@ -73,6 +73,13 @@ export interface PermissionItem {
   reason?: string;
   /** What a cancelled question says instead of plain "Cancelled" ("Cancelled: the window reloaded; …"). */
   note?: string;
+  /**
+   * An edit decided hunk by hunk in this card (the agent marked its diff as the very write that
+   * follows): accept all, reject all, or each hunk. Absent for other questions.
+   */
+  hunks?: ReviewHunk[];
+  /** Shown inside its tool call's card (one card per edit), not as a card of its own. */
+  embedded?: boolean;
 }
 export interface ReviewHunk {
   /** 1-based line numbers in the old and new text, as in a unified diff header. */

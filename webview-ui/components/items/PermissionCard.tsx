@@ -3,6 +3,8 @@
 // so a label by kind alone could not tell them apart). Digits answer from the keyboard
 // (lib/permission-keys.ts), and "Reject with a reason…" lets the user tell the model what to do
 // instead. Once answered (or cancelled with the turn) the card shows the outcome instead.
+// An edit decided hunk by hunk (item.hunks) shows its hunks to accept or reject one by one
+// (EditDecision.tsx) and sits inside its tool call's card (`embedded`): one card per edit.
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PermissionItem } from "../../state/types";
@@ -11,6 +13,7 @@ import { post } from "../../bridge/vscode-api";
 import { isTextField, permissionShortcut } from "../../lib/permission-keys";
 import { splitPermissionText } from "../../lib/permission-text";
 import { Icon } from "../icons";
+import { EditHunks, editOptionLabel, editOutcomeText, OpenEditDiff } from "./EditDecision";
 import { OutputPre } from "./OutputPre";
 import { ToolContent } from "./ToolContent";
 
@@ -25,7 +28,7 @@ export function optionLabel(option: PermissionOption): string {
   return option.name.trim() || kindLabel[option.kind] || option.optionId;
 }
 
-export function PermissionCard({ item }: { item: PermissionItem }) {
+export function PermissionCard({ item, embedded = false }: { item: PermissionItem; embedded?: boolean }) {
   const options = item.options;
   const chosen = item.options.find((o) => o.optionId === item.outcome);
   const waiting = item.outcome === undefined;
@@ -34,12 +37,15 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
   const rejectOption = options.find((o) => o.kind === "reject_once") ?? options.find((o) => o.kind.startsWith("reject"));
   const answer = (option: PermissionOption, reason?: string) => post({ type: "permission", id: item.id, optionId: option.optionId, ...(reason ? { reason } : {}) });
   useAnswerKeys(card, waiting && !explaining, options, answer);
+  const hunks = item.hunks;
+  const label = (option: PermissionOption) => (hunks ? editOptionLabel(option, hunks, optionLabel(option)) : optionLabel(option));
 
   return (
     <div
       ref={card}
-      class={`card permission-card${waiting ? " waiting" : ""}`}
+      class={`${embedded ? "edit-decision" : "card"} permission-card${waiting ? " waiting" : ""}${hunks ? " edit-card" : ""}`}
       data-testid="permission-card"
+      data-embedded={embedded ? "true" : undefined}
       data-outcome={item.outcome ?? ""}
       role="group"
       aria-label={`Permission: ${item.title}`}
@@ -49,8 +55,8 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
       <div class="permission-head">
         <Icon name={waiting ? "warning" : chosen?.kind.startsWith("allow") ? "check" : "x"} />
         <div>
-          <div class="permission-kicker">{waiting ? "Permission needed" : "Permission"}</div>
-          <div class="permission-title">{item.title}</div>
+          <div class="permission-kicker">{waiting ? (hunks ? "Review this edit" : "Permission needed") : hunks ? "Edit" : "Permission"}</div>
+          {!embedded && <div class="permission-title">{item.title}</div>}
         </div>
       </div>
       {waiting && item.content?.length ? (
@@ -58,12 +64,13 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
           {item.content.map((content, i) =>
             content.type === "content" && content.content.type === "text" ? (
               <PermissionText key={i} text={content.content.text} expandKey={`${item.toolCallId}#${1000 + i}`} />
-            ) : (
+            ) : hunks && content.type === "diff" ? null : (
               <ToolContent key={i} content={content} toolCallId={item.toolCallId} index={1000 + i} />
             ),
           )}
         </div>
       ) : null}
+      {waiting && hunks && <EditHunks item={{ ...item, hunks }} waiting={waiting} />}
       {waiting && !explaining && (
         <div class="button-row permission-options">
           {options.map((option, i) => (
@@ -80,9 +87,10 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
                   {i + 1}
                 </kbd>
               )}
-              <span class="option-label">{optionLabel(option)}</span>
+              <span class="option-label">{label(option)}</span>
             </button>
           ))}
+          {hunks && <OpenEditDiff id={item.id} />}
           {rejectOption && (
             <button type="button" class="link-button" data-testid="reject-with-reason" onClick={() => setExplaining(true)}>
               No, and tell Hermes what to do instead…
@@ -101,7 +109,13 @@ export function PermissionCard({ item }: { item: PermissionItem }) {
       )}
       {!waiting && (
         <div class="outcome">
-          {item.outcome === "cancelled" ? (item.note ?? "Cancelled") : chosen ? outcomeText(chosen) : item.outcome}
+          {item.outcome === "cancelled"
+            ? (item.note ?? "Cancelled")
+            : chosen
+              ? hunks && chosen.kind.startsWith("allow")
+                ? editOutcomeText(hunks, chosen, outcomeText(chosen))
+                : outcomeText(chosen)
+              : item.outcome}
           {item.reason && <span class="outcome-reason"> — “{item.reason}”</span>}
         </div>
       )}

@@ -27,7 +27,7 @@ export function ReviewCard({ item }: { item: ReviewItem }) {
         {accepted + rejected > 0 && ` · ${accepted} accepted · ${rejected} rejected`}
       </div>
       {item.hunks.map((hunk, i) => (
-        <Hunk key={i} reviewId={item.id} index={i} hunk={hunk} pending={pending} />
+        <Hunk key={i} expandKey={`${item.id}#${i}`} index={i} hunk={hunk} pending={pending} decide={(decision) => post({ type: "reviewHunk", id: item.id, hunk: i, decision })} />
       ))}
       <div class="button-row">
         <button type="button" class="button primary" data-testid="review-accept-all" disabled={!pending} onClick={() => post({ type: "reviewAll", id: item.id, decision: "accepted" })}>
@@ -45,8 +45,20 @@ export function ReviewCard({ item }: { item: ReviewItem }) {
   );
 }
 
-function Hunk({ reviewId, index, hunk, pending }: { reviewId: string; index: number; hunk: ReviewHunk; pending: boolean }) {
-  const decide = (decision: "accepted" | "rejected") => post({ type: "reviewHunk", id: reviewId, hunk: index, decision });
+/** One hunk with its Accept / Reject toggles (also the hunks of an edit's permission card). */
+export function Hunk({
+  expandKey,
+  index,
+  hunk,
+  pending,
+  decide,
+}: {
+  expandKey: string;
+  index: number;
+  hunk: ReviewHunk;
+  pending: boolean;
+  decide: (decision: "accepted" | "rejected") => void;
+}) {
   return (
     <div class={`hunk review-hunk decision-${hunk.decision}`} data-testid="review-hunk" data-decision={hunk.decision}>
       <div class="hunk-bar">
@@ -77,7 +89,7 @@ function Hunk({ reviewId, index, hunk, pending }: { reviewId: string; index: num
           <Icon name="x" /> Reject
         </button>
       </div>
-      <DiffView lines={hunk.lines} oldStart={hunk.oldStart} newStart={hunk.newStart} expandKey={`${reviewId}#${index}`} limit={60} />
+      <DiffView lines={hunk.lines} oldStart={hunk.oldStart} newStart={hunk.newStart} expandKey={expandKey} limit={60} />
     </div>
   );
 }

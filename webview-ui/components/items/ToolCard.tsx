@@ -1,14 +1,28 @@
 // One tool call: kind icon, title and live status; its locations open in the editor; its
 // content (text output, terminal, diff) shows below. Quiet kinds (read, search, fetch, think)
-// start folded once done; edits, commands and failures start open.
+// start folded once done; edits, commands and failures start open. An edit decided hunk by hunk
+// carries its permission card inside (one card per edit): the decision while it waits, then
+// its outcome above what landed.
 import type { ToolCallLocation } from "@agentclientprotocol/sdk";
 import type { ToolItem } from "../../state/types";
+import { chatStore } from "../../bridge/chat-store";
+import { useStore } from "../../bridge/external-store";
 import { post } from "../../bridge/vscode-api";
 import { useExpanded } from "../../bridge/view-state";
+import { embeddedDecision } from "../../state/reducer";
 import { Icon, Spinner, toolIcon } from "../icons";
+import { PermissionCard } from "./PermissionCard";
 import { ToolContent } from "./ToolContent";
 
-const statusLabel: Record<string, string> = { pending: "Pending", in_progress: "Running", completed: "Done", failed: "Failed", rejected: "Rejected by you", cancelled: "Cancelled" };
+const statusLabel: Record<string, string> = {
+  pending: "Pending",
+  in_progress: "Running",
+  completed: "Done",
+  failed: "Failed",
+  rejected: "Rejected by you",
+  cancelled: "Cancelled",
+  deciding: "Waiting for you",
+};
 const QUIET = new Set(["read", "search", "fetch", "think"]);
 
 export function ToolCard({ item }: { item: ToolItem }) {
@@ -17,7 +31,10 @@ export function ToolCard({ item }: { item: ToolItem }) {
   const [open, setOpen] = useExpanded(item.id, openByDefault);
   const bodyId = `tool-${item.id}`;
   // The user said no in the permission card: their decision, not a failure.
-  const status = item.rejected && item.status === "failed" ? "rejected" : item.cancelled && item.status === "failed" ? "cancelled" : item.status;
+  const decision = useStore(chatStore, (state) => embeddedDecision(state, item.id));
+  // While its edit waits for the user's decision, the card says so rather than "Running".
+  const deciding = decision !== undefined && decision.outcome === undefined && item.status !== "failed" && item.status !== "completed";
+  const status = item.rejected && item.status === "failed" ? "rejected" : item.cancelled && item.status === "failed" ? "cancelled" : deciding ? "deciding" : item.status;
   return (
     <div class={`card tool-card status-${status}`} data-testid="tool-card" data-status={item.status} data-rejected={item.rejected ? "true" : undefined} data-kind={item.toolKind}>
       <div class="tool-head">
@@ -35,6 +52,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <StatusBadge status={status} />
       </div>
       {item.locations.length > 0 && <Locations locations={item.locations} />}
+      {decision && <PermissionCard item={decision} embedded />}
       {hasBody && open && (
         <div class="tool-body" id={bodyId}>
           {item.content.map((content, i) => (

@@ -22,7 +22,8 @@ function ItemBody({ item, streaming }: { item: TranscriptItem; streaming: boolea
     case "tool":
       return <ToolCard item={item} />;
     case "permission":
-      return <PermissionCard item={item} />;
+      // An edit's decision shows inside its tool call's card (ToolCard).
+      return item.embedded ? null : <PermissionCard item={item} />;
     case "review":
       return <ReviewCard item={item} />;
     case "notice":
