@@ -38,6 +38,8 @@ interface Pending {
   options: acp.PermissionOption[];
   resolve(response: acp.RequestPermissionResponse): void;
   edit?: CardEdit;
+  /** Other diffs the card showed (apply_patch's files): allowed, a write of exactly that text is not asked again. */
+  shown?: CardEdit[];
 }
 
 export class PermissionBroker {
@@ -57,8 +59,12 @@ export class PermissionBroker {
 
   request(params: acp.RequestPermissionRequest, signal?: AbortSignal): Promise<acp.RequestPermissionResponse> {
     const id = `perm-${this.next++}`;
-    const edit = this.edits?.perHunk() ? cardEdit(params) : undefined;
-    const answer = new Promise<acp.RequestPermissionResponse>((resolve) => this.pending.set(id, { options: params.options, resolve, ...(edit ? { edit } : {}) }));
+    const perHunk = this.edits?.perHunk() === true;
+    const edit = perHunk ? cardEdit(params) : undefined;
+    const shown = perHunk && !edit ? shownEdits(params) : [];
+    const answer = new Promise<acp.RequestPermissionResponse>((resolve) =>
+      this.pending.set(id, { options: params.options, resolve, ...(edit ? { edit } : {}), ...(shown.length ? { shown } : {}) }),
+    );
     // The reducer's types come from the stable schema; the unstable one is a superset.
     this.dispatch({
       type: "permissionRequested",
@@ -132,6 +138,7 @@ export class PermissionBroker {
     this.pending.delete(id);
     const allowed = entry.options.find((o) => o.optionId === outcome)?.kind.startsWith("allow") === true;
     if (entry.edit) this.settleEdit(id, entry.edit, allowed);
+    if (allowed) entry.shown?.forEach((shown, i) => this.edits?.decided({ id: `${id}#${i}`, ...shown }));
     if (outcome === "cancelled") entry.resolve({ outcome: { outcome: "cancelled" } });
     else entry.resolve({ outcome: { outcome: "selected", optionId: outcome }, ...(reason ? { _meta: { "hermes/reason": reason } } : {}) });
     const kind = entry.options.find((o) => o.optionId === outcome)?.kind;
@@ -152,6 +159,15 @@ export class PermissionBroker {
     });
     if (allowed && edit.decisions.includes("accepted")) this.edits?.decided({ id, path: edit.path, oldText: edit.oldText, newText: edit.newText, hunks: edit.hunks, decisions: edit.decisions });
   }
+}
+
+/** Every diff of a request, each wholly accepted if the request is allowed (a write of other text is still reviewed). */
+function shownEdits(params: acp.RequestPermissionRequest): CardEdit[] {
+  return (params.toolCall.content ?? []).flatMap((c) => {
+    if (c.type !== "diff") return [];
+    const hunks = computeHunks(c.oldText ?? "", c.newText);
+    return hunks.length ? [{ path: c.path, oldText: c.oldText ?? null, newText: c.newText, hunks, decisions: hunks.map(() => "accepted" as const) }] : [];
+  });
 }
 
 /** The edit of a request Hermes marked as decidable by hunk: one diff, the very text it writes next. */

@@ -189,3 +189,29 @@ test("the review note: bounded client input, nothing when all landed or the meta
   assert.match(note, /the change at line 3 \(-"x{120}…"\)/);
   assert.equal(reviewOutcome({ "hermes/review": { accepted: 0, rejected: 1, hunks: [{ accepted: false, line: 0 }] } }), undefined, "a malformed hunk: not trusted");
 });
+
+test("an allowed request with several diffs (apply_patch): writes of exactly those texts are not asked again", async () => {
+  const { store, writes, reviews, broker, cards } = setup();
+  const other = "x\n";
+  const asked = broker.request({
+    sessionId: "s",
+    toolCall: {
+      toolCallId: "t1",
+      kind: "edit",
+      content: [
+        { type: "diff", path: FILE, oldText: twelve, newText: changed },
+        { type: "diff", path: "/p/b.txt", oldText: null, newText: other },
+      ],
+    },
+    options: OPTIONS,
+  });
+  const card = store.state.items.find((i): i is PermissionItem => i.kind === "permission")!;
+  assert.equal(card.hunks, undefined, "several files: no per-hunk choice in the card");
+  broker.answer(card.id, "allow_once");
+  await asked;
+  await reviews.hold({ path: FILE, displayPath: "a.txt", oldText: twelve, newText: changed });
+  await reviews.hold({ path: "/p/b.txt", displayPath: "b.txt", oldText: undefined, newText: other });
+  assert.deepEqual(writes.map((w) => [w.path, w.text]), [[FILE, changed], ["/p/b.txt", other]]);
+  assert.equal(cards().filter((i) => i.kind === "review").length, 0, "no review card after the allow");
+  store.dispose();
+});
