@@ -10,7 +10,8 @@ export class AcpSession {
   /** The session's MCP servers (none: undefined). */
   mcp?: McpBridge;
   private tail: Promise<unknown> = Promise.resolve();
-  private readonly turns = new Set<AbortController>();
+  /** Every prompt running or waiting, in order; `label` says what it was (for /queue). */
+  private readonly turns = new Set<{ controller: AbortController; label: string; started: boolean }>();
   private closed = false;
 
   constructor(
@@ -27,19 +28,48 @@ export class AcpSession {
    * had to wait. Cancelling (session/cancel, $/cancel_request, close) aborts the running
    * turn and every waiting one.
    */
-  enqueue<T>(requestSignal: AbortSignal, turn: (signal: AbortSignal, queued: boolean) => Promise<T>): Promise<T> {
+  enqueue<T>(requestSignal: AbortSignal, turn: (signal: AbortSignal, queued: boolean) => Promise<T>, label = ""): Promise<T> {
     if (this.closed) throw invalidRequest("this session was closed", { sessionId: this.id });
     const controller = new AbortController();
     const onRequestCancel = () => controller.abort(new Error("prompt request cancelled"));
     requestSignal.addEventListener("abort", onRequestCancel, { once: true });
     const queued = this.turns.size > 0;
-    this.turns.add(controller);
-    const run = this.tail.then(() => turn(controller.signal, queued));
-    this.tail = run.catch(() => {}).finally(() => {
-      this.turns.delete(controller);
+    const entry = { controller, label, started: false };
+    this.turns.add(entry);
+    let resolve!: (value: T) => void;
+    let reject!: (reason: unknown) => void;
+    const result = new Promise<T>((ok, fail) => ((resolve = ok), (reject = fail)));
+    const start = (): Promise<unknown> => {
+      if (entry.started) return Promise.resolve();
+      entry.started = true;
+      const running = turn(controller.signal, queued);
+      running.then(resolve, reject);
+      return running.catch(() => {});
+    };
+    // A waiting prompt that is cancelled (or dropped by /queue clear) answers at once: its turn
+    // sees the aborted signal and returns without running. Its place in the chain is then a no-op.
+    controller.signal.addEventListener("abort", () => void start(), { once: true });
+    this.tail = this.tail.then(start).finally(() => {
+      this.turns.delete(entry);
       requestSignal.removeEventListener("abort", onRequestCancel);
     });
-    return run;
+    return result;
+  }
+
+  /** What waits behind the running prompt, in order (/queue). */
+  get waiting(): string[] {
+    return [...this.turns].filter((entry) => !entry.started && !entry.controller.signal.aborted).map((entry) => entry.label);
+  }
+
+  /** Drops every waiting prompt (their requests answer `cancelled`); the running one goes on. */
+  clearQueue(): number {
+    let dropped = 0;
+    for (const entry of this.turns) {
+      if (entry.started || entry.controller.signal.aborted) continue;
+      entry.controller.abort(new Error("removed from the queue"));
+      dropped++;
+    }
+    return dropped;
   }
 
   /** A prompt of this session is running or waiting. */
@@ -48,7 +78,7 @@ export class AcpSession {
   }
 
   cancel(): void {
-    for (const turn of this.turns) turn.abort(new Error("cancelled by the client"));
+    for (const turn of this.turns) turn.controller.abort(new Error("cancelled by the client"));
   }
 
   private unwatchMcp?: () => void;

@@ -15,6 +15,7 @@ import { COMMANDS } from "./commands";
 import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "./mcp-session";
 import { sendReplay } from "./replay";
+import { ArrivalOrder } from "./arrival-order";
 import { SessionHub, type ForkPoint } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
 import { usageUpdate } from "./updates";
@@ -55,6 +56,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   const promptModule = () => import("./prompt-handler");
   // Sessions being opened: the warm-up after initialize pauses for them (they are what the user waits on).
   const opening = quietGate();
+  const promptArrivals = new ArrivalOrder();
   const hub = new SessionHub({ runtime: getRuntime, source: options.source ?? "acp", log });
 
   /** /rollback N --conversation: a fork of the session before turn N + 1 (the old branch stays). */
@@ -168,13 +170,19 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       await hub.delete(params.sessionId);
       return {};
     })
-    .onRequest(acp.methods.agent.session.prompt, async ({ params, client, signal }) => {
-      // Only the session's one writer runs prompts (a process that follows it answers why not).
-      const session = await hub.forPrompt(params.sessionId);
-      const [{ handlePrompt }, current] = await Promise.all([promptModule(), usableRuntime()]);
-      const autoTitle = current.loaded.config.sessions.auto_title;
-      return handlePrompt({ runtime: current, clientCapabilities, log, autoTitle, fork: rewind }, session, params, client, signal);
-    })
+    .onRequest(acp.methods.agent.session.prompt, ({ params, client, signal }) =>
+      // Prompts reach the session's queue in the order they arrived, whatever their set-up awaits.
+      promptArrivals.inOrder(params.sessionId, async (queued) => {
+        // Only the session's one writer runs prompts (a process that follows it answers why not).
+        const session = await hub.forPrompt(params.sessionId);
+        const [{ handlePrompt }, current] = await Promise.all([promptModule(), usableRuntime()]);
+        const autoTitle = current.loaded.config.sessions.auto_title;
+        // handlePrompt queues the turn (or answers /steer, /queue) before its first await.
+        const answer = handlePrompt({ runtime: current, clientCapabilities, log, autoTitle, fork: rewind }, session, params, client, signal);
+        queued();
+        return answer;
+      }),
+    )
     .onNotification(acp.methods.agent.session.cancel, ({ params }) => {
       const session = hub.find(params.sessionId);
       if (!session) return log.warn("cancel for an unknown session", { sessionId: params.sessionId });

@@ -16,11 +16,16 @@ export const COMMANDS: acp.AvailableCommand[] = [
   { name: "version", description: "Show Hermes's version" },
   { name: "mcp", description: "MCP servers: status and tool counts (their prompts are /mcp:<server>:<prompt>)" },
   { name: "agents", description: "Agents delegate_task can hand tasks to, and which are installed" },
+  { name: "steer", description: "Guide the running turn without stopping it: the note reaches the model at its next step", input: { hint: "guidance" } },
+  { name: "queue", description: "Prompts waiting behind the running turn; /queue clear drops them", input: { hint: "clear (empty: list)" } },
   { name: "checkpoints", description: "This session's checkpoints: turn, time, prompt, files changed" },
   { name: "undo", description: "Revert the files the last changing turn touched (shows the diff and asks first)" },
   { name: "rollback", description: "Return the files to before turn N (shows the diff and asks first); --conversation also rewinds the chat", input: { hint: "turn number [--conversation]" } },
   { name: "rewind", description: "Rewind the conversation to before turn N in a new session (files unchanged; this session stays)", input: { hint: "turn number" } },
 ];
+
+/** The commands answered at once, even during a turn, instead of waiting in the queue (acp/steer-queue.ts). */
+export const IMMEDIATE_COMMANDS: ReadonlySet<string> = new Set(["steer", "queue"]);
 
 /** The commands acp/checkpoint-commands.ts answers (they ask the client before restoring). */
 export const CHECKPOINT_COMMANDS: ReadonlySet<string> = new Set(["checkpoints", "undo", "rollback", "rewind"]);

@@ -5,7 +5,7 @@ import { runTurn } from "../agent/loop";
 import { configErrorFix } from "../config/config-error";
 import { createDelegation } from "../delegate/delegation";
 import type { TurnHost } from "../agent/turn-io";
-import type { ChatMessage, UserPart } from "../providers/types";
+import { isUserPrompt, type ChatMessage, type UserPart } from "../providers/types";
 import { LocalFileAccess } from "../tools/local-files";
 import { isAgentError } from "../util/agent-error";
 import { toRequestError } from "./error-map";
@@ -16,7 +16,8 @@ import type { AgentRuntime } from "./agent-runtime";
 import { ClientFileAccess } from "./client-files";
 import { describeCommandSandbox, localShellFor, sessionShell } from "./command-shell";
 import { runCommand } from "./command-handler";
-import { CHECKPOINT_COMMANDS, parseCommand } from "./commands";
+import { CHECKPOINT_COMMANDS, IMMEDIATE_COMMANDS, parseCommand } from "./commands";
+import { runImmediateCommand } from "./steer-queue";
 import { expandMcpPrompt, mcpPromptOf } from "./mcp-prompt";
 import { askClarify } from "./clarify-request";
 import { requestPermission } from "./permission-request";
@@ -40,13 +41,24 @@ export interface PromptDeps {
 
 export { prepareSystemPrompt } from "../agent/loop";
 
-export function handlePrompt(
+export async function handlePrompt(
   deps: PromptDeps,
   session: AcpSession,
   params: acp.PromptRequest,
   client: acp.AgentContext,
   requestSignal: AbortSignal,
 ): Promise<acp.PromptResponse> {
+  // /steer and /queue do not wait behind the running turn: they act on it (acp/steer-queue.ts).
+  const immediate = parseCommand(params.prompt);
+  if (immediate && IMMEDIATE_COMMANDS.has(immediate.name)) {
+    const observer = new AcpTurnObserver(client, session, deps.log);
+    const outcome = runImmediateCommand(immediate, session, (update) => observer.send(update));
+    if (outcome.kind === "answered") {
+      await observer.flush();
+      return outcome.response;
+    }
+    params = { ...params, prompt: outcome.prompt };
+  }
   // A learning review in the background never delays a prompt: it stops here (and may run again after this turn).
   interruptReview(session);
   return session.enqueue(requestSignal, async (signal, queued) => {
@@ -91,7 +103,14 @@ export function handlePrompt(
     // `/<skill> text` runs the turn on the skill's body and the user's text.
     const invoked = expandSkillInvocation(params.prompt, session.agent.cwd, deps.runtime.loaded, session.id);
     return runPromptTurn(deps, session, invoked ? { ...params, prompt: invoked } : params, client, signal, observer);
-  });
+  }, promptLabel(params.prompt));
+}
+
+/** A prompt as /queue lists it: its text, and how many attachments came with it. */
+function promptLabel(prompt: acp.ContentBlock[]): string {
+  const text = prompt.map((block) => (block.type === "text" ? block.text : "")).join(" ").trim();
+  const others = prompt.filter((block) => block.type !== "text").length;
+  return others ? `${text}${text ? " " : ""}(+${others} attached)` : text;
 }
 
 async function runPromptTurn(
@@ -168,9 +187,9 @@ async function runPromptTurn(
   }
 }
 
-/** The latest turn's messages: from its prompt (the last user message; compression keeps it) on. */
+/** The latest turn's messages: from its prompt (the last user message that is not a /steer note; compression keeps it) on. */
 function turnMessages(history: readonly ChatMessage[]): readonly ChatMessage[] {
-  const start = history.findLastIndex((message) => message.role === "user");
+  const start = history.findLastIndex(isUserPrompt);
   return start < 0 ? [] : history.slice(start);
 }
 

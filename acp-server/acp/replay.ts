@@ -9,7 +9,7 @@ import type { JournalRecord, PermissionAskRecord, ToolCallRecord } from "../sess
 import type { TodoItem } from "../tools/context";
 import { redactLoadedRecords } from "../sessions/redact-record";
 import { cancelledPermissionUpdate, waitingCallUpdate } from "./replay-permission";
-import { fullOutputMeta, learnedChunk, markerChunk, planUpdate, toLocations, toToolCallContent } from "./updates";
+import { fullOutputMeta, learnedChunk, markerChunk, planUpdate, steerChunk, toLocations, toToolCallContent } from "./updates";
 
 interface Batch {
   order: string[];
@@ -66,6 +66,10 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
       const message = record.message;
       if (message.role === "tool") continue; // shown through its tool_call record
       yield* flush();
+      if (message.role === "user" && message.steer) {
+        for (const part of message.content) if (part.type === "text") yield JSON.stringify(steerChunk(part.text));
+        continue;
+      }
       if (message.role === "user" && turnOpen) {
         // A new prompt while the last turn never ended: that process died, and a later one went on.
         yield JSON.stringify(markerChunk({ kind: "interrupted", reason: INTERRUPTED_REASON }));

@@ -5,6 +5,7 @@ import { randomUUID } from "node:crypto";
 import { statSync } from "node:fs";
 import path from "node:path";
 import { AgentSession } from "../agent/session";
+import { isUserPrompt } from "../providers/types";
 import { InvalidCursorError } from "../sessions/errors";
 import { restoreSession, type RestoredSession } from "../sessions/history";
 import { SessionRecorder } from "../sessions/recorder";
@@ -199,7 +200,7 @@ function copiedRecords(records: JournalRecord[], point: ForkPoint | undefined): 
   } else {
     let prompts = 0;
     // The cut lands on the first user prompt past the kept ones, so their answers stay.
-    cut = kept.findIndex((record) => record.t === "message" && record.message.role === "user" && ++prompts > point.turns);
+    cut = kept.findIndex((record) => record.t === "message" && isUserPrompt(record.message) && ++prompts > point.turns);
   }
   return cut === -1 ? kept : kept.slice(0, cut);
 }

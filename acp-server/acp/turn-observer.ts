@@ -35,6 +35,10 @@ export class AcpTurnObserver implements TurnObserver {
    * titles. Streamed text arrives already redacted by the reply collector (which handles a
    * secret split across deltas); passing it again only masks, never reveals.
    */
+  steered(text: string): void {
+    this.send(updates.steerChunk(redactSecrets(text)));
+  }
+
   send(update: acp.SessionUpdate): void {
     const sent = this.client.notify(acp.methods.client.session.update, { sessionId: this.sessionId, update: redactDeep(update) }).catch((error: unknown) => {
       // The connection is gone; say so once instead of once per delta.

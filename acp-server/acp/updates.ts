@@ -106,6 +106,14 @@ export type TurnMarker = { kind: "stopped" } | { kind: "interrupted"; reason: st
  * The line a stopped or interrupted turn ends with, as an agent message any client shows as
  * text; `_meta["hermes/marker"]` lets a client that knows it draw it as a marker instead.
  */
+/**
+ * A /steer note where the turn applied it: a user message chunk marked `_meta["hermes/steer"]`, so
+ * a client can show it as guidance inside the turn rather than as a new prompt.
+ */
+export function steerChunk(text: string): acp.SessionUpdate {
+  return { sessionUpdate: "user_message_chunk", content: { type: "text", text }, _meta: { "hermes/steer": true } };
+}
+
 export function markerChunk(marker: TurnMarker): acp.SessionUpdate {
   const text = marker.kind === "stopped" ? "Stopped" : `Interrupted: the agent stopped (${marker.reason})`;
   return { sessionUpdate: "agent_message_chunk", content: { type: "text", text: `\n\n*${text}*\n` }, _meta: { "hermes/marker": marker } };

@@ -100,7 +100,20 @@ interface TurnState {
   checkpoint?: TurnCheckpoint;
 }
 
-async function runSteps(options: TurnOptions, { systemPrompt, tools, notes, activity, checkpoint }: TurnState): Promise<TurnStopReason> {
+/**
+ * The steps, with /steer notes taken until the turn decides to stop: the check and the decision
+ * are one synchronous step, so a note is either applied or handed back (the user is told), never lost.
+ */
+async function runSteps(options: TurnOptions, state: TurnState): Promise<TurnStopReason> {
+  try {
+    return await runStepsTakingNotes(options, state);
+  } finally {
+    const unapplied = options.session.closeSteering();
+    if (unapplied.length > 0) options.observer.notice(`The turn ended before ${unapplied.length === 1 ? "your note" : `your ${unapplied.length} notes`} could be applied: ${unapplied.map((note) => `"${note}"`).join(", ")}. Send it again as a prompt.`);
+  }
+}
+
+async function runStepsTakingNotes(options: TurnOptions, { systemPrompt, tools, notes, activity, checkpoint }: TurnState): Promise<TurnStopReason> {
   const { session, signal } = options;
   for (let call = 1; ; call++) {
     if (signal.aborted) return "cancelled";
@@ -113,14 +126,44 @@ async function runSteps(options: TurnOptions, { systemPrompt, tools, notes, acti
     const step = await callModel(options, systemPrompt, callTools, note);
     if (step.kind === "cancelled") return "cancelled";
     if (budgetSpent) return "max_turn_requests";
-    if (step.kind === "answer") return stopReasonFor(step.finish);
+    // A note sent while the model wrote its final answer: the model reads it and goes on.
+    if (step.kind === "answer") {
+      const stop = stopReasonFor(step.finish);
+      if (stop !== "end_turn" || !applySteers(options)) return stop;
+      continue;
+    }
 
     // Each result joins the session (durable, then in memory) as its tool finishes.
     const results = await runToolCalls(step.calls, { session, host: options.host, observer: options.observer, signal, log: options.log, checkpoint });
     countResults(activity, results.messages);
     if (signal.aborted) return "cancelled";
     if (results.endTurnWith !== undefined) return endTurnWith(options, results.endTurnWith);
+    applySteers(options);
   }
+}
+
+/** The /steer notes sent since the last model call join the history (journaled) where they apply. */
+function applySteers(options: TurnOptions): boolean {
+  const notes = options.session.takeSteers();
+  for (const text of notes) {
+    options.session.append({ role: "user", content: [{ type: "text", text: redactSecrets(text) }], steer: true });
+    options.observer.steered?.(text);
+  }
+  return notes.length > 0;
+}
+
+/** What the model reads for a /steer note: the user's words, marked as guidance given mid-task. */
+export function steerNoteText(text: string): string {
+  return `[The user sent this note while you were working. Take it into account from here on; do not start over.]\n${text}`;
+}
+
+/** The history as the model is sent it: /steer notes carry the line saying what they are. */
+function modelHistory(history: readonly ChatMessage[]): ChatMessage[] {
+  return history.map((message) =>
+    message.role === "user" && message.steer
+      ? { role: "user", content: message.content.map((part) => (part.type === "text" ? { ...part, text: steerNoteText(part.text) } : part)) }
+      : message,
+  );
 }
 
 /**
@@ -156,7 +199,7 @@ async function compress(options: TurnOptions, systemPrompt: string, tools: ToolS
 async function callModel(options: TurnOptions, systemPrompt: string, tools: ToolSpec[], ephemeralNote?: string): Promise<StepOutcome> {
   const { session, observer, signal } = options;
   const call = (): Promise<CallResult> => {
-    const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }, ...session.history];
+    const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }, ...modelHistory(session.history)];
     // The ephemeral layer: sent with this call only, never stored or frozen into the prompt.
     if (ephemeralNote) messages.push({ role: "user", content: [{ type: "text", text: ephemeralNote }] });
     const request = { messages, tools, maxTokens: options.maxTokens, temperature: options.temperature };

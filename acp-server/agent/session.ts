@@ -3,7 +3,7 @@
 // (a step, the system prompt, a compaction, a tool call's card, a plan, a setting, a reset)
 // goes through a method here, which writes it durably before changing memory. Nothing here
 // knows about ACP; the protocol edge wraps it and only calls these methods.
-import type { ChatMessage, TokenUsage } from "../providers/types";
+import { isUserPrompt, type ChatMessage, type TokenUsage } from "../providers/types";
 import type { SessionRecorder } from "../sessions/recorder";
 import type { CompactionRecord, LearnedNote, TitleSource } from "../sessions/types";
 import type { SessionMode } from "../security/modes";
@@ -83,6 +83,8 @@ export class AgentSession {
   private readonly toolCallIds = new Set<string>();
   /** Tool calls waiting for the user's answer to a permission question (journaled as asked). */
   private readonly openAsks = new Set<string>();
+  /** /steer notes waiting for the running turn's next tool boundary; undefined: no turn takes notes now. */
+  private steers?: string[];
 
   constructor(
     readonly id: string,
@@ -180,7 +182,32 @@ export class AgentSession {
     this.activity = startActivity(this.turns);
     if (!this.parent) this.usage.startTurn();
     this.recorder?.turn("start");
+    this.steers = [];
     return this.activity;
+  }
+
+  /**
+   * Guidance for the running turn (/steer): applied before its next model call, at the next tool
+   * boundary. False when no turn is running (or it is already ending): the caller sends it as a prompt.
+   */
+  steer(text: string): boolean {
+    if (!this.steers) return false;
+    this.steers.push(text);
+    return true;
+  }
+
+  /** The notes sent since the last call, taken out (the loop journals them as it applies them). */
+  takeSteers(): string[] {
+    const notes = this.steers ?? [];
+    if (this.steers) this.steers = [];
+    return notes;
+  }
+
+  /** The turn stops taking notes; the ones it never applied are returned (the user is told). */
+  closeSteering(): string[] {
+    const left = this.steers ?? [];
+    this.steers = undefined;
+    return left;
   }
 
   /** The prompt's turn is over: how it ended goes to the journal (a stopped turn replays its marker). */
@@ -199,7 +226,7 @@ export class AgentSession {
    */
   append(message: ChatMessage): void {
     this.recorder?.message(message);
-    if (message.role === "user") this.journaledPrompts++;
+    if (isUserPrompt(message)) this.journaledPrompts++;
     if (message.role === "tool") this.placeToolResult(message);
     else this.messages.push(message);
   }

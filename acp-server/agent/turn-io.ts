@@ -42,6 +42,8 @@ export interface TurnObserver {
   plan(todos: TodoItem[]): void;
   /** Usage of one successful model call, with the model that answered it. */
   usage(usage: TokenUsage, model: ModelChoice): void;
+  /** A /steer note joined the conversation here (before the next model call). */
+  steered?(text: string): void;
   /** Something the user should know that is not part of the answer (a retry, a model switch). */
   notice(text: string): void;
   /** Context compression began (`id` is unique within the session). */

@@ -31,10 +31,16 @@ export interface ReplayBlock {
 
 export type ChatMessage =
   | { role: "system"; content: string }
-  | { role: "user"; content: UserPart[] }
+  /** `steer`: guidance the user sent during a running turn (/steer), not a prompt of its own. */
+  | { role: "user"; content: UserPart[]; steer?: true }
   | { role: "assistant"; content: string; reasoning?: string; toolCalls?: ToolCallRequest[]; replay?: ReplayBlock[] }
   /** `images`: what a tool returned beside its text (MCP); APIs that cannot carry them get a note instead. */
   | { role: "tool"; toolCallId: string; name: string; content: string; images?: { mimeType: string; data: string }[] };
+
+/** A prompt the user sent: a turn of its own (a /steer note inside a turn is not one). */
+export function isUserPrompt(message: ChatMessage): boolean {
+  return message.role === "user" && message.steer !== true;
+}
 
 export interface ToolSpec {
   name: string;

@@ -1,6 +1,6 @@
 // Rebuilds a session's state from its journal records: the model history (repaired so it
 // is always valid to send, compactions applied), the settings, and the ids already used.
-import type { ChatMessage } from "../providers/types";
+import { isUserPrompt, type ChatMessage } from "../providers/types";
 import { applyCompaction } from "./compacted-history";
 import { repairToolResults } from "./history-repair";
 import { redactLoadedRecords } from "./redact-record";
@@ -32,7 +32,7 @@ export function restoreSession(meta: SessionMeta, records: JournalRecord[]): Res
       case "message":
         restored.history.push(record.message);
         restored.nextSeq = Math.max(restored.nextSeq, record.seq + 1);
-        if (record.message.role === "user") restored.prompts++;
+        if (isUserPrompt(record.message)) restored.prompts++;
         break;
       case "tool_call":
         restored.toolCallIds.push(record.call.id);
