@@ -19,7 +19,7 @@ import { OutputDocuments } from "./output-documents";
 import { isSpillFile, OutputSpill } from "./output-spill";
 import { PermissionBroker } from "./permissions";
 import { TerminalFeed } from "./terminal-feed";
-import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd } from "./settings";
+import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd, workspaceExtraRoots } from "./settings";
 import { documentText } from "./workspace-actions";
 
 const LAST_SESSION_KEY = "hermes.lastSessionId";
@@ -87,6 +87,7 @@ export class ChatController implements vscode.Disposable {
       store: this.store,
       connected: () => this.agent.connected(),
       cwd: workspaceCwd,
+      extraRoots: workspaceExtraRoots,
       initialMode,
       readText: documentText,
       cancelPending: () => {

@@ -16,6 +16,8 @@ export interface ChatSessionDeps {
   connected(): Promise<Connected>;
   /** Working folder of new sessions and the history filter. */
   cwd(): string;
+  /** The multi-root workspace's other folders (ACP additionalDirectories), sent on every new, load and fork. */
+  extraRoots?(): string[];
   /** The mode new sessions switch to, when not the agent's default. */
   initialMode(): string | undefined;
   readText: (uri: string) => Promise<string>;
@@ -72,13 +74,23 @@ export class ChatSession {
     return this.creating;
   }
 
+  /**
+   * The workspace's other folders, for an agent that advertised it takes them (ACP: clients gate
+   * on the capability). Sent in full every time: an agent never restores them on its own.
+   */
+  private roots(init: acp.InitializeResponse): { additionalDirectories?: string[] } {
+    const extra = this.deps.extraRoots?.().filter((root) => root !== this.deps.cwd()) ?? [];
+    if (extra.length === 0 || !init.agentCapabilities?.sessionCapabilities?.additionalDirectories) return {};
+    return { additionalDirectories: [...new Set(extra)] };
+  }
+
   async newChat(): Promise<string> {
-    const { agent } = await this.deps.connected();
+    const { agent, init } = await this.deps.connected();
     await this.leaveCurrent();
     this.opening++;
     let response: acp.NewSessionResponse;
     try {
-      response = await agent.request(acp.methods.agent.session.new, { cwd: this.deps.cwd(), mcpServers: [] });
+      response = await agent.request(acp.methods.agent.session.new, { cwd: this.deps.cwd(), mcpServers: [], ...this.roots(init) });
     } finally {
       this.opening--;
     }
@@ -97,12 +109,12 @@ export class ChatSession {
 
   /** Loads a session: the transcript is cleared first, so the replay lands in it. */
   async load(sessionId: string, title?: string, options: { keepQueue?: boolean; quiet?: boolean } = {}): Promise<void> {
-    const { agent } = await this.deps.connected();
+    const { agent, init } = await this.deps.connected();
     if (!options.keepQueue) await this.leaveCurrent();
     this.store.dispatch({ type: "sessionOpened", sessionId, title, loading: true });
     let loaded: acp.LoadSessionResponse | undefined;
     try {
-      loaded = await agent.request(acp.methods.agent.session.load, { sessionId, cwd: this.deps.cwd(), mcpServers: [] });
+      loaded = await agent.request(acp.methods.agent.session.load, { sessionId, cwd: this.deps.cwd(), mcpServers: [], ...this.roots(init) });
     } catch (error) {
       if (options.quiet) this.deps.log.warn(`could not reopen session ${sessionId}: ${errorMessage(error)}`);
       else this.store.dispatch({ type: "notice", severity: "error", text: `Could not open the session: ${userMessage(error)}` });
@@ -144,9 +156,9 @@ export class ChatSession {
   private async forkOnce(turns: number): Promise<boolean> {
     const sessionId = this.sessionId;
     if (!sessionId) return false;
-    const { agent } = await this.deps.connected();
+    const { agent, init } = await this.deps.connected();
     try {
-      const response = await agent.request(acp.methods.agent.session.fork, { sessionId, cwd: this.deps.cwd(), mcpServers: [], _meta: { "hermes/turns": turns } });
+      const response = await agent.request(acp.methods.agent.session.fork, { sessionId, cwd: this.deps.cwd(), mcpServers: [], ...this.roots(init), _meta: { "hermes/turns": turns } });
       await this.load(response.sessionId, this.forkTitle());
       return this.sessionId === response.sessionId;
     } catch (error) {

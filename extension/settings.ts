@@ -31,6 +31,12 @@ export function traceEnabled(): boolean {
 }
 
 /** The first workspace folder, else the home folder: where new sessions work. */
+/** The multi-root workspace's other local folders (the first one is the cwd). */
+export function workspaceExtraRoots(): string[] {
+  const folders = (vscode.workspace.workspaceFolders ?? []).filter((f) => f.uri.scheme === "file").map((f) => f.uri.fsPath);
+  return folders.slice(1);
+}
+
 export function workspaceCwd(): string {
   const folder = vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === "file");
   return folder?.uri.fsPath ?? os.homedir();

@@ -62,7 +62,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   /** /rollback N --conversation: a fork of the session before turn N + 1 (the old branch stays). */
   const rewind = async (sessionId: string, turns: number) => {
     const parent = hub.get(sessionId);
-    const { session } = await hub.fork(sessionId, parent.agent.cwd, parent.mcpServers, { turns });
+    // Our own fork on the same connection: the roots the client gave this session stay.
+    const { session } = await hub.fork(sessionId, parent.agent.cwd, parent.mcpServers, { turns }, parent.agent.extraRoots);
     return session.id;
   };
 
@@ -129,12 +130,15 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
       opening.run(async () => {
         await usableRuntime();
-        const session = await hub.create(params.cwd, params.mcpServers);
+        const session = await hub.create(params.cwd, params.mcpServers, params.additionalDirectories);
         return { sessionId: session.id, ...(await opened(session, client)) };
       }),
     )
     .onRequest(acp.methods.agent.session.load, ({ params, client }) => opening.run(async () => {
-      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, { takeOver: takeOver(params._meta) });
+      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, {
+        takeOver: takeOver(params._meta),
+        additionalDirectories: params.additionalDirectories,
+      });
       // A turn without an end is one the process died in, unless it may still be running:
       // here, or in the live process that owns the session (this one only follows it).
       const turnMayBeRunning = session.busy || !(await getRuntime()).sessions.owns(session.id);
@@ -144,11 +148,14 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     }))
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => opening.run(async () => {
       // No mcpServers on a resume means "as before": a live session keeps its servers.
-      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined, { takeOver: takeOver(params._meta) });
+      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined, {
+        takeOver: takeOver(params._meta),
+        additionalDirectories: params.additionalDirectories,
+      });
       return opened(session, client, records);
     }))
     .onRequest(acp.methods.agent.session.fork, ({ params, client }) => opening.run(async () => {
-      const { session } = await hub.fork(params.sessionId, params.cwd, params.mcpServers ?? [], forkPoint(params._meta));
+      const { session } = await hub.fork(params.sessionId, params.cwd, params.mcpServers ?? [], forkPoint(params._meta), params.additionalDirectories);
       return { sessionId: session.id, ...(await opened(session, client)) };
     }))
     .onRequest(acp.methods.agent.session.list, async ({ params }) => hub.list(params))

@@ -13,13 +13,13 @@ import type { AgentRuntime } from "./agent-runtime";
 import { ClientShellRunner } from "./client-shell";
 
 /**
- * The session's sandbox: writable roots are the session cwd (or a delegated task's folder),
- * read-only in plan mode; the mode is read at each command.
+ * The session's sandbox: writable roots are the workspace's (the session cwd and its extra
+ * roots) or a delegated task's folder, read-only in plan mode; the mode is read at each command.
  */
 export function sessionSandbox(runtime: AgentRuntime, session: AcpSession, roots?: string[]): CommandSandbox {
   const terminal = runtime.loaded.config.terminal;
   return new CommandSandbox({ mode: terminal.sandbox, allowedDomains: terminal.network.allowed_domains, readAllow: terminal.sandbox_read_allow }, () => ({
-    roots: roots ?? [session.agent.cwd],
+    roots: roots ?? session.agent.workspaceRoots,
     readOnlyWorkspace: session.agent.mode === "plan",
     sessionKey: session.id,
   }));
@@ -51,7 +51,8 @@ export function describeCommandSandbox(runtime: AgentRuntime, session: AcpSessio
   const status = sessionSandbox(runtime, session).status();
   const network = runtime.loaded.config.terminal.network.allowed_domains;
   const reach = network.length === 0 ? "no network" : network.includes("*") ? "full network" : `network only to ${network.join(", ")} (through Hermes's proxy; editor terminals get none)`;
-  const writable = session.agent.mode === "plan" ? "nothing but its temp folder (plan mode)" : "the workspace and its temp folder";
+  const folders = session.agent.extraRoots.length > 0 ? `the workspace (${session.agent.workspaceRoots.length} folders)` : "the workspace";
+  const writable = session.agent.mode === "plan" ? "nothing but its temp folder (plan mode)" : `${folders} and its temp folder`;
   if (usesEditorTerminals(runtime, capabilities) && !clientSandboxesTerminals(capabilities._meta)) {
     return `Sandbox: NOT applied. Commands run in this editor's terminals, which Hermes cannot sandbox; command screening is the only layer. (Set terminal.sandbox: on to run commands locally inside the sandbox instead.)`;
   }

@@ -18,7 +18,7 @@ export function initializeResponse(version: string, clientCapabilities?: acp.Cli
     agentInfo: { name: "hermes", title: "Hermes", version },
     agentCapabilities: {
       loadSession: true,
-      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {} },
+      sessionCapabilities: { list: {}, resume: {}, close: {}, delete: {}, fork: {}, additionalDirectories: {} },
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
       auth: { logout: {} },

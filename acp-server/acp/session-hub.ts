@@ -40,10 +40,21 @@ export class SessionHub {
     return this.live.get(sessionId);
   }
 
-  async create(cwd: string, mcpServers: acp.McpServer[]): Promise<AcpSession> {
+  /** `additionalDirectories`: the workspace's other roots (ACP), checked and kept with the session. */
+  async create(cwd: string, mcpServers: acp.McpServer[], additionalDirectories?: readonly string[]): Promise<AcpSession> {
     const runtime = await this.options.runtime();
     const mode = runtime.loaded.config.agent.default_mode;
-    const meta: SessionMeta = { id: randomUUID(), cwd: checkedCwd(cwd), createdAt: Date.now(), source: this.options.source, mode, ...modelFields(runtime) };
+    const root = checkedCwd(cwd);
+    const extra = checkedRoots(root, additionalDirectories);
+    const meta: SessionMeta = {
+      id: randomUUID(),
+      cwd: root,
+      ...(extra.length > 0 ? { additionalDirectories: extra } : {}),
+      createdAt: Date.now(),
+      source: this.options.source,
+      mode,
+      ...modelFields(runtime),
+    };
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     return this.open(runtime, meta, [], specs, mcpServers);
   }
@@ -55,8 +66,19 @@ export class SessionHub {
    * read-only (prompts are refused), unless `takeOver` (`_meta["hermes/takeOver"]`) says to
    * take it from that process. A copy this process only followed (or lost to a takeover) is
    * rebuilt from the journal, which the owner may have added to since.
+   *
+   * The extra roots are the request's, never the stored ones (ACP: omitted means none, so a
+   * root is never reactivated without the client saying so); a list that differs from the
+   * journal's last is journaled, and the session is rebuilt with it.
    */
-  async restore(sessionId: string, cwd: string, given?: acp.McpServer[], options: { takeOver?: boolean } = {}): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+  async restore(
+    sessionId: string,
+    cwd: string,
+    given?: acp.McpServer[],
+    options: { takeOver?: boolean; additionalDirectories?: readonly string[] } = {},
+  ): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+    const root = checkedCwd(cwd);
+    const extra = checkedRoots(root, options.additionalDirectories);
     const runtime = await this.options.runtime();
     const existing = this.live.get(sessionId);
     const mcpServers = given ?? existing?.mcpServers ?? [];
@@ -69,15 +91,15 @@ export class SessionHub {
       throw unknownSession(sessionId);
     }
     for (const warning of stored.warnings) this.options.log.warn(warning, { sessionId });
-    if (existing && current) {
+    if (existing && current && sameList(existing.agent.extraRoots, extra)) {
       existing.mcpServers = mcpServers;
       // Other servers than the session has now: the new set replaces the old one.
       if (!sameServers(existing.mcp?.specs ?? [], specs)) await existing.setMcp(await openMcpBridge(runtime, specs, existing.agent.cwd, this.options.log));
       return { session: existing, records: stored.records };
     }
     if (existing) await this.drop(existing);
-    const meta = { ...stored.meta, cwd: checkedCwd(cwd) };
-    return { session: await this.open(runtime, meta, stored.records, specs, mcpServers), records: stored.records };
+    const meta = { ...stored.meta, cwd: root };
+    return { session: await this.open(runtime, meta, stored.records, specs, mcpServers, undefined, extra), records: stored.records };
   }
 
   /**
@@ -94,18 +116,30 @@ export class SessionHub {
     if (!stored) throw unknownSession(sessionId);
     await this.drop(session);
     const specs = sessionMcpSpecs(runtime, session.mcpServers, this.options.log);
-    return this.open(runtime, { ...stored.meta, cwd: session.agent.cwd }, stored.records, specs, session.mcpServers);
+    return this.open(runtime, { ...stored.meta, cwd: session.agent.cwd }, stored.records, specs, session.mcpServers, undefined, session.agent.extraRoots);
   }
 
-  /** A new session with a copy of another's history (up to `messageCount` messages when given). */
-  async fork(parentId: string, cwd: string, mcpServers: acp.McpServer[], point?: ForkPoint): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+  /**
+   * A new session with a copy of another's history (up to `messageCount` messages when given).
+   * Its extra roots are the request's (ACP: a fork does not inherit them implicitly).
+   */
+  async fork(
+    parentId: string,
+    cwd: string,
+    mcpServers: acp.McpServer[],
+    point?: ForkPoint,
+    additionalDirectories?: readonly string[],
+  ): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+    const root = checkedCwd(cwd);
+    const extra = checkedRoots(root, additionalDirectories);
     const runtime = await this.options.runtime();
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     const parent = await runtime.sessions.read(parentId);
     if (!parent) throw unknownSession(parentId);
     const records = copiedRecords(parent.records, point);
     const title = restoreSession(parent.meta, parent.records).title;
-    const meta: SessionMeta = { ...parent.meta, id: randomUUID(), cwd: checkedCwd(cwd), createdAt: Date.now(), parentId, source: "fork" };
+    const { additionalDirectories: _parentRoots, ...inherited } = parent.meta;
+    const meta: SessionMeta = { ...inherited, id: randomUUID(), cwd: root, ...(extra.length > 0 ? { additionalDirectories: extra } : {}), createdAt: Date.now(), parentId, source: "fork" };
     const session = await this.open(runtime, meta, records, specs, mcpServers, records);
     if (title) session.agent.setTitle(`Fork of ${title}`, "auto");
     return { session, records };
@@ -128,6 +162,7 @@ export class SessionHub {
         return {
           sessionId: summary.id,
           cwd: summary.cwd,
+          ...(summary.additionalDirectories?.length ? { additionalDirectories: summary.additionalDirectories } : {}),
           ...(summary.title ? { title: summary.title } : {}),
           updatedAt: new Date(summary.updatedAt).toISOString(),
           ...(firstPrompt ? { _meta: { [FIRST_PROMPT_META]: firstPrompt } } : {}),
@@ -160,16 +195,32 @@ export class SessionHub {
     await session.close();
   }
 
-  /** Builds the live session; `copy` are records to write to a new journal first (forks). */
-  private async open(runtime: AgentRuntime, meta: SessionMeta, records: JournalRecord[], specs: McpServerSpec[], mcpServers: acp.McpServer[] = [], copy?: JournalRecord[]): Promise<AcpSession> {
+  /**
+   * Builds the live session; `copy` are records to write to a new journal first (forks).
+   * `extraRoots`: a restored session's roots from now on (a new one's are in its meta).
+   */
+  private async open(
+    runtime: AgentRuntime,
+    meta: SessionMeta,
+    records: JournalRecord[],
+    specs: McpServerSpec[],
+    mcpServers: acp.McpServer[] = [],
+    copy?: JournalRecord[],
+    extraRoots: readonly string[] = meta.additionalDirectories ?? [],
+  ): Promise<AcpSession> {
     const restored: RestoredSession = restoreSession(meta, records);
     const isNew = copy !== undefined || records.length === 0;
+    // Other roots than the journal's last: the frozen prompt names the old ones, so it is built
+    // again (one cache miss), and the new list is journaled.
+    const rootsChanged = !isNew && !sameList(restored.additionalDirectories, extraRoots);
+    if (rootsChanged) restored.systemPrompt = undefined;
     if (isNew) runtime.sessions.create(meta, copy);
     const mode: SessionMode = restored.mode && isSessionMode(restored.mode) ? restored.mode : runtime.loaded.config.agent.default_mode;
     // The agent's session owns the journal from here on: the edge never writes to it.
     const recorder = new SessionRecorder(runtime.sessions, meta.id, restored.nextSeq, this.options.log);
     const modelId = restored.modelId && runtime.findModel(restored.modelId) ? restored.modelId : undefined;
-    const agent = new AgentSession(meta.id, meta.cwd, mode, { recorder, tools: new SessionTools(runtime.tools), restored: { ...restored, modelId } });
+    const agent = new AgentSession(meta.id, meta.cwd, mode, { recorder, tools: new SessionTools(runtime.tools), restored: { ...restored, modelId }, extraRoots });
+    if (rootsChanged && runtime.sessions.owns(meta.id)) agent.recordExtraRoots();
     const session = new AcpSession(agent, mcpServers);
     this.live.set(meta.id, session);
     // Finishes a restore a crash interrupted and prunes old checkpoints, in the background.
@@ -204,6 +255,29 @@ function copiedRecords(records: JournalRecord[], point: ForkPoint | undefined): 
   }
   return cut === -1 ? kept : kept.slice(0, cut);
 }
+
+/**
+ * ACP's additionalDirectories, checked: absolute paths of existing folders (anything else is
+ * refused, never dropped: ACP forbids silently reducing the roots), exact duplicates and the
+ * cwd itself removed, order kept.
+ */
+export function checkedRoots(cwd: string, roots: readonly string[] | undefined | null): string[] {
+  const kept: string[] = [];
+  for (const root of roots ?? []) {
+    if (typeof root !== "string" || root === "") throw invalidParams("additionalDirectories entries must be non-empty strings", { additionalDirectories: roots });
+    if (!path.isAbsolute(root)) throw invalidParams(`additionalDirectories entries must be absolute paths, got "${root}"`, { additionalDirectories: roots });
+    try {
+      if (!statSync(root).isDirectory()) throw new Error("not a directory");
+    } catch {
+      throw invalidParams(`additionalDirectories entry "${root}" is not an existing directory`, { additionalDirectories: roots });
+    }
+    const resolved = path.resolve(root);
+    if (resolved !== cwd && !kept.includes(resolved)) kept.push(resolved);
+  }
+  return kept;
+}
+
+const sameList = (a: readonly string[], b: readonly string[]): boolean => a.length === b.length && a.every((entry, index) => entry === b[index]);
 
 /** ACP requires an absolute cwd; it must also exist, or every tool would fail later. */
 export function checkedCwd(cwd: string): string {

@@ -172,7 +172,7 @@ function modelHistory(history: readonly ChatMessage[]): ChatMessage[] {
  */
 export function prepareSystemPrompt(session: AgentSession): Promise<string> {
   return session.systemPrompt(() =>
-    gatherPromptFacts(session.cwd, session.tools.builtin().map((tool) => tool.name))
+    gatherPromptFacts(session.cwd, session.tools.builtin().map((tool) => tool.name), undefined, session.extraRoots)
       // Model input: a token in AGENTS.md or a memory note goes no further than this.
       .then((facts) => redactSecrets(renderSystemPrompt(facts))),
   );

@@ -23,7 +23,7 @@ export function permissionGate(
     const sandboxed = ask.action === "execute" && !ask.unsandboxed && host.shell.sandboxed?.() === true;
     // A host the user said "always reject" to stays rejected in every mode, dont_ask included.
     if (ask.web && host.approvals?.forWeb(ask.web.host) === "reject") throw new ToolError(`The user has rejected fetches from ${ask.web.host} (a saved rule in config.yaml).`);
-    const verdict = decidePermission(session.mode, ask, session.cwd, undefined, { sandboxed, hermesHome: hermesHome() });
+    const verdict = decidePermission(session.mode, ask, session.cwd, undefined, { sandboxed, hermesHome: hermesHome(), extraRoots: session.extraRoots });
     if (verdict.decision === "deny") throw new ToolError(verdict.reasons.join(" "));
     if (verdict.decision === "allow") return true;
 

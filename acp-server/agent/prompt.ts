@@ -16,6 +16,8 @@ import { loadContextFiles, type ContextFile } from "./context-files";
 
 export interface PromptFacts {
   cwd: string;
+  /** The workspace's other roots (ACP additionalDirectories), when it has any. */
+  extraRoots?: readonly string[];
   toolNames: string[];
   date: string;
   platform: string;
@@ -66,6 +68,9 @@ const TOOL_GUIDANCE = `How to work:
 export function renderSystemPrompt(facts: PromptFacts): string {
   const environment = [
     `Working directory: ${facts.cwd}`,
+    ...(facts.extraRoots?.length
+      ? [`Other workspace folders (part of the workspace like the working directory; give their files as absolute paths): ${facts.extraRoots.join(", ")}`]
+      : []),
     `Platform: ${facts.platform}`,
     `Date: ${facts.date}`,
     facts.git ? `Git branch: ${facts.git.branch}${facts.git.changedFiles === undefined ? "" : ` (${facts.git.changedFiles} changed file${facts.git.changedFiles === 1 ? "" : "s"} at session start)`}` : "Not a git repository.",
@@ -92,10 +97,11 @@ export function renderSystemPrompt(facts: PromptFacts): string {
     .join("\n\n");
 }
 
-export async function gatherPromptFacts(cwd: string, toolNames: string[], home: string = hermesHome()): Promise<PromptFacts> {
+export async function gatherPromptFacts(cwd: string, toolNames: string[], home: string = hermesHome(), extraRoots: readonly string[] = []): Promise<PromptFacts> {
   const [git, contextFiles, soul] = await Promise.all([gitSummary(cwd), loadContextFiles(cwd), readSoul(home)]);
   return {
     cwd,
+    ...(extraRoots.length > 0 ? { extraRoots } : {}),
     toolNames,
     date: new Date().toISOString().slice(0, 10),
     platform: `${os.type()} ${os.release()} (${process.platform}/${process.arch})`,

@@ -48,6 +48,11 @@ export interface AgentSessionOptions {
   tools?: SessionTools;
   /** A prompt fixed from the start (a subagent's), instead of the one built on first use. */
   systemPrompt?: string;
+  /**
+   * The workspace's other roots (ACP additionalDirectories, absolute, cwd excluded). A subagent
+   * gets none: its task folder is its whole workspace.
+   */
+  extraRoots?: readonly string[];
 }
 
 export class AgentSession {
@@ -62,6 +67,8 @@ export class AgentSession {
    * (for /usage and the prompt's answer). A subagent has none of its own: it feeds its parent's.
    */
   readonly usage: UsageAccount;
+  /** The workspace's other roots, after the cwd (the path guard, search, the sandbox and the prompt use them). */
+  readonly extraRoots: readonly string[];
 
   private readonly recorder?: SessionRecorder;
   private readonly parent?: AgentSession;
@@ -97,6 +104,7 @@ export class AgentSession {
     this.parent = options.parent;
     this.tools = options.tools ?? new SessionTools();
     this.depth = options.parent ? options.parent.depth + 1 : 0;
+    this.extraRoots = options.extraRoots ?? [];
     this.usage = options.parent?.usage ?? new UsageAccount();
     if (options.parent) for (const grant of options.parent.grants) this.grants.add(grant);
     const restored = options.restored;
@@ -110,6 +118,11 @@ export class AgentSession {
       this.journaledPrompts = restored.prompts ?? 0;
     }
     if (options.systemPrompt !== undefined) this.prompt = Promise.resolve(options.systemPrompt);
+  }
+
+  /** The workspace's roots in order: the cwd, then the extra roots. */
+  get workspaceRoots(): string[] {
+    return [this.cwd, ...this.extraRoots];
   }
 
   /** The model-facing history (compacted after a compression; empty after /reset). */
@@ -327,6 +340,11 @@ export class AgentSession {
   setModel(modelId: string): void {
     this.recorder?.settings({ modelId });
     this.model = modelId;
+  }
+
+  /** Journals the extra roots this session was reopened with (they differ from the journal's last). */
+  recordExtraRoots(): void {
+    this.recorder?.settings({ additionalDirectories: [...this.extraRoots] });
   }
 
   /** Names the session, durably. */

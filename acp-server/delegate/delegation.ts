@@ -98,7 +98,7 @@ async function runTask(
   catalog: AgentEntry[],
   ask: ReturnType<typeof parentAsker>,
 ): Promise<TaskOutcome> {
-  const cwd = await taskFolder(call.session.cwd, task.cwd);
+  const cwd = await taskFolder(call.session.workspaceRoots, task.cwd);
   const askAs = (child: Parameters<typeof ask>[1], question: Parameters<typeof ask>[2], signal: AbortSignal) => ask(label, child, question, signal);
   const agent = task.agent ?? HERMES_AGENT;
   if (agent === HERMES_AGENT) {
@@ -139,11 +139,12 @@ function failed(error: string): TaskOutcome {
   return { status: "failed", answer: "", tool_calls: 0, error };
 }
 
-/** The task's folder: the session's, or one inside it. */
-async function taskFolder(sessionCwd: string, requested: string | undefined): Promise<string> {
+/** The task's folder: the session's, or one inside one of the workspace's roots (the cwd first). */
+async function taskFolder(roots: readonly string[], requested: string | undefined): Promise<string> {
+  const sessionCwd = roots[0] ?? process.cwd();
   if (!requested) return sessionCwd;
   const folder = path.resolve(sessionCwd, requested);
-  if (!insideWorkspace(sessionCwd, folder)) throw new Error(`cwd ${requested} is outside the session's folder (${sessionCwd})`);
+  if (!insideWorkspace(roots, folder)) throw new Error(`cwd ${requested} is outside the session's workspace (${roots.join(", ")})`);
   const info = await stat(folder).catch(() => undefined);
   if (!info?.isDirectory()) throw new Error(`cwd ${requested} is not a folder`);
   return folder;

@@ -40,6 +40,8 @@ export interface ScreenContext {
   user?: string;
   /** The session's workspace folder (`cwd` may be a workdir elsewhere). */
   workspace?: string;
+  /** The workspace's other roots (ACP additionalDirectories): writes there are workspace writes. */
+  extraRoots?: readonly string[];
 }
 
 export interface ScreenResult {
@@ -88,6 +90,7 @@ class Screener implements CommandScreen {
       hermesHome: ctx.hermesHome ? path.posix.normalize(ctx.hermesHome).replace(/(.)\/+$/, "$1") : path.posix.join(home, ".hermes"),
     };
     if (ctx.workspace) this.st.workspace = path.posix.normalize(ctx.workspace);
+    if (ctx.extraRoots?.length) this.st.extraRoots = ctx.extraRoots.map((root) => path.posix.normalize(root));
   }
 
   parse(line: string): SimpleCommand[] {
@@ -173,7 +176,7 @@ class Screener implements CommandScreen {
     if (area) this.add("dangerous", `write-sensitive:${area}`, `${how} writes to ${this.show(abs)}${describeArea(area)}`);
     else if (DEFERRED_EXEC.test(abs)) {
       this.add("dangerous", "write-deferred-exec", `${how} writes to ${this.show(abs)}, which git, the editor, direnv or npm run later, outside any sandbox`);
-    } else if (this.st.workspace && !isWithin(abs, this.st.workspace) && !SCRATCH_WRITE.test(abs)) {
+    } else if (this.st.workspace && !isWithin(abs, this.st.workspace) && !this.st.extraRoots?.some((root) => isWithin(abs, root)) && !SCRATCH_WRITE.test(abs)) {
       this.add("dangerous", "write-outside-workspace", `${how} writes to ${this.show(abs)}, outside the workspace`);
     }
   }

@@ -10,7 +10,7 @@ import { screenCommand } from "./command-screen";
 import type { SessionMode } from "./modes";
 import { planModeAllows } from "./read-only-commands";
 import path from "node:path";
-import { insideWorkspace, realPath, sensitiveReason } from "./sensitive-paths";
+import { insideWorkspace, realPath, sensitiveReason, type Workspace } from "./sensitive-paths";
 import { hermesHome } from "../config/paths";
 
 export interface PolicyVerdict {
@@ -42,18 +42,28 @@ export interface PolicyContext {
   hermesHome?: string;
   /** The login name for `~name` / `$USER` in commands; defaults to the current user. */
   user?: string;
+  /** The workspace's other roots (ACP additionalDirectories): inside them is inside the workspace. */
+  extraRoots?: readonly string[];
 }
 
 const PLAN_REFUSAL = "Plan mode is read-only: commands that may change files or state are not run. Finish with a plan (todo); the user switches mode to act.";
 
 export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: string, home: string = os.homedir(), context: PolicyContext = {}): PolicyVerdict {
   if (ask.unsandboxed) return outsideSandboxVerdict(mode, ask, cwd, home, context);
+  const workspace: Workspace = context.extraRoots?.length ? [cwd, ...context.extraRoots] : cwd;
   const verdict = (decision: PolicyVerdict["decision"], reasons: string[] = [], keys: string[] = [], sensitive = false): PolicyVerdict => ({ decision, reasons, keys, sensitive });
 
   if (ask.action === "execute" && ask.command !== undefined) {
     // Screened where it runs: the tool's workdir (resolved by the tool), else the session folder.
     const runsIn = ask.workdir ?? cwd;
-    const screen = screenCommand(ask.command, { home, cwd: runsIn, workspace: cwd, hermesHome: context.hermesHome ?? hermesHome(), ...(context.user ? { user: context.user } : {}) });
+    const screen = screenCommand(ask.command, {
+      home,
+      cwd: runsIn,
+      workspace: cwd,
+      ...(context.extraRoots?.length ? { extraRoots: context.extraRoots } : {}),
+      hermesHome: context.hermesHome ?? hermesHome(),
+      ...(context.user ? { user: context.user } : {}),
+    });
     if (screen.level === "hardline") return verdict("deny", [`Hermes never runs this command: ${screen.reasons.join("; ")}.`], screen.keys);
     const askEachTime = screen.unresolved || screen.hermesState;
     if (mode === "dont_ask") {
@@ -66,7 +76,7 @@ export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: str
     if (mode === "plan") {
       if (screen.unresolved || !planModeAllows(ask.command)) return verdict("deny", [PLAN_REFUSAL]);
     }
-    const outside = outsideReasons(ask.paths ?? [], cwd);
+    const outside = outsideReasons(ask.paths ?? [], workspace);
     if (screen.level === "dangerous") return { ...verdict("ask", [...screen.reasons, ...outside], screen.keys, outside.length > 0), askEachTime };
     return outside.length > 0 ? verdict("ask", outside, [], true) : verdict("allow");
   }
@@ -82,14 +92,14 @@ export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: str
   }
   const paths = ask.paths ?? [];
   const sensitive = paths.map(sensitiveReason).filter((reason): reason is string => reason !== undefined);
-  const outside = outsideReasons(paths, cwd);
+  const outside = outsideReasons(paths, workspace);
   const flagged = [...sensitive.map((reason) => `sensitive path: ${reason}`), ...outside];
   // Credentials: asked every time, never remembered. Outside the workspace only: the user may
   // allow it for the session, folder by folder (never saved: config rules are for the workspace).
   const flaggedVerdict = (): PolicyVerdict =>
     sensitive.length > 0
       ? { ...verdict("ask", flagged, [], true), askEachTime: true }
-      : { ...verdict("ask", flagged, [], true), outsideFolders: [...new Set(paths.filter((target) => !insideWorkspace(cwd, target)).map((target) => path.dirname(realPath(target))))] };
+      : { ...verdict("ask", flagged, [], true), outsideFolders: [...new Set(paths.filter((target) => !insideWorkspace(workspace, target)).map((target) => path.dirname(realPath(target))))] };
 
   switch (ask.action) {
     case "read":
@@ -114,8 +124,8 @@ function webVerdict(mode: SessionMode, host: string): PolicyVerdict {
   return { decision: "ask", reasons: [`web_fetch asks before reaching a site it has not been allowed to (${host})`], keys: [], sensitive: false };
 }
 
-function outsideReasons(paths: string[], cwd: string): string[] {
-  return paths.filter((target) => !insideWorkspace(cwd, target)).map((target) => `outside the workspace: ${target}`);
+function outsideReasons(paths: string[], workspace: Workspace): string[] {
+  return paths.filter((target) => !insideWorkspace(workspace, target)).map((target) => `outside the workspace: ${target}`);
 }
 
 /**

@@ -13,6 +13,8 @@ export interface State {
   hermesHome: string;
   /** The session's workspace folder, when known. */
   workspace?: string;
+  /** The workspace's other roots, when it has any. */
+  extraRoots?: string[];
 }
 
 /** Top-level system folders whose deletion breaks the machine. */

@@ -84,7 +84,7 @@ function checkRsyncDelete(s: Screen, args: string[], dest: string): void {
   const abs = s.abs(dest);
   const removesSource = args.includes("--remove-source-files");
   const what = removesSource ? "deletes the source files after copying them" : "deletes everything in the destination that the source lacks";
-  if (abs === "/" || isWithin(s.st.home, abs) || SYSTEM_DIRS.includes(abs) || (s.st.workspace !== undefined && isWithin(s.st.workspace, abs))) {
+  if (abs === "/" || isWithin(s.st.home, abs) || SYSTEM_DIRS.includes(abs) || (s.st.workspace !== undefined && isWithin(s.st.workspace, abs)) || s.st.extraRoots?.some((root) => isWithin(root, abs))) {
     s.add("hardline", "rsync-delete-root", `rsync --delete onto ${s.show(abs)} ${what}: it would wipe that folder`);
   } else s.add("dangerous", "rsync-delete", `rsync ${removesSource ? "--remove-source-files" : "--delete"} ${what} (${s.show(abs)})`);
 }

@@ -47,11 +47,24 @@ function resolveExisting(file: string): string | undefined {
 }
 
 /**
- * Inside the workspace after resolving `..` and symlinks on both sides (util/inside-folder.ts
- * is the lexical check; the real paths are what keep a symlink from leading out).
+ * A session's workspace: its folder (cwd), or its roots in order, the cwd first and then the
+ * extra roots the client declared (ACP `additionalDirectories`). A path in any root is inside.
  */
-export function insideWorkspace(cwd: string, target: string): boolean {
-  return isInside(realPath(cwd), realPath(target));
+export type Workspace = string | readonly string[];
+
+/** The workspace's roots, the cwd first. */
+export function workspaceRoots(workspace: Workspace): readonly string[] {
+  return typeof workspace === "string" ? [workspace] : workspace;
+}
+
+/**
+ * Inside one of the workspace's roots after resolving `..` and symlinks on both sides
+ * (util/inside-folder.ts is the lexical check; the real paths are what keep a symlink from
+ * leading out of every root).
+ */
+export function insideWorkspace(workspace: Workspace, target: string): boolean {
+  const real = realPath(target);
+  return workspaceRoots(workspace).some((root) => isInside(realPath(root), real));
 }
 
 /**
@@ -94,11 +107,11 @@ export function isSensitiveRelative(relative: string): boolean {
  * resolving symlinks) or a credential. Empty when the path is an ordinary workspace file.
  * Reading first would leak: a refused patch's "not found" answer is an oracle on the content.
  */
-export function guardedPathReasons(cwd: string, target: string): string[] {
+export function guardedPathReasons(workspace: Workspace, target: string): string[] {
   const reasons: string[] = [];
   const sensitive = sensitiveReason(target);
   if (sensitive) reasons.push(`sensitive path: ${sensitive}`);
-  if (!insideWorkspace(cwd, target)) reasons.push(`outside the workspace: ${target}`);
+  if (!insideWorkspace(workspace, target)) reasons.push(`outside the workspace: ${target}`);
   return reasons;
 }
 

@@ -15,6 +15,8 @@ export interface RestoredSession {
   titleSource?: TitleSource;
   mode?: string;
   modelId?: string;
+  /** The extra roots the session last had (meta, then the latest update that changed them). */
+  additionalDirectories: string[];
   systemPrompt?: string;
   /** Tool call ids shown to the client so far (new ones must not collide). */
   toolCallIds: string[];
@@ -25,7 +27,16 @@ export interface RestoredSession {
 }
 
 export function restoreSession(meta: SessionMeta, records: JournalRecord[]): RestoredSession {
-  const restored: RestoredSession = { meta, history: [], toolCallIds: [], nextSeq: 0, prompts: 0, mode: meta.mode, modelId: meta.modelId };
+  const restored: RestoredSession = {
+    meta,
+    history: [],
+    toolCallIds: [],
+    nextSeq: 0,
+    prompts: 0,
+    mode: meta.mode,
+    modelId: meta.modelId,
+    additionalDirectories: meta.additionalDirectories ?? [],
+  };
   // Old journals may predate a redaction rule: the model never gets a secret back.
   for (const record of redactLoadedRecords(records)) {
     switch (record.t) {
@@ -46,6 +57,7 @@ export function restoreSession(meta: SessionMeta, records: JournalRecord[]): Res
         }
         if (record.mode !== undefined) restored.mode = record.mode;
         if (record.modelId !== undefined) restored.modelId = record.modelId;
+        if (record.additionalDirectories !== undefined) restored.additionalDirectories = record.additionalDirectories;
         if (record.systemPrompt !== undefined) restored.systemPrompt = record.systemPrompt;
         if (record.reset) {
           restored.history = [];

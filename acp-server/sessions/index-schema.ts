@@ -2,7 +2,7 @@
 // dropped and rebuilt from the journals (it is only a cache).
 import type { Database, SqlJsStatic } from "sql.js";
 
-export const SCHEMA_VERSION = 3;
+export const SCHEMA_VERSION = 4;
 
 const SCHEMA = `
 CREATE TABLE sessions (
@@ -10,6 +10,8 @@ CREATE TABLE sessions (
   has_meta INTEGER NOT NULL DEFAULT 0,
   cwd TEXT NOT NULL DEFAULT '',
   real_cwd TEXT NOT NULL DEFAULT '',
+  -- The extra roots (ACP additionalDirectories) as a JSON array; NULL: none.
+  extra_roots TEXT,
   title TEXT,
   title_source TEXT,
   mode TEXT,

@@ -84,6 +84,7 @@ function build() {
       titleSource: z.enum(["auto", "user", "first_line"]).optional(),
       mode: z.string().optional(),
       modelId: z.string().optional(),
+      additionalDirectories: z.array(z.string()).optional(),
       tokens: z.number().optional(),
       systemPrompt: z.string().optional(),
       reset: z.boolean().optional(),
@@ -242,6 +243,7 @@ export function isPlainRecord(value: unknown): boolean {
         (value.titleSource === undefined || TITLE_SOURCES.has(value.titleSource as string)) &&
         optStr(value.mode) &&
         optStr(value.modelId) &&
+        (value.additionalDirectories === undefined || every(value.additionalDirectories, isStr)) &&
         optNum(value.tokens) &&
         optStr(value.systemPrompt) &&
         (value.reset === undefined || typeof value.reset === "boolean") &&

@@ -19,7 +19,7 @@ export interface JournalState {
   mtime: number;
 }
 
-const SUMMARY_COLUMNS = "id, cwd, title, title_source, created_at, updated_at, parent_id, source, model_id, message_count, tool_call_count, tokens";
+const SUMMARY_COLUMNS = "id, cwd, title, title_source, created_at, updated_at, parent_id, source, model_id, message_count, tool_call_count, tokens, extra_roots";
 
 export class SessionIndex {
   private readonly sql: SqlDb;
@@ -132,12 +132,25 @@ export class SessionIndex {
   private applyMeta(id: string, meta: SessionMeta): void {
     this.sql.run(
       `UPDATE sessions SET has_meta = 1, cwd = ?, real_cwd = ?, created_at = ?, parent_id = ?, source = ?,
-         mode = coalesce(mode, ?), model_id = coalesce(model_id, ?), provider = ?, model = ? WHERE id = ?`,
-      [meta.cwd, this.realCwd(meta.cwd), meta.createdAt, meta.parentId ?? null, meta.source, meta.mode ?? null, meta.modelId ?? null, meta.provider ?? null, meta.model ?? null, id],
+         mode = coalesce(mode, ?), model_id = coalesce(model_id, ?), provider = ?, model = ?, extra_roots = coalesce(extra_roots, ?) WHERE id = ?`,
+      [
+        meta.cwd,
+        this.realCwd(meta.cwd),
+        meta.createdAt,
+        meta.parentId ?? null,
+        meta.source,
+        meta.mode ?? null,
+        meta.modelId ?? null,
+        meta.provider ?? null,
+        meta.model ?? null,
+        rootsColumn(meta.additionalDirectories),
+        id,
+      ],
     );
   }
 
-  private applyUpdate(id: string, update: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string }): void {
+  private applyUpdate(id: string, update: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string; additionalDirectories?: string[] }): void {
+    if (update.additionalDirectories !== undefined) this.sql.run("UPDATE sessions SET extra_roots = ? WHERE id = ?", [rootsColumn(update.additionalDirectories) ?? "[]", id]);
     if (update.title !== undefined) {
       this.sql.run("UPDATE sessions SET title = ?, title_source = ? WHERE id = ?", [update.title, update.titleSource ?? "auto", id]);
     }
@@ -230,12 +243,27 @@ export function resolveReal(dir: string): string {
   }
 }
 
+/** The extra roots as the column holds them (JSON), or NULL for none. */
+function rootsColumn(roots: readonly string[] | undefined): string | null {
+  return roots && roots.length > 0 ? JSON.stringify(roots) : null;
+}
+
+function parseRoots(value: SqlValue | undefined): string[] {
+  if (typeof value !== "string") return [];
+  try {
+    const parsed: unknown = JSON.parse(value);
+    return Array.isArray(parsed) ? parsed.filter((entry): entry is string => typeof entry === "string") : [];
+  } catch {
+    return [];
+  }
+}
+
 function finite(value: unknown): number {
   return typeof value === "number" && Number.isFinite(value) ? value : 0;
 }
 
 function toSummary(row: SqlValue[]): SessionSummary {
-  const [id, cwd, title, titleSource, createdAt, updatedAt, parentId, source, modelId, messageCount, toolCallCount, tokens] = row;
+  const [id, cwd, title, titleSource, createdAt, updatedAt, parentId, source, modelId, messageCount, toolCallCount, tokens, extraRoots] = row;
   const summary: SessionSummary = {
     id: String(id),
     cwd: String(cwd),
@@ -250,6 +278,8 @@ function toSummary(row: SqlValue[]): SessionSummary {
   if (titleSource !== null) summary.titleSource = String(titleSource) as TitleSource;
   if (parentId !== null) summary.parentId = String(parentId);
   if (modelId !== null) summary.modelId = String(modelId);
+  const roots = parseRoots(extraRoots);
+  if (roots.length > 0) summary.additionalDirectories = roots;
   return summary;
 }
 

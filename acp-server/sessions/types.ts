@@ -10,6 +10,8 @@ export interface SessionMeta {
   id: string;
   /** Working directory as the client gave it (absolute). */
   cwd: string;
+  /** The workspace's other roots (ACP additionalDirectories) the session was opened with. */
+  additionalDirectories?: string[];
   createdAt: number;
   /** The session this one was forked from. */
   parentId?: string;
@@ -61,6 +63,8 @@ type JournalEntry =
       titleSource?: TitleSource;
       mode?: string;
       modelId?: string;
+      /** The workspace's extra roots changed (a load or resume with another list): the whole new list. */
+      additionalDirectories?: string[];
       /** Tokens used by one model call (added to the session's counter). */
       tokens?: number;
       /** The frozen system prompt, kept so a reloaded session sends the same bytes (prompt cache). */
@@ -127,6 +131,8 @@ export interface CompactionRecord {
 export interface SessionSummary {
   id: string;
   cwd: string;
+  /** The extra roots the session last had (absent: none). */
+  additionalDirectories?: string[];
   title?: string;
   titleSource?: TitleSource;
   createdAt: number;

@@ -13,7 +13,7 @@ import { landedDiff } from "./landed-diff";
 import { LocalFileAccess } from "./local-files";
 import { applyHunks } from "./patch-apply";
 import { parsePatch, patchPaths, type FilePatch } from "./patch-format";
-import { displayPath, resolvePath } from "./paths";
+import { displayPath, resolvePath, toolWorkspace } from "./paths";
 import { defineTool, ToolError } from "./registry";
 import { readIfExists } from "./write-file";
 
@@ -154,7 +154,7 @@ export const applyPatchTool = defineTool({
 
     // A path outside the workspace or on a credential: the user decides before any file is read
     // (a refusal must not reveal whether the files exist or what they hold).
-    const askedFirst = touched.some((file) => guardedPathReasons(ctx.cwd, file).length > 0);
+    const askedFirst = touched.some((file) => guardedPathReasons(toolWorkspace(ctx), file).length > 0);
     if (askedFirst && !(await ctx.requestPermission({ action, title, paths: touched, content: previewBeforeReading(patches, ctx.cwd) }))) return denied;
 
     // A transaction a crashed process left is settled before these files are read.

@@ -214,6 +214,12 @@ export interface ToolContext {
   toolCallId: string;
   /** Session working directory; relative paths resolve against it. */
   cwd: string;
+  /**
+   * The workspace's other roots (ACP `additionalDirectories`), absolute: inside them is inside
+   * the workspace for the path guard, search and the sandbox. Relative paths still resolve
+   * against `cwd` only.
+   */
+  extraRoots?: readonly string[];
   /** Aborted when the user cancels the turn: stop work and kill children. */
   signal: AbortSignal;
   files: FileAccess;

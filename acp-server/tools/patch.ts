@@ -4,7 +4,7 @@ import { guardedPathReasons } from "../security/sensitive-paths";
 import { FileNotFoundError } from "./context";
 import { applyMatches, candidatesText, findMatches, LEVEL_TEXT, lineAt, nonOverlapping } from "./fuzzy-match";
 import { landedDiff } from "./landed-diff";
-import { displayPath, resolvePath } from "./paths";
+import { displayPath, resolvePath, toolWorkspace } from "./paths";
 import { notFoundMessage } from "./read-file";
 import { defineTool, ToolError } from "./registry";
 
@@ -92,7 +92,7 @@ export const patchTool = defineTool({
 
     // Outside the workspace or on a credential, the user decides before the file is read: a
     // refused call must not say whether the file exists or whether old_string is in it.
-    const askedFirst = guardedPathReasons(ctx.cwd, absolute).length > 0;
+    const askedFirst = guardedPathReasons(toolWorkspace(ctx), absolute).length > 0;
     if (askedFirst) {
       const preview = { type: "diff" as const, path: absolute, oldText: args.old_string, newText: args.new_string };
       const allowed = await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [preview] });

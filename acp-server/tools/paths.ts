@@ -12,3 +12,8 @@ export function resolvePath(cwd: string, target: string): string {
 export function displayPath(cwd: string, absolute: string): string {
   return relativeInside(cwd, absolute) || absolute;
 }
+
+/** The session's workspace roots for the path guard: its cwd, then its extra roots. */
+export function toolWorkspace(ctx: { cwd: string; extraRoots?: readonly string[] }): readonly string[] {
+  return ctx.extraRoots?.length ? [ctx.cwd, ...ctx.extraRoots] : [ctx.cwd];
+}

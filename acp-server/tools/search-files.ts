@@ -250,21 +250,53 @@ export const searchFilesTool = defineTool({
   kind: "search",
   readOnly: true,
   description:
-    'Search the project. target "content" (default): regex search of file contents, returning matching lines as {path, line, text}, sorted by path; like `rg -n`. target "files": find files by glob or name, most recently modified first. Respects .gitignore; skips .git, node_modules, binary files, files over 2 MiB and credential files (.env, keys, .npmrc, … named in the result; pass one as path to search it, the user is asked). Paths in results are relative to the working directory. Lines are cut at 300 characters. Use this instead of grep/find in the terminal.',
+    'Search the project (every workspace folder when no path is given). target "content" (default): regex search of file contents, returning matching lines as {path, line, text}, sorted by path; like `rg -n`. target "files": find files by glob or name, most recently modified first. Respects .gitignore; skips .git, node_modules, binary files, files over 2 MiB and credential files (.env, keys, .npmrc, … named in the result; pass one as path to search it, the user is asked). Paths in results are relative to the working directory. Lines are cut at 300 characters. Use this instead of grep/find in the terminal.',
   schema,
   title: searchTitle,
   locations: (args, cwd) => [{ path: resolvePath(cwd, args.path ?? ".") }],
   handler: async (args, ctx) => {
-    const root = resolvePath(ctx.cwd, args.path ?? ".");
-    if (!(await ctx.requestPermission({ action: "read", title: `Search ${displayPath(ctx.cwd, root)}`, paths: [root] }))) {
-      throw new ToolError(`The user did not allow searching ${displayPath(ctx.cwd, root)}.`);
-    }
-    const info = await stat(root).catch(() => null);
-    if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.cwd, root)}. Search its parent folder, or use target "files" to locate it.`);
-    const rootIsFile = !info.isDirectory();
-    // Credential files are left out of a folder search, unless the folder (or file) searched is
-    // itself sensitive: then the user was just asked about it, and said yes.
-    const skipSensitive = sensitiveReason(root) === undefined;
-    return args.target === "files" ? searchNames(args, root, rootIsFile, ctx, skipSensitive) : searchContent(args, root, rootIsFile, ctx, skipSensitive);
+    // No path in a multi-root workspace: every root, the cwd first.
+    if (args.path === undefined && ctx.extraRoots?.length) return searchRoots(args, [ctx.cwd, ...ctx.extraRoots], ctx);
+    return searchOne(args, resolvePath(ctx.cwd, args.path ?? "."), ctx);
   },
 });
+
+/** One root (a folder or a file): asked about first, as any read. */
+async function searchOne(args: SearchArgs, root: string, ctx: ToolContext): Promise<ToolResult> {
+  if (!(await ctx.requestPermission({ action: "read", title: `Search ${displayPath(ctx.cwd, root)}`, paths: [root] }))) {
+    throw new ToolError(`The user did not allow searching ${displayPath(ctx.cwd, root)}.`);
+  }
+  const info = await stat(root).catch(() => null);
+  if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.cwd, root)}. Search its parent folder, or use target "files" to locate it.`);
+  const rootIsFile = !info.isDirectory();
+  // Credential files are left out of a folder search, unless the folder (or file) searched is
+  // itself sensitive: then the user was just asked about it, and said yes.
+  const skipSensitive = sensitiveReason(root) === undefined;
+  return args.target === "files" ? searchNames(args, root, rootIsFile, ctx, skipSensitive) : searchContent(args, root, rootIsFile, ctx, skipSensitive);
+}
+
+/**
+ * One search over several roots: each root's results in root order (paths outside the cwd are
+ * absolute), cut at the limit once across all of them.
+ */
+async function searchRoots(args: SearchArgs, roots: string[], ctx: ToolContext): Promise<ToolResult> {
+  const results: ToolResult[] = [];
+  for (const root of roots) results.push(await searchOne(args, root, ctx));
+  const key = args.target === "files" ? "files" : "matches";
+  const limit = args.limit ?? (args.target === "files" ? 50 : 100);
+  const outputs = results.map((result) => result.output as Record<string, unknown>);
+  const all = outputs.flatMap((output) => (Array.isArray(output[key]) ? (output[key] as unknown[]) : []));
+  const total = outputs.reduce((sum, output) => sum + (typeof output.total === "number" ? output.total : 0), 0);
+  const kept = all.slice(0, limit);
+  const output: Record<string, unknown> = {
+    [key]: kept,
+    total,
+    truncated: total > kept.length || outputs.some((entry) => entry.truncated === true),
+    searched: roots.map((root) => toSlashes(displayPath(ctx.cwd, root) || ".")),
+  };
+  const notes = outputs.map((entry) => entry.note).filter((note): note is string => typeof note === "string" && !note.startsWith("No "));
+  if (total > kept.length) notes.unshift(`Showing ${kept.length} of ${total} across ${roots.length} workspace folders. Narrow the search, pass a path, or raise limit.`);
+  if (notes.length > 0) output.note = [...new Set(notes)].join(" ");
+  const text = results.flatMap((result) => result.content ?? []).map((entry) => (entry.type === "text" ? entry.text : "")).filter((line) => line && !/^No (matches|files matched)/.test(line));
+  return { output, content: [{ type: "text", text: text.join("\n") || (key === "files" ? "No files matched" : "No matches") }] };
+}

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { guardedPathReasons } from "../security/sensitive-paths";
 import { FileNotFoundError, type FileAccess } from "./context";
 import { landedDiff } from "./landed-diff";
-import { displayPath, resolvePath } from "./paths";
+import { displayPath, resolvePath, toolWorkspace } from "./paths";
 import { defineTool, ToolError } from "./registry";
 
 const schema = z.object({
@@ -38,7 +38,7 @@ export const writeFileTool = defineTool({
     const denied = { output: { error: `The user denied writing ${shown}. The file was not changed.` }, isError: true };
     // Outside the workspace or on a credential, ask before looking at the file at all (its
     // existence and old content are not the model's business until the user says yes).
-    const askedFirst = guardedPathReasons(ctx.cwd, absolute).length > 0;
+    const askedFirst = guardedPathReasons(toolWorkspace(ctx), absolute).length > 0;
     if (askedFirst) {
       const note = { type: "text" as const, text: `${shown} is not an ordinary workspace file; its current content (if any) was not read and is replaced entirely.` };
       const preview = { type: "diff" as const, path: absolute, oldText: null, newText: args.content };

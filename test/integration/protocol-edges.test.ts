@@ -21,7 +21,7 @@ test("initialize advertises what works", async () => {
     assert.match(init.agentInfo?.version ?? "", /^\d+\.\d+\.\d+/);
     assert.deepEqual(init.agentCapabilities?.promptCapabilities, { image: true, audio: false, embeddedContext: true });
     assert.equal(init.agentCapabilities?.loadSession, true);
-    assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { list: {}, resume: {}, close: {}, delete: {}, fork: {} });
+    assert.deepEqual(init.agentCapabilities?.sessionCapabilities, { list: {}, resume: {}, close: {}, delete: {}, fork: {}, additionalDirectories: {} });
   } finally {
     await hermes.close();
   }
