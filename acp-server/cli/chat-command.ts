@@ -11,6 +11,7 @@ import { killAllProcessGroups } from "../util/process-group";
 import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";
 import { VERSION } from "../version";
 import { askApproval } from "./chat-approval";
+import { answerElicitation } from "./chat-elicitation";
 import { chatHistoryFile, HISTORY_LIMIT, readChatHistory } from "./chat-history";
 import { chatPreflight } from "./chat-preflight";
 import { chatRenderer } from "./chat-render";
@@ -61,11 +62,13 @@ export async function runChat(options: ChatOptions): Promise<number> {
     .onNotification(acp.methods.client.session.update, ({ params }) => renderer.update(params.update))
     .onRequest(acp.methods.client.session.requestPermission, async ({ params }) =>
       askApproval(params, { yes: options.yes, questions: process.stdin.isTTY ? questions : undefined, renderer }),
-    );
+    )
+    // The agent's questions (clarify) are asked at the prompt; without a terminal they go unanswered.
+    .onRequest(acp.methods.client.elicitation.create, async ({ params }) => answerElicitation(params, { questions: process.stdin.isTTY ? questions : undefined, renderer }));
 
   try {
     return await clientApp.connectWith(agentApp, async (agent) => {
-      await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: {} });
+      await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { elicitation: { form: {} } } });
       if (interactive) {
         return runRepl(agent, renderer, questions!, { cwd: options.cwd, continueLast: !!options.continueLast, resume: options.resume, takeOver: !!options.takeOver, home: hermesHome(), timeoutSeconds: await timeoutSeconds() });
       }
