@@ -17,6 +17,7 @@ import { skillsListTool } from "./skills-list";
 import { terminalTool } from "./terminal";
 import { todoTool } from "./todo";
 import { webFetchTool } from "./web-fetch";
+import { webSearchTool } from "./web-search";
 import { writeFileTool } from "./write-file";
 
 const BUILTIN_TOOLS = [
@@ -36,6 +37,7 @@ const BUILTIN_TOOLS = [
   delegateTaskTool,
   clarifyTool,
   webFetchTool,
+  webSearchTool,
 ] as unknown as readonly ToolDefinition[];
 
 /** A registry of the built-in tools (one per runtime; sessions see it through their SessionTools). */
