@@ -89,6 +89,9 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     // are made (stdout-writer.ts), so the second turn of the loop starts after the answer went out.
     setImmediate(() =>
       setImmediate(() => {
+        // Finishes a restore a crash interrupted and prunes old checkpoints, in the background: after
+        // the answer, because opening the store spawns git, and a spawn blocks the thread while it forks.
+        current.checkpoints.startSession(session.agent.cwd);
         promptModule()
           .then(({ prepareSystemPrompt }) => prepareSystemPrompt(session.agent))
           .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));

@@ -223,8 +223,6 @@ export class SessionHub {
     if (rootsChanged && runtime.sessions.owns(meta.id)) agent.recordExtraRoots();
     const session = new AcpSession(agent, mcpServers);
     this.live.set(meta.id, session);
-    // Finishes a restore a crash interrupted and prunes old checkpoints, in the background.
-    runtime.checkpoints.startSession(meta.cwd);
     await session.setMcp(await openMcpBridge(runtime, specs, meta.cwd, this.options.log));
     this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, messages: agent.history.length });
     return session;
