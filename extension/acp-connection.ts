@@ -22,7 +22,7 @@ export interface ClientHandlers {
   };
   terminal?: {
     create(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> | acp.CreateTerminalResponse;
-    output(params: acp.TerminalOutputRequest): acp.TerminalOutputResponse;
+    output(params: acp.TerminalOutputRequest): Promise<acp.TerminalOutputResponse> | acp.TerminalOutputResponse;
     waitForExit(params: acp.WaitForTerminalExitRequest): Promise<acp.WaitForTerminalExitResponse>;
     kill(params: acp.KillTerminalRequest): acp.KillTerminalResponse;
     release(params: acp.ReleaseTerminalRequest): acp.ReleaseTerminalResponse;

@@ -1,6 +1,8 @@
 // Wires the chat together: one agent (process + ACP connection), the editor services it uses
 // (files, terminals, permissions, edit review), the authoritative ChatState and the panels
 // attached to it. Panel messages are handled in panel-messages.ts.
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { ChatAction } from "../webview-ui/state/actions";
 import { parseMessage, panelToHost } from "../webview-ui/protocol";
@@ -75,7 +77,7 @@ export class ChatController implements vscode.Disposable {
         fs: { read: (params) => files.read(params), write: (params, signal) => files.write(params, signal) },
         terminal: {
           create: (params) => this.terminals.create(params),
-          output: (params) => this.terminals.output(params),
+          output: (params) => this.withFullOutput(params.terminalId, this.terminals.output(params)),
           waitForExit: (params) => this.terminals.waitForExit(params),
           kill: (params) => this.terminals.kill(params),
           release: (params) => this.terminals.release(params),
@@ -180,6 +182,19 @@ export class ChatController implements vscode.Disposable {
       return;
     }
     await this.outputDocuments.open(file, item?.kind === "tool" ? item.title : "Command output");
+  }
+
+  /**
+   * A terminal/output answer that lost its beginning names the spill file of the whole output
+   * (`_meta["hermes/fullOutput"]`): Hermes puts it in the card and its journal, so "Show all"
+   * still opens it after a window reload.
+   */
+  private async withFullOutput(terminalId: string, response: acp.TerminalOutputResponse): Promise<acp.TerminalOutputResponse> {
+    if (!response.truncated) return response;
+    const file = await this.outputSpill.file(terminalId);
+    const size = file ? await stat(file).then((info) => info.size, () => undefined) : undefined;
+    if (!file || size === undefined) return response;
+    return { ...response, _meta: { ...response._meta, "hermes/fullOutput": { path: file, bytes: size } } };
   }
 
   /** Puts the caret in the composer of every attached panel. */

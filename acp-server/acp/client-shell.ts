@@ -71,10 +71,12 @@ class ClientCommand implements RunningCommand {
   async output(): Promise<CommandOutput> {
     const response = await this.handle.currentOutput();
     const status = response.exitStatus;
+    const full = fullOutputOf(response._meta);
     return {
       text: response.output,
       truncated: response.truncated,
       ...(status ? { exit: { code: status.exitCode ?? null, signal: status.signal ?? null } } : {}),
+      ...(full ? { fullOutput: full } : {}),
     };
   }
 
@@ -94,4 +96,15 @@ class ClientCommand implements RunningCommand {
     this.released = true;
     await this.handle.release();
   }
+}
+
+/**
+ * Hermes's VS Code extension keeps each terminal's whole output in a file and names it in the
+ * output response's `_meta["hermes/fullOutput"]`: passed on in the card (and the journal), so
+ * "Show all" still finds it after a window reload.
+ */
+function fullOutputOf(meta: Record<string, unknown> | null | undefined): { path: string; bytes: number } | undefined {
+  const full = meta?.["hermes/fullOutput"] as { path?: unknown; bytes?: unknown } | undefined;
+  if (typeof full?.path !== "string" || !full.path || typeof full.bytes !== "number") return undefined;
+  return { path: full.path, bytes: full.bytes };
 }

@@ -60,6 +60,8 @@ export interface CommandOutput {
   truncated: boolean;
   /** Present once the command has exited. */
   exit?: ExitStatus;
+  /** The whole output in a file the runner keeps (an editor that spills its terminals says where). */
+  fullOutput?: { path: string; bytes: number };
 }
 
 /** A command started by a ShellRunner. */

@@ -1,7 +1,7 @@
 // The `terminal` tool: runs a shell command line through the session's ShellRunner
 // (an editor terminal when the client offers one, a local process otherwise).
 import { z } from "zod";
-import type { ExitStatus, RunningCommand, ToolContext } from "./context";
+import type { CommandOutput, ExitStatus, RunningCommand, ToolContext } from "./context";
 import { tailOf, truncateMiddle } from "./output-buffer";
 import { OutputSpill } from "./output-spill";
 import { resolvePath } from "./paths";
@@ -135,7 +135,7 @@ async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContex
   if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
   if (outcome.kind !== "exited") await handle.kill().catch(() => {});
 
-  const captured = await handle.output().catch(() => ({ text: "", truncated: false }));
+  const captured: CommandOutput = await handle.output().catch(() => ({ text: "", truncated: false }));
   stopStreaming();
   stopSpill?.();
   const capped = truncateMiddle(captured.text, OUTPUT_LIMIT);
@@ -170,7 +170,11 @@ async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContex
   if (truncated) output.truncated = "Output was too long; the middle was dropped. Filter it (grep, head, tail) to see specific parts.";
   output.duration_ms = duration_ms;
 
-  if (handle.terminalId) return { output, content: [{ type: "terminal", terminalId: handle.terminalId }], isError };
+  if (handle.terminalId) {
+    // The editor keeps the whole output: named in the card when the model's copy lost some.
+    const fullOutput = truncated ? captured.fullOutput : undefined;
+    return { output, content: [{ type: "terminal", terminalId: handle.terminalId }], isError, ...(fullOutput ? { fullOutput } : {}) };
+  }
   const card = truncateMiddle(captured.text, CARD_CHARS, 0.2);
   // Kept only when the card could not show it all; the card's footer says where it is.
   const fullOutput = spill && (card.truncated || truncated) ? spill.finish() : undefined;

@@ -4,7 +4,7 @@
 // process offers it again; a short output leaves no file.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { sandboxStateDir } from "../../acp-server/security/sandbox/temp-dir";
@@ -61,6 +61,30 @@ test("1 MB of output: nothing lost in the spill file (redacted), its path in _me
     assert.deepEqual(card?._meta?.["hermes/fullOutput"], full);
     assert.ok(existsSync(full.path));
     assert.deepEqual(hermes.invalidUpdates, []);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("an editor terminal that keeps the whole output names it: the card and the journal pass the path on", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { sandbox: "off" } }), serveTerminal: true });
+  try {
+    await hermes.initialize();
+    const spilled = { path: path.join(project, "editor-spill.log"), bytes: 108_894 };
+    writeFileSync(spilled.path, "the editor's copy\n");
+    hermes.terminals.fullOutput = spilled;
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue({ toolCalls: [{ id: "long", name: "terminal", arguments: { command: "seq 1 20000" } }] }, { text: "Counted." });
+    assert.equal((await hermes.prompt(sessionId, "count")).stopReason, "end_turn");
+    const finished = sessionUpdates(hermes, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "long" && u.status === "completed") as (acp.SessionUpdate & Meta) | undefined;
+    assert.deepEqual(finished?._meta?.["hermes/fullOutput"], spilled);
+
+    const before = hermes.updates.length;
+    await hermes.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    const card = hermes.updates.slice(before).map((n) => n.update as acp.SessionUpdate & Meta & { toolCallId?: string }).find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "long");
+    assert.deepEqual(card?._meta?.["hermes/fullOutput"], spilled, "offered after a reload while the editor's file is there");
   } finally {
     await hermes.close();
   }

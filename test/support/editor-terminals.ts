@@ -7,6 +7,8 @@ interface Terminal {
   process: ChildProcess;
   command: string;
   output: string;
+  /** Output was dropped from the front (past outputByteLimit). */
+  truncated: boolean;
   exit?: { exitCode: number | null; signal: string | null };
   exited: Promise<void>;
   released: boolean;
@@ -16,6 +18,8 @@ export class EditorTerminals {
   readonly created: acp.CreateTerminalRequest[] = [];
   readonly killed: string[] = [];
   readonly released: string[] = [];
+  /** Set: a truncated output response names this file of the whole output (as Hermes's VS Code extension does). */
+  fullOutput?: { path: string; bytes: number };
   private readonly terminals = new Map<string, Terminal>();
   private next = 1;
 
@@ -24,11 +28,14 @@ export class EditorTerminals {
     const child = spawn(params.command, params.args ?? [], { cwd: params.cwd ?? undefined, stdio: ["ignore", "pipe", "pipe"], detached: true });
     const id = `term-${this.next++}`;
     let markExited!: () => void;
-    const terminal: Terminal = { process: child, command: [params.command, ...(params.args ?? [])].join(" "), output: "", exited: new Promise((r) => (markExited = r)), released: false };
+    const terminal: Terminal = { process: child, command: [params.command, ...(params.args ?? [])].join(" "), output: "", truncated: false, exited: new Promise((r) => (markExited = r)), released: false };
     const append = (chunk: Buffer) => {
       terminal.output += chunk.toString("utf8");
       const limit = params.outputByteLimit ?? Infinity;
-      if (terminal.output.length > limit) terminal.output = terminal.output.slice(terminal.output.length - limit);
+      if (terminal.output.length > limit) {
+        terminal.output = terminal.output.slice(terminal.output.length - limit);
+        terminal.truncated = true;
+      }
     };
     child.stdout.on("data", append);
     child.stderr.on("data", append);
@@ -49,7 +56,8 @@ export class EditorTerminals {
 
   output(id: string): acp.TerminalOutputResponse {
     const terminal = this.get(id);
-    return { output: terminal.output, truncated: false, ...(terminal.exit ? { exitStatus: terminal.exit } : {}) };
+    const full = terminal.truncated && this.fullOutput ? { _meta: { "hermes/fullOutput": this.fullOutput } } : {};
+    return { output: terminal.output, truncated: terminal.truncated, ...(terminal.exit ? { exitStatus: terminal.exit } : {}), ...full };
   }
 
   async waitForExit(id: string): Promise<acp.WaitForTerminalExitResponse> {
