@@ -8,6 +8,7 @@ import type { ChatAction } from "../webview-ui/state/actions";
 import { parseMessage, panelToHost } from "../webview-ui/protocol";
 import { AgentHost } from "./agent-host";
 import { AgentProcess, agentCommand } from "./agent-process";
+import { isAuthRequired, signInNotice } from "./auth-required";
 import { ChatSession } from "./chat-session";
 import { ChatStore, type PanelSink } from "./chat-store";
 import { DiffDecisions } from "./diff-decisions";
@@ -20,6 +21,7 @@ import { handlePanelMessage } from "./panel-messages";
 import { OutputDocuments } from "./output-documents";
 import { isSpillFile, OutputSpill } from "./output-spill";
 import { PermissionBroker } from "./permissions";
+import { signIn, signOut } from "./sign-in";
 import { TerminalFeed } from "./terminal-feed";
 import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd, workspaceExtraRoots } from "./settings";
 import { documentText } from "./workspace-actions";
@@ -121,7 +123,8 @@ export class ChatController implements vscode.Disposable {
         else await this.session.ensureSession();
       } catch (error) {
         this.started = undefined;
-        this.dispatch({ type: "notice", severity: "error", text: `Hermes could not start: ${userMessage(error)}` });
+        // No usable model yet: say what is missing and offer the sign-in, not a bare error.
+        this.dispatch(isAuthRequired(error) ? signInNotice(error) : { type: "notice", severity: "error", text: `Hermes could not start: ${userMessage(error)}` });
       }
     })();
     return this.started;
@@ -200,6 +203,18 @@ export class ChatController implements vscode.Disposable {
   /** Puts the caret in the composer of every attached panel. */
   focusComposer(): void {
     this.store.broadcast({ type: "focusComposer" });
+  }
+
+  /** "Sign in…" (the notice's button, or the command): then the chat starts as if nothing had failed. */
+  async signIn(): Promise<void> {
+    if (!(await signIn(() => this.agent.connected(), () => agentCommand(this.extensionUri.fsPath, agentSettings())))) return;
+    if (this.store.state.sessionId) return;
+    this.started = undefined;
+    await this.start();
+  }
+
+  signOut(): Promise<void> {
+    return signOut(() => this.agent.connected());
   }
 
   async restartAgent(): Promise<void> {

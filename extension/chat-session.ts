@@ -5,6 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { Attachment, QueuedPrompt, SessionSummary } from "../webview-ui/state/types";
 import type { Connected } from "./agent-host";
+import { isAuthRequired, signInNotice } from "./auth-required";
 import type { ChatStore } from "./chat-store";
 import { fetchCheckpoints } from "./checkpoint-list";
 import { listSessions, searchSessions } from "./history";
@@ -341,9 +342,9 @@ export class ChatSession {
         }
       }
     } catch (error) {
-      // Could not even start (agent not available): the text stays in the transcript.
+      // Could not even start (agent not available, no model yet): the text stays in the transcript.
       if (!announced) this.store.dispatch({ type: "userPrompt", text, attachments: summarize(attachments), isCommand: false });
-      this.store.dispatch({ type: "notice", severity: "error", text: userMessage(error) });
+      this.store.dispatch(isAuthRequired(error) ? signInNotice(error) : { type: "notice", severity: "error", text: userMessage(error) });
     } finally {
       this.busy = false;
     }

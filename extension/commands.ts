@@ -61,6 +61,11 @@ export function registerCommands(chat: ChatController, tabs: ChatEditorTabs): vs
     command("hermes.explainSelection", () => askAboutSelection("Explain this code.")),
     command("hermes.fixSelection", () => askAboutSelection("Fix the problems in this code.")),
     command("hermes.restartAgent", () => chat.restartAgent()),
+    command("hermes.signIn", async () => {
+      await revealChat();
+      await chat.signIn();
+    }),
+    command("hermes.signOut", () => chat.signOut()),
     command("hermes.showLog", () => chat.showLog()),
   ];
 }

@@ -47,6 +47,7 @@ const handlers: Handlers = {
   removeAttachment: (chat, { id }) => chat.dispatch({ type: "attachmentRemoved", id }),
   pasteImage: (chat, { mimeType, data, name }) => chat.dispatch({ type: "attachmentAdded", attachment: workspace.imageAttachment(mimeType, data, name) }),
   restartAgent: (chat) => chat.restartAgent(),
+  signIn: (chat) => chat.signIn(),
 };
 
 export function handlePanelMessage(chat: ChatController, message: Exclude<PanelToHost, { type: "ready" }>): Promise<unknown> {

@@ -61,6 +61,8 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("removeAttachment"), id }),
   z.object({ type: z.literal("pasteImage"), mimeType: z.string().regex(/^image\/[\w.+-]+$/), data: z.string().max(20_000_000), name: z.string().max(200) }),
   z.object({ type: z.literal("restartAgent") }),
+  /** The notice's "Sign in" button: the host asks for a provider and key (or runs setup in a terminal). */
+  z.object({ type: z.literal("signIn") }),
 ]);
 export type PanelToHost = z.infer<typeof panelToHost>;
 

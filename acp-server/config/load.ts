@@ -17,7 +17,7 @@ export interface LoadedConfig {
   config: HermesConfig;
   /** Set when config.yaml or .env could not be used; `config` then holds defaults. */
   error?: string;
-  /** process.env over the values of $HERMES_HOME/.env (the real environment wins). */
+  /** process.env over the values of $HERMES_HOME/.env (the real environment wins, unless empty). */
   env: Record<string, string | undefined>;
 }
 
@@ -28,7 +28,9 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; home?: string } =
   const errors: string[] = [];
 
   const dotenv = readDotEnv(path.join(home, ".env"), errors);
-  const env = { ...dotenv, ...processEnv };
+  // The real environment wins, but an empty variable is as good as unset: `OPENAI_API_KEY=` passed
+  // by an editor's agent settings must not hide the key a sign-in stored in .env.
+  const env = { ...dotenv, ...Object.fromEntries(Object.entries(processEnv).filter(([, value]) => value !== undefined && value !== "")) };
 
   let raw: unknown = {};
   let configFound = false;

@@ -113,3 +113,27 @@ test("fork and delete from the chat", async () => {
     await chat.close();
   }
 });
+
+test("no model yet: the prompt stays, a notice says what is missing and offers Sign in; once signed in the next prompt runs", async (t) => {
+  const model = scripted();
+  const keyless = { model: { provider: "openai", name: "fake-model", base_url: model.url, api_mode: "chat_completions" }, sessions: { auto_title: false } };
+  const chat = await chatWith(model.url, undefined, undefined, keyless);
+  t.after(() => chat.close());
+
+  await chat.session.prompt("hello before signing in");
+  const notice = await until("the sign-in notice", () => chat.store.state.items.find((i) => i.kind === "notice"));
+  assert.ok(notice.kind === "notice");
+  assert.equal(notice.action, "signIn");
+  assert.match(notice.text, /needs a model[\s\S]*No API key for provider "openai"/);
+  assert.doesNotMatch(notice.text, /authenticate|ACP/, "no protocol words for the user");
+  assert.ok(chat.store.state.items.some((i) => i.kind === "user" && i.text === "hello before signing in"), "the prompt stays in the transcript");
+
+  // What the sign-in box sends (extension/sign-in.ts): the method the agent advertised and the key.
+  const { agent, init } = await chat.host.connected();
+  assert.ok(init.authMethods?.some((m) => m.id === "openai-api-key"));
+  await agent.request(acp.methods.agent.authenticate, { methodId: "openai-api-key", _meta: { "hermes/apiKey": "sk-from-the-box-1" } });
+  model.enqueue({ text: "SIGNED-IN-REPLY" });
+  await chat.session.prompt("hello after");
+  await until("the reply", () => agentText(chat.store.state).includes("SIGNED-IN-REPLY"));
+  assert.equal(model.requests.at(-1)!.headers.authorization, "Bearer sk-from-the-box-1");
+});

@@ -23,9 +23,9 @@ export async function until<T>(what: string, check: () => T | undefined | false,
   }
 }
 
-export async function chatWith(modelUrl: string, existingHome?: string, existingProject?: string) {
+export async function chatWith(modelUrl: string, existingHome?: string, existingProject?: string, config: unknown = scriptedConfig(modelUrl)) {
   const home = existingHome ?? (await makeTempDir("hermes-ext-home-"));
-  writeFileSync(path.join(home, "config.yaml"), toYaml(scriptedConfig(modelUrl)));
+  writeFileSync(path.join(home, "config.yaml"), toYaml(config));
   const project = existingProject ?? (await makeTempDir("hermes-ext-project-"));
   const log = memoryLogger();
   const store = new ChatStore();
@@ -35,7 +35,7 @@ export async function chatWith(modelUrl: string, existingHome?: string, existing
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, text);
   });
-  const agentProcess = new AgentProcess(() => agentCommand(ROOT, { env: { HERMES_HOME: home } }), log);
+  const agentProcess = new AgentProcess(() => agentCommand(ROOT, { env: { HERMES_HOME: home, OPENAI_API_KEY: "" } }), log);
   let session!: ChatSession;
   const host = new AgentHost(
     agentProcess,

@@ -56,6 +56,16 @@ test("environment overrides beat config.yaml, and the real environment beats .en
   assert.equal(overridden.model.apiKeySource, "HERMES_API_KEY");
 });
 
+test("an empty variable in the environment does not hide the key in .env (an editor passing OPENAI_API_KEY=)", async () => {
+  const dir = await home({ "config.yaml": "model:\n  provider: openai\n  name: gpt-4.1\n", ".env": "OPENAI_API_KEY=sk-stored-by-sign-in\n" });
+  const model = resolveModel(loadConfig({ home: dir, env: { OPENAI_API_KEY: "" } }));
+  assert.ok(model.ok, model.ok ? "" : model.reason);
+  assert.equal(model.model.apiKey, "sk-stored-by-sign-in");
+  const real = resolveModel(loadConfig({ home: dir, env: { OPENAI_API_KEY: "sk-real-env" } }));
+  assert.ok(real.ok);
+  assert.equal(real.model.apiKey, "sk-real-env", "a set variable still wins");
+});
+
 test("errors name the file, the key and what is wrong", async () => {
   const dir = await home({ "config.yaml": "model:\n  provider: skynet\n  temperature: 9\nagent:\n  max_turns: zero\n" });
   const loaded = loadConfig({ home: dir, env: {} });

@@ -2,7 +2,7 @@
 // and user commands), applies them, and forwards them to the panel, which applies the same.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CheckpointState } from "./checkpoints";
-import type { Attachment, AttachmentSummary, ChatState, ConnectionStatus, QueuedPrompt, ReviewHunk, ReviewItem, SessionSummary } from "./types";
+import type { Attachment, AttachmentSummary, ChatState, ConnectionStatus, NoticeAction, QueuedPrompt, ReviewHunk, ReviewItem, SessionSummary } from "./types";
 
 export type ChatAction =
   | { type: "connection"; status: ConnectionStatus; message?: string; agent?: { name: string; version?: string } }
@@ -22,7 +22,7 @@ export type ChatAction =
   | { type: "userPrompt"; text: string; attachments: AttachmentSummary[]; isCommand: boolean }
   | { type: "turnStarted"; at: number }
   | { type: "turnEnded"; stopReason: string }
-  | { type: "notice"; severity: "info" | "warning" | "error"; text: string }
+  | { type: "notice"; severity: "info" | "warning" | "error"; text: string; action?: NoticeAction }
   /** `hunks`: an edit the card decides hunk by hunk. */
   | { type: "permissionRequested"; id: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[]; hunks?: ReviewHunk[] }
   | { type: "permissionHunkDecided"; id: string; hunk: number; decision: ReviewHunk["decision"] }

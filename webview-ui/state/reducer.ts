@@ -72,7 +72,7 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       return appendMarker(ended, { kind: "stopped" });
     }
     case "notice":
-      return append(state, { kind: "notice", id: localId("notice", state), severity: action.severity, text: action.text });
+      return append(state, { kind: "notice", id: localId("notice", state), severity: action.severity, text: action.text, ...(action.action ? { action: action.action } : {}) });
     case "permissionRequested":
       return append(state, {
         kind: "permission",

@@ -81,6 +81,7 @@ const toolCallUpdate = acpPayload<acp.ToolCallUpdate>({ ...toolCallFields, title
 
 const connectionStatus: z.ZodType<ConnectionStatus> = z.enum(["starting", "ready", "restarting", "failed", "stopped"]);
 const severity = z.enum(["info", "warning", "error"]);
+const noticeAction = z.enum(["signIn"]);
 const agentInfo = z.object({ name: text, version: text.optional() });
 const hunkDecision = z.enum(["pending", "accepted", "rejected"]);
 
@@ -155,7 +156,7 @@ const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
     embedded: z.boolean().optional(),
   }),
   z.object({ kind: z.literal("review"), ...reviewFields, status: reviewStatus }),
-  z.object({ kind: z.literal("notice"), id: text, severity, text, marker: z.enum(["stopped", "interrupted"]).optional() }),
+  z.object({ kind: z.literal("notice"), id: text, severity, text, action: noticeAction.optional(), marker: z.enum(["stopped", "interrupted"]).optional() }),
   z.object({ kind: z.literal("compaction"), id: text, status: text, summary: text.optional() }),
 ]);
 
@@ -197,7 +198,7 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion("typ
   z.object({ type: z.literal("userPrompt"), text, attachments: z.array(attachmentSummary), isCommand: z.boolean() }),
   z.object({ type: z.literal("turnStarted"), at: z.number() }),
   z.object({ type: z.literal("turnEnded"), stopReason: text }),
-  z.object({ type: z.literal("notice"), severity, text }),
+  z.object({ type: z.literal("notice"), severity, text, action: noticeAction.optional() }),
   z.object({ type: z.literal("permissionRequested"), id: text, toolCall: toolCallUpdate, options: z.array(permissionOption), hunks: z.array(reviewHunk).optional() }),
   z.object({ type: z.literal("permissionHunkDecided"), id: text, hunk: z.number().int().min(0), decision: hunkDecision }),
   z.object({ type: z.literal("permissionResolved"), id: text, outcome: text, optionKind: text.optional(), reason: text.optional() }),

@@ -101,11 +101,15 @@ export interface ReviewItem {
   hunks: ReviewHunk[];
   status: "pending" | "applied" | "rejected" | "cancelled";
 }
+/** A button a notice offers: "signIn" while the agent has no usable model (auth-required). */
+export type NoticeAction = "signIn";
+
 export interface NoticeItem {
   kind: "notice";
   id: string;
   severity: "info" | "warning" | "error";
   text: string;
+  action?: NoticeAction;
   /**
    * "stopped": the marker a turn stopped by the user ends with (a rule, not a box);
    * "interrupted": a turn cut short when the agent's process died (`text` says why).

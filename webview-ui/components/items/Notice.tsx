@@ -1,6 +1,8 @@
 // Info, warnings and errors from the host or the agent, inline in the transcript; and the
 // "Stopped" rule a turn the user stopped ends with, and the "Interrupted" one of a turn the
-// agent's process died in (both also replayed from the journal by session/load).
+// agent's process died in (both also replayed from the journal by session/load). A notice that
+// the agent has no usable model offers "Sign in…".
+import { post } from "../../bridge/vscode-api";
 import type { NoticeItem } from "../../state/types";
 import { Icon } from "../icons";
 
@@ -23,6 +25,11 @@ export function Notice({ item }: { item: NoticeItem }) {
     <div class={`notice notice-${item.severity}`} role={item.severity === "error" ? "alert" : undefined}>
       <Icon name={item.severity === "error" ? "error" : item.severity === "warning" ? "warning" : "info"} />
       <span>{item.text}</span>
+      {item.action === "signIn" && (
+        <button type="button" class="button small primary notice-action" data-testid="notice-sign-in" onClick={() => post({ type: "signIn" })}>
+          Sign in…
+        </button>
+      )}
     </div>
   );
 }
