@@ -51,11 +51,8 @@ function longTurn(model: ScriptedModel, answer = "Both files read."): void {
 }
 
 /** Resolves once the agent logged `message` (the review's end is not a protocol event when it learned nothing). */
-async function logged(hermes: InProcessAgent, message: string, count = 1): Promise<void> {
-  for (let waited = 0; hermes.logs.filter((line) => line.message === message).length < count; waited += 10) {
-    if (waited > 10_000) throw new Error(`no "${message}" log line`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+function logged(hermes: InProcessAgent, message: string, count = 1): Promise<void> {
+  return hermes.waitForLog(message, count);
 }
 
 test("learning.review on: a long turn is reviewed after its answer; the skill it saves is announced, listed, replayed and undone", async (t) => {
@@ -219,10 +216,7 @@ test("a prompt stops a running review and does not wait for it; the review runs 
     await hermes.prompt(sessionId, "compare a.txt and b.txt");
     await logged(hermes, "learning review started");
     // The review's call is hanging: the next prompt goes through at once.
-    for (let waited = 0; reviewRequests(model).length === 0; waited += 10) {
-      if (waited > 10_000) throw new Error("the review never called the model");
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
+    await model.waitForRequest(isReview, 10_000);
     model.enqueue({ text: "Here is the answer." });
     model.enqueue({ text: "Nothing to learn." });
     const response = await hermes.prompt(sessionId, "what is in a.txt?");

@@ -43,6 +43,8 @@ export interface LogLine {
 export interface InProcessAgent extends AcpPeer {
   /** What the agent app logged (its own logger; modules' loggers still go to stderr at error level). */
   logs: LogLine[];
+  /** Resolves once the app has logged `message` `count` times (some ends are no protocol event); rejects after timeoutMs. */
+  waitForLog(message: string, count?: number, timeoutMs?: number): Promise<void>;
   /** Closes the sessions it opened, then the connection; restores process.env. */
   close(): Promise<void>;
 }
@@ -61,7 +63,10 @@ export async function startAgent(options: InProcessOptions = {}): Promise<InProc
   else running = { home, agents: 1, restoreEnv: hermeticEnv({ ...options.env, HERMES_HOME: home }) };
 
   const logs: LogLine[] = [];
-  const log = recordingLogger(logs);
+  const logWaiters = new Set<() => void>();
+  const log = recordingLogger(logs, () => {
+    for (const wake of logWaiters) wake();
+  });
   const app = createAgentApp({
     version: "0.0.0-test",
     log,
@@ -82,6 +87,24 @@ export async function startAgent(options: InProcessOptions = {}): Promise<InProc
   return {
     ...peer,
     logs,
+    waitForLog: (message, count = 1, timeoutMs = 10_000) =>
+      new Promise<void>((resolve, reject) => {
+        const wake = () => {
+          if (logs.filter((line) => line.message === message).length < count) return;
+          cleanup();
+          resolve();
+        };
+        const timer = setTimeout(() => {
+          cleanup();
+          reject(new Error(`no "${message}" log line (${count} wanted) within ${timeoutMs} ms`));
+        }, timeoutMs);
+        const cleanup = () => {
+          clearTimeout(timer);
+          logWaiters.delete(wake);
+        };
+        logWaiters.add(wake);
+        wake();
+      }),
     close: async () => {
       try {
         peer.terminals.killAll();
@@ -147,9 +170,10 @@ function hermeticEnv(set: Record<string, string>): () => void {
   };
 }
 
-function recordingLogger(lines: LogLine[]): Logger {
+function recordingLogger(lines: LogLine[], logged: () => void): Logger {
   const at = (level: LogLine["level"]) => (message: string, fields?: Record<string, unknown>) => {
     lines.push({ level, message, ...(fields ? { fields } : {}) });
+    logged();
     if (level === "error") process.stderr.write(`[agent error] ${message}\n`);
   };
   return { debug: at("debug"), info: at("info"), warn: at("warn"), error: at("error") };

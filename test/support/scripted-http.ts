@@ -47,6 +47,10 @@ export interface ScriptedServer<R> {
   readonly openConnections: number;
   /** Resolves once at least n model requests were received; rejects after timeoutMs. */
   waitForRequests(n: number, timeoutMs?: number): Promise<RecordedRequest[]>;
+  /** Resolves once a received model request matches; rejects after timeoutMs. */
+  waitForRequest(match: (request: RecordedRequest) => boolean, timeoutMs?: number): Promise<RecordedRequest>;
+  /** Resolves once at least n streams were cut off by their client; rejects after timeoutMs. */
+  waitForAbortedStreams(n: number, timeoutMs?: number): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -166,7 +170,32 @@ export async function startScriptedServer<R extends BaseReply>(spec: ServerSpec<
       sendJson(res, reply.status, reply.errorBody ?? spec.errorBody(reply.status), reply.headers);
       return;
     }
-    await spec.respond(reply, request, res, new SseStream(res, reply, () => abortedStreams++));
+    await spec.respond(reply, request, res, new SseStream(res, reply, () => {
+      abortedStreams++;
+      for (const wake of waiters) wake();
+    }));
+  }
+
+  /** Resolves with `check()` once it gives a value: checked now and whenever a request arrives or a stream is cut off. */
+  function until<T>(check: () => T | undefined, timeoutMs: number, what: () => string): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const wake = () => {
+        const value = check();
+        if (value === undefined) return;
+        cleanup();
+        resolve(value);
+      };
+      const timer = setTimeout(() => {
+        cleanup();
+        reject(new Error(`timed out waiting for ${what()}`));
+      }, timeoutMs);
+      const cleanup = () => {
+        clearTimeout(timer);
+        waiters.delete(wake);
+      };
+      waiters.add(wake);
+      wake();
+    });
   }
 
   await new Promise<void>((resolve, reject) => {
@@ -189,23 +218,13 @@ export async function startScriptedServer<R extends BaseReply>(spec: ServerSpec<
       return sockets.size;
     },
     waitForRequests(n, timeoutMs = 5000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          if (requests.length < n) return;
-          cleanup();
-          resolve(requests.slice());
-        };
-        const timer = setTimeout(() => {
-          cleanup();
-          reject(new Error(`timed out waiting for ${n} requests (got ${requests.length})`));
-        }, timeoutMs);
-        const cleanup = () => {
-          clearTimeout(timer);
-          waiters.delete(check);
-        };
-        waiters.add(check);
-        check();
-      });
+      return until(() => (requests.length >= n ? requests.slice() : undefined), timeoutMs, () => `${n} requests (got ${requests.length})`);
+    },
+    waitForRequest(match, timeoutMs = 5000) {
+      return until(() => requests.find(match), timeoutMs, () => `a matching request (got ${requests.length})`);
+    },
+    waitForAbortedStreams(n, timeoutMs = 5000) {
+      return until(() => (abortedStreams >= n ? true : undefined), timeoutMs, () => `${n} aborted streams (got ${abortedStreams})`).then(() => {});
     },
     close() {
       return new Promise<void>((resolve) => {
