@@ -83,9 +83,12 @@ export class AcpSession {
 
   private unwatchMcp?: () => void;
 
-  /** Calls `listener` when the session's MCP servers change (one listener: the latest client's). */
+  private mcpListener?: () => void;
+
+  /** Calls `listener` when the session's MCP servers change (one listener: the latest client's; kept across /reload-mcp). */
   watchMcp(listener: () => void): void {
     this.unwatchMcp?.();
+    this.mcpListener = listener;
     this.unwatchMcp = this.mcp?.onChange(listener);
   }
 
@@ -101,7 +104,10 @@ export class AcpSession {
     const previous = this.mcp;
     this.mcp = bridge;
     this.agent.tools.setExtra(bridge);
+    if (bridge && this.mcpListener) this.unwatchMcp = bridge.onChange(this.mcpListener);
     await previous?.close();
+    // A reload (/reload-mcp): the client's command list follows the new servers' prompts.
+    if (previous && !this.closed) this.mcpListener?.();
   }
 
   private readonly closeHooks = new Set<() => void>();

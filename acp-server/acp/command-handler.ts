@@ -11,6 +11,8 @@ import type { AgentRuntime } from "./agent-runtime";
 import { COMMANDS, type Command } from "./commands";
 import { setModel } from "./session-settings";
 import { learnedCommand } from "./learned-commands";
+import { reloadMcp } from "./mcp-session";
+import { toolsCommand } from "./tools-command";
 import { skillsListing } from "./skill-commands";
 import { compressionSettings } from "./turn-settings";
 import type { AcpTurnObserver } from "./turn-observer";
@@ -96,6 +98,10 @@ export async function runCommand(
       return say(`Hermes ${VERSION}`);
     case "mcp":
       return say(describeServers(session.mcp?.states() ?? []));
+    case "reload-mcp":
+      return say(await reloadMcp(runtime, session, log));
+    case "tools":
+      return say(toolsCommand(agent, command.argument));
     case "agents":
       return say(describeAgents(agentCatalog(runtime.loaded.config.delegation.acp_agents)));
   }

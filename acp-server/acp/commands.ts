@@ -15,6 +15,8 @@ export const COMMANDS: acp.AvailableCommand[] = [
   { name: "title", description: "Set this session's title", input: { hint: "new title" } },
   { name: "version", description: "Show Hermes's version" },
   { name: "mcp", description: "MCP servers: status and tool counts (their prompts are /mcp:<server>:<prompt>)" },
+  { name: "reload-mcp", description: "Reconnect the MCP servers (config.yaml read again) and refresh their tools, in this session" },
+  { name: "tools", description: "Tools by toolset, on or off; /tools enable|disable <tool or toolset> toggles them for this session", input: { hint: "enable|disable <name> (empty: list)" } },
   { name: "agents", description: "Agents delegate_task can hand tasks to, and which are installed" },
   { name: "steer", description: "Guide the running turn without stopping it: the note reaches the model at its next step", input: { hint: "guidance" } },
   { name: "queue", description: "Prompts waiting behind the running turn; /queue clear drops them", input: { hint: "clear (empty: list)" } },

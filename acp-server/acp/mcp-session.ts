@@ -4,6 +4,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentRuntime } from "./agent-runtime";
 import type { McpBridge } from "../mcp/bridge";
+import type { AcpSession } from "./acp-session";
 import { clientServerSpec, configServerSpecs, mergeServerSpecs, type McpServerSpec } from "../mcp/server-spec";
 import { argumentHint, mcpPromptCommandName } from "../mcp/prompt-command";
 import type { Logger } from "../util/log";
@@ -41,6 +42,26 @@ export async function openMcpBridge(runtime: AgentRuntime, specs: McpServerSpec[
   const bridge = new McpBridge(specs, cwd, log);
   await bridge.settle(runtime.loaded.config.mcp.connect_wait * 1000);
   return bridge;
+}
+
+/**
+ * /reload-mcp: config.yaml's mcp_servers read again, merged with the editor's, and a new bridge
+ * in place of the session's (the old servers are stopped once it is in). The session and its
+ * frozen prompt stay: MCP tools are listed per request, never in the prompt. Returns the /mcp text.
+ */
+export async function reloadMcp(runtime: AgentRuntime, session: AcpSession, log: Logger): Promise<string> {
+  const [{ loadConfig }, { describeServers }] = await Promise.all([import("../config/load"), import("../mcp/bridge")]);
+  const fresh = loadConfig({ home: runtime.loaded.home });
+  if (fresh.error) return `config.yaml could not be read, so the MCP servers were left as they are: ${fresh.error}`;
+  let specs: McpServerSpec[];
+  try {
+    specs = mergeServerSpecs(clientMcpSpecs(session.mcpServers), configServerSpecs(fresh.config.mcp_servers, fresh.env, fresh.configPath), () => {});
+  } catch (error) {
+    return `The MCP servers were left as they are: ${(error as Error).message}`;
+  }
+  const bridge = await openMcpBridge(runtime, specs, session.agent.cwd, log);
+  await session.setMcp(bridge);
+  return `Reconnected the MCP servers.\n${describeServers(bridge?.states() ?? [])}`;
 }
 
 /** `/mcp:<server>:<prompt>` for every prompt of the session's ready servers. */

@@ -219,7 +219,10 @@ export class SessionHub {
     // The agent's session owns the journal from here on: the edge never writes to it.
     const recorder = new SessionRecorder(runtime.sessions, meta.id, restored.nextSeq, this.options.log);
     const modelId = restored.modelId && runtime.findModel(restored.modelId) ? restored.modelId : undefined;
-    const agent = new AgentSession(meta.id, meta.cwd, mode, { recorder, tools: new SessionTools(runtime.tools), restored: { ...restored, modelId }, extraRoots });
+    const tools = new SessionTools(runtime.tools);
+    // config.yaml's tools.enabled / disabled, then the session's own /tools toggles.
+    tools.configure(runtime.loaded.config.tools, new Map(Object.entries(restored.toolToggles ?? {})));
+    const agent = new AgentSession(meta.id, meta.cwd, mode, { recorder, tools, restored: { ...restored, modelId }, extraRoots });
     if (rootsChanged && runtime.sessions.owns(meta.id)) agent.recordExtraRoots();
     const session = new AcpSession(agent, mcpServers);
     this.live.set(meta.id, session);

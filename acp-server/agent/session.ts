@@ -342,6 +342,34 @@ export class AgentSession {
     this.model = modelId;
   }
 
+  /**
+   * Turns a tool or toolset on or off for this session, durably. When the tools the prompt
+   * names change, the frozen prompt is built again at the next turn (one prompt-cache miss);
+   * otherwise it stays byte-identical. Returns whether the set of tools changed.
+   */
+  toggleTools(selector: string, on: boolean): boolean {
+    const before = this.tools.known().filter((tool) => this.tools.allows(tool)).map((tool) => tool.name).join();
+    const builtinBefore = this.tools.builtin().map((tool) => tool.name).join();
+    const previous = this.tools.toggles;
+    this.tools.toggle(selector, on);
+    try {
+      this.recorder?.settings({ toolToggles: Object.fromEntries(this.tools.toggles) });
+    } catch (error) {
+      this.tools.configureToggles(previous); // not durable (another process owns the session): not applied either
+      throw error;
+    }
+    if (this.tools.builtin().map((tool) => tool.name).join() !== builtinBefore) this.prompt = undefined;
+    return this.tools.known().filter((tool) => this.tools.allows(tool)).map((tool) => tool.name).join() !== before;
+  }
+
+  /** Drops every /tools toggle (back to config.yaml's selection), durably; the prompt as toggleTools says. */
+  resetToolToggles(): void {
+    const builtinBefore = this.tools.builtin().map((tool) => tool.name).join();
+    this.recorder?.settings({ toolToggles: {} });
+    this.tools.configureToggles(new Map());
+    if (this.tools.builtin().map((tool) => tool.name).join() !== builtinBefore) this.prompt = undefined;
+  }
+
   /** Journals the extra roots this session was reopened with (they differ from the journal's last). */
   recordExtraRoots(): void {
     this.recorder?.settings({ additionalDirectories: [...this.extraRoots] });

@@ -234,6 +234,16 @@ export const LoggingConfigSchema = z
   })
   .strict();
 
+/** Which tools the model is offered: tool names (`terminal`) or toolsets (`file`, `mcp`, `mcp-<server>`). */
+export const ToolsConfigSchema = z
+  .object({
+    /** When non-empty, only these tools and toolsets are on. */
+    enabled: z.array(z.string().min(1)).default([]),
+    /** Tools and toolsets turned off (after `enabled`; a tool's own name beats its toolset). */
+    disabled: z.array(z.string().min(1)).default([]),
+  })
+  .strict();
+
 export const ConfigSchema = z
   .object({
     model: ModelEntrySchema.default(ModelEntrySchema.parse({})),
@@ -262,6 +272,7 @@ export const ConfigSchema = z
     mcp_servers: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
     web: WebConfigSchema.default(WebConfigSchema.parse({})),
+    tools: ToolsConfigSchema.default(ToolsConfigSchema.parse({})),
   })
   // Unknown top-level sections are tolerated: later versions (memory, skills, mcp_servers...)
   // add them, and an older binary must still start on a newer config.

@@ -17,6 +17,8 @@ export interface RestoredSession {
   modelId?: string;
   /** The extra roots the session last had (meta, then the latest update that changed them). */
   additionalDirectories: string[];
+  /** The session's /tools toggles, as last journaled. */
+  toolToggles?: Record<string, boolean>;
   systemPrompt?: string;
   /** Tool call ids shown to the client so far (new ones must not collide). */
   toolCallIds: string[];
@@ -58,6 +60,7 @@ export function restoreSession(meta: SessionMeta, records: JournalRecord[]): Res
         if (record.mode !== undefined) restored.mode = record.mode;
         if (record.modelId !== undefined) restored.modelId = record.modelId;
         if (record.additionalDirectories !== undefined) restored.additionalDirectories = record.additionalDirectories;
+        if (record.toolToggles !== undefined) restored.toolToggles = record.toolToggles;
         if (record.systemPrompt !== undefined) restored.systemPrompt = record.systemPrompt;
         if (record.reset) {
           restored.history = [];

@@ -85,6 +85,7 @@ function build() {
       mode: z.string().optional(),
       modelId: z.string().optional(),
       additionalDirectories: z.array(z.string()).optional(),
+      toolToggles: z.record(z.string(), z.boolean()).optional(),
       tokens: z.number().optional(),
       systemPrompt: z.string().optional(),
       reset: z.boolean().optional(),
@@ -244,6 +245,7 @@ export function isPlainRecord(value: unknown): boolean {
         optStr(value.mode) &&
         optStr(value.modelId) &&
         (value.additionalDirectories === undefined || every(value.additionalDirectories, isStr)) &&
+        (value.toolToggles === undefined || (isObj(value.toolToggles) && Object.values(value.toolToggles).every((on) => typeof on === "boolean"))) &&
         optNum(value.tokens) &&
         optStr(value.systemPrompt) &&
         (value.reset === undefined || typeof value.reset === "boolean") &&

@@ -65,6 +65,8 @@ type JournalEntry =
       modelId?: string;
       /** The workspace's extra roots changed (a load or resume with another list): the whole new list. */
       additionalDirectories?: string[];
+      /** The session's /tools toggles after a change (tool or toolset name → on), all of them. */
+      toolToggles?: Record<string, boolean>;
       /** Tokens used by one model call (added to the session's counter). */
       tokens?: number;
       /** The frozen system prompt, kept so a reloaded session sends the same bytes (prompt cache). */

@@ -2,6 +2,7 @@
 // (tools/all-tools.ts), and a session's view of it. No zod here: sessions are created on the
 // handshake's heels, before the tools (and their schemas) need to load.
 import type { ToolDefinition } from "./registry";
+import { toolIsOn, withToggle, type ToolSelection } from "./tool-selection";
 
 /** A set of tools by name, built from an explicit list (tools/all-tools.ts builds the agent's). */
 export class ToolRegistry {
@@ -46,6 +47,10 @@ export interface SessionToolSource {
  */
 export class SessionTools {
   private extra?: SessionToolSource;
+  /** config.yaml's tools.enabled / tools.disabled (the root session's; subagents see their parent's). */
+  private selection: ToolSelection = {};
+  /** The session's own /tools toggles (name or toolset → on/off). */
+  private toggleMap: ReadonlyMap<string, boolean> = new Map();
 
   constructor(
     readonly registry: ToolRegistry = new ToolRegistry([]),
@@ -63,9 +68,43 @@ export class SessionTools {
     return new SessionTools(this.registry, (tool) => this.filter(tool) && filter(tool), this);
   }
 
+  /** Applies config.yaml's tool selection and the session's saved toggles (a root session's, at its start). */
+  configure(selection: ToolSelection, toggles: ReadonlyMap<string, boolean> = new Map()): void {
+    this.selection = selection;
+    this.toggleMap = new Map(toggles);
+  }
+
+  /** Replaces the session's toggles (a root session's). */
+  configureToggles(toggles: ReadonlyMap<string, boolean>): void {
+    if (this.parent) return this.parent.configureToggles(toggles);
+    this.toggleMap = new Map(toggles);
+  }
+
+  /** The session's toggles (journaled, shown by /tools). */
+  get toggles(): ReadonlyMap<string, boolean> {
+    return this.parent ? this.parent.toggles : this.toggleMap;
+  }
+
+  /** Turns a tool or toolset on or off for this session. */
+  toggle(selector: string, on: boolean): void {
+    if (this.parent) return this.parent.toggle(selector, on);
+    this.toggleMap = withToggle(this.toggleMap, selector, on, this.known());
+  }
+
+  /** Whether the config and the session's toggles leave `tool` on (availability and narrowing aside). */
+  isOn(tool: ToolDefinition): boolean {
+    if (this.parent) return this.parent.isOn(tool);
+    return toolIsOn(tool, this.selection, this.toggleMap);
+  }
+
+  /** Every tool the session knows, on or off (the registry's available ones, then its own): /tools lists them. */
+  known(): ToolDefinition[] {
+    return [...this.registry.list().filter((tool) => this.filter(tool)), ...this.own().filter((tool) => isAvailable(tool) && this.filter(tool))];
+  }
+
   /** True when the session may call `tool` now. */
   allows(tool: ToolDefinition): boolean {
-    return isAvailable(tool) && this.filter(tool);
+    return isAvailable(tool) && this.filter(tool) && this.isOn(tool);
   }
 
   /** A tool by name among the registry's and then the session's own, whether or not it is allowed. */
@@ -81,7 +120,7 @@ export class SessionTools {
 
   /** The registry's tools the session may call (what the frozen system prompt names). */
   builtin(): ToolDefinition[] {
-    return this.registry.list().filter((tool) => this.filter(tool));
+    return this.registry.list().filter((tool) => this.filter(tool) && this.isOn(tool));
   }
 
   private own(): ToolDefinition[] {
