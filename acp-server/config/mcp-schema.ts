@@ -41,5 +41,3 @@ export const McpSettingsSchema = z
   })
   .strict();
 
-export type McpServerEntry = z.infer<typeof McpServerEntrySchema>;
-export type McpSettings = z.infer<typeof McpSettingsSchema>;

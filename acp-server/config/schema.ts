@@ -280,7 +280,6 @@ export const ConfigSchema = z
 
 export type HermesConfig = z.infer<typeof ConfigSchema>;
 export type ModelEntry = z.infer<typeof ModelEntrySchema>;
-export type ModelConfig = ModelEntry;
 export type Price = z.infer<typeof PriceSchema>;
 export type ApprovalRule = z.infer<typeof ApprovalRuleSchema>;
 export type DelegationConfig = z.infer<typeof DelegationConfigSchema>;

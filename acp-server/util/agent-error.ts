@@ -77,7 +77,6 @@ export const invalidParams = (message: string, data: Record<string, unknown> = {
 export const invalidRequest = (message: string, data: Record<string, unknown> = {}) => new AgentError("invalid_request", message, data);
 export const unknownSession = (sessionId: string) => new AgentError("unknown_session", `session ${sessionId} not found`, { sessionId });
 export const notFound = (uri: string) => new AgentError("not_found", `not found: ${uri}`, { uri });
-export const internalFailure = (message: string, data: Record<string, unknown> = {}) => new AgentError("internal", message, data);
 
 /** One line for a terminal: the message of an AgentError, a labelled message for anything else. */
 export function agentErrorText(error: unknown): string {
