@@ -16,6 +16,8 @@ declare const HERMES_VERSION: string | undefined;
 export interface ClientHandlers {
   update(notification: acp.SessionNotification): void;
   requestPermission: (params: acp.RequestPermissionRequest, signal: AbortSignal) => Promise<acp.RequestPermissionResponse>;
+  /** The agent's questions (form elicitation); advertised as `elicitation: {form: {}}` when present. */
+  elicitation?: (params: acp.CreateElicitationRequest, signal: AbortSignal) => Promise<acp.CreateElicitationResponse>;
   fs?: {
     read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
     write(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
@@ -69,6 +71,8 @@ export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: Cl
       }
     })
     .onRequest(acp.methods.client.session.requestPermission, logged("session/request_permission", handlers.requestPermission));
+  const elicitation = handlers.elicitation;
+  if (elicitation) app = app.onRequest(acp.methods.client.elicitation.create, logged("elicitation/create", elicitation));
   const fs = handlers.fs;
   if (fs) {
     app = app
@@ -100,7 +104,7 @@ export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: Cl
       connection.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
         // `_meta`: terminal/create commands are wrapped in the sandbox policy Hermes sends (terminal-sandbox.ts).
-        clientCapabilities: { fs: { readTextFile: !!fs, writeTextFile: !!fs }, terminal: !!terminal, ...(terminal ? { _meta: SANDBOX_CAPABILITY } : {}) },
+        clientCapabilities: { fs: { readTextFile: !!fs, writeTextFile: !!fs }, terminal: !!terminal, ...(elicitation ? { elicitation: { form: {} } } : {}), ...(terminal ? { _meta: SANDBOX_CAPABILITY } : {}) },
         clientInfo: CLIENT_INFO,
       }),
   };

@@ -21,6 +21,7 @@ import { handlePanelMessage } from "./panel-messages";
 import { OutputDocuments } from "./output-documents";
 import { isSpillFile, OutputSpill } from "./output-spill";
 import { PermissionBroker } from "./permissions";
+import { QuestionBroker } from "./questions";
 import { signIn, signOut } from "./sign-in";
 import { TerminalFeed } from "./terminal-feed";
 import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd, workspaceExtraRoots } from "./settings";
@@ -37,6 +38,7 @@ export class ChatController implements vscode.Disposable {
   readonly store = new ChatStore();
   readonly reviews: EditReviews;
   readonly permissions: PermissionBroker;
+  readonly questions: QuestionBroker;
   readonly diffView = new DiffView();
   /** "Open diff" on edits, and deciding them from the diff editor. */
   readonly diffDecisions: DiffDecisions = new DiffDecisions(this);
@@ -69,6 +71,7 @@ export class ChatController implements vscode.Disposable {
       // One decision per edit: hunks decided in the permission card are what its write applies.
       { perHunk: () => reviewEdits() === "perHunk", decided: (edit) => this.reviews.approve(edit) },
     );
+    this.questions = new QuestionBroker(dispatch);
     const files = new EditorFiles(this.reviews, reviewEdits);
     const process = new AgentProcess(() => agentCommand(extensionUri.fsPath, agentSettings()), log);
     this.agent = new AgentHost(
@@ -76,6 +79,7 @@ export class ChatController implements vscode.Disposable {
       {
         update: (notification) => this.session.onUpdate(notification),
         requestPermission: (params, signal) => this.permissions.request(params, signal),
+        elicitation: (params, signal) => this.questions.request(params, signal),
         fs: { read: (params) => files.read(params), write: (params, signal) => files.write(params, signal) },
         terminal: {
           create: (params) => this.terminals.create(params),
@@ -96,6 +100,7 @@ export class ChatController implements vscode.Disposable {
       readText: documentText,
       cancelPending: () => {
         this.permissions.cancelAll();
+        this.questions.cancelAll();
         this.reviews.cancelAll();
       },
       log,

@@ -239,6 +239,21 @@ export class ChatSession {
     await this.run(text, []);
   }
 
+  /**
+   * Guidance for the running turn (/steer), sent at once rather than queued; the agent shows it in
+   * the transcript where the turn applies it. With no turn running it is an ordinary prompt.
+   */
+  async steer(text: string): Promise<void> {
+    const sessionId = this.sessionId;
+    if (!sessionId || !this.busy) return this.prompt(text);
+    try {
+      const { agent } = await this.deps.connected();
+      await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: `/steer ${text}` }] });
+    } catch (error) {
+      this.store.dispatch({ type: "notice", severity: "error", text: `Could not steer the turn: ${userMessage(error)}` });
+    }
+  }
+
   cancelQueued(id: string): void {
     this.queue = this.queue.filter((q) => q.id !== id);
     this.store.dispatch({ type: "queueChanged", queue: [...this.queue] });

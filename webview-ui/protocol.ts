@@ -25,6 +25,10 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("cancelQueued"), id }),
   /** `reason`: the user's words with a rejection ("No, do this instead…"), passed on to the model. */
   z.object({ type: z.literal("permission"), id, optionId: id, reason: z.string().max(4000).optional() }),
+  /** The answer to the agent's question (`answer` absent: declined). */
+  z.object({ type: z.literal("question"), id, answer: z.string().max(4000).optional() }),
+  /** Guidance for the running turn (/steer), sent at once instead of queued. */
+  z.object({ type: z.literal("steer"), text: z.string().min(1).max(100_000) }),
   z.object({ type: z.literal("reviewHunk"), id, hunk: z.number().int().min(0), decision: z.enum(["accepted", "rejected", "pending"]) }),
   z.object({ type: z.literal("reviewAll"), id, decision: z.enum(["accepted", "rejected"]) }),
   /** One hunk of an edit decided in its permission card (by the card's id). */

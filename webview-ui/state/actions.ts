@@ -2,7 +2,7 @@
 // and user commands), applies them, and forwards them to the panel, which applies the same.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CheckpointState } from "./checkpoints";
-import type { Attachment, AttachmentSummary, ChatState, ConnectionStatus, NoticeAction, QueuedPrompt, ReviewHunk, ReviewItem, SessionSummary } from "./types";
+import type { Attachment, AttachmentSummary, ChatState, ConnectionStatus, NoticeAction, QuestionItem, QueuedPrompt, ReviewHunk, ReviewItem, SessionSummary } from "./types";
 
 export type ChatAction =
   | { type: "connection"; status: ConnectionStatus; message?: string; agent?: { name: string; version?: string } }
@@ -28,6 +28,9 @@ export type ChatAction =
   | { type: "permissionHunkDecided"; id: string; hunk: number; decision: ReviewHunk["decision"] }
   /** `optionKind`: the chosen option's kind (a rejection marks the tool call "rejected by you"); `reason`: the user's words with it. */
   | { type: "permissionResolved"; id: string; outcome: string; optionKind?: string; reason?: string }
+  /** The agent asks a question (elicitation/create); answered or not, `questionResolved` closes it. */
+  | { type: "questionAsked"; question: Omit<QuestionItem, "kind" | "outcome"> }
+  | { type: "questionResolved"; id: string; answered: boolean; text: string }
   | { type: "reviewRequested"; review: Omit<ReviewItem, "kind" | "status"> }
   | { type: "reviewHunkDecided"; id: string; hunk: number; decision: "accepted" | "rejected" | "pending" }
   | { type: "reviewResolved"; id: string; status: ReviewItem["status"] }

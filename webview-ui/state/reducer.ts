@@ -96,6 +96,10 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       if (!action.optionKind?.startsWith("reject") || asked?.kind !== "permission") return answered;
       return patch(answered, asked.toolCallId, (item) => (item.kind === "tool" ? { ...item, rejected: true } : item));
     }
+    case "questionAsked":
+      return append(state, { kind: "question", ...action.question });
+    case "questionResolved":
+      return patch(state, action.id, (item) => (item.kind === "question" ? { ...item, outcome: { answered: action.answered, text: action.text } } : item));
     case "reviewRequested":
       return append(state, { kind: "review", status: "pending", ...action.review });
     case "reviewHunkDecided":
@@ -142,6 +146,10 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
 function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
   switch (update.sessionUpdate) {
     case "user_message_chunk": {
+      // A /steer note where the turn applied it (live or replayed): guidance inside the turn, not a prompt.
+      if (update._meta?.["hermes/steer"] === true) {
+        return append(state, { kind: "steer", id: localId("steer", state), text: blockText(update.content) });
+      }
       // Only replays (session/load) echo user messages; live prompts were added by userPrompt.
       const text = blockText(update.content);
       const attachments = attachmentsOf(update.content);
@@ -276,6 +284,7 @@ function cancelPending(state: ChatState): ChatState {
   let next = state;
   for (const item of state.items) {
     if (item.kind === "permission" && item.outcome === undefined) next = patch(next, item.id, () => ({ ...item, outcome: "cancelled" }));
+    if (item.kind === "question" && item.outcome === undefined) next = patch(next, item.id, () => ({ ...item, outcome: { answered: false, text: "cancelled" } }));
   }
   return next;
 }

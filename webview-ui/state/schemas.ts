@@ -125,6 +125,13 @@ export const checkpointStateSchema: z.ZodType<CheckpointState> = z.object({
   turns: z.array(checkpointTurn),
 });
 
+const questionFields = {
+  id: text,
+  message: text,
+  field: text,
+  choices: z.array(z.object({ value: text, title: text, description: text.optional() })).optional(),
+};
+
 const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("user"), id: text, text, attachments: z.array(attachmentSummary), messageId: text.optional(), turn: z.number(), command: z.boolean().optional() }),
   z.object({ kind: z.literal("agent"), id: text, text, messageId: text.optional() }),
@@ -158,6 +165,8 @@ const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("review"), ...reviewFields, status: reviewStatus }),
   z.object({ kind: z.literal("notice"), id: text, severity, text, action: noticeAction.optional(), marker: z.enum(["stopped", "interrupted"]).optional() }),
   z.object({ kind: z.literal("compaction"), id: text, status: text, summary: text.optional() }),
+  z.object({ kind: z.literal("question"), ...questionFields, outcome: z.object({ answered: z.boolean(), text }).optional() }),
+  z.object({ kind: z.literal("steer"), id: text, text }),
 ]);
 
 const terminalOutput: z.ZodType<TerminalOutput> = z.object({
@@ -202,6 +211,8 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion("typ
   z.object({ type: z.literal("permissionRequested"), id: text, toolCall: toolCallUpdate, options: z.array(permissionOption), hunks: z.array(reviewHunk).optional() }),
   z.object({ type: z.literal("permissionHunkDecided"), id: text, hunk: z.number().int().min(0), decision: hunkDecision }),
   z.object({ type: z.literal("permissionResolved"), id: text, outcome: text, optionKind: text.optional(), reason: text.optional() }),
+  z.object({ type: z.literal("questionAsked"), question: z.object(questionFields) }),
+  z.object({ type: z.literal("questionResolved"), id: text, answered: z.boolean(), text }),
   z.object({ type: z.literal("reviewRequested"), review: z.object(reviewFields) }),
   z.object({ type: z.literal("reviewHunkDecided"), id: text, hunk: z.number().int().min(0), decision: hunkDecision }),
   z.object({ type: z.literal("reviewResolved"), id: text, status: z.custom<ReviewItem["status"]>((value) => reviewStatus.safeParse(value).success) }),

@@ -123,7 +123,27 @@ export interface CompactionItem {
   summary?: string;
 }
 
-export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PermissionItem | ReviewItem | NoticeItem | CompactionItem;
+/** The agent's question (elicitation/create, from the clarify tool): pick a choice or type an answer. */
+export interface QuestionItem {
+  kind: "question";
+  /** The host's id for the pending elicitation. */
+  id: string;
+  message: string;
+  /** The form field the answer goes in. */
+  field: string;
+  /** Choices to pick from; none: a free-text answer. */
+  choices?: { value: string; title: string; description?: string }[];
+  /** The answer given, or "declined" / "cancelled" (`answered` false); undefined while waiting. */
+  outcome?: { answered: boolean; text: string };
+}
+/** Guidance the user sent during a turn (/steer), where the turn applied it. */
+export interface SteerItem {
+  kind: "steer";
+  id: string;
+  text: string;
+}
+
+export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PermissionItem | ReviewItem | NoticeItem | CompactionItem | QuestionItem | SteerItem;
 
 export interface QueuedPrompt {
   id: string;

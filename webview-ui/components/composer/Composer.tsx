@@ -16,6 +16,7 @@ import { AttachmentChip } from "./AttachmentChip";
 import { pasteImages } from "./paste-image";
 import { Suggestions, SUGGESTIONS_ID, type Suggestion } from "./Suggestions";
 import { useMentionResults } from "./use-mentions";
+import { isSteerKey, SteerButton } from "./SteerButton";
 
 interface Props {
   running: boolean;
@@ -81,8 +82,23 @@ export const Composer = memo(function Composer({ running, commands, attachments,
     setDraft("");
   };
 
+  // While a turn runs: guidance for it now, instead of a prompt after it (SteerButton.tsx).
+  const steer = () => {
+    const text = draft.trim();
+    if (!text) return;
+    post({ type: "steer", text });
+    rememberSent(text);
+    recall.current = -1;
+    setDraft("");
+  };
+
   const onKeyDown = (e: KeyboardEvent) => {
     if (e.isComposing) return;
+    if (running && isSteerKey(e)) {
+      e.preventDefault();
+      steer();
+      return;
+    }
     if (suggestions.length > 0) {
       if (e.key === "ArrowDown" || e.key === "ArrowUp") {
         e.preventDefault();
@@ -162,7 +178,7 @@ export const Composer = memo(function Composer({ running, commands, attachments,
           data-testid="composer"
           rows={1}
           value={draft}
-          placeholder={running ? "Queue a follow-up…" : "Ask Hermes — / for commands, @ for files"}
+          placeholder={running ? "Steer this turn (Ctrl+Enter) or queue a follow-up (Enter)…" : "Ask Hermes — / for commands, @ for files"}
           aria-label="Message Hermes"
           aria-autocomplete="list"
           aria-controls={suggestions.length > 0 ? SUGGESTIONS_ID : undefined}
@@ -195,7 +211,8 @@ export const Composer = memo(function Composer({ running, commands, attachments,
               <Icon name="stop" />
             </button>
           )}
-          <button type="button" class="send" data-testid="send" title={running ? "Queue message (Enter)" : "Send (Enter)"} aria-label={running ? "Queue message" : "Send message"} disabled={!canSend} onClick={send}>
+          {running && <SteerButton disabled={!draft.trim()} onSteer={steer} />}
+          <button type="button" class="send" data-testid="send" title={running ? "Queue: send after this turn (Enter)" : "Send (Enter)"} aria-label={running ? "Queue message" : "Send message"} disabled={!canSend} onClick={send}>
             <Icon name="send" />
           </button>
         </div>

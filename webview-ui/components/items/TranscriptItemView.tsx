@@ -6,7 +6,9 @@ import { AgentMessage } from "./AgentMessage";
 import { Compaction } from "./Compaction";
 import { Notice } from "./Notice";
 import { PermissionCard } from "./PermissionCard";
+import { QuestionCard } from "./QuestionCard";
 import { ReviewCard } from "./ReviewCard";
+import { SteerNote } from "./SteerNote";
 import { Thought } from "./Thought";
 import { ToolCard } from "./ToolCard";
 import { UserMessage } from "./UserMessage";
@@ -30,6 +32,10 @@ function ItemBody({ item, streaming }: { item: TranscriptItem; streaming: boolea
       return <Notice item={item} />;
     case "compaction":
       return <Compaction item={item} />;
+    case "question":
+      return <QuestionCard item={item} />;
+    case "steer":
+      return <SteerNote item={item} />;
   }
 }
 

@@ -1,0 +1,61 @@
+// The agent's questions (elicitation/create in form mode; Hermes's clarify tool) as a card in the
+// panel: one field, a choice from titled options or a line of text. The card's answer, a decline,
+// or the turn's cancellation answers the request; a form this panel cannot show (several fields,
+// types other than text) is declined at once, so the agent goes on. No vscode import.
+import type * as acp from "@agentclientprotocol/sdk/unstable";
+import type { ChatAction } from "../webview-ui/state/actions";
+import type { QuestionItem } from "../webview-ui/state/types";
+
+interface Pending {
+  field: string;
+  choices?: QuestionItem["choices"];
+  resolve(response: acp.CreateElicitationResponse): void;
+}
+
+type StringField = { type?: string; title?: string | null; enum?: string[] | null; oneOf?: { const: string; title: string; description?: string | null }[] | null };
+
+export class QuestionBroker {
+  private readonly pending = new Map<string, Pending>();
+  private next = 1;
+
+  constructor(private readonly dispatch: (action: ChatAction) => void) {}
+
+  request(params: acp.CreateElicitationRequest, signal?: AbortSignal): Promise<acp.CreateElicitationResponse> {
+    const form = params as { mode: string; message: string; requestedSchema?: { properties?: Record<string, StringField> } };
+    const fields = Object.entries(form.requestedSchema?.properties ?? {});
+    const [entry] = fields;
+    if (form.mode !== "form" || fields.length !== 1 || !entry || entry[1].type !== "string") return Promise.resolve({ action: "decline" });
+    const [field, schema] = entry;
+    const choices = schema.oneOf?.map((o) => ({ value: o.const, title: o.title, ...(o.description ? { description: o.description } : {}) })) ?? schema.enum?.map((value) => ({ value, title: value }));
+    const id = `question-${this.next++}`;
+    const answer = new Promise<acp.CreateElicitationResponse>((resolve) => this.pending.set(id, { field, ...(choices?.length ? { choices } : {}), resolve }));
+    this.dispatch({ type: "questionAsked", question: { id, message: form.message, field, ...(choices?.length ? { choices } : {}) } });
+    signal?.addEventListener("abort", () => this.close(id, { action: "cancel" }, "cancelled"), { once: true });
+    return answer;
+  }
+
+  /** The card's answer (`answer` undefined: declined); false when that question is no longer open or the answer is not a choice. */
+  answer(id: string, answer: string | undefined): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    const text = answer?.trim();
+    if (!text) return this.close(id, { action: "decline" }, "declined");
+    if (entry.choices && !entry.choices.some((choice) => choice.value === text)) return false;
+    const shown = entry.choices?.find((choice) => choice.value === text)?.title ?? text;
+    return this.close(id, { action: "accept", content: { [entry.field]: text } }, shown, true);
+  }
+
+  /** Every open question answered "cancel" (turn cancelled, session switched, agent gone). */
+  cancelAll(): void {
+    for (const id of [...this.pending.keys()]) this.close(id, { action: "cancel" }, "cancelled");
+  }
+
+  private close(id: string, response: acp.CreateElicitationResponse, text: string, answered = false): boolean {
+    const entry = this.pending.get(id);
+    if (!entry) return false;
+    this.pending.delete(id);
+    entry.resolve(response);
+    this.dispatch({ type: "questionResolved", id, answered, text });
+    return true;
+  }
+}

@@ -1,0 +1,74 @@
+// The panel's side of the agent's questions: QuestionBroker turns elicitation/create into a
+// card (questionAsked) and the card's answer into the response; the reducer shows the card,
+// closes it, cancels it with the turn, and shows /steer notes where the turn applied them.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { QuestionBroker } from "../../extension/questions";
+import type { ChatAction } from "../../webview-ui/state/actions";
+import { initialState, reduce } from "../../webview-ui/state/reducer";
+import { chatActionSchema } from "../../webview-ui/state/schemas";
+
+const choiceForm = {
+  sessionId: "s1",
+  mode: "form" as const,
+  message: "Which way?",
+  requestedSchema: { type: "object" as const, properties: { answer: { type: "string" as const, title: "Answer", oneOf: [{ const: "Left", title: "Left", description: "the short way" }, { const: "Right", title: "Right" }] } }, required: ["answer"] },
+};
+
+test("a choice question becomes a card; the card's pick answers the request and closes the card", async () => {
+  const actions: ChatAction[] = [];
+  const broker = new QuestionBroker((action) => actions.push(action));
+  const response = broker.request(choiceForm);
+  assert.equal(actions[0]?.type, "questionAsked");
+  for (const action of actions) assert.ok(chatActionSchema.safeParse(action).success, "the action passes the panel's schema");
+  const id = actions[0]?.type === "questionAsked" ? actions[0].question.id : "";
+  assert.equal(broker.answer(id, "Up"), false, "not one of the choices");
+  assert.equal(broker.answer(id, "Right"), true);
+  assert.deepEqual(await response, { action: "accept", content: { answer: "Right" } });
+  assert.equal(broker.answer(id, "Left"), false, "answered once");
+
+  let state = initialState();
+  for (const action of actions) state = reduce(state, action);
+  const card = state.items.find((item) => item.kind === "question");
+  assert.deepEqual(card && card.kind === "question" ? card.outcome : undefined, { answered: true, text: "Right" });
+});
+
+test("free text, skip, cancel with the turn, and forms the card cannot show", async () => {
+  const actions: ChatAction[] = [];
+  const broker = new QuestionBroker((action) => actions.push(action));
+  const text = broker.request({ ...choiceForm, requestedSchema: { type: "object", properties: { answer: { type: "string", title: "Answer" } }, required: ["answer"] } });
+  const textId = actions.at(-1)?.type === "questionAsked" ? (actions.at(-1) as Extract<ChatAction, { type: "questionAsked" }>).question.id : "";
+  broker.answer(textId, "  src/lexer.ts ");
+  assert.deepEqual(await text, { action: "accept", content: { answer: "src/lexer.ts" } });
+
+  const skipped = broker.request(choiceForm);
+  const skipId = (actions.at(-1) as Extract<ChatAction, { type: "questionAsked" }>).question.id;
+  broker.answer(skipId, undefined);
+  assert.deepEqual(await skipped, { action: "decline" });
+
+  const open = broker.request(choiceForm);
+  let state = initialState();
+  for (const action of actions) state = reduce(state, action);
+  state = reduce(state, { type: "turnStarted", at: 1 });
+  state = reduce(state, { type: "turnEnded", stopReason: "cancelled" });
+  const last = state.items.filter((item) => item.kind === "question").at(-1);
+  assert.deepEqual(last?.kind === "question" ? last.outcome : undefined, { answered: false, text: "cancelled" }, "the turn's end closes a waiting card");
+  broker.cancelAll();
+  assert.deepEqual(await open, { action: "cancel" });
+
+  const two = await broker.request({ ...choiceForm, requestedSchema: { type: "object", properties: { a: { type: "string" }, b: { type: "string" } } } });
+  assert.deepEqual(two, { action: "decline" }, "two fields: declined at once, the agent goes on");
+});
+
+test("a steer note shows as its own item where it arrives, not as a new prompt", () => {
+  let state = initialState();
+  state = reduce(state, { type: "userPrompt", text: "go", attachments: [], isCommand: false });
+  state = reduce(state, { type: "update", update: { sessionUpdate: "user_message_chunk", content: { type: "text", text: "use the helper" }, _meta: { "hermes/steer": true } } });
+  assert.deepEqual(
+    state.items.map((item) => [item.kind, "text" in item ? item.text : ""]),
+    [
+      ["user", "go"],
+      ["steer", "use the helper"],
+    ],
+  );
+});
