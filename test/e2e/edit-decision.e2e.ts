@@ -4,7 +4,8 @@
 // the model reads which landed; "Reject all" reads "Rejected by you"; the keyboard still answers
 // (1 for the first option, a rejection with a reason); "Open diff" opens VS Code's diff editor
 // with Accept / Reject in its title bar and per change in its context menu, and after a partial
-// accept it shows what landed. Screenshots: test-artifacts/e2e/e<NN>-*.png.
+// accept it shows what landed; in accept_edits mode the held write's review is that one card.
+// Screenshots: test-artifacts/e2e/e<NN>-*.png.
 import assert from "node:assert/strict";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -169,6 +170,30 @@ test("one decision per edit: one card, hunk by hunk, reject all, keyboard, Open 
     await panel.locator("[data-testid=msg-agent]").filter({ hasText: "in the diff editor" }).waitFor({ timeout: 60_000 });
     await waitForIdle(panel);
     assert.match(toolResult("w2"), /Not written \(rejected by the user\): the change at line 18/);
+  });
+
+  await step("e10-accept-edits-mode-one-card", async () => {
+    // No permission in accept_edits: the held write's review is the edit's one decision, inside its card.
+    await panel.locator("[data-testid=mode-picker]").selectOption("accept_edits");
+    const before = notes();
+    model.enqueue(
+      { toolCalls: [{ id: "w3", name: "write_file", arguments: { path: "notes.txt", content: setLine(setLine(before, 4, "Line 4: kept"), 17, "Line 17: dropped") } }] },
+      { text: "Wrote the part you kept." },
+    );
+    await send(panel, "Change notes 4 and 17");
+    const review = panel.locator("[data-testid=tool-card] [data-testid=review-card][data-embedded=true][data-status=pending]").last();
+    await review.waitFor({ state: "visible", timeout: 60_000 });
+    assert.deepEqual(await cardsOfLastTurn(panel), ["tool-card"], "one card for the edit");
+    const hunks = review.locator("[data-testid=review-hunk]");
+    await waitForCount(hunks, 2, 30_000);
+    await hunks.nth(0).locator("[data-testid=hunk-accept]").click();
+    await waitForAttribute(hunks.nth(0), "data-decision", /^accepted$/, 10_000);
+    await hunks.nth(1).locator("[data-testid=hunk-reject]").click();
+    await waitFor(() => notes() === setLine(before, 4, "Line 4: kept"), 30_000, () => `notes.txt in accept_edits:\n${notes()}`);
+    await panel.locator("[data-testid=msg-agent]").filter({ hasText: "the part you kept" }).waitFor({ timeout: 60_000 });
+    await waitForIdle(panel);
+    assert.match(toolResult("w3"), /Not written \(rejected by the user\): the change at line 17/);
+    assert.deepEqual(await cardsOfLastTurn(panel), ["tool-card"]);
   });
 });
 

@@ -215,3 +215,17 @@ test("an allowed request with several diffs (apply_patch): writes of exactly tho
   assert.equal(cards().filter((i) => i.kind === "review").length, 0, "no review card after the allow");
   store.dispose();
 });
+
+test("a held write nobody asked about (accept_edits) shows inside its running edit's card", () => {
+  const store = new ChatStore();
+  const hunk = { oldStart: 1, oldLines: 1, newStart: 1, newLines: 1, lines: [{ op: "-" as const, text: "a" }, { op: "+" as const, text: "b" }], decision: "pending" as const };
+  store.dispatch({ type: "update", update: { sessionUpdate: "tool_call", toolCallId: "t9", title: "Edit a.txt", kind: "edit", status: "in_progress", locations: [{ path: FILE }] } });
+  store.dispatch({ type: "reviewRequested", review: { id: "review-1", path: FILE, displayPath: "a.txt", isNewFile: false, hunks: [hunk] } });
+  const review = embeddedDecision(store.state, "t9");
+  assert.equal(review?.kind === "review" && review.id, "review-1");
+  // A write of another file (or with no running edit) stays a card of its own.
+  store.dispatch({ type: "reviewRequested", review: { id: "review-2", path: "/p/other.txt", displayPath: "other.txt", isNewFile: false, hunks: [hunk] } });
+  const other = store.state.items.find((i) => i.kind === "review" && i.id === "review-2");
+  assert.equal(other?.kind === "review" && other.embedded, undefined);
+  store.dispose();
+});

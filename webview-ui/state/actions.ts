@@ -31,7 +31,7 @@ export type ChatAction =
   /** The agent asks a question (elicitation/create); answered or not, `questionResolved` closes it. */
   | { type: "questionAsked"; question: Omit<QuestionItem, "kind" | "outcome"> }
   | { type: "questionResolved"; id: string; answered: boolean; text: string }
-  | { type: "reviewRequested"; review: Omit<ReviewItem, "kind" | "status"> }
+  | { type: "reviewRequested"; review: Omit<ReviewItem, "kind" | "status" | "toolCallId" | "embedded"> }
   | { type: "reviewHunkDecided"; id: string; hunk: number; decision: "accepted" | "rejected" | "pending" }
   | { type: "reviewResolved"; id: string; status: ReviewItem["status"] }
   | { type: "queueChanged"; queue: QueuedPrompt[] }

@@ -3,7 +3,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ChatAction } from "./actions";
 import { appendTerminalOutput, markTerminalExited } from "./terminals";
-import type { AttachmentSummary, ChatState, PermissionItem, TranscriptItem } from "./types";
+import type { AttachmentSummary, ChatState, PermissionItem, ReviewItem, TranscriptItem } from "./types";
 
 export function initialState(): ChatState {
   return {
@@ -100,8 +100,11 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       return append(state, { kind: "question", ...action.question });
     case "questionResolved":
       return patch(state, action.id, (item) => (item.kind === "question" ? { ...item, outcome: { answered: action.answered, text: action.text } } : item));
-    case "reviewRequested":
-      return append(state, { kind: "review", status: "pending", ...action.review });
+    case "reviewRequested": {
+      // A write nobody asked about (accept_edits, an edit allowed for the session) shows in its edit's card too.
+      const tool = runningEditFor(state, action.review.path);
+      return append(state, { kind: "review", status: "pending", ...action.review, ...(tool ? { toolCallId: tool, embedded: true } : {}) });
+    }
     case "reviewHunkDecided":
       return patch(state, action.id, (item) =>
         item.kind === "review"
@@ -305,16 +308,26 @@ function isEditCard(state: ChatState, toolCallId: string): boolean {
 /** How far past its tool call an edit's permission card is looked for (a batch announces all its calls first). */
 const DECISION_SEARCH = 200;
 
-/** The permission card embedded in an edit's tool card, if any (the latest, when asked twice). */
-export function embeddedDecision(state: ChatState, toolCallId: string): PermissionItem | undefined {
+/** The permission card or review embedded in an edit's tool card, if any (the latest, when asked twice). */
+export function embeddedDecision(state: ChatState, toolCallId: string): PermissionItem | ReviewItem | undefined {
   const at = state.index[toolCallId];
   if (at === undefined) return undefined;
-  let found: PermissionItem | undefined;
+  let found: PermissionItem | ReviewItem | undefined;
   for (let i = at + 1; i < state.items.length && i <= at + DECISION_SEARCH; i++) {
     const item = state.items[i];
-    if (item?.kind === "permission" && item.embedded && item.toolCallId === toolCallId) found = item;
+    if ((item?.kind === "permission" || item?.kind === "review") && item.embedded && item.toolCallId === toolCallId) found = item;
   }
   return found;
+}
+
+/** The newest edit tool call still running on `path` (the one whose write a review holds). */
+function runningEditFor(state: ChatState, path: string): string | undefined {
+  for (let i = state.items.length - 1; i >= 0 && i >= state.items.length - DECISION_SEARCH; i--) {
+    const item = state.items[i];
+    if (item?.kind !== "tool" || item.toolKind !== "edit" || (item.status !== "pending" && item.status !== "in_progress")) continue;
+    if (item.locations.some((location) => location.path === path)) return item.id;
+  }
+  return undefined;
 }
 
 function sameMessage(a: string | undefined | null, b: string | undefined | null): boolean {

@@ -162,7 +162,7 @@ const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
     hunks: z.array(reviewHunk).optional(),
     embedded: z.boolean().optional(),
   }),
-  z.object({ kind: z.literal("review"), ...reviewFields, status: reviewStatus }),
+  z.object({ kind: z.literal("review"), ...reviewFields, status: reviewStatus, toolCallId: text.optional(), embedded: z.boolean().optional() }),
   z.object({ kind: z.literal("notice"), id: text, severity, text, action: noticeAction.optional(), marker: z.enum(["stopped", "interrupted"]).optional() }),
   z.object({ kind: z.literal("compaction"), id: text, status: text, summary: text.optional() }),
   z.object({ kind: z.literal("question"), ...questionFields, outcome: z.object({ answered: z.boolean(), text }).optional() }),

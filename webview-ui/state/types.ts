@@ -100,6 +100,9 @@ export interface ReviewItem {
   isNewFile: boolean;
   hunks: ReviewHunk[];
   status: "pending" | "applied" | "rejected" | "cancelled";
+  /** The edit tool call whose write this is (found when the review arrives): shown inside its card. */
+  toolCallId?: string;
+  embedded?: boolean;
 }
 /** A button a notice offers: "signIn" while the agent has no usable model (auth-required). */
 export type NoticeAction = "signIn";

@@ -8,16 +8,24 @@ import { Icon } from "../icons";
 
 const statusText: Record<ReviewItem["status"], string> = { pending: "Review", applied: "Applied", rejected: "Rejected", cancelled: "Cancelled" };
 
-export function ReviewCard({ item }: { item: ReviewItem }) {
+/** `embedded`: inside the edit's tool card (one card per edit), which already names the file. */
+export function ReviewCard({ item, embedded = false }: { item: ReviewItem; embedded?: boolean }) {
   const pending = item.status === "pending";
   const accepted = item.hunks.filter((h) => h.decision === "accepted").length;
   const rejected = item.hunks.filter((h) => h.decision === "rejected").length;
   return (
-    <div class={`card review-card review-${item.status}`} data-testid="review-card" data-status={item.status} role="group" aria-label={`Review edit to ${item.displayPath}`}>
+    <div
+      class={`${embedded ? "edit-decision" : "card"} review-card review-${item.status}`}
+      data-testid="review-card"
+      data-embedded={embedded ? "true" : undefined}
+      data-status={item.status}
+      role="group"
+      aria-label={`Review edit to ${item.displayPath}`}
+    >
       <div class="review-head">
         <Icon name="pencil" />
         <span class="review-path truncate" title={item.path}>
-          {item.displayPath}
+          {embedded ? "Review this edit" : item.displayPath}
         </span>
         {item.isNewFile && <span class="tag">new file</span>}
         <span class={`tag status-tag status-${item.status}`}>{statusText[item.status]}</span>
@@ -26,21 +34,25 @@ export function ReviewCard({ item }: { item: ReviewItem }) {
         {item.hunks.length} {item.hunks.length === 1 ? "change" : "changes"}
         {accepted + rejected > 0 && ` · ${accepted} accepted · ${rejected} rejected`}
       </div>
-      {item.hunks.map((hunk, i) => (
-        <Hunk key={i} expandKey={`${item.id}#${i}`} index={i} hunk={hunk} pending={pending} decide={(decision) => post({ type: "reviewHunk", id: item.id, hunk: i, decision })} />
-      ))}
-      <div class="button-row">
-        <button type="button" class="button primary" data-testid="review-accept-all" disabled={!pending} onClick={() => post({ type: "reviewAll", id: item.id, decision: "accepted" })}>
-          Accept all
-        </button>
-        <button type="button" class="button secondary" data-testid="review-reject-all" disabled={!pending} onClick={() => post({ type: "reviewAll", id: item.id, decision: "rejected" })}>
-          Reject all
-        </button>
-        <span class="spacer" />
-        <button type="button" class="button secondary" onClick={() => post({ type: "openDiff", id: item.id })}>
-          <Icon name="diff" /> Open diff
-        </button>
-      </div>
+      {/* Inside its tool card, a decided review gives way to what landed (the tool card's diff). */}
+      {(pending || !embedded) &&
+        item.hunks.map((hunk, i) => (
+          <Hunk key={i} expandKey={`${item.id}#${i}`} index={i} hunk={hunk} pending={pending} decide={(decision) => post({ type: "reviewHunk", id: item.id, hunk: i, decision })} />
+        ))}
+      {(pending || !embedded) && (
+        <div class="button-row">
+          <button type="button" class="button primary" data-testid="review-accept-all" disabled={!pending} onClick={() => post({ type: "reviewAll", id: item.id, decision: "accepted" })}>
+            Accept all
+          </button>
+          <button type="button" class="button secondary" data-testid="review-reject-all" disabled={!pending} onClick={() => post({ type: "reviewAll", id: item.id, decision: "rejected" })}>
+            Reject all
+          </button>
+          <span class="spacer" />
+          <button type="button" class="button secondary" onClick={() => post({ type: "openDiff", id: item.id })}>
+            <Icon name="diff" /> Open diff
+          </button>
+        </div>
+      )}
     </div>
   );
 }

@@ -12,6 +12,7 @@ import { useExpanded } from "../../bridge/view-state";
 import { embeddedDecision } from "../../state/reducer";
 import { Icon, Spinner, toolIcon } from "../icons";
 import { PermissionCard } from "./PermissionCard";
+import { ReviewCard } from "./ReviewCard";
 import { ToolContent } from "./ToolContent";
 
 const statusLabel: Record<string, string> = {
@@ -26,15 +27,17 @@ const statusLabel: Record<string, string> = {
 const QUIET = new Set(["read", "search", "fetch", "think"]);
 
 export function ToolCard({ item }: { item: ToolItem }) {
-  const hasBody = item.content.length > 0;
   const openByDefault = (item.status === "failed" && !item.rejected && !item.cancelled) || !QUIET.has(item.toolKind) || item.status !== "completed";
   const [open, setOpen] = useExpanded(item.id, openByDefault);
   const bodyId = `tool-${item.id}`;
-  // The user said no in the permission card: their decision, not a failure.
   const decision = useStore(chatStore, (state) => embeddedDecision(state, item.id));
   // While its edit waits for the user's decision, the card says so rather than "Running".
-  const deciding = decision !== undefined && decision.outcome === undefined && item.status !== "failed" && item.status !== "completed";
+  const waiting = decision?.kind === "review" ? decision.status === "pending" : decision !== undefined && decision.outcome === undefined;
+  const deciding = waiting && item.status !== "failed" && item.status !== "completed";
+  // The user said no in the permission card: their decision, not a failure.
   const status = item.rejected && item.status === "failed" ? "rejected" : item.cancelled && item.status === "failed" ? "cancelled" : deciding ? "deciding" : item.status;
+  // A rejected edit's result only repeats its decision's "Rejected by you" (and the reason).
+  const hasBody = item.content.length > 0 && !(decision && status === "rejected");
   return (
     <div class={`card tool-card status-${status}`} data-testid="tool-card" data-status={item.status} data-rejected={item.rejected ? "true" : undefined} data-kind={item.toolKind}>
       <div class="tool-head">
@@ -52,7 +55,8 @@ export function ToolCard({ item }: { item: ToolItem }) {
         <StatusBadge status={status} />
       </div>
       {item.locations.length > 0 && <Locations locations={item.locations} />}
-      {decision && <PermissionCard item={decision} embedded />}
+      {decision?.kind === "permission" && <PermissionCard item={decision} embedded />}
+      {decision?.kind === "review" && <ReviewCard item={decision} embedded />}
       {hasBody && open && (
         <div class="tool-body" id={bodyId}>
           {item.content.map((content, i) => (

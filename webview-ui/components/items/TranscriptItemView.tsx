@@ -27,7 +27,7 @@ function ItemBody({ item, streaming }: { item: TranscriptItem; streaming: boolea
       // An edit's decision shows inside its tool call's card (ToolCard).
       return item.embedded ? null : <PermissionCard item={item} />;
     case "review":
-      return <ReviewCard item={item} />;
+      return item.embedded ? null : <ReviewCard item={item} />;
     case "notice":
       return <Notice item={item} />;
     case "compaction":
