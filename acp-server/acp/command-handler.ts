@@ -13,7 +13,7 @@ import { setModel } from "./session-settings";
 import { learnedCommand } from "./learned-commands";
 import { reloadMcp } from "./mcp-session";
 import { toolsCommand } from "./tools-command";
-import { skillsListing } from "./skill-commands";
+import { skillsCommand } from "./skills-command";
 import { compressionSettings } from "./turn-settings";
 import type { AcpTurnObserver } from "./turn-observer";
 import { textChunk } from "./updates";
@@ -67,7 +67,7 @@ export async function runCommand(
     case "learned":
       return say(learnedCommand(command.argument, runtime.loaded.home, agent.id));
     case "skills":
-      return say(skillsListing(agent.cwd, runtime.loaded));
+      return say(skillsCommand(command.argument, agent.cwd, runtime.loaded));
     case "reset": {
       const dropped = agent.history.length;
       agent.reset();

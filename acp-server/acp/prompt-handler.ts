@@ -23,6 +23,7 @@ import { askClarify } from "./clarify-request";
 import { requestPermission } from "./permission-request";
 import { expandSkillInvocation } from "./skill-commands";
 import { toUserParts } from "./prompt-content";
+import { onPromptStart, onTurnEnd } from "../learning/skill-outcomes";
 import { afterTurn, interruptReview } from "./learning-review";
 import { firstLineTitle, generateTitle } from "./titles";
 import { AcpTurnObserver } from "./turn-observer";
@@ -101,7 +102,7 @@ export async function handlePrompt(
       return runPromptTurn(deps, session, params, client, signal, observer, expanded.parts);
     }
     // `/<skill> text` runs the turn on the skill's body and the user's text.
-    const invoked = expandSkillInvocation(params.prompt, session.agent.cwd, deps.runtime.loaded, session.id);
+    const invoked = expandSkillInvocation(params.prompt, session.agent.cwd, deps.runtime.loaded, session.id, session.agent.toolState.skillsUsed);
     return runPromptTurn(deps, session, invoked ? { ...params, prompt: invoked } : params, client, signal, observer);
   }, promptLabel(params.prompt));
 }
@@ -138,6 +139,7 @@ async function runPromptTurn(
 
   const host = turnHost(deps, session, client);
   const parts = given ?? (await toUserParts(params.prompt, host.files));
+  onPromptStart(loaded.home, session.agent, promptText(parts));
   try {
     const stopReason = await runTurn(
       {
@@ -162,6 +164,7 @@ async function runPromptTurn(
       },
       parts,
     );
+    onTurnEnd(loaded.home, session.agent, stopReason);
     if (!session.agent.title) nameSession(deps, session, parts, observer);
     await observer.flush();
     afterTurn({ runtime: deps.runtime, client, log: deps.log }, session, { messages: turnMessages(session.agent.history), prompt: promptText(parts), stopReason });

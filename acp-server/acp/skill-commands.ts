@@ -30,7 +30,7 @@ export function skillCommands(cwd: string, loaded: LoadedConfig): acp.AvailableC
  * The prompt a `/<skill> text` invocation becomes (the other blocks of the prompt kept after
  * it), or undefined when the prompt does not invoke an available skill. Counts the use.
  */
-export function expandSkillInvocation(prompt: acp.ContentBlock[], cwd: string, loaded: LoadedConfig, sessionId: string): acp.ContentBlock[] | undefined {
+export function expandSkillInvocation(prompt: acp.ContentBlock[], cwd: string, loaded: LoadedConfig, sessionId: string, used?: Set<string>): acp.ContentBlock[] | undefined {
   const first = prompt[0];
   if (first?.type !== "text") return undefined;
   const match = /^\/([a-z0-9][a-z0-9-]*)(?:\s+([\s\S]*))?$/.exec(first.text.trim());
@@ -39,6 +39,7 @@ export function expandSkillInvocation(prompt: acp.ContentBlock[], cwd: string, l
   const skill = findSkill(catalogFor(contextFor(cwd, loaded)), name);
   if (!skill || skill.unavailable) return undefined;
   recordSkillUse(loaded.home, skill.name, "invocation", sessionId);
+  used?.add(skill.name);
   return [{ type: "text", text: skillInvocationText(skill, match[2] ?? "", linkedFiles(skill)) }, ...prompt.slice(1)];
 }
 

@@ -33,7 +33,7 @@ export function renderSkillsListing(skills: readonly Skill[], usage: Record<stri
   if (skills.length === 0 && warnings.length === 0) return "No skills found. Add folders with a SKILL.md to `.hermes/skills/` in the project or `~/.hermes/skills/`.";
   const line = (skill: Skill) => {
     const used = usage[skill.name];
-    const counts = used ? `used ${used.views + used.invocations}× (${used.views} loaded, ${used.invocations} invoked)` : "not used yet";
+    const counts = used ? `used ${used.views + used.invocations}× (${used.views} loaded, ${used.invocations} invoked)${lastUse(used)}${successRate(used)}` : "not used yet";
     const state = skill.unavailable ? ` — unavailable: ${skill.unavailable}` : "";
     return `- \`/${skill.name}\` (${skill.source}${skill.version ? `, v${skill.version}` : ""}, ${counts}): ${oneLine(skill.description, 120)}${state}`;
   };
@@ -43,6 +43,16 @@ export function renderSkillsListing(skills: readonly Skill[], usage: Record<stri
   if (unavailable.length) parts.push("", "**Unavailable**", ...unavailable.map(line));
   if (warnings.length) parts.push("", "**Skipped files**", ...warnings.map((warning) => `- ${warning}`));
   return parts.join("\n");
+}
+
+function lastUse(used: SkillUsage): string {
+  return used.lastUsed ? `, last ${used.lastUsed.slice(0, 10)}` : "";
+}
+
+/** "2/3 went well": turns that used the skill and ended well, of those whose outcome is known. */
+function successRate(used: SkillUsage): string {
+  const known = (used.successes ?? 0) + (used.failures ?? 0);
+  return known > 0 ? `, ${used.successes ?? 0}/${known} went well` : "";
 }
 
 function oneLine(text: string, max: number): string {

@@ -14,6 +14,10 @@ export type SkillUseKind = "view" | "invocation";
 export interface SkillUsage {
   views: number;
   invocations: number;
+  /** Turns that used the skill and ended well (no rejection, no correction after). */
+  successes?: number;
+  /** Turns that used it where the user rejected or corrected the result. */
+  failures?: number;
   /** ISO time of the last use. */
   lastUsed: string;
   lastSession?: string;
@@ -43,6 +47,8 @@ function usageSchemas(): NonNullable<typeof schemas> {
       invocations: z.number().int().nonnegative(),
       lastUsed: z.string(),
       lastSession: z.string().optional(),
+      successes: z.number().int().nonnegative().optional(),
+      failures: z.number().int().nonnegative().optional(),
     }),
   };
   return schemas;
@@ -82,6 +88,30 @@ export function readSkillUsage(home: string, log: Logger = skillsLog): Record<st
 
 /** Counts one use. Never throws: losing a count must not fail the tool or the prompt. */
 export function recordSkillUse(home: string, name: string, kind: SkillUseKind, sessionId?: string): boolean {
+  return updateEntries(home, [name], (entry) => {
+    if (kind === "view") entry.views++;
+    else entry.invocations++;
+    entry.lastUsed = new Date().toISOString();
+    if (sessionId) entry.lastSession = sessionId;
+  });
+}
+
+/**
+ * How a turn that used these skills went: "success" (it ended well), "failure" (the user
+ * rejected or corrected it), or "revise" (a turn counted a success, then the next prompt was a
+ * correction: it becomes a failure). Never throws.
+ */
+export function recordSkillOutcome(home: string, names: Iterable<string>, outcome: "success" | "failure" | "revise"): boolean {
+  return updateEntries(home, [...names], (entry) => {
+    if (outcome === "success") entry.successes = (entry.successes ?? 0) + 1;
+    else entry.failures = (entry.failures ?? 0) + 1;
+    if (outcome === "revise") entry.successes = Math.max(0, (entry.successes ?? 0) - 1);
+  });
+}
+
+/** Applies `change` to each named skill's entry under the lock and writes the file atomically. */
+function updateEntries(home: string, names: string[], change: (entry: SkillUsage) => void): boolean {
+  if (names.length === 0) return true;
   const file = usageFile(home);
   try {
     fs.mkdirSync(home, { recursive: true });
@@ -89,12 +119,11 @@ export function recordSkillUse(home: string, name: string, kind: SkillUseKind, s
     if (!release) return false;
     try {
       const skills = readSkillUsage(home);
-      const entry = skills[name] ?? { views: 0, invocations: 0, lastUsed: "" };
-      if (kind === "view") entry.views++;
-      else entry.invocations++;
-      entry.lastUsed = new Date().toISOString();
-      if (sessionId) entry.lastSession = sessionId;
-      skills[name] = entry;
+      for (const name of names) {
+        const entry = skills[name] ?? { views: 0, invocations: 0, lastUsed: "" };
+        change(entry);
+        skills[name] = entry;
+      }
       const temp = `${file}.${process.pid}.${Math.random().toString(36).slice(2, 8)}.tmp`;
       fs.writeFileSync(temp, `${JSON.stringify({ version: 1, skills } satisfies UsageFile, null, 1)}\n`, { mode: 0o600 });
       fs.renameSync(temp, file);

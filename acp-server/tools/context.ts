@@ -151,10 +151,12 @@ export interface SessionToolState {
   todos: TodoItem[];
   processes: Map<string, BackgroundProcess>;
   nextProcessNumber: number;
+  /** Skills loaded (skill_view) or invoked in the current turn: their outcome is recorded when it ends. */
+  skillsUsed: Set<string>;
 }
 
 export function createSessionToolState(): SessionToolState {
-  return { todos: [], processes: new Map(), nextProcessNumber: 1 };
+  return { todos: [], processes: new Map(), nextProcessNumber: 1, skillsUsed: new Set() };
 }
 
 /** Read access to stored sessions (implemented by the session store). */

@@ -44,6 +44,7 @@ export const skillViewTool = defineTool({
       return { output: { name: skill.name, file: relative, content }, content: [{ type: "text", text: `${skill.name}/${relative}` }], locations: [{ path: path.join(skill.dir, relative) }] };
     }
     recordSkillUse(context.home, skill.name, "view", ctx.sessionId);
+    ctx.state.skillsUsed.add(skill.name);
     const output = {
       name: skill.name,
       source: skill.source,

@@ -125,7 +125,7 @@ test("done when: a long task earns a nudge, the model saves a skill, and the nex
     await hermes.prompt(second, "/skills");
     const listing = agentText(hermes, second).slice(before);
     assert.equal(model.requests.length, calls);
-    assert.match(listing, /`\/deploy-checklist` \(user, v1\.0\.0, used 2× \(1 loaded, 1 invoked\)\)/);
+    assert.match(listing, /`\/deploy-checklist` \(user, v1\.0\.0, used 2× \(1 loaded, 1 invoked\), last \d{4}-\d\d-\d\d, 2\/2 went well\)/);
     assert.match(listing, /`\/code-review` \(bundled, v1\.0\.0, not used yet\)/);
     assert.deepEqual(hermes.invalidUpdates, []);
   } finally {
