@@ -157,7 +157,7 @@ export const applyPatchTool = defineTool({
     const askedFirst = touched.some((file) => guardedPathReasons(toolWorkspace(ctx), file).length > 0);
     if (askedFirst && !(await ctx.requestPermission({ action, title, paths: touched, content: previewBeforeReading(patches, ctx.cwd) }))) return denied;
 
-    // A transaction a crashed process left is settled before these files are read.
+    // A transaction a crashed process left is settled before these files are read (sessions also check when they open).
     if (ctx.files instanceof LocalFileAccess) await recoverFileTransactions();
     const planned = await plan(patches, ctx);
     const diffs = diffsOf(planned);

@@ -1,8 +1,9 @@
 // The OS sandbox end to end: the built agent over real stdio, the terminal tool driven by the
 // scripted model, a fake home with credentials. In dont_ask mode nothing outside the workspace
 // may change whatever the model runs; "outside the sandbox" needs the user, every time.
+import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { makeTempDir, scriptedConfig, startHermes, type PermissionPolicy } from "../support/acp-harness";
@@ -111,6 +112,30 @@ test("outside the sandbox is refused in dont_ask mode", { skip }, async () => {
     assert.match(toolResult(model.requests[first + 1].body, "out"), /dont_ask mode asks nobody: it stays in the sandbox/);
     assert.equal(existsSync("/etc/hermes-dont-ask"), false);
     assert.equal(hermes.permissionRequests.length, 0);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("extra roots (additionalDirectories) are bound writable like the workspace; outside stays read-only", { skip }, async () => {
+  const model = scripted();
+  const machine = fakeMachine();
+  const extra = path.join(path.dirname(machine.outside), "shared-lib");
+  mkdirSync(extra);
+  const hermes = await startHermes({
+    config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" }, terminal: { sandbox: "on" } }),
+    env: { HOME: machine.home },
+  });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.agent.request(acp.methods.agent.session.new, { cwd: machine.workspace, additionalDirectories: [extra], mcpServers: [] });
+    const first = model.requests.length;
+    model.enqueue({ toolCalls: [run("extra", `echo in-root > "${extra}/made.txt" && cat "${extra}/made.txt"`), run("outside", `echo no > "${machine.outside}/no.txt"`)] }, { text: "done" });
+    await hermes.prompt(sessionId, "write in both");
+    const body = model.requests[first + 1].body;
+    assert.equal(readFileSync(path.join(extra, "made.txt"), "utf8"), "in-root\n", "the extra root is writable inside the sandbox");
+    assert.match(toolResult(body, "extra"), /in-root/);
+    assert.equal(existsSync(path.join(machine.outside, "no.txt")), false, "outside every root: the sandbox refuses the write");
   } finally {
     await hermes.close();
   }
