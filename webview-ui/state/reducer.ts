@@ -177,6 +177,8 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
     case "agent_thought_chunk": {
       const marker = turnMarker(update);
       if (marker) return appendMarker(state, marker);
+      const learned = learnedNote(update);
+      if (learned) return append(state, { kind: "learned", id: localId("learned", state), ...learned });
       const kind = update.sessionUpdate === "agent_message_chunk" ? "agent" : "thought";
       const text = blockText(update.content);
       const last = state.items[state.items.length - 1];
@@ -390,6 +392,14 @@ function turnMarker(update: acp.SessionUpdate): TurnMarker | undefined {
   if (marker?.kind === "stopped") return { kind: "stopped" };
   if (marker?.kind === "interrupted") return { kind: "interrupted", reason: typeof marker.reason === "string" ? marker.reason : "unknown reason" };
   return undefined;
+}
+
+/** What the learning review saved (`_meta["hermes/learned"]` on an agent message, live or replayed), if this chunk is that. */
+function learnedNote(update: acp.SessionUpdate): { changeId: string; learned: "memory" | "skill"; what: string; where: string } | undefined {
+  const note = metaOf(update)?.["hermes/learned"] as { id?: unknown; kind?: unknown; what?: unknown; where?: unknown } | undefined;
+  if (!note || typeof note.id !== "string" || typeof note.what !== "string" || typeof note.where !== "string") return undefined;
+  if (note.kind !== "memory" && note.kind !== "skill") return undefined;
+  return { changeId: note.id, learned: note.kind, what: note.what, where: note.where };
 }
 
 /** The rule a stopped or interrupted turn ends with: the same whether it happened here or was replayed. */

@@ -167,6 +167,7 @@ const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
   z.object({ kind: z.literal("compaction"), id: text, status: text, summary: text.optional() }),
   z.object({ kind: z.literal("question"), ...questionFields, outcome: z.object({ answered: z.boolean(), text }).optional() }),
   z.object({ kind: z.literal("steer"), id: text, text }),
+  z.object({ kind: z.literal("learned"), id: text, changeId: text, learned: z.enum(["memory", "skill"]), what: text, where: text }),
 ]);
 
 const terminalOutput: z.ZodType<TerminalOutput> = z.object({

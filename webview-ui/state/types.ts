@@ -146,7 +146,19 @@ export interface SteerItem {
   text: string;
 }
 
-export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PermissionItem | ReviewItem | NoticeItem | CompactionItem | QuestionItem | SteerItem;
+/** What the agent's learning review saved (`_meta["hermes/learned"]`): a card with Undo and Open. */
+export interface LearnedItem {
+  kind: "learned";
+  id: string;
+  /** The change's id, for `/learned undo <id>`. */
+  changeId: string;
+  learned: "memory" | "skill";
+  what: string;
+  /** The file it was written to (Open). */
+  where: string;
+}
+
+export type TranscriptItem = UserItem | AgentItem | ThoughtItem | ToolItem | PermissionItem | ReviewItem | NoticeItem | CompactionItem | QuestionItem | SteerItem | LearnedItem;
 
 export interface QueuedPrompt {
   id: string;

@@ -4,6 +4,7 @@ import type { TranscriptItem } from "../../state/types";
 import { memo } from "../memo";
 import { AgentMessage } from "./AgentMessage";
 import { Compaction } from "./Compaction";
+import { LearnedCard } from "./LearnedCard";
 import { Notice } from "./Notice";
 import { PermissionCard } from "./PermissionCard";
 import { QuestionCard } from "./QuestionCard";
@@ -36,6 +37,8 @@ function ItemBody({ item, streaming }: { item: TranscriptItem; streaming: boolea
       return <QuestionCard item={item} />;
     case "steer":
       return <SteerNote item={item} />;
+    case "learned":
+      return <LearnedCard item={item} />;
   }
 }
 
