@@ -58,13 +58,13 @@ function resultFor(args: Args, answer: ClarifyAnswer): ToolResult {
     case "answered":
       return {
         output: { answered: true, answer: answer.answer },
-        content: [{ type: "text", text: `${args.question}\n\n**Answer:** ${answer.answer}` }],
+        content: [{ type: "text", text: `${args.question}\nAnswer: ${answer.answer}` }],
       };
     case "no_answer": {
       const why = NO_ANSWER_WHY[answer.why];
       return {
         output: { answered: false, note: `The user ${why}. Go on with your best judgement and say what you assumed, or stop and ask in your reply.` },
-        content: [{ type: "text", text: `${args.question}\n\n_No answer: the user ${why}._` }],
+        content: [{ type: "text", text: `${args.question}\nNo answer: the user ${why}.` }],
       };
     }
     case "in_chat":
