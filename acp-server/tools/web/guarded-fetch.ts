@@ -51,8 +51,11 @@ export async function guardedFetch(input: string, limits: FetchLimits, options: 
     let url = checkUrl(input);
     const redirects: string[] = [];
     for (;;) {
+      // An address literal is judged before the user is asked (a refusal needs no question); a
+      // name is resolved only after approval, since a lookup already tells a DNS server the name.
+      const literal = literalTarget(url, limits.allowPrivate);
       await options.approve(url);
-      const target = await resolveTarget(url, limits.allowPrivate, signal);
+      const target = literal ?? (await resolveTarget(url, limits.allowPrivate, signal));
       const response = await send(url, target, signal);
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode ?? 0) && location) {
@@ -105,20 +108,30 @@ export interface Target {
 /** LDH host names (with underscores, which real DNS has); a numeric last label would be read as an address. */
 const HOST_NAME = /^(?=.{1,253}\.?$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.?$/i;
 
-export async function resolveTarget(url: URL, allowPrivate: readonly AddressRange[], signal: AbortSignal): Promise<Target> {
+function refusal(host: string, address: string, reason: string): ToolError {
+  return new ToolError(
+    `Refused: ${host} ${address === host ? "is" : `resolves to ${address}, which is`} not on the public internet (${reason}). ` +
+      `web_fetch reaches only public addresses; to allow this one, add it (or its range) to web.allow_private in config.yaml.`,
+  );
+}
+
+/** The target of a URL whose host is an address (checked, no DNS); undefined for a host name. */
+export function literalTarget(url: URL, allowPrivate: readonly AddressRange[]): Target | undefined {
   const host = url.hostname.replace(/^\[(.*)\]$/, "$1");
-  const refuse = (address: string, reason: string) =>
-    new ToolError(
-      `Refused: ${host} ${address === host ? "is" : `resolves to ${address}, which is`} not on the public internet (${reason}). ` +
-        `web_fetch reaches only public addresses; to allow this one, add it (or its range) to web.allow_private in config.yaml.`,
-    );
-  if (isIP(host) || /^[\d.]+$/.test(host) || /^0x/i.test(host)) {
-    const bytes = parseAddress(host);
-    if (!bytes) throw new ToolError(`Refused: "${host}" is written in an address notation Hermes does not classify`);
-    const verdict = classifyAddress(host, allowPrivate);
-    if (!verdict.public) throw refuse(host, verdict.reason);
-    return { address: host, family: bytes.length === 4 ? 4 : 6, literal: true };
-  }
+  if (!isIP(host) && !/^[\d.]+$/.test(host) && !/^0x/i.test(host)) return undefined;
+  const bytes = parseAddress(host);
+  if (!bytes) throw new ToolError(`Refused: "${host}" is written in an address notation Hermes does not classify`);
+  const verdict = classifyAddress(host, allowPrivate);
+  if (!verdict.public) throw refusal(host, host, verdict.reason);
+  return { address: host, family: bytes.length === 4 ? 4 : 6, literal: true };
+}
+
+/** Where to connect for `url`: its address, or the one address its name resolves to, all of them checked. */
+export async function resolveTarget(url: URL, allowPrivate: readonly AddressRange[], signal: AbortSignal): Promise<Target> {
+  const literal = literalTarget(url, allowPrivate);
+  if (literal) return literal;
+  const host = url.hostname;
+  const refuse = (address: string, reason: string) => refusal(host, address, reason);
   if (!HOST_NAME.test(host) || /\.\d+\.?$|^\d+\.?$/.test(host)) throw new ToolError(`Refused: "${host}" is not a host name Hermes can check`);
   let addresses: { address: string; family: number }[];
   try {

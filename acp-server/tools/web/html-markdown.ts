@@ -34,14 +34,16 @@ interface DomDocument extends DomElement {
 }
 
 type LinkedomModule = { parseHTML(html: string): { document: DomDocument } };
-type ReadabilityModule = typeof import("@mozilla/readability");
+type ReadabilityClass = (typeof import("@mozilla/readability"))["Readability"];
 
-let modules: Promise<{ linkedom: LinkedomModule; readability: ReadabilityModule; turndown: TurndownService }> | undefined;
+let modules: Promise<{ linkedom: LinkedomModule; Readability: ReadabilityClass; turndown: TurndownService }> | undefined;
 
 function loadModules() {
   return (modules ??= Promise.all([import("linkedom"), import("@mozilla/readability"), import("turndown")]).then(([linkedom, readability, turndown]) => ({
     linkedom: linkedom as unknown as LinkedomModule,
-    readability,
+    // Both are CommonJS: bundled, their exports arrive under `default`; run from source (tsx),
+    // Readability's arrive as named exports.
+    Readability: readability.Readability ?? (readability as unknown as { default: { Readability: ReadabilityClass } }).default.Readability,
     turndown: markdownWriter(turndown.default),
   })));
 }
@@ -50,7 +52,7 @@ function loadModules() {
 const DROPPED = "script, style, noscript, template, iframe, object, embed, svg, canvas, form, button, input, select, textarea";
 
 export async function htmlToMarkdown(html: string, pageUrl: string, options: { whole?: boolean } = {}): Promise<Readable> {
-  const { linkedom, readability, turndown } = await loadModules();
+  const { linkedom, Readability, turndown } = await loadModules();
   const { document } = linkedom.parseHTML(html);
   const base = baseUrl(document, pageUrl);
   absolutize(document, base);
@@ -59,7 +61,7 @@ export async function htmlToMarkdown(html: string, pageUrl: string, options: { w
   if (!options.whole) {
     // Readability changes the document it reads; it gets its own parse.
     const { document: copy } = linkedom.parseHTML(document.toString());
-    const article = new readability.Readability(copy as never, { charThreshold: 200, keepClasses: false }).parse();
+    const article = new Readability(copy as never, { charThreshold: 200, keepClasses: false }).parse();
     if (article?.content && (article.textContent ?? "").trim().length > 0) {
       const { document: holder } = linkedom.parseHTML(`<!doctype html><html><body><div id="hermes-article">${article.content}</div></body></html>`);
       const root = holder.getElementById("hermes-article");
