@@ -38,6 +38,8 @@ export interface FixtureOptions {
   prepareWorkspace?(workspace: string): void;
   /** Extra VS Code user settings. */
   settings?: Record<string, unknown>;
+  /** $HERMES_HOME/config.yaml instead of the scripted model with a key (e.g. one without a key, to sign in). */
+  hermesConfig?(modelUrl: string): Record<string, unknown>;
 }
 
 /** Registers before/after hooks; the returned object is filled in once `before` ran. */
@@ -65,7 +67,7 @@ export function usePanelWorkbench(options: FixtureOptions): PanelWorkbench {
     options.prepareWorkspace?.(bench.workspace);
     writeFileSync(
       path.join(bench.hermesHome, "config.yaml"),
-      toYaml({
+      toYaml(options.hermesConfig?.(bench.model.url) ?? {
         model: { provider: "custom", name: "fake-model", base_url: bench.model.url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions" },
         // A background title request would take the scripted replies; the first-line title remains.
         sessions: { auto_title: false },
