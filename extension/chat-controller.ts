@@ -8,7 +8,7 @@ import type { ChatAction } from "../webview-ui/state/actions";
 import { parseMessage, panelToHost } from "../webview-ui/protocol";
 import { AgentHost } from "./agent-host";
 import { AgentProcess, agentCommand } from "./agent-process";
-import { isAuthRequired, signInNotice } from "./auth-required";
+import { isAuthRequired, signInNotice, signInOffered } from "./auth-required";
 import { ChatSession } from "./chat-session";
 import { ChatStore, type PanelSink } from "./chat-store";
 import { DiffDecisions } from "./diff-decisions";
@@ -128,8 +128,10 @@ export class ChatController implements vscode.Disposable {
         else await this.session.ensureSession();
       } catch (error) {
         this.started = undefined;
-        // No usable model yet: say what is missing and offer the sign-in, not a bare error.
-        this.dispatch(isAuthRequired(error) ? signInNotice(error) : { type: "notice", severity: "error", text: `Hermes could not start: ${userMessage(error)}` });
+        // No usable model yet: say what is missing and offer the sign-in, not a bare error. Every
+        // panel that becomes ready tries again: the same notice is not stacked under itself.
+        if (!isAuthRequired(error)) this.dispatch({ type: "notice", severity: "error", text: `Hermes could not start: ${userMessage(error)}` });
+        else if (!signInOffered(this.store.state)) this.dispatch(signInNotice(error));
       }
     })();
     return this.started;

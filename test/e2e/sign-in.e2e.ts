@@ -37,6 +37,7 @@ test("no key: the panel says so and offers Sign in; a key typed in the password 
     await waitForAttribute(panel.locator("[data-testid=connection-status]").first(), "data-status", /^ready$/, 60_000);
     const button = panel.locator("[data-testid=notice-sign-in]");
     await button.waitFor({ timeout: 60_000 });
+    assert.equal(await button.count(), 1, "one notice, however often the panel asks to start");
     const notice = panel.locator(".notice").filter({ has: button });
     const text = (await notice.textContent()) ?? "";
     assert.match(text, /Hermes needs a model before it can chat\. No API key for provider "openai"/);
