@@ -52,9 +52,36 @@ export async function writeDocument(file: string, text: string, isNewFile: boole
     create.createFile(uri, { ignoreIfExists: true });
     if (!(await vscode.workspace.applyEdit(create))) throw new Error(`VS Code could not create ${file}`);
   }
-  const document = await vscode.workspace.openTextDocument(uri);
-  const edit = new vscode.WorkspaceEdit();
-  edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
-  if (!(await vscode.workspace.applyEdit(edit))) throw new Error(`VS Code refused the edit to ${file}`);
-  if (!(await document.save())) throw new Error(`VS Code could not save ${file}`);
+  // The file may have just changed on disk (a checkpoint restore, a command): VS Code then reloads
+  // its document and refuses an edit made against the old text. Each refusal waits for that
+  // reload (or a short while) and tries again on the fresh document.
+  for (let attempt = 1; ; attempt++) {
+    const document = await vscode.workspace.openTextDocument(uri);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+    if (await vscode.workspace.applyEdit(edit)) {
+      if (!(await document.save())) throw new Error(`VS Code could not save ${file}`);
+      return;
+    }
+    if (attempt >= EDIT_ATTEMPTS) throw new Error(`VS Code refused the edit to ${file}`);
+    await documentSettled(uri);
+  }
+}
+
+const EDIT_ATTEMPTS = 4;
+const SETTLE_MS = 250;
+
+/** Resolves at the document's next change (its reload from disk) or after SETTLE_MS. */
+function documentSettled(uri: vscode.Uri): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      listener.dispose();
+      resolve();
+    };
+    const timer = setTimeout(done, SETTLE_MS);
+    const listener = vscode.workspace.onDidChangeTextDocument((event) => {
+      if (event.document.uri.toString() === uri.toString()) done();
+    });
+  });
 }
