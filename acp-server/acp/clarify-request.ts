@@ -67,20 +67,14 @@ async function elicit(
   signal: AbortSignal,
   options: ClarifyOptions,
 ): Promise<ClarifyAnswer> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const stop = AbortSignal.any([signal, timeout]);
-  let response: acp.CreateElicitationResponse;
-  try {
-    response = await client.request(acp.methods.client.elicitation.create, elicitationRequest(sessionId, call.id, question), {
-      cancellationSignal: stop,
-      stopWaitingOnCancel: true,
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    if (timeout.aborted) return { kind: "no_answer", why: "timed_out" };
-    options.log.warn("elicitation/create failed; the question went unanswered", { sessionId, error });
-    return { kind: "no_answer", why: "failed" };
-  }
+  const asked = await boundedAsk(
+    (stop) => client.request(acp.methods.client.elicitation.create, elicitationRequest(sessionId, call.id, question), { cancellationSignal: stop, stopWaitingOnCancel: true }),
+    signal,
+    options,
+    (error) => options.log.warn("elicitation/create failed; the question went unanswered", { sessionId, error }),
+  );
+  if (!asked.ok) return asked.answer;
+  const response = asked.response;
   if (response.action === "decline") return { kind: "no_answer", why: "declined" };
   if (response.action !== "accept") return { kind: "no_answer", why: "dismissed" };
   // The client should have checked the form; the agent checks again (a choice must be one offered).
@@ -127,24 +121,41 @@ async function askAsPermission(
   signal: AbortSignal,
   options: ClarifyOptions,
 ): Promise<ClarifyAnswer> {
-  const timeout = AbortSignal.timeout(options.timeoutMs);
-  const stop = AbortSignal.any([signal, timeout]);
-  let response: acp.RequestPermissionResponse;
-  try {
-    response = await client.request(acp.methods.client.session.requestPermission, choicesAsPermission(sessionId, call, question), {
-      cancellationSignal: stop,
-      stopWaitingOnCancel: true,
-    });
-  } catch (error) {
-    if (signal.aborted) throw error;
-    if (timeout.aborted) return { kind: "no_answer", why: "timed_out" };
-    options.log.warn("the question (as a permission request) failed; it went unanswered", { sessionId, error });
-    return { kind: "no_answer", why: "failed" };
-  }
+  const asked = await boundedAsk(
+    (stop) => client.request(acp.methods.client.session.requestPermission, choicesAsPermission(sessionId, call, question), { cancellationSignal: stop, stopWaitingOnCancel: true }),
+    signal,
+    options,
+    (error) => options.log.warn("the question (as a permission request) failed; it went unanswered", { sessionId, error }),
+  );
+  if (!asked.ok) return asked.answer;
+  const response = asked.response;
   if (response.outcome.outcome !== "selected") return { kind: "no_answer", why: "dismissed" };
   const optionId = response.outcome.optionId;
   if (optionId === SKIP_OPTION) return { kind: "no_answer", why: "declined" };
   const index = /^choice_(\d+)$/.exec(optionId)?.[1];
   const choice = index === undefined ? undefined : question.choices?.[Number(index)];
   return choice ? { kind: "answered", answer: choice.label } : { kind: "no_answer", why: "failed" };
+}
+
+type NoAnswer = Extract<ClarifyAnswer, { kind: "no_answer" }>;
+
+/**
+ * One request to the client, stopped by the turn's signal (which still throws: the turn is
+ * cancelled) or by the clarify timeout; a timeout or a client error is a "no answer" result.
+ */
+async function boundedAsk<T>(
+  send: (stop: AbortSignal) => Promise<T>,
+  signal: AbortSignal,
+  options: ClarifyOptions,
+  onFailure: (error: unknown) => void,
+): Promise<{ ok: true; response: T } | { ok: false; answer: NoAnswer }> {
+  const timeout = AbortSignal.timeout(options.timeoutMs);
+  try {
+    return { ok: true, response: await send(AbortSignal.any([signal, timeout])) };
+  } catch (error) {
+    if (signal.aborted) throw error;
+    if (timeout.aborted) return { ok: false, answer: { kind: "no_answer", why: "timed_out" } };
+    onFailure(error);
+    return { ok: false, answer: { kind: "no_answer", why: "failed" } };
+  }
 }

@@ -7,6 +7,7 @@ import { useEffect, useRef, useState } from "preact/hooks";
 import { chatStore } from "../../bridge/chat-store";
 import { useStore } from "../../bridge/external-store";
 import { post } from "../../bridge/vscode-api";
+import { enterSends } from "../../lib/enter-sends";
 import { checkpointOf, restoreTargetFrom, type CheckpointTurn } from "../../state/checkpoints";
 import type { UserItem } from "../../state/types";
 import { Icon } from "../icons";
@@ -131,13 +132,7 @@ function EditAndResend({ item, target, filesOff, onClose }: { item: UserItem; ta
         value={text}
         aria-label="The message to send instead"
         onInput={(e) => setText(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.isComposing) return;
-          if (e.key === "Enter" && !e.shiftKey) {
-            e.preventDefault();
-            send();
-          }
-        }}
+        onKeyDown={(e) => enterSends(e, send)}
       />
       <p class="checkpoint-note" data-testid="edit-resend-note">
         Sends this in a new branch of the chat from before this message; this chat stays in History. {files}

@@ -8,14 +8,14 @@
 import type { PermissionOption } from "@agentclientprotocol/sdk";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PermissionItem } from "../../state/types";
-import { chatStore } from "../../bridge/chat-store";
 import { post } from "../../bridge/vscode-api";
-import { isTextField, permissionShortcut } from "../../lib/permission-keys";
+import { enterSends } from "../../lib/enter-sends";
 import { splitPermissionText } from "../../lib/permission-text";
 import { Icon } from "../icons";
 import { EditHunks, editOptionLabel, editOutcomeText, OpenEditDiff } from "./EditDecision";
 import { OutputPre } from "./OutputPre";
 import { ToolContent } from "./ToolContent";
+import { useCardDigits } from "./use-card-digits";
 
 const kindLabel: Record<string, string> = {
   allow_once: "Allow once",
@@ -36,7 +36,10 @@ export function PermissionCard({ item, embedded = false }: { item: PermissionIte
   const [explaining, setExplaining] = useState(false);
   const rejectOption = options.find((o) => o.kind === "reject_once") ?? options.find((o) => o.kind.startsWith("reject"));
   const answer = (option: PermissionOption, reason?: string) => post({ type: "permission", id: item.id, optionId: option.optionId, ...(reason ? { reason } : {}) });
-  useAnswerKeys(card, waiting && !explaining, options, answer);
+  useCardDigits(card, waiting && !explaining, options.length, (index) => {
+    const option = options[index];
+    if (option) answer(option);
+  });
   const hunks = item.hunks;
   const label = (option: PermissionOption) => (hunks ? editOptionLabel(option, hunks, optionLabel(option)) : optionLabel(option));
 
@@ -142,11 +145,8 @@ function RejectReason({ onSend, onCancel }: { onSend: (reason: string) => void; 
         aria-label="Why you reject this, for Hermes"
         onInput={(e) => setText(e.currentTarget.value)}
         onKeyDown={(e) => {
-          if (e.isComposing) return;
-          if (e.key === "Enter" && !e.shiftKey) {
-            e.preventDefault();
-            send();
-          } else if (e.key === "Escape") {
+          if (enterSends(e, send) || e.isComposing) return;
+          if (e.key === "Escape") {
             // Backs out of the reason only; the turn keeps waiting for an answer.
             e.preventDefault();
             e.stopPropagation();
@@ -164,24 +164,6 @@ function RejectReason({ onSend, onCancel }: { onSend: (reason: string) => void; 
       </div>
     </div>
   );
-}
-
-/** Digits answer this card while it waits (see lib/permission-keys.ts for when a digit is an answer). */
-function useAnswerKeys(card: { current: HTMLDivElement | null }, active: boolean, options: PermissionOption[], answer: (option: PermissionOption) => void): void {
-  useEffect(() => {
-    if (!active) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented) return;
-      const target = e.target as HTMLElement | null;
-      const pending = chatStore.get().items.filter((i) => i.kind === "permission" && i.outcome === undefined).length;
-      const index = permissionShortcut(e, { inCard: !!target && !!card.current?.contains(target), typing: isTextField(target), pending }, options.length);
-      if (index === undefined) return;
-      e.preventDefault();
-      answer(options[index]);
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [active, options]);
 }
 
 function outcomeText(option: PermissionOption): string {

@@ -4,17 +4,17 @@
 // answered, declined or cancelled with the turn, the card shows the outcome instead.
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { QuestionItem } from "../../state/types";
-import { chatStore } from "../../bridge/chat-store";
 import { post } from "../../bridge/vscode-api";
-import { isTextField, permissionShortcut } from "../../lib/permission-keys";
+import { enterSends } from "../../lib/enter-sends";
 import { Icon } from "../icons";
+import { useCardDigits } from "./use-card-digits";
 
 export function QuestionCard({ item }: { item: QuestionItem }) {
   const waiting = item.outcome === undefined;
   const card = useRef<HTMLDivElement>(null);
   const answer = (text?: string) => post({ type: "question", id: item.id, ...(text !== undefined ? { answer: text } : {}) });
   const choices = item.choices ?? [];
-  useChoiceKeys(card, waiting && choices.length > 0, choices.length, (index) => answer(choices[index]?.value));
+  useCardDigits(card, waiting && choices.length > 0, choices.length, (index) => answer(choices[index]?.value));
   return (
     <div
       ref={card}
@@ -82,13 +82,7 @@ function FreeTextAnswer({ onSend }: { onSend: (text: string) => void }) {
         placeholder="Your answer"
         aria-label="Your answer to Hermes's question"
         onInput={(e) => setText(e.currentTarget.value)}
-        onKeyDown={(e) => {
-          if (e.isComposing) return;
-          if (e.key === "Enter" && !e.shiftKey) {
-            e.preventDefault();
-            send();
-          }
-        }}
+        onKeyDown={(e) => enterSends(e, send)}
       />
       <div class="button-row">
         <button type="button" class="button small primary" data-testid="question-send" disabled={!text.trim()} onClick={send}>
@@ -99,20 +93,3 @@ function FreeTextAnswer({ onSend }: { onSend: (text: string) => void }) {
   );
 }
 
-/** Digits pick a choice while the card waits (the same rule as permission cards: never while typing). */
-function useChoiceKeys(card: { current: HTMLDivElement | null }, active: boolean, count: number, pick: (index: number) => void): void {
-  useEffect(() => {
-    if (!active) return;
-    const onKey = (e: KeyboardEvent) => {
-      if (e.defaultPrevented) return;
-      const target = e.target as HTMLElement | null;
-      const pending = chatStore.get().items.filter((i) => (i.kind === "permission" || i.kind === "question") && i.outcome === undefined).length;
-      const index = permissionShortcut(e, { inCard: !!target && !!card.current?.contains(target), typing: isTextField(target), pending }, count);
-      if (index === undefined) return;
-      e.preventDefault();
-      pick(index);
-    };
-    document.addEventListener("keydown", onKey);
-    return () => document.removeEventListener("keydown", onKey);
-  }, [active, count]);
-}
