@@ -54,6 +54,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     return current;
   };
   const promptModule = () => import("./prompt-handler");
+  const knowledgeMethods = () => import("./knowledge-methods");
   // Sessions being opened: the warm-up after initialize pauses for them (they are what the user waits on).
   const opening = quietGate();
   const promptArrivals = new ArrivalOrder();
@@ -172,6 +173,10 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       const [{ listParams, listTurnCheckpoints }, current] = await Promise.all([import("./checkpoint-list"), getRuntime()]);
       return listTurnCheckpoints(current, hub.get(listParams(params).sessionId));
     })
+    // "What Hermes knows" (the panel's view): memory entries and skills, read and changed; params checked inside.
+    .onRequest("_hermes/knowledge/get", (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).getKnowledge((await getRuntime()).loaded, params))
+    .onRequest("_hermes/knowledge/memory", (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeMemory((await getRuntime()).loaded, params))
+    .onRequest("_hermes/knowledge/skill", (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeSkill((await getRuntime()).loaded, params))
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await hub.close(params.sessionId);
       return {};

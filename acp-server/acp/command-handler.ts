@@ -2,7 +2,6 @@
 import { compressSession, promptTokens, thresholdTokens } from "../agent/compress";
 import { prepareSystemPrompt, toolSpecs } from "../agent/loop";
 import type { ModelChoice } from "../agent/model-choice";
-import { MemoryStore } from "../memory/memory-store";
 import { VERSION } from "../version";
 import { describeServers } from "../mcp/bridge";
 import { agentCatalog, describeAgents } from "../delegate/agents";
@@ -11,6 +10,7 @@ import type { AgentRuntime } from "./agent-runtime";
 import { COMMANDS, type Command } from "./commands";
 import { setModel } from "./session-settings";
 import { learnedCommand } from "./learned-commands";
+import { memoryCommand } from "./memory-command";
 import { reloadMcp } from "./mcp-session";
 import { toolsCommand } from "./tools-command";
 import { skillsCommand } from "./skills-command";
@@ -60,10 +60,8 @@ export async function runCommand(
       const how = report.status === "completed" ? "summarized" : report.status === "degraded" ? "dropped without a summary" : "left unchanged";
       return say(`Compressed the context: ${report.messagesBefore} → ${report.messagesAfter} messages, about ${report.tokensBefore.toLocaleString("en")} → ${report.tokensAfter.toLocaleString("en")} tokens (earlier turns ${how}; this session's history keeps them all).`);
     }
-    case "memory": {
-      const memory = new MemoryStore(runtime.loaded.home).snapshot();
-      return say(`**Memory (the agent's notes)**\n${memory.memory || "(empty)"}\n\n**User profile**\n${memory.user || "(empty)"}\n\nChanges made during a session take effect in the next one.`);
-    }
+    case "memory":
+      return say(memoryCommand(command.argument, runtime.loaded.home));
     case "learned":
       return say(learnedCommand(command.argument, runtime.loaded.home, agent.id));
     case "skills":

@@ -2,14 +2,20 @@
 // loaded into the system prompt at session start. MEMORY.md holds the agent's notes
 // (environment facts, lessons), USER.md what it knows about the user. Entries are
 // separated by "\n§\n". Writes go through a lock file and an atomic rename so two
-// Hermes processes sharing one home never lose each other's entries.
+// Hermes processes sharing one home never lose each other's entries. Every write that changes a
+// file first keeps the text it replaces in $HERMES_HOME/memory-history/<memory|user>/ (a hand
+// edit made since included), so `/memory revert` and the panel's Revert can bring it back.
 import fs from "node:fs";
 import path from "node:path";
 import { scanForThreats } from "../security/threat-scan";
 import { writeFileAtomicSync } from "../util/atomic-write";
+import { keepTextVersion, listTextVersions, type TextVersion } from "../util/text-versions";
 import { acquireFileLock, LockBusyError } from "../util/file-lock";
 import { redactSecrets } from "../util/redact";
 import { AgentError } from "../util/agent-error";
+import { createLogger } from "../util/log";
+
+const log = createLogger("memory");
 
 export type MemoryTarget = "memory" | "user";
 
@@ -19,6 +25,9 @@ export const MEMORY_FILES: Record<MemoryTarget, { file: string; limit: number }>
   memory: { file: "MEMORY.md", limit: 2_200 },
   user: { file: "USER.md", limit: 1_375 },
 };
+
+/** Earlier texts kept per memory file; the oldest go first. */
+const MAX_VERSIONS = 30;
 
 const LOCK_TIMEOUT_MS = 2_000;
 const LOCK_STALE_MS = 10_000;
@@ -107,6 +116,47 @@ export class MemoryStore {
     });
   }
 
+  /**
+   * Replaces the entry at `index` (0-based, as read() lists them). `expected`: the entry's text
+   * as the caller last saw it; when the file changed since and that entry is no longer there,
+   * nothing is written (an edit must not land on another entry).
+   */
+  replaceAt(target: MemoryTarget, index: number, content: string, expected?: string): MemoryChange {
+    const entry = this.checkContent(content);
+    return this.update(target, (entries) => {
+      checkIndex(target, entries, index, expected);
+      return entries.map((current, i) => (i === index ? entry : current));
+    });
+  }
+
+  /** Removes the entry at `index` (0-based); `expected` as for replaceAt. */
+  removeAt(target: MemoryTarget, index: number, expected?: string): MemoryChange {
+    return this.update(target, (entries) => {
+      checkIndex(target, entries, index, expected);
+      return entries.filter((_, i) => i !== index);
+    });
+  }
+
+  /** Earlier texts of a memory file, newest first (each write keeps the one it replaces). */
+  history(target: MemoryTarget): TextVersion[] {
+    return listTextVersions(this.historyDir(target));
+  }
+
+  /**
+   * Brings back version `n` of history() (1: the text before the last change). The restored
+   * entries go through the same checks as any write (threat scan, separator, limit), and the
+   * text they replace is kept, so a revert can itself be reverted.
+   */
+  restoreVersion(target: MemoryTarget, n = 1): MemoryChange {
+    const versions = this.history(target);
+    const chosen = Number.isInteger(n) && n >= 1 ? versions[n - 1] : undefined;
+    if (!chosen) {
+      throw new MemoryError(versions.length ? `No version ${n} of ${MEMORY_FILES[target].file}: there are ${versions.length} (1 is the newest).` : `${MEMORY_FILES[target].file} has no earlier version kept.`);
+    }
+    const entries = parseEntries(fs.readFileSync(chosen.file, "utf8")).map((entry) => this.checkContent(entry));
+    return this.update(target, () => entries);
+  }
+
   remove(target: MemoryTarget, oldText: string): MemoryChange {
     return this.update(target, (entries) => {
       const index = findOne(target, entries, oldText);
@@ -185,11 +235,29 @@ export class MemoryStore {
             `Consolidate first: use "replace" to merge or shorten existing entries, or "remove" entries that no longer matter, then try again.`,
         );
       }
-      if (next !== current) writeFileAtomicSync(this.filePath(target), text.length > 0 ? `${text}\n` : "");
+      const before = joinEntries(current);
+      if (next !== current && text !== before) {
+        // The text on disk (a hand edit included) is kept before it is replaced.
+        this.keepVersion(target, current);
+        writeFileAtomicSync(this.filePath(target), text.length > 0 ? `${text}\n` : "");
+      }
       return { target, entries: next, chars: text.length, limit };
     } finally {
       release();
     }
+  }
+
+  /** Keeps the entries about to be replaced; a history that cannot be written is logged, the write goes on. */
+  private keepVersion(target: MemoryTarget, entries: readonly string[]): void {
+    try {
+      keepTextVersion(this.historyDir(target), MemoryStore.text(entries), `${entries.length}-entries`, MAX_VERSIONS);
+    } catch (error) {
+      log.warn("keeping the earlier memory text failed", { file: MEMORY_FILES[target].file, error });
+    }
+  }
+
+  private historyDir(target: MemoryTarget): string {
+    return path.join(this.home, "memory-history", target);
   }
 
   /** The lock every process shares (util/file-lock.ts: O_EXCL, dead-holder and age takeover). */
@@ -203,6 +271,16 @@ export class MemoryStore {
     }
   }
 
+}
+
+function checkIndex(target: MemoryTarget, entries: readonly string[], index: number, expected: string | undefined): void {
+  const file = MEMORY_FILES[target].file;
+  if (!Number.isInteger(index) || index < 0 || index >= entries.length) {
+    throw new MemoryError(entries.length ? `${file} has no entry ${index + 1}: it has ${entries.length}.` : `${file} has no entries.`);
+  }
+  if (expected !== undefined && entries[index] !== expected.trim()) {
+    throw new MemoryError(`Entry ${index + 1} of ${file} changed since it was shown; nothing was written. Look at the entries again and retry.`);
+  }
 }
 
 function findOne(target: MemoryTarget, entries: readonly string[], oldText: string): number {

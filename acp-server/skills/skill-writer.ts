@@ -41,6 +41,8 @@ export interface ManageContext {
   catalog: SkillCatalog;
   /** Today as YYYY-MM-DD (tests pin it). */
   date?: string;
+  /** Who makes the change, for the provenance stamp (default the agent; the user from the panel or /skills). */
+  author?: "agent" | "user";
 }
 
 export interface FileWrite {
@@ -220,7 +222,7 @@ function refuseIfFlagged(relative: string, content: string, context: ManageConte
 function stamped(text: string, name: string, change: string, context: ManageContext, previousVersion: string | undefined): string {
   const date = context.date ?? new Date().toISOString().slice(0, 10);
   try {
-    return stampSkillFile(text, { author: "agent", sessionId: context.sessionId, date, change }, previousVersion, name);
+    return stampSkillFile(text, { author: context.author ?? "agent", sessionId: context.sessionId, date, change }, previousVersion, name);
   } catch (error) {
     if (error instanceof SkillFormatError) throw new SkillManageError(`The skill's SKILL.md cannot be updated (${error.message}); fix it first with edit.`);
     throw error;

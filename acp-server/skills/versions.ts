@@ -3,9 +3,8 @@
 // and `/skills revert NAME` can bring one back. Kept in $HERMES_HOME/skill-history, not in the
 // skill's folder: a project skill's history must not show up in the team's repository.
 import { createHash } from "node:crypto";
-import fs from "node:fs";
 import path from "node:path";
-import { writeFileAtomicSync } from "../util/atomic-write";
+import { keepTextVersion, listTextVersions } from "../util/text-versions";
 import { parseSkillFile } from "./skill-file";
 
 /** Versions kept per skill; the oldest go first. */
@@ -29,14 +28,7 @@ export function skillHistoryDir(home: string, skillDir: string): string {
 /** Keeps `text` (a SKILL.md about to be replaced). Never throws: a lost history entry must not fail the change. */
 export function keepSkillVersion(home: string, skillDir: string, text: string): void {
   try {
-    const dir = skillHistoryDir(home, skillDir);
-    fs.mkdirSync(dir, { recursive: true });
-    const latest = listSkillVersions(home, skillDir)[0];
-    if (latest && fs.readFileSync(latest.file, "utf8") === text) return;
-    let at = Date.now();
-    while (fs.existsSync(path.join(dir, `${at}-${safe(versionOf(text))}.md`))) at++;
-    writeFileAtomicSync(path.join(dir, `${at}-${safe(versionOf(text))}.md`), text);
-    for (const old of listSkillVersions(home, skillDir).slice(MAX_VERSIONS)) fs.rmSync(old.file, { force: true });
+    keepTextVersion(skillHistoryDir(home, skillDir), text, versionOf(text), MAX_VERSIONS);
   } catch {
     // History is a convenience; the change itself goes on.
   }
@@ -44,19 +36,7 @@ export function keepSkillVersion(home: string, skillDir: string, text: string): 
 
 /** The kept versions, newest first. */
 export function listSkillVersions(home: string, skillDir: string): SkillVersion[] {
-  const dir = skillHistoryDir(home, skillDir);
-  let names: string[];
-  try {
-    names = fs.readdirSync(dir);
-  } catch {
-    return [];
-  }
-  const versions: SkillVersion[] = [];
-  for (const name of names) {
-    const match = /^(\d+)-(.+)\.md$/.exec(name);
-    if (match) versions.push({ file: path.join(dir, name), savedAt: Number(match[1]), version: match[2] ?? "?" });
-  }
-  return versions.sort((a, b) => b.savedAt - a.savedAt);
+  return listTextVersions(skillHistoryDir(home, skillDir)).map(({ file, label, savedAt }) => ({ file, version: label, savedAt }));
 }
 
 function versionOf(text: string): string {
@@ -65,8 +45,4 @@ function versionOf(text: string): string {
   } catch {
     return "?";
   }
-}
-
-function safe(version: string): string {
-  return version.replace(/[^\w.-]/g, "_").slice(0, 40) || "?";
 }

@@ -40,7 +40,7 @@ test("commands: /help, /version, /usage, /context, /model, /memory, /reset, and 
     assert.match((await ask("/context")).text, /1,000 of 128,000 tokens/);
     assert.match((await ask("/model")).text, /custom\/fake-model` \(current\)[\s\S]*other-model/);
     assert.match((await ask("/model other-model")).text, /Switched to `custom\/other-model`/);
-    assert.match((await ask("/memory")).text, /Memory \(the agent's notes\)/);
+    assert.match((await ask("/memory")).text, /\*\*Memory: the agent's notes[\s\S]*\*\*User profile/);
     assert.match((await ask("/reset")).text, /fresh context: 2 earlier messages/);
 
     model.enqueue({ text: "models see unknown commands" });
