@@ -79,10 +79,19 @@ export function afterTurn(deps: ReviewDeps, session: AcpSession, turn: FinishedT
   const state = stateOf(session);
   const triggers = { toolCalls: learning.review_tool_calls, onRecovery: learning.review_on_recovery, onCorrection: learning.review_on_correction };
   const reason = turn.stopReason === "end_turn" || turn.stopReason === "max_turn_requests" ? reviewReason(activity, turn.prompt, triggers) : undefined;
-  if (reason) state.pending.push(turnDigest({ cwd: session.agent.cwd, messages: turn.messages, reason, stopReason: turn.stopReason }));
-  if (state.pending.length === 0) return;
-  // After the prompt's answer has gone out; a prompt already waiting goes first.
-  setImmediate(() => startReview(deps, session, state));
+  if (!reason && state.pending.length === 0) return;
+  const cwd = session.agent.cwd;
+  // After the prompt's answer has gone out (stdout writes leave in the setImmediate after they
+  // are made: acp/stdout-writer.ts, so the second one comes after it); a prompt already waiting
+  // goes first. The digest is made there too: it threat-scans every step of the turn (tens of
+  // ms for a long one), work the answer must not wait for. Callbacks run in the order they were
+  // set, so digests keep the turns' order.
+  setImmediate(() =>
+    setImmediate(() => {
+      if (reason) state.pending.push(turnDigest({ cwd, messages: turn.messages, reason, stopReason: turn.stopReason }));
+      startReview(deps, session, state);
+    }),
+  );
 }
 
 function startReview(deps: ReviewDeps, session: AcpSession, state: ReviewState): void {
