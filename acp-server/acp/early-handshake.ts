@@ -18,12 +18,16 @@ import { checkFrame, type ErrorFrame, oversizeOutcome } from "./frame-envelope";
 import { DEFAULT_MAX_FRAME_MB } from "../config/frame-limit";
 import { type FrameEvent, FrameSplitter, MB } from "../util/ndjson-lines";
 import { checkPlainInitialize, type PlainInitialize } from "./initialize-schema";
-import { coalescingWriter } from "./stdout-writer";
+import { coalescingWriter, type FrameWriter } from "./stdout-writer";
 
 export interface Handshake {
   /** The SDK's message stream: checked frames from stdin in, ndjson to stdout out. */
   stream: Stream;
-  /** Writes ready-made frames straight to stdout, after everything the SDK has handed over. */
+  /**
+   * Writes ready-made frames straight to stdout, after everything the SDK has handed over.
+   * Resolves at once while less than BULK_QUEUE_BYTES wait for the client: a long replay is
+   * built while the client parses what went before.
+   */
   writeFrames: (text: string) => Promise<void>;
   /** Changes the frame size limit (once config.yaml's acp.max_frame_mb is known). */
   setMaxFrameBytes(bytes: number): void;
@@ -33,6 +37,9 @@ type JsonRpcId = PlainInitialize["id"];
 
 /** How many checked messages may wait for the SDK before stdin is paused. */
 const QUEUED_MESSAGES = 16;
+
+/** Bytes of bulk frames (a replay) that may wait for the client before writeFrames waits too. */
+const BULK_QUEUE_BYTES = 8 * 1024 * 1024;
 
 export async function earlyHandshake(
   stdin: Readable,
@@ -149,7 +156,7 @@ export async function earlyHandshake(
 
   return {
     stream: { readable, writable: sdkOutput(write, request?.id, openGate, log) },
-    writeFrames: (text) => write(Buffer.from(text, "utf8")),
+    writeFrames: (text) => write(Buffer.from(text, "utf8"), BULK_QUEUE_BYTES),
     setMaxFrameBytes: (bytes) => {
       maxFrameBytes = bytes;
     },
@@ -157,7 +164,7 @@ export async function earlyHandshake(
 }
 
 /** The SDK's messages as ndjson on stdout, minus its answer to the initialize we answered early. */
-function sdkOutput(write: (data: Uint8Array) => Promise<void>, answeredId: JsonRpcId | undefined, answered: () => void, log: Logger): WritableStream<AnyMessage> {
+function sdkOutput(write: FrameWriter, answeredId: JsonRpcId | undefined, answered: () => void, log: Logger): WritableStream<AnyMessage> {
   let dropping = answeredId !== undefined;
   return new WritableStream<AnyMessage>({
     async write(message) {

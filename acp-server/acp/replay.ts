@@ -188,6 +188,9 @@ export async function sendReplay(client: acp.AgentContext, sessionId: string, re
       await writeFrames(block);
       block = "";
       frames = 0;
+      // A turn of the event loop: the block leaves (stdout is corked until then) and the client
+      // parses it while the next one is built.
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
   if (block) await writeFrames(block);
