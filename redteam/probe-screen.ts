@@ -16,6 +16,7 @@ import { screenCommand } from "../acp-server/security/command-screen";
 import type { SessionMode } from "../acp-server/security/modes";
 import type { PermissionAsk } from "../acp-server/tools/context";
 import { ROUND3, type Case, type Expect } from "./cases-round3";
+import { ROUND4 } from "./cases-round4";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
@@ -598,6 +599,9 @@ export const CASES: Case[] = [
 // Round 3: PROBE_ROUND=3 runs only its cases.
 if (process.env.PROBE_ROUND === "3") CASES.splice(0, CASES.length);
 CASES.push(...ROUND3);
+// Round 4: PROBE_ROUND=4 runs only its cases.
+if (process.env.PROBE_ROUND === "4") CASES.splice(0, CASES.length);
+CASES.push(...ROUND4);
 
 const MODES: SessionMode[] = ["default", "accept_edits", "plan", "dont_ask"];
 

@@ -17,6 +17,7 @@
 import os from "node:os";
 import path from "node:path";
 import { parseShell, type SimpleCommand } from "./shell-parse";
+import type { Word } from "./shell-types";
 import { BLOCK_DEVICE, describeArea, isWithin, resolvePath, sensitiveArea, tildeLabel, type State } from "./screen-paths";
 import type { Finding } from "./screen-rule";
 import { downloadedFiles } from "./screen-exec";
@@ -221,7 +222,14 @@ class Screener implements CommandScreen {
     }
     for (const cmd of cmds) {
       this.checkReassignedPaths(cmd);
+      // `env -C / rm -rf etc`: that one command runs in the wrapper's folder.
+      const saved = cmd.chdir ? { cwd: this.st.cwd, computed: this.cwdComputed } : undefined;
+      if (cmd.chdir) this.changeDirectory(cmd.chdir.text, cmd.chdir, cmd.assignments);
       screenOneCommand(this, cmd, cmds);
+      if (saved) {
+        this.st.cwd = saved.cwd;
+        this.cwdComputed = saved.computed;
+      }
       this.recordLink(cmd);
       for (const file of downloadedFiles(cmd.program, cmd.args)) this.downloads.add(path.posix.basename(file));
       if (DOWNLOADERS.has(cmd.program)) for (const r of cmd.redirects) if (r.op === ">" || r.op === ">>") this.downloads.add(path.posix.basename(r.target));
@@ -239,19 +247,20 @@ class Screener implements CommandScreen {
     const operand = at < 0 ? undefined : cmd.args[at];
     if (operand === undefined) this.st.cwd = this.st.home;
     else if (operand === "-") this.cwdComputed = true;
-    else {
-      // `cd NAME` searches CDPATH first: any entry could be where the line goes.
-      for (const dir of this.cdPath) {
-        if (!operand.startsWith("/") && !operand.startsWith(".") && inHermesState(this.abs(path.posix.join(dir, operand)), this.st)) {
-          this.add("dangerous", "hermes-state", `\`cd ${operand}\` may enter ${this.show(this.abs(path.posix.join(dir, operand)))} through CDPATH, Hermes's own state folder`);
-        }
+    else this.changeDirectory(operand, cmd.argWords[at], cmd.assignments);
+  }
+
+  private changeDirectory(operand: string, word: Word | undefined, assignments: readonly string[]): void {
+    // `cd NAME` searches CDPATH first: any entry could be where the line goes.
+    for (const dir of this.cdPath) {
+      if (!operand.startsWith("/") && !operand.startsWith(".") && inHermesState(this.abs(path.posix.join(dir, operand)), this.st)) {
+        this.add("dangerous", "hermes-state", `\`cd ${operand}\` may enter ${this.show(this.abs(path.posix.join(dir, operand)))} through CDPATH, Hermes's own state folder`);
       }
-      if (this.cdPath.length > 0 || cmd.assignments.some((a) => a.startsWith("CDPATH="))) this.cwdComputed = true;
-      this.st.cwd = this.abs(operand);
-      const word = cmd.argWords[at];
-      // A word we cannot see is computed, as far as the screen knows.
-      if (!word || word.dynamic.some((d) => !PATTERN_MARKERS.has(d)) || this.st.cwd.includes("$")) this.cwdComputed = true;
     }
+    if (this.cdPath.length > 0 || assignments.some((a) => a.startsWith("CDPATH="))) this.cwdComputed = true;
+    this.st.cwd = this.abs(operand);
+    // A word we cannot see is computed, as far as the screen knows.
+    if (!word || word.dynamic.some((d) => !PATTERN_MARKERS.has(d)) || this.st.cwd.includes("$")) this.cwdComputed = true;
   }
 
   readsFile(word: string, how: string): void {

@@ -3,7 +3,7 @@
 // `find -delete` / `find -exec rm`, and deleters fed a file list by `xargs`.
 import path from "node:path";
 import type { SimpleCommand } from "./shell-parse";
-import { SYSTEM_DIRS, isWithin, resolvePath, tildeLabel, type State } from "./screen-paths";
+import { TOP_LEVEL_DIRS, isWithin, resolvePath, tildeLabel, type State } from "./screen-paths";
 import { shortFlags, type Screen } from "./screen-rule";
 
 const DELETERS = ["rm", "shred", "unlink", "rmdir", "rimraf", "srm"];
@@ -27,14 +27,14 @@ export function classifyDelete(word: string, st: State): DeleteClass {
   } else if (abs !== "/" && /[*?[]/.test(last) && path.posix.dirname(abs) === "/") {
     // `/u*` may match /usr.
     const re = globToRegExp(last);
-    const hit = SYSTEM_DIRS.find((d) => re.test(d.slice(1)));
+    const hit = TOP_LEVEL_DIRS.find((d) => re.test(d.slice(1)));
     if (hit) return { kind: "system", what: `${abs}, which matches the system folder ${hit}` };
   }
   const show = contents ? `everything in ${target}` : target;
   const showSystem = contents ? `everything in the system folder ${target}` : `the system folder ${target}`;
   if (target === "/") return { kind: "root", what: contents ? "everything in /" : "/" };
   if (target === st.home || isWithin(st.home, target)) return { kind: "home", what: tildeLabel(target, st.home) === "~" ? (contents ? "everything in ~" : "~") : show };
-  if (SYSTEM_DIRS.includes(target)) return { kind: "system", what: showSystem };
+  if (TOP_LEVEL_DIRS.includes(target)) return { kind: "system", what: showSystem };
   return undefined;
 }
 

@@ -155,6 +155,8 @@ export function checkInterpreter(s: Screen, cmd: SimpleCommand): void {
   if (inline) {
     if (inline.code === "" || !trivialCode(inline.code)) {
       s.unresolved("interpreter-code", `${p} ${inline.flag} runs inline code that cannot be checked before it runs${inline.code ? ` (${clip(inline.code)})` : ""}`);
+      // Code that names Hermes's state (`open('~/.hermes/config.yaml','a')`) may be writing it: never in dont_ask.
+      if (/\.hermes\b|HERMES_HOME/i.test(inline.code) || inline.code.includes(s.st.hermesHome)) s.add("dangerous", "hermes-state", `${p} ${inline.flag} runs code that names Hermes's own state folder`);
     }
     return;
   }
@@ -165,12 +167,14 @@ export function checkInterpreter(s: Screen, cmd: SimpleCommand): void {
   if (script !== undefined) s.executes(script, p);
 }
 
-const EDITORS = new Set(["vim", "nvim", "vi", "ex", "view", "vimdiff", "emacs", "emacsclient", "nano", "less", "more", "man"]);
+const EDITORS = new Set(["vim", "nvim", "vi", "ex", "view", "vimdiff", "rvim", "evim", "gvim", "emacs", "emacsclient", "nano", "less", "more", "man"]);
 
 /** Editors told to run commands (`vim -c '!...'`), and runners of command templates (`parallel`). */
 export function checkCommandRunners(s: Screen, cmd: SimpleCommand): void {
   const { program: p, args } = cmd;
-  if (EDITORS.has(p) && args.some((a) => /^(-c|--cmd|-S|--eval|-batch|--batch|-l|--load|-x|--exec)$/.test(a) || /^\+./.test(a))) {
+  // vim's -c/-S/-u/-s (a script of keystrokes)/-e/-E (ex mode, commands on stdin) in any cluster (`ex -sc '%d|x'`).
+  const vimScript = (a: string) => /^(vim|nvim|vi|ex|view|vimdiff|rvim|evim|gvim)$/.test(p) && /^-[A-Za-z]*[cSsueE]/.test(a);
+  if (EDITORS.has(p) && args.some((a) => vimScript(a) || /^(-c|--cmd|-S|--eval|-batch|--batch|-l|--load|-x|--exec|--script|-f|--funcall|-u)$/.test(a) || /^--(eval|load|funcall|script)=/.test(a) || /^\+./.test(a))) {
     s.unresolved("editor-command", `${p} is told to run editor commands, which can run shell commands`);
   }
   if (p === "parallel" || p === "rush" || p === "xe" || p === "entr") s.unresolved("xargs", `${p} runs commands built from input read at run time`);

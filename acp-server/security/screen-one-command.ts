@@ -17,6 +17,8 @@ import { checkPipeToShell } from "./screen-pipe";
 import { checkWriteTargets } from "./screen-targets";
 import { ARGS_ARE_DATA, DECLARERS, ESCALATORS, MESSAGE_OPTIONS, NO_CONTENT_READ, NOT_OUTPUT_OPTION } from "./screen-programs";
 import { checkRedis, checkSql, isDatabaseClient } from "./screen-sql";
+import { checkRemotePackage } from "./screen-packages";
+import { checkSecretTools } from "./screen-secret-tools";
 import { inHermesState } from "./screen-state";
 import { checkContainer, checkDiskTool, checkFormat, checkKill, checkKillByName, checkMkfsVariant, checkPermissions, checkScheduler, checkShutdown } from "./screen-system";
 import { checkCopy, checkDd, checkDownloadOutput, checkSed, checkTee, checkTruncate } from "./screen-writes";
@@ -79,7 +81,17 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
   switch (p) {
     case "rm":
     case "rimraf":
-      checkRm(s, p === "rimraf" ? { ...cmd, args: ["-rf", ...args] } : cmd);
+    case "del-cli":
+    case "trash":
+    case "trash-put":
+    case "gtrash":
+      // rimraf, del and the trash tools take whole folders without a -r: read as `rm -rf`.
+      checkRm(s, p === "rm" ? cmd : { ...cmd, args: ["-rf", ...args.filter((a) => !a.startsWith("-"))] });
+      break;
+    case "gio":
+    case "kioclient":
+    case "kioclient5":
+      if (args[0] === "trash" || args[0] === "remove" || args[0] === "rm") checkRm(s, { ...cmd, args: ["-rf", ...args.slice(1).filter((a) => !a.startsWith("-"))] });
       break;
     case "shred":
       checkShred(s, args);
@@ -162,6 +174,10 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
       break;
     case "docker":
     case "podman":
+    case "nerdctl":
+    case "finch":
+    case "lima":
+    case "colima":
       checkContainer(s, p, args);
       break;
     case "source":
@@ -185,6 +201,8 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
   checkInterpreter(s, cmd);
   checkAwkSed(s, cmd);
   checkCommandRunners(s, cmd);
+  checkRemotePackage(s, cmd);
+  checkSecretTools(s, cmd);
   checkRunOptions(s, cmd);
   checkTruncation(s, cmd);
   checkReverseShell(s, cmd);

@@ -14,12 +14,15 @@ export function checkGitDiscard(s: Screen, args: string[]): void {
   const discard = (what: string) => s.add("dangerous", "git-discard", `git ${sub} ${what}`);
   switch (sub) {
     case "checkout":
+      // `-B name start`: resets an existing branch to start, dropping its commits.
+      if (short.includes("B")) s.add("dangerous", "git-branch-force", "git checkout -B resets an existing branch, losing the commits it pointed to");
       if (short.includes("f") || long.includes("--force") || rest.includes("--") || operands.includes(".")) discard("overwrites uncommitted changes in the working tree");
       break;
     case "restore":
       if (!(long.includes("--staged") && !long.includes("--worktree") && !short.includes("W"))) discard("overwrites uncommitted changes with another version");
       break;
     case "switch":
+      if (short.includes("C") || long.includes("--force-create")) s.add("dangerous", "git-branch-force", "git switch -C resets an existing branch, losing the commits it pointed to");
       if (short.includes("f") || long.includes("--discard-changes") || long.includes("--force")) discard("throws away uncommitted changes");
       break;
     case "stash":
@@ -61,7 +64,11 @@ export function checkTruncation(s: Screen, cmd: SimpleCommand): void {
     for (const r of cmd.redirects) if ((r.op === ">" || r.op === ">|") && r.target !== "/dev/null" && !/^\/dev\/(stdout|stderr)$/.test(r.target)) s.add("dangerous", "truncate-file", `\`${cmd.raw.trim()}\` empties ${r.target}`);
   }
   if (p === "cp" && args.filter((a) => !a.startsWith("-"))[0] === "/dev/null") s.add("dangerous", "truncate-file", `cp /dev/null empties ${args[args.length - 1]}`);
-  if (p === "truncate" && args.some((a, i) => /^(-s0|--size=0)$/.test(a) || (a === "-s" && args[i + 1] === "0"))) s.add("dangerous", "truncate-file", "truncate -s 0 empties the files it is given");
+  // Any size that shrinks (`-s0`, `--size 0`, `-s -100`, `-s <50K`, `-s /2`) throws data away.
+  const shrinks = (v: string | undefined) => v !== undefined && /^(0+[KMGTPEZY]?i?B?|[-<%/].*)$/i.test(v);
+  if (p === "truncate" && args.some((a, i) => (/^(-s|--size)$/.test(a) && shrinks(args[i + 1])) || (/^-s./.test(a) && shrinks(a.slice(2))) || (a.startsWith("--size=") && shrinks(a.slice(7))))) {
+    s.add("dangerous", "truncate-file", "truncate shrinks or empties the files it is given");
+  }
 }
 
 /** A shell or connection handed to the network: `bash -i >& /dev/tcp/…`, `nc -e`, `socat exec:`. */
@@ -77,6 +84,8 @@ export function checkReverseShell(s: Screen, cmd: SimpleCommand): void {
 }
 
 const INFRA: [RegExp, RegExp, string][] = [
+  // The system bus reaches logind (power off, reboot), systemd (units), NetworkManager, polkit.
+  [/^(busctl|gdbus|qdbus|dbus-send)$/, /^(call|emit|set-property|--system|--print-reply|--dest|org\.|\/org\/)|\s(call|emit|set-property)\s/, "sends a command to a system service over D-Bus (power, units, network)"],
   [/^(docker|podman)$/, /^(system prune|volume (rm|prune)|image prune|container prune|network prune|builder prune|compose down -v|compose down --volumes)/, "deletes containers' data, images or volumes"],
   [/^kubectl$/, /^(delete|drain|replace --force|scale .*--replicas[= ]0)/, "deletes or drains cluster resources"],
   [/^helm$/, /^(uninstall|delete|rollback)/, "removes or rolls back a release"],

@@ -19,6 +19,8 @@ export interface State {
 
 /** Top-level system folders whose deletion breaks the machine. */
 export const SYSTEM_DIRS = ["/bin", "/boot", "/dev", "/etc", "/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root", "/sbin", "/sys", "/usr", "/var", "/home", "/Users", "/System", "/Library", "/Applications", "/private"];
+/** Top-level folders whose deletion as a whole is hardline too, though what lies inside them is ordinary data (`/srv/app`). */
+export const TOP_LEVEL_DIRS = [...SYSTEM_DIRS, "/srv", "/snap", "/mnt", "/media", "/nix", "/run"];
 /** System folders where a write (not a delete) still needs the user's say. */
 const WRITE_PROTECTED = ["/etc", "/boot", "/bin", "/sbin", "/usr", "/lib", "/lib32", "/lib64", "/root", "/sys", "/proc", "/System", "/Library"];
 

@@ -30,7 +30,10 @@ export const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c", "http", "
 export const DELETERS = new Set(["rm", "shred", "unlink", "rmdir", "rimraf", "srm", "trash", "trash-put", "gio"]);
 
 /** Programs (and wrappers) that run commands as root, by the rule key they get. */
-export const ESCALATORS: Record<string, string> = { sudo: "sudo", doas: "doas", pkexec: "pkexec", su: "su", runuser: "runuser", "systemd-run": "systemd-run" };
+export const ESCALATORS: Record<string, string> = {
+  sudo: "sudo", doas: "doas", pkexec: "pkexec", su: "su", runuser: "runuser", "systemd-run": "systemd-run", run0: "run0", "sudo-rs": "sudo",
+  please: "please", gosu: "gosu", "su-exec": "su-exec", chpst: "chpst", "s6-setuidgid": "setuidgid", setuidgid: "setuidgid", nsenter: "nsenter",
+};
 
 /** Shell builtins that set variables, options or the folder: their computed arguments are not a command's. */
 export const DECLARERS = new Set(["export", "declare", "local", "readonly", "typeset", "unset", "read", "set", "shift", "let", "alias", "trap", "cd", "pushd", "popd"]);

@@ -4,7 +4,7 @@
 // exists), so no spelling of it — `$HOME/.hermes`, `~me/.hermes`, `../../.hermes`, a link —
 // escapes the match. Globs are matched by pattern.
 import path from "node:path";
-import { realPath } from "./sensitive-paths";
+import { HOME_CREDENTIAL_STORES, isSensitiveName, realPath } from "./sensitive-paths";
 import { isWithin, type State } from "./screen-paths";
 
 const GLOB = /[*?[]/;
@@ -64,9 +64,14 @@ export function credentialArea(abs: string, st: State): string | undefined {
   if (isWithin(abs, st.home) && abs !== st.home) {
     const rel = abs.slice(st.home.length + 1);
     for (const re of CREDENTIAL_IN_HOME) if (re.test(rel)) return `~/${rel.split("/")[0]}`;
+    // The sandbox's list of stores (histories, browser profiles, cloud CLIs' tokens): one list.
+    const store = HOME_CREDENTIAL_STORES.find((s) => rel === s || rel.startsWith(`${s}/`));
+    if (store) return `~/${store}`;
   }
   const base = path.posix.basename(abs);
   if (TEMPLATE.test(base) || base === "*") return undefined;
   for (const re of CREDENTIAL_NAMES) if (re.test(base)) return base;
+  // The file tools' list (`.envrc`, `*.tfstate`, `*.tfvars`, `.npmrc`, `kubeconfig`, …): one list.
+  if (!/[*?[]/.test(base) && isSensitiveName(base)) return base;
   return undefined;
 }

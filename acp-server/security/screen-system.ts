@@ -150,9 +150,14 @@ export function checkScheduler(s: Screen, p: string, args: string[]): void {
 /** Containers given the host: `--privileged`, the host's / or home mounted, the docker socket. */
 export function checkContainer(s: Screen, p: string, args: string[]): void {
   // The first word that is neither an option nor the value of a global one (`-H unix://…`, `--context x`).
-  const sub = args.find((a, i) => !a.startsWith("-") && !/^(-H|--host|--url|-c|--context|--config|-l|--log-level|--tlscacert|--tlscert|--tlskey|--connection)$/.test(args[i - 1] ?? ""));
+  const at = args.findIndex((a, i) => !a.startsWith("-") && !/^(-H|--host|--url|-c|--context|--config|-l|--log-level|--tlscacert|--tlscert|--tlskey|--connection|-n|--namespace|-a|--address)$/.test(args[i - 1] ?? ""));
+  // `docker container run`: the management command comes first.
+  const sub = ["container", "containers"].includes(args[at] ?? "") ? args[at + 1] : args[at];
   if (!sub || !["run", "create", "exec"].includes(sub)) return;
-  if (args.some((a) => a === "--privileged" || /^--(pid|net|ipc|uts|userns)=host$/.test(a) || a === "--cap-add=ALL" || a === "--cap-add=SYS_ADMIN")) {
+  const hostNamespace = (a: string, next: string | undefined) => /^--(pid|net|network|ipc|uts|userns|cgroupns)=host$/.test(a) || (/^--(pid|net|network|ipc|uts|userns|cgroupns)$/.test(a) && next === "host");
+  const unconfined = (a: string, next: string | undefined) => /^--security-opt=.*(unconfined|no-new-privileges=false)/.test(a) || (a === "--security-opt" && /unconfined/.test(next ?? ""));
+  const device = (a: string) => a === "--device" || a.startsWith("--device=") || a === "--device-cgroup-rule" || a.startsWith("--device-cgroup-rule=");
+  if (args.some((a, i) => a === "--privileged" || hostNamespace(a, args[i + 1]) || /^--cap-add[= ]?(ALL|SYS_ADMIN|SYS_PTRACE|SYS_MODULE|DAC_READ_SEARCH|NET_ADMIN|SYS_RAWIO)$/i.test(a === "--cap-add" ? `--cap-add=${args[i + 1] ?? ""}` : a) || unconfined(a, args[i + 1]) || device(a))) {
     s.add("dangerous", "container-host", `${p} ${sub} gives the container control of the host (--privileged or host namespaces)`);
   }
   for (const [k, a] of args.entries()) {

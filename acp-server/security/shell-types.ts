@@ -47,6 +47,8 @@ export interface SimpleCommand {
   raw: string;
   /** Prefixes that were stripped to reach the program, outermost first: "sudo", "env", "xargs", "bash -c", "eval", ... */
   wrappers: string[];
+  /** The folder a wrapper runs the program in (`env -C DIR`, `sudo -D DIR`, `nsenter -w DIR`). */
+  chdir?: Word;
   /** Leading `NAME=value` assignments (including those after `env`/`sudo`). */
   assignments: string[];
   /** Identifies the pipeline this command belongs to (unique within one parse). */

@@ -8,6 +8,7 @@
 // command as `unresolved`.
 import type { Redirect, SimpleCommand, Word } from "./shell-types";
 import { PATTERN_MARKERS } from "./shell-words";
+import { OPAQUE_RUNNERS, RUNS_WORD_AS_SCRIPT, SCRIPT_OPTIONS, runnerCandidates, runnerCommandStart } from "./shell-runners";
 
 const SKIPPED_KEYWORDS = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "fi", "done", "esac", "[[", "]]", "function", "coproc"]);
 const COMPOUND_OPENERS = new Set(["{", "while", "until", "if", "for", "select", "case", "[["]);
@@ -69,7 +70,8 @@ const OPTION_WRAPPERS: Record<string, Set<string>> = {
   busybox: set(),
   toybox: set(),
   unshare: set("--map-user", "--map-group", "--setgroups", "-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd", "--propagation", "--kill-child"),
-  nsenter: set("-t", "--target", "-S", "--setuid", "-G", "--setgid", "-r", "--root", "-w", "--wd", "-m", "-u", "-i", "-n", "-p", "-U", "-C"),
+  // -m, -u, -n, … take a file only glued on (`-m/proc/1/ns/mnt`, `--mount=…`): never the next word.
+  nsenter: set("-t", "--target", "-S", "--setuid", "-G", "--setgid"),
   setpriv: set("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile", "--pdeathsig"),
   runuser: set("-u", "-g", "-G", "--user", "--group", "--supp-group", "-w", "--whitelist-environment"),
   "systemd-run": set("-u", "--unit", "-p", "--property", "-E", "--setenv", "--description", "--slice", "-M", "--machine", "-H", "--host", "--uid", "--gid", "--working-directory", "--on-calendar", "--on-active"),
@@ -131,7 +133,9 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
   const assignments: string[] = [];
   const nested: SimpleCommand[] = [];
   const unresolved: string[] = [];
+  let chdir: Word | undefined;
   const make = (program: string, from: number): SimpleCommand => ({
+    ...(chdir ? { chdir } : {}),
     program,
     args: texts.slice(from),
     argWords: words.slice(from),
@@ -182,13 +186,38 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       if (text !== undefined) script(text, `${name} -c`, option.startsWith("--call=") ? words[at] : words[at + 1]);
       return { main: make(name, k + 1), nested };
     }
+    const runFrom = runnerCommandStart(name, texts, k);
+    if (runFrom !== undefined) {
+      // `uv run CMD`, `gosu USER CMD`, `tmux new 'CMD'`: each word that may start the command is tried.
+      for (const j of runnerCandidates(texts, runFrom)) {
+        const text = texts[j] ?? "";
+        if (RUNS_WORD_AS_SCRIPT.has(name)) script(texts.slice(j).join(" "), name, words.slice(j).find(isComputed));
+        if (!RUNS_WORD_AS_SCRIPT.has(name) || !text.includes(" ")) {
+          const sub = fromWords(words.slice(j), { ...base, raw: texts.slice(j).join(" "), redirects: [], depth: base.depth + 1, wrappers: [...wrappers, name] }, parseScript);
+          nested.push(sub.main, ...sub.nested);
+        }
+      }
+    }
+    const opaque = OPAQUE_RUNNERS[name];
+    if (opaque && texts.slice(k + 1).some((t) => opaque.test(t))) unresolved.push(`\`${name}\` runs keystrokes or code of its own that the screen cannot follow`);
+    for (const option of SCRIPT_OPTIONS[name] ?? []) {
+      texts.forEach((t, i) => {
+        const value = texts[i + 1];
+        if (i > k && t === option && value !== undefined) script(value, `${name} ${option}`, words[i + 1]);
+        else if (i > k && t.startsWith(`${option}=`)) script(t.slice(option.length + 1), `${name} ${option}`, words[i]);
+      });
+    }
+    if (runFrom !== undefined || opaque || SCRIPT_OPTIONS[name]) return { main: make(name, k + 1), nested };
     if (OPTION_WRAPPERS[name]) {
       next = skipOptions(texts, k + 1, OPTION_WRAPPERS[name]);
     } else if (OPERAND_WRAPPERS[name]) {
       const d = skipOptions(texts, k + 1, OPERAND_WRAPPERS[name]);
-      if (name === "flock" && (texts[d + 1] === "-c" || texts[d + 1] === "--command")) {
-        const code = texts[d + 2];
-        if (code !== undefined) script(code, "flock -c", words[d + 2]);
+      // `flock -c CMD FILE` and `flock FILE -c CMD`: getopt finds -c anywhere.
+      const c = name === "flock" ? texts.findIndex((t, i) => i > k && (t === "-c" || t === "--command" || t.startsWith("--command="))) : -1;
+      if (c > 0) {
+        const glued = (texts[c] ?? "").startsWith("--command=");
+        const code = glued ? (texts[c] ?? "").slice(10) : texts[c + 1];
+        if (code !== undefined) script(code, "flock -c", words[glued ? c : c + 1]);
         return { main: make(name, k + 1), nested };
       }
       const sgCode = texts[d + 2];
@@ -229,6 +258,8 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       }
     }
     if (next >= 0) {
+      const folder = wrapperFolder(name, words, k + 1, next);
+      if (folder) chdir = folder;
       if (next >= texts.length) return { main: make(name, k + 1), nested };
       wrappers.push(name);
       k = next;
@@ -272,7 +303,8 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       }
     } else if (name === "ssh" || name === "sshpass") {
       const from = skipOptions(args, 0, name === "ssh" ? SSH_ARGS : set("-p", "-f", "-d", "-e"));
-      const rest = name === "ssh" ? from + 1 : from;
+      // OpenSSH reads options after the host too (`ssh host -t cmd`), and `--` ends them.
+      const rest = name === "ssh" ? skipOptions(args, from + 1, SSH_ARGS) : from;
       if (name === "sshpass" && rest < args.length) {
         const inner = fromWords(argWords.slice(rest), { ...base, depth: base.depth + 1, wrappers: [...wrappers, "sshpass"] }, parseScript);
         nested.push(inner.main, ...inner.nested);
@@ -295,6 +327,33 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
   }
   unresolved.push("too many nested wrappers to follow");
   return { main: make(normaliseProgram(texts[k] ?? ""), k + 1), nested };
+}
+
+/** Options that make a wrapper run its command in another folder, by wrapper. */
+const FOLDER_OPTIONS: Record<string, string[]> = {
+  env: ["-C", "--chdir"],
+  sudo: ["-D", "--chdir"],
+  nsenter: ["-w", "--wd"],
+  unshare: ["-w", "--wd"],
+  "systemd-run": ["--working-directory"],
+  runuser: [],
+};
+
+/** The folder `env -C DIR` / `sudo -D DIR` / `--chdir=DIR` names among the wrapper's options (words[from..to)). */
+function wrapperFolder(name: string, words: Word[], from: number, to: number): Word | undefined {
+  const options = FOLDER_OPTIONS[name];
+  if (!options) return undefined;
+  let found: Word | undefined;
+  for (let i = from; i < to; i++) {
+    const text = words[i]?.text ?? "";
+    const value = words[i + 1];
+    if (options.includes(text) && value) found = value;
+    for (const option of options) {
+      if (option.startsWith("--") && text.startsWith(`${option}=`)) found = { ...(words[i] as Word), text: text.slice(option.length + 1) };
+      else if (!option.startsWith("--") && text.startsWith(option) && text.length > option.length) found = { ...(words[i] as Word), text: text.slice(option.length) };
+    }
+  }
+  return found;
 }
 
 /** Index (in args) of the script of `bash -c '...'` / `bash -lc '...'`, or undefined when the shell is not given one. */

@@ -9,6 +9,7 @@ import type { SessionMode } from "../../acp-server/security/modes";
 import type { PermissionAsk } from "../../acp-server/tools/context";
 import { ATTACKS, type Expectation } from "../fixtures/screen-corpus/attacks";
 import { BENIGN } from "../fixtures/screen-corpus/benign";
+import { PLAN_WRITES } from "../fixtures/screen-corpus/plan-writes";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
@@ -69,4 +70,10 @@ test("benign corpus: everyday commands run without asking; the read-only ones ru
   t.diagnostic(`benign corpus: ${BENIGN.length} commands, ${BENIGN.length - asked.length} allowed in default, ${BENIGN.filter(([, r]) => r).length} read-only allowed in plan`);
   assert.deepEqual(asked, []);
   assert.deepEqual(planWrong, []);
+});
+
+test("plan mode refuses every command that changes something (red-team round 4)", () => {
+  assert.ok(PLAN_WRITES.length >= 150, `plan corpus size ${PLAN_WRITES.length}`);
+  const allowed = PLAN_WRITES.filter((command) => decide("plan", command).decision !== "deny");
+  assert.deepEqual(allowed, []);
 });
