@@ -7,7 +7,7 @@ export const COMMANDS: acp.AvailableCommand[] = [
   { name: "context", description: "How much of the model's context window is in use, and how far compression is" },
   { name: "compress", description: "Compress the conversation's context now (earlier turns become a summary)" },
   { name: "memory", description: "The agent's memory and your profile, numbered; add, edit, delete, revert", input: { hint: "add|edit|delete|history|revert memory|user [N] [text] (empty: list)" } },
-  { name: "skills", description: "List the skills (uses, last use, success rate); history NAME, revert NAME [N], delete NAME (archived)", input: { hint: "history NAME | revert NAME [N] | delete NAME (empty: list)" } },
+  { name: "skills", description: "List the skills (uses, last use, success rate); history NAME, revert NAME [N], delete NAME (archived), curate, archived, restore NAME", input: { hint: "history NAME | revert NAME [N] | delete NAME | curate | archived | restore NAME (empty: list)" } },
   { name: "learned", description: "What the learning review saved (memory, skills), and undo one", input: { hint: "undo <id> (empty: list)" } },
   { name: "reset", description: "Start a fresh context in this session" },
   { name: "model", description: "Show or switch the model", input: { hint: "model id (empty: list)" } },

@@ -113,13 +113,10 @@ function startReview(deps: ReviewDeps, session: AcpSession, state: ReviewState):
     // The review's read-only tools may ask (a file outside the workspace): the user decides, as in a turn.
     askUser: (call, ask, signal) => requestPermission(client, session.id, call, ask, signal, { timeoutMs: config.approvals.timeout * 1000, log }),
   };
+  const announce = learnedAnnouncer(session, observer, ledger, log);
   const learned = (change: LearnedChange) => {
     running.changes++;
-    ledger.save(change);
-    const note = noteOf(change);
-    session.agent.recordLearned(note);
-    observer.send(learnedChunk(note));
-    log.info("learned", { sessionId: session.id, id: change.id, kind: change.kind, what: change.what });
+    announce(change);
   };
   const approve = config.learning.review === "ask" ? askApproval(deps, session) : undefined;
   log.info("learning review started", { sessionId: session.id });
@@ -153,13 +150,24 @@ function startReview(deps: ReviewDeps, session: AcpSession, state: ReviewState):
     });
 }
 
-/** `learning.review: ask`: each change is a permission request showing its diff; only "allow" applies it. */
-function askApproval(deps: ReviewDeps, session: AcpSession) {
+/** A change was written: saved with its undo, journaled, and announced as "Learned: …" (the review's and the curator's). */
+export function learnedAnnouncer(session: AcpSession, observer: AcpTurnObserver, ledger: LearningLedger, log: Logger): (change: LearnedChange) => void {
+  return (change) => {
+    ledger.save(change);
+    const note = noteOf(change);
+    session.agent.recordLearned(note);
+    observer.send(learnedChunk(note));
+    log.info("learned", { sessionId: session.id, id: change.id, kind: change.kind, what: change.what });
+  };
+}
+
+/** `learning.review: ask` (and the curator's ask): each change is a permission request showing its diff; only "allow" applies it. */
+export function askApproval(deps: ReviewDeps, session: AcpSession, asker = "learning_review") {
   let counter = 0;
   return async (title: string, diffs: DisplayContent[], signal: AbortSignal): Promise<boolean> => {
     const id = `learn-${Date.now().toString(36)}-${++counter}`;
     const paths = diffs.flatMap((diff) => (diff.type === "diff" ? [diff.path] : []));
-    const call: ToolCallView = { id, requestId: id, name: "learning_review", title, kind: "edit", locations: paths.map((path) => ({ path })), rawInput: { proposed: title } };
+    const call: ToolCallView = { id, requestId: id, name: asker, title, kind: "edit", locations: paths.map((path) => ({ path })), rawInput: { proposed: title } };
     try {
       const answer = await requestPermission(deps.client, session.id, call, { action: "edit", title, paths, content: diffs, askEachTime: true }, signal, {
         timeoutMs: deps.runtime.loaded.config.approvals.timeout * 1000,

@@ -25,6 +25,7 @@ import { expandSkillInvocation } from "./skill-commands";
 import { toUserParts } from "./prompt-content";
 import { onPromptStart, onTurnEnd } from "../learning/skill-outcomes";
 import { afterTurn, interruptReview } from "./learning-review";
+import { afterTurnCurate, curateNow, interruptCuration } from "./skills-curator";
 import { firstLineTitle, generateTitle } from "./titles";
 import { AcpTurnObserver } from "./turn-observer";
 import { compressionSettings, nudgeSettings } from "./turn-settings";
@@ -62,6 +63,7 @@ export async function handlePrompt(
   }
   // A learning review in the background never delays a prompt: it stops here (and may run again after this turn).
   interruptReview(session);
+  interruptCuration(session);
   return session.enqueue(requestSignal, async (signal, queued) => {
     const observer = new AcpTurnObserver(client, session, deps.log, !!deps.clientCapabilities.session?.compaction);
     if (signal.aborted) return { stopReason: "cancelled" };
@@ -85,6 +87,12 @@ export async function handlePrompt(
       // `hermes/restore`: what became of a restore (the panel's edit-and-resend goes on only after one).
       const meta = { ...(outcome.forkedSessionId ? { "hermes/forkedSessionId": outcome.forkedSessionId } : {}), ...(outcome.restore ? { "hermes/restore": outcome.restore } : {}) };
       return { stopReason: "end_turn", ...(Object.keys(meta).length ? { _meta: meta } : {}) };
+    }
+    if (command?.name === "skills" && /^curate\b/.test(command.argument)) {
+      // Uses the model (and may ask): a command with a turn's reach, answered here.
+      observer.send(textChunk(await curateNow({ runtime: deps.runtime, client, log: deps.log }, session, observer, signal)));
+      await observer.flush();
+      return { stopReason: signal.aborted ? "cancelled" : "end_turn" };
     }
     if (command) {
       await runCommand(command, session, deps.runtime, observer, deps.log, signal, describeCommandSandbox(deps.runtime, session, deps.clientCapabilities));
@@ -168,6 +176,7 @@ async function runPromptTurn(
     if (!session.agent.title) nameSession(deps, session, parts, observer);
     await observer.flush();
     afterTurn({ runtime: deps.runtime, client, log: deps.log }, session, { messages: turnMessages(session.agent.history), prompt: promptText(parts), stopReason });
+    afterTurnCurate({ runtime: deps.runtime, client, log: deps.log }, session);
     const usage = session.agent.usage.turnTotals;
     deps.log.info("turn ended", { sessionId: session.id, stopReason, usage });
     // `usage` is an unstable PromptResponse field; clients on the stable protocol ignore it.

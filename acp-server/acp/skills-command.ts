@@ -4,19 +4,23 @@
 //   /skills revert NAME [N]      bring back version N of that list (default 1: the one before
 //                                the current text); the current text is kept as a version first
 //   /skills delete NAME          archive a project or user skill (kept, never destroyed)
+//   /skills archived, restore NAME   the archive (skills-archive-command.ts)
+//   (/skills curate uses the model: acp/skills-curator.ts, from the prompt handler)
 import type { LoadedConfig } from "../config/load";
 import { findSkill } from "../skills/library";
 import { catalogFor, type SkillsContext } from "../skills/settings";
 import { archiveSkillByName, revertSkill } from "../skills/skill-admin";
 import { listSkillVersions } from "../skills/versions";
 import { skillsListing } from "./skill-commands";
+import { archiveCommand } from "./skills-archive-command";
 
 const VERBS = new Set(["history", "revert", "delete"]);
 
 export function skillsCommand(argument: string, cwd: string, loaded: LoadedConfig): string {
   const [verb, name, which, ...extra] = argument.split(/\s+/).filter(Boolean);
   if (!verb) return skillsListing(cwd, loaded);
-  if (!VERBS.has(verb)) return `Unknown: \`/skills ${argument}\`. Try \`/skills\`, \`/skills history NAME\`, \`/skills revert NAME [N]\` or \`/skills delete NAME\`.`;
+  if (verb === "archived" || verb === "restore") return archiveCommand(verb, name, loaded.home);
+  if (!VERBS.has(verb)) return `Unknown: \`/skills ${argument}\`. Try \`/skills\`, \`/skills history NAME\`, \`/skills revert NAME [N]\`, \`/skills delete NAME\`, \`/skills curate\`, \`/skills archived\` or \`/skills restore NAME\`.`;
   if (!name || extra.length > 0 || (verb !== "revert" && which !== undefined)) return `Usage: \`/skills ${verb} NAME${verb === "revert" ? " [N]" : ""}\`.`;
   const context: SkillsContext = { cwd, home: loaded.home, config: loaded.config, env: loaded.env };
   if (verb === "revert") return revertSkill(context, name, which).message;

@@ -116,6 +116,18 @@ export const LearningConfigSchema = z
     review_on_correction: z.boolean().default(true),
     /** Model calls (with tools) one review may make. */
     review_max_calls: z.number().int().min(1).max(30).default(6),
+    /**
+     * The skills curator's background pass (`/skills curate` runs it at any time): off, on (changes
+     * applied, each announced with an undo) or ask (each change proposed as a diff first; also
+     * when review is ask).
+     */
+    curator: z.enum(["off", "on", "ask"]).default("on"),
+    /** Days between two background passes, for the whole Hermes home. */
+    curator_interval_days: z.number().int().min(1).default(7),
+    /** A user skill unused (and unchanged) this many days is archived by the curator (0: never). */
+    archive_after_days: z.number().int().min(0).default(90),
+    /** Model calls (with tools) one curator pass may make. */
+    curator_max_calls: z.number().int().min(1).max(30).default(8),
   })
   .strict();
 

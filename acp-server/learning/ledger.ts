@@ -27,6 +27,8 @@ const ChangeSchema = z.looseObject({
       dir: z.string(),
       created: z.boolean(),
       files: z.array(z.looseObject({ path: z.string(), oldText: z.string().nullable(), newText: z.string().nullable() })),
+      /** The curator archived the skill: its folder went here (undo moves it back to `dir`). */
+      archivedTo: z.string().optional(),
     })
     .optional(),
   undone: z.string().optional(),

@@ -106,11 +106,11 @@ function reviewRequest(run: ReviewRun): string {
   ].join("\n\n");
 }
 
-/** Counts the review's model calls and passes on their usage; nothing else is shown live. */
-class ReviewObserver implements TurnObserver {
+/** Counts a background run's model calls (the review's, the curator's) and passes on their usage; nothing else is shown live. */
+export class ReviewObserver implements TurnObserver {
   calls = 0;
 
-  constructor(private readonly run: ReviewRun) {}
+  constructor(private readonly run: Pick<ReviewRun, "usage" | "log" | "parent">) {}
 
   usage(usage: TokenUsage, model: ModelChoice): void {
     this.calls++;

@@ -1,11 +1,12 @@
-// Takes back one change the learning review made. Memory: the entries it added go and the ones
-// it replaced or removed come back. A new skill: its folder moves to the archive (kept, never
-// deleted). A changed skill: its files get their earlier text back, unless someone changed them
-// since (then nothing is touched and the answer says to use /skills revert).
+// Takes back one change the learning review or the curator made. Memory: the entries it added
+// go and the ones it replaced or removed come back. A new skill: its folder moves to the
+// archive (kept, never deleted). An archived skill: its folder moves back. A changed skill: its
+// files get their earlier text back, unless someone changed them since (then nothing is
+// touched and the answer says to use /skills revert).
 import fs from "node:fs";
 import path from "node:path";
 import { MemoryError, MemoryStore } from "../memory/memory-store";
-import { archiveSkill } from "../skills/archive";
+import { archiveSkill, restoreArchivedSkill } from "../skills/archive";
 import { SKILL_FILE } from "../skills/library";
 import { keepSkillVersion } from "../skills/versions";
 import { writeFileAtomicSync } from "../util/atomic-write";
@@ -36,6 +37,11 @@ function undoMemory(home: string, change: LearnedChange): UndoOutcome {
 
 function undoSkill(home: string, change: LearnedChange): UndoOutcome {
   const skill = change.skill!;
+  if (skill.archivedTo) {
+    const refused = restoreArchivedSkill(skill.archivedTo, skill.dir);
+    if (refused) return { ok: false, message: `Could not undo \`${change.id}\`: ${refused}. \`/skills archived\` lists the archive; \`/skills restore ${skill.name}\` brings the newest copy back.` };
+    return { ok: true, message: `Undid \`${change.id}\`: the skill "${skill.name}" is back (\`${skill.dir}\`) and offered again from the next session.` };
+  }
   if (skill.created) {
     if (!fs.existsSync(skill.dir)) return { ok: true, message: `Undid \`${change.id}\`: the skill "${skill.name}" is already gone.` };
     const archived = archiveSkill(home, skill.dir);

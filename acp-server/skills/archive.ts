@@ -1,6 +1,7 @@
 // Archived skills: moved out of the skill folders into $HERMES_HOME/skills-archive, never
 // deleted. An archived skill is no longer listed, indexed or offered; moving its folder back
-// restores it. Used when a learned skill is undone and by the curator for unused skills.
+// restores it (`/skills restore NAME`). Used when a learned skill is undone and by the curator
+// for unused or merged skills.
 import fs from "node:fs";
 import path from "node:path";
 
@@ -15,13 +16,90 @@ export function archiveSkill(home: string, skillDir: string): string {
   const stamp = new Date().toISOString().replace(/[-:]/g, "").replace(/\..*$/, "");
   let target = path.join(archive, `${path.basename(skillDir)}-${stamp}`);
   for (let n = 2; fs.existsSync(target); n++) target = path.join(archive, `${path.basename(skillDir)}-${stamp}-${n}`);
+  moveFolder(skillDir, target);
+  // Where it came from, beside it (a project skill goes back to its project on restore).
   try {
-    fs.renameSync(skillDir, target);
+    fs.writeFileSync(`${target}.json`, `${JSON.stringify({ from: path.resolve(skillDir) })}\n`);
+  } catch {
+    // Without it, a restore puts the skill among the user's skills.
+  }
+  return target;
+}
+
+/** The folder an archived skill came from, when it was recorded. */
+export function archivedOrigin(archivedDir: string): string | undefined {
+  try {
+    const from = (JSON.parse(fs.readFileSync(`${archivedDir}.json`, "utf8")) as { from?: unknown }).from;
+    return typeof from === "string" && path.isAbsolute(from) ? from : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export interface ArchivedSkill {
+  /** The skill's name (its folder's name before it was archived). */
+  name: string;
+  /** The archived folder. */
+  dir: string;
+  /** When it was archived (ISO), from the folder's stamp. */
+  archivedAt: string;
+}
+
+/** The archived skills, newest first. */
+export function listArchivedSkills(home: string): ArchivedSkill[] {
+  let names: string[];
+  try {
+    names = fs.readdirSync(skillsArchiveDir(home));
+  } catch {
+    return [];
+  }
+  const archived: ArchivedSkill[] = [];
+  for (const entry of names) {
+    if (!isDirectory(path.join(skillsArchiveDir(home), entry))) continue;
+    const match = /^(.+)-(\d{8})T(\d{6})(?:-\d+)?$/.exec(entry);
+    if (!match) continue;
+    const [, name = "", day = "", time = ""] = match;
+    const archivedAt = `${day.slice(0, 4)}-${day.slice(4, 6)}-${day.slice(6)}T${time.slice(0, 2)}:${time.slice(2, 4)}:${time.slice(4)}Z`;
+    archived.push({ name, dir: path.join(skillsArchiveDir(home), entry), archivedAt });
+  }
+  return archived.sort((a, b) => b.archivedAt.localeCompare(a.archivedAt) || b.dir.localeCompare(a.dir));
+}
+
+/**
+ * Moves an archived folder back to `targetDir`. Refuses (returns why) when a skill already
+ * lives there: restoring never overwrites.
+ */
+export function restoreArchivedSkill(archivedDir: string, targetDir: string): string | undefined {
+  if (fs.existsSync(targetDir)) return `${targetDir} already exists`;
+  if (!fs.existsSync(archivedDir)) return `${archivedDir} is no longer in the archive`;
+  fs.mkdirSync(path.dirname(targetDir), { recursive: true });
+  moveFolder(archivedDir, targetDir);
+  fs.rmSync(`${archivedDir}.json`, { force: true });
+  // A restored skill counts as fresh: the curator does not archive it again at its next pass.
+  const now = new Date();
+  try {
+    fs.utimesSync(path.join(targetDir, "SKILL.md"), now, now);
+  } catch {
+    // No SKILL.md (a damaged folder): the catalog warns about it.
+  }
+  return undefined;
+}
+
+function moveFolder(from: string, to: string): void {
+  try {
+    fs.renameSync(from, to);
   } catch (error) {
     // Another file system (a project skill on another disk): copy, then remove.
     if ((error as NodeJS.ErrnoException).code !== "EXDEV") throw error;
-    fs.cpSync(skillDir, target, { recursive: true });
-    fs.rmSync(skillDir, { recursive: true, force: true });
+    fs.cpSync(from, to, { recursive: true });
+    fs.rmSync(from, { recursive: true, force: true });
   }
-  return target;
+}
+
+function isDirectory(dir: string): boolean {
+  try {
+    return fs.statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
 }

@@ -52,7 +52,7 @@ export function archiveSkillByName(context: SkillsContext, name: string): SkillO
   // Its text is kept as a version too: the history outlives the folder if the archive is cleaned.
   keepSkillVersion(context.home, skill.dir, skill.text);
   const archived = archiveSkill(context.home, skill.dir);
-  return { ok: true, message: `Archived the ${skill.source} skill "${name}" to \`${archived}\`: it is no longer listed or offered (new sessions). Move the folder back to restore it.` };
+  return { ok: true, message: `Archived the ${skill.source} skill "${name}" to \`${archived}\`: it is no longer listed or offered (new sessions). \`/skills restore ${name}\` brings it back.` };
 }
 
 /** Replaces a skill's whole SKILL.md with the user's text, through skill_manage's checks; the old text is kept. */
