@@ -5,6 +5,9 @@
 import fs from "node:fs";
 import path from "node:path";
 
+/** Inside an archived folder: where it was archived from (a dot file: never a linked file of the skill). */
+const ORIGIN_FILE = ".archived-from.json";
+
 export function skillsArchiveDir(home: string): string {
   return path.join(home, "skills-archive");
 }
@@ -17,9 +20,9 @@ export function archiveSkill(home: string, skillDir: string): string {
   let target = path.join(archive, `${path.basename(skillDir)}-${stamp}`);
   for (let n = 2; fs.existsSync(target); n++) target = path.join(archive, `${path.basename(skillDir)}-${stamp}-${n}`);
   moveFolder(skillDir, target);
-  // Where it came from, beside it (a project skill goes back to its project on restore).
+  // Where it came from, inside it (a project skill goes back to its project on restore).
   try {
-    fs.writeFileSync(`${target}.json`, `${JSON.stringify({ from: path.resolve(skillDir) })}\n`);
+    fs.writeFileSync(path.join(target, ORIGIN_FILE), `${JSON.stringify({ from: path.resolve(skillDir) })}\n`);
   } catch {
     // Without it, a restore puts the skill among the user's skills.
   }
@@ -29,7 +32,7 @@ export function archiveSkill(home: string, skillDir: string): string {
 /** The folder an archived skill came from, when it was recorded. */
 export function archivedOrigin(archivedDir: string): string | undefined {
   try {
-    const from = (JSON.parse(fs.readFileSync(`${archivedDir}.json`, "utf8")) as { from?: unknown }).from;
+    const from = (JSON.parse(fs.readFileSync(path.join(archivedDir, ORIGIN_FILE), "utf8")) as { from?: unknown }).from;
     return typeof from === "string" && path.isAbsolute(from) ? from : undefined;
   } catch {
     return undefined;
@@ -74,7 +77,7 @@ export function restoreArchivedSkill(archivedDir: string, targetDir: string): st
   if (!fs.existsSync(archivedDir)) return `${archivedDir} is no longer in the archive`;
   fs.mkdirSync(path.dirname(targetDir), { recursive: true });
   moveFolder(archivedDir, targetDir);
-  fs.rmSync(`${archivedDir}.json`, { force: true });
+  fs.rmSync(path.join(targetDir, ORIGIN_FILE), { force: true });
   // A restored skill counts as fresh: the curator does not archive it again at its next pass.
   const now = new Date();
   try {
