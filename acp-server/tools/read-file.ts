@@ -1,11 +1,13 @@
 // read_file: a page of a text file with line numbers, read through ctx.files so the
 // editor's unsaved buffers win when the client serves the file system.
-import { open, readdir, stat } from "node:fs/promises";
+import { statSync, type Stats } from "node:fs";
+import { open, readdir } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
 import { FileNotFoundError } from "./context";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./file-walker";
 import { displayPath, resolvePath } from "./paths";
+import { readHeadSync, withRegularFileSync } from "./local-files";
 import { defineTool, ToolError } from "./registry";
 import { redactSecrets } from "../util/redact";
 
@@ -71,26 +73,46 @@ export async function notFoundMessage(absolute: string, cwd: string): Promise<st
     : `File not found: ${shown}. Use search_files with target "files" to locate it.`;
 }
 
-/** Checks the local copy (if any) before reading: folders, huge and binary files are refused. */
+/**
+ * Checks the local copy (if any) before reading: folders, huge and binary files are refused.
+ * A regular file is checked with blocking calls (microseconds; local-files.ts says why), anything
+ * else the asynchronous way.
+ */
 async function checkLocalFile(absolute: string, shown: string, viaEditor: boolean): Promise<boolean> {
-  const info = await stat(absolute).catch(() => null);
-  if (!info) return false;
+  let info: Stats | undefined;
+  try {
+    info = statSync(absolute); // metadata only: never waits on a FIFO
+  } catch {
+    return false;
+  }
   if (info.isDirectory()) {
     throw new ToolError(`${shown} is a directory, not a file. Use search_files with target "files" to list what it contains.`);
   }
   if (!viaEditor && info.size > MAX_FILE_BYTES) {
     throw new ToolError(`${shown} is too large to read (${info.size} bytes). Use search_files to find the relevant lines.`);
   }
+  let head: Buffer | undefined;
+  try {
+    head = withRegularFileSync(absolute, (fd) => readHeadSync(fd, BINARY_SNIFF_BYTES));
+  } catch {
+    return true; // unreadable here; let ctx.files report it
+  }
+  if (head === undefined) head = await readHeadAsync(absolute);
+  if (head && looksBinary(head)) throw binaryError(shown, info.size);
+  return true;
+}
+
+/** The first bytes of something that is not a regular file (undefined: unreadable here). */
+async function readHeadAsync(absolute: string): Promise<Buffer | undefined> {
   const handle = await open(absolute, "r").catch(() => null);
-  if (!handle) return true; // unreadable here; let ctx.files report it
+  if (!handle) return undefined;
   try {
     const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
     const { bytesRead } = await handle.read(buffer, 0, BINARY_SNIFF_BYTES, 0);
-    if (looksBinary(buffer.subarray(0, bytesRead))) throw binaryError(shown, info.size);
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
-  return true;
 }
 
 const binaryError = (shown: string, size?: number) =>
