@@ -16,6 +16,7 @@ import { build } from "esbuild";
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { lazySdkSchemas } from "./scripts/lazy-schemas.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
@@ -83,7 +84,9 @@ const serverAppBuild = build({
   sourcemap: true,
   legalComments: "none",
   logLevel: "warning",
-  plugins: [zodEnglishOnly, noDomino],
+  // lazySdkSchemas: the ACP SDK's ~300 zod schemas are built when first used, not at import
+  // (scripts/lazy-schemas.mjs): the first session/new waits for the SDK's import.
+  plugins: [zodEnglishOnly, noDomino, lazySdkSchemas],
   define: { HERMES_VERSION: JSON.stringify(pkg.version) },
   // Some bundled CommonJS dependencies call require(); give the ESM output one.
   banner: {

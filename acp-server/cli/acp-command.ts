@@ -37,6 +37,8 @@ export async function runAcpServer(handshake: Handshake, earlyLog: DeferredLogge
   process.on("unhandledRejection", (reason) => log.error("unhandled rejection", { reason }));
 
   earlyLog.attach(log);
+  // Before the SDK and the config build their schemas.
+  (await import("../util/zod-settings")).configureZod();
   const { serveAcp } = await import("../acp/stdio-server");
   const connection = serveAcp(handshake, log);
   void connection.closed.then(() => shutdown("client closed the connection"));
