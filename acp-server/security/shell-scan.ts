@@ -57,8 +57,25 @@ export function findBrace(src: string, i: number): number {
  */
 function findMatching(src: string, i: number, open: string, close: string): number {
   let depth = 1;
+  // `$(case x in x) cmd;; esac)`: inside a case command a pattern's `)` closes nothing.
+  let cases = 0;
+  const start = i;
   while (i < src.length) {
     const c = src[i];
+    if (open === "(" && /[a-z]/.test(c ?? "") && !/[\w$-]/.test(src[i - 1] ?? "")) {
+      const word = /^[a-z]+/.exec(src.slice(i, i + 5))?.[0];
+      const commandPosition = /(^|[;&|(\n{]|\b(then|do|else|elif|!))\s*$/.test(src.slice(start, i));
+      if (word === "case" && commandPosition) cases++;
+      else if (word === "esac" && cases > 0) cases--;
+      if (word) {
+        i += word.length;
+        continue;
+      }
+    }
+    if (open === "(" && c === ")" && cases > 0 && depth === 1) {
+      i++;
+      continue;
+    }
     if (c === "\\") {
       i += 2;
       continue;

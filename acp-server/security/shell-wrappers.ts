@@ -193,7 +193,8 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
         const text = texts[j] ?? "";
         if (RUNS_WORD_AS_SCRIPT.has(name)) script(texts.slice(j).join(" "), name, words.slice(j).find(isComputed));
         if (!RUNS_WORD_AS_SCRIPT.has(name) || !text.includes(" ")) {
-          const sub = fromWords(words.slice(j), { ...base, raw: texts.slice(j).join(" "), redirects: [], depth: base.depth + 1, wrappers: [...wrappers, name] }, parseScript);
+          // The runner's redirections are its command's (`su-exec root sh <<EOF` feeds sh its script).
+          const sub = fromWords(words.slice(j), { ...base, raw: texts.slice(j).join(" "), depth: base.depth + 1, wrappers: [...wrappers, name] }, parseScript);
           nested.push(sub.main, ...sub.nested);
         }
       }
