@@ -6,8 +6,11 @@ import { VERSION } from "../version";
 import { createAgentApp } from "./agent-app";
 import type { Handshake } from "./early-handshake";
 import { MB } from "../util/ndjson-lines";
+import { startHeapUpkeep } from "../util/heap-upkeep";
 
 export function serveAcp(handshake: Handshake, log: Logger): acp.AgentConnection {
+  // A long session's resident memory stays flat (util/heap-upkeep.ts).
+  startHeapUpkeep(log);
   const app = createAgentApp({
     version: VERSION,
     log,
