@@ -17,6 +17,7 @@ import { EditReviews } from "./edit-review";
 import { EditorFiles, writeDocument } from "./editor-files";
 import { EditorTerminals } from "./editor-terminals";
 import { errorMessage, userMessage } from "./log";
+import { KnowledgeActions } from "./knowledge";
 import { handlePanelMessage } from "./panel-messages";
 import { OutputDocuments } from "./output-documents";
 import { isSpillFile, OutputSpill } from "./output-spill";
@@ -49,6 +50,8 @@ export class ChatController implements vscode.Disposable {
   readonly terminals = new EditorTerminals(this.terminalFeed);
   readonly session: ChatSession;
   readonly agent: AgentHost;
+  /** "What Hermes knows" (memory entries, skills): read and changed through the agent. */
+  readonly knowledge: KnowledgeActions;
   private readonly panels = new Set<AttachedPanel>();
   private readonly disposables: vscode.Disposable[] = [];
   private started: Promise<void> | undefined;
@@ -105,6 +108,7 @@ export class ChatController implements vscode.Disposable {
       },
       log,
     });
+    this.knowledge = new KnowledgeActions({ dispatch, connected: () => this.agent.connected(), cwd: workspaceCwd, log });
     this.watchAgent();
     this.disposables.push(
       this.diffView.register(),

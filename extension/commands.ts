@@ -43,6 +43,11 @@ export function registerCommands(chat: ChatController, tabs: ChatEditorTabs): vs
       await revealChat();
       await chat.session.showHistory(!chat.store.state.history.open);
     }),
+    // Memory entries and skills with their stats: a screen of the panel, like the history.
+    command("hermes.showKnowledge", async () => {
+      await revealChat();
+      await chat.knowledge.show(!chat.store.state.knowledge?.open);
+    }),
     command("hermes.openInEditor", () => tabs.open()),
     command("hermes.cancel", () => chat.session.cancel()),
     command("hermes.addSelection", async () => {

@@ -48,6 +48,9 @@ const handlers: Handlers = {
   attach: (chat, { what }) => attachFromEditor(chat, what),
   removeAttachment: (chat, { id }) => chat.dispatch({ type: "attachmentRemoved", id }),
   pasteImage: (chat, { mimeType, data, name }) => chat.dispatch({ type: "attachmentAdded", attachment: workspace.imageAttachment(mimeType, data, name) }),
+  knowledge: (chat, { open }) => chat.knowledge.show(open),
+  knowledgeMemory: (chat, { type: _type, ...change }) => chat.knowledge.changeMemory(change),
+  knowledgeSkill: (chat, { type: _type, ...change }) => chat.knowledge.changeSkill(change),
   restartAgent: (chat) => chat.restartAgent(),
   signIn: (chat) => chat.signIn(),
 };

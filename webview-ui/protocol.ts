@@ -64,6 +64,19 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("attach"), what: z.enum(["selection", "activeFile"]) }),
   z.object({ type: z.literal("removeAttachment"), id }),
   z.object({ type: z.literal("pasteImage"), mimeType: z.string().regex(/^image\/[\w.+-]+$/), data: z.string().max(20_000_000), name: z.string().max(200) }),
+  /** Opens (or refreshes) and closes "What Hermes knows". */
+  z.object({ type: z.literal("knowledge"), open: z.boolean() }),
+  /** A memory entry added, edited or deleted (by its 0-based index; `expected`: its text as shown), or a file reverted. */
+  z.object({
+    type: z.literal("knowledgeMemory"),
+    action: z.enum(["add", "edit", "delete", "revert"]),
+    target: z.enum(["memory", "user"]),
+    index: z.number().int().min(0).max(10_000).optional(),
+    text: z.string().min(1).max(20_000).optional(),
+    expected: z.string().max(20_000).optional(),
+  }),
+  /** A skill archived (delete) or reverted to its previous version. */
+  z.object({ type: z.literal("knowledgeSkill"), action: z.enum(["delete", "revert"]), name: z.string().min(1).max(64) }),
   z.object({ type: z.literal("restartAgent") }),
   /** The notice's "Sign in" button: the host asks for a provider and key (or runs setup in a terminal). */
   z.object({ type: z.literal("signIn") }),

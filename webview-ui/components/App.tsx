@@ -11,6 +11,7 @@ import { Composer } from "./composer/Composer";
 import { QueueList } from "./composer/QueueList";
 import { Header } from "./Header";
 import { HistoryView } from "./HistoryView";
+import { KnowledgeView } from "./KnowledgeView";
 import { LiveRegion } from "./LiveRegion";
 import { PlanView } from "./PlanView";
 import { Transcript } from "./Transcript";
@@ -20,17 +21,20 @@ export function App() {
   const state = useStore(chatStore, (s) => s);
   useEscapeCancels(state.turn.running);
   const lastPrompt = lastUserText(state);
+  const knowledgeOpen = state.knowledge?.open === true;
   return (
     <div class="app">
-      <Header title={state.title} connection={state.connection} historyOpen={state.history.open} />
+      <Header title={state.title} connection={state.connection} historyOpen={state.history.open} knowledgeOpen={knowledgeOpen} />
       {state.history.open ? (
         <HistoryView history={state.history} currentId={state.sessionId} />
+      ) : knowledgeOpen && state.knowledge ? (
+        <KnowledgeView knowledge={state.knowledge} />
       ) : (
         <Transcript items={state.items} sessionId={state.sessionId} running={state.turn.running} loading={state.loading} />
       )}
       <LiveRegion items={state.items} running={state.turn.running} />
       {/* History is a separate screen: the composer and plan belong to the open chat. */}
-      <div class="dock" hidden={state.history.open}>
+      <div class="dock" hidden={state.history.open || knowledgeOpen}>
         <PlanView plan={state.plan} running={state.turn.running} />
         <QueueList queue={state.queue} />
         <Composer

@@ -10,6 +10,7 @@ interface Props {
   title?: string;
   connection: ChatState["connection"];
   historyOpen: boolean;
+  knowledgeOpen?: boolean;
 }
 
 const connectionText: Record<string, string> = {
@@ -20,13 +21,13 @@ const connectionText: Record<string, string> = {
   ready: "Connected",
 };
 
-export const Header = memo(function Header({ title, connection, historyOpen }: Props) {
+export const Header = memo(function Header({ title, connection, historyOpen, knowledgeOpen = false }: Props) {
   const down = connection.status === "failed" || connection.status === "stopped";
   const busy = connection.status === "starting" || connection.status === "restarting";
   return (
     <header class="header">
       <div class="header-title truncate" title={title}>
-        {historyOpen ? "History" : title || "New chat"}
+        {historyOpen ? "History" : knowledgeOpen ? "What Hermes knows" : title || "New chat"}
       </div>
       <span
         class={`connection connection-${connection.status}`}

@@ -2,6 +2,7 @@
 // and user commands), applies them, and forwards them to the panel, which applies the same.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CheckpointState } from "./checkpoints";
+import type { KnowledgeState } from "./knowledge";
 import type { Attachment, AttachmentSummary, ChatState, ConnectionStatus, NoticeAction, QuestionItem, QueuedPrompt, ReviewHunk, ReviewItem, SessionSummary } from "./types";
 
 export type ChatAction =
@@ -43,6 +44,8 @@ export type ChatAction =
   | { type: "terminalExited"; terminalId: string; exitCode: number | null; signal: string | null }
   | { type: "configOptions"; configOptions: acp.SessionConfigOption[] }
   | { type: "history"; open?: boolean; loading?: boolean; sessions?: SessionSummary[]; error?: string }
+  /** "What Hermes knows": opened, closed, loading, its data or the outcome of a change (fields absent: unchanged; error and outcome: cleared). */
+  | ({ type: "knowledge" } & Partial<KnowledgeState>)
   /** The agent's checkpoint list for the open session. */
   | { type: "checkpoints"; checkpoints: CheckpointState }
   /** The agent's number for a prompt's turn (from its answer): corrects the panel's own count. */

@@ -43,6 +43,7 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
         plan: [],
         usage: undefined,
         history: { ...state.history, open: false },
+        ...(state.knowledge?.open ? { knowledge: { ...state.knowledge, open: false } } : {}),
         terminals: {},
         checkpoints: undefined,
       };
@@ -133,9 +134,20 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
     case "userTurn":
       // The agent ran it as a turn: it is one (a skill invocation looked like a command).
       return patch(state, action.id, (item) => (item.kind === "user" && (item.turn !== action.turn || item.command) ? { ...item, turn: action.turn, command: undefined } : item));
+    case "knowledge": {
+      const previous = state.knowledge ?? { open: false, loading: false };
+      const open = action.open ?? previous.open;
+      return {
+        ...state,
+        // One screen at a time: opening this one closes the history.
+        ...(open && state.history.open ? { history: { ...state.history, open: false } } : {}),
+        knowledge: { open, loading: action.loading ?? false, data: action.data ?? previous.data, error: action.error, outcome: action.outcome },
+      };
+    }
     case "history":
       return {
         ...state,
+        ...(action.open && state.knowledge?.open ? { knowledge: { ...state.knowledge, open: false } } : {}),
         history: {
           open: action.open ?? state.history.open,
           loading: action.loading ?? false,

@@ -11,6 +11,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import { z } from "zod";
 import type { ChatAction } from "./actions";
 import type { CheckpointState, CheckpointTurn } from "./checkpoints";
+import { knowledgeOutcomeSchema, knowledgeSchema, knowledgeStateSchema } from "./knowledge";
 import type {
   Attachment,
   AttachmentSummary,
@@ -195,6 +196,7 @@ export const chatStateSchema: z.ZodType<ChatState> = z.object({
   usage: z.object({ used: z.number(), size: z.number(), cost: z.object({ amount: z.number(), currency: text }).optional() }).optional(),
   history: z.object({ open: z.boolean(), loading: z.boolean(), sessions: z.array(sessionSummarySchema), error: text.optional() }),
   terminals: z.record(z.string(), terminalOutput),
+  knowledge: knowledgeStateSchema.optional(),
   checkpoints: checkpointStateSchema.optional(),
   seq: z.number(),
 });
@@ -225,6 +227,7 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion("typ
   z.object({ type: z.literal("terminalExited"), terminalId: text, exitCode: z.number().nullable(), signal: text.nullable() }),
   z.object({ type: z.literal("configOptions"), configOptions: z.array(configOption) }),
   z.object({ type: z.literal("history"), open: z.boolean().optional(), loading: z.boolean().optional(), sessions: z.array(sessionSummarySchema).optional(), error: text.optional() }),
+  z.object({ type: z.literal("knowledge"), open: z.boolean().optional(), loading: z.boolean().optional(), data: knowledgeSchema.optional(), error: text.optional(), outcome: knowledgeOutcomeSchema.optional() }),
   z.object({ type: z.literal("checkpoints"), checkpoints: checkpointStateSchema }),
   z.object({ type: z.literal("userTurn"), id: text, turn: z.number().int().min(0) }),
 ]);

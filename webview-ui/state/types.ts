@@ -4,6 +4,7 @@
 // same reducer, so the host only ships small actions while a turn streams.
 import type * as acp from "@agentclientprotocol/sdk";
 import type { CheckpointState } from "./checkpoints";
+import type { KnowledgeState } from "./knowledge";
 
 export type ConnectionStatus = "starting" | "ready" | "restarting" | "failed" | "stopped";
 
@@ -209,6 +210,8 @@ export interface ChatState {
   history: { open: boolean; loading: boolean; sessions: SessionSummary[]; error?: string };
   /** Terminal id → its output, for tool calls whose content is `{type: "terminal"}`. Kept after release. */
   terminals: Record<string, TerminalOutput>;
+  /** "What Hermes knows" (state/knowledge.ts); undefined until first opened. */
+  knowledge?: KnowledgeState;
   /** Which prompts have a checkpoint (state/checkpoints.ts); undefined until the agent answered. */
   checkpoints?: CheckpointState;
   /** Used for ids of items the host creates itself (notices, user prompts). */
