@@ -16,6 +16,7 @@ import { build } from "esbuild";
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { bundledFrontmatter } from "./scripts/bundled-frontmatter.mjs";
 import { lazySdkSchemas } from "./scripts/lazy-schemas.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
@@ -87,7 +88,9 @@ const serverAppBuild = build({
   // lazySdkSchemas: the ACP SDK's ~300 zod schemas are built when first used, not at import
   // (scripts/lazy-schemas.mjs): the first session/new waits for the SDK's import.
   plugins: [zodEnglishOnly, noDomino, lazySdkSchemas],
-  define: { HERMES_VERSION: JSON.stringify(pkg.version) },
+  // HERMES_BUNDLED_FRONTMATTER: the shipped skills' frontmatter, parsed here rather than by every
+  // first session/new (scripts/bundled-frontmatter.mjs).
+  define: { HERMES_VERSION: JSON.stringify(pkg.version), HERMES_BUNDLED_FRONTMATTER: JSON.stringify(JSON.stringify(bundledFrontmatter(fileURLToPath(new URL("./skills", import.meta.url))))) },
   // Some bundled CommonJS dependencies call require(); give the ESM output one.
   banner: {
     js: "import { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);",

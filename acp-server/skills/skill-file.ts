@@ -80,7 +80,26 @@ export function parseSkillFile(text: string, folderName?: string): ParsedSkillFi
   return { frontmatter: parsed.data, frontmatterText, body };
 }
 
+/**
+ * The bundled skills' frontmatter, parsed at build time (scripts/bundled-frontmatter.mjs): the JSON
+ * of a table from exact frontmatter text to the JSON of its YAML data. esbuild injects it; unbundled
+ * runs (tests) have none.
+ */
+declare const HERMES_BUNDLED_FRONTMATTER: string | undefined;
+let preparsedTable: Readonly<Record<string, string>> | undefined;
+
+function preparsed(text: string): Record<string, unknown> | undefined {
+  preparsedTable ??= typeof HERMES_BUNDLED_FRONTMATTER === "string" ? (JSON.parse(HERMES_BUNDLED_FRONTMATTER) as Record<string, string>) : {};
+  const json = Object.hasOwn(preparsedTable, text) ? preparsedTable[text] : undefined;
+  // A fresh copy each time: parseSkillFile may fill in the name.
+  return json === undefined ? undefined : (JSON.parse(json) as Record<string, unknown>);
+}
+
 function parseYamlMapping(text: string): Record<string, unknown> {
+  // A bundled skill as shipped: what YAML made of this very text at build time. Any other text, an
+  // edited skill included, is parsed here.
+  const known = preparsed(text);
+  if (known) return known;
   const document = parseDocument(text, { prettyErrors: false });
   const error = document.errors[0];
   if (error) throw new SkillFormatError(`invalid YAML in the frontmatter: ${firstLine(error)}`);
