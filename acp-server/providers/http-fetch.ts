@@ -23,6 +23,10 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 
 /** A fetch with its own keep-alive connection pools (one per provider client). */
 export function createKeepAliveFetch(fallback: typeof fetch = globalThis.fetch): typeof fetch {
+  // The SDKs build each request's headers as a Headers and read answers as a Response: Node
+  // loads both (its bundled undici, tens of ms) on first use. The client is made ahead of the
+  // first prompt (agent-runtime's warm-up), so they load then rather than on the first request.
+  void new Response(null, { headers: new Headers() });
   const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
   return (async (input: FetchInput, init: FetchInit = {}) => {
     const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;

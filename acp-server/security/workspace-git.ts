@@ -7,6 +7,8 @@
 // of them names a command; it never writes the index (no hooks), never asks fsmonitor, and
 // never enters submodules (whose settings were not read). Otherwise only the branch is shown.
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { promisify } from "node:util";
 import { GIT_EXEC_KEY } from "./screen-exec";
 
@@ -33,12 +35,31 @@ export function commandSettings(configListZ: string): string[] {
   return found;
 }
 
+/**
+ * Whether git could find a repository from `cwd`: a `.git` there or in a folder above, a bare
+ * repository's HEAD and objects, or GIT_DIR / GIT_WORK_TREE in the environment. When none is
+ * there, git is not run at all: each run is a process spawn the session's first prompt waits for.
+ */
+export function mayBeRepository(cwd: string, env: NodeJS.ProcessEnv = process.env): boolean {
+  if (env.GIT_DIR || env.GIT_WORK_TREE) return true;
+  for (let dir = path.resolve(cwd); ; dir = path.dirname(dir)) {
+    if (existsSync(path.join(dir, ".git"))) return true;
+    if (existsSync(path.join(dir, "HEAD")) && existsSync(path.join(dir, "objects"))) return true;
+    if (path.dirname(dir) === dir) return false;
+  }
+}
+
 export async function workspaceGitSummary(cwd: string): Promise<WorkspaceGit | undefined> {
+  if (!mayBeRepository(cwd)) return undefined;
   const options = { cwd, timeout: TIMEOUT_MS, windowsHide: true };
   try {
-    const branch = (await run("git", ["rev-parse", "--abbrev-ref", "HEAD"], options)).stdout.trim();
+    // Both only read (neither runs a command the repository names): side by side, one wait.
     // --show-scope needs git 2.26; an older git cannot be checked, so status is not run (fail closed).
-    const config = await run("git", ["config", "--list", "--show-scope", "-z"], options).catch(() => undefined);
+    const [head, config] = await Promise.all([
+      run("git", ["rev-parse", "--abbrev-ref", "HEAD"], options),
+      run("git", ["config", "--list", "--show-scope", "-z"], options).catch(() => undefined),
+    ]);
+    const branch = head.stdout.trim();
     if (config === undefined || commandSettings(config.stdout).length > 0) return { branch };
     const status = await run("git", ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-optional-locks", "status", "--porcelain", "--ignore-submodules=all"], options);
     return { branch, changedFiles: status.stdout.split("\n").filter((line) => line.trim() !== "").length };

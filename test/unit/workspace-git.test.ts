@@ -2,11 +2,11 @@
 // planted by a sandboxed command must not get its fsmonitor or filter commands run by it.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { commandSettings, workspaceGitSummary } from "../../acp-server/security/workspace-git";
+import { commandSettings, mayBeRepository, workspaceGitSummary } from "../../acp-server/security/workspace-git";
 
 function repo(t: { after: (fn: () => void) => void }): { dir: string; git: (...args: string[]) => void; marker: string } {
   const dir = mkdtempSync(path.join(os.tmpdir(), "hermes-wsgit-"));
@@ -46,4 +46,25 @@ test("a planted clean filter never runs", async (t) => {
 test("settings from the user's own config do not count, the repository's do", () => {
   const list = ["global", "filter.lfs.clean\ngit-lfs clean -- %f", "local", "core.bare\nfalse", "local", "core.fsmonitor\nevil", "worktree", "alias.x\n!evil", ""].join("\0");
   assert.deepEqual(commandSettings(list), ["core.fsmonitor", "alias.x"]);
+});
+
+test("git is not run where it could find no repository; a .git file, a bare repository or GIT_DIR count", (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "hermes-wsgit-none-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const nested = path.join(dir, "a", "b");
+  mkdirSync(nested, { recursive: true });
+  assert.equal(mayBeRepository(nested, {}), false);
+  assert.equal(mayBeRepository(nested, { GIT_DIR: "/somewhere/.git" }), true);
+  writeFileSync(path.join(dir, "a", ".git"), "gitdir: /elsewhere/.git/worktrees/a\n"); // a worktree's .git is a file
+  assert.equal(mayBeRepository(nested, {}), true);
+  rmSync(path.join(dir, "a", ".git"));
+  writeFileSync(path.join(dir, "HEAD"), "ref: refs/heads/main\n");
+  mkdirSync(path.join(dir, "objects"));
+  assert.equal(mayBeRepository(nested, {}), true);
+});
+
+test("outside any repository the summary is undefined, as when git fails", async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "hermes-wsgit-none-"));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  assert.equal(await workspaceGitSummary(dir), undefined);
 });
