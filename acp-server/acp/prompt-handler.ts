@@ -239,10 +239,17 @@ function turnHost(deps: PromptDeps, session: AcpSession, client: acp.AgentContex
     clarify: (call, question, signal) =>
       askClarify(client, session.id, capabilities, call, question, signal, { timeoutMs: deps.runtime.loaded.config.clarify.timeout * 1000, log: deps.log }),
     history: deps.runtime.sessions,
+    ...auxiliaryOf(deps.runtime),
     approvals: deps.runtime.approvals,
     checkpoints: deps.runtime.checkpoints,
     delegation: delegationFor(deps, session),
   };
+}
+
+/** The auxiliary model for tools' short texts (session_search's summaries), when there is one. */
+function auxiliaryOf(runtime: AgentRuntime): { auxiliary?: NonNullable<ReturnType<AgentRuntime["auxiliary"]>> } {
+  const auxiliary = runtime.auxiliary();
+  return auxiliary ? { auxiliary } : {};
 }
 
 /** delegate_task's children: subagents on this session's models, external agents with its MCP servers. */

@@ -8,6 +8,7 @@ import type { DisplayContent, ToolContext } from "../tools/context";
 import { resultText, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { redactDeep, redactSecrets } from "../util/redact";
+import { auxiliaryText } from "./auxiliary-text";
 import { permissionGate } from "./permission-gate";
 import type { AgentSession } from "./session";
 import type { TurnCheckpoint } from "./turn-checkpoint";
@@ -151,6 +152,8 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     },
     history: host.history,
   };
+  const auxiliary = host.auxiliary;
+  if (auxiliary) context.summarize = (request) => auxiliaryText(auxiliary, session, request, signal);
   // The user is asked only from their own session: a subagent's host has no clarify.
   const clarify = host.clarify?.bind(host);
   if (clarify && session.depth === 0) context.clarify = (question) => clarify(view, question, signal);

@@ -90,6 +90,8 @@ export interface TurnHost {
   shell: ShellRunner;
   /** Past sessions, for session_search. */
   history?: SessionHistoryAccess;
+  /** The auxiliary model, for tools' short texts (session_search's summaries); absent: none. */
+  auxiliary?: ModelChoice;
   /** Answers the user saved ("always allow / reject"). */
   approvals?: ApprovalRules;
   /** Shows a permission prompt for a tool call and waits for the user's answer. */

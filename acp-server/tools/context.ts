@@ -237,6 +237,11 @@ export interface ToolContext {
   publishPlan(todos: TodoItem[]): void;
   /** Past sessions (session_search); absent where no store is available. */
   history?: SessionHistoryAccess;
+  /**
+   * One short text from the auxiliary model (no tools), its cost counted in the session's
+   * usage; throws when the call fails. Absent where no auxiliary model is configured.
+   */
+  summarize?: (request: { instructions: string; text: string; maxTokens: number }) => Promise<string>;
   /** Subagents and external agents (delegate_task); absent where delegation is unavailable. */
   delegation?: Delegation;
   /** Asks the user a question and waits (clarify); absent for subagents and hosts that cannot ask. */

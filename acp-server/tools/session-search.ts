@@ -1,14 +1,22 @@
 // session_search: the agent's memory of past conversations. One tool, three uses: search
 // every other session, read one past session, or list the recent ones.
 import { z } from "zod";
+import type { ToolContext } from "./context";
 import { defineTool, ToolError } from "./registry";
 
 const schema = z.object({
   query: z.string().min(1).optional().describe("Words to search for across all other sessions (full text, ranked)."),
   session_id: z.string().min(1).optional().describe("Read this past session's messages instead of searching."),
   around: z.number().int().nonnegative().optional().describe("With session_id: show messages around this message number (from a search hit)."),
-  limit: z.number().int().positive().max(50).optional().describe("How many hits, sessions or messages to return (default 5 hits, 10 sessions, 20 messages)."),
+  limit: z.number().int().positive().max(50).optional().describe("How many hits, sessions or messages to return (default 5 hits, 3 summaries, 10 sessions, 20 messages)."),
+  summarize: z
+    .boolean()
+    .optional()
+    .describe("With query: per matching session, a short summary of what it did about the query (by a helper model; slower, cached) instead of a snippet. Look at the snippets first; summarize when the hits matter."),
 });
+
+/** Summaries at most per call (each may cost a model call). */
+const MAX_SUMMARIES = 5;
 
 export const sessionSearchTool = defineTool({
   name: "session_search",
@@ -20,6 +28,7 @@ export const sessionSearchTool = defineTool({
     "Search and read past conversations with this user (every session Hermes has stored, in any editor).",
     "Use it when the user refers to earlier work (\"we talked about this before\", \"like last time\", \"the bug from yesterday\") or when prior context would help.",
     "- {query}: full-text search over all other sessions; one ranked hit per session with a snippet ([matches] marked) and the message number.",
+    "- {query, summarize: true}: the same hits, each with a short summary of what that session did about the query instead of a snippet (slower; use after a first look).",
     "- {session_id, around?}: read that session's messages (around a message number from a hit, or from the start), paged by limit.",
     "- {}: the most recent sessions with their titles.",
   ].join("\n"),
@@ -35,8 +44,10 @@ export const sessionSearchTool = defineTool({
       return { output: { session: describe(summary), messages: messages.map((m) => ({ n: m.seq, role: m.role, at: iso(m.at), text: clip(m.text, 2_000) })) } };
     }
     if (args.query) {
-      const hits = await history.search(args.query, { excludeSessionId: ctx.sessionId, limit: args.limit ?? 5 });
+      const summaries = args.summarize === true;
+      const hits = await history.search(args.query, { excludeSessionId: ctx.sessionId, limit: summaries ? Math.min(args.limit ?? 3, MAX_SUMMARIES) : (args.limit ?? 5) });
       if (hits.length === 0) return { output: { hits: [], note: `Nothing in past sessions matches "${args.query}". Try other words.` } };
+      if (summaries) return { output: await summarizedHits(hits, args.query, ctx) };
       return {
         output: {
           hits: hits.map((hit) => ({ session_id: hit.sessionId, title: hit.title, cwd: hit.cwd, updated: iso(hit.updatedAt), message: hit.seq, role: hit.role, snippet: hit.snippet })),
@@ -48,6 +59,20 @@ export const sessionSearchTool = defineTool({
     return { output: { sessions: recent.filter((s) => s.id !== ctx.sessionId).map(describe) } };
   },
 });
+
+type Hit = Awaited<ReturnType<NonNullable<ToolContext["history"]>["search"]>>[number];
+
+/** Each hit with its summary (one at a time: they share the auxiliary model); a failed one keeps its snippet. */
+async function summarizedHits(hits: Hit[], query: string, ctx: ToolContext) {
+  const { summarizeSession } = await import("./session-summaries");
+  const rows = [];
+  for (const hit of hits) {
+    const base = { session_id: hit.sessionId, title: hit.title, cwd: hit.cwd, updated: iso(hit.updatedAt), message: hit.seq };
+    const result = ctx.signal.aborted ? { error: "cancelled" } : await summarizeSession(hit, query, ctx);
+    rows.push("summary" in result ? { ...base, summary: result.summary } : { ...base, snippet: hit.snippet, summary_unavailable: result.error });
+  }
+  return { hits: rows, note: 'Read a session with {"session_id": ..., "around": <message>}.' };
+}
 
 function describe(summary: { id: string; title?: string; cwd: string; updatedAt: number; messageCount: number }) {
   return { session_id: summary.id, title: summary.title ?? "(untitled)", cwd: summary.cwd, updated: iso(summary.updatedAt), messages: summary.messageCount };
