@@ -43,21 +43,27 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
     if (!batch) return;
     const { order, calls, plans, asks } = batch;
     batch = undefined;
-    const position = (call: { id: string; requestId?: string }) => {
-      const at = order.indexOf(call.requestId ?? call.id);
-      return at === -1 ? Number.MAX_SAFE_INTEGER : at;
-    };
-    const shown = new Set(calls.map((call) => call.id));
-    const cards: { id: string; requestId?: string; update: () => acp.SessionUpdate }[] = calls.map((call) => ({ ...call, update: () => toolCallUpdate(call) }));
-    for (const ask of asks) {
-      const answer = answers.get(ask.call.id);
-      // Answered and never finished: the call ran when the process died, and like any such call it
-      // is not replayed (the model's history says it was interrupted).
-      if (shown.has(ask.call.id) || (answer === "answered" && !(last && options.turnMayBeRunning))) continue;
-      shown.add(ask.call.id);
-      cards.push({ ...ask.call, update: () => unansweredUpdate(ask, answer, last && options.turnMayBeRunning === true) });
+    // Each card by the id the reply announced it with (its position in `order`).
+    const cards: { key: string; update: () => acp.SessionUpdate }[] = calls.map((call) => ({ key: call.requestId ?? call.id, update: () => toolCallUpdate(call) }));
+    if (asks.length > 0) {
+      const shown = new Set(calls.map((call) => call.id));
+      for (const ask of asks) {
+        const answer = answers.get(ask.call.id);
+        // Answered and never finished: the call ran when the process died, and like any such call it
+        // is not replayed (the model's history says it was interrupted).
+        if (shown.has(ask.call.id) || (answer === "answered" && !(last && options.turnMayBeRunning))) continue;
+        shown.add(ask.call.id);
+        cards.push({ key: ask.call.requestId ?? ask.call.id, update: () => unansweredUpdate(ask, answer, last && options.turnMayBeRunning === true) });
+      }
     }
-    for (const card of cards.sort((a, b) => position(a) - position(b))) yield JSON.stringify(card.update());
+    if (cards.length > 1) {
+      const position = (card: { key: string }) => {
+        const at = order.indexOf(card.key);
+        return at === -1 ? Number.MAX_SAFE_INTEGER : at;
+      };
+      cards.sort((a, b) => position(a) - position(b));
+    }
+    for (const card of cards) yield JSON.stringify(card.update());
     for (const todos of plans) yield JSON.stringify(planUpdate(todos));
   }
 
@@ -65,7 +71,7 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
     if (record.t === "message") {
       const message = record.message;
       if (message.role === "tool") continue; // shown through its tool_call record
-      yield* flush();
+      if (batch) yield* flush();
       if (message.role === "user" && message.steer) {
         for (const part of message.content) if (part.type === "text") yield JSON.stringify(steerChunk(part.text));
         continue;
@@ -97,7 +103,7 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
       if (batch) batch.plans.push(record.todos);
       else yield JSON.stringify(planUpdate(record.todos));
     } else if (record.t === "update" && record.learned) {
-      yield* flush();
+      if (batch) yield* flush();
       yield JSON.stringify(learnedChunk(record.learned));
     } else if (record.t === "update" && (record.permission || record.permissionAnswer)) {
       if (record.permissionAnswer) answers.set(record.permissionAnswer.toolCallId, record.permissionAnswer.outcome);
@@ -105,7 +111,7 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
     } else if (record.t === "update" && record.turn) {
       turnOpen = record.turn === "start";
       if (record.turn === "end" && record.stopReason === "cancelled") {
-        yield* flush();
+        if (batch) yield* flush();
         yield JSON.stringify(markerChunk({ kind: "stopped" }));
       }
     }
