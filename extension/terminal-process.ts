@@ -6,6 +6,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { spawn, type ChildProcess } from "node:child_process";
 import { killGroup } from "./agent-process";
 import { sandboxedSpawn } from "./terminal-sandbox";
+import { childEnv } from "../acp-server/security/child-env";
 
 /** Output kept under a byte limit by dropping from the start, never splitting a character. */
 export class OutputBuffer {
@@ -52,11 +53,13 @@ export class TerminalProcess {
     baseEnv: NodeJS.ProcessEnv = process.env,
   ) {
     this.output = new OutputBuffer(params.outputByteLimit ?? undefined);
-    const env: NodeJS.ProcessEnv = { ...baseEnv };
-    for (const variable of params.env ?? []) env[variable.name] = variable.value;
     const spec = spawnSpec(params);
     // Throws (the agent gets an error for terminal/create) when the requested sandbox is unavailable.
     const sandboxed = sandboxedSpawn(params, spec.shell ? ["/bin/sh", "-c", params.command] : [spec.file, ...spec.args]);
+    // Sandboxed: the editor's environment is cleaned like the agent's own commands' (an
+    // allowlist plus terminal.env_passthrough), so `env` cannot print the editor's tokens.
+    const env: NodeJS.ProcessEnv = sandboxed ? childEnv(baseEnv, { passthrough: sandboxed.passthrough }) : { ...baseEnv };
+    for (const variable of params.env ?? []) env[variable.name] = variable.value;
     Object.assign(env, sandboxed?.env);
     this.child = spawn(sandboxed?.file ?? spec.file, sandboxed?.args ?? spec.args, {
       cwd: params.cwd ?? undefined,

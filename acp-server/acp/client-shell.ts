@@ -15,6 +15,8 @@ export class ClientShellRunner implements ShellRunner {
     private readonly sessionId: string,
     /** Set when the client sandboxes its terminals: the session's sandbox to send along. */
     private readonly sandbox?: CommandSandbox,
+    /** terminal.env_passthrough, sent with the policy: the extension cleans the editor's environment like ours. */
+    private readonly envPassthrough: readonly string[] = [],
   ) {}
 
   sandboxed(): boolean {
@@ -31,7 +33,7 @@ export class ClientShellRunner implements ShellRunner {
       cwd: options.cwd,
       outputByteLimit: options.outputLimit,
       ...(options.env ? { env: Object.entries(options.env).map(([name, value]) => ({ name, value })) } : {}),
-      ...(policy ? { _meta: { [SANDBOX_META_KEY]: toWire(policy) } } : {}),
+      ...(policy ? { _meta: { [SANDBOX_META_KEY]: { ...toWire(policy), envPassthrough: [...this.envPassthrough] } } } : {}),
     });
     return new ClientCommand(handle, policy);
   }
@@ -48,7 +50,7 @@ export class ClientShellRunner implements ShellRunner {
 /** An allowlist needs Hermes's proxy, which editor terminals cannot reach: they get no network. */
 function toWire(policy: SandboxPolicy): WireSandboxPolicy {
   const network = policy.network.kind === "on" ? { kind: "on" as const } : { kind: "off" as const };
-  return { writable: policy.writable, readOnly: policy.readOnly, hidden: policy.hidden, tmpDir: policy.tmpDir, network, ...(policy.home ? { home: policy.home } : {}) };
+  return { writable: policy.writable, readOnly: policy.readOnly, hidden: policy.hidden, tmpDir: policy.tmpDir, network, unixSockets: policy.unixSockets, ...(policy.home ? { home: policy.home } : {}) };
 }
 
 class ClientCommand implements RunningCommand {

@@ -18,7 +18,7 @@ import { ClientShellRunner } from "./client-shell";
  */
 export function sessionSandbox(runtime: AgentRuntime, session: AcpSession, roots?: string[]): CommandSandbox {
   const terminal = runtime.loaded.config.terminal;
-  return new CommandSandbox({ mode: terminal.sandbox, allowedDomains: terminal.network.allowed_domains, readAllow: terminal.sandbox_read_allow }, () => ({
+  return new CommandSandbox({ mode: terminal.sandbox, allowedDomains: terminal.network.allowed_domains, readAllow: terminal.sandbox_read_allow, unixSockets: terminal.sandbox_unix_sockets }, () => ({
     roots: roots ?? session.agent.workspaceRoots,
     readOnlyWorkspace: session.agent.mode === "plan",
     sessionKey: session.id,
@@ -43,7 +43,7 @@ function usesEditorTerminals(runtime: AgentRuntime, capabilities: acp.ClientCapa
 
 export function sessionShell(runtime: AgentRuntime, session: AcpSession, client: acp.AgentContext, capabilities: acp.ClientCapabilities): ShellRunner {
   if (!usesEditorTerminals(runtime, capabilities)) return localShellFor(runtime, session);
-  return new ClientShellRunner(client, session.id, clientSandboxesTerminals(capabilities._meta) ? sessionSandbox(runtime, session) : undefined);
+  return new ClientShellRunner(client, session.id, clientSandboxesTerminals(capabilities._meta) ? sessionSandbox(runtime, session) : undefined, runtime.loaded.config.terminal.env_passthrough);
 }
 
 /** One paragraph for /context: is the sandbox on for this session's commands, and where do they run. */

@@ -173,6 +173,13 @@ export const TerminalConfigSchema = z
      * stores stay hidden either way.
      */
     sandbox_read_allow: z.array(z.string().min(1).max(4096)).default([]),
+    /**
+     * Let sandboxed commands create unix sockets, and so talk to local daemons whose socket
+     * they can see (a database's /run/postgresql socket, a dev server's). Off by default: a
+     * socket on a read-only mount still accepts connections. Always on with a domain allowlist
+     * (its relay needs one).
+     */
+    sandbox_unix_sockets: z.boolean().default(false),
     network: z
       .object({
         /**

@@ -15,8 +15,8 @@ import { useScriptedModel } from "../support/scripted-model";
 const scripted = useScriptedModel();
 const skip = sandboxSkip();
 
-async function runInExtension(request: acp.CreateTerminalRequest, line: string): Promise<{ output: string; exitCode: number | null }> {
-  const terminal = new TerminalProcess({ ...request, command: "/bin/sh", args: ["-c", line] });
+async function runInExtension(request: acp.CreateTerminalRequest, line: string, editorEnv: NodeJS.ProcessEnv = process.env): Promise<{ output: string; exitCode: number | null }> {
+  const terminal = new TerminalProcess({ ...request, command: "/bin/sh", args: ["-c", line] }, editorEnv);
   const status = await terminal.exited;
   return { output: terminal.output.value, exitCode: status.exitCode ?? null };
 }
@@ -53,6 +53,15 @@ test("a sandboxing client gets the policy with terminal/create, and the extensio
     const work = await runInExtension(request, "echo made > here.txt && cat here.txt");
     assert.equal(work.exitCode, 0, work.output);
     assert.equal(readFileSync(path.join(machine.workspace, "here.txt"), "utf8"), "made\n");
+
+    // The editor's environment is cleaned like the agent's own commands': a token VS Code was
+    // started with is not there; PATH is, and so are the names of terminal.env_passthrough.
+    const withPassthrough = { ...request, _meta: { "hermes/sandbox": { ...policy, envPassthrough: ["MY_TOOL_HOME"] } } };
+    const env = await runInExtension(withPassthrough, "env", { ...process.env, VAULT_TOKEN: "hvs.editor-secret", MY_TOOL_HOME: "/opt/tool" });
+    assert.equal(env.exitCode, 0, env.output);
+    assert.doesNotMatch(env.output, /editor-secret/);
+    assert.match(env.output, /^PATH=/m);
+    assert.match(env.output, /^MY_TOOL_HOME=\/opt\/tool$/m);
 
     await hermes.prompt(sessionId, "/context");
     assert.match(agentText(hermes, sessionId), /Sandbox: active \(bwrap\)\. Commands run in the editor's terminals, wrapped by the Hermes extension/);

@@ -22,6 +22,7 @@ const policy: SandboxPolicy = {
   ],
   tmpDir: "/tmp/hermes-sandbox-1/s1",
   network: { kind: "off" },
+  unixSockets: false,
 };
 
 /** The argv as pairs/triples after a flag, for order-insensitive checks where order does not matter. */

@@ -2,7 +2,7 @@
 // It turns the session's scope (workspace roots, mode, homes) and the config into a policy,
 // and the policy into the program to spawn (bwrap … -- bash -c line, or sandbox-exec -p …).
 import { createHash } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hermesHome } from "../../config/paths";
@@ -13,7 +13,7 @@ import { sandboxStatus, type SandboxSetting, type SandboxStatus } from "./detect
 import { procGuard } from "./proc-guard";
 import { resolveSandboxPolicy, type SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
-import { setIdFilter } from "./seccomp";
+import { SECCOMP_FD, filterFile, spawnWithFilter } from "./seccomp";
 import { sandboxStateDir, sessionTempDir } from "./temp-dir";
 import { AgentError } from "../../util/agent-error";
 
@@ -24,6 +24,8 @@ export interface SandboxConfig {
   allowedDomains: string[];
   /** terminal.sandbox_read_allow: more of the home folder kept readable. */
   readAllow?: string[];
+  /** terminal.sandbox_unix_sockets: commands may create unix sockets (reach local daemons). */
+  unixSockets?: boolean;
 }
 
 /** What a session lets its commands touch; read at each command (the mode can change mid-session). */
@@ -56,19 +58,7 @@ export class SandboxUnavailableError extends AgentError<"config"> {
   }
 }
 
-// One digit: dash (/bin/sh on Debian) reads only single-digit descriptors in a redirection.
-const SECCOMP_FD = 9;
-let filterPath: string | null | undefined;
 
-/** The seccomp program's file (written once per process), or undefined on an architecture without one. */
-function seccompFile(): string | undefined {
-  if (filterPath === undefined) {
-    const program = setIdFilter();
-    filterPath = program ? path.join(sandboxStateDir(), "seccomp-setid.bpf") : null;
-    if (program && filterPath) writeFileSync(filterPath, program, { mode: 0o600 });
-  }
-  return filterPath ?? undefined;
-}
 
 export class CommandSandbox {
   constructor(
@@ -90,6 +80,7 @@ export class CommandSandbox {
       hermesHome: scope.hermesHome ?? hermesHome(),
       tmpDir: sessionTempDir(scope.sessionKey),
       allowedDomains: this.config.allowedDomains,
+      unixSockets: this.config.unixSockets ?? false,
       ...(this.config.readAllow ? { readAllow: this.config.readAllow } : {}),
     });
   }
@@ -121,11 +112,10 @@ export class CommandSandbox {
       command = [process.execPath, "-e", FORWARDER_SCRIPT, `${SANDBOX_PROXY_DIR}/proxy.sock`, String(SANDBOX_PROXY_PORT), ...command];
       env = proxyEnv(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`);
     }
-    const filter = seccompFile();
+    // The allowlist's relay reaches Hermes's proxy through a unix socket: it needs them.
+    const filter = filterFile({ unixSockets: policy.unixSockets || network.kind === "allowlist" }, sandboxStateDir());
     const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command, proc: procGuard(), ...(filter ? { seccompFd: SECCOMP_FD } : {}) });
-    // bwrap reads the filter from a descriptor: a tiny sh opens the file on it and execs bwrap
-    // (same pid, so the process group and cancel work as before; bwrap closes it after loading).
-    if (filter) return { file: "/bin/sh", args: ["-c", `exec "$0" "$@" ${SECCOMP_FD}<'${filter.replace(/'/g, "'\\''")}'`, status.program, ...args], env, policy };
+    if (filter) return { ...spawnWithFilter(status.program, args, filter), env, policy };
     return { file: status.program, args, env, policy };
   }
 }

@@ -36,6 +36,8 @@ export interface SandboxPolicy {
   /** The session's own temp folder, writable, seen as /tmp inside (Linux) and $TMPDIR everywhere. */
   tmpDir: string;
   network: NetworkPolicy;
+  /** Commands may create unix sockets (terminal.sandbox_unix_sockets); otherwise seccomp refuses them. */
+  unixSockets: boolean;
   /**
    * Set when the rest of the home folder is hidden: other projects' `.env`, unlisted tools'
    * tokens. The workspace, $HERMES_HOME (read-only) and the writable roots show through.
@@ -59,6 +61,8 @@ export interface PolicyInput {
    * whole home readable (credential stores stay hidden).
    */
   readAllow?: string[];
+  /** terminal.sandbox_unix_sockets (default false). */
+  unixSockets?: boolean;
 }
 
 /**
@@ -108,6 +112,7 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
     hidden: uniqueBy(hidden, (entry) => entry.path),
     tmpDir: realPath(input.tmpDir),
     network: networkPolicy(input.allowedDomains),
+    unixSockets: input.unixSockets ?? false,
   };
 }
 

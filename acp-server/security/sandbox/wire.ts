@@ -22,6 +22,10 @@ export const WireSandboxPolicySchema = z
     tmpDir: AbsolutePath,
     home: z.object({ path: AbsolutePath, visible: z.array(AbsolutePath).max(128) }).strict().optional(),
     network: z.discriminatedUnion("kind", [z.object({ kind: z.literal("off") }).strict(), z.object({ kind: z.literal("on") }).strict()]),
+    /** Absent (an older Hermes) or false: the terminal's command cannot create unix sockets. */
+    unixSockets: z.boolean().optional(),
+    /** terminal.env_passthrough: the names kept on top of the child-environment allowlist. */
+    envPassthrough: z.array(z.string().min(1).max(256)).max(256).optional(),
   })
   .strict();
 
