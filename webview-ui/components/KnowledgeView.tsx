@@ -58,9 +58,6 @@ function MemorySection({ file }: { file: KnowledgeMemoryFile }) {
     <section class="knowledge-section" data-testid="knowledge-memory" data-target={file.target} aria-label={MEMORY_TITLES[file.target]}>
       <div class="knowledge-section-head">
         <h2>{MEMORY_TITLES[file.target]}</h2>
-        <span class="muted knowledge-meta" title={file.path}>
-          {file.file} · {file.chars.toLocaleString("en")}/{file.limit.toLocaleString("en")} chars
-        </span>
         <span class="button-row">
           <button type="button" class="button small secondary" data-testid="knowledge-add" onClick={() => setAdding(true)}>
             <Icon name="plus" /> Add
@@ -80,7 +77,9 @@ function MemorySection({ file }: { file: KnowledgeMemoryFile }) {
           </button>
         </span>
       </div>
-      <p class="muted knowledge-hint">{MEMORY_HINTS[file.target]}</p>
+      <p class="muted knowledge-hint" title={file.path}>
+        {MEMORY_HINTS[file.target]} · {file.file} · {file.chars.toLocaleString("en")}/{file.limit.toLocaleString("en")} chars
+      </p>
       {file.entries.length === 0 && !adding && <div class="empty muted">Nothing yet.</div>}
       <ol class="knowledge-list">
         {file.entries.map((entry, index) => (
@@ -121,7 +120,10 @@ function MemoryEntry({ file, index, text, blocked }: { file: KnowledgeMemoryFile
   }
   return (
     <li class="knowledge-entry" data-testid="knowledge-entry" data-index={index}>
-      <div class="knowledge-entry-text">
+      <span class="knowledge-number muted" aria-hidden="true">
+        {index + 1}.
+      </span>
+      <div class="knowledge-entry-text" data-testid="knowledge-entry-text">
         {text}
         {blocked && (
           <span class="knowledge-blocked" title={blocked}>
@@ -192,12 +194,17 @@ function SkillsSection({ skills }: { skills: KnowledgeSkill[] }) {
       </div>
       {skills.length === 0 && <div class="empty muted">No skills yet.</div>}
       <ul class="knowledge-list">
-        {skills.map((skill) => (
+        {ordered(skills).map((skill) => (
           <SkillRow key={skill.name} skill={skill} />
         ))}
       </ul>
     </section>
   );
+}
+
+/** Skills you or Hermes wrote first (the ones to look after), then the bundled ones; by name within each. */
+function ordered(skills: KnowledgeSkill[]): KnowledgeSkill[] {
+  return [...skills].sort((a, b) => Number(b.editable) - Number(a.editable) || a.name.localeCompare(b.name));
 }
 
 function SkillRow({ skill }: { skill: KnowledgeSkill }) {
@@ -211,7 +218,9 @@ function SkillRow({ skill }: { skill: KnowledgeSkill }) {
           {skill.source}
           {skill.version ? ` · v${skill.version}` : ""}
         </span>
-        <div class="knowledge-skill-description">{skill.description}</div>
+        <div class="knowledge-skill-description" title={skill.description}>
+          {skill.description}
+        </div>
         <div class="muted knowledge-skill-stats" data-testid="knowledge-skill-stats">
           {skillStats(skill)}
           {skill.unavailable ? ` · unavailable: ${skill.unavailable}` : ""}
