@@ -7,7 +7,21 @@ export class StreamGuard {
   private readonly controller = new AbortController();
   private idleTimer?: NodeJS.Timeout;
   private stalled = false;
+  /** The consumer is handling an event: time does not count until the next arm(). */
+  private paused = false;
+  private armedAt = 0;
   private readonly onCancel = () => this.controller.abort();
+  private readonly onIdle = () => {
+    this.idleTimer = undefined;
+    if (this.paused) return; // arm() starts a new count
+    const left = this.armedAt + (this.idleMs ?? 0) - Date.now();
+    if (left > 0) {
+      this.idleTimer = setTimeout(this.onIdle, left);
+      return;
+    }
+    this.stalled = true;
+    this.controller.abort();
+  };
 
   constructor(
     private readonly cancel: AbortSignal,
@@ -23,19 +37,21 @@ export class StreamGuard {
     return this.controller.signal;
   }
 
-  /** (Re)starts the idle watchdog; call after every chunk. */
+  /**
+   * (Re)starts the idle watchdog; call after every chunk. A chunk only notes the time: the one
+   * pending timer, when it fires, waits out what is left of the count (a stream of hundreds of
+   * chunks would otherwise make and drop a timer for each).
+   */
   arm(): void {
     if (!this.idleMs) return;
-    clearTimeout(this.idleTimer);
-    this.idleTimer = setTimeout(() => {
-      this.stalled = true;
-      this.controller.abort();
-    }, this.idleMs);
+    this.paused = false;
+    this.armedAt = Date.now();
+    this.idleTimer ??= setTimeout(this.onIdle, this.idleMs);
   }
 
   /** Stops the watchdog while the consumer handles an event (a slow consumer is not a stall). */
   pause(): void {
-    clearTimeout(this.idleTimer);
+    this.paused = true;
   }
 
   /** Waits for `work` but gives up at once on cancel or stall (SDK retry sleeps ignore signals). */
