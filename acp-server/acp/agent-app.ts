@@ -93,8 +93,9 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         // Finishes a restore a crash interrupted and prunes old checkpoints, in the background: after
         // the answer, because opening the store spawns git, and a spawn blocks the thread while it forks.
         current.checkpoints.startSession(session.agent.cwd);
-        promptModule()
-          .then(({ prepareSystemPrompt }) => prepareSystemPrompt(session.agent))
+        // The prompt names the tools: they load here, after the answer, if the warm-up has not loaded them.
+        Promise.all([promptModule(), current.loadTools()])
+          .then(([{ prepareSystemPrompt }]) => prepareSystemPrompt(session.agent))
           .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
         current.warmUp(session.agent.modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
       }),
@@ -191,6 +192,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         // Only the session's one writer runs prompts (a process that follows it answers why not).
         const session = await hub.forPrompt(params.sessionId);
         const [{ handlePrompt }, current] = await Promise.all([promptModule(), usableRuntime()]);
+        await current.loadTools();
         const autoTitle = current.loaded.config.sessions.auto_title;
         // handlePrompt queues the turn (or answers /steer, /queue) before its first await.
         const answer = handlePrompt({ runtime: current, clientCapabilities, log, autoTitle, fork: rewind }, session, params, client, signal);

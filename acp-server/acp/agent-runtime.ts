@@ -12,10 +12,9 @@ import { createProvider } from "../providers/create-provider";
 import { ApprovalRules } from "../security/approval-rules";
 import { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
 import { SessionStore } from "../sessions/session-store";
-import { builtinToolRegistry } from "../tools/all-tools";
 import { setWebSettings } from "../tools/web/web-settings";
 import { toolJsonSchema } from "../tools/registry";
-import type { ToolRegistry } from "../tools/tool-set";
+import { ToolRegistry } from "../tools/tool-set";
 import type { ModelProvider } from "../providers/types";
 import { configureLogging, type Logger } from "../util/log";
 import { registerSecretsFromEnv, registerSecretValue } from "../util/secret-values";
@@ -26,8 +25,14 @@ export interface AgentRuntime {
   sessions: SessionStore;
   /** Permission answers saved in config.yaml. */
   approvals: ApprovalRules;
-  /** The built-in tools every session starts from. */
+  /**
+   * The built-in tools every session starts from. Pending until loadTools() has run: a session
+   * opens without them (their modules and schemas are a large part of a first session/new), and
+   * whatever lists or runs tools (a prompt, the system prompt, the warm-up) awaits loadTools first.
+   */
   tools: ToolRegistry;
+  /** Loads the built-in tools into `tools` (once; later calls share the one promise). */
+  loadTools(): Promise<ToolRegistry>;
   /** Checkpoint stores per workspace (opened on first use), for the loop and /undo, /rollback. */
   checkpoints: WorkspaceCheckpoints;
   /** The main model, or why there is none. */
@@ -63,12 +68,18 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
 
   const sessions = new SessionStore({ home: loaded.home, log });
   const approvals = new ApprovalRules(loaded.config.approvals.rules, loaded.configPath, log);
-  const tools = builtinToolRegistry();
+  const tools = ToolRegistry.pending();
+  let loadingTools: Promise<ToolRegistry> | undefined;
+  const loadTools = () =>
+    (loadingTools ??= import("../tools/all-tools").then(({ builtinTools }) => {
+      tools.provide(builtinTools());
+      return tools;
+    }));
   setWebSettings(loaded.config.web, loaded.env);
   const checkpoints = new WorkspaceCheckpoints(loaded.config.checkpoints, loaded.home, log);
   let model = resolveModel(loaded);
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
-  const shared = { loaded, sessions, approvals, tools, checkpoints, model };
+  const shared = { loaded, sessions, approvals, tools, loadTools, checkpoints, model };
   if (!model.ok) {
     log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
     return withPrepare({
@@ -142,7 +153,8 @@ function withPrepare(parts: Omit<AgentRuntime, "prepare">, log: Logger): AgentRu
  *     which session/new awaits; it also loads Node's fetch);
  *   - the skill catalog: every SKILL.md parsed once (library.ts keeps them by text; the bundled and
  *     $HERMES_HOME skills are the same for every folder);
- *   - the tools' JSON schemas, built from zod once per process (tools/registry.ts keeps them);
+ *   - the built-in tools' modules (loadTools), then their JSON schemas, built from zod once per
+ *     process (tools/registry.ts keeps them);
  *   - the main model's provider SDK (imported once; session/new asks for it again, a no-op then).
  */
 async function prepareFirstSession(runtime: AgentRuntime, cwd: string, log: Logger, quiet: () => Promise<void> = async () => {}): Promise<void> {
@@ -157,6 +169,8 @@ async function prepareFirstSession(runtime: AgentRuntime, cwd: string, log: Logg
     const { catalogFor } = await import("../skills/settings");
     const { loaded } = runtime;
     catalogFor({ cwd, home: loaded.home, config: loaded.config, env: loaded.env });
+    await idle();
+    await runtime.loadTools();
     await idle();
     for (const tool of runtime.tools.list()) {
       toolJsonSchema(tool);

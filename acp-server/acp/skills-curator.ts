@@ -98,7 +98,7 @@ async function curate(deps: CuratorDeps, session: AcpSession, observer: AcpTurnO
   return runCuration({
     parent: session.agent,
     ...(model ? { model } : {}),
-    tools: runtime.tools.list(),
+    tools: (await runtime.loadTools()).list(),
     home: runtime.loaded.home,
     archiveAfterDays: config.learning.archive_after_days,
     maxCalls: config.learning.curator_max_calls,

@@ -44,3 +44,8 @@ const BUILTIN_TOOLS = [
 export function builtinToolRegistry(): ToolRegistry {
   return new ToolRegistry(BUILTIN_TOOLS);
 }
+
+/** The built-in tools, for a registry created pending (AgentRuntime.loadTools). */
+export function builtinTools(): readonly ToolDefinition[] {
+  return BUILTIN_TOOLS;
+}

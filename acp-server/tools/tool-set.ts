@@ -4,13 +4,29 @@
 import type { ToolDefinition } from "./registry";
 import { toolIsOn, withToggle, type ToolSelection } from "./tool-selection";
 
-/** A set of tools by name, built from an explicit list (tools/all-tools.ts builds the agent's). */
+/**
+ * A set of tools by name, built from an explicit list (tools/all-tools.ts builds the agent's). The
+ * agent's own is created pending and given its tools once they load (`provide`): the first session
+ * opens before the tools' modules load (AgentRuntime.loadTools). Reading a pending registry throws,
+ * so code that forgot to wait for the tools fails loudly instead of seeing none.
+ */
 export class ToolRegistry {
   private readonly byName = new Map<string, ToolDefinition>();
   /** Name order, so requests stay byte-identical for prompt caching; sorted once, not per turn. */
-  private readonly sorted: ToolDefinition[];
+  private sorted: ToolDefinition[] | undefined;
 
-  constructor(definitions: readonly ToolDefinition[]) {
+  constructor(definitions?: readonly ToolDefinition[]) {
+    if (definitions) this.provide(definitions);
+  }
+
+  /** A registry whose tools come later, through `provide`. */
+  static pending(): ToolRegistry {
+    return new ToolRegistry();
+  }
+
+  /** Gives a pending registry its tools (once). */
+  provide(definitions: readonly ToolDefinition[]): void {
+    if (this.sorted) throw new Error("the tool registry already has its tools");
     for (const definition of definitions) {
       if (this.byName.has(definition.name)) throw new Error(`Tool ${definition.name} is defined twice`);
       this.byName.set(definition.name, definition);
@@ -19,12 +35,18 @@ export class ToolRegistry {
   }
 
   get(name: string): ToolDefinition | undefined {
+    this.tools();
     return this.byName.get(name);
   }
 
   /** Available tools in name order. Availability can change at any time, so it is asked on every call. */
   list(): ToolDefinition[] {
-    return this.sorted.filter(isAvailable);
+    return this.tools().filter(isAvailable);
+  }
+
+  private tools(): ToolDefinition[] {
+    if (!this.sorted) throw new Error("the built-in tools are not loaded yet (await AgentRuntime.loadTools() first)");
+    return this.sorted;
   }
 }
 

@@ -47,6 +47,18 @@ test("the built-in list builds a fresh registry of the agent's tools", () => {
   }
 });
 
+test("a pending registry refuses to be read until it has its tools, and takes them once; sessions made before see them", () => {
+  const registry = ToolRegistry.pending();
+  const session = new SessionTools(registry);
+  assert.throws(() => registry.list(), /not loaded yet/);
+  assert.throws(() => registry.get("a"), /not loaded yet/);
+  assert.throws(() => session.list(), /not loaded yet/);
+  registry.provide([tool("b"), tool("a")]);
+  assert.deepEqual(registry.list().map((t) => t.name), ["a", "b"]);
+  assert.deepEqual(session.list().map((t) => t.name), ["a", "b"]);
+  assert.throws(() => registry.provide([tool("c")]), /already has its tools/);
+});
+
 test("a session's tools: the registry's, then its MCP tools; a subagent narrows them and sees servers that connect later", () => {
   const session = new SessionTools(new ToolRegistry([tool("read", "file"), tool("write", "file"), tool("run", "terminal")]));
   assert.deepEqual(names(session.list()), ["read", "run", "write"]);
