@@ -20,7 +20,7 @@ import { errorMessage, userMessage } from "./log";
 import { KnowledgeActions } from "./knowledge";
 import { handlePanelMessage } from "./panel-messages";
 import { OutputDocuments } from "./output-documents";
-import { isSpillFile, OutputSpill } from "./output-spill";
+import { isSpillFile, OutputSpill, sweepSpills } from "./output-spill";
 import { PermissionBroker } from "./permissions";
 import { QuestionBroker } from "./questions";
 import { signIn, signOut } from "./sign-in";
@@ -29,6 +29,8 @@ import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd, wo
 import { documentText } from "./workspace-actions";
 
 const LAST_SESSION_KEY = "hermes.lastSessionId";
+/** After activation, when old spilled output is swept (not on the way to the first chat). */
+const SPILL_SWEEP_DELAY_MS = 10_000;
 
 /** A webview showing the chat: the sidebar view or an editor tab. */
 export interface AttachedPanel extends PanelSink {
@@ -101,16 +103,20 @@ export class ChatController implements vscode.Disposable {
       extraRoots: workspaceExtraRoots,
       initialMode,
       readText: documentText,
-      cancelPending: () => {
-        this.permissions.cancelAll();
-        this.questions.cancelAll();
+      cancelPending: (note) => {
+        this.permissions.cancelAll(note);
+        this.questions.cancelAll(note);
         this.reviews.cancelAll();
       },
+      sessionDeleted: (sessionId) => this.outputSpill.removeSession(sessionId),
       log,
     });
     this.knowledge = new KnowledgeActions({ dispatch, connected: () => this.agent.connected(), cwd: workspaceCwd, log });
     this.watchAgent();
+    // Output spilled by windows long closed (or crashed): swept once activation is over.
+    const sweep = setTimeout(() => sweepSpills(), SPILL_SWEEP_DELAY_MS);
     this.disposables.push(
+      { dispose: () => clearTimeout(sweep) },
       this.diffView.register(),
       this.diffDecisions.register(),
       this.outputDocuments.register(),
@@ -229,9 +235,13 @@ export class ChatController implements vscode.Disposable {
   }
 
   async restartAgent(): Promise<void> {
-    this.session.agentLost();
+    // The connection goes first (restart() drops it at once): an open question must not be
+    // answered "cancelled", which the agent would record as the user's decision. The agent
+    // journals it as cut by the shutdown; the cards say the agent restarted.
+    const restarted = this.agent.restart();
+    this.session.agentLost("Cancelled: the agent restarted before you answered");
     this.terminals.disposeAll();
-    await this.agent.restart();
+    await restarted;
   }
 
   showLog(): void {
@@ -242,7 +252,7 @@ export class ChatController implements vscode.Disposable {
     this.agent.on("status", (status, message, agent) => this.dispatch({ type: "connection", status, message, agent }));
     this.agent.on("crashed", (_exit, delayMs) => {
       // Whatever the dead agent was waiting for can no longer be answered.
-      this.session.agentLost();
+      this.session.agentLost("Cancelled: the agent stopped unexpectedly before you answered");
       this.terminals.disposeAll();
       const text = `The agent stopped unexpectedly. Restarting in ${Math.round(delayMs / 1000)} s; the session will be reloaded.`;
       this.dispatch({ type: "notice", severity: "warning", text });
@@ -273,7 +283,8 @@ export class ChatController implements vscode.Disposable {
     for (const disposable of this.disposables) disposable.dispose();
     this.terminals.disposeAll();
     this.terminalFeed.dispose();
-    this.outputSpill.dispose();
+    // The open chat's outputs stay for a window reload, which reopens it.
+    this.outputSpill.dispose(this.store.state.sessionId);
     this.store.dispose();
   }
 }

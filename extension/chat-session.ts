@@ -22,8 +22,10 @@ export interface ChatSessionDeps {
   /** The mode new sessions switch to, when not the agent's default. */
   initialMode(): string | undefined;
   readText: (uri: string) => Promise<string>;
-  /** Answers every open permission request and held edit "cancelled". */
-  cancelPending(): void;
+  /** Answers every open permission request, question and held edit "cancelled"; `note`: why, when the user did not decide. */
+  cancelPending(note?: string): void;
+  /** A session was deleted (its spilled command output goes with it). */
+  sessionDeleted?(sessionId: string): void;
   log: Logger;
 }
 
@@ -179,6 +181,7 @@ export class ChatSession {
     try {
       await agent.request(acp.methods.agent.session.delete, { sessionId });
       if (sessionId === this.sessionId) this.store.dispatch({ type: "sessionClosed" });
+      this.deps.sessionDeleted?.(sessionId);
     } catch (error) {
       this.store.dispatch({ type: "history", error: `Could not delete the session: ${userMessage(error)}` });
       return;
@@ -304,9 +307,9 @@ export class ChatSession {
     if (sessionId) await this.load(sessionId, this.store.state.title, { keepQueue: true });
   }
 
-  /** The agent went away mid-turn: the turn is over. */
-  agentLost(): void {
-    this.deps.cancelPending();
+  /** The agent went away mid-turn: the turn is over; `note` says why on the cards it left open. */
+  agentLost(note?: string): void {
+    this.deps.cancelPending(note);
     if (this.store.state.turn.running) this.store.dispatch({ type: "turnEnded", stopReason: "cancelled" });
   }
 

@@ -1,14 +1,28 @@
 // The whole output of every command the agent runs in an editor terminal, spilled to a file as
 // it arrives: the panel keeps only the newest ~64 KB, and "Show all" must still show everything.
-// One folder per session under the OS temp folder (hermes-<session>/), one file per command,
-// written through an append stream (no blocking writes in the extension host). No vscode import.
-import { createWriteStream, mkdirSync, type WriteStream } from "node:fs";
+// One folder per session under the OS temp folder's hermes-terminal-output/, one file per
+// command, written through an append stream (no blocking writes in the extension host).
+// Cleaned up, never while a chat may still need them: a deleted session's folder goes at once;
+// when the window closes, the files it wrote go, except the open chat's (a window reload reopens
+// it and its cards' "Show all"); at activation, files untouched for a week (another window's, a
+// crash's). No vscode import.
+import { createWriteStream, lstatSync, mkdirSync, readdirSync, rmdirSync, rmSync, unlinkSync, type WriteStream } from "node:fs";
 import { lstat, realpath } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 
+/** Spill files not written for this long are removed at activation. */
+export const SPILL_MAX_AGE_MS = 7 * 24 * 3_600_000;
+
+/** Where the spill folders live (one per session). */
+export function spillRoot(tmp = os.tmpdir()): string {
+  return path.join(tmp, "hermes-terminal-output");
+}
+
 interface Spilled {
   file: string;
+  /** The session's folder (safe name) the file is in. */
+  session: string;
   stream: WriteStream;
   /** Resolves once everything written so far is on disk. */
   closed?: Promise<void>;
@@ -20,13 +34,14 @@ export class OutputSpill {
   constructor(
     /** The open session, for the folder's name. */
     private readonly sessionId: () => string | null,
-    private readonly root = os.tmpdir(),
+    private readonly root = spillRoot(),
   ) {}
 
   /** Starts a command's file (before its first output). */
   open(terminalId: string): void {
     if (this.files.has(terminalId)) return;
-    const dir = path.join(this.root, `hermes-${safeName(this.sessionId() ?? "no-session")}`);
+    const session = safeName(this.sessionId() ?? "no-session");
+    const dir = path.join(this.root, session);
     // Terminal ids start over when the extension restarts: a timestamp keeps files apart.
     const file = path.join(dir, `${safeName(terminalId)}-${Date.now()}.log`);
     try {
@@ -37,7 +52,7 @@ export class OutputSpill {
     const stream = createWriteStream(file, { flags: "a", mode: 0o600 });
     // A full disk must not take the extension down: the spill simply stops.
     stream.on("error", () => this.files.delete(terminalId));
-    this.files.set(terminalId, { file, stream });
+    this.files.set(terminalId, { file, session, stream });
   }
 
   append(terminalId: string, text: string): void {
@@ -63,8 +78,75 @@ export class OutputSpill {
     return entry.file;
   }
 
-  dispose(): void {
-    for (const id of this.files.keys()) this.close(id);
+  /** A session was deleted: its folder goes, whoever wrote it (its cards are gone with it). */
+  removeSession(sessionId: string): void {
+    const session = safeName(sessionId);
+    for (const [id, entry] of this.files) {
+      if (entry.session !== session) continue;
+      entry.stream.destroy();
+      this.files.delete(id);
+    }
+    rmSync(path.join(this.root, session), { recursive: true, force: true });
+  }
+
+  /**
+   * The window is closing: stop writing, and remove the files written here, except the open
+   * chat's (`keep`: a reload reopens that chat, and its cards' "Show all" must still work; the
+   * age sweep takes them later). Synchronous: deactivation does not wait long.
+   */
+  dispose(keep: string | null = null): void {
+    const kept = keep === null ? undefined : safeName(keep);
+    const folders = new Set<string>();
+    for (const entry of this.files.values()) {
+      entry.stream.destroy();
+      if (entry.session === kept) continue;
+      rmSync(entry.file, { force: true });
+      folders.add(path.join(this.root, entry.session));
+    }
+    this.files.clear();
+    for (const folder of folders) removeIfEmpty(folder);
+  }
+}
+
+/**
+ * Removes spill files not written for `maxAgeMs` (and folders left empty) under `root`: what a
+ * crashed or long-closed window left. Plain files and folders only; a link is never followed,
+ * and nothing outside the root's session folders is touched. Returns how many files went.
+ */
+export function sweepSpills(root = spillRoot(), maxAgeMs = SPILL_MAX_AGE_MS, now = Date.now()): number {
+  let removed = 0;
+  let sessions: string[];
+  try {
+    if (!lstatSync(root).isDirectory()) return 0;
+    sessions = readdirSync(root);
+  } catch {
+    return 0; // nothing spilled yet
+  }
+  for (const session of sessions) {
+    const folder = path.join(root, session);
+    try {
+      if (!lstatSync(folder).isDirectory()) continue;
+      for (const name of readdirSync(folder)) {
+        const file = path.join(folder, name);
+        const info = lstatSync(file);
+        if (info.isFile() && name.endsWith(".log") && now - info.mtimeMs > maxAgeMs) {
+          unlinkSync(file);
+          removed++;
+        }
+      }
+      removeIfEmpty(folder);
+    } catch {
+      // Another window is using or removing it: left for next time.
+    }
+  }
+  return removed;
+}
+
+function removeIfEmpty(folder: string): void {
+  try {
+    rmdirSync(folder); // fails unless empty
+  } catch {
+    // still holds another window's files, or already gone
   }
 }
 

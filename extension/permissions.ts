@@ -127,12 +127,15 @@ export class PermissionBroker {
     return option ? this.answer(id, option.optionId) : false;
   }
 
-  /** Answers every open request "cancelled" (turn cancelled, session closed, agent gone). */
-  cancelAll(): void {
-    for (const id of [...this.pending.keys()]) this.resolve(id, "cancelled");
+  /**
+   * Answers every open request "cancelled" (turn cancelled, session closed, agent gone); `note`
+   * says why on the card when it was not the user's doing ("Cancelled: the agent restarted…").
+   */
+  cancelAll(note?: string): void {
+    for (const id of [...this.pending.keys()]) this.resolve(id, "cancelled", undefined, note);
   }
 
-  private resolve(id: string, outcome: string, reason?: string): boolean {
+  private resolve(id: string, outcome: string, reason?: string, note?: string): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
     this.pending.delete(id);
@@ -142,7 +145,7 @@ export class PermissionBroker {
     if (outcome === "cancelled") entry.resolve({ outcome: { outcome: "cancelled" } });
     else entry.resolve({ outcome: { outcome: "selected", optionId: outcome }, ...(reason ? { _meta: { "hermes/reason": reason } } : {}) });
     const kind = entry.options.find((o) => o.optionId === outcome)?.kind;
-    this.dispatch({ type: "permissionResolved", id, outcome, ...(kind ? { optionKind: kind } : {}), ...(reason ? { reason } : {}) });
+    this.dispatch({ type: "permissionResolved", id, outcome, ...(kind ? { optionKind: kind } : {}), ...(reason ? { reason } : {}), ...(note ? { note } : {}) });
     return true;
   }
 

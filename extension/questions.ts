@@ -45,17 +45,20 @@ export class QuestionBroker {
     return this.close(id, { action: "accept", content: { [entry.field]: text } }, shown, true);
   }
 
-  /** Every open question answered "cancel" (turn cancelled, session switched, agent gone). */
-  cancelAll(): void {
-    for (const id of [...this.pending.keys()]) this.close(id, { action: "cancel" }, "cancelled");
+  /**
+   * Every open question answered "cancel" (turn cancelled, session switched, agent gone); `note`
+   * says why on the card when nobody decided ("Cancelled: the agent restarted before you answered").
+   */
+  cancelAll(note?: string): void {
+    for (const id of [...this.pending.keys()]) this.close(id, { action: "cancel" }, "cancelled", false, note);
   }
 
-  private close(id: string, response: acp.CreateElicitationResponse, text: string, answered = false): boolean {
+  private close(id: string, response: acp.CreateElicitationResponse, text: string, answered = false, note?: string): boolean {
     const entry = this.pending.get(id);
     if (!entry) return false;
     this.pending.delete(id);
     entry.resolve(response);
-    this.dispatch({ type: "questionResolved", id, answered, text });
+    this.dispatch({ type: "questionResolved", id, answered, text, ...(note ? { note } : {}) });
     return true;
   }
 }

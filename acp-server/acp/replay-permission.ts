@@ -19,18 +19,21 @@ export interface CancelledPermissionMeta {
   cause: UnansweredCause;
   /** What did not happen, in words: "the command did not run". */
   result: string;
+  /** What was asked about: "execute", "edit", … or "clarify" (the clarify tool's question to the user). */
+  action: string;
 }
 
 const RESULT: Record<string, string> = {
   execute: "the command did not run",
   edit: "the edit was not made",
   delete: "nothing was deleted",
+  clarify: "the question went unanswered",
 };
 
 export function cancelledPermissionUpdate(ask: PermissionAskRecord, cause: UnansweredCause): acp.SessionUpdate {
   const result = RESULT[ask.action] ?? "it did not run";
   const why = cause === "shutdown" ? "the editor closed or reloaded before you answered" : "the agent stopped before you answered";
-  const permission: CancelledPermissionMeta = { title: ask.title, content: toToolCallContent(ask.content), outcome: "cancelled", cause, result };
+  const permission: CancelledPermissionMeta = { title: ask.title, content: toToolCallContent(ask.content), outcome: "cancelled", cause, result, action: ask.action };
   return {
     sessionUpdate: "tool_call",
     toolCallId: ask.call.id,

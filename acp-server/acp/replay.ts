@@ -9,7 +9,7 @@ import type { JournalRecord, PermissionAskRecord, ToolCallRecord } from "../sess
 import type { TodoItem } from "../tools/context";
 import { redactLoadedRecords } from "../sessions/redact-record";
 import { cancelledPermissionUpdate, waitingCallUpdate } from "./replay-permission";
-import { fullOutputMeta, learnedChunk, markerChunk, planUpdate, steerChunk, toLocations, toToolCallContent } from "./updates";
+import { learnedChunk, markerChunk, planUpdate, steerChunk, toLocations, toolCallMeta, toToolCallContent } from "./updates";
 
 interface Batch {
   order: string[];
@@ -156,7 +156,7 @@ function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
     rawInput: call.rawInput,
     content: toToolCallContent(call.content),
     // The spill file lives as long as the process that wrote it: offered only while it is there.
-    ...(call.fullOutput && existsSync(call.fullOutput.path) ? { _meta: fullOutputMeta(call.fullOutput) } : {}),
+    ...toolCallMeta(call, call.fullOutput !== undefined && existsSync(call.fullOutput.path)),
     // rawOutput (what the model read) is left out: the card shows `content`, and on long
     // sessions the raw results would double what a load sends.
   };

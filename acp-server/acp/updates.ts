@@ -48,8 +48,20 @@ export function toolCallFinished(id: string, outcome: ToolCallOutcome): acp.Sess
     content: toToolCallContent(outcome.content),
     rawOutput: outcome.rawOutput,
     ...(outcome.locations ? { locations: toLocations(outcome.locations) } : {}),
-    ...(outcome.fullOutput ? { _meta: fullOutputMeta(outcome.fullOutput) } : {}),
+    ...toolCallMeta(outcome),
   };
+}
+
+/**
+ * A finished card's `_meta`: `hermes/fullOutput` (the file with the whole output) and
+ * `hermes/cancelled` (stopped by the user: ACP v1's status has no "cancelled", so it says "failed").
+ */
+export function toolCallMeta(call: { fullOutput?: { path: string; bytes: number }; cancelled?: boolean }, fullOutputAvailable = true): { _meta?: Record<string, unknown> } {
+  const meta = {
+    ...(call.fullOutput && fullOutputAvailable ? fullOutputMeta(call.fullOutput) : {}),
+    ...(call.cancelled ? { "hermes/cancelled": true } : {}),
+  };
+  return Object.keys(meta).length > 0 ? { _meta: meta } : {};
 }
 
 /** `_meta` of a card whose whole output is in a file: {path, bytes} (a client's "Show all" opens it). */

@@ -7,7 +7,8 @@ import { isUserPrompt, type ChatMessage, type TokenUsage } from "../providers/ty
 import type { SessionRecorder } from "../sessions/recorder";
 import type { CompactionRecord, LearnedNote, TitleSource } from "../sessions/types";
 import type { SessionMode } from "../security/modes";
-import { createSessionToolState, type PermissionAsk, type SessionToolState, type TodoItem } from "../tools/context";
+import { createSessionToolState, type ClarifyQuestion, type DisplayContent, type PermissionAsk, type SessionToolState, type TodoItem } from "../tools/context";
+import { redactSecrets } from "../util/redact";
 import { SessionTools } from "../tools/tool-set";
 import type { ModelChoice } from "./model-choice";
 import { permissionContent } from "./permission-content";
@@ -247,8 +248,21 @@ export class AgentSession {
   /** A finished tool call's card, for session/load to replay. */
   recordToolCall(call: ToolCallView, outcome: ToolCallOutcome): void {
     const { id, requestId, name, title, kind, rawInput } = call;
-    const { status, content, rawOutput, fullOutput } = outcome;
-    this.recorder?.toolCall({ id, requestId, name, title, kind, locations: outcome.locations ?? call.locations, rawInput, status, content, rawOutput, ...(fullOutput ? { fullOutput } : {}) });
+    const { status, content, rawOutput, fullOutput, cancelled } = outcome;
+    this.recorder?.toolCall({
+      id,
+      requestId,
+      name,
+      title,
+      kind,
+      locations: outcome.locations ?? call.locations,
+      rawInput,
+      status,
+      content,
+      rawOutput,
+      ...(fullOutput ? { fullOutput } : {}),
+      ...(cancelled ? { cancelled } : {}),
+    });
   }
 
   /**
@@ -256,9 +270,23 @@ export class AgentSession {
    * agent restarted (a window reload, a crash) still shows the call, cancelled, not nothing.
    */
   recordPermissionAsked(call: ToolCallView, ask: PermissionAsk): void {
+    this.recordAsk(call, ask.title, ask.action, permissionContent(ask));
+  }
+
+  /**
+   * The clarify tool asks the user: journaled like a permission question, so a replay after the
+   * agent stopped (a reload, a restart) shows the question cut short, not nothing, and never as
+   * the user's answer. Answered: recordPermissionAnswered.
+   */
+  recordQuestionAsked(call: ToolCallView, question: ClarifyQuestion): void {
+    const choices = question.choices?.map((choice, i) => `${i + 1}. ${choice.label}${choice.description ? `: ${choice.description}` : ""}`) ?? [];
+    this.recordAsk(call, redactSecrets(question.question), "clarify", [{ type: "text", text: redactSecrets([question.question, ...choices].join("\n")) }]);
+  }
+
+  private recordAsk(call: ToolCallView, title: string, action: string, content: DisplayContent[]): void {
     if (!this.recorder) return;
-    const { id, requestId, name, title, kind, locations, rawInput } = call;
-    this.recorder.permissionAsked({ call: { id, requestId, name, title, kind, locations, rawInput }, title: ask.title, action: ask.action, content: permissionContent(ask) });
+    const { id, requestId, name, kind, locations, rawInput } = call;
+    this.recorder.permissionAsked({ call: { id, requestId, name, title: call.title, kind, locations, rawInput }, title, action, content });
     this.openAsks.add(id);
     sessionsAsking.add(this);
     watchExit();

@@ -122,7 +122,16 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<{ message: 
   const output = redactDeep(result.output);
   const text = redactSecrets(resultText(output, tool?.maxResultChars));
   const content = (result.content ?? [{ type: "text", text: displayText(output) }]).map(redactText);
-  const outcome: ToolCallOutcome = { status: result.isError ? "failed" : "completed", content, rawOutput: output, locations: result.locations, ...(result.fullOutput ? { fullOutput: result.fullOutput } : {}) };
+  // Stopped by the user (before it ran, while it asked or ran): the card says cancelled, not failed.
+  const cancelled = result.isError === true && env.signal.aborted;
+  const outcome: ToolCallOutcome = {
+    status: result.isError ? "failed" : "completed",
+    content,
+    rawOutput: output,
+    locations: result.locations,
+    ...(result.fullOutput ? { fullOutput: result.fullOutput } : {}),
+    ...(cancelled ? { cancelled } : {}),
+  };
   env.observer.toolCallFinished(view.id, outcome);
   env.session.recordToolCall(view, outcome);
   // Files the agent now knows the content of: a later change outside the agent gets a note.
@@ -156,7 +165,17 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
   if (auxiliary) context.summarize = (request) => auxiliaryText(auxiliary, session, request, signal);
   // The user is asked only from their own session: a subagent's host has no clarify.
   const clarify = host.clarify?.bind(host);
-  if (clarify && session.depth === 0) context.clarify = (question) => clarify(view, question, signal);
+  if (clarify && session.depth === 0) {
+    context.clarify = async (question) => {
+      // Journaled while it waits: cut by a reload or restart, a replay shows it unanswered (not declined).
+      session.recordQuestionAsked(view, question);
+      try {
+        return await clarify(view, question, signal);
+      } finally {
+        session.recordPermissionAnswered(view.id);
+      }
+    };
+  }
   // Cheap to build (the children start only when delegate_task runs them).
   context.delegation = host.delegation?.({ session, host, call: view, signal, progress: (content) => context.progress({ content }) });
   try {

@@ -29,6 +29,8 @@ export interface ToolCallOutcome {
   locations?: Location[];
   /** The whole output in a file, when the card shows only part of it. */
   fullOutput?: FullOutput;
+  /** The turn was stopped while the call waited or ran: a cancellation, not a failure of the tool. */
+  cancelled?: boolean;
 }
 
 /** Everything the user should see, as it happens. */

@@ -68,6 +68,7 @@ function build() {
     content: z.array(displayContent),
     rawOutput: z.unknown(),
     fullOutput: z.looseObject({ path: z.string(), bytes: z.number() }).optional(),
+    cancelled: z.boolean().optional(),
   });
   const todo = z.looseObject({ id: z.string(), content: z.string(), status: z.enum(["pending", "in_progress", "completed", "cancelled"]) });
 
@@ -203,7 +204,8 @@ const isToolCall = (value: unknown) =>
   (value.status === "completed" || value.status === "failed") &&
   every(value.content, isDisplayContent) &&
   "rawOutput" in value &&
-  (value.fullOutput === undefined || (isObj(value.fullOutput) && isStr(value.fullOutput.path) && isNum(value.fullOutput.bytes)));
+  (value.fullOutput === undefined || (isObj(value.fullOutput) && isStr(value.fullOutput.path) && isNum(value.fullOutput.bytes))) &&
+  (value.cancelled === undefined || typeof value.cancelled === "boolean");
 
 const isAskedCall = (value: unknown) =>
   isObj(value) && isStr(value.id) && optStr(value.requestId) && isStr(value.name) && isStr(value.title) && isStr(value.kind) && every(value.locations, isLocation) && "rawInput" in value;

@@ -40,6 +40,8 @@ export interface ToolCallRecord {
   rawOutput: unknown;
   /** The whole output spilled to a file (tools/output-spill.ts); gone with the process's temp folder. */
   fullOutput?: { path: string; bytes: number };
+  /** Stopped by the user while it waited or ran (replayed as cancelled, not failed). */
+  cancelled?: boolean;
 }
 
 export type JournalRecord = JournalEntry & {

@@ -80,7 +80,7 @@ test("cancel during streaming aborts the model request and answers cancelled", a
   }
 });
 
-test("cancel during a long local command kills its process group and fails the tool call", async () => {
+test("cancel during a long local command kills its process group and ends the tool call cancelled, live and replayed", async () => {
   const model = scripted();
   const project = await makeTempDir();
   const pidFile = path.join(project, "pid");
@@ -102,7 +102,16 @@ test("cancel during a long local command kills its process group and fails the t
     const end = sessionUpdates(hermes, sessionId).find((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId === "long" && (u.status === "completed" || u.status === "failed"));
     assert.ok(end && end.sessionUpdate === "tool_call_update");
     assert.equal(end.status, "failed");
+    // Stopped by the user, not a failure of the command: the card says so (ACP v1 has no "cancelled" status).
+    assert.equal(end._meta?.["hermes/cancelled"], true);
     assert.ok(await waitUntil(() => !alive(pid!)), "the sleep process was killed");
+    // The journal keeps it: a reload shows the same cancelled card.
+    const before = sessionUpdates(hermes, sessionId).length;
+    await hermes.agent.request("session/load", { sessionId, cwd: project, mcpServers: [] });
+    const replayed = sessionUpdates(hermes, sessionId).slice(before).find((u) => u.sessionUpdate === "tool_call" && u.toolCallId === "long");
+    assert.ok(replayed && replayed.sessionUpdate === "tool_call", "the tool call is replayed");
+    assert.equal(replayed.status, "failed");
+    assert.equal(replayed._meta?.["hermes/cancelled"], true);
   } finally {
     await hermes.close();
   }

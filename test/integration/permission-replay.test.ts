@@ -111,3 +111,39 @@ test("an answered question replays only the call's finished card", async () => {
     await second?.close();
   }
 });
+
+test("a window reload or agent restart (SIGTERM) while the clarify tool asks: the replay shows the question cut short, not answered or declined", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const config = scriptedConfig(model.url);
+  const first = await startHermes({ config, elicitation: () => new Promise<never>(() => {}) as unknown as acp.CreateElicitationResponse });
+  await first.initialize();
+  const { sessionId } = await first.newSession(project);
+  model.enqueue({ toolCalls: [{ id: "ask1", name: "clarify", arguments: { question: "Which database?", choices: [{ label: "Postgres" }, { label: "SQLite" }] } }] });
+  void first.prompt(sessionId, "set up the database").catch(() => {});
+  await first.waitForFrame((frame) => frame.method === "elicitation/create");
+  const exited = new Promise((resolve) => first.child.once("exit", resolve));
+  first.child.kill("SIGTERM");
+  await exited;
+  await first.close();
+
+  const second = await startHermes({ config, env: { HERMES_HOME: first.home } });
+  try {
+    await second.initialize();
+    await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    const call = sessionUpdates(second, sessionId).find((u): u is ToolCall => u.sessionUpdate === "tool_call");
+    assert.ok(call, "the question's card does not vanish");
+    assert.equal(call.toolCallId, "ask1");
+    assert.equal(call._meta?.["hermes/cancelled"], true, "cut short: not the user's answer");
+    const question = call._meta?.["hermes/permission"] as { action: string; cause: string; title: string; content: unknown };
+    assert.equal(question.action, "clarify");
+    assert.equal(question.cause, "shutdown");
+    assert.equal(question.title, "Which database?");
+    assert.match(JSON.stringify(question.content), /Postgres/);
+    assert.match(JSON.stringify(call.content), /the question went unanswered/);
+    assert.doesNotMatch(JSON.stringify(call.content), /declined|dismissed/i);
+    assert.deepEqual(second.invalidUpdates, []);
+  } finally {
+    await second.close();
+  }
+});

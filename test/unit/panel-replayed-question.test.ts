@@ -57,3 +57,50 @@ test("a snapshot with an Interrupted marker is valid", () => {
   assert.equal(state.items[0]?.kind === "notice" && state.items[0].marker, "interrupted");
   assert.ok(chatStateSchema.safeParse(state).success);
 });
+
+test("a replayed clarify question cut by a reload shows as the question's card, cancelled, never as the user's answer", () => {
+  const state = load({
+    sessionUpdate: "tool_call",
+    toolCallId: "ask1",
+    title: "clarify",
+    kind: "other",
+    status: "failed",
+    content: [{ type: "content", content: { type: "text", text: "Cancelled: the editor closed or reloaded before you answered; the question went unanswered." } }],
+    _meta: {
+      "hermes/cancelled": true,
+      "hermes/permission": { title: "Which database?", content: [], outcome: "cancelled", cause: "shutdown", result: "the question went unanswered", action: "clarify" },
+    },
+  } as acp.SessionUpdate);
+  assert.deepEqual(state.items.map((item) => item.kind), ["tool", "question"]);
+  const [tool, question] = state.items;
+  assert.ok(tool?.kind === "tool" && tool.cancelled === true);
+  assert.ok(question?.kind === "question");
+  assert.equal(question.message, "Which database?");
+  assert.deepEqual(question.outcome, { answered: false, text: "cancelled" });
+  assert.equal(question.note, "Cancelled: the window reloaded; the question went unanswered");
+  assert.ok(chatStateSchema.safeParse(state).success, "a snapshot of it is valid");
+});
+
+test("live: questions and permissions closed because the agent restarted say so; a tool call left running ends cancelled with the turn", () => {
+  const actions: ChatAction[] = [
+    { type: "sessionOpened", sessionId: "s1", loading: false },
+    { type: "turnStarted", at: 1 },
+    { type: "update", update: { sessionUpdate: "tool_call", toolCallId: "run1", title: "$ sleep 30", kind: "execute", status: "in_progress" } },
+    { type: "questionAsked", question: { id: "question-1", message: "Which one?", field: "answer", choices: [{ value: "a", title: "A" }] } },
+    { type: "permissionRequested", id: "perm-1", toolCall: { toolCallId: "rm1", title: "$ rm x" }, options: [{ optionId: "ok", name: "Allow", kind: "allow_once" }] },
+    { type: "questionResolved", id: "question-1", answered: false, text: "cancelled", note: "Cancelled: the agent restarted before you answered" },
+    { type: "permissionResolved", id: "perm-1", outcome: "cancelled", note: "Cancelled: the agent restarted before you answered" },
+    { type: "turnEnded", stopReason: "cancelled" },
+  ];
+  const state = actions.reduce(reduce, initialState());
+  const question = state.items.find((item) => item.kind === "question");
+  assert.ok(question?.kind === "question");
+  assert.equal(question.note, "Cancelled: the agent restarted before you answered");
+  const permission = state.items.find((item) => item.kind === "permission");
+  assert.ok(permission?.kind === "permission" && permission.note === "Cancelled: the agent restarted before you answered");
+  const tool = state.items.find((item) => item.id === "run1");
+  assert.ok(tool?.kind === "tool");
+  assert.equal(tool.status, "failed");
+  assert.equal(tool.cancelled, true, "cut, not failed");
+  assert.ok(chatStateSchema.safeParse(state).success);
+});

@@ -5,7 +5,8 @@
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
 import type { TranscriptItem } from "../state/types";
 import { persistScroll, viewStore } from "../bridge/view-state";
-import { isNearBottom, itemOffsets, rangeCovering, spacers, tailWindow, windowFor, type Range } from "../lib/windowing";
+import { ItemHeights } from "../lib/item-heights";
+import { indexAt, isNearBottom, rangeCovering, spacers, tailWindow, windowFor, type Range } from "../lib/windowing";
 import { handleMarkdownClick } from "../markdown/link-and-code-clicks";
 import { Icon, Spinner } from "./icons";
 import { TranscriptItemView } from "./items/TranscriptItemView";
@@ -21,12 +22,20 @@ interface Props {
 const OVERSCAN = 1.5;
 /** At the bottom, the mounted tail may grow to this many viewports before its top is trimmed. */
 const TAIL_MAX = 5;
+/**
+ * The window moves once the view comes this close (in viewports) to its edge. Moving it on every
+ * frame (a margin near OVERSCAN) mounts less per frame but fights the browser's scroll anchoring:
+ * a fast scroll up can stall.
+ */
+const MARGIN = 0.5;
+/** The scroll position is saved this long after scrolling starts (vscode.setState is not free). */
+const SAVE_DELAY_MS = 200;
 
 export function Transcript({ items, sessionId, running, loading }: Props) {
   const scroller = useRef<HTMLDivElement>(null);
   const content = useRef<HTMLDivElement>(null);
-  /** Item id → measured height (px); cleared with the session (local ids repeat across sessions). */
-  const heights = useRef(new Map<string, number>());
+  /** Measured heights and their prefix sums, kept across renders; cleared with the session (local ids repeat across sessions). */
+  const heights = useRef(new ItemHeights());
   const saved = useRef(viewStore.get().scroll);
   const atBottom = useRef(saved.current?.sessionId === sessionId ? saved.current.atBottom : true);
   const range = useRef<Range>({ start: -1, end: -1 });
@@ -36,6 +45,8 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
   const toEnd = useRef(false);
   const layout = useRef({ gap: 12, padTop: 14, viewport: 600 });
   const offsets = useRef<Float64Array>(new Float64Array(1));
+  /** A scroll position is waiting to be saved (once per burst of scrolling, not per frame). */
+  const saveScheduled = useRef(false);
   const measured = useRef("");
   const lastJump = useRef("");
   const checkPending = useRef(false);
@@ -55,10 +66,9 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     range.current = { start: -1, end: -1 };
   }
   const { gap, viewport } = layout.current;
-  offsets.current = itemOffsets(
-    items.map((item) => heights.current.get(item.id)),
-    gap,
-  );
+  heights.current.setGap(gap);
+  heights.current.sync(items);
+  offsets.current = heights.current.offsets();
   range.current = nextRange(range.current, offsets.current, items, atBottom.current, viewport, () => {
     // First render of a rebuilt panel that was scrolled up: back to the item that was on top.
     const restore = saved.current;
@@ -88,6 +98,7 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     if (!measured.current) {
       measured.current = "yes";
       measureLayout(el, box, layout.current);
+      heights.current.setGap(layout.current.gap);
     }
     // Newly mounted items: sized for layout from what was measured before (content-visibility
     // skips laying them out until near the view), and watched for their real height.
@@ -163,15 +174,31 @@ export function Transcript({ items, sessionId, running, loading }: Props) {
     const view = el.clientHeight || layout.current.viewport;
     layout.current.viewport = view;
     const top = el.scrollTop - layout.current.padTop;
-    const first = firstVisible(el, box);
-    persistScroll({ sessionId, top: el.scrollTop, atBottom: atBottom.current, anchorId: first?.id, anchorTop: first?.top });
+    scheduleSave();
+    // Heights measured since the last render count (recomputed from the first that changed).
+    if (offsets.current.length - 1 === n) offsets.current = heights.current.offsets();
     const current = range.current;
-    const next = atBottom.current ? current : windowFor(offsets.current, current, top, view, { overscan: OVERSCAN });
+    const next = atBottom.current ? current : windowFor(offsets.current, current, top, view, { overscan: OVERSCAN, margin: MARGIN });
     if (atBottom.current && current.end === n) return;
     if (next.start === current.start && next.end === current.end && !atBottom.current) return;
+    const first = firstVisible(el, box, offsets.current, top, current.start);
     if (first) anchor.current = first;
     if (!atBottom.current) range.current = next;
     rerender(0);
+  };
+
+  /** Where the view is, saved a moment after scrolling (finding the item on top reads layout: not per frame). */
+  const scheduleSave = () => {
+    if (saveScheduled.current) return;
+    saveScheduled.current = true;
+    setTimeout(() => {
+      saveScheduled.current = false;
+      const el = scroller.current;
+      const box = content.current;
+      if (!el || !box) return;
+      const first = firstVisible(el, box, offsets.current, el.scrollTop - layout.current.padTop, range.current.start);
+      persistScroll({ sessionId, top: el.scrollTop, atBottom: atBottom.current, anchorId: first?.id, anchorTop: first?.top });
+    }, SAVE_DELAY_MS);
   };
 
   const onScroll = () => {
@@ -260,10 +287,21 @@ function measureLayout(el: HTMLElement, box: HTMLElement, into: { gap: number; p
   into.viewport = el.clientHeight || into.viewport;
 }
 
-/** The first mounted item whose bottom is below the view's top, and where its top is. */
-function firstVisible(el: HTMLElement, box: HTMLElement): { id: string; top: number } | undefined {
+/**
+ * The first mounted item whose bottom is below the view's top, and where its top is. Starts at
+ * the item the offsets put there and steps to its neighbours, so it reads the layout of a few
+ * items, not of every mounted one.
+ */
+function firstVisible(el: HTMLElement, box: HTMLElement, offsets: Float64Array, top: number, mountedFrom: number): { id: string; top: number } | undefined {
+  const items = box.querySelectorAll<HTMLElement>(":scope > .item");
+  if (items.length === 0) return undefined;
   const viewTop = el.getBoundingClientRect().top;
-  for (const node of box.querySelectorAll<HTMLElement>(":scope > .item")) {
+  const guess = indexAt(offsets, Math.max(0, top));
+  // The mounted items are a contiguous run starting at `mountedFrom`.
+  let at = Math.min(items.length - 1, Math.max(0, guess - mountedFrom));
+  while (at > 0 && items[at - 1].getBoundingClientRect().bottom > viewTop) at--;
+  for (; at < items.length; at++) {
+    const node = items[at];
     const rect = node.getBoundingClientRect();
     if (rect.bottom > viewTop && node.dataset.itemId) return { id: node.dataset.itemId, top: rect.top - viewTop };
   }

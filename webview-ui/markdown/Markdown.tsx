@@ -5,7 +5,7 @@ import { Component, createRef } from "preact";
 import { useRef } from "preact/hooks";
 import { extendBlocks, type MarkdownBlock } from "../lib/markdown-blocks";
 import { morphChildren } from "./morph";
-import { renderMarkdownBlock } from "./render-markdown";
+import { renderMarkdownBlocks } from "./render-markdown";
 
 /** One block's DOM, cloned from its sanitized template (then patched); preact never looks inside it. */
 class Block extends Component<{ template: DocumentFragment }> {
@@ -28,22 +28,29 @@ class Block extends Component<{ template: DocumentFragment }> {
 /** The rendered template per block object: blocks carried over from the previous text keep theirs. */
 const templateOf = new WeakMap<MarkdownBlock, DocumentFragment>();
 
-function blockTemplate(block: MarkdownBlock): DocumentFragment {
-  let template = templateOf.get(block);
-  if (template === undefined) {
-    template = renderMarkdownBlock(block.text, block.closed);
-    templateOf.set(block, template);
-  }
-  return template;
+/** Each block's template: those carried over keep theirs, the rest are rendered together (one sanitize pass). */
+function blockTemplates(blocks: MarkdownBlock[]): DocumentFragment[] {
+  const templates = blocks.map((block) => templateOf.get(block));
+  const missing = blocks.filter((_, i) => templates[i] === undefined);
+  if (missing.length === 0) return templates as DocumentFragment[];
+  const rendered = renderMarkdownBlocks(missing);
+  let k = 0;
+  return templates.map((template, i) => {
+    if (template !== undefined) return template;
+    const made = rendered[k++];
+    templateOf.set(blocks[i], made);
+    return made;
+  });
 }
 
 export function Markdown({ text }: { text: string }) {
   const last = useRef<{ text: string; blocks: MarkdownBlock[] } | undefined>(undefined);
   if (last.current?.text !== text) last.current = { text, blocks: extendBlocks(last.current, text) };
+  const templates = blockTemplates(last.current.blocks);
   return (
     <div class="md">
-      {last.current.blocks.map((block, i) => (
-        <Block key={i} template={blockTemplate(block)} />
+      {templates.map((template, i) => (
+        <Block key={i} template={template} />
       ))}
     </div>
   );

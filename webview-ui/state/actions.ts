@@ -28,10 +28,11 @@ export type ChatAction =
   | { type: "permissionRequested"; id: string; toolCall: acp.ToolCallUpdate; options: acp.PermissionOption[]; hunks?: ReviewHunk[] }
   | { type: "permissionHunkDecided"; id: string; hunk: number; decision: ReviewHunk["decision"] }
   /** `optionKind`: the chosen option's kind (a rejection marks the tool call "rejected by you"); `reason`: the user's words with it. */
-  | { type: "permissionResolved"; id: string; outcome: string; optionKind?: string; reason?: string }
+  | { type: "permissionResolved"; id: string; outcome: string; optionKind?: string; reason?: string; note?: string }
   /** The agent asks a question (elicitation/create); answered or not, `questionResolved` closes it. */
   | { type: "questionAsked"; question: Omit<QuestionItem, "kind" | "outcome"> }
-  | { type: "questionResolved"; id: string; answered: boolean; text: string }
+  /** `note`: why a question nobody answered was closed ("Cancelled: the agent restarted before you answered"). */
+  | { type: "questionResolved"; id: string; answered: boolean; text: string; note?: string }
   | { type: "reviewRequested"; review: Omit<ReviewItem, "kind" | "status" | "toolCallId" | "embedded"> }
   | { type: "reviewHunkDecided"; id: string; hunk: number; decision: "accepted" | "rejected" | "pending" }
   | { type: "reviewResolved"; id: string; status: ReviewItem["status"] }

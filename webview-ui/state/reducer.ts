@@ -3,7 +3,7 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import type { ChatAction } from "./actions";
 import { appendTerminalOutput, markTerminalExited } from "./terminals";
-import type { AttachmentSummary, ChatState, PermissionItem, ReviewItem, TranscriptItem } from "./types";
+import type { AttachmentSummary, ChatState, PermissionItem, QuestionItem, ReviewItem, TranscriptItem } from "./types";
 
 export function initialState(): ChatState {
   return {
@@ -92,7 +92,9 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
           : item,
       );
     case "permissionResolved": {
-      const answered = patch(state, action.id, (item) => (item.kind === "permission" ? { ...item, outcome: action.outcome, reason: action.reason } : item));
+      const answered = patch(state, action.id, (item) =>
+        item.kind === "permission" ? { ...item, outcome: action.outcome, reason: action.reason, ...(action.note ? { note: action.note } : {}) } : item,
+      );
       const asked = answered.items[answered.index[action.id]];
       if (!action.optionKind?.startsWith("reject") || asked?.kind !== "permission") return answered;
       return patch(answered, asked.toolCallId, (item) => (item.kind === "tool" ? { ...item, rejected: true } : item));
@@ -100,7 +102,9 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
     case "questionAsked":
       return append(state, { kind: "question", ...action.question });
     case "questionResolved":
-      return patch(state, action.id, (item) => (item.kind === "question" ? { ...item, outcome: { answered: action.answered, text: action.text } } : item));
+      return patch(state, action.id, (item) =>
+        item.kind === "question" ? { ...item, outcome: { answered: action.answered, text: action.text }, ...(action.note ? { note: action.note } : {}) } : item,
+      );
     case "reviewRequested": {
       // A write nobody asked about (accept_edits, an edit allowed for the session) shows in its edit's card too.
       const tool = runningEditFor(state, action.review.path);
@@ -296,12 +300,17 @@ function patch(state: ChatState, id: string, change: (item: TranscriptItem) => T
   return { ...state, items };
 }
 
-/** When a turn ends, prompts it left unanswered can no longer be answered. */
+/**
+ * When a turn ends, prompts it left unanswered can no longer be answered, and a tool call still
+ * shown running will not finish (the agent went away before its last update): it was cut, so it
+ * reads as cancelled, not as a spinner forever or a failure.
+ */
 function cancelPending(state: ChatState): ChatState {
   let next = state;
   for (const item of state.items) {
     if (item.kind === "permission" && item.outcome === undefined) next = patch(next, item.id, () => ({ ...item, outcome: "cancelled" }));
     if (item.kind === "question" && item.outcome === undefined) next = patch(next, item.id, () => ({ ...item, outcome: { answered: false, text: "cancelled" } }));
+    if (item.kind === "tool" && (item.status === "pending" || item.status === "in_progress")) next = patch(next, item.id, () => ({ ...item, status: "failed", cancelled: true }));
   }
   return next;
 }
@@ -373,12 +382,23 @@ function isCancelled(update: acp.SessionUpdate): boolean {
  * A replayed tool call whose permission question was never answered (`_meta["hermes/permission"]`):
  * the agent's process ended first. Shown as the question's card, cancelled, saying why.
  */
-function cancelledQuestion(update: Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }>): PermissionItem | undefined {
+function cancelledQuestion(update: Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }>): PermissionItem | QuestionItem | undefined {
   const question = (update as { _meta?: Record<string, unknown> | null })._meta?.["hermes/permission"] as
-    | { title?: unknown; content?: unknown; cause?: unknown; result?: unknown }
+    | { title?: unknown; content?: unknown; cause?: unknown; result?: unknown; action?: unknown }
     | undefined;
   if (!question || typeof question !== "object") return undefined;
   const why = question.cause === "shutdown" ? "the window reloaded" : "the agent stopped before you answered";
+  if (question.action === "clarify") {
+    // The clarify tool's question: its own card, closed unanswered (not "declined": nobody decided).
+    return {
+      kind: "question",
+      id: `hermes:question:${update.toolCallId}`,
+      message: typeof question.title === "string" ? question.title : update.title,
+      field: "answer",
+      outcome: { answered: false, text: "cancelled" },
+      note: `Cancelled: ${why}; the question went unanswered`,
+    };
+  }
   const result = typeof question.result === "string" ? question.result : "it did not run";
   return {
     kind: "permission",

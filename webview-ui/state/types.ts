@@ -139,6 +139,8 @@ export interface QuestionItem {
   choices?: { value: string; title: string; description?: string }[];
   /** The answer given, or "declined" / "cancelled" (`answered` false); undefined while waiting. */
   outcome?: { answered: boolean; text: string };
+  /** Why it closed unanswered, when not by the user ("Cancelled: the agent restarted before you answered"). */
+  note?: string;
 }
 /** Guidance the user sent during a turn (/steer), where the turn applied it. */
 export interface SteerItem {

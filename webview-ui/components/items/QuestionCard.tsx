@@ -58,7 +58,11 @@ export function QuestionCard({ item }: { item: QuestionItem }) {
       )}
       {!waiting && item.outcome && (
         <div class="outcome" data-testid="question-outcome">
-          {item.outcome.answered ? `You answered: ${item.outcome.text}` : item.outcome.text === "declined" ? "Skipped: Hermes decides" : "Not answered (the turn ended)"}
+          {item.outcome.answered
+            ? `You answered: ${item.outcome.text}`
+            : item.outcome.text === "declined"
+              ? "Skipped: Hermes decides"
+              : (item.note ?? "Not answered (the turn ended)")}
         </div>
       )}
     </div>
