@@ -75,8 +75,8 @@ export const panelToHost = z.discriminatedUnion("type", [
     text: z.string().min(1).max(20_000).optional(),
     expected: z.string().max(20_000).optional(),
   }),
-  /** A skill archived (delete) or reverted to its previous version. */
-  z.object({ type: z.literal("knowledgeSkill"), action: z.enum(["delete", "revert"]), name: z.string().min(1).max(64) }),
+  /** A skill archived (delete), reverted to its previous version, or restored from the archive. */
+  z.object({ type: z.literal("knowledgeSkill"), action: z.enum(["delete", "revert", "restore"]), name: z.string().min(1).max(64) }),
   z.object({ type: z.literal("restartAgent") }),
   /** The notice's "Sign in" button: the host asks for a provider and key (or runs setup in a terminal). */
   z.object({ type: z.literal("signIn") }),

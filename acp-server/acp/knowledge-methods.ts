@@ -12,6 +12,7 @@ import { addMemoryEntry, deleteMemoryEntry, editMemoryEntry, readKnowledge, reve
 import type { SkillsContext } from "../skills/settings";
 import { archiveSkillByName, editSkillText, revertSkill } from "../skills/skill-admin";
 import { invalidParams } from "../util/agent-error";
+import { archiveCommand } from "./skills-archive-command";
 
 export const KNOWLEDGE_METHODS = {
   get: "_hermes/knowledge/get",
@@ -39,6 +40,8 @@ const skillSchema = z.discriminatedUnion("action", [
   z.object({ cwd, action: z.literal("edit"), name: skillName, text: z.string().min(1).max(100_000) }),
   z.object({ cwd, action: z.literal("delete"), name: skillName }),
   z.object({ cwd, action: z.literal("revert"), name: skillName, version: z.number().int().min(1).max(1_000).optional() }),
+  /** The newest archived copy of `name`, back where it was archived from. */
+  z.object({ cwd, action: z.literal("restore"), name: skillName }),
 ]);
 
 export interface KnowledgeChange extends KnowledgeOutcome {
@@ -81,6 +84,14 @@ export function changeSkill(loaded: LoadedConfig, raw: unknown): KnowledgeChange
       ? editSkillText(context, params.name, params.text)
       : params.action === "delete"
         ? archiveSkillByName(context, params.name)
-        : revertSkill(context, params.name, params.version === undefined ? undefined : String(params.version));
+        : params.action === "restore"
+          ? restoreSkill(loaded.home, params.name)
+          : revertSkill(context, params.name, params.version === undefined ? undefined : String(params.version));
   return { ...outcome, knowledge: readKnowledge(context) };
+}
+
+/** `/skills restore NAME`'s own logic and answer (never overwrites a skill of the same name). */
+function restoreSkill(home: string, name: string): KnowledgeOutcome {
+  const message = archiveCommand("restore", name, home);
+  return { ok: message.startsWith("Restored "), message };
 }

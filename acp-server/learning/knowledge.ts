@@ -5,6 +5,7 @@
 // scan, limits, lock, and the history a revert reads.
 import { MemoryError, MEMORY_FILES, MemoryStore, type MemoryTarget } from "../memory/memory-store";
 import { scanForThreats } from "../security/threat-scan";
+import { listArchivedSkills } from "../skills/archive";
 import type { SkillSourceKind } from "../skills/sources";
 import { catalogFor, type SkillsContext } from "../skills/settings";
 import { readSkillUsage } from "../skills/usage-store";
@@ -49,11 +50,22 @@ export interface SkillView {
   versions: number;
 }
 
+export interface ArchivedSkillView {
+  name: string;
+  /** ISO time it was archived. */
+  archivedAt: string;
+}
+
 export interface Knowledge {
   memory: MemoryFileView;
   user: MemoryFileView;
   skills: SkillView[];
+  /** Archived skills (deleted, undone or retired by the curator), newest first: each can be restored. */
+  archived: ArchivedSkillView[];
 }
+
+/** Archived skills shown; `/skills archived` lists more. */
+const ARCHIVED_SHOWN = 30;
 
 export interface KnowledgeOutcome {
   ok: boolean;
@@ -98,7 +110,13 @@ export function readKnowledge(context: SkillsContext): Knowledge {
       versions: skill.source === "bundled" ? 0 : listSkillVersions(context.home, skill.dir).length,
     };
   });
-  return { memory: memoryFileView(store, "memory"), user: memoryFileView(store, "user"), skills };
+  // Restore brings back a name's newest copy: one row per name.
+  const seen = new Set<string>();
+  const archived = listArchivedSkills(context.home)
+    .filter(({ name }) => !seen.has(name) && !!seen.add(name))
+    .slice(0, ARCHIVED_SHOWN)
+    .map(({ name, archivedAt }) => ({ name, archivedAt }));
+  return { memory: memoryFileView(store, "memory"), user: memoryFileView(store, "user"), skills, archived };
 }
 
 /** The file a word names: memory / MEMORY.md / notes, user / USER.md / profile. */

@@ -4,7 +4,7 @@
 // skill's stats; an entry is edited, one deleted, the file reverted; the next session's prompt
 // and /memory have what the view left. One screenshot per item in test-artifacts/e2e/, k<NN>-….
 import assert from "node:assert/strict";
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import type { Frame } from "playwright-core";
@@ -123,7 +123,23 @@ test("Learned card with Undo; What Hermes knows: hand-written memory, skill stat
     assert.match((await view().locator("[data-testid=knowledge-outcome]").textContent()) ?? "", /Reverted MEMORY\.md/);
   });
 
-  await step("k08-next-session-sees-it", async () => {
+  await step("k08-skill-deleted-to-archive", async () => {
+    const skill = view().locator("[data-testid=knowledge-skill][data-name=release-notes]");
+    await skill.hover();
+    await skill.locator("[data-testid=knowledge-skill-delete]").click();
+    await view().locator("[data-testid=knowledge-archive-confirm] [data-testid=confirm-yes]").click();
+    await view().locator("[data-testid=knowledge-archived-skill][data-name=release-notes]").waitFor({ timeout: 30_000 });
+    assert.equal(await skill.count(), 0);
+    assert.ok(!existsSync(skillDir), "moved out of the skills folder");
+  });
+
+  await step("k09-skill-restored", async () => {
+    await view().locator("[data-testid=knowledge-archived-skill][data-name=release-notes] [data-testid=knowledge-skill-restore]").click();
+    await view().locator("[data-testid=knowledge-skill][data-name=release-notes]").waitFor({ timeout: 30_000 });
+    assert.ok(existsSync(path.join(skillDir, "SKILL.md")), "back where it was");
+  });
+
+  await step("k10-next-session-sees-it", async () => {
     await view().locator("[data-testid=knowledge-back]").click();
     await runCommand(p, "Hermes: New Chat");
     // The new session is open once the old chat's title and transcript are gone.

@@ -119,6 +119,16 @@ test("_hermes/knowledge/* over ACP: the view with skill stats, memory and skill 
     assert.equal(readdirSync(path.join(hermes.home, "skills-archive")).length, 1, "kept in the archive");
     const after: any = await hermes.agent.request("_hermes/knowledge/get", { cwd });
     assert.ok(!after.skills.some((skill: any) => skill.name === "release-notes"));
+    assert.deepEqual(after.archived.map((entry: any) => entry.name), ["release-notes"]);
+    // Restored through the view's method, then archived again for the checks below.
+    const restored: any = await hermes.agent.request("_hermes/knowledge/skill", { cwd, action: "restore", name: "release-notes" });
+    assert.equal(restored.ok, true, restored.message);
+    assert.ok(existsSync(skillDir));
+    assert.ok(restored.knowledge.skills.some((skill: any) => skill.name === "release-notes"));
+    assert.deepEqual(restored.knowledge.archived, []);
+    const missing: any = await hermes.agent.request("_hermes/knowledge/skill", { cwd, action: "restore", name: "release-notes" });
+    assert.equal(missing.ok, false);
+    assert.match(await answer(hermes, sessionId, "/skills delete release-notes"), /Archived the user skill/);
     const next = (await hermes.newSession(cwd)).sessionId;
     const commands = await hermes.waitForFrame((f) => f.method === "session/update" && f.params.sessionId === next && f.params.update.sessionUpdate === "available_commands_update");
     assert.ok(!commands.params.update.availableCommands.some((c: any) => c.name === "release-notes"), "no longer offered");

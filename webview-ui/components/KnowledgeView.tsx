@@ -46,6 +46,7 @@ export const KnowledgeView = memo(function KnowledgeView({ knowledge }: { knowle
           <MemorySection file={data.memory} />
           <MemorySection file={data.user} />
           <SkillsSection skills={data.skills} />
+          {data.archived && data.archived.length > 0 && <ArchivedSection archived={data.archived} />}
         </>
       )}
     </div>
@@ -196,6 +197,30 @@ function SkillsSection({ skills }: { skills: KnowledgeSkill[] }) {
       <ul class="knowledge-list">
         {ordered(skills).map((skill) => (
           <SkillRow key={skill.name} skill={skill} />
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ArchivedSection({ archived }: { archived: { name: string; archivedAt: string }[] }) {
+  return (
+    <section class="knowledge-section" data-testid="knowledge-archived" aria-label="Archived skills">
+      <div class="knowledge-section-head">
+        <h2>Archived skills</h2>
+        <span class="muted knowledge-meta">kept, not offered; Restore puts one back</span>
+      </div>
+      <ul class="knowledge-list">
+        {archived.map((entry) => (
+          <li key={`${entry.name}:${entry.archivedAt}`} class="knowledge-entry" data-testid="knowledge-archived-skill" data-name={entry.name}>
+            <div class="knowledge-entry-text">
+              <span class="knowledge-skill-name">{entry.name}</span>
+              <span class="muted"> · archived {entry.archivedAt.slice(0, 16).replace("T", " ")}</span>
+            </div>
+            <button type="button" class="button small secondary" data-testid="knowledge-skill-restore" onClick={() => post({ type: "knowledgeSkill", action: "restore", name: entry.name })}>
+              <Icon name="history" /> Restore
+            </button>
+          </li>
         ))}
       </ul>
     </section>

@@ -33,6 +33,8 @@ export interface Knowledge {
   memory: KnowledgeMemoryFile;
   user: KnowledgeMemoryFile;
   skills: KnowledgeSkill[];
+  /** Archived skills, newest first (absent from an older agent). */
+  archived?: { name: string; archivedAt: string }[];
 }
 
 export interface KnowledgeState {
@@ -74,7 +76,12 @@ const skillSchema: z.ZodType<KnowledgeSkill> = z.object({
   versions: count,
 });
 
-export const knowledgeSchema: z.ZodType<Knowledge> = z.object({ memory: memoryFileSchema, user: memoryFileSchema, skills: z.array(skillSchema) });
+export const knowledgeSchema: z.ZodType<Knowledge> = z.object({
+  memory: memoryFileSchema,
+  user: memoryFileSchema,
+  skills: z.array(skillSchema),
+  archived: z.array(z.object({ name: text, archivedAt: text })).optional(),
+});
 
 export const knowledgeOutcomeSchema = z.object({ ok: z.boolean(), message: text });
 
