@@ -1,8 +1,14 @@
 // The index's tables. Bump SCHEMA_VERSION on any change: a state.db of another version is
 // dropped and rebuilt from the journals (it is only a cache).
 import type { Database, SqlJsStatic } from "sql.js";
+import { REDACTION_VERSION } from "../util/redact";
 
-export const SCHEMA_VERSION = 4;
+const TABLES_VERSION = 4;
+/**
+ * The tables' version and the redaction rules' (REDACTION_VERSION): an index built under older
+ * rules still holds what they let through, so it is dropped and rebuilt, redacted anew.
+ */
+export const SCHEMA_VERSION = TABLES_VERSION * 1000 + REDACTION_VERSION;
 
 const SCHEMA = `
 CREATE TABLE sessions (

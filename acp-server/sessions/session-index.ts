@@ -8,6 +8,8 @@ import type { SqlJsStatic, SqlValue } from "sql.js";
 import { InvalidCursorError } from "./errors";
 import { openDatabase } from "./index-schema";
 import { indexedMessage } from "./message-text";
+import { redactLoadedRecords } from "./redact-record";
+import { redactSecrets } from "../util/redact";
 import { registerRankFunction, searchIndex } from "./index-search";
 import { SqlDb } from "./sql-db";
 import type { JournalRecord, ListOptions, MessagesOptions, MessageText, SearchHit, SearchOptions, SessionMeta, SessionPage, SessionSummary, TitleSource } from "./types";
@@ -62,7 +64,9 @@ export class SessionIndex {
     const delta = { messages: 0, toolCalls: 0, tokens: 0, updatedAt: 0 };
     this.sql.transaction(() => {
       this.sql.run("INSERT OR IGNORE INTO sessions (id) VALUES (?)", [id]);
-      for (const record of records) {
+      // Journals written before a redaction rule existed hold what it now masks: the index (a
+      // file on disk, and a search oracle) only ever sees today's redacted text.
+      for (const record of redactLoadedRecords(records)) {
         try {
           this.ingestRecord(id, record, delta);
         } catch (error) {
@@ -152,7 +156,7 @@ export class SessionIndex {
   private applyUpdate(id: string, update: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string; additionalDirectories?: string[] }): void {
     if (update.additionalDirectories !== undefined) this.sql.run("UPDATE sessions SET extra_roots = ? WHERE id = ?", [rootsColumn(update.additionalDirectories) ?? "[]", id]);
     if (update.title !== undefined) {
-      this.sql.run("UPDATE sessions SET title = ?, title_source = ? WHERE id = ?", [update.title, update.titleSource ?? "auto", id]);
+      this.sql.run("UPDATE sessions SET title = ?, title_source = ? WHERE id = ?", [redactSecrets(update.title), update.titleSource ?? "auto", id]);
     }
     if (update.mode !== undefined) this.sql.run("UPDATE sessions SET mode = ? WHERE id = ?", [update.mode, id]);
     if (update.modelId !== undefined) this.sql.run("UPDATE sessions SET model_id = ? WHERE id = ?", [update.modelId, id]);

@@ -1,6 +1,8 @@
 // `_hermes/sessions/search`: history search over message content through the session index's
 // full-text search; each hit has the first prompt, workspace, title, time and a redacted snippet.
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import { SessionStore } from "../../acp-server/sessions/session-store";
 import { assistantMessage, recordingLogger, sessionMeta, userMessage } from "../support/session-fixtures";
@@ -57,8 +59,22 @@ test("search finds sessions by what was said in them, not only their titles; sni
 
     const none = await hermes.agent.request<{ sessions: Hit[] }>("_hermes/sessions/search", { query: "pelican" });
     assert.deepEqual(none.sessions, []);
+    // The index itself never held the old journal's secret: searching for it finds nothing
+    // (no oracle), and the index file on disk does not contain it.
+    // (The redacted text keeps the format's prefix, `ghp_…[REDACTED]`: the token's body is what must be gone.)
+    const bySecret = await hermes.agent.request<{ sessions: Hit[] }>("_hermes/sessions/search", { query: SECRET.slice(4) });
+    assert.deepEqual(bySecret.sessions, []);
+    const byPrefix = await hermes.agent.request<{ sessions: Hit[] }>("_hermes/sessions/search", { query: `${SECRET.slice(4, 12)}*` });
+    assert.deepEqual(byPrefix.sessions, []);
     await assert.rejects(hermes.agent.request("_hermes/sessions/search", { query: "" }), (error: any) => error.code === -32602);
     await assert.rejects(hermes.agent.request("_hermes/sessions/search", { limit: 5 }), (error: any) => error.code === -32602);
+    // An index built from those journals and saved: state.db does not hold the secret either.
+    const reader = new SessionStore({ home: hermes.home, log: recordingLogger() });
+    assert.ok((await reader.list({})).sessions.some((summary) => summary.id === "flaky"));
+    await reader.close();
+    const stateDb = path.join(hermes.home, "state.db");
+    assert.ok(existsSync(stateDb), "the index was saved");
+    assert.ok(!readFileSync(stateDb).includes(SECRET.slice(4)), "no secret in state.db");
   } finally {
     await hermes.close();
   }
