@@ -148,6 +148,7 @@ async function runPromptTurn(
   const host = turnHost(deps, session, client);
   const parts = given ?? (await toUserParts(params.prompt, host.files));
   onPromptStart(loaded.home, session.agent, promptText(parts));
+  const contextNote = await firstPromptHint(deps, session, parts);
   try {
     const stopReason = await runTurn(
       {
@@ -169,6 +170,7 @@ async function runPromptTurn(
           loaded.config.learning.review === "off"
             ? { afterToolCalls: loaded.config.skills.nudge_tool_calls, onRecovery: loaded.config.skills.nudge_on_recovery }
             : { afterToolCalls: 0, onRecovery: false },
+        ...(contextNote ? { contextNote } : {}),
       },
       parts,
     );
@@ -197,6 +199,14 @@ async function runPromptTurn(
     await observer.flush();
     throw error;
   }
+}
+
+/** A new session's first prompt: related earlier sessions of its workspace, as a note for the first model call. */
+async function firstPromptHint(deps: PromptDeps, session: AcpSession, parts: UserPart[]): Promise<string | undefined> {
+  const agent = session.agent;
+  if (!deps.runtime.loaded.config.learning.session_hint || agent.depth > 0 || agent.promptCount > 0 || agent.history.length > 0) return undefined;
+  const { relatedSessionsHint } = await import("./session-hint");
+  return relatedSessionsHint(deps.runtime.sessions, { id: session.id, cwd: agent.cwd }, promptText(parts), deps.log);
 }
 
 /** The latest turn's messages: from its prompt (the last user message that is not a /steer note; compression keeps it) on. */

@@ -128,6 +128,8 @@ export const LearningConfigSchema = z
     archive_after_days: z.number().int().min(0).default(90),
     /** Model calls (with tools) one curator pass may make. */
     curator_max_calls: z.number().int().min(1).max(30).default(8),
+    /** The first prompt of a new session names related earlier sessions of its workspace (a note to the model). */
+    session_hint: z.boolean().default(true),
   })
   .strict();
 

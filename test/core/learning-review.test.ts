@@ -273,7 +273,7 @@ test("a poisoned turn changes neither memory nor skills: the digest withholds th
     assert.ok(!existsSync(path.join(hermes.home, "memories", "MEMORY.md")) || readFileSync(path.join(hermes.home, "memories", "MEMORY.md"), "utf8") === "");
     assert.ok(!existsSync(path.join(hermes.home, "memories", "USER.md")) || readFileSync(path.join(hermes.home, "memories", "USER.md"), "utf8") === "");
     assert.ok(!existsSync(path.join(hermes.home, "skills", "project-rules")));
-    assert.ok(!existsSync(path.join(hermes.home, "learning")));
+    assert.ok(!existsSync(path.join(hermes.home, "learning", "changes")), "no learned change recorded");
     assert.deepEqual(learnedOf(sessionUpdates(hermes, sessionId)), []);
   } finally {
     await hermes.close();

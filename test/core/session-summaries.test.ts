@@ -3,6 +3,7 @@
 // written from its opening request and the messages around the match; the summary is cached by
 // session and focus (same words in any order or case), written again once the session has grown;
 // its cost is the session's usage; snippets stay the default.
+import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -61,12 +62,10 @@ test("session_search summarize: a summary per hit from the session's relevant pa
     assert.equal(model.requests.length, calls + 2);
     assert.match(lastToolResult(model.requests.at(-1)), /a fake timer fixed it/);
 
-    // The session grew: summarized again.
-    const later = new SessionStore({ home: hermes.home, log: recordingLogger() });
-    later.claim("past-flaky");
-    later.append("past-flaky", userMessage(41, now + 10, "the flamingo test broke again after the upgrade"));
-    later.closeSession("past-flaky");
-    await later.close();
+    // The session grew (the user went on in it): summarized again.
+    await hermes.agent.request(acp.methods.agent.session.load, { sessionId: "past-flaky", cwd: project, mcpServers: [] });
+    model.enqueue({ text: "Noted." });
+    await hermes.prompt("past-flaky", "the flamingo test broke again after the upgrade");
     calls = model.requests.length;
     model.enqueue(search("flamingo test"), { text: "Fixed with a fake timer; it broke again after an upgrade." }, { text: "It came back after the upgrade." });
     await hermes.prompt(sessionId, "anything newer on the flamingo test?");

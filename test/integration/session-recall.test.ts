@@ -1,5 +1,6 @@
 // Recall of past work over real ACP stdio with a scripted model: session_search's summaries
-// (a session's relevant parts summarized by the auxiliary model, cached under the Hermes home).
+// (a session's relevant parts summarized by the auxiliary model, cached under the Hermes home),
+// and the first prompt's note naming related earlier sessions of the workspace.
 import assert from "node:assert/strict";
 import { existsSync } from "node:fs";
 import path from "node:path";
@@ -39,6 +40,29 @@ test("session_search summarize over stdio: the earlier session is summarized by 
     assert.match(result, /"summary":"An earlier session found the pelican importer failed on BOM headers/);
     assert.ok(existsSync(path.join(hermes.home, "session-summaries", `${first}.json`)));
     assert.deepEqual(hermes.invalidUpdates, []);
+    assert.deepEqual(hermes.strayStdout, []);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("a new session's first prompt over stdio carries a note naming the related earlier session of its workspace", async () => {
+  const model = scripted();
+  const cwd = await makeTempDir("hermes-hint-it-");
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { learning: { review: "off", curator: "off", session_hint: true } }) });
+  try {
+    await hermes.initialize();
+    const first = (await hermes.newSession(cwd)).sessionId;
+    model.enqueue({ text: "Raised the walrus cache limit in cache.yaml." });
+    await hermes.prompt(first, "the walrus cache keeps evicting hot entries");
+    const second = (await hermes.newSession(cwd)).sessionId;
+    model.enqueue({ text: "Checking the earlier session." });
+    await hermes.prompt(second, "walrus cache evicting entries again");
+    const request = model.requests.at(-1);
+    const note = String(request?.body.messages.at(-1)?.content ?? "");
+    assert.match(note, /^\[Hermes note: earlier sessions in this workspace look related/);
+    assert.match(note, new RegExp(`session_id ${first} `));
+    assert.ok(!String(request?.body.messages[0].content).includes("Hermes note"), "not in the system prompt");
     assert.deepEqual(hermes.strayStdout, []);
   } finally {
     await hermes.close();

@@ -196,8 +196,9 @@ export function scriptedConfig(url: string, extra: Record<string, unknown> = {})
     model: { provider: "custom", name: "fake-model", base_url: url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions" },
     // A background title request would take replies scripted for the test; title tests turn it on.
     sessions: { auto_title: false },
-    // Likewise the learning review after a long turn and the curator's first pass; the learning tests turn them on.
-    learning: { review: "off", curator: "off" },
+    // Likewise the learning review after a long turn, the curator's first pass and the first prompt's
+    // related-sessions note (it would change requests); the learning tests turn them on.
+    learning: { review: "off", curator: "off", session_hint: false },
     ...extra,
   };
 }
