@@ -13,14 +13,15 @@ export interface WebSettings {
   allowPrivate: AddressRange[];
 }
 
-let current: WebSettings = settingsFrom(WebConfigSchema.parse({}), {});
+/** Until a runtime sets them: the defaults, made on first use (not at import: the runtime sets them at once). */
+let current: WebSettings | undefined;
 
 export function setWebSettings(config: WebConfig, env: Record<string, string | undefined>): void {
   current = settingsFrom(config, env);
 }
 
 export function webSettings(): WebSettings {
-  return current;
+  return (current ??= settingsFrom(WebConfigSchema.parse({}), {}));
 }
 
 function settingsFrom(config: WebConfig, env: Record<string, string | undefined>): WebSettings {
