@@ -7,6 +7,7 @@ import { DEFAULT_MAX_FRAME_MB } from "../acp-server/config/frame-limit";
 import { MB } from "../acp-server/util/ndjson-lines";
 import { boundedNdJsonStream } from "../acp-server/util/ndjson-stream";
 import { errorMessage, type Logger } from "./log";
+import { QUEUE_CAPABILITY, QUEUE_CHANGED_NOTIFICATION } from "../acp-server/acp/queue-wire";
 import { SANDBOX_CAPABILITY } from "./terminal-sandbox";
 
 export const CLIENT_INFO = { name: "hermes-vscode", version: typeof HERMES_VERSION === "string" ? HERMES_VERSION : "0.0.0" };
@@ -15,6 +16,11 @@ declare const HERMES_VERSION: string | undefined;
 /** What the editor serves to the agent. Missing ones are not advertised. */
 export interface ClientHandlers {
   update(notification: acp.SessionNotification): void;
+  /**
+   * Hermes's `_hermes/queue/changed` (the session's waiting prompts, acp-server/acp/queue-methods.ts);
+   * advertised as `_meta["hermes/queue"]` when present. Params unchecked: the handler checks them.
+   */
+  queueChanged?: (params: unknown) => void;
   requestPermission: (params: acp.RequestPermissionRequest, signal: AbortSignal) => Promise<acp.RequestPermissionResponse>;
   /** The agent's questions (form elicitation); advertised as `elicitation: {form: {}}` when present. */
   elicitation?: (params: acp.CreateElicitationRequest, signal: AbortSignal) => Promise<acp.CreateElicitationResponse>;
@@ -71,6 +77,16 @@ export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: Cl
       }
     })
     .onRequest(acp.methods.client.session.requestPermission, logged("session/request_permission", handlers.requestPermission));
+  const queueChanged = handlers.queueChanged;
+  if (queueChanged) {
+    app = app.onNotification(QUEUE_CHANGED_NOTIFICATION, (params: unknown) => params, ({ params }) => {
+      try {
+        queueChanged(params);
+      } catch (error) {
+        log.error(`${QUEUE_CHANGED_NOTIFICATION} handling failed: ${errorMessage(error)}`);
+      }
+    });
+  }
   const elicitation = handlers.elicitation;
   if (elicitation) app = app.onRequest(acp.methods.client.elicitation.create, logged("elicitation/create", elicitation));
   const fs = handlers.fs;
@@ -96,6 +112,10 @@ export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: Cl
     warn: (message, details) => log.warn(`${message} ${details ? JSON.stringify(details) : ""}`.trim()),
   });
   const connection = app.connect(traced(stream, options));
+  // `_meta`: terminal/create commands are wrapped in the sandbox policy Hermes sends (terminal-sandbox.ts);
+  // the session's queue is shown, so Hermes tells every change of it.
+  const metaEntries = { ...(terminal ? SANDBOX_CAPABILITY : {}), ...(queueChanged ? { [QUEUE_CAPABILITY]: { version: 1 } } : {}) };
+  const meta = Object.keys(metaEntries).length > 0 ? metaEntries : undefined;
   return {
     agent: connection.agent,
     closed: connection.closed,
@@ -103,8 +123,7 @@ export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: Cl
     initialize: () =>
       connection.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        // `_meta`: terminal/create commands are wrapped in the sandbox policy Hermes sends (terminal-sandbox.ts).
-        clientCapabilities: { fs: { readTextFile: !!fs, writeTextFile: !!fs }, terminal: !!terminal, ...(elicitation ? { elicitation: { form: {} } } : {}), ...(terminal ? { _meta: SANDBOX_CAPABILITY } : {}) },
+        clientCapabilities: { fs: { readTextFile: !!fs, writeTextFile: !!fs }, terminal: !!terminal, ...(elicitation ? { elicitation: { form: {} } } : {}), ...(meta ? { _meta: meta } : {}) },
         clientInfo: CLIENT_INFO,
       }),
   };

@@ -83,6 +83,7 @@ export class ChatController implements vscode.Disposable {
       process,
       {
         update: (notification) => this.session.onUpdate(notification),
+        queueChanged: (params) => this.session.onQueueChanged(params),
         requestPermission: (params, signal) => this.permissions.request(params, signal),
         elicitation: (params, signal) => this.questions.request(params, signal),
         fs: { read: (params) => files.read(params), write: (params, signal) => files.write(params, signal) },

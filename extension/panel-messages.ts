@@ -13,6 +13,7 @@ const handlers: Handlers = {
   prompt: (chat, { text }) => chat.session.prompt(text),
   cancel: (chat) => chat.session.cancel(),
   cancelQueued: (chat, { id }) => chat.session.cancelQueued(id),
+  clearQueue: (chat) => chat.session.clearQueue(),
   permission: (chat, { id, optionId, reason }) => chat.permissions.answer(id, optionId, reason),
   question: (chat, { id, answer }) => chat.questions.answer(id, answer),
   steer: (chat, { text }) => chat.session.steer(text),

@@ -23,6 +23,8 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("prompt"), text: z.string().max(1_000_000) }),
   z.object({ type: z.literal("cancel") }),
   z.object({ type: z.literal("cancelQueued"), id }),
+  /** Drops every queued prompt (the agent's queue: `/queue clear`). */
+  z.object({ type: z.literal("clearQueue") }),
   /** `reason`: the user's words with a rejection ("No, do this instead…"), passed on to the model. */
   z.object({ type: z.literal("permission"), id, optionId: id, reason: z.string().max(4000).optional() }),
   /** The answer to the agent's question (`answer` absent: declined). */

@@ -6,13 +6,37 @@ import type { AgentSession } from "../agent/session";
 import type { McpBridge } from "../mcp/bridge";
 import { invalidRequest } from "../util/agent-error";
 
+/** A prompt waiting behind the running turn, as /queue and the panel list it. */
+export interface WaitingPrompt {
+  /** The client's `_meta["hermes/queueId"]` when it gave one, else one of ours (`q<N>`). */
+  id: string;
+  label: string;
+}
+
+/** How a prompt's turn starts: whether it had to wait, and its queue id. */
+export interface TurnStart {
+  queued: boolean;
+  id: string;
+}
+
+interface TurnEntry {
+  id: string;
+  controller: AbortController;
+  label: string;
+  started: boolean;
+}
+
 export class AcpSession {
   /** The session's MCP servers (none: undefined). */
   mcp?: McpBridge;
   private tail: Promise<unknown> = Promise.resolve();
   /** Every prompt running or waiting, in order; `label` says what it was (for /queue). */
-  private readonly turns = new Set<{ controller: AbortController; label: string; started: boolean }>();
+  private readonly turns = new Set<TurnEntry>();
   private closed = false;
+  private nextId = 1;
+  private readonly queueListeners = new Set<(waiting: WaitingPrompt[]) => void>();
+  /** The list the listeners last saw (a change is told once). */
+  private toldQueue = "[]";
 
   constructor(
     readonly agent: AgentSession,
@@ -26,50 +50,85 @@ export class AcpSession {
   /**
    * Runs `turn` after every earlier prompt of this session has finished. `queued` says it
    * had to wait. Cancelling (session/cancel, $/cancel_request, close) aborts the running
-   * turn and every waiting one.
+   * turn and every waiting one. `id`: the client's name for this prompt (kept unless taken).
    */
-  enqueue<T>(requestSignal: AbortSignal, turn: (signal: AbortSignal, queued: boolean) => Promise<T>, label = ""): Promise<T> {
+  enqueue<T>(requestSignal: AbortSignal, turn: (signal: AbortSignal, start: TurnStart) => Promise<T>, options: { label?: string; id?: string } = {}): Promise<T> {
     if (this.closed) throw invalidRequest("this session was closed", { sessionId: this.id });
     const controller = new AbortController();
     const onRequestCancel = () => controller.abort(new Error("prompt request cancelled"));
     requestSignal.addEventListener("abort", onRequestCancel, { once: true });
     const queued = this.turns.size > 0;
-    const entry = { controller, label, started: false };
+    // One that does not wait is never listed, even in the moment before its turn starts.
+    const entry: TurnEntry = { id: this.freshId(options.id), controller, label: options.label ?? "", started: !queued };
     this.turns.add(entry);
     let resolve!: (value: T) => void;
     let reject!: (reason: unknown) => void;
     const result = new Promise<T>((ok, fail) => ((resolve = ok), (reject = fail)));
+    let began = false;
     const start = (): Promise<unknown> => {
-      if (entry.started) return Promise.resolve();
-      entry.started = true;
-      const running = turn(controller.signal, queued);
+      if (began) return Promise.resolve();
+      began = entry.started = true;
+      this.tellQueue();
+      const running = turn(controller.signal, { queued, id: entry.id });
       running.then(resolve, reject);
       return running.catch(() => {});
     };
     // A waiting prompt that is cancelled (or dropped by /queue clear) answers at once: its turn
     // sees the aborted signal and returns without running. Its place in the chain is then a no-op.
     controller.signal.addEventListener("abort", () => void start(), { once: true });
-    this.tail = this.tail.then(start).finally(() => {
+    // A prompt that waited starts one macrotask after the turn before it ended, so that turn's
+    // answer (written in that turn of the event loop) reaches the client before this one's echo.
+    const next = queued ? () => new Promise<void>((ready) => setImmediate(ready)).then(start) : start;
+    this.tail = this.tail.then(next).finally(() => {
       this.turns.delete(entry);
       requestSignal.removeEventListener("abort", onRequestCancel);
     });
+    this.tellQueue();
     return result;
   }
 
-  /** What waits behind the running prompt, in order (/queue). */
-  get waiting(): string[] {
-    return [...this.turns].filter((entry) => !entry.started && !entry.controller.signal.aborted).map((entry) => entry.label);
+  /** The client's id when it is usable and not in use; else the next of ours. */
+  private freshId(requested: string | undefined): string {
+    const taken = (id: string) => [...this.turns].some((entry) => entry.id === id);
+    if (requested && !taken(requested)) return requested;
+    let id: string;
+    do id = `q${this.nextId++}`;
+    while (taken(id));
+    return id;
   }
 
-  /** Drops every waiting prompt (their requests answer `cancelled`); the running one goes on. */
-  clearQueue(): number {
+  /** What waits behind the running prompt, in order (/queue). */
+  get waiting(): WaitingPrompt[] {
+    return [...this.turns].filter((entry) => !entry.started && !entry.controller.signal.aborted).map(({ id, label }) => ({ id, label }));
+  }
+
+  /**
+   * Drops waiting prompts (their requests answer `cancelled`): the one named `id`, or every one;
+   * the running one goes on. Returns how many were dropped.
+   */
+  clearQueue(id?: string): number {
     let dropped = 0;
     for (const entry of this.turns) {
-      if (entry.started || entry.controller.signal.aborted) continue;
+      if (entry.started || entry.controller.signal.aborted || (id !== undefined && entry.id !== id)) continue;
       entry.controller.abort(new Error("removed from the queue"));
       dropped++;
     }
+    if (dropped) this.tellQueue();
     return dropped;
+  }
+
+  /** Calls `listener` with the waiting prompts each time they change (the panel's queue). */
+  watchQueue(listener: (waiting: WaitingPrompt[]) => void): () => void {
+    this.queueListeners.add(listener);
+    return () => this.queueListeners.delete(listener);
+  }
+
+  private tellQueue(): void {
+    const waiting = this.waiting;
+    const told = JSON.stringify(waiting);
+    if (told === this.toldQueue) return;
+    this.toldQueue = told;
+    for (const listener of this.queueListeners) listener(waiting);
   }
 
   /** A prompt of this session is running or waiting. */
@@ -79,6 +138,7 @@ export class AcpSession {
 
   cancel(): void {
     for (const turn of this.turns) turn.controller.abort(new Error("cancelled by the client"));
+    this.tellQueue();
   }
 
   private unwatchMcp?: () => void;

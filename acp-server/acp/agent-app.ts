@@ -16,6 +16,7 @@ import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "./mcp-session";
 import { sendReplay } from "./replay";
 import { ArrivalOrder } from "./arrival-order";
+import { QUEUE_CAPABILITY, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "./queue-wire";
 import { SessionHub, type ForkPoint } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
 import { usageUpdate } from "./updates";
@@ -59,6 +60,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   const opening = quietGate();
   const promptArrivals = new ArrivalOrder();
   const hub = new SessionHub({ runtime: getRuntime, source: options.source ?? "acp", log });
+  /** Each open session's `_hermes/queue/changed` subscription (one per session: the latest open's). */
+  const queueWatches = new WeakMap<AcpSession, () => void>();
 
   /** /rollback N --conversation: a fork of the session before turn N + 1 (the old branch stays). */
   const rewind = async (sessionId: string, turns: number) => {
@@ -78,6 +81,12 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     notifyAfterResponse(client, session.id, commands(), log);
     // Servers that finish connecting later bring their prompts (slash commands) with them.
     session.watchMcp(() => notifyAfterResponse(client, session.id, commands(), log));
+    // The panel shows the queue beside its composer: it hears of every change (acp/queue-methods.ts).
+    if (clientCapabilities._meta?.[QUEUE_CAPABILITY]) {
+      const { sendQueueChanges } = await import("./queue-methods");
+      queueWatches.get(session)?.();
+      queueWatches.set(session, sendQueueChanges(client, session, log));
+    }
     const title = session.agent.title;
     if (title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title }, log);
     // A reopened session's usage meter shows at once, not after the next model call.
@@ -178,6 +187,18 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest("_hermes/knowledge/get", (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).getKnowledge((await getRuntime()).loaded, params))
     .onRequest("_hermes/knowledge/memory", (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeMemory((await getRuntime()).loaded, params))
     .onRequest("_hermes/knowledge/skill", (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeSkill((await getRuntime()).loaded, params))
+    // The waiting prompts, and dropping one or all (the panel's queue; acp/queue-methods.ts checks the params).
+    // Each acts after the session's earlier prompts took their place in its queue (arrival order).
+    .onRequest(QUEUE_LIST_METHOD, (params: unknown) => params, async ({ params }) => {
+      const { listQueue, listQueueParams } = await import("./queue-methods");
+      const { sessionId } = listQueueParams(params);
+      return promptArrivals.inOrder(sessionId, async () => listQueue(hub.get(sessionId)));
+    })
+    .onRequest(QUEUE_REMOVE_METHOD, (params: unknown) => params, async ({ params }) => {
+      const { removeFromQueue, removeQueueParams } = await import("./queue-methods");
+      const { sessionId, id } = removeQueueParams(params);
+      return promptArrivals.inOrder(sessionId, async () => removeFromQueue(hub.get(sessionId), id));
+    })
     .onRequest(acp.methods.agent.session.close, async ({ params }) => {
       await hub.close(params.sessionId);
       return {};

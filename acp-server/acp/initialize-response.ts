@@ -2,6 +2,7 @@
 // SDK so the early handshake can send it before the SDK is even loaded.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { signInMethods } from "../config/sign-in-methods";
+import { QUEUE_CAPABILITY } from "./queue-wire";
 
 /** ACP protocol version spoken here (the SDK's PROTOCOL_VERSION, checked in tests). */
 export const PROTOCOL_VERSION = 1;
@@ -22,6 +23,8 @@ export function initializeResponse(version: string, clientCapabilities?: acp.Cli
       promptCapabilities: { image: true, audio: false, embeddedContext: true },
       mcpCapabilities: { http: true, sse: true },
       auth: { logout: {} },
+      // Hermes's own: the session's queue is listed and edited with _hermes/queue/* (acp/queue-methods.ts).
+      _meta: { [QUEUE_CAPABILITY]: { version: 1 } },
     },
     authMethods: signInMethods({ terminal: clientCapabilities?.auth?.terminal === true }),
   };

@@ -1,6 +1,7 @@
 // session/prompt: one turn of the agent loop wired to the editor. Turns of one session run
 // one at a time; a prompt sent during a turn waits for it and is echoed when it starts.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { randomUUID } from "node:crypto";
 import { runTurn } from "../agent/loop";
 import { configErrorFix } from "../config/config-error";
 import { createDelegation } from "../delegate/delegation";
@@ -18,6 +19,7 @@ import { describeCommandSandbox, localShellFor, sessionShell } from "./command-s
 import { runCommand } from "./command-handler";
 import { CHECKPOINT_COMMANDS, IMMEDIATE_COMMANDS, parseCommand } from "./commands";
 import { runImmediateCommand } from "./steer-queue";
+import { isQueueId, QUEUE_ID_META } from "./queue-wire";
 import { expandMcpPrompt, mcpPromptOf } from "./mcp-prompt";
 import { askClarify } from "./clarify-request";
 import { requestPermission } from "./permission-request";
@@ -64,11 +66,14 @@ export async function handlePrompt(
   // A learning review in the background never delays a prompt: it stops here (and may run again after this turn).
   interruptReview(session);
   interruptCuration(session);
-  return session.enqueue(requestSignal, async (signal, queued) => {
+  const clientQueueId = queueIdOf(params._meta);
+  return session.enqueue(requestSignal, async (signal, { queued, id }) => {
     const observer = new AcpTurnObserver(client, session, deps.log, !!deps.clientCapabilities.session?.compaction);
     if (signal.aborted) return { stopReason: "cancelled" };
-    // The client already shows what it sent; a prompt that waited is echoed when its turn starts.
-    if (queued) for (const block of params.prompt) observer.send({ sessionUpdate: "user_message_chunk", content: block });
+    // The client already shows what it sent; a prompt that waited is echoed when its turn starts
+    // (one message, named by its queue id). A client that named the prompt (`hermes/queueId`) did
+    // not show it: it is echoed even when it did not have to wait.
+    if (queued || clientQueueId) echoPrompt(observer, params.prompt, id);
     const command = parseCommand(params.prompt);
     if (command && CHECKPOINT_COMMANDS.has(command.name)) {
       const { runCheckpointCommand } = await import("./checkpoint-commands");
@@ -112,7 +117,22 @@ export async function handlePrompt(
     // `/<skill> text` runs the turn on the skill's body and the user's text.
     const invoked = expandSkillInvocation(params.prompt, session.agent.cwd, deps.runtime.loaded, session.id, session.agent.toolState.skillsUsed);
     return runPromptTurn(deps, session, invoked ? { ...params, prompt: invoked } : params, client, signal, observer);
-  }, promptLabel(params.prompt));
+  }, { label: promptLabel(params.prompt), id: clientQueueId });
+}
+
+/**
+ * `_meta["hermes/queueId"]` of a session/prompt: the client's name for a prompt it queued without
+ * showing it (the VS Code panel); the echo and the queue list carry it. Anything else is ignored.
+ */
+function queueIdOf(meta: Record<string, unknown> | null | undefined): string | undefined {
+  const id = meta?.[QUEUE_ID_META];
+  return isQueueId(id) ? id : undefined;
+}
+
+/** A prompt that waited, shown when its turn starts: its blocks as one user message. */
+function echoPrompt(observer: AcpTurnObserver, prompt: acp.ContentBlock[], id: string): void {
+  const messageId = randomUUID();
+  for (const block of prompt) observer.send({ sessionUpdate: "user_message_chunk", content: block, messageId, _meta: { [QUEUE_ID_META]: id } });
 }
 
 /** A prompt as /queue lists it: its text, and how many attachments came with it. */

@@ -24,14 +24,18 @@ export function runImmediateCommand(command: Command, session: AcpSession, say: 
   // queue
   const argument = command.argument.toLowerCase();
   if (argument === "clear") {
-    const dropped = session.clearQueue();
-    say(textChunk(dropped === 0 ? "\n\nThe queue is empty: nothing to clear.\n\n" : `\n\nCleared the queue: ${dropped} waiting ${dropped === 1 ? "prompt" : "prompts"} dropped.\n\n`));
+    say(textChunk(`\n\n${clearedText(session.clearQueue())}\n\n`));
   } else if (argument) {
     throw invalidParams(`/queue takes no argument or "clear", not "${command.argument}"`, { sessionId: session.id });
   } else {
-    say(textChunk(`\n\n${queueListing(session.waiting)}\n\n`));
+    say(textChunk(`\n\n${queueListing(session.waiting.map((prompt) => prompt.label))}\n\n`));
   }
   return { kind: "answered", response: { stopReason: "end_turn" } };
+}
+
+/** What /queue clear says it did. */
+export function clearedText(dropped: number): string {
+  return dropped === 0 ? "The queue is empty: nothing to clear." : `Cleared the queue: ${dropped} waiting ${dropped === 1 ? "prompt" : "prompts"} dropped.`;
 }
 
 /** The waiting prompts, numbered, each on one line. */

@@ -21,6 +21,9 @@ function held(reply: ScriptedReply): { reply: ScriptedReply; release: () => void
   return { reply: { handler: async () => (await gate, reply) }, release };
 }
 
+const QUEUE_CHANGED = "_hermes/queue/changed";
+const queueIds = (frame: any) => frame.params.prompts.map((p: any) => p.id);
+
 const isSteer = (u: acp.SessionUpdate) => u.sessionUpdate === "user_message_chunk" && (u._meta as Record<string, unknown> | undefined)?.["hermes/steer"] === true;
 const userTexts = (body: any) => body.messages.filter((m: any) => m.role === "user").map((m: any) => (typeof m.content === "string" ? m.content : m.content.map((p: any) => p.text ?? "").join("")));
 
@@ -154,6 +157,7 @@ test("prompts sent during a turn wait in the queue; /queue lists them at once an
     assert.equal((await one).stopReason, "end_turn");
     assert.equal((await two).stopReason, "end_turn");
     assert.deepEqual(userTexts(model.requests.at(-1)?.body).slice(-1), ["two"]);
+    assert.equal(hermes.frames.filter((f) => f.method === QUEUE_CHANGED).length, 0, "a client that did not ask hears nothing of the queue");
   } finally {
     await hermes.close();
   }
@@ -178,6 +182,57 @@ test("a note the turn never applied (cancelled) is said, not silently dropped or
     const at = model.requests.length;
     await hermes.prompt(sessionId, "next");
     assert.ok(!JSON.stringify(model.requests[at].body.messages).includes("try the other file"));
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("a client that shows the queue: its own ids, the list pushed on every change, _hermes/queue/list and /remove, an echo that names the prompt", async () => {
+  const model = scripted();
+  const hermes = await startAgent({ config: scriptedConfig(model.url), clientCapabilities: { _meta: { "hermes/queue": { version: 1 } } } });
+  try {
+    const init = await hermes.initialize();
+    assert.deepEqual(init.agentCapabilities?._meta?.["hermes/queue"], { version: 1 }, "advertised");
+    const { sessionId } = await hermes.newSession(await makeTempDir());
+    await hermes.waitForFrame((f) => f.method === QUEUE_CHANGED && f.params.sessionId === sessionId && f.params.prompts.length === 0);
+    const before = model.requests.length;
+    const running = held({ text: "first answer" });
+    model.enqueue(running.reply, { text: "second answer" });
+    const first = hermes.prompt(sessionId, "first");
+    await model.waitForRequests(before + 1);
+    const queue = (text: string, id: string) => hermes.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }], _meta: { "hermes/queueId": id } });
+    const second = queue("second prompt", "panel-2");
+    const third = queue("third prompt", "panel-3");
+    const pushed = await hermes.waitForFrame((f) => f.method === QUEUE_CHANGED && f.params.prompts.length === 2);
+    assert.deepEqual(pushed.params.prompts, [{ id: "panel-2", text: "second prompt" }, { id: "panel-3", text: "third prompt" }]);
+
+    const listed = await hermes.agent.request<any>("_hermes/queue/list", { sessionId });
+    assert.deepEqual(listed.prompts.map((p: any) => p.id), ["panel-2", "panel-3"]);
+    assert.match(listed.text, /2 prompts wait behind the running turn:\n1\. second prompt\n2\. third prompt/, "the same listing as /queue");
+    await assert.rejects(hermes.agent.request("_hermes/queue/list", {}), /invalid _hermes\/queue\/list params/);
+
+    assert.deepEqual(await hermes.agent.request("_hermes/queue/remove", { sessionId, id: "panel-3" }), { removed: 1, text: "Removed the prompt from the queue." });
+    assert.equal((await third).stopReason, "cancelled");
+    const after = await hermes.waitForFrame((f) => f.method === QUEUE_CHANGED && f.params.prompts.length === 1);
+    assert.deepEqual(queueIds(after), ["panel-2"]);
+
+    running.release();
+    assert.equal((await first).stopReason, "end_turn");
+    assert.equal((await second).stopReason, "end_turn");
+    const echo = hermes.frames.findIndex((f) => f.params?.update?.sessionUpdate === "user_message_chunk" && f.params.update._meta?.["hermes/queueId"] === "panel-2");
+    assert.ok(echo > 0, "the queued prompt is echoed under its id when it starts");
+    assert.ok(hermes.frames[echo].params.update.messageId, "as one message");
+    const firstAnswered = hermes.frames.findIndex((f) => f.result?.stopReason === "end_turn" && f.id !== undefined);
+    assert.ok(firstAnswered >= 0 && firstAnswered < echo, "the turn before it answered before the echo");
+    assert.equal(model.requests.length - before, 2, "the removed prompt never reached the model");
+    assert.deepEqual(queueIds(hermes.frames.findLast((f) => f.method === QUEUE_CHANGED)), []);
+
+    // Named while nothing runs: still echoed (the client did not show it), and taken ids are not reused.
+    model.enqueue({ text: "idle answer" });
+    assert.equal((await queue("while idle", "panel-9")).stopReason, "end_turn");
+    assert.ok(hermes.frames.some((f) => f.params?.update?._meta?.["hermes/queueId"] === "panel-9" && f.params.update.content?.text === "while idle"));
+    assert.deepEqual(await hermes.agent.request("_hermes/queue/remove", { sessionId }), { removed: 0, text: "The queue is empty: nothing to clear." });
+    assert.deepEqual(hermes.invalidUpdates, []);
   } finally {
     await hermes.close();
   }

@@ -41,6 +41,7 @@ export async function chatWith(modelUrl: string, existingHome?: string, existing
     agentProcess,
     {
       update: (n) => session.onUpdate(n),
+      queueChanged: (params) => session.onQueueChanged(params),
       requestPermission: (params, signal) => permissions.request(params, signal),
       fs: {
         read: async (params) => ({ content: readFileSync(params.path, "utf8") }),

@@ -1,4 +1,5 @@
-// Prompts typed while a turn runs wait here (the host sends them in order); each can be removed.
+// Prompts typed while a turn runs: the agent's queue (with Hermes, the list `/queue` shows), in the
+// order they run; each can be removed, or all at once.
 import type { QueuedPrompt } from "../../state/types";
 import { post } from "../../bridge/vscode-api";
 import { Icon } from "../icons";
@@ -8,7 +9,14 @@ export const QueueList = memo(function QueueList({ queue }: { queue: QueuedPromp
   if (queue.length === 0) return null;
   return (
     <section class="queue" aria-label="Queued messages">
-      <div class="queue-title muted">Queued · sent when the current turn ends</div>
+      <div class="queue-head">
+        <span class="queue-title muted">Queued · {queue.length === 1 ? "runs" : "run in order"} when the current turn ends</span>
+        {queue.length > 1 ? (
+          <button type="button" class="link-button" data-testid="clear-queue" aria-label="Clear the queue: drop every queued message" onClick={() => post({ type: "clearQueue" })}>
+            Clear all
+          </button>
+        ) : null}
+      </div>
       <ul>
         {queue.map((prompt) => (
           <li key={prompt.id} class="queue-item" data-testid="queued-prompt">
