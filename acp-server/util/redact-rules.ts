@@ -34,7 +34,7 @@ const PREFIXED_TOKENS: [string, string][] = [
   [String.raw`npm_`, String.raw`[A-Za-z0-9]{36}(?![A-Za-z0-9])`],
   [String.raw`dop_v1_|doo_v1_|dor_v1_`, String.raw`[a-f0-9]{64}`],
   [String.raw`hv[sbr]\.`, String.raw`[A-Za-z0-9_-]{24,}`],
-  [String.raw`dp\.(?:pt|st|sa|ct|scim|audit)\.`, String.raw`[A-Za-z0-9]{40,}`],
+  [String.raw`dp\.(?:pt|st|sa|ct|scim|audit)\.(?:[a-z0-9_-]{1,40}\.)?`, String.raw`[A-Za-z0-9]{40,}`],
   [String.raw`dapi`, String.raw`[a-f0-9]{32}(?:-\d)?(?![A-Za-z0-9])`],
   [String.raw`pypi-`, String.raw`AgE[A-Za-z0-9_-]{50,}`],
   [String.raw`shp(?:at|ca|pa|ss)_`, String.raw`[a-fA-F0-9]{32}`],
@@ -57,6 +57,15 @@ const PREFIXED_TOKENS: [string, string][] = [
   [String.raw`ntn_`, String.raw`[A-Za-z0-9]{40,}`], // Notion integration token
   [String.raw`secret_`, String.raw`(?=[a-z0-9]*[A-Z])(?=[A-Za-z]*[0-9])[A-Za-z0-9]{43}(?![A-Za-z0-9_])`], // Notion (legacy)
   [String.raw`sk\.`, String.raw`eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{10,}`], // Mapbox secret token
+  // Round 4: Sourcegraph, Resend, Fireworks, Dynatrace, Prefect, Dropbox, Airtable, Render, Mailchimp.
+  [String.raw`sgp_`, String.raw`(?:[a-f0-9]{16}_)?[a-f0-9]{40}`],
+  [String.raw`re_|fw_`, String.raw`(?=[A-Za-z0-9_]*[0-9])(?=[A-Za-z0-9_]*[A-Z])(?=[A-Za-z0-9_]*[a-z])[A-Za-z0-9_]{20,}`],
+  [String.raw`dt0c01\.`, String.raw`[A-Z0-9]{24}\.[A-Z0-9]{64}`],
+  [String.raw`pn[ub]_`, String.raw`[A-Za-z0-9]{36}(?![A-Za-z0-9])`],
+  [String.raw`sl\.(?:u\.)?`, String.raw`[A-Za-z0-9_-]{100,}`],
+  [String.raw`pat[A-Za-z0-9]{14}\.`, String.raw`[a-f0-9]{64}`],
+  [String.raw`rnd_`, String.raw`[A-Za-z0-9]{32}(?![A-Za-z0-9])`],
+  [String.raw`(?=[0-9a-f]{32}-us[0-9])`, String.raw`[0-9a-f]{32}(?=-us[0-9]{1,2}\b)`],
 ];
 
 /** An uppercase env-style name, or netrc's `password`, followed by blanks and a value. */
@@ -201,6 +210,10 @@ export const RULES: Rule[] = [
     pattern: /((?:^|\s)(?:-u|--user|--proxy-user)[ \t=]+["']?[^\s:"']+:)([^\s"'@]+)/g,
     replace: (match: string, head: string, password: string) => (password === REDACTED || isReference(password) ? match : `${head}${REDACTED}`),
   },
+  // `sshpass -p PASS`, `docker login -u me -p PASS`, `az login … -p SECRET`: -p is the password there.
+  { pattern: /(\b(?:sshpass|(?:docker|podman|buildah|skopeo|oras|nerdctl|helm registry|az|cf|oc) login)\b[^\n|;&]{0,200}?\s-p[ \t]+)("[^"\n]*"|'[^'\n]*'|[^\s"'|;&<>$]+)/g, replace: (match: string, head: string, value: string) => (value.includes(REDACTED) ? match : `${head}${REDACTED}`) },
+  // Password hashes (htpasswd, shadow, bcrypt): crackable offline.
+  { pattern: /(\$(?:apr1|2[aby]|5|6|y|gy|7)\$)([./A-Za-z0-9$]{20,})/g, replace: `$1${REDACTED}` },
   // mysql -pPASSWORD (no space: the password is glued to the flag).
   { pattern: /(\bmysql(?:dump|admin|import|sh)?\b[^\n|;&]{0,200}?\s-p)([^\s"'$]+)/g, replace: `$1${REDACTED}` },
   // Generic secret flags and assignments: CLI, JSON, YAML, env files, query strings, code.

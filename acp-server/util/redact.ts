@@ -78,7 +78,7 @@ function redactOrphanKeyBodies(text: string): string {
  * mask more or differently; test/unit/redact-version.test.ts holds a fingerprint of those
  * files and fails until the version and the fingerprint are updated together.
  */
-export const REDACTION_VERSION = 1;
+export const REDACTION_VERSION = 2;
 
 // Cheap prefilter. Every rule needs, somewhere in the text, one of: a credential word (all
 // the name-based rules, PEM, YAML blocks, netrc, Azure, PuTTY's "Private-"), one of a few
@@ -88,7 +88,7 @@ export const REDACTION_VERSION = 1;
 // escapes). Text with none of them (most prose and short tool output) can only hold the
 // agent's own secrets by value, which are looked for separately. A new rule must keep this
 // true (the corpus tests run every positive through this path).
-const RULE_WORD = /pass|pwd|secret|token|key|cred|auth|sig|private|basic|mysql|:\/\/|(?:^|\s)(?:-u|--user|--proxy-user)[\s=]/i;
+const RULE_WORD = /pass|pwd|secret|token|key|cred|auth|sig|private|basic|mysql|:\/\/|(?:^|\s)(?:-u|--user|--proxy-user)[\s=]|login\b[^\n]*\s-p\s|\$(?:apr1|2[aby]|5|6|y|gy|7)\$/i;
 const TOKEN_RUN = /[A-Za-z0-9+/=_.~-]{15}/;
 
 /** Whether any format rule could match `text` (false: only registered values can be in it). */
