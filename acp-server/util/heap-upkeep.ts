@@ -19,7 +19,7 @@ import type { Logger } from "./log";
 /** The young generation's size (both semi-spaces) at which it stops growing. */
 const YOUNG_MAX_BYTES = 16 * 1024 * 1024;
 /** Old-generation growth (old space + large objects) since the last full collection that calls for one. */
-const OLD_GROWTH_BYTES = 2 * 1024 * 1024;
+const OLD_GROWTH_BYTES = 1024 * 1024;
 /** Full collections this far apart at least, whatever the growth (one costs ~10-20 ms). */
 const MIN_INTERVAL_MS = 2_000;
 /**
