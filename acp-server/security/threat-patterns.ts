@@ -152,6 +152,14 @@ export const REGEXES: RegexPattern[] = [
   { reason: "deception: tells the user all is well", pattern: /\b(?:reply|say|answer|respond|claim|report|tell\s+(?:them|the\s+user))\b(?:\s+that)?[^\n]{0,30}\b(?:everything\s+is\s+(?:fine|ok|okay|safe|good)|all\s+is\s+(?:fine|well|good)|it'?s\s+(?:safe|fine)|nothing\s+is\s+wrong|there\s+are\s+no\s+(?:issues|problems|vulnerabilities))/i, profiles: WRITES },
   { reason: "hidden HTML comment", pattern: /<!--[\s\S]*?-->/, profiles: ALL },
   { reason: "hidden markdown comment", pattern: /^\s*\[\/\/\]\s*:\s*#/m, profiles: ALL },
+  // Red-team round 4 (redteam/FINDINGS.md R4-11).
+  { reason: "dangerous habit: leaves the sandbox", pattern: /\bunsandboxed\s*[:=]\s*true\b|\b(?:retry|rerun|run|re-run)\b[^\n]{0,60}\b(?:outside|without)\s+(?:the\s+)?sandbox\b/i, profiles: WRITES },
+  { reason: "dangerous habit: runs a package from the internet every time", pattern: /\b(?:before|after|at\s+the\s+start\s+of)\s+(?:each|every)\b[^\n]{0,80}\b(?:npx\s+(?:-y|--yes)|(?:npx|dlx|bunx|uvx|pipx\s+run)\s+\S+@latest|uv\s+run\s+--with)\b|\b(?:npx\s+(?:-y|--yes)|(?:npx|dlx|bunx|uvx|pipx\s+run)\s+\S+@latest)\b[^\n]{0,80}\b(?:each|every|always)\b/i, profiles: WRITES },
+  { reason: "exfiltration: puts a secret's value somewhere", pattern: /\b(?:include|put|add|write|paste|print|echo|log|append|insert)\b[^\n]{0,40}\b(?:value|contents?)\s+of\s+\$?[A-Z][A-Z0-9_]*(?:API_KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?)\b/i, profiles: WRITES },
+  { reason: "instruction override: trusts tool output as instructions", pattern: /\btreat\b[^\n]{0,60}\b(?:tool\s+(?:results?|output)|web\s*pages?|fetched|file\s+contents?|search\s+results?)\b[^\n]{0,40}\binstructions?\b/i, profiles: WRITES },
+  { reason: "instruction override: remote instructions", pattern: /\b(?:real|true|actual|updated|new|latest)\s+instructions?\b[^\n]{0,60}(?:https?:\/\/|\bload\b|\bfetch\b|\bdownload\b)/i, profiles: WRITES },
+  { reason: "secrecy: hides failures from the user", pattern: /\b(?:hide|suppress|conceal|omit)\b[^\n]{0,40}\b(?:fail(?:ing|ures?|ed)?|errors?|test\s+output|warnings?)\b[^\n]{0,30}\b(?:from|to)\s+(?:the\s+)?(?:user|them|him|her|owner)\b/i, profiles: WRITES },
+  { reason: "credential in memory: a password to use", pattern: /\bsudo\s+-S\b|\bpassword\b[^\n]{0,30}\bsudo\b[^\n]{0,20}\bis\b|\bsudo\b[^\n]{0,20}\bpassword\b[^\n]{0,10}\bis\b/i, profiles: WRITES },
 ];
 
 /** The text with auth-header arguments removed, for the secret-variable rule (see AUTH_HEADER_ARG). */
