@@ -77,8 +77,9 @@ export const panelToHost = z.discriminatedUnion("type", [
     text: z.string().min(1).max(20_000).optional(),
     expected: z.string().max(20_000).optional(),
   }),
-  /** A skill archived (delete), reverted to its previous version, or restored from the archive. */
-  z.object({ type: z.literal("knowledgeSkill"), action: z.enum(["delete", "revert", "restore"]), name: z.string().min(1).max(64) }),
+  /** A skill archived (delete), reverted to its previous version, restored from the archive, or its whole SKILL.md saved (edit, with `text`; Hermes checks it like skill_manage's edit). */
+  z.object({ type: z.literal("knowledgeSkill"), action: z.enum(["delete", "revert", "restore", "edit"]), name: z.string().min(1).max(64), text: z.string().min(1).max(100_000).optional() })
+    .refine((message) => (message.action === "edit") === (message.text !== undefined), "text goes with edit, and only with edit"),
   z.object({ type: z.literal("restartAgent") }),
   /** The notice's "Sign in" button: the host asks for a provider and key (or runs setup in a terminal). */
   z.object({ type: z.literal("signIn") }),

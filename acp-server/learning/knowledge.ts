@@ -40,6 +40,8 @@ export interface SkillView {
   unavailable?: string;
   /** Project and user skills; bundled ones are read-only. */
   editable: boolean;
+  /** The whole SKILL.md of an editable skill (the panel edits it in place). */
+  text?: string;
   views: number;
   invocations: number;
   /** ISO time of the last use. */
@@ -102,6 +104,7 @@ export function readKnowledge(context: SkillsContext): Knowledge {
       file: skill.file,
       ...(skill.unavailable ? { unavailable: skill.unavailable } : {}),
       editable: skill.source !== "bundled",
+      ...(skill.source !== "bundled" ? { text: skill.text } : {}),
       views: used?.views ?? 0,
       invocations: used?.invocations ?? 0,
       ...(used?.lastUsed ? { lastUsed: used.lastUsed } : {}),

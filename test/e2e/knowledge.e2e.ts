@@ -123,7 +123,21 @@ test("Learned card with Undo; What Hermes knows: hand-written memory, skill stat
     assert.match((await view().locator("[data-testid=knowledge-outcome]").textContent()) ?? "", /Reverted MEMORY\.md/);
   });
 
-  await step("k08-skill-deleted-to-archive", async () => {
+  await step("k08-skill-edited", async () => {
+    const skill = view().locator("[data-testid=knowledge-skill][data-name=release-notes]");
+    await skill.hover();
+    await skill.locator("[data-testid=knowledge-skill-edit]").click();
+    const editor = skill.locator("[data-testid=knowledge-editor]");
+    assert.match(await editor.inputValue(), /2\. Group the changes by area\./);
+    await editor.fill(RELEASE_SKILL.replace("2. Group the changes by area.", "2. Group the changes by area.\n3. Link each change to its pull request.").trim());
+    await skill.locator("[data-testid=knowledge-save]").click();
+    // The revert's outcome is still shown: wait for this save's.
+    await view().locator("[data-testid=knowledge-outcome]").filter({ hasText: 'Saved "release-notes"' }).waitFor({ timeout: 30_000 });
+    assert.match(readFileSync(path.join(skillDir, "SKILL.md"), "utf8"), /author: user[\s\S]*3\. Link each change to its pull request\./);
+    await view().locator("[data-testid=knowledge-skill][data-name=release-notes] [data-testid=knowledge-skill-revert]").waitFor({ timeout: 30_000 });
+  });
+
+  await step("k08b-skill-deleted-to-archive", async () => {
     const skill = view().locator("[data-testid=knowledge-skill][data-name=release-notes]");
     await skill.hover();
     await skill.locator("[data-testid=knowledge-skill-delete]").click();

@@ -181,6 +181,8 @@ describe("skills by hand", () => {
     );
     assert.match(notes?.lastUsed ?? "", /^\d{4}-\d\d-\d\dT/);
     assert.equal(knowledge.skills.find((skill) => skill.name === "code-review")?.editable, false);
+    assert.equal(knowledge.skills.find((skill) => skill.name === "code-review")?.text, undefined, "bundled skills are read-only: no text to edit");
+    assert.match(notes?.text ?? "", /Read CHANGELOG\.md/);
     assert.deepEqual(knowledge.memory.entries, [{ text: "deploys go through make release" }]);
     assert.equal(knowledge.user.file, "USER.md");
     const edited = changeMemory(loaded, { cwd, action: "edit", target: "memory", index: 0, text: "deploys: make release", expected: "deploys go through make release" });

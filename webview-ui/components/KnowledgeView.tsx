@@ -159,7 +159,7 @@ function EntryEditor({ initial, label, onSave, onCancel }: { initial: string; la
       <textarea
         data-testid="knowledge-editor"
         aria-label={label}
-        rows={Math.min(8, Math.max(2, text.split("\n").length))}
+        rows={Math.min(16, Math.max(2, text.split("\n").length))}
         value={text}
         autoFocus
         onInput={(e) => setText(e.currentTarget.value)}
@@ -234,6 +234,23 @@ function ordered(skills: KnowledgeSkill[]): KnowledgeSkill[] {
 
 function SkillRow({ skill }: { skill: KnowledgeSkill }) {
   const [confirming, setConfirming] = useState(false);
+  const [editing, setEditing] = useState(false);
+  const original = skill.text;
+  if (editing && original !== undefined) {
+    return (
+      <li class="knowledge-entry editing" data-testid="knowledge-skill" data-name={skill.name}>
+        <EntryEditor
+          initial={original}
+          label={`SKILL.md of ${skill.name}`}
+          onSave={(text) => {
+            setEditing(false);
+            if (text !== original.trim()) post({ type: "knowledgeSkill", action: "edit", name: skill.name, text: `${text}\n` });
+          }}
+          onCancel={() => setEditing(false)}
+        />
+      </li>
+    );
+  }
   return (
     <li class={`knowledge-entry knowledge-skill${skill.unavailable ? " unavailable" : ""}`} data-testid="knowledge-skill" data-name={skill.name}>
       <div class="knowledge-entry-text">
@@ -265,8 +282,13 @@ function SkillRow({ skill }: { skill: KnowledgeSkill }) {
         )}
       </div>
       <span class="knowledge-actions">
-        <button type="button" class="icon-button subtle" data-testid="knowledge-skill-open" title="Open SKILL.md to edit it" aria-label={`Open ${skill.name}`} onClick={() => post({ type: "openLocation", path: skill.file })}>
-          <Icon name="pencil" />
+        {skill.text !== undefined && (
+          <button type="button" class="icon-button subtle" data-testid="knowledge-skill-edit" title="Edit SKILL.md here" aria-label={`Edit ${skill.name}`} onClick={() => setEditing(true)}>
+            <Icon name="pencil" />
+          </button>
+        )}
+        <button type="button" class="icon-button subtle" data-testid="knowledge-skill-open" title="Open SKILL.md in an editor" aria-label={`Open ${skill.name}`} onClick={() => post({ type: "openLocation", path: skill.file })}>
+          <Icon name="external" />
         </button>
         {skill.editable && skill.versions > 0 && (
           <button type="button" class="icon-button subtle" data-testid="knowledge-skill-revert" title="Revert to the previous version" aria-label={`Revert ${skill.name}`} onClick={() => post({ type: "knowledgeSkill", action: "revert", name: skill.name })}>

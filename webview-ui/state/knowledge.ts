@@ -21,6 +21,8 @@ export interface KnowledgeSkill {
   file: string;
   unavailable?: string;
   editable: boolean;
+  /** The whole SKILL.md of an editable skill. */
+  text?: string;
   views: number;
   invocations: number;
   lastUsed?: string;
@@ -68,6 +70,7 @@ const skillSchema: z.ZodType<KnowledgeSkill> = z.object({
   file: text,
   unavailable: text.optional(),
   editable: z.boolean(),
+  text: text.optional(),
   views: count,
   invocations: count,
   lastUsed: text.optional(),
