@@ -65,7 +65,13 @@ test("old-generation growth brings a forced full collection", async () => {
     }
     kept = [];
     assert.equal(kept.length, 0);
-    await major; // the test fails by timing out if no full collection ever runs
+    // The upkeep's timer does not hold the process open (unref): this does, until the collection.
+    const keepAlive = setInterval(() => {}, 1_000);
+    try {
+      await major; // the test fails by timing out if no full collection ever runs
+    } finally {
+      clearInterval(keepAlive);
+    }
   } finally {
     upkeep.stop();
   }
