@@ -102,7 +102,7 @@ export function redactPuttyKeys(text: string): string {
 
 /** `----BEGIN PRIVATE KEY----` (a dash lost in copy-paste) → the 5-dash armour the key rule knows. */
 export function normalizePemArmour(text: string): string {
-  if (!text.includes("PRIVATE KEY----")) return text;
+  if (!text.includes("PRIVATE KEY")) return text;
   return text.replace(/(?<!-)-{3,4}((?:BEGIN|END) (?:[A-Z0-9]+ ){0,4}PRIVATE KEY(?: BLOCK)?)-{3,4}(?!-)/g, "-----$1-----");
 }
 

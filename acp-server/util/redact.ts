@@ -26,8 +26,9 @@ export { REDACTED };
 const PEM_BEGIN = /-----BEGIN ((?:[A-Z0-9]+ ){0,4})PRIVATE KEY( BLOCK)?-----/g;
 const PEM_BODY = /[A-Za-z0-9+/=\s:,.\\-]*/y;
 
+// PGP armour ends "PRIVATE KEY BLOCK-----", so the cheap check looks for the words only.
 function redactPrivateKeys(text: string): string {
-  if (!text.includes("PRIVATE KEY-----")) return text;
+  if (!text.includes("PRIVATE KEY")) return text;
   const unterminated = new Set<string>();
   let out = "";
   let last = 0;
@@ -66,7 +67,7 @@ function redactPrivateKeys(text: string): string {
 const ORPHAN_BODY = /(?<![A-Za-z0-9+/=])((?:[A-Za-z0-9+/=]{16,}(?:\r?\n|\\n))+)(-----END ((?:[A-Z0-9]+ ){0,4})PRIVATE KEY( BLOCK)?-----)/g;
 
 function redactOrphanKeyBodies(text: string): string {
-  if (!text.includes("PRIVATE KEY-----")) return text;
+  if (!text.includes("PRIVATE KEY")) return text;
   return text.replace(ORPHAN_BODY, (_match, body: string, end: string) => `${REDACTED}${body.endsWith("\\n") ? "\\n" : "\n"}${end}`);
 }
 
@@ -78,7 +79,7 @@ function redactOrphanKeyBodies(text: string): string {
  * mask more or differently; test/unit/redact-version.test.ts holds a fingerprint of those
  * files and fails until the version and the fingerprint are updated together.
  */
-export const REDACTION_VERSION = 2;
+export const REDACTION_VERSION = 3;
 
 // Cheap prefilter. Every rule needs, somewhere in the text, one of: a credential word (all
 // the name-based rules, PEM, YAML blocks, netrc, Azure, PuTTY's "Private-"), one of a few
