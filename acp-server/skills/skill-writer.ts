@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { isInside } from "../util/inside-folder";
+import { archiveSkill } from "./archive";
 import { findSkill, SKILL_FILE, type Skill, type SkillCatalog } from "./library";
 import { parseSkillFile, SKILL_NAME, SkillFormatError, stampSkillFile, type ParsedSkillFile } from "./skill-file";
 import { PROJECT_WRITE_DIR, userSkillsDir } from "./sources";
@@ -60,7 +61,7 @@ export interface SkillChange {
   writes: FileWrite[];
   /** Files removed (absolute). */
   removals: { path: string; oldText: string }[];
-  /** The whole skill folder goes (delete). */
+  /** The whole skill folder goes to the archive (delete). */
   removeDir?: string;
   /** The version after the change (undefined for delete). */
   version?: string;
@@ -131,20 +132,17 @@ export function planSkillChange(request: ManageRequest, context: ManageContext):
  * Writes the planned change (each file atomically). With `home`, the SKILL.md it replaces is
  * kept first (skills/versions.ts: /skills history and /skills revert).
  */
-export function applySkillChange(change: SkillChange, home?: string): void {
-  if (home) {
-    for (const write of change.writes) if (write.oldText !== null && path.basename(write.path) === SKILL_FILE) keepSkillVersion(home, change.dir, write.oldText);
-    for (const removal of change.removals) if (path.basename(removal.path) === SKILL_FILE) keepSkillVersion(home, change.dir, removal.oldText);
-  }
-  if (change.removeDir) {
-    fs.rmSync(change.removeDir, { recursive: true, force: true });
-    return;
-  }
+export function applySkillChange(change: SkillChange, home: string): { archivedTo?: string } {
+  for (const write of change.writes) if (write.oldText !== null && path.basename(write.path) === SKILL_FILE) keepSkillVersion(home, change.dir, write.oldText);
+  for (const removal of change.removals) if (path.basename(removal.path) === SKILL_FILE) keepSkillVersion(home, change.dir, removal.oldText);
+  // A deleted skill is archived, never destroyed: `/skills restore NAME` brings it back.
+  if (change.removeDir) return { archivedTo: archiveSkill(home, change.removeDir) };
   for (const write of change.writes) writeAtomic(write.path, write.newText);
   for (const removal of change.removals) {
     fs.rmSync(removal.path, { force: true });
     pruneEmptyFolders(path.dirname(removal.path), change.dir);
   }
+  return {};
 }
 
 interface WritableSkill {

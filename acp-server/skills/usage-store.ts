@@ -136,25 +136,6 @@ function updateEntries(home: string, names: string[], change: (entry: SkillUsage
   }
 }
 
-/** Removes a deleted skill's counts (a new skill of the same name starts from zero). */
-export function forgetSkillUsage(home: string, name: string): void {
-  const file = usageFile(home);
-  const release = fs.existsSync(file) ? lock(`${file}.lock`) : undefined;
-  if (!release) return;
-  try {
-    const skills = readSkillUsage(home);
-    if (!(name in skills)) return;
-    delete skills[name];
-    const temp = `${file}.${process.pid}.tmp`;
-    fs.writeFileSync(temp, `${JSON.stringify({ version: 1, skills } satisfies UsageFile, null, 1)}\n`, { mode: 0o600 });
-    fs.renameSync(temp, file);
-  } catch {
-    // Counts are advisory.
-  } finally {
-    release();
-  }
-}
-
 /** The shared lock helper; counts are advisory, so a busy or broken lock just skips the update. */
 function lock(lockFile: string): (() => void) | undefined {
   try {

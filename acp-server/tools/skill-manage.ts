@@ -8,7 +8,6 @@ import { z } from "zod";
 import { SKILL_FILE } from "../skills/library";
 import { skillsContext, catalogFor } from "../skills/settings";
 import { applySkillChange, LINKED_FOLDERS, planSkillChange, SkillManageError, type SkillChange } from "../skills/skill-writer";
-import { forgetSkillUsage } from "../skills/usage-store";
 import type { DisplayContent } from "./context";
 import { defineTool, ToolError } from "./registry";
 
@@ -78,8 +77,7 @@ export const skillManageTool = defineTool({
       });
       if (!allowed) return { output: { error: `The user denied this change to the project skill "${change.name}". Nothing was written.` }, isError: true };
     }
-    applySkillChange(change, context.home);
-    if (change.action === "delete") forgetSkillUsage(context.home, change.name);
+    const { archivedTo } = applySkillChange(change, context.home);
     const skillFile = path.join(change.dir, SKILL_FILE);
     return {
       output: {
@@ -90,9 +88,10 @@ export const skillManageTool = defineTool({
         path: skillFile,
         ...(change.version ? { version: change.version } : {}),
         ...(change.overrides ? { overrides: change.overrides } : {}),
+        ...(archivedTo ? { archived_to: archivedTo } : {}),
         note:
           change.action === "delete"
-            ? "Deleted."
+            ? `Deleted: no longer listed or offered. Its folder is kept in the archive; the user can bring it back with /skills restore ${change.name}.`
             : "Saved. skill_view loads it now; the skills index in the system prompt and the slash command pick it up from the next session.",
       },
       content: diffs,

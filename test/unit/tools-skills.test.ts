@@ -104,6 +104,9 @@ describe("skill tools", () => {
     ({ output, result } = await manage({ action: "delete", name: "release-notes" }));
     assert.equal(output.ok, true);
     assert.equal(existsSync(userSkill()), false);
+    // Archived, never destroyed: the folder (and its linked files) is kept where the note says.
+    assert.match(output.archived_to, /skills-archive/);
+    assert.equal(readFileSync(path.join(output.archived_to, "SKILL.md"), "utf8").includes("release-notes"), true);
     assert.equal((result.content![0] as any).newText, "");
     await refused({ action: "edit", name: "release-notes", content: SKILL }, /No project or user skill named/);
   });
