@@ -108,21 +108,36 @@ export class ChatSession {
     if (params.sessionId === this.sessionId) this.queue.agentChanged(params.prompts);
   }
 
-  /** Opens a new session unless one is open (or being opened: a prompt racing the first view). */
+  /**
+   * The session prompts go to: the one being opened (New Chat clicked, a reload's restore), else
+   * the open one, else a new one. A prompt typed while a new chat opens belongs to that chat.
+   */
   async ensureSession(): Promise<string> {
+    if (this.creating) return this.creating;
     if (this.sessionId) return this.sessionId;
-    this.creating ??= this.newChat().finally(() => (this.creating = undefined));
-    return this.creating;
+    return this.newChat();
   }
 
   /** Reopens `sessionId` (the chat open before a window reload); a new chat when that fails. */
   async restore(sessionId: string, title?: string): Promise<string> {
+    if (this.creating) return this.creating;
     if (this.sessionId) return this.sessionId;
-    this.creating ??= (async () => {
-      await this.load(sessionId, title, { quiet: true });
-      return this.store.state.sessionId === sessionId && this.store.state.items.length > 0 ? sessionId : this.newChat();
-    })().finally(() => (this.creating = undefined));
-    return this.creating;
+    return this.opened(
+      (async () => {
+        await this.load(sessionId, title, { quiet: true });
+        return this.store.state.sessionId === sessionId && this.store.state.items.length > 0 ? sessionId : this.openNew();
+      })(),
+    );
+  }
+
+  /** Marks a chat as being opened until `opening` settles: prompts typed meanwhile wait for it. */
+  private opened(opening: Promise<string>): Promise<string> {
+    this.creating = opening;
+    const settled = () => {
+      if (this.creating === opening) this.creating = undefined;
+    };
+    opening.then(settled, settled);
+    return opening;
   }
 
   /**
@@ -135,7 +150,12 @@ export class ChatSession {
     return { additionalDirectories: [...new Set(extra)] };
   }
 
+  /** New Chat: one at a time (a second click while one opens gets the same chat). */
   async newChat(): Promise<string> {
+    return this.creating ?? this.opened(this.openNew());
+  }
+
+  private async openNew(): Promise<string> {
     const { agent, init } = await this.connection();
     await this.leaveCurrent();
     this.opening++;
@@ -284,6 +304,11 @@ export class ChatSession {
 
   private async submit(text: string, attachments: Attachment[]): Promise<void> {
     if (this.agentQueues && /^\/queue(\s|$)/i.test(text.trim())) return this.queueCommand(text.trim());
+    // A chat is being opened: the prompt is its first (run waits for it), not the old chat's.
+    if (this.creating) {
+      await this.run(text, attachments);
+      return;
+    }
     const sessionId = this.sessionId;
     if (this.store.state.loading || this.forkingCommand || (this.busy && (!this.agentQueues || !sessionId))) {
       this.queue.hold(text, attachments);
