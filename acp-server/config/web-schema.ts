@@ -54,6 +54,13 @@ export const WebConfigSchema = z
     max_mb: z.number().positive().max(100).default(5),
     /** Redirects followed before giving up. */
     max_redirects: z.number().int().min(0).max(20).default(5),
+    /**
+     * The HTTP proxy web_fetch goes through (http://host:port, credentials allowed), or "off";
+     * unset: HTTPS_PROXY / HTTP_PROXY / NO_PROXY from the environment.
+     */
+    proxy: z
+      .union([z.literal("off"), z.url({ protocol: /^http$/, error: 'an http:// proxy URL (e.g. http://proxy.corp:3128) or "off"' })])
+      .optional(),
     search: WebSearchConfigSchema.default(WebSearchConfigSchema.parse({})),
   })
   .strict();

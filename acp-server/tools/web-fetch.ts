@@ -9,6 +9,7 @@ import type { DisplayContent, ToolContext } from "./context";
 import { defineTool, ToolError } from "./registry";
 import { decodeBody } from "./web/decode-text";
 import { checkUrl, guardedFetch, type FetchedBody } from "./web/guarded-fetch";
+import { proxyFor } from "./web/proxy";
 import { webSettings } from "./web/web-settings";
 
 /** Characters of converted text returned per call; the rest is read with `offset`. */
@@ -54,6 +55,7 @@ export const webFetchTool = defineTool({
         maxBytes: Math.floor(settings.config.max_mb * 1024 * 1024),
         maxRedirects: settings.config.max_redirects,
         allowPrivate: settings.allowPrivate,
+        proxyFor: (url) => proxyFor(url, { configured: settings.config.proxy, env: settings.env }),
       },
       { signal: ctx.signal, approve: hostApprover(ctx) },
     );

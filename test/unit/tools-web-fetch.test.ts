@@ -2,6 +2,11 @@
 // redirects, and the SSRF guard (127.0.0.1 is reachable only because the test's settings list
 // it in web.allow_private; without that it is refused before any request is sent).
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { after, before, beforeEach, describe, test } from "node:test";
 import { WebConfigSchema } from "../../acp-server/config/web-schema";
@@ -20,6 +25,7 @@ const ARTICLE = `<!doctype html><html><head><title>Release notes · Example</tit
 <pre><code>npm install example@2</code></pre>
 </article><footer>© Example</footer><script>window.tracking = true</script></body></html>`;
 
+const TLS = path.join(import.meta.dirname, "..", "fixtures", "tls");
 let server: TestServer;
 let slowStarted: () => void = () => {};
 
@@ -245,5 +251,101 @@ describe("web_fetch: the private-network guard", () => {
     await assert.rejects(fetchPage({ url: `${server.origin}/article?key=sk-live-0123456789abcdefghij` }), /looks like a credential/);
     await assert.rejects(fetchPage({ url: "not a url" }), /Not a valid URL/);
     assert.equal(server.requests.length, before);
+  });
+});
+
+describe("web_fetch: proxies and downgrades", () => {
+  /** A tiny CONNECT proxy: records each tunnel's target and pipes it through. */
+  async function startProxy() {
+    const tunnels: string[] = [];
+    const sockets = new Set<net.Socket>();
+    const proxy = http.createServer((_req, res) => res.writeHead(405).end());
+    proxy.on("connect", (req: http.IncomingMessage, client: net.Socket, head: Buffer) => {
+      tunnels.push(req.url ?? "");
+      sockets.add(client);
+      const [host, port] = (req.url ?? "").replace(/^\[(.*)\](:\d+)$/, "$1$2").split(/:(?=\d+$)/);
+      const upstream = net.connect(Number(port), host!, () => {
+        client.write("HTTP/1.1 200 Connection Established\r\n\r\n");
+        upstream.write(head);
+        upstream.pipe(client).pipe(upstream);
+      });
+      sockets.add(upstream);
+      upstream.on("error", () => client.destroy());
+      client.on("error", () => upstream.destroy());
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
+    const { port } = proxy.address() as net.AddressInfo;
+    const close = () => {
+      for (const socket of sockets) socket.destroy();
+      proxy.closeAllConnections();
+      return new Promise<void>((resolve) => proxy.close(() => resolve()));
+    };
+    return { url: `http://127.0.0.1:${port}`, tunnels, close };
+  }
+
+  test("web.proxy: the fetch goes through the proxy's tunnel, to the checked address; a private target is refused before the proxy hears of it", async () => {
+    const proxy = await startProxy();
+    try {
+      configure({ allow_private: ["127.0.0.0/8", "::1"], proxy: proxy.url });
+      assert.match((await fetchPage({ url: `http://localhost:${server.port}/text` })).text, /plain words/);
+      assert.match(proxy.tunnels[0] ?? "", new RegExp(`^(127\\.0\\.0\\.1|\\[::1\\]):${server.port}$`), "tunnelled to the address Hermes checked, not the name");
+      configure({ allow_private: [], proxy: proxy.url });
+      await assert.rejects(fetchPage({ url: `http://10.1.2.3/` }), /Refused: 10\.1\.2\.3 is not on the public internet/);
+      assert.equal(proxy.tunnels.length, 1, "the proxy was never asked for the private address");
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test("HTTP_PROXY from the environment, NO_PROXY exempts a host, web.proxy: off ignores both", async () => {
+    const proxy = await startProxy();
+    try {
+      const viaEnv = (env: Record<string, string>, proxySetting?: string) =>
+        setWebSettings(WebConfigSchema.parse({ allow_private: ["127.0.0.1"], ...(proxySetting ? { proxy: proxySetting } : {}) }), env);
+      viaEnv({ HTTP_PROXY: proxy.url });
+      await fetchPage({ url: `${server.origin}/text` });
+      assert.equal(proxy.tunnels.length, 1);
+      viaEnv({ http_proxy: proxy.url, NO_PROXY: `example.com, 127.0.0.1:${server.port}` });
+      await fetchPage({ url: `${server.origin}/text` });
+      viaEnv({ HTTP_PROXY: proxy.url }, "off");
+      await fetchPage({ url: `${server.origin}/text` });
+      assert.equal(proxy.tunnels.length, 1, "exempted and switched off: direct");
+      viaEnv({ HTTP_PROXY: "socks5://127.0.0.1:1080" });
+      await assert.rejects(fetchPage({ url: `${server.origin}/text` }), /supports http:\/\/ proxies, not socks5/);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  test("an https page that redirects to http is refused, naming the downgrade; through a proxy the TLS check still applies", async () => {
+    const tls = await new Promise<https.Server>((resolve) => {
+      const secure = https.createServer({ key: readFileSync(path.join(TLS, "localhost.key")), cert: readFileSync(path.join(TLS, "localhost.crt")) }, (req, res) => {
+        if (req.url === "/down") res.writeHead(302, { location: `${server.origin}/text` }).end();
+        else res.writeHead(200, { "content-type": "text/plain" }).end("secure words");
+      });
+      secure.listen(0, "127.0.0.1", () => resolve(secure));
+    });
+    const origin = `https://localhost:${(tls.address() as net.AddressInfo).port}`;
+    const previous = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    const proxy = await startProxy();
+    try {
+      // The test certificate is self-signed: verified against nothing here (the name check is the proxy case below).
+      process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
+      configure({ allow_private: ["127.0.0.0/8", "::1"] });
+      const before = server.requests.length;
+      await assert.rejects(fetchPage({ url: `${origin}/down` }), /redirected to http:\/\/127\.0\.0\.1:\d+\/text, a downgrade from https to unencrypted http/);
+      assert.equal(server.requests.length, before, "the http target was never contacted");
+      configure({ allow_private: ["127.0.0.0/8", "::1"], proxy: proxy.url });
+      assert.match((await fetchPage({ url: `${origin}/page` })).text, /secure words/);
+      assert.equal(proxy.tunnels.at(-1), `localhost:${(tls.address() as net.AddressInfo).port}`, "https is tunnelled by name: its certificate proves it");
+      delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      await assert.rejects(fetchPage({ url: `${origin}/page` }), /Could not fetch .*(self-signed|self signed)/i);
+    } finally {
+      if (previous === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+      else process.env.NODE_TLS_REJECT_UNAUTHORIZED = previous;
+      await proxy.close();
+      tls.closeAllConnections();
+      await new Promise<void>((resolve) => tls.close(() => resolve()));
+    }
   });
 });

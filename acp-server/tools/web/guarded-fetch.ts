@@ -7,19 +7,23 @@
 import { lookup } from "node:dns/promises";
 import http from "node:http";
 import https from "node:https";
-import { isIP } from "node:net";
+import { isIP, type Socket } from "node:net";
+import tls from "node:tls";
 import type { Readable } from "node:stream";
 import zlib from "node:zlib";
 import { classifyAddress, type AddressRange } from "../../security/private-network";
 import { parseAddress } from "../../util/ip-address";
 import { VERSION } from "../../version";
 import { ToolError } from "../registry";
+import { tunnel } from "./proxy";
 
 export interface FetchLimits {
   timeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
   allowPrivate: readonly AddressRange[];
+  /** The HTTP proxy for a URL (web.proxy, HTTPS_PROXY / HTTP_PROXY / NO_PROXY: web/proxy.ts); none: direct. */
+  proxyFor?: (url: URL) => URL | undefined;
 }
 
 export interface FetchedBody {
@@ -55,14 +59,21 @@ export async function guardedFetch(input: string, limits: FetchLimits, options: 
       // name is resolved only after approval, since a lookup already tells a DNS server the name.
       const literal = literalTarget(url, limits.allowPrivate);
       await options.approve(url);
+      // Checked first, proxy or not: a proxy is no way around the guard.
       const target = literal ?? (await resolveTarget(url, limits.allowPrivate, signal));
-      const response = await send(url, target, signal);
+      const response = await send(url, target, signal, limits.proxyFor?.(url));
       const location = response.headers.location;
       if (REDIRECTS.has(response.statusCode ?? 0) && location) {
         response.destroy();
         if (redirects.length >= limits.maxRedirects) throw new ToolError(`Too many redirects: more than ${limits.maxRedirects} (web.max_redirects); the last one pointed to ${location}`);
         redirects.push(url.href);
-        url = checkUrl(location, url);
+        const next = checkUrl(location, url);
+        if (url.protocol === "https:" && next.protocol === "http:") {
+          throw new ToolError(
+            `Refused: ${url.href} redirected to ${next.href}, a downgrade from https to unencrypted http; web_fetch does not follow it (the page could be read or changed on the way).`,
+          );
+        }
+        url = next;
         continue;
       }
       const { body, truncated } = await readBody(response, limits.maxBytes, signal);
@@ -150,12 +161,14 @@ export async function resolveTarget(url: URL, allowPrivate: readonly AddressRang
   return { address: first.address, family: first.family === 6 ? 6 : 4, literal: false };
 }
 
-function send(url: URL, target: Target, signal: AbortSignal): Promise<http.IncomingMessage> {
+async function send(url: URL, target: Target, signal: AbortSignal, proxy: URL | undefined): Promise<http.IncomingMessage> {
   const secure = url.protocol === "https:";
+  const port = url.port ? Number(url.port) : secure ? 443 : 80;
+  const tunnelled = proxy ? await tunnelFor(url, target, port, proxy, signal) : undefined;
   const options: https.RequestOptions = {
     host: target.address,
     family: target.family,
-    port: url.port ? Number(url.port) : secure ? 443 : 80,
+    port,
     path: `${url.pathname}${url.search}`,
     method: "GET",
     agent: false,
@@ -171,6 +184,13 @@ function send(url: URL, target: Target, signal: AbortSignal): Promise<http.Incom
     ...(secure ? { servername: target.literal ? "" : url.hostname } : {}),
   };
   return new Promise((resolve, reject) => {
+    if (tunnelled) {
+      // Over the proxy's tunnel (TLS already set up inside it for https): the socket's peer is the proxy.
+      const request = http.request({ ...options, agent: undefined, createConnection: () => tunnelled }, resolve);
+      request.once("error", reject);
+      request.end();
+      return;
+    }
     const request = (secure ? https : http).request(options, resolve);
     request.once("error", reject);
     request.once("socket", (socket) => {
@@ -182,6 +202,33 @@ function send(url: URL, target: Target, signal: AbortSignal): Promise<http.Incom
       });
     });
     request.end();
+  });
+}
+
+/**
+ * The tunnel for one hop: plain http to the checked address (pinned: the proxy cannot resolve the
+ * name elsewhere), https to the name with TLS inside the tunnel, the certificate checked for the
+ * name (an address literal: for the address).
+ */
+async function tunnelFor(url: URL, target: Target, port: number, proxy: URL, signal: AbortSignal): Promise<Socket> {
+  const secure = url.protocol === "https:";
+  const host = secure && !target.literal ? url.hostname : target.address;
+  const authority = `${host.includes(":") ? `[${host}]` : host}:${port}`;
+  const socket = await tunnel(proxy, authority, signal);
+  if (!secure) return socket;
+  return new Promise((resolve, reject) => {
+    const secured = tls.connect({ socket, host: target.literal ? target.address : url.hostname, ...(target.literal ? {} : { servername: url.hostname }) });
+    const onAbort = () => secured.destroy(signal.reason instanceof Error ? signal.reason : new Error("aborted"));
+    signal.addEventListener("abort", onAbort, { once: true });
+    secured.once("secureConnect", () => {
+      signal.removeEventListener("abort", onAbort);
+      resolve(secured);
+    });
+    secured.once("error", (error) => {
+      signal.removeEventListener("abort", onAbort);
+      socket.destroy();
+      reject(error);
+    });
   });
 }
 
