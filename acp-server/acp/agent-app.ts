@@ -22,6 +22,9 @@ import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, 
 import { usageUpdate } from "./updates";
 import { quietGate } from "../util/quiet-gate";
 
+/** How long after a new session is answered its index warm-up starts (see opened()). */
+const INDEX_WARM_UP_DELAY_MS = 2_000;
+
 export interface AgentAppOptions {
   version: string;
   log: Logger;
@@ -107,6 +110,15 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
           .then(([{ prepareSystemPrompt }]) => prepareSystemPrompt(session.agent))
           .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
         current.warmUp(session.agent.modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
+        // A new session's first prompt searches the session index for related work (session-hint.ts).
+        // It opens a little later, not after initialize nor at once: opening it catches up with every
+        // journal changed since it was last open, which would share the thread with a session/load
+        // that follows at once (an editor restoring its chat) and never needs the index.
+        if (!records && session.agent.history.length === 0 && current.loaded.config.learning.session_hint) {
+          setTimeout(() => {
+            current.sessions.recent(1).catch((error: unknown) => log.warn("opening the session index failed", { error }));
+          }, INDEX_WARM_UP_DELAY_MS).unref();
+        }
       }),
     );
     return { modes: modeState(session.agent), configOptions };

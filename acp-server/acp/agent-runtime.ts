@@ -177,11 +177,6 @@ async function prepareFirstSession(runtime: AgentRuntime, cwd: string, log: Logg
       await idle();
     }
     await runtime.warmUp(); // the main model's SDK (its provider keeps the one promise)
-    // The session index, which the first prompt's related-sessions note searches (acp/session-hint.ts).
-    if (loaded.config.learning.session_hint) {
-      await idle();
-      await runtime.sessions.recent(1);
-    }
   } catch (error) {
     log.warn("preparing for the first session failed", { error });
   }

@@ -9,7 +9,7 @@ import type { Logger } from "../util/log";
 import { redactSecrets } from "../util/redact";
 import { firstPromptOf } from "./first-prompt";
 
-/** Longest the first prompt waits for the search (the index loads after initialize; a cold one is skipped). */
+/** Longest the first prompt waits for the search (the index loads 2 s after a new session is answered; a prompt sooner loads it itself). */
 export const HINT_BUDGET_MS = 1_500;
 const QUERY_CHARS = 400;
 /** Hits the search ranks; the most recent of them are named. */
