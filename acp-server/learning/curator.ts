@@ -4,9 +4,9 @@
 // skill or merge two (edit one, archive the other). Every change goes through the review's
 // write tools (the same format, threat and command checks, `ask` approval, the ledger and its
 // undo); nothing is deleted. Run by `/skills curate` and by the weekly background pass.
-import { runTurn, type TurnStopReason } from "../agent/loop";
+import type { TurnStopReason } from "../agent/loop";
 import type { ModelChoice } from "../agent/model-choice";
-import { AgentSession } from "../agent/session";
+import type { AgentSession } from "../agent/session";
 import type { TurnHost } from "../agent/turn-io";
 import type { TokenUsage } from "../providers/types";
 import type { Skill } from "../skills/library";
@@ -20,7 +20,7 @@ import { curationCandidates, type CurationCandidates } from "./curator-candidate
 import { readCuratorState, updateCuratorState } from "./curator-state";
 import { archiveWithApproval, curatorArchiveTool } from "./curator-tools";
 import type { LearnedChange } from "./ledger";
-import { ReviewObserver } from "./review";
+import { runLearningTurn } from "./review";
 import { reviewSkillTool, type ReviewToolHooks } from "./review-tools";
 
 /** Read-only tools the curator may use: the skills, and the sessions where a failing skill was used. */
@@ -112,26 +112,7 @@ export async function runCuration(run: CurationRun): Promise<CurationReport> {
 async function curateWithModel(run: CurationRun, model: ModelChoice, hooks: ReviewToolHooks, candidates: CurationCandidates): Promise<NonNullable<CurationReport["review"]>> {
   const readTools = run.tools.filter((tool) => CURATOR_READ_TOOLS.includes(tool.name));
   const tools = new SessionTools(new ToolRegistry([...readTools, reviewSkillTool(hooks), curatorArchiveTool(hooks)]));
-  const session = new AgentSession(run.parent.id, run.parent.cwd, run.parent.mode, { parent: run.parent, tools, systemPrompt: INSTRUCTIONS });
-  const observer = new ReviewObserver(run);
-  const stopReason = await runTurn(
-    {
-      session,
-      models: [model],
-      host: run.host,
-      observer,
-      signal: run.signal,
-      maxTurns: run.maxCalls,
-      retryBaseDelayMs: run.retryBaseDelayMs,
-      log: run.log,
-      compression: { enabled: false, threshold: 0.9, protectLast: 20 },
-      nudges: { memoryEvery: 0, changedFiles: false },
-      skillNudge: { afterToolCalls: 0, onRecovery: false },
-    },
-    [{ type: "text", text: curationRequest(candidates) }],
-  );
-  const last = session.history.findLast((message) => message.role === "assistant" && message.content.trim() !== "");
-  return { stopReason, summary: last?.role === "assistant" ? last.content.trim() : "", modelCalls: observer.calls };
+  return runLearningTurn(run, model, tools, INSTRUCTIONS, curationRequest(candidates));
 }
 
 const SKILL_CHARS = 6_000;

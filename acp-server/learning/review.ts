@@ -67,12 +67,24 @@ export async function runReview(run: ReviewRun): Promise<ReviewOutcome> {
   const hooks = { home: run.home, sessionId: run.parent.id, approve: run.approve, learned: (change: LearnedChange) => run.learned(change) };
   const readTools = run.tools.filter((tool) => REVIEW_READ_TOOLS.includes(tool.name));
   const tools = new SessionTools(new ToolRegistry([...readTools, reviewMemoryTool(hooks), reviewSkillTool(hooks)]));
-  const session = new AgentSession(run.parent.id, run.parent.cwd, run.parent.mode, { parent: run.parent, tools, systemPrompt: INSTRUCTIONS });
+  return runLearningTurn(run, run.model, tools, INSTRUCTIONS, reviewRequest(run));
+}
+
+/** What a background learning turn (the review, the curator) needs from its run. */
+export type LearningTurnRun = Pick<ReviewRun, "parent" | "host" | "maxCalls" | "usage" | "retryBaseDelayMs" | "signal" | "log">;
+
+/**
+ * One background learning turn: a child of the user's session with only `tools`, its own system
+ * prompt and one request; no compression and no nudges. Its usage goes to the parent through
+ * ReviewObserver; the outcome carries its last words.
+ */
+export async function runLearningTurn(run: LearningTurnRun, model: ModelChoice, tools: SessionTools, systemPrompt: string, request: string): Promise<ReviewOutcome> {
+  const session = new AgentSession(run.parent.id, run.parent.cwd, run.parent.mode, { parent: run.parent, tools, systemPrompt });
   const observer = new ReviewObserver(run);
   const stopReason = await runTurn(
     {
       session,
-      models: [run.model],
+      models: [model],
       host: run.host,
       observer,
       signal: run.signal,
@@ -83,7 +95,7 @@ export async function runReview(run: ReviewRun): Promise<ReviewOutcome> {
       nudges: { memoryEvery: 0, changedFiles: false },
       skillNudge: { afterToolCalls: 0, onRecovery: false },
     },
-    [{ type: "text", text: reviewRequest(run) }],
+    [{ type: "text", text: request }],
   );
   const last = session.history.findLast((message) => message.role === "assistant" && message.content.trim() !== "");
   return { stopReason, summary: last?.role === "assistant" ? last.content.trim() : "", modelCalls: observer.calls };
