@@ -16,6 +16,11 @@ export interface RequestTiming {
   arrival: number;
   /** performance.now() just before the complete response was written to the agent's socket (one write). */
   responseEnd: number;
+  /** The client's main-thread CPU time (ms) when the request arrived and just before the response went out (see `clientCpu`). */
+  cpuAtArrival: number;
+  cpuAtResponseEnd: number;
+  /** The request's body as sent (to tell apart the calls of the turn being measured from background ones). */
+  body: string;
 }
 
 export interface TimedModel {
@@ -24,6 +29,13 @@ export interface TimedModel {
   readonly model: ScriptedModel;
   /** One entry per POST, in arrival order; responseEnd is NaN until the response finished. */
   readonly timings: RequestTiming[];
+  /**
+   * Reads the client's main-thread CPU time in ms (e.g. readMainThreadCpuMs(pid)); set it once the
+   * client runs. Read right after each arrival stamp and right before each response end stamp, so
+   * cpuAtArrival(i+1) - cpuAtResponseEnd(i) is the CPU the client spent on iteration i: a figure
+   * the machine's load hardly moves, unlike the wall-time gap. NaN while unset.
+   */
+  clientCpu?: () => number | undefined;
   close(): Promise<void>;
 }
 
@@ -32,9 +44,14 @@ export async function startTimedModel(options: ScriptedModelOptions = {}): Promi
   const upstream = new URL(model.url);
   const upstreamAgent = new http.Agent({ keepAlive: true });
   const timings: RequestTiming[] = [];
+  const cpu = () => timed.clientCpu?.() ?? NaN;
 
   const proxy = http.createServer((req, res) => {
-    const timing: RequestTiming = { method: req.method ?? "GET", path: req.url ?? "/", arrival: performance.now(), responseEnd: NaN };
+    const timing: RequestTiming = { method: req.method ?? "GET", path: req.url ?? "/", arrival: performance.now(), responseEnd: NaN, cpuAtArrival: NaN, cpuAtResponseEnd: NaN, body: "" };
+    timing.cpuAtArrival = cpu();
+    const sent: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => sent.push(chunk));
+    req.once("end", () => (timing.body = Buffer.concat(sent).toString("utf8")));
     if (req.method === "POST") timings.push(timing);
     const forward = http.request(
       {
@@ -61,6 +78,7 @@ export async function startTimedModel(options: ScriptedModelOptions = {}): Promi
           // end() nor on 'finish': on a loaded machine the write syscall wakes the agent and
           // this process can be descheduled inside it for milliseconds, which would make the
           // agent look faster than it is (a fake agent busy-waiting 2 ms measured 0.1 ms).
+          timing.cpuAtResponseEnd = cpu();
           timing.responseEnd = performance.now();
           res.end(body);
         });
@@ -78,7 +96,7 @@ export async function startTimedModel(options: ScriptedModelOptions = {}): Promi
   });
   const { port } = proxy.address() as AddressInfo;
 
-  return {
+  const timed: TimedModel = {
     url: `http://127.0.0.1:${port}/v1`,
     model,
     timings,
@@ -91,4 +109,5 @@ export async function startTimedModel(options: ScriptedModelOptions = {}): Promi
       await model.close();
     },
   };
+  return timed;
 }
