@@ -117,6 +117,9 @@ async function runSteps(options: TurnOptions, state: TurnState): Promise<TurnSto
 
 async function runStepsTakingNotes(options: TurnOptions, { systemPrompt, tools, notes, activity, checkpoint }: TurnState): Promise<TurnStopReason> {
   const { session, signal } = options;
+  // One message object for the turn's calls: the providers convert and serialize each message
+  // object once (chat-completions-messages.ts, request-json.ts), so later calls reuse that work.
+  const system = { role: "system" as const, content: systemPrompt };
   for (let call = 1; ; call++) {
     if (signal.aborted) return "cancelled";
     const budgetSpent = call > options.maxTurns;
@@ -125,7 +128,7 @@ async function runStepsTakingNotes(options: TurnOptions, { systemPrompt, tools, 
       if ((await compress(options, systemPrompt, callTools, "threshold")) === "cancelled") return "cancelled";
     }
     const note = joinNotes(call === 1 ? notes : undefined, budgetSpent ? BUDGET_SPENT_NOTE(options.maxTurns) : undefined);
-    const step = await callModel(options, systemPrompt, callTools, note);
+    const step = await callModel(options, system, callTools, note);
     if (step.kind === "cancelled") return "cancelled";
     if (budgetSpent) return "max_turn_requests";
     // A note sent while the model wrote its final answer: the model reads it and goes on.
@@ -198,10 +201,10 @@ async function compress(options: TurnOptions, systemPrompt: string, tools: ToolS
  * One model call (with retries and fallbacks). Appends the assistant message (partial on
  * cancel). A context overflow gets one compress-and-retry.
  */
-async function callModel(options: TurnOptions, systemPrompt: string, tools: ToolSpec[], ephemeralNote?: string): Promise<StepOutcome> {
+async function callModel(options: TurnOptions, system: ChatMessage & { role: "system" }, tools: ToolSpec[], ephemeralNote?: string): Promise<StepOutcome> {
   const { session, observer, signal } = options;
   const call = (): Promise<CallResult> => {
-    const messages: ChatMessage[] = [{ role: "system", content: systemPrompt }, ...modelHistory(session.history)];
+    const messages: ChatMessage[] = [system, ...modelHistory(session.history)];
     // The ephemeral layer: sent with this call only, never stored or frozen into the prompt.
     if (ephemeralNote) messages.push({ role: "user", content: [{ type: "text", text: ephemeralNote }] });
     const request = { messages, tools, maxTokens: options.maxTokens, temperature: options.temperature };
@@ -212,7 +215,7 @@ async function callModel(options: TurnOptions, systemPrompt: string, tools: Tool
     const overflow = error instanceof ProviderError && error.kind === "context_overflow";
     if (!overflow || (options.compression ?? DEFAULT_COMPRESSION).enabled === false) throw error;
     options.log.warn("context overflow: compressing and retrying once", { sessionId: session.id, message: error.message });
-    const outcome = await compress(options, systemPrompt, tools, "overflow");
+    const outcome = await compress(options, system.content, tools, "overflow");
     if (outcome === "cancelled") return { kind: "cancelled", reply: new ReplyCollector(observer) };
     if (outcome !== "compressed") throw error;
     return call();

@@ -74,11 +74,22 @@ function toUserContent(parts: UserPart[]): string | ChatCompletionContentPart[] 
   );
 }
 
+/**
+ * Wire tools by tool list. A turn passes the same list to every call, so it is converted once
+ * (and its JSON made once: request-json.ts); the result is shared and never modified.
+ */
+const convertedTools = new WeakMap<ToolSpec[], ChatCompletionFunctionTool[]>();
+
 export function toOpenAITools(tools: ToolSpec[]): ChatCompletionFunctionTool[] {
-  return tools.map((tool) => ({
-    type: "function",
-    function: { name: tool.name, description: tool.description, parameters: tool.parameters },
-  }));
+  let wire = convertedTools.get(tools);
+  if (wire === undefined) {
+    wire = tools.map((tool) => ({
+      type: "function",
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    }));
+    convertedTools.set(tools, wire);
+  }
+  return wire;
 }
 
 export function mapFinishReason(reason: string): FinishReason {

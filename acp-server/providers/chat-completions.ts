@@ -2,7 +2,8 @@
 // DeepSeek, vLLM, llama.cpp, Ollama, LM Studio, ...), built on the official `openai` SDK.
 // Type-only: the SDK is heavy, so it is loaded on the first call, not at process start.
 import type OpenAI from "openai";
-import type { ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type { ChatCompletionChunk, ChatCompletionCreateParamsStreaming } from "openai/resources/chat/completions";
+import type { Stream } from "openai/streaming";
 import {
   mapFinishReason,
   mapUsage,
@@ -12,6 +13,7 @@ import {
   ToolCallAccumulator,
 } from "./chat-completions-messages";
 import { openAiCacheControl, type CacheOptions } from "./cache-breakpoints";
+import { requestJson } from "./request-json";
 import { generatedCallId, loadOpenAIClient, type OpenAIModule } from "./openai-client";
 import { SdkProvider, type SdkProviderBase } from "./sdk-provider";
 import type { StreamGuard } from "./stream-guard";
@@ -37,7 +39,13 @@ export class ChatCompletionsProvider extends SdkProvider<OpenAIModule, OpenAI> {
   }
 
   protected async *events(client: OpenAI, request: ModelRequest, guard: StreamGuard): AsyncGenerator<ModelEvent> {
-    const stream = await guard.race(client.chat.completions.create(this.requestBody(request), { signal: guard.signal }));
+    // The body goes as JSON made from parts serialized once (request-json.ts): what
+    // chat.completions.create would send, without re-encoding the history and tool schemas on
+    // every call. A string body with its content-type is sent by the SDK as is.
+    const body = requestJson(this.requestBody(request), { messages: "items", tools: "whole" });
+    const stream = await guard.race(
+      client.post<Stream<ChatCompletionChunk>>("/chat/completions", { body, headers: { "content-type": "application/json" }, stream: true, signal: guard.signal }),
+    );
     guard.arm();
     const toolCalls = new ToolCallAccumulator();
     let finish: string | undefined;
@@ -76,6 +84,7 @@ export class ChatCompletionsProvider extends SdkProvider<OpenAIModule, OpenAI> {
     return loadOpenAIClient(this.options, this.options.maxRetries ?? 0);
   }
 
+  /** The request as chat.completions.create takes it (the fields in the order they are sent). */
   private requestBody(request: ModelRequest): ChatCompletionCreateParamsStreaming {
     const body: ChatCompletionCreateParamsStreaming = {
       model: this.model,

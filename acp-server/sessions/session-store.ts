@@ -22,6 +22,17 @@ const PERSIST_DELAY_MS = 1_500;
  * whole file (140 ms for 100,000 messages), which must stay a small share of the time.
  */
 const PERSIST_COST_FACTOR = 100;
+/**
+ * This process's own appends reach the loaded index this long after the first one waiting (or
+ * before the next query, which drains them first). A tool iteration appends several records:
+ * ingesting each at once put a sql.js transaction on the loop's path between a model answer and
+ * the next request; batched, a turn's records go in while the model is thinking, in one
+ * transaction per run. The journal is the truth: a feed still waiting when the process dies is
+ * read back from it by the next catch-up.
+ */
+const FEED_DELAY_MS = 250;
+/** ...unless this many are waiting: the wait never holds more than a bounded queue. */
+const FEED_MAX_PENDING = 500;
 
 export interface StoredSession {
   meta: SessionMeta;
@@ -45,6 +56,7 @@ export class SessionStore {
   private catchingUp: Promise<void> | undefined;
   private lastCatchUp = 0;
   private pendingFeeds: { id: string; record: JournalRecord; range: AppendResult }[] = [];
+  private feedTimer: NodeJS.Timeout | undefined;
   private persistTimer: NodeJS.Timeout | undefined;
   private persisting: Promise<void> = Promise.resolve();
   private lastPersistMs = 0;
@@ -190,8 +202,9 @@ export class SessionStore {
     if (holder) throw new SessionNotOwnedError(id, holder, false);
   }
 
-  /** Writes state.db now if the index has unsaved changes. */
+  /** Writes state.db now if the index has unsaved changes (this process's appends included). */
   async flush(): Promise<void> {
+    this.drainFeeds();
     if (this.persistTimer) clearTimeout(this.persistTimer);
     this.persistTimer = undefined;
     this.persisting = this.persisting.then(() => this.persist());
@@ -259,17 +272,24 @@ export class SessionStore {
   }
 
   /**
-   * Queues this process's own append for a loaded index. Feeding happens just after (or
-   * before the next query), so append() itself costs only the durable write.
+   * Queues this process's own append for a loaded index. Feeding happens FEED_DELAY_MS later
+   * (or before the next query, or when the queue is long), so append() itself costs only the
+   * durable write.
    */
   private feedIndex(id: string, record: JournalRecord, range: AppendResult): void {
     if (!this.index) return;
     this.pendingFeeds.push({ id, record, range });
-    if (this.pendingFeeds.length === 1) setImmediate(() => this.drainFeeds());
+    if (this.pendingFeeds.length >= FEED_MAX_PENDING) this.drainFeeds();
+    else if (!this.feedTimer) {
+      this.feedTimer = setTimeout(() => this.drainFeeds(), FEED_DELAY_MS);
+      this.feedTimer.unref(); // close() drains; a process that dies leaves them to the catch-up
+    }
   }
 
   /** Ingests queued appends, each run of contiguous records of one session in one transaction. */
   private drainFeeds(): void {
+    if (this.feedTimer) clearTimeout(this.feedTimer);
+    this.feedTimer = undefined;
     const index = this.index;
     const feeds = this.pendingFeeds;
     this.pendingFeeds = [];
