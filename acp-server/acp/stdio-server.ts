@@ -7,10 +7,13 @@ import { createAgentApp } from "./agent-app";
 import type { Handshake } from "./early-handshake";
 import { MB } from "../util/ndjson-lines";
 import { startHeapUpkeep } from "../util/heap-upkeep";
+import { keepWasmOnBaselineTier } from "../util/wasm-baseline";
 
 export function serveAcp(handshake: Handshake, log: Logger): acp.AgentConnection {
   // A long session's resident memory stays flat (util/heap-upkeep.ts).
   startHeapUpkeep(log);
+  // Before the first model call compiles undici's llhttp (util/wasm-baseline.ts).
+  keepWasmOnBaselineTier();
   const app = createAgentApp({
     version: VERSION,
     log,

@@ -6,6 +6,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { SqlJsStatic } from "sql.js";
+import { keepWasmOnBaselineTier } from "../util/wasm-baseline";
 
 const WASM_NAME = "sql-wasm.wasm";
 
@@ -24,6 +25,9 @@ async function initialize(): Promise<SqlJsStatic> {
   const wasmFile = findWasm();
   const wasmBinary = readFileSync(wasmFile);
   const { default: initSqlJs } = await import("sql.js");
+  // SQLite stays on V8's baseline wasm code: no optimizing recompiles, whose memory a
+  // long-lived process keeps (util/wasm-baseline.ts).
+  keepWasmOnBaselineTier();
   // Typed loosely: `useOldExtensionFunctions` is newer than @types/sql.js. Turning the legacy
   // extension functions off keeps sql.js from printing deprecation warnings to the console.
   const config: Record<string, unknown> = { wasmBinary, useOldExtensionFunctions: false };
