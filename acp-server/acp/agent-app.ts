@@ -14,7 +14,7 @@ import { initializeResponse } from "./initialize-response";
 import { COMMANDS } from "./commands";
 import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "./mcp-session";
-import { sendReplay } from "./replay";
+import { sendReplay } from "./replay-send";
 import { ArrivalOrder } from "./arrival-order";
 import { QUEUE_CAPABILITY, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "./queue-wire";
 import { SessionHub, type ForkPoint } from "./session-hub";
@@ -37,7 +37,7 @@ export interface AgentAppOptions {
    * has already handed over. Replaying a long session this way skips the SDK's per-message
    * stream machinery, which otherwise dominates session/load.
    */
-  writeFrames?: (text: string) => Promise<void>;
+  writeFrames?: (data: string | Uint8Array) => Promise<void>;
 }
 
 export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
@@ -161,15 +161,16 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       }),
     )
     .onRequest(acp.methods.agent.session.load, ({ params, client }) => opening.run(async () => {
-      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, {
+      const { session, records, data } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, {
         takeOver: takeOver(params._meta),
         additionalDirectories: params.additionalDirectories,
       });
+      const { sessions } = await getRuntime();
       // A turn without an end is one the process died in, unless it may still be running:
       // here, or in the live process that owns the session (this one only follows it).
-      const turnMayBeRunning = session.busy || !(await getRuntime()).sessions.owns(session.id);
+      const turnMayBeRunning = session.busy || !sessions.owns(session.id);
       // The whole history goes out, in order, before the answer.
-      await sendReplay(client, session.id, records, options.writeFrames, { turnMayBeRunning });
+      await sendReplay({ client, sessionId: session.id, writeFrames: options.writeFrames, store: sessions }, { records, data }, { turnMayBeRunning });
       return opened(session, client, records);
     }))
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => opening.run(async () => {

@@ -28,7 +28,7 @@ export interface Handshake {
    * Resolves at once while less than BULK_QUEUE_BYTES wait for the client: a long replay is
    * built while the client parses what went before.
    */
-  writeFrames: (text: string) => Promise<void>;
+  writeFrames: (data: string | Uint8Array) => Promise<void>;
   /** Changes the frame size limit (once config.yaml's acp.max_frame_mb is known). */
   setMaxFrameBytes(bytes: number): void;
 }
@@ -156,7 +156,7 @@ export async function earlyHandshake(
 
   return {
     stream: { readable, writable: sdkOutput(write, request?.id, openGate, log) },
-    writeFrames: (text) => write(Buffer.from(text, "utf8"), BULK_QUEUE_BYTES),
+    writeFrames: (data) => write(typeof data === "string" ? Buffer.from(data, "utf8") : data, BULK_QUEUE_BYTES),
     setMaxFrameBytes: (bytes) => {
       maxFrameBytes = bytes;
     },

@@ -1,7 +1,7 @@
 // session/load: a journal turned back into the session/update stream the client saw live
 // (the user's prompts, thoughts, answers, each tool call in its final state, plans).
 // Tool calls are journaled as they finish but were shown when announced, all of a reply's
-// calls at once and in call order; replay restores that order. sendReplay writes it out.
+// calls at once and in call order; replay restores that order. replay-send.ts writes it out.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { existsSync } from "node:fs";
 import type { UserPart } from "../providers/types";
@@ -32,28 +32,131 @@ export function* replayUpdates(records: JournalRecord[], options: ReplayOptions 
  * show a secret again); the history restore shares that work (sessions/redact-record.ts).
  */
 export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptions = {}): Generator<string> {
-  let batch: Batch | undefined;
-  /** A turn began and has not ended (yet, or ever: the process died during it). */
-  let turnOpen = false;
+  const builder = new ReplayBuilder(options);
+  for (const record of redactLoadedRecords(records)) yield* builder.push(record);
+  yield* builder.end();
+}
+
+/**
+ * Where a replay stands between two records, once the pending batch of cards is out: what the
+ * records after it need to be replayed on their own (replay-snapshot.ts caches the updates
+ * before such a point).
+ */
+export interface ReplayState {
   /** User prompts so far: the number of the turn each one started. */
-  let turn = 0;
+  turn: number;
+  /** A turn began and has not ended (yet, or ever: the process died during it). */
+  turnOpen: boolean;
   /** How each permission question ended: answered, or cancelled by a clean shutdown (none: the process died). */
-  const answers = new Map<string, "answered" | "shutdown">();
-  function* flush(last = false): Generator<string> {
+  answers: [string, "answered" | "shutdown"][];
+}
+
+/**
+ * Records (already redacted) in, update JSON out, one record at a time. A reply's tool calls
+ * wait in a batch until the next message (or the end) and then show in call order.
+ */
+export class ReplayBuilder {
+  private batch: Batch | undefined;
+  private turnOpen: boolean;
+  private turn: number;
+  private readonly answers: Map<string, "answered" | "shutdown">;
+  /** Spill files whose existence shaped a card (`_meta["hermes/fullOutput"]`), and whether each was there. */
+  readonly outputsChecked = new Map<string, boolean>();
+
+  constructor(
+    private readonly options: ReplayOptions = {},
+    state?: ReplayState,
+  ) {
+    this.turn = state?.turn ?? 0;
+    this.turnOpen = state?.turnOpen ?? false;
+    this.answers = new Map(state?.answers ?? []);
+  }
+
+  /** Where the replay stands: call flushBatch() first, a pending batch is not part of it. */
+  state(): ReplayState {
+    if (this.batch) throw new Error("replay state taken with a batch pending");
+    return { turn: this.turn, turnOpen: this.turnOpen, answers: [...this.answers] };
+  }
+
+  /** The pending batch's cards now: what the next message record would send first. */
+  *flushBatch(): Generator<string> {
+    yield* this.flush(false);
+  }
+
+  *push(record: JournalRecord): Generator<string> {
+    if (record.t === "message") {
+      const message = record.message;
+      if (message.role === "tool") return; // shown through its tool_call record
+      if (this.batch) yield* this.flush();
+      if (message.role === "user" && message.steer) {
+        for (const part of message.content) if (part.type === "text") yield JSON.stringify(steerChunk(part.text));
+        return;
+      }
+      if (message.role === "user" && this.turnOpen) {
+        // A new prompt while the last turn never ended: that process died, and a later one went on.
+        yield JSON.stringify(markerChunk({ kind: "interrupted", reason: INTERRUPTED_REASON }));
+        this.turnOpen = false;
+      }
+      if (message.role === "user") {
+        // The first chunk of each prompt names its turn (`_meta["hermes/turn"]`: checkpoints and forks count turns).
+        const turn = ++this.turn;
+        let first = true;
+        for (const part of message.content) {
+          const json = part.type === "text" ? textChunkJson("user_message_chunk", part.text) : JSON.stringify(imageChunk(part));
+          yield first ? withTurn(json, turn) : json;
+          first = false;
+        }
+      }
+      if (message.role === "assistant") {
+        if (message.reasoning) yield textChunkJson("agent_thought_chunk", message.reasoning);
+        if (message.content) yield textChunkJson("agent_message_chunk", message.content);
+        if (message.toolCalls?.length) this.batch = { order: message.toolCalls.map((call) => call.id), calls: [], plans: [], asks: [] };
+      }
+    } else if (record.t === "tool_call") {
+      if (this.batch) this.batch.calls.push(record.call);
+      else yield JSON.stringify(this.toolCallUpdate(record.call));
+    } else if (record.t === "plan") {
+      if (this.batch) this.batch.plans.push(record.todos);
+      else yield JSON.stringify(planUpdate(record.todos));
+    } else if (record.t === "update" && record.learned) {
+      if (this.batch) yield* this.flush();
+      yield JSON.stringify(learnedChunk(record.learned));
+    } else if (record.t === "update" && (record.permission || record.permissionAnswer)) {
+      if (record.permissionAnswer) this.answers.set(record.permissionAnswer.toolCallId, record.permissionAnswer.outcome);
+      if (record.permission) (this.batch ??= { order: [], calls: [], plans: [], asks: [] }).asks.push(record.permission);
+    } else if (record.t === "update" && record.turn) {
+      this.turnOpen = record.turn === "start";
+      if (record.turn === "end" && record.stopReason === "cancelled") {
+        if (this.batch) yield* this.flush();
+        yield JSON.stringify(markerChunk({ kind: "stopped" }));
+      }
+    }
+  }
+
+  /** After the last record: the pending cards, and the marker of a turn that never ended. */
+  *end(): Generator<string> {
+    yield* this.flush(true);
+    // The last turn never ended: the process running it died (a crash, a kill, a power cut).
+    if (this.turnOpen && !this.options.turnMayBeRunning) yield JSON.stringify(markerChunk({ kind: "interrupted", reason: INTERRUPTED_REASON }));
+  }
+
+  private *flush(last = false): Generator<string> {
+    const batch = this.batch;
     if (!batch) return;
     const { order, calls, plans, asks } = batch;
-    batch = undefined;
+    this.batch = undefined;
+    const mayBeWaiting = last && this.options.turnMayBeRunning === true;
     // Each card by the id the reply announced it with (its position in `order`).
-    const cards: { key: string; update: () => acp.SessionUpdate }[] = calls.map((call) => ({ key: call.requestId ?? call.id, update: () => toolCallUpdate(call) }));
+    const cards: { key: string; update: () => acp.SessionUpdate }[] = calls.map((call) => ({ key: call.requestId ?? call.id, update: () => this.toolCallUpdate(call) }));
     if (asks.length > 0) {
       const shown = new Set(calls.map((call) => call.id));
       for (const ask of asks) {
-        const answer = answers.get(ask.call.id);
+        const answer = this.answers.get(ask.call.id);
         // Answered and never finished: the call ran when the process died, and like any such call it
         // is not replayed (the model's history says it was interrupted).
-        if (shown.has(ask.call.id) || (answer === "answered" && !(last && options.turnMayBeRunning))) continue;
+        if (shown.has(ask.call.id) || (answer === "answered" && !mayBeWaiting)) continue;
         shown.add(ask.call.id);
-        cards.push({ key: ask.call.requestId ?? ask.call.id, update: () => unansweredUpdate(ask, answer, last && options.turnMayBeRunning === true) });
+        cards.push({ key: ask.call.requestId ?? ask.call.id, update: () => unansweredUpdate(ask, answer, mayBeWaiting) });
       }
     }
     if (cards.length > 1) {
@@ -67,58 +170,14 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
     for (const todos of plans) yield JSON.stringify(planUpdate(todos));
   }
 
-  for (const record of redactLoadedRecords(records)) {
-    if (record.t === "message") {
-      const message = record.message;
-      if (message.role === "tool") continue; // shown through its tool_call record
-      if (batch) yield* flush();
-      if (message.role === "user" && message.steer) {
-        for (const part of message.content) if (part.type === "text") yield JSON.stringify(steerChunk(part.text));
-        continue;
-      }
-      if (message.role === "user" && turnOpen) {
-        // A new prompt while the last turn never ended: that process died, and a later one went on.
-        yield JSON.stringify(markerChunk({ kind: "interrupted", reason: INTERRUPTED_REASON }));
-        turnOpen = false;
-      }
-      if (message.role === "user") {
-        // The first chunk of each prompt names its turn (`_meta["hermes/turn"]`: checkpoints and forks count turns).
-        turn++;
-        let first = true;
-        for (const part of message.content) {
-          const json = part.type === "text" ? textChunkJson("user_message_chunk", part.text) : JSON.stringify(imageChunk(part));
-          yield first ? withTurn(json, turn) : json;
-          first = false;
-        }
-      }
-      if (message.role === "assistant") {
-        if (message.reasoning) yield textChunkJson("agent_thought_chunk", message.reasoning);
-        if (message.content) yield textChunkJson("agent_message_chunk", message.content);
-        if (message.toolCalls?.length) batch = { order: message.toolCalls.map((call) => call.id), calls: [], plans: [], asks: [] };
-      }
-    } else if (record.t === "tool_call") {
-      if (batch) batch.calls.push(record.call);
-      else yield JSON.stringify(toolCallUpdate(record.call));
-    } else if (record.t === "plan") {
-      if (batch) batch.plans.push(record.todos);
-      else yield JSON.stringify(planUpdate(record.todos));
-    } else if (record.t === "update" && record.learned) {
-      if (batch) yield* flush();
-      yield JSON.stringify(learnedChunk(record.learned));
-    } else if (record.t === "update" && (record.permission || record.permissionAnswer)) {
-      if (record.permissionAnswer) answers.set(record.permissionAnswer.toolCallId, record.permissionAnswer.outcome);
-      if (record.permission) (batch ??= { order: [], calls: [], plans: [], asks: [] }).asks.push(record.permission);
-    } else if (record.t === "update" && record.turn) {
-      turnOpen = record.turn === "start";
-      if (record.turn === "end" && record.stopReason === "cancelled") {
-        if (batch) yield* flush();
-        yield JSON.stringify(markerChunk({ kind: "stopped" }));
-      }
+  private toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
+    let available = false;
+    if (call.fullOutput !== undefined) {
+      available = existsSync(call.fullOutput.path);
+      this.outputsChecked.set(call.fullOutput.path, available);
     }
+    return toolCallUpdate(call, available);
   }
-  yield* flush(true);
-  // The last turn never ended: the process running it died (a crash, a kill, a power cut).
-  if (turnOpen && !options.turnMayBeRunning) yield JSON.stringify(markerChunk({ kind: "interrupted", reason: INTERRUPTED_REASON }));
 }
 
 export interface ReplayOptions {
@@ -129,12 +188,12 @@ export interface ReplayOptions {
 /** Why a turn with no end stopped, as far as a later process can tell. */
 export const INTERRUPTED_REASON = "its process ended during the turn";
 
-/** The JSON of a text chunk update, byte for byte what JSON.stringify gives for textChunk()/thoughtChunk(). */
 /** An update's JSON with `"_meta":{"hermes/turn":N}` added (the update is an object literal). */
 function withTurn(json: string, turn: number): string {
   return `${json.slice(0, -1)},"_meta":{"hermes/turn":${turn}}}`;
 }
 
+/** The JSON of a text chunk update, byte for byte what JSON.stringify gives for textChunk()/thoughtChunk(). */
 function textChunkJson(kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", text: string): string {
   return `{"sessionUpdate":"${kind}","content":{"type":"text","text":${JSON.stringify(text)}}}`;
 }
@@ -145,7 +204,7 @@ function unansweredUpdate(ask: PermissionAskRecord, answer: "answered" | "shutdo
   return cancelledPermissionUpdate(ask, answer === "shutdown" ? "shutdown" : "stopped");
 }
 
-function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
+function toolCallUpdate(call: ToolCallRecord, fullOutputAvailable: boolean): acp.SessionUpdate {
   return {
     sessionUpdate: "tool_call",
     toolCallId: call.id,
@@ -156,7 +215,7 @@ function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
     rawInput: call.rawInput,
     content: toToolCallContent(call.content),
     // The spill file lives as long as the process that wrote it: offered only while it is there.
-    ...toolCallMeta(call, call.fullOutput !== undefined && existsSync(call.fullOutput.path)),
+    ...toolCallMeta(call, fullOutputAvailable),
     // rawOutput (what the model read) is left out: the card shows `content`, and on long
     // sessions the raw results would double what a load sends.
   };
@@ -164,40 +223,4 @@ function toolCallUpdate(call: ToolCallRecord): acp.SessionUpdate {
 
 function imageChunk(part: Extract<UserPart, { type: "image" }>): acp.SessionUpdate {
   return { sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: part.mimeType, data: part.data } };
-}
-
-/** Frames per write while replaying: the client parses one block while the next is built. */
-const REPLAY_BLOCK = 500;
-
-/** Sends a journal's replay (replayUpdateJson) to the client, before the session/load answer. */
-export async function sendReplay(client: acp.AgentContext, sessionId: string, records: JournalRecord[], writeFrames?: (text: string) => Promise<void>, options: ReplayOptions = {}): Promise<void> {
-  const iterator = replayUpdateJson(records, options);
-  const first = iterator.next();
-  if (first.done) return;
-  const update = (json: string) => JSON.parse(json) as acp.SessionUpdate;
-  // The first update goes through the SDK: once it is written, so is everything the SDK had
-  // queued before it. The rest follows in blocks, and the answer (sent by the SDK after this
-  // handler returns) comes after them.
-  await client.notify(acp.methods.client.session.update, { sessionId, update: update(first.value) });
-  if (!writeFrames) {
-    // The connection writes in call order: queue everything, then wait for all of it.
-    await Promise.all(Array.from({ [Symbol.iterator]: () => iterator }, (json) => client.notify(acp.methods.client.session.update, { sessionId, update: update(json) })));
-    return;
-  }
-  // The envelope is the same for every frame: only the update differs.
-  const head = `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},"update":`;
-  let block = "";
-  let frames = 0;
-  for (let next = iterator.next(); !next.done; next = iterator.next()) {
-    block += `${head}${next.value}}}\n`;
-    if (++frames === REPLAY_BLOCK) {
-      await writeFrames(block);
-      block = "";
-      frames = 0;
-      // A turn of the event loop: the block leaves (stdout is corked until then) and the client
-      // parses it while the next one is built.
-      await new Promise((resolve) => setImmediate(resolve));
-    }
-  }
-  if (block) await writeFrames(block);
 }

@@ -76,7 +76,7 @@ export class SessionHub {
     cwd: string,
     given?: acp.McpServer[],
     options: { takeOver?: boolean; additionalDirectories?: readonly string[] } = {},
-  ): Promise<{ session: AcpSession; records: JournalRecord[] }> {
+  ): Promise<{ session: AcpSession; records: JournalRecord[]; data: Buffer }> {
     const root = checkedCwd(cwd);
     const extra = checkedRoots(root, options.additionalDirectories);
     const runtime = await this.options.runtime();
@@ -95,11 +95,11 @@ export class SessionHub {
       existing.mcpServers = mcpServers;
       // Other servers than the session has now: the new set replaces the old one.
       if (!sameServers(existing.mcp?.specs ?? [], specs)) await existing.setMcp(await openMcpBridge(runtime, specs, existing.agent.cwd, this.options.log));
-      return { session: existing, records: stored.records };
+      return { session: existing, records: stored.records, data: stored.data };
     }
     if (existing) await this.drop(existing);
     const meta = { ...stored.meta, cwd: root };
-    return { session: await this.open(runtime, meta, stored.records, specs, mcpServers, undefined, extra), records: stored.records };
+    return { session: await this.open(runtime, meta, stored.records, specs, mcpServers, undefined, extra), records: stored.records, data: stored.data };
   }
 
   /**

@@ -125,3 +125,22 @@ function checkRecord(value: unknown): { record: JournalRecord } | string {
   const record: JournalRecord = result.data;
   return { record };
 }
+
+/**
+ * The offset in `data` (a whole journal, as read) of the line where its last `count` records
+ * begin, or undefined if there is no such line. Lines are parsed one by one from the end, as
+ * a full read parses them, so the records parsed from that offset on are exactly those.
+ */
+export function lastRecordsStart(data: Buffer, count: number, file: string): number | undefined {
+  if (count <= 0) return undefined;
+  let found = 0;
+  let lineEnd = data.length > 0 && data[data.length - 1] === NEWLINE ? data.length - 1 : data.length;
+  while (lineEnd > 0) {
+    const lineStart = data.lastIndexOf(NEWLINE, lineEnd - 1) + 1;
+    found += parseJournal(data.subarray(lineStart, lineEnd), { file, offset: lineStart, takeUnterminated: true }).records.length;
+    if (found === count) return lineStart;
+    if (lineStart === 0) return undefined;
+    lineEnd = lineStart - 1;
+  }
+  return undefined;
+}

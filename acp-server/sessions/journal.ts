@@ -5,7 +5,7 @@
 // the agent loop never waits on the disk. Readers tolerate what a crash can leave behind:
 // a truncated last line, or (after a disk error) a corrupt line anywhere.
 import { closeSync, constants, fdatasync, fdatasyncSync, fstatSync, fsyncSync, mkdirSync, openSync, readSync, writeSync } from "node:fs";
-import { open } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { assertValidSessionId, SessionExistsError, SessionNotFoundError, SessionStoreError } from "./errors";
 import { JournalParser, type JournalRead, type ParseOptions } from "./journal-parse";
@@ -206,23 +206,16 @@ export function readJournal(file: string): JournalRead {
   return readLines(file, { file, offset: 0, firstLine: 1, takeUnterminated: true });
 }
 
-/** readJournal without blocking the event loop on the disk (session/load). Throws ENOENT like it. */
-export async function readJournalAsync(file: string): Promise<JournalRead> {
-  const handle = await open(file, "r");
-  try {
-    const parser = new JournalParser({ file, offset: 0, firstLine: 1, takeUnterminated: true });
-    const size = (await handle.stat()).size;
-    const buffer = Buffer.allocUnsafe(Math.min(READ_CHUNK, Math.max(size, 1)));
-    for (let position = 0; position < size; ) {
-      const { bytesRead } = await handle.read(buffer, 0, Math.min(buffer.length, size - position), position);
-      if (bytesRead === 0) break; // truncated meanwhile
-      parser.push(buffer.subarray(0, bytesRead));
-      position += bytesRead;
-    }
-    return parser.end();
-  } finally {
-    await handle.close();
-  }
+/**
+ * readJournal without blocking the event loop on the disk (session/load), with the bytes it
+ * parsed (a replay snapshot is checked against them). Throws ENOENT like it.
+ */
+export async function readJournalAsync(file: string): Promise<JournalRead & { data: Buffer }> {
+  const data = await readFile(file);
+  const parser = new JournalParser({ file, offset: 0, firstLine: 1, takeUnterminated: true });
+  // A chunk at a time: a long session is decoded piece by piece, never as one string.
+  for (let position = 0; position < data.length; position += READ_CHUNK) parser.push(data.subarray(position, position + READ_CHUNK));
+  return { ...parser.end(), data };
 }
 
 /**

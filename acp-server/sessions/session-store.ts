@@ -10,6 +10,7 @@ import { journalPath, readJournalAsync, SessionJournal, type AppendResult, type 
 import { catchUpIndex } from "./catch-up";
 import { SessionIndex, resolveReal } from "./session-index";
 import { leasePath, SessionLease, SessionNotOwnedError, type ClaimResult, type LeaseHolder } from "./session-lease";
+import { readReplaySnapshot, removeReplaySnapshot, replaySnapshotPath, writeReplaySnapshot, type ReplaySnapshot } from "./replay-snapshot";
 import { loadSqlJs } from "./sqlite";
 import type { JournalRecord, ListOptions, MessagesOptions, MessageText, SearchHit, SearchOptions, SessionMeta, SessionPage, SessionSummary } from "./types";
 
@@ -40,11 +41,14 @@ export interface StoredSession {
   records: JournalRecord[];
   /** Lines that were skipped as corrupt or truncated. */
   warnings: string[];
+  /** The journal's bytes the records were read from. */
+  data: Buffer;
 }
 
 export class SessionStore {
   readonly dir: string;
   readonly stateFile: string;
+  private readonly home: string;
   private readonly log: Logger;
   private readonly journals = new Map<string, SessionJournal>();
   /** Sessions this process claimed as their one writer (kept when lost, to say so). */
@@ -61,10 +65,12 @@ export class SessionStore {
   private persisting: Promise<void> = Promise.resolve();
   private lastPersistMs = 0;
   private closed = false;
+  private readonly snapshotWrites = new Set<Promise<void>>();
 
   constructor(options: { home: string; log: Logger }) {
     this.dir = path.join(options.home, "sessions");
     this.stateFile = path.join(options.home, "state.db");
+    this.home = options.home;
     this.log = options.log;
   }
 
@@ -101,20 +107,53 @@ export class SessionStore {
   /** The session as its journal holds it; undefined if there is no such journal (or no readable meta record). */
   async read(id: string): Promise<StoredSession | undefined> {
     const file = journalPath(this.dir, id);
-    let read: JournalRead;
+    let read: JournalRead & { data: Buffer };
     try {
       read = await readJournalAsync(file);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
-    const { records, warnings } = read;
+    const { records, warnings, data } = read;
     const first = records[0];
     if (first?.t !== "meta") {
       this.log.warn("session journal has no meta record; ignored", { sessionId: id, file, warnings });
       return undefined;
     }
-    return { meta: first.session, records, warnings };
+    return { meta: first.session, records, warnings, data };
+  }
+
+  /** Where the session's cached replay lives (replay-snapshot.ts). */
+  replaySnapshotFile(id: string): string {
+    return replaySnapshotPath(this.home, id);
+  }
+
+  /** The session's cached replay, if it is valid for `journal` (its bytes as just read) and `code`. */
+  readReplaySnapshot(id: string, code: string, journal: Buffer): Promise<ReplaySnapshot | undefined> {
+    return readReplaySnapshot(this.replaySnapshotFile(id), id, code, journal);
+  }
+
+  /**
+   * Caches the frames of a replay of the journal's first `covered` bytes, after the current
+   * request is answered (hashing and writing them is not what the client waits for). close()
+   * waits for it; a failure only costs the next load its shortcut.
+   */
+  saveReplaySnapshot(id: string, code: string, journal: Buffer, covered: number, state: unknown, frames: string): void {
+    const file = this.replaySnapshotFile(id);
+    const write = new Promise<void>((resolve) =>
+      setImmediate(() =>
+        setImmediate(() => {
+          try {
+            writeReplaySnapshot(file, id, code, journal, covered, state, frames);
+          } catch (error) {
+            this.log.warn("could not cache the session's replay", { sessionId: id, error });
+          }
+          this.snapshotWrites.delete(write);
+          resolve();
+        }),
+      ),
+    );
+    this.snapshotWrites.add(write);
   }
 
   async list(options: ListOptions = {}): Promise<SessionPage> {
@@ -144,6 +183,8 @@ export class SessionStore {
     const file = journalPath(this.dir, id);
     this.closeSession(id);
     await rm(leasePath(this.dir, id), { force: true }); // whoever held it: the session is gone
+    await Promise.all(this.snapshotWrites); // one being written must not come back after the removal
+    await removeReplaySnapshot(this.replaySnapshotFile(id)); // a copy of what it showed goes with it
     let existed = true;
     try {
       await unlink(file);
@@ -215,6 +256,7 @@ export class SessionStore {
   async close(): Promise<void> {
     if (this.indexLoading) await this.indexLoading.catch(() => undefined);
     await this.catchingUp;
+    await Promise.all(this.snapshotWrites);
     this.drainFeeds();
     await this.flush();
     this.closed = true;

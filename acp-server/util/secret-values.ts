@@ -121,3 +121,15 @@ export function containsKnownValue(text: string): boolean {
 export function hasSecretValues(): boolean {
   return values.size > 0;
 }
+
+/**
+ * Whether `json` (text JSON.stringify wrote, e.g. cached protocol frames) holds a registered value
+ * in any of its forms inside a string: each form is looked for as JSON writes it (a quote or a
+ * backslash in a value is escaped there), over the bytes, with no decoding.
+ */
+export function jsonContainsKnownValue(json: Buffer): boolean {
+  for (const value of values) {
+    for (const form of secretVariants(value)) if (json.includes(JSON.stringify(form).slice(1, -1))) return true;
+  }
+  return false;
+}

@@ -69,3 +69,43 @@ export function prose(seed: number, words: number): string {
 }
 
 export const VOCABULARY: readonly string[] = WORDS;
+
+/** One turn as the journal holds it: a prompt, a reply with two tool calls (finished in reverse order), their results, a plan, an answer. */
+export function conversationTurn(turn: number, seq: number, extra: { spill?: string; secret?: string } = {}): JournalRecord[] {
+  const at = 1_000 + turn;
+  const calls = [`t${turn}a`, `t${turn}b`];
+  return [
+    { t: "message", seq, at, tokens: 9, message: { role: "user", content: [{ type: "text", text: `Turn ${turn}: ${prose(turn, 40)}${extra.secret ? ` remember ${extra.secret}` : ""}` }] } },
+    { t: "update", at, turn: "start" },
+    {
+      t: "message",
+      seq: seq + 1,
+      at,
+      tokens: 9,
+      message: { role: "assistant", content: `Reading ${turn}.`, reasoning: prose(turn + 7, 20), toolCalls: calls.map((id) => ({ id, name: "read_file", arguments: `{"path":"f${turn}.ts"}` })) },
+    },
+    ...[...calls].reverse().map(
+      (id): JournalRecord => ({
+        t: "tool_call",
+        at,
+        call: {
+          id,
+          requestId: id,
+          name: "read_file",
+          title: `read f${turn}.ts`,
+          kind: "read",
+          locations: [{ path: `/p/f${turn}.ts` }],
+          rawInput: { path: `f${turn}.ts` },
+          status: "completed",
+          content: [{ type: "text", text: prose(turn * 3, 60) }],
+          rawOutput: { content: prose(turn * 3, 60) },
+          ...(extra.spill ? { fullOutput: { path: extra.spill, bytes: 10 } } : {}),
+        },
+      }),
+    ),
+    ...calls.map((id, i): JournalRecord => ({ t: "message", seq: seq + 2 + i, at, tokens: 9, message: { role: "tool", toolCallId: id, name: "read_file", content: prose(turn, 30) } })),
+    { t: "plan", at, todos: [{ id: "1", content: `step ${turn}`, status: "completed" }] },
+    { t: "message", seq: seq + 4, at, tokens: 9, message: { role: "assistant", content: `Done with ${turn}: ${prose(turn + 3, 30)}` } },
+    { t: "update", at, turn: "end", stopReason: turn % 7 === 3 ? "cancelled" : "end_turn" },
+  ];
+}

@@ -1,0 +1,197 @@
+// session/load's replay on the wire: the journal's updates (replay.ts) as session/update frames,
+// before the answer. Building them costs more than anything else in a load of a long session,
+// so the frames of all but its last few records are kept (sessions/replay-snapshot.ts) and the
+// next load of the session writes those bytes as they are, then replays only the records after
+// them. The cache is used only when it is provably what a replay would send now (same journal
+// prefix, code, redaction rules, spill files, and no secret value registered since); otherwise
+// the replay is built from the journal and the cache written anew.
+import * as acp from "@agentclientprotocol/sdk/unstable";
+import { existsSync } from "node:fs";
+import { lastRecordsStart, parseJournal } from "../sessions/journal-parse";
+import { redactLoadedRecords } from "../sessions/redact-record";
+import type { SessionStore } from "../sessions/session-store";
+import type { JournalRecord } from "../sessions/types";
+import { jsonContainsKnownValue } from "../util/secret-values";
+import { VERSION } from "../version";
+import { ReplayBuilder, replayUpdateJson, type ReplayOptions, type ReplayState } from "./replay";
+
+/** Frames per write while replaying: the client parses one block while the next is built. */
+const REPLAY_BLOCK = 500;
+/** A journal shorter than this is replayed from its records every time (no file for a short chat). */
+const SNAPSHOT_MIN_BYTES = 64 * 1024;
+/** Journal bytes past the snapshot above which it is built afresh (the next load starts from there). */
+const SNAPSHOT_MAX_TAIL_BYTES = 256 * 1024;
+/**
+ * The code that built a snapshot's frames: the app version, and the URL of this module, whose
+ * bundled chunk is named by a hash of its contents and of everything it imports (the replay's
+ * updates, the redaction rules): any change to them makes earlier snapshots unusable.
+ */
+const CODE = `${VERSION} ${import.meta.url}`;
+
+/** What the snapshot stores besides its frames. */
+interface SnapshotState {
+  replay: ReplayState;
+  /** Spill files the cached cards offered or did not (their existence decides `_meta["hermes/fullOutput"]`). */
+  outputs: [string, boolean][];
+}
+
+export interface ReplayJournal {
+  records: JournalRecord[];
+  /** The journal's bytes the records were read from. */
+  data: Buffer;
+}
+
+export interface ReplayTarget {
+  client: acp.AgentContext;
+  sessionId: string;
+  /** Writes ready-made frames after what the SDK already handed over; without it, the SDK sends each update. */
+  writeFrames?: (data: string | Uint8Array) => Promise<void>;
+  store: SessionStore;
+}
+
+/** Sends a journal's replay to the client, before the session/load answer. */
+export async function sendReplay(target: ReplayTarget, journal: ReplayJournal, options: ReplayOptions = {}): Promise<void> {
+  const { client, sessionId, writeFrames } = target;
+  if (!writeFrames) {
+    // The connection writes in call order: queue everything, then wait for all of it.
+    const notify = (json: string) => client.notify(acp.methods.client.session.update, { sessionId, update: JSON.parse(json) as acp.SessionUpdate });
+    await Promise.all(Array.from(replayUpdateJson(journal.records, options), notify));
+    return;
+  }
+  const frames = new FrameSender(target, writeFrames);
+  const snapshot = await usableSnapshot(target, journal);
+  if (snapshot) {
+    await frames.sendBytes(snapshot.frames);
+    const tail = parseJournal(journal.data.subarray(snapshot.covered), { file: `the journal of ${sessionId}`, offset: snapshot.covered, takeUnterminated: true }).records;
+    const builder = new ReplayBuilder(options, snapshot.state.replay);
+    for (const record of redactLoadedRecords(tail)) for (const json of builder.push(record)) await frames.send(json);
+    for (const json of builder.end()) await frames.send(json);
+    await frames.end();
+    return;
+  }
+  const records = redactLoadedRecords(journal.records);
+  const cut = snapshotCut(journal, records);
+  const builder = new ReplayBuilder(options);
+  for (let i = 0; i < records.length; i++) {
+    if (cut !== undefined && i === cut.index) {
+      // The cached part ends here: its cards are out, and what follows needs only the state.
+      for (const json of builder.flushBatch()) await frames.send(json);
+      const sent = await frames.takeRecorded();
+      const state: SnapshotState = { replay: builder.state(), outputs: [...builder.outputsChecked] };
+      target.store.saveReplaySnapshot(sessionId, CODE, journal.data, cut.offset, state, sent);
+    }
+    for (const json of builder.push(records[i]!)) await frames.send(json); // i < records.length
+  }
+  for (const json of builder.end()) await frames.send(json);
+  await frames.end();
+}
+
+/**
+ * Where a snapshot of this journal would end: at its last message the client sees (a prompt or
+ * a reply), which sends the cards before it first; the records from there on are replayed each time.
+ */
+function snapshotCut(journal: ReplayJournal, records: readonly JournalRecord[]): { index: number; offset: number } | undefined {
+  if (journal.data.length < SNAPSHOT_MIN_BYTES) return undefined;
+  for (let index = records.length - 1; index > 0; index--) {
+    const record = records[index]!; // 0 < index < records.length
+    if (record.t !== "message" || record.message.role === "tool") continue;
+    const offset = lastRecordsStart(journal.data, records.length - index, "journal");
+    return offset !== undefined && offset >= SNAPSHOT_MIN_BYTES / 2 ? { index, offset } : undefined;
+  }
+  return undefined;
+}
+
+/** The session's snapshot, if it holds exactly what a replay of this journal would send first. */
+async function usableSnapshot(target: ReplayTarget, journal: ReplayJournal): Promise<{ covered: number; state: SnapshotState; frames: Buffer } | undefined> {
+  if (journal.data.length < SNAPSHOT_MIN_BYTES) return undefined;
+  const snapshot = await target.store.readReplaySnapshot(target.sessionId, CODE, journal.data);
+  if (!snapshot || journal.data.length - snapshot.covered > SNAPSHOT_MAX_TAIL_BYTES) return undefined;
+  const state = snapshot.state as SnapshotState | null;
+  if (state === null || typeof state !== "object" || !Array.isArray(state.outputs) || state.replay === null || typeof state.replay !== "object") return undefined;
+  // A spill file that came or went since: the cards would offer it differently.
+  if (state.outputs.some(([file, existed]) => existsSync(file) !== existed)) return undefined;
+  // A secret value registered since the frames were built (a key added to config.yaml) may be in them.
+  if (jsonContainsKnownValue(snapshot.frames)) return undefined;
+  return { covered: snapshot.covered, state, frames: snapshot.frames };
+}
+
+/** The frames' envelope, the same for every update: only the update differs. */
+function envelope(sessionId: string): string {
+  return `{"jsonrpc":"2.0","method":"session/update","params":{"sessionId":${JSON.stringify(sessionId)},"update":`;
+}
+
+/**
+ * Writes frames in blocks. The first update goes through the SDK: once it is written, so is
+ * everything the SDK had queued before it. The rest follows in blocks, and the answer (sent by
+ * the SDK after the handler returns) comes after them. Until takeRecorded(), what it sends is
+ * also kept as text (the snapshot's frames).
+ */
+class FrameSender {
+  private readonly head: string;
+  private first = true;
+  private block = "";
+  private frames = 0;
+  private recorded: string[] | undefined = [];
+
+  constructor(
+    private readonly target: ReplayTarget,
+    private readonly write: (data: string | Uint8Array) => Promise<void>,
+  ) {
+    this.head = envelope(target.sessionId);
+  }
+
+  async send(json: string): Promise<void> {
+    if (this.first) {
+      this.first = false;
+      this.recorded?.push(`${this.head}${json}}}\n`);
+      await this.target.client.notify(acp.methods.client.session.update, { sessionId: this.target.sessionId, update: JSON.parse(json) as acp.SessionUpdate });
+      return;
+    }
+    this.block += `${this.head}${json}}}\n`;
+    if (++this.frames === REPLAY_BLOCK) await this.flush();
+  }
+
+  /** Cached frames (whole lines, this session's envelope): the first through the SDK, the rest as they are. */
+  async sendBytes(data: Buffer): Promise<void> {
+    if (data.length === 0) return;
+    const end = data.indexOf(0x0a);
+    const frame = JSON.parse(data.toString("utf8", 0, end)) as { params: { update: acp.SessionUpdate } };
+    if (this.first) {
+      this.first = false;
+      await this.target.client.notify(acp.methods.client.session.update, { sessionId: this.target.sessionId, update: frame.params.update });
+      if (end + 1 < data.length) await this.write(data.subarray(end + 1));
+    } else {
+      await this.flush();
+      await this.write(data);
+    }
+    await nextTurn();
+  }
+
+  /** Everything sent so far, as one text; nothing is kept from here on. */
+  async takeRecorded(): Promise<string> {
+    await this.flush();
+    const text = (this.recorded ?? []).join("");
+    this.recorded = undefined;
+    return text;
+  }
+
+  /** The last block (the answer follows at once). */
+  async end(): Promise<void> {
+    await this.flush(false);
+  }
+
+  private async flush(pause = true): Promise<void> {
+    if (!this.block) return;
+    const block = this.block;
+    this.block = "";
+    this.frames = 0;
+    this.recorded?.push(block);
+    await this.write(block);
+    if (pause) await nextTurn();
+  }
+}
+
+/** A turn of the event loop: the block leaves (stdout is corked until then) and the client parses it while the next one is built. */
+function nextTurn(): Promise<void> {
+  return new Promise((resolve) => setImmediate(resolve));
+}
