@@ -168,7 +168,7 @@ async function runPromptTurn(
   const host = turnHost(deps, session, client);
   const parts = given ?? (await toUserParts(params.prompt, host.files));
   onPromptStart(loaded.home, session.agent, promptText(parts));
-  const contextNote = await firstPromptHint(deps, session, parts);
+  const hint = firstPromptHint(deps, session, parts);
   try {
     const stopReason = await runTurn(
       {
@@ -190,11 +190,12 @@ async function runPromptTurn(
           loaded.config.learning.review === "off"
             ? { afterToolCalls: loaded.config.skills.nudge_tool_calls, onRecovery: loaded.config.skills.nudge_on_recovery }
             : { afterToolCalls: 0, onRecovery: false },
-        ...(contextNote ? { contextNote } : {}),
+        contextNote: hint.note,
       },
       parts,
     );
     onTurnEnd(loaded.home, session.agent, stopReason);
+    if (hint.indexClosed) openIndexLater(deps);
     if (!session.agent.title) nameSession(deps, session, parts, observer);
     await observer.flush();
     afterTurn({ runtime: deps.runtime, client, log: deps.log }, session, { messages: turnMessages(session.agent.history), prompt: promptText(parts), stopReason });
@@ -221,12 +222,33 @@ async function runPromptTurn(
   }
 }
 
-/** A new session's first prompt: related earlier sessions of its workspace, as a note for the first model call. */
-async function firstPromptHint(deps: PromptDeps, session: AcpSession, parts: UserPart[]): Promise<string | undefined> {
+/**
+ * A new session's first prompt: related earlier sessions of its workspace, as a note for the first
+ * model call. Searched while the turn gets ready (journaling the prompt, the system prompt, the
+ * tools); the loop awaits it only before that call.
+ *
+ * Only once the session index is open or opening: opening it (sql.js, state.db, the catch-up
+ * with every journal changed since) is work on this thread that would hold up the model call,
+ * hundreds of ms on a busy machine. It opens 2 s after a new session is answered; a first prompt
+ * sooner than that goes without the note (`indexClosed`), and the index opens after its turn.
+ */
+function firstPromptHint(deps: PromptDeps, session: AcpSession, parts: UserPart[]): { note?: Promise<string | undefined>; indexClosed?: boolean } {
   const agent = session.agent;
-  if (!deps.runtime.loaded.config.learning.session_hint || agent.depth > 0 || agent.promptCount > 0 || agent.history.length > 0) return undefined;
-  const { relatedSessionsHint } = await import("./session-hint");
-  return relatedSessionsHint(deps.runtime.sessions, { id: session.id, cwd: agent.cwd }, promptText(parts), deps.log);
+  if (!deps.runtime.loaded.config.learning.session_hint || agent.depth > 0 || agent.promptCount > 0 || agent.history.length > 0) return {};
+  const store = deps.runtime.sessions;
+  if (store.indexState === "closed") return { indexClosed: true };
+  const note = import("./session-hint")
+    .then(({ relatedSessionsHint }) => relatedSessionsHint(store, { id: session.id, cwd: agent.cwd }, promptText(parts), deps.log))
+    .catch((error: unknown) => {
+      deps.log.warn("related sessions hint failed", { sessionId: session.id, error });
+      return undefined;
+    });
+  return { note };
+}
+
+/** Opens the session index now, in the background (as the warm-up after session/new does). */
+function openIndexLater(deps: PromptDeps): void {
+  deps.runtime.sessions.recent(1).catch((error: unknown) => deps.log.warn("opening the session index failed", { error }));
 }
 
 /** The latest turn's messages: from its prompt (the last user message that is not a /steer note; compression keeps it) on. */

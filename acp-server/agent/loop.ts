@@ -41,8 +41,11 @@ export interface TurnOptions {
   nudges?: NudgeSettings;
   /** The learning loop's nudge to save a skill (defaults: after 8 tool calls, or a recovery from failures). */
   skillNudge?: SkillNudgeSettings;
-  /** A note for this turn's first model call only (the ephemeral layer), e.g. related earlier sessions. */
-  contextNote?: string;
+  /**
+   * A note for this turn's first model call only (the ephemeral layer), e.g. related earlier
+   * sessions. A promise is awaited once the rest of the turn is ready (it must not reject).
+   */
+  contextNote?: string | Promise<string | undefined>;
 }
 
 type StepOutcome =
@@ -77,7 +80,8 @@ async function prepareAndRun(options: TurnOptions, prompt: UserPart[], activity:
   const systemPrompt = await prepareSystemPrompt(session);
   const tools = toolSpecs(session);
   const toolNames = tools.map((tool) => tool.name);
-  const notes = joinNotes(options.contextNote, turnNotes(session, options.nudges ?? DEFAULT_NUDGES, toolNames), skillNudge(session, options.skillNudge ?? DEFAULT_SKILL_NUDGE, toolNames));
+  const contextNote = await options.contextNote;
+  const notes = joinNotes(contextNote, turnNotes(session, options.nudges ?? DEFAULT_NUDGES, toolNames), skillNudge(session, options.skillNudge ?? DEFAULT_SKILL_NUDGE, toolNames));
   const checkpoint = turnCheckpoint(options, prompt);
   try {
     return await runSteps(options, { systemPrompt, tools, notes, activity, checkpoint });

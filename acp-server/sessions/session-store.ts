@@ -156,6 +156,12 @@ export class SessionStore {
     this.snapshotWrites.add(write);
   }
 
+  /** "closed" until a query (or the warm-up) starts opening the index, then "opening", then "open". */
+  get indexState(): "closed" | "opening" | "open" {
+    if (this.index) return "open";
+    return this.indexLoading ? "opening" : "closed";
+  }
+
   async list(options: ListOptions = {}): Promise<SessionPage> {
     const index = await this.readyIndex();
     return index.list({ ...options, realCwd: options.cwd === undefined ? undefined : resolveReal(options.cwd) });
