@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { startScriptedModel } from "../test/support/scripted-model";
-import { benchEnv, type BenchRow, ensureBuilt, fmt, intFromEnv, INITIALIZE_PARAMS, LineClient, makeHome, makeTempDir, modelConfig, readRss, reportRows, sleep } from "./lib";
+import { benchEnv, type BenchRow, ensureBuilt, fmt, intFromEnv, INITIALIZE_PARAMS, LineClient, makeHome, makeTempDir, modelConfig, readCpuMs, readRss, reportRows, sleep } from "./lib";
 
 const TARGET_MB = 80;
 const LONG_TARGET_MB = 120;
@@ -58,17 +58,22 @@ async function main(): Promise<void> {
     // A long session: the same short turn again and again; RSS sampled along the way.
     const turns = intFromEnv("BENCH_TURNS", 200);
     const samples: { turn: number; rssMb: number }[] = [];
+    // The agent's CPU over the long session (all its threads: garbage collection and compiles too),
+    // the price of whatever keeps its memory down.
+    const cpuBefore = readCpuMs(client.pid);
     for (let turn = 1; turn <= turns; turn++) {
       model.enqueue({ toolCalls: [{ id: `t${turn}`, name: "read_file", arguments: { path: "notes.txt" } }] }, { text: `Turn ${turn}: alpha, beta, gamma.` });
       const answer = await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: `Turn ${turn}: what is in notes.txt?` }] });
       if (answer.stopReason !== "end_turn") throw new Error(`turn ${turn}: unexpected stopReason ${answer.stopReason}`);
       if (turn === 1 || turn % 25 === 0 || turn === turns) samples.push({ turn, rssMb: readRss(client.pid).rssMb });
     }
+    const cpuMs = (readCpuMs(client.pid) ?? Number.NaN) - (cpuBefore ?? Number.NaN);
     await sleep(500);
     const longSettled = readRss(client.pid);
     const at = (turn: number) => samples.find((sample) => sample.turn === turn)?.rssMb ?? Number.NaN;
     const growth = at(turns) - at(Math.floor(turns / 2));
     out(`rss: over ${turns} more turns: ${samples.map((sample) => `${sample.turn}: ${fmt(sample.rssMb)}`).join(", ")} MB; 0.5 s idle after ${fmt(longSettled.rssMb)} MB, peak ${fmt(longSettled.peakMb)} MB`);
+    out(`rss: agent CPU over the ${turns} turns ${fmt(cpuMs, 0)} ms (${fmt(cpuMs / turns, 2)} ms per turn)`);
     out(`rss: after ${turns} turns ${fmt(at(turns))} MB (target <= ${LONG_TARGET_MB} MB); turn ${Math.floor(turns / 2)} → ${turns}: ${growth >= 0 ? "+" : ""}${fmt(growth)} MB (target: flat, <= ${FLAT_MB} MB)`);
 
     const bare = await bareNodeRss();
@@ -83,6 +88,7 @@ async function main(): Promise<void> {
       { metric: "rss after one prompt turn", value: `${fmt(afterTurn.rssMb)} MB`, target: "" },
       { metric: "rss peak (VmHWM)", value: `${fmt(turnSettled.peakMb)} MB`, target: "" },
       { metric: `rss after ${turns} turns`, value: `${fmt(at(turns))} MB`, target: `<= ${LONG_TARGET_MB} MB`, ok: at(turns) <= LONG_TARGET_MB },
+      { metric: `agent CPU per turn (${turns} turns)`, value: `${fmt(cpuMs / turns, 2)} ms`, target: "" },
       { metric: `rss growth, turn ${Math.floor(turns / 2)} → ${turns}`, value: `${fmt(growth)} MB`, target: `<= ${FLAT_MB} MB`, ok: growth <= FLAT_MB },
     ];
     reportRows("rss", rows);

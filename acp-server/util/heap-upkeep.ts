@@ -1,7 +1,9 @@
 // Keeps a long-running agent's memory flat. V8 sizes its heap for throughput, and over a long
 // session (measured: 200 short turns) that costs resident memory that never comes back:
-// - the young generation doubles from 16 to 32 MB once a turn's objects survive a few
-//   collections (16 MB more resident, for nothing a chat session needs);
+// - the young generation doubles from 8 to 16 and then 32 MB once a turn's objects survive a
+//   few collections (24 MB more resident, for nothing a chat session needs: at 8 MB, bench/rss.ts
+//   measured 9-10 MB less after 200 turns than at 16 MB, for the same CPU per turn, and neither
+//   the loop's CPU per iteration nor a 10k-message session/load's changed);
 // - garbage promoted to the old generation (request bodies alive across a model call, a
 //   turn's messages) waits for a full collection, and a small heap's first limit is far away:
 //   none ran in 200 turns, and the old generation kept growing by 3 to 9 MB per 100 turns.
@@ -16,8 +18,8 @@ import v8 from "node:v8";
 import { runInNewContext } from "node:vm";
 import type { Logger } from "./log";
 
-/** The young generation's size (both semi-spaces) at which it stops growing. */
-const YOUNG_MAX_BYTES = 16 * 1024 * 1024;
+/** The young generation's size (both semi-spaces) at which it stops growing (V8 doubles it: 2, 4, 8). */
+const YOUNG_MAX_BYTES = 8 * 1024 * 1024;
 /** Old-generation growth (old space + large objects) since the last full collection that calls for one. */
 const OLD_GROWTH_BYTES = 1024 * 1024;
 /** Full collections this far apart at least, whatever the growth (one costs ~10-20 ms). */
