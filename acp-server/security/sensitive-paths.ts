@@ -1,6 +1,6 @@
 // Paths that are never touched without the user's say-so (except in dont_ask mode), and the
 // workspace boundary. Both compare real paths, so a symlink cannot smuggle a path across.
-import { existsSync, realpathSync } from "node:fs";
+import { existsSync, readdirSync, realpathSync, type Dirent } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hermesHome } from "../config/paths";
@@ -186,6 +186,102 @@ export const HOME_CREDENTIAL_STORES = [
   ".config/Cursor/User/globalStorage",
 ];
 
+/** HOME_CREDENTIAL_STORES as a tree of names, each node the stores (by index) ending there. */
+interface StoreNode {
+  children: Map<string, StoreNode>;
+  stores: number[];
+}
+
+let storeTree: StoreNode | undefined;
+
+function homeStoreTree(): StoreNode {
+  if (storeTree) return storeTree;
+  const root: StoreNode = { children: new Map(), stores: [] };
+  HOME_CREDENTIAL_STORES.forEach((relative, index) => {
+    let node = root;
+    for (const name of relative.split("/")) {
+      let child = node.children.get(name);
+      if (!child) node.children.set(name, (child = { children: new Map(), stores: [] }));
+      node = child;
+    }
+    node.stores.push(index);
+  });
+  return (storeTree = root);
+}
+
+/**
+ * The real paths of credentialStorePaths(home), each exactly as realPath gives it, resolved
+ * together. A file tool's every call checks all ~60 stores, most of them missing: one by one
+ * that is an existence check per store and per missing parent (~110 system calls, and as many
+ * path joins). The home folder's stores share a few folders (~, ~/.config, ~/.local/share), so on
+ * Linux each of those is listed once instead: an entry that is a plain file or folder resolves
+ * to its folder's real path plus its name, a missing one the same way (as realPath resolves a
+ * missing path: its nearest existing ancestor's real path plus the rest), and only a symlink is
+ * resolved by the system. Anything else (a folder that cannot be listed, a name there only in
+ * another case, another system) takes realPath's own way.
+ */
+export function credentialStoreRealPaths(home: string, hermesHomeDir: string = hermesHome()): string[] {
+  const resolved = new Map<string, string | undefined>();
+  const oneByOne = (store: string) => realPathSharing(store, resolved);
+  const own = realPathSharing(path.join(hermesHomeDir, ".env"), resolved);
+  const homeReal = process.platform === "linux" && path.isAbsolute(home) ? resolveExisting(home) : undefined;
+  if (homeReal === undefined) return [...HOME_CREDENTIAL_STORES.map((relative) => oneByOne(path.join(home, relative))), own];
+  const reals: string[] = new Array<string>(HOME_CREDENTIAL_STORES.length);
+  // `lexical`: the folder as named under home; `real`: its real path; `listable`: an existing
+  // folder (not a symlink) whose entries say what exists below it.
+  const walk = (node: StoreNode, lexical: string, real: string, listable: boolean) => {
+    const entries = listable ? listFolder(lexical) : undefined;
+    for (const [name, child] of node.children) {
+      const childLexical = `${lexical}/${name}`;
+      let childReal = real === "/" ? `/${name}` : `${real}/${name}`; // missing, or a plain entry
+      let childListable = false;
+      if (listable) {
+        const entry = entries?.byName.get(name);
+        if (entries === undefined || (entry === undefined && entries.folded.has(name.toLowerCase()))) {
+          resolveOneByOne(child, childLexical, oneByOne, reals);
+          continue;
+        }
+        if (entry?.isSymbolicLink()) {
+          const target = resolveExisting(childLexical);
+          if (target !== undefined) {
+            if (child.children.size > 0) {
+              resolveOneByOne(child, childLexical, oneByOne, reals);
+              continue;
+            }
+            childReal = target;
+          } // dangling: as missing
+        } else childListable = entry?.isDirectory() ?? false;
+      }
+      for (const index of child.stores) reals[index] = childReal;
+      if (child.children.size > 0) walk(child, childLexical, childReal, childListable);
+    }
+  };
+  walk(homeStoreTree(), home.length > 1 && home.endsWith("/") ? home.slice(0, -1) : home, homeReal, true);
+  return [...reals, own];
+}
+
+/** Every store at or below `node` (named `lexical`), through realPath's own way. */
+function resolveOneByOne(node: StoreNode, lexical: string, oneByOne: (store: string) => string, reals: string[]): void {
+  for (const index of node.stores) reals[index] = oneByOne(lexical);
+  for (const [name, child] of node.children) resolveOneByOne(child, `${lexical}/${name}`, oneByOne, reals);
+}
+
+interface Listing {
+  byName: Map<string, Dirent>;
+  /** The names in lower case. */
+  folded: Set<string>;
+}
+
+/** A folder's entries, or undefined when it cannot be listed (not a folder after all, or not readable). */
+function listFolder(folder: string): Listing | undefined {
+  try {
+    const dirents = readdirSync(folder, { withFileTypes: true });
+    return { byName: new Map(dirents.map((entry) => [entry.name, entry])), folded: new Set(dirents.map((entry) => entry.name.toLowerCase())) };
+  } catch {
+    return undefined;
+  }
+}
+
 /** Absolute credential-store paths for `home`, plus Hermes's own secrets ($HERMES_HOME/.env). */
 export function credentialStorePaths(home: string, hermesHomeDir: string = hermesHome()): string[] {
   return [...HOME_CREDENTIAL_STORES.map((relative) => path.join(home, relative)), path.join(hermesHomeDir, ".env")];
@@ -200,11 +296,12 @@ export function sensitiveReason(target: string): string | undefined {
     const name = path.basename(candidate);
     if (isSensitiveName(name)) return `${name} may hold credentials`;
   }
-  // The stores share their ancestors (~, ~/.config, ~/.local/share): each folder is resolved once
-  // per check, not once per store. Nothing is kept between checks: a symlink made later counts.
-  const resolved = new Map<string, string | undefined>();
-  const store = credentialStorePaths(os.homedir()).find((candidate) => isInside(realPathSharing(candidate, resolved), real));
-  if (store) return `${store} is a credential store`;
+  // Nothing is kept between checks: a symlink made later counts.
+  const home = os.homedir();
+  const reals = credentialStoreRealPaths(home);
+  // Both sides are normalized absolute paths, so only a store `real` starts with can hold it.
+  const at = reals.findIndex((storeReal) => real.startsWith(storeReal) && isInside(storeReal, real));
+  if (at >= 0) return `${credentialStorePaths(home)[at]} is a credential store`;
   if (isInside(realPath(hermesHome()), real) && /^(config\.yaml|\.env)$/.test(path.basename(real))) return "it is Hermes's own configuration";
   return undefined;
 }

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import os from "node:os";
 import path from "node:path";
 import { describe, it } from "node:test";
-import { sensitiveReason } from "../../acp-server/security/sensitive-paths";
+import { credentialStorePaths, credentialStoreRealPaths, realPath, sensitiveReason } from "../../acp-server/security/sensitive-paths";
 
 describe("sensitiveReason over the home folder's credential stores", () => {
   const home = os.homedir();
@@ -50,6 +50,55 @@ describe("sensitiveReason through symlinked stores and folders (each check resol
       assert.match(sensitiveReason(path.join(keys, "notes.txt")) ?? "", /credential store/);
     } finally {
       process.env.HOME = savedHome;
+      rmSync(root, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("credentialStoreRealPaths (the stores resolved together, folders listed once)", () => {
+  it("gives exactly realPath of each store, whatever the home folder holds", async () => {
+    const { mkdtempSync, mkdirSync, rmSync, symlinkSync, writeFileSync } = await import("node:fs");
+    const root = mkdtempSync(path.join(os.tmpdir(), "hermes-stores-"));
+    try {
+      const home = path.join(root, "home");
+      const elsewhere = path.join(root, "elsewhere");
+      const at = (...parts: string[]) => path.join(home, ...parts);
+      mkdirSync(home);
+      mkdirSync(elsewhere);
+      const paths = () => credentialStorePaths(home, at(".hermes"));
+      const check = (label: string, homeAs = home) =>
+        assert.deepEqual(credentialStoreRealPaths(homeAs, at(".hermes")), credentialStorePaths(homeAs, at(".hermes")).map(realPath), label);
+      check("an empty home folder");
+      mkdirSync(at(".ssh"));
+      mkdirSync(path.join(elsewhere, "aws"));
+      symlinkSync(path.join(elsewhere, "aws"), at(".aws")); // a store that is a link
+      symlinkSync(path.join(elsewhere, "missing"), at(".gnupg")); // a dangling link
+      writeFileSync(at(".kube"), "a file where a folder was expected");
+      mkdirSync(at(".docker")); // without its config.json
+      mkdirSync(at(".config", "gcloud"), { recursive: true });
+      mkdirSync(path.join(elsewhere, "gh"));
+      symlinkSync(path.join(elsewhere, "gh"), at(".config", "gh"));
+      mkdirSync(path.join(elsewhere, "git"));
+      writeFileSync(path.join(elsewhere, "git", "credentials"), "x");
+      symlinkSync(path.join(elsewhere, "git"), at(".config", "git")); // a linked folder holding a store
+      mkdirSync(path.join(elsewhere, "local", "share", "keyrings"), { recursive: true });
+      symlinkSync(path.join(elsewhere, "local"), at(".local")); // a linked parent of stores
+      symlinkSync(path.join(elsewhere, "no-cargo"), at(".cargo")); // a dangling parent of stores
+      writeFileSync(at(".gem"), "a file as a parent of a store");
+      mkdirSync(at(".m2"));
+      writeFileSync(path.join(elsewhere, "settings.xml"), "x");
+      symlinkSync(path.join(elsewhere, "settings.xml"), at(".m2", "settings.xml"));
+      mkdirSync(at(".MOZILLA")); // the same name in another case
+      mkdirSync(at(".hermes"));
+      writeFileSync(at(".hermes", ".env"), "KEY=x");
+      writeFileSync(at(".netrc"), "machine x");
+      check("stores as folders, files, links, dangling links, linked and file parents");
+      const linkedHome = path.join(root, "home-link");
+      symlinkSync(home, linkedHome);
+      check("the home folder reached through a link", linkedHome);
+      check("the home folder named with a trailing separator", `${home}${path.sep}`);
+      assert.equal(paths().length, credentialStoreRealPaths(home, at(".hermes")).length);
+    } finally {
       rmSync(root, { recursive: true, force: true });
     }
   });
