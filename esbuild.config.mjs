@@ -16,6 +16,7 @@ import { build } from "esbuild";
 import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { buildId } from "./scripts/build-id.mjs";
 import { bundledFrontmatter } from "./scripts/bundled-frontmatter.mjs";
 import { lazySdkSchemas } from "./scripts/lazy-schemas.mjs";
 
@@ -90,7 +91,12 @@ const serverAppBuild = build({
   plugins: [zodEnglishOnly, noDomino, lazySdkSchemas],
   // HERMES_BUNDLED_FRONTMATTER: the shipped skills' frontmatter, parsed here rather than by every
   // first session/new (scripts/bundled-frontmatter.mjs).
-  define: { HERMES_VERSION: JSON.stringify(pkg.version), HERMES_BUNDLED_FRONTMATTER: JSON.stringify(JSON.stringify(bundledFrontmatter(fileURLToPath(new URL("./skills", import.meta.url))))) },
+  // HERMES_BUILD_ID: which build this is (scripts/build-id.mjs), the key of caches of what the code computes.
+  define: {
+    HERMES_VERSION: JSON.stringify(pkg.version),
+    HERMES_BUNDLED_FRONTMATTER: JSON.stringify(JSON.stringify(bundledFrontmatter(fileURLToPath(new URL("./skills", import.meta.url))))),
+    HERMES_BUILD_ID: JSON.stringify(buildId(fileURLToPath(new URL(".", import.meta.url)))),
+  },
   // Some bundled CommonJS dependencies call require(); give the ESM output one.
   banner: {
     js: "import { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);",

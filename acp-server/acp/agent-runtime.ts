@@ -3,11 +3,12 @@
 // YAML and loading the tools never delays the editor's handshake.
 import type { ModelChoice } from "../agent/model-choice";
 import path from "node:path";
-import { loadConfig, type LoadedConfig } from "../config/load";
+import { loadConfigCached } from "../config/config-cache";
+import type { LoadedConfig } from "../config/load";
 import { discoverModels } from "../config/model-discovery";
 import { probeLocalServers } from "../config/probe-local";
 import { resolveEntry, resolveModel, resolveModelSet, type ModelResolution, type ModelSet, type ResolvedModel } from "../config/resolve-model";
-import { ModelEntrySchema } from "../config/schema";
+import { ModelEntrySchema } from "../config/model-entry-schema";
 import { createProvider } from "../providers/create-provider";
 import { ApprovalRules } from "../security/approval-rules";
 import { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
@@ -59,7 +60,8 @@ export interface AgentRuntime {
 }
 
 export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "warn" | "error" } = {}): Promise<AgentRuntime> {
-  const loaded = loadConfig();
+  // config.yaml unchanged since the last start: no YAML, no schema (config/config-cache.ts).
+  const loaded = await loadConfigCached({ log });
   configureLogging({ level: loaded.config.logging.level, stderrLevel: options.stderrLevel ?? loaded.config.logging.level });
   // The agent's own credentials are masked by value wherever they turn up (plain, reversed,
   // base64, hex): a command that prints them in disguise shows "[REDACTED]".

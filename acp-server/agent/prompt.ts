@@ -9,7 +9,8 @@ import { MemoryStore } from "../memory/memory-store";
 import { scanForThreats } from "../security/threat-scan";
 import { workspaceGitSummary } from "../security/workspace-git";
 import { availableSkills } from "../skills/library";
-import { catalogFor, skillsContext } from "../skills/settings";
+import { catalogFor } from "../skills/settings";
+import { skillsContext } from "../skills/skills-context";
 import { renderSkillIndex } from "../skills/skill-text";
 import { loadContextFiles, type ContextFile } from "./context-files";
 

@@ -1,6 +1,7 @@
 // `hermes skills list|show NAME`: the skills a session in this folder would get.
 import { findSkill } from "../skills/library";
-import { catalogFor, skillsContext } from "../skills/settings";
+import { catalogFor } from "../skills/settings";
+import { skillsContext } from "../skills/skills-context";
 import { configureLogging } from "../util/log";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
 

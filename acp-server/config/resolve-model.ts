@@ -5,7 +5,8 @@ import { apiKeyPlaces } from "./key-places";
 import type { LoadedConfig } from "./load";
 import { lookupModel } from "./model-metadata";
 import { PROVIDERS } from "./providers";
-import { ModelEntrySchema, PROVIDER_IDS, type ApiMode, type ModelEntry, type Price, type ProviderId } from "./schema";
+import { ModelEntrySchema, PROVIDER_IDS } from "./model-entry-schema";
+import type { ApiMode, ModelEntry, Price, ProviderId } from "./schema";
 
 export interface ResolvedModel {
   /** Stable id for the model picker: "<provider>/<name>". */

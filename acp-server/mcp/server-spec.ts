@@ -2,7 +2,7 @@
 // config.yaml (`mcp_servers`). Config entries are checked one by one and `${ENV}` is
 // expanded here; a broken entry becomes a server that is "failed" with the reason, so
 // /mcp shows it and nothing else is affected.
-import { describeIssues } from "../config/load";
+import { describeIssues } from "../config/config-issues";
 import { McpServerEntrySchema } from "../config/mcp-schema";
 import { AgentError } from "../util/agent-error";
 

@@ -1,7 +1,6 @@
 // The skills section of config.yaml as discovery options. Tools and the prompt builder read
 // config.yaml themselves (like the memory tool reads $HERMES_HOME), so they stay independent
 // of the protocol edge; the edge passes the config it already loaded.
-import { loadConfig } from "../config/load";
 import type { HermesConfig } from "../config/schema";
 import { createLogger } from "../util/log";
 import { loadSkillCatalog, type SkillCatalog } from "./library";
@@ -27,10 +26,4 @@ export function catalogFor(context: SkillsContext): SkillCatalog {
     log.warn(warning);
   }
   return catalog;
-}
-
-/** The skills context from $HERMES_HOME's config.yaml and .env (a broken config gives the defaults). */
-export function skillsContext(cwd: string, home?: string): SkillsContext {
-  const loaded = loadConfig(home ? { home } : {});
-  return { cwd, home: loaded.home, config: loaded.config, env: loaded.env };
 }

@@ -6,7 +6,8 @@
 import path from "node:path";
 import { z } from "zod";
 import { SKILL_FILE } from "../skills/library";
-import { skillsContext, catalogFor } from "../skills/settings";
+import { catalogFor } from "../skills/settings";
+import { skillsContext } from "../skills/skills-context";
 import { applySkillChange, LINKED_FOLDERS, planSkillChange, SkillManageError, type SkillChange } from "../skills/skill-writer";
 import type { DisplayContent } from "./context";
 import { defineTool, ToolError } from "./registry";

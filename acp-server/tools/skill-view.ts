@@ -4,7 +4,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { findSkill, linkedFiles } from "../skills/library";
-import { skillsContext, catalogFor } from "../skills/settings";
+import { catalogFor } from "../skills/settings";
+import { skillsContext } from "../skills/skills-context";
 import { recordSkillUse } from "../skills/usage-store";
 import { defineTool, ToolError } from "./registry";
 
