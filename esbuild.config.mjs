@@ -49,8 +49,8 @@ const noDomino = {
   },
 };
 
-// HERMES_BUILD_OUTDIR builds elsewhere (the build test uses it, so it never replaces the dist/
-// other tests are running).
+// HERMES_BUILD_OUTDIR builds elsewhere, without replacing the dist/ the tests run from (a bench
+// compares two builds this way).
 const outdir = path.resolve(process.env.HERMES_BUILD_OUTDIR ?? fileURLToPath(new URL("./dist", import.meta.url)));
 rmSync(outdir, { recursive: true, force: true });
 

@@ -131,7 +131,9 @@ test("a model endpoint error answers the prompt with a JSON-RPC error and the se
 
 test("an unreachable model endpoint is a clear error, not a hang", async () => {
   const project = await makeTempDir();
-  const hermes = await startAgent({ config: scriptedConfig("http://127.0.0.1:9/v1") });
+  // The refused connection is retried (max_retries) before the error; a short first delay keeps
+  // the same path without sleeping through the default 1 + 2 + 4 s backoff.
+  const hermes = await startAgent({ config: scriptedConfig("http://127.0.0.1:9/v1", { agent: { retry_base_delay: 0.01 } }) });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
