@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { promisify } from "node:util";
@@ -36,7 +36,19 @@ async function freshMachine() {
   return { dir, env, prefix: path.join(dir, "prefix") };
 }
 
+/**
+ * The tarball, packed once for this file (each pack is ~1.5 s of CPU) into its own folder, then
+ * copied into `destination`; returns its file name there.
+ */
+let packedOnce: Promise<string> | undefined;
 async function packTarball(destination: string, env: Record<string, string>): Promise<string> {
+  packedOnce ??= makeTempDir("hermes-pack-").then(async (folder) => path.join(folder, await packInto(folder, env)));
+  const tarball = await packedOnce;
+  copyFileSync(tarball, path.join(destination, path.basename(tarball)));
+  return path.basename(tarball);
+}
+
+async function packInto(destination: string, env: Record<string, string>): Promise<string> {
   assert.ok(existsSync(HERMES_BIN), "dist/hermes.js is missing: run npm run build first");
   // --ignore-scripts: `prepack` would rebuild dist/ under the other tests running from it (npm test built it once).
   const { stdout } = await run(npm, ["pack", "--ignore-scripts", "--json", "--pack-destination", destination], { cwd: ROOT, env, timeout: 60_000 });
