@@ -4,8 +4,6 @@
 // `initialize` is answered as soon as the process is up.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { messagesTokens } from "../providers/token-estimate";
-import { lastContextTokens } from "../sessions/history";
-import type { JournalRecord } from "../sessions/types";
 import { flushCompileCache } from "../util/compile-cache";
 import type { Logger } from "../util/log";
 import type { AcpSession } from "./acp-session";
@@ -14,6 +12,7 @@ import { initializeResponse } from "./initialize-response";
 import { COMMANDS } from "./commands";
 import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "./mcp-session";
+import { journalContextTokens, type OpenedJournal } from "./load-journal";
 import { sendReplay } from "./replay-send";
 import { ArrivalOrder } from "./arrival-order";
 import { QUEUE_CAPABILITY, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "./queue-wire";
@@ -38,6 +37,8 @@ export interface AgentAppOptions {
    * stream machinery, which otherwise dominates session/load.
    */
   writeFrames?: (data: string | Uint8Array) => Promise<void>;
+  /** Resolves once the output written so far has left for the client (stdout has drained). */
+  outputDrained?: () => Promise<void>;
 }
 
 export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
@@ -75,7 +76,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   };
 
   /** What session/new, load, resume and fork answer with, and what follows the answer. */
-  const opened = async (session: AcpSession, client: acp.AgentContext, records?: readonly JournalRecord[]) => {
+  const opened = async (session: AcpSession, client: acp.AgentContext, journal?: OpenedJournal) => {
     const current = await getRuntime();
     // Everything awaited comes first: the updates below must not overtake the response.
     const configOptions = await sessionConfigOptions(current, session.agent);
@@ -93,8 +94,23 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     const title = session.agent.title;
     if (title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title }, log);
     // A reopened session's usage meter shows at once, not after the next model call.
-    if (records) {
-      const usage = reopenedUsage(current, session, records);
+    if (journal && session.agent.conversationDeferred) {
+      // Opened from a cached replay, answered before the model history was parsed: it is restored
+      // (and the usage meter, which may count it, sent) once the replay has left. Not before: the
+      // thread writes the queued frames out only while it is free, and the client waits for them.
+      setImmediate(() => {
+        void (options.outputDrained?.() ?? Promise.resolve())
+          .catch(() => undefined)
+          .then(() => {
+            session.agent.restoreConversation();
+            const usage = reopenedUsage(current, session, journal);
+            if (usage) notifyAfterResponse(client, session.id, usage, log);
+          })
+          .catch((error: unknown) => log.warn("restoring the session's history failed (the next prompt tries again)", { sessionId: session.id, error }));
+      });
+    } else if (journal) {
+      // A reopened session's usage meter shows at once, not after the next model call.
+      const usage = reopenedUsage(current, session, journal);
       if (usage) notifyAfterResponse(client, session.id, usage, log);
     }
     // Get the first prompt's work out of its way: the frozen system prompt (git status) and the
@@ -114,7 +130,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         // It opens a little later, not after initialize nor at once: opening it catches up with every
         // journal changed since it was last open, which would share the thread with a session/load
         // that follows at once (an editor restoring its chat) and never needs the index.
-        if (!records && session.agent.history.length === 0 && current.loaded.config.learning.session_hint) {
+        if (!journal && session.agent.history.length === 0 && current.loaded.config.learning.session_hint) {
           setTimeout(() => {
             current.sessions.recent(1).catch((error: unknown) => log.warn("opening the session index failed", { error }));
           }, INDEX_WARM_UP_DELAY_MS).unref();
@@ -161,7 +177,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       }),
     )
     .onRequest(acp.methods.agent.session.load, ({ params, client }) => opening.run(async () => {
-      const { session, records, data } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, {
+      const { session, journal } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, {
         takeOver: takeOver(params._meta),
         additionalDirectories: params.additionalDirectories,
       });
@@ -170,16 +186,16 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       // here, or in the live process that owns the session (this one only follows it).
       const turnMayBeRunning = session.busy || !sessions.owns(session.id);
       // The whole history goes out, in order, before the answer.
-      await sendReplay({ client, sessionId: session.id, writeFrames: options.writeFrames, store: sessions }, { records, data }, { turnMayBeRunning });
-      return opened(session, client, records);
+      await sendReplay({ client, sessionId: session.id, writeFrames: options.writeFrames, store: sessions }, journal, { turnMayBeRunning });
+      return opened(session, client, journal);
     }))
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => opening.run(async () => {
       // No mcpServers on a resume means "as before": a live session keeps its servers.
-      const { session, records } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined, {
+      const { session, journal } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined, {
         takeOver: takeOver(params._meta),
         additionalDirectories: params.additionalDirectories,
       });
-      return opened(session, client, records);
+      return opened(session, client, journal);
     }))
     .onRequest(acp.methods.agent.session.fork, ({ params, client }) => opening.run(async () => {
       const { session } = await hub.fork(params.sessionId, params.cwd, params.mcpServers ?? [], forkPoint(params._meta), params.additionalDirectories);
@@ -261,10 +277,10 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
  * process's measure, else the journal's, else an estimate of the history), the session model's
  * window, and the cost its usage account holds in this process.
  */
-function reopenedUsage(runtime: AgentRuntime, session: AcpSession, records: readonly JournalRecord[]): acp.SessionUpdate | undefined {
+function reopenedUsage(runtime: AgentRuntime, session: AcpSession, journal: OpenedJournal): acp.SessionUpdate | undefined {
   const model = runtime.chainFor(session.agent.modelId)[0];
   if (!model) return undefined;
-  const used = session.agent.contextTokens ?? lastContextTokens(records) ?? messagesTokens(session.agent.history);
+  const used = session.agent.contextTokens ?? journalContextTokens(journal) ?? messagesTokens(session.agent.history);
   return usageUpdate({ inputTokens: used, outputTokens: 0 }, model.contextWindow, session.agent.usage.costUsd);
 }
 

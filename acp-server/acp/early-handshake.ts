@@ -11,6 +11,7 @@
 // and each frame's JSON-RPC envelope is checked (frame-envelope.ts) before the SDK sees it.
 // The SDK gets parsed messages, not bytes: this is our replacement for its ndJsonStream,
 // whose 32 MiB limit ends the connection.
+import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/unstable";
 import type { Logger } from "../util/log";
@@ -29,6 +30,8 @@ export interface Handshake {
    * built while the client parses what went before.
    */
   writeFrames: (data: string | Uint8Array) => Promise<void>;
+  /** Resolves once what was written has left for the client (at most a high-water mark still queued). */
+  outputDrained: () => Promise<void>;
   /** Changes the frame size limit (once config.yaml's acp.max_frame_mb is known). */
   setMaxFrameBytes(bytes: number): void;
 }
@@ -157,6 +160,10 @@ export async function earlyHandshake(
   return {
     stream: { readable, writable: sdkOutput(write, request?.id, openGate, log) },
     writeFrames: (data) => write(typeof data === "string" ? Buffer.from(data, "utf8") : data, BULK_QUEUE_BYTES),
+    // Past the high-water mark the last write returned false, so "drain" comes.
+    outputDrained: async () => {
+      if (stdout.writableLength > stdout.writableHighWaterMark) await once(stdout, "drain");
+    },
     setMaxFrameBytes: (bytes) => {
       maxFrameBytes = bytes;
     },

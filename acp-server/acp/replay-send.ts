@@ -6,40 +6,17 @@
 // prefix, code, redaction rules, spill files, and no secret value registered since); otherwise
 // the replay is built from the journal and the cache written anew.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { existsSync } from "node:fs";
-import { lastRecordsStart, parseJournal } from "../sessions/journal-parse";
+import { applySettings, initialSettings } from "../sessions/history";
+import { parseWholeJournal } from "../sessions/journal";
+import { lastRecordsStart } from "../sessions/journal-parse";
 import { redactLoadedRecords } from "../sessions/redact-record";
 import type { SessionStore } from "../sessions/session-store";
 import type { JournalRecord } from "../sessions/types";
-import { jsonContainsKnownValue } from "../util/secret-values";
-import { VERSION } from "../version";
-import { ReplayBuilder, replayUpdateJson, type ReplayOptions, type ReplayState } from "./replay";
+import { SNAPSHOT_CODE, SNAPSHOT_MIN_BYTES, type OpenedJournal, type SnapshotState } from "./load-journal";
+import { ReplayBuilder, replayUpdateJson, type ReplayOptions } from "./replay";
 
 /** Frames per write while replaying: the client parses one block while the next is built. */
 const REPLAY_BLOCK = 500;
-/** A journal shorter than this is replayed from its records every time (no file for a short chat). */
-const SNAPSHOT_MIN_BYTES = 64 * 1024;
-/** Journal bytes past the snapshot above which it is built afresh (the next load starts from there). */
-const SNAPSHOT_MAX_TAIL_BYTES = 256 * 1024;
-/**
- * The code that built a snapshot's frames: the app version, and the URL of this module, whose
- * bundled chunk is named by a hash of its contents and of everything it imports (the replay's
- * updates, the redaction rules): any change to them makes earlier snapshots unusable.
- */
-const CODE = `${VERSION} ${import.meta.url}`;
-
-/** What the snapshot stores besides its frames. */
-interface SnapshotState {
-  replay: ReplayState;
-  /** Spill files the cached cards offered or did not (their existence decides `_meta["hermes/fullOutput"]`). */
-  outputs: [string, boolean][];
-}
-
-export interface ReplayJournal {
-  records: JournalRecord[];
-  /** The journal's bytes the records were read from. */
-  data: Buffer;
-}
 
 export interface ReplayTarget {
   client: acp.AgentContext;
@@ -50,35 +27,36 @@ export interface ReplayTarget {
 }
 
 /** Sends a journal's replay to the client, before the session/load answer. */
-export async function sendReplay(target: ReplayTarget, journal: ReplayJournal, options: ReplayOptions = {}): Promise<void> {
+export async function sendReplay(target: ReplayTarget, journal: OpenedJournal, options: ReplayOptions = {}): Promise<void> {
   const { client, sessionId, writeFrames } = target;
   if (!writeFrames) {
     // The connection writes in call order: queue everything, then wait for all of it.
     const notify = (json: string) => client.notify(acp.methods.client.session.update, { sessionId, update: JSON.parse(json) as acp.SessionUpdate });
-    await Promise.all(Array.from(replayUpdateJson(journal.records, options), notify));
+    await Promise.all(Array.from(replayUpdateJson(allRecords(journal), options), notify));
     return;
   }
   const frames = new FrameSender(target, writeFrames);
-  const snapshot = await usableSnapshot(target, journal);
-  if (snapshot) {
-    await frames.sendBytes(snapshot.frames);
-    const tail = parseJournal(journal.data.subarray(snapshot.covered), { file: `the journal of ${sessionId}`, offset: snapshot.covered, takeUnterminated: true }).records;
-    const builder = new ReplayBuilder(options, snapshot.state.replay);
-    for (const record of redactLoadedRecords(tail)) for (const json of builder.push(record)) await frames.send(json);
+  const { cached } = journal;
+  if (cached) {
+    await frames.sendBytes(cached.frames);
+    const builder = new ReplayBuilder(options, cached.state.replay);
+    for (const record of redactLoadedRecords(cached.tail)) for (const json of builder.push(record)) await frames.send(json);
     for (const json of builder.end()) await frames.send(json);
     await frames.end();
     return;
   }
-  const records = redactLoadedRecords(journal.records);
-  const cut = snapshotCut(journal, records);
+  const records = redactLoadedRecords(journal.records ?? []);
+  const cut = snapshotCut(journal.data, records);
   const builder = new ReplayBuilder(options);
   for (let i = 0; i < records.length; i++) {
     if (cut !== undefined && i === cut.index) {
       // The cached part ends here: its cards are out, and what follows needs only the state.
       for (const json of builder.flushBatch()) await frames.send(json);
       const sent = await frames.takeRecorded();
-      const state: SnapshotState = { replay: builder.state(), outputs: [...builder.outputsChecked] };
-      target.store.saveReplaySnapshot(sessionId, CODE, journal.data, cut.offset, state, sent);
+      const settings = initialSettings(journal.meta);
+      for (const record of records.slice(0, i)) applySettings(settings, record);
+      const state: SnapshotState = { replay: builder.state(), outputs: [...builder.outputsChecked], settings };
+      target.store.saveReplaySnapshot(sessionId, SNAPSHOT_CODE, journal.data, cut.offset, state, sent);
     }
     for (const json of builder.push(records[i]!)) await frames.send(json); // i < records.length
   }
@@ -86,33 +64,25 @@ export async function sendReplay(target: ReplayTarget, journal: ReplayJournal, o
   await frames.end();
 }
 
+/** Every record of the journal (a client without the bulk writer: no cache; parsed here if it was not). */
+function allRecords(journal: OpenedJournal): JournalRecord[] {
+  if (journal.records) return journal.records;
+  return parseWholeJournal(`the journal of ${journal.meta.id}`, journal.data).records;
+}
+
 /**
  * Where a snapshot of this journal would end: at its last message the client sees (a prompt or
  * a reply), which sends the cards before it first; the records from there on are replayed each time.
  */
-function snapshotCut(journal: ReplayJournal, records: readonly JournalRecord[]): { index: number; offset: number } | undefined {
-  if (journal.data.length < SNAPSHOT_MIN_BYTES) return undefined;
+function snapshotCut(data: Buffer, records: readonly JournalRecord[]): { index: number; offset: number } | undefined {
+  if (data.length < SNAPSHOT_MIN_BYTES) return undefined;
   for (let index = records.length - 1; index > 0; index--) {
     const record = records[index]!; // 0 < index < records.length
     if (record.t !== "message" || record.message.role === "tool") continue;
-    const offset = lastRecordsStart(journal.data, records.length - index, "journal");
+    const offset = lastRecordsStart(data, records.length - index, "journal");
     return offset !== undefined && offset >= SNAPSHOT_MIN_BYTES / 2 ? { index, offset } : undefined;
   }
   return undefined;
-}
-
-/** The session's snapshot, if it holds exactly what a replay of this journal would send first. */
-async function usableSnapshot(target: ReplayTarget, journal: ReplayJournal): Promise<{ covered: number; state: SnapshotState; frames: Buffer } | undefined> {
-  if (journal.data.length < SNAPSHOT_MIN_BYTES) return undefined;
-  const snapshot = await target.store.readReplaySnapshot(target.sessionId, CODE, journal.data);
-  if (!snapshot || journal.data.length - snapshot.covered > SNAPSHOT_MAX_TAIL_BYTES) return undefined;
-  const state = snapshot.state as SnapshotState | null;
-  if (state === null || typeof state !== "object" || !Array.isArray(state.outputs) || state.replay === null || typeof state.replay !== "object") return undefined;
-  // A spill file that came or went since: the cards would offer it differently.
-  if (state.outputs.some(([file, existed]) => existsSync(file) !== existed)) return undefined;
-  // A secret value registered since the frames were built (a key added to config.yaml) may be in them.
-  if (jsonContainsKnownValue(snapshot.frames)) return undefined;
-  return { covered: snapshot.covered, state, frames: snapshot.frames };
 }
 
 /** The frames' envelope, the same for every update: only the update differs. */

@@ -7,6 +7,7 @@ import path from "node:path";
 import { AgentSession } from "../agent/session";
 import { isUserPrompt } from "../providers/types";
 import { InvalidCursorError } from "../sessions/errors";
+import type { RestoredConversation } from "../agent/session";
 import { restoreSession, type RestoredSession } from "../sessions/history";
 import { SessionRecorder } from "../sessions/recorder";
 import type { JournalRecord, SessionMeta } from "../sessions/types";
@@ -16,11 +17,15 @@ import type { Logger } from "../util/log";
 import { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { FIRST_PROMPT_META, firstPromptOf } from "./first-prompt";
+import { openJournal, restoredFrom, type OpenedJournal } from "./load-journal";
 import { openMcpBridge, sessionMcpSpecs } from "./mcp-session";
 import { sameServers, type McpServerSpec } from "../mcp/server-spec";
 import { invalidParams, unknownSession } from "../util/agent-error";
 
 const PAGE_SIZE = 50;
+
+/** A session as its journal restores it, the conversation possibly deferred (load-journal.ts). */
+type Restored = RestoredSession & { deferred?: () => RestoredConversation };
 
 export class SessionHub {
   private readonly live = new Map<string, AcpSession>();
@@ -76,7 +81,7 @@ export class SessionHub {
     cwd: string,
     given?: acp.McpServer[],
     options: { takeOver?: boolean; additionalDirectories?: readonly string[] } = {},
-  ): Promise<{ session: AcpSession; records: JournalRecord[]; data: Buffer }> {
+  ): Promise<{ session: AcpSession; journal: OpenedJournal }> {
     const root = checkedCwd(cwd);
     const extra = checkedRoots(root, options.additionalDirectories);
     const runtime = await this.options.runtime();
@@ -85,21 +90,22 @@ export class SessionHub {
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     const current = existing !== undefined && runtime.sessions.owns(sessionId);
     if (!current) runtime.sessions.claim(sessionId, options);
-    const stored = await runtime.sessions.read(sessionId);
-    if (!stored) {
+    const journal = await openJournal(runtime.sessions, sessionId);
+    if (!journal) {
       if (!existing) runtime.sessions.closeSession(sessionId); // no such session: no lease either
       throw unknownSession(sessionId);
     }
-    for (const warning of stored.warnings) this.options.log.warn(warning, { sessionId });
+    for (const warning of journal.warnings) this.options.log.warn(warning, { sessionId });
     if (existing && current && sameList(existing.agent.extraRoots, extra)) {
       existing.mcpServers = mcpServers;
       // Other servers than the session has now: the new set replaces the old one.
       if (!sameServers(existing.mcp?.specs ?? [], specs)) await existing.setMcp(await openMcpBridge(runtime, specs, existing.agent.cwd, this.options.log));
-      return { session: existing, records: stored.records, data: stored.data };
+      return { session: existing, journal };
     }
     if (existing) await this.drop(existing);
-    const meta = { ...stored.meta, cwd: root };
-    return { session: await this.open(runtime, meta, stored.records, specs, mcpServers, undefined, extra), records: stored.records, data: stored.data };
+    const meta = { ...journal.meta, cwd: root };
+    const restored = restoredFrom(journal, meta, runtime.sessions, this.options.log);
+    return { session: await this.open(runtime, meta, restored, specs, mcpServers, undefined, extra), journal };
   }
 
   /**
@@ -196,20 +202,21 @@ export class SessionHub {
   }
 
   /**
-   * Builds the live session; `copy` are records to write to a new journal first (forks).
+   * Builds the live session from its records (or the session they restore: load and resume);
+   * `copy` are records to write to a new journal first (forks).
    * `extraRoots`: a restored session's roots from now on (a new one's are in its meta).
    */
   private async open(
     runtime: AgentRuntime,
     meta: SessionMeta,
-    records: JournalRecord[],
+    source: JournalRecord[] | Restored,
     specs: McpServerSpec[],
     mcpServers: acp.McpServer[] = [],
     copy?: JournalRecord[],
     extraRoots: readonly string[] = meta.additionalDirectories ?? [],
   ): Promise<AcpSession> {
-    const restored: RestoredSession = restoreSession(meta, records);
-    const isNew = copy !== undefined || records.length === 0;
+    const restored: Restored = Array.isArray(source) ? restoreSession(meta, source) : source;
+    const isNew = copy !== undefined || (Array.isArray(source) && source.length === 0);
     // Other roots than the journal's last: the frozen prompt names the old ones, so it is built
     // again (one cache miss), and the new list is journaled.
     const rootsChanged = !isNew && !sameList(restored.additionalDirectories, extraRoots);
@@ -227,7 +234,8 @@ export class SessionHub {
     const session = new AcpSession(agent, mcpServers);
     this.live.set(meta.id, session);
     await session.setMcp(await openMcpBridge(runtime, specs, meta.cwd, this.options.log));
-    this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, messages: agent.history.length });
+    // (A deferred history is not counted: that would restore it now.)
+    this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, ...(restored.deferred ? {} : { messages: agent.history.length }) });
     return session;
   }
 }

@@ -24,6 +24,7 @@ export function serveAcp(handshake: Handshake, log: Logger): acp.AgentConnection
       return runtime;
     },
     writeFrames: handshake.writeFrames,
+    outputDrained: handshake.outputDrained,
   });
   return app.connect(handshake.stream);
 }

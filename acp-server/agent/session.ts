@@ -23,11 +23,21 @@ export interface LastCall {
   historyLength: number;
 }
 
-/** What a session brings back from its journal (session/load, resume, fork). */
-export interface RestoredState {
+/** The conversation part of a restored session: the model history and the tool call ids taken. */
+export interface RestoredConversation {
   history: readonly ChatMessage[];
   /** Tool call ids already shown to the client (new ones must not reuse them). */
   toolCallIds: Iterable<string>;
+}
+
+/** What a session brings back from its journal (session/load, resume, fork). */
+export interface RestoredState extends RestoredConversation {
+  /**
+   * The conversation, restored when first needed instead (history and toolCallIds are then
+   * ignored): a load answers before parsing a long journal (acp/replay-send.ts), and the first
+   * read of the history, or a new tool call id, restores it.
+   */
+  deferred?: () => RestoredConversation;
   systemPrompt?: string;
   modelId?: string;
   title?: string;
@@ -73,7 +83,9 @@ export class AgentSession {
 
   private readonly recorder?: SessionRecorder;
   private readonly parent?: AgentSession;
-  private readonly messages: ChatMessage[] = [];
+  private readonly restoredMessages: ChatMessage[] = [];
+  /** The conversation not restored yet (RestoredState.deferred). */
+  private deferred?: () => RestoredConversation;
   private currentMode: SessionMode;
   private model?: string;
   private titleText?: string;
@@ -88,7 +100,7 @@ export class AgentSession {
   private nudgedTurn?: number;
   /** What the user allowed for the rest of this session ("command:<rule key>", "action:<kind>"). */
   private readonly grants = new Set<string>();
-  private readonly toolCallIds = new Set<string>();
+  private readonly takenToolCallIds = new Set<string>();
   /** Tool calls waiting for the user's answer to a permission question (journaled as asked). */
   private readonly openAsks = new Set<string>();
   /** /steer notes waiting for the running turn's next tool boundary; undefined: no turn takes notes now. */
@@ -109,9 +121,9 @@ export class AgentSession {
     this.usage = options.parent?.usage ?? new UsageAccount();
     if (options.parent) for (const grant of options.parent.grants) this.grants.add(grant);
     const restored = options.restored;
+    if (restored?.deferred) this.deferred = restored.deferred;
+    else if (restored) this.adopt(restored);
     if (restored) {
-      this.messages.push(...restored.history);
-      for (const id of restored.toolCallIds) this.toolCallIds.add(id);
       if (restored.systemPrompt !== undefined) this.prompt = Promise.resolve(restored.systemPrompt);
       this.model = restored.modelId;
       this.titleText = restored.title;
@@ -119,6 +131,41 @@ export class AgentSession {
       this.journaledPrompts = restored.prompts ?? 0;
     }
     if (options.systemPrompt !== undefined) this.prompt = Promise.resolve(options.systemPrompt);
+  }
+
+  /** Whether the conversation waits to be restored at its first use (RestoredState.deferred). */
+  get conversationDeferred(): boolean {
+    return this.deferred !== undefined;
+  }
+
+  /** Restores a deferred conversation now (RestoredState.deferred), rather than at its first use. */
+  restoreConversation(): void {
+    this.restoreDeferred();
+  }
+
+  /** The model history, restored first if it was deferred. */
+  private get messages(): ChatMessage[] {
+    if (this.deferred) this.restoreDeferred();
+    return this.restoredMessages;
+  }
+
+  private get toolCallIds(): Set<string> {
+    if (this.deferred) this.restoreDeferred();
+    return this.takenToolCallIds;
+  }
+
+  private restoreDeferred(): void {
+    const restore = this.deferred;
+    if (!restore) return;
+    // Cleared only once it worked: a failure reaches the caller (a prompt fails) rather than leaving an empty history.
+    const conversation = restore();
+    this.deferred = undefined;
+    this.adopt(conversation);
+  }
+
+  private adopt(conversation: RestoredConversation): void {
+    for (const message of conversation.history) this.restoredMessages.push(message);
+    for (const id of conversation.toolCallIds) this.takenToolCallIds.add(id);
   }
 
   /** The workspace's roots in order: the cwd, then the extra roots. */

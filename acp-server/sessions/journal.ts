@@ -212,10 +212,15 @@ export function readJournal(file: string): JournalRead {
  */
 export async function readJournalAsync(file: string): Promise<JournalRead & { data: Buffer }> {
   const data = await readFile(file);
+  return { ...parseWholeJournal(file, data), data };
+}
+
+/** A whole journal's bytes, already read, parsed as readJournal parses the file. */
+export function parseWholeJournal(file: string, data: Buffer): JournalRead {
   const parser = new JournalParser({ file, offset: 0, firstLine: 1, takeUnterminated: true });
   // A chunk at a time: a long session is decoded piece by piece, never as one string.
   for (let position = 0; position < data.length; position += READ_CHUNK) parser.push(data.subarray(position, position + READ_CHUNK));
-  return { ...parser.end(), data };
+  return parser.end();
 }
 
 /**

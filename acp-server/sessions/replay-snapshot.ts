@@ -26,6 +26,8 @@ export interface ReplaySnapshot {
   state: unknown;
   /** The frames, each a line. */
   frames: Buffer;
+  /** The whole file (header and frames), as JSON.stringify wrote it. */
+  file: Buffer;
 }
 
 interface Header {
@@ -68,7 +70,7 @@ export async function readReplaySnapshot(file: string, sessionId: string, code: 
   const frames = data.subarray(end + 1);
   if (frames.length !== frameBytes || (frames.length > 0 && frames[frames.length - 1] !== NEWLINE)) return undefined;
   if (typeof sha256 !== "string" || sha256 !== prefixHash(journal, covered)) return undefined;
-  return { covered, state: header.state, frames };
+  return { covered, state: header.state, frames, file: data };
 }
 
 /**

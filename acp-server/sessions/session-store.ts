@@ -6,7 +6,7 @@ import { readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Logger } from "../util/log";
 import { assertValidSessionId, SessionStoreError } from "./errors";
-import { journalPath, readJournalAsync, SessionJournal, type AppendResult, type JournalRead } from "./journal";
+import { journalPath, parseWholeJournal, SessionJournal, type AppendResult } from "./journal";
 import { catchUpIndex } from "./catch-up";
 import { SessionIndex, resolveReal } from "./session-index";
 import { leasePath, SessionLease, SessionNotOwnedError, type ClaimResult, type LeaseHolder } from "./session-lease";
@@ -106,15 +106,24 @@ export class SessionStore {
 
   /** The session as its journal holds it; undefined if there is no such journal (or no readable meta record). */
   async read(id: string): Promise<StoredSession | undefined> {
-    const file = journalPath(this.dir, id);
-    let read: JournalRead & { data: Buffer };
+    const data = await this.readBytes(id);
+    return data === undefined ? undefined : this.parse(id, data);
+  }
+
+  /** The journal's bytes, read without blocking the event loop; undefined if there is no such journal. */
+  async readBytes(id: string): Promise<Buffer | undefined> {
     try {
-      read = await readJournalAsync(file);
+      return await readFile(journalPath(this.dir, id));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
       throw error;
     }
-    const { records, warnings, data } = read;
+  }
+
+  /** The session in its journal's bytes (`data`, from readBytes); undefined without a readable meta record. */
+  parse(id: string, data: Buffer): StoredSession | undefined {
+    const file = journalPath(this.dir, id);
+    const { records, warnings } = parseWholeJournal(file, data);
     const first = records[0];
     if (first?.t !== "meta") {
       this.log.warn("session journal has no meta record; ignored", { sessionId: id, file, warnings });

@@ -19,15 +19,17 @@ const ID = "long-session";
 const TURNS = 80;
 
 /** One process's session/load of the session: its replay. */
-async function loadIn(home: string, project: string, prompt?: string): Promise<{ replay: acp.SessionUpdate[]; answer?: acp.PromptResponse }> {
+async function loadIn(home: string, project: string, prompt?: string): Promise<{ replay: acp.SessionUpdate[]; used: number; answer?: acp.PromptResponse }> {
   const agent = await startHermes({ env: { HERMES_HOME: home } });
   try {
     await agent.initialize();
     await agent.agent.request(acp.methods.agent.session.load, { sessionId: ID, cwd: project, mcpServers: [] });
     const replay = sessionUpdates(agent, ID).filter((update) => update.sessionUpdate !== "available_commands_update" && update.sessionUpdate !== "usage_update");
+    // The usage meter follows the answer (from a cached replay, once the history is restored).
+    const usage = await until("the usage meter", () => sessionUpdates(agent, ID).find((update) => update.sessionUpdate === "usage_update"));
     const answer = prompt === undefined ? undefined : await agent.prompt(ID, prompt);
     assert.deepEqual(agent.invalidUpdates, []);
-    return { replay: replay.slice(), answer };
+    return { replay: replay.slice(), used: usage.sessionUpdate === "usage_update" ? usage.used : Number.NaN, answer };
   } finally {
     await agent.close();
   }
@@ -52,6 +54,8 @@ test("a long session loads the same from its cached replay, grown or not, and th
   model.enqueue({ text: "Picking up where we left off." });
   const second = await loadIn(home, project, "go on");
   assert.deepEqual(second.replay, first.replay, "the cached replay is what the first load sent");
+  assert.ok(first.used > 0);
+  assert.equal(second.used, first.used, "the usage meter counts the same history");
   assert.equal(second.answer?.stopReason, "end_turn");
   const sent = JSON.stringify(model.requests.at(-1)?.body.messages);
   assert.ok(sent.includes("Turn 0:") && sent.includes(`Done with ${TURNS - 1}:`) && sent.includes("go on"), "the model gets the whole history, then the prompt");

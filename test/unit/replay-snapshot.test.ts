@@ -8,9 +8,12 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, afterEach, test } from "node:test";
+import { openJournal, restoredFrom } from "../../acp-server/acp/load-journal";
 import { replayUpdates } from "../../acp-server/acp/replay";
 import { sendReplay } from "../../acp-server/acp/replay-send";
+import { restoreSession } from "../../acp-server/sessions/history";
 import { SessionStore } from "../../acp-server/sessions/session-store";
+import type { JournalRecord } from "../../acp-server/sessions/types";
 import { clearSecretValues, registerSecretValue } from "../../acp-server/util/secret-values";
 import { conversationTurn, recordingLogger, sessionMeta, tempDirs } from "../support/session-fixtures";
 
@@ -39,12 +42,12 @@ function appendTurn(store: SessionStore, turn: number, open = false): void {
 /** One session/load's replay in a fresh store (as a new process does): the updates, in order, and the file it left. */
 async function load(home: string, options: { turnMayBeRunning?: boolean } = {}): Promise<acp.SessionUpdate[]> {
   const store = new SessionStore({ home, log: recordingLogger() });
-  const stored = await store.read(ID);
-  assert.ok(stored);
+  const journal = await openJournal(store, ID);
+  assert.ok(journal);
   const updates: acp.SessionUpdate[] = [];
   let text = "";
   const client = { notify: async (_method: string, params: { update: acp.SessionUpdate }) => void updates.push(params.update) } as unknown as acp.AgentContext;
-  await sendReplay({ client, sessionId: ID, store, writeFrames: async (data) => void (text += typeof data === "string" ? data : Buffer.from(data).toString("utf8")) }, stored, options);
+  await sendReplay({ client, sessionId: ID, store, writeFrames: async (data) => void (text += typeof data === "string" ? data : Buffer.from(data).toString("utf8")) }, journal, options);
   for (const line of text.split("\n").filter(Boolean)) {
     const frame = JSON.parse(line) as { method: string; params: { sessionId: string; update: acp.SessionUpdate } };
     assert.equal(frame.method, "session/update");
@@ -166,3 +169,37 @@ function editSnapshotHeader(home: string, edit: (header: Record<string, unknown>
   const end = data.indexOf("\n");
   writeFileSync(snapshotFile(home), `${JSON.stringify(edit(JSON.parse(data.slice(0, end)) as Record<string, unknown>))}${data.slice(end)}`);
 }
+
+test("a session restored from the cached replay (settings from the cache, history deferred) equals one restored from the journal", async () => {
+  const { home, store, nextTurn } = makeSession(60);
+  const settingsUpdates = (at: number, title: string): JournalRecord[] => [
+    { t: "update", at, title, titleSource: "user", mode: "plan", modelId: "openai/other", toolToggles: { web: false }, systemPrompt: `prompt ${title}`, tokens: at },
+    { t: "update", at, permission: { call: { id: `ask-${at}`, requestId: `ask-${at}`, name: "terminal", title: "$ ls", kind: "execute", locations: [], rawInput: { command: "ls" } }, title: "$ ls", action: "command", content: [] } },
+  ];
+  for (const record of settingsUpdates(5_000, "early")) store.append(ID, record);
+  appendTurn(store, nextTurn);
+  await load(home); // caches up to the last answer
+  for (const record of settingsUpdates(6_000, "late")) store.append(ID, record);
+  appendTurn(store, nextTurn + 1);
+  store.closeSession(ID);
+
+  const fresh = new SessionStore({ home, log: recordingLogger() });
+  const journal = await openJournal(fresh, ID);
+  assert.ok(journal?.cached, "opened from the cache");
+  const stored = await fresh.read(ID);
+  assert.ok(stored);
+  const expected = restoreSession(stored.meta, stored.records);
+  const { deferred, history, toolCallIds, ...settings } = restoredFrom(journal, journal.meta, fresh, recordingLogger());
+  assert.deepEqual(history, [], "nothing parsed before it is needed");
+  assert.ok(deferred);
+  const { history: expectedHistory, toolCallIds: expectedIds, ...expectedSettings } = expected;
+  assert.deepEqual(settings, expectedSettings);
+  assert.equal(settings.title, "late");
+  assert.equal(settings.contextTokens, 6_000);
+  const conversation = deferred();
+  assert.deepEqual(conversation.history, expectedHistory);
+  assert.deepEqual([...conversation.toolCallIds], expectedIds);
+  assert.equal(toolCallIds.length, 0);
+  assert.ok(expectedIds.includes("ask-6000"), "a question's card takes its id");
+  await fresh.close();
+});
