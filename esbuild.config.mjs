@@ -103,6 +103,21 @@ const serverAppBuild = build({
   },
 });
 
+// The yaml package on its own, CommonJS, beside the chunks: util/yaml.ts require()s it the first time
+// YAML is read or written, so starts that read none (config.yaml cached, bundled skills) never compile it.
+const yamlBuild = build({
+  entryPoints: { "chunks/yaml": fileURLToPath(new URL("./node_modules/yaml/dist/index.js", import.meta.url)) },
+  outdir,
+  outExtension: { ".js": ".cjs" },
+  bundle: true,
+  platform: "node",
+  format: "cjs",
+  target: "node20",
+  minify: true,
+  legalComments: "none",
+  logLevel: "warning",
+});
+
 const extensionBuild = build({
   entryPoints: { extension: "extension/extension.ts" },
   outdir,
@@ -141,7 +156,7 @@ const webviewBuild = build({
   loader: { ".ttf": "file", ".woff2": "file" },
 });
 
-await Promise.all([serverEntryBuild, serverAppBuild, extensionBuild, webviewBuild]);
+await Promise.all([serverEntryBuild, serverAppBuild, yamlBuild, extensionBuild, webviewBuild]);
 
 // dist/hermes.js is CommonJS inside a "type": "module" package; the chunks are .mjs either way.
 writeFileSync(path.join(outdir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);

@@ -1,7 +1,7 @@
 // `hermes config get KEY | set KEY VALUE | path`: dotted keys into config.yaml. `set` edits the
 // file in place (comments kept) and is refused when the result would not pass the schema, so a
 // typo never leaves a config Hermes ignores.
-import { parse as parseYaml } from "yaml";
+import { yaml } from "../util/yaml";
 import { editConfigFile } from "../config/config-edit";
 import { describeIssues, loadConfig } from "../config/load";
 import { ConfigSchema } from "../config/schema";
@@ -40,7 +40,7 @@ export async function runConfig(args: string[]): Promise<number> {
         let problem: string | undefined;
         const failed = editConfigFile(loaded.configPath, (document) => {
           document.setIn(path, value);
-          const check = ConfigSchema.safeParse(parseYaml(document.toString()) ?? {});
+          const check = ConfigSchema.safeParse(yaml().parse(document.toString()) ?? {});
           if (!check.success) {
             problem = describeIssues(loaded.configPath, check.error.issues).join("\n");
             return problem;
@@ -73,7 +73,7 @@ function lookup(value: unknown, path: string[]): unknown {
 /** YAML scalars as YAML reads them: numbers, booleans, null, [lists]; anything else is a string. */
 function parseValue(text: string): unknown {
   try {
-    return parseYaml(text);
+    return yaml().parse(text);
   } catch {
     return text;
   }

@@ -4,7 +4,8 @@
 // --base-url) for scripts. Nothing is written unless the key is accepted and the test call
 // answers (--no-test skips the call; a key the endpoint rejects is never stored).
 // Exit codes: 0 saved, 1 the key or the test call failed, 2 usage, 130 interrupted.
-import { isMap, type Document } from "yaml";
+import type { Document } from "yaml";
+import { yaml } from "../util/yaml";
 import { editConfigFile } from "../config/config-edit";
 import { setEnvVariable } from "../config/env-file";
 import { loadConfig, type LoadedConfig } from "../config/load";
@@ -212,7 +213,7 @@ function save(loaded: LoadedConfig, choice: Choice): number {
 /** model.provider / name / base_url as chosen; a stale model.api_key would win over the new key, so it goes. */
 function setModel(document: Document, choice: Choice): string | undefined {
   const model = document.get("model");
-  if (model !== undefined && model !== null && !isMap(model)) return "model is not a mapping";
+  if (model !== undefined && model !== null && !yaml().isMap(model)) return "model is not a mapping";
   document.setIn(["model", "provider"], choice.provider);
   document.setIn(["model", "name"], choice.name);
   if (choice.baseUrl) document.setIn(["model", "base_url"], choice.baseUrl);

@@ -4,9 +4,10 @@
 // overwritten: the edit returns why instead.
 import fs from "node:fs";
 import path from "node:path";
-import { type Document, isMap, parseDocument } from "yaml";
+import type { Document } from "yaml";
 import { writeFileAtomicSync } from "../util/atomic-write";
 import { withFileLock } from "../util/file-lock";
+import { yaml } from "../util/yaml";
 
 /** Runs `edit` on the parsed document and writes it back; returns why not, or undefined when written. */
 export function editConfigFile(configPath: string, edit: (document: Document) => string | undefined): string | undefined {
@@ -29,6 +30,7 @@ export function editConfigFile(configPath: string, edit: (document: Document) =>
       } catch (error) {
         if ((error as NodeJS.ErrnoException).code !== "ENOENT") return `${configPath} cannot be read (${describe(error)})`;
       }
+      const { isMap, parseDocument } = yaml();
       const document = parseDocument(text);
       if (document.errors.length > 0) return `${configPath} is not valid YAML (${document.errors[0]?.message.split("\n")[0] ?? ""})`;
       if (document.contents !== null && !isMap(document.contents)) return `${configPath} does not hold a mapping at the top level`;
@@ -44,6 +46,7 @@ export function editConfigFile(configPath: string, edit: (document: Document) =>
 
 /** Sets `path` (e.g. ["model", "name"]) to `value`, creating the mappings on the way. */
 export function setConfigValue(configPath: string, keyPath: string[], value: unknown): string | undefined {
+  const { isMap } = yaml();
   return editConfigFile(configPath, (document) => {
     for (let depth = 1; depth < keyPath.length; depth++) {
       const parent = document.getIn(keyPath.slice(0, depth));

@@ -2,10 +2,10 @@
 // server: the error is kept (naming the file, the key and the problem) and reported
 // by `hermes acp --check` and by the first prompt, while defaults are used meanwhile.
 // `hermes acp` reads it through config-cache.ts, which skips this parse when config.yaml is unchanged.
-import { parse as parseYaml } from "yaml";
 import { describeIssues } from "./config-issues";
 import { readConfigSources, type ConfigSources } from "./config-sources";
 import { ConfigSchema, type HermesConfig } from "./schema";
+import { yaml } from "../util/yaml";
 
 export { describeIssues } from "./config-issues";
 
@@ -33,7 +33,7 @@ export function parseConfigSources(sources: ConfigSources): LoadedConfig {
   const configFound = text !== undefined;
   if (text !== undefined) {
     try {
-      raw = parseYaml(text) ?? {};
+      raw = yaml().parse(text) ?? {};
     } catch (error) {
       // The whole message: after the first line the yaml package shows the offending lines with a caret.
       errors.push(`${configPath}: invalid YAML: ${(error as Error).message.trimEnd()}`);

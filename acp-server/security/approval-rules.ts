@@ -2,10 +2,10 @@
 // approvals.rules in config.yaml, so they hold in every later session and editor. Commands
 // are matched by rule key (from the screener), edits by path glob.
 import path from "node:path";
-import { isMap, isSeq } from "yaml";
 import { editConfigFile } from "../config/config-edit";
 import type { ApprovalRule } from "../config/schema";
 import type { Logger } from "../util/log";
+import { yaml } from "../util/yaml";
 
 export type SavedDecision = "allow" | "reject";
 
@@ -68,6 +68,7 @@ export class ApprovalRules {
  * A config that cannot be read or parsed is never overwritten. Returns why it was not saved.
  */
 export function saveRule(configPath: string, rule: ApprovalRule): string | undefined {
+  const { isMap, isSeq } = yaml();
   return editConfigFile(configPath, (document) => {
     const approvals = document.get("approvals");
     if (approvals !== undefined && approvals !== null && !isMap(approvals)) return `approvals in ${configPath} is not a mapping`;

@@ -2,7 +2,8 @@
 // follows the Agent Skills convention (name, description) plus Hermes's optional fields
 // (version, tags, platforms, requires). Unknown keys (license, metadata, allowed-tools,
 // provenance...) are kept as they are: rewriting a skill never drops what others put there.
-import { isMap, parseDocument, YAMLParseError } from "yaml";
+import type { YAMLParseError } from "yaml";
+import { yaml } from "../util/yaml";
 import { z } from "zod";
 import { AgentError } from "../util/agent-error";
 
@@ -100,6 +101,7 @@ function parseYamlMapping(text: string): Record<string, unknown> {
   // edited skill included, is parsed here.
   const known = preparsed(text);
   if (known) return known;
+  const { isMap, parseDocument } = yaml();
   const document = parseDocument(text, { prettyErrors: false });
   const error = document.errors[0];
   if (error) throw new SkillFormatError(`invalid YAML in the frontmatter: ${firstLine(error)}`);
@@ -129,6 +131,7 @@ export interface Provenance {
  */
 export function stampSkillFile(text: string, provenance: Provenance, previousVersion?: string, name?: string): string {
   const { frontmatterText, body } = splitSkillFile(text);
+  const { isMap, parseDocument } = yaml();
   const document = parseDocument(frontmatterText);
   if (name && !document.has("name")) {
     document.set("name", name);
