@@ -13,7 +13,7 @@ import {
   ToolCallAccumulator,
 } from "./chat-completions-messages";
 import { openAiCacheControl, type CacheOptions } from "./cache-breakpoints";
-import { requestJson } from "./request-json";
+import { requestJsonBytes } from "./request-json";
 import { generatedCallId, loadOpenAIClient, type OpenAIModule } from "./openai-client";
 import { SdkProvider, type SdkProviderBase } from "./sdk-provider";
 import type { StreamGuard } from "./stream-guard";
@@ -39,10 +39,10 @@ export class ChatCompletionsProvider extends SdkProvider<OpenAIModule, OpenAI> {
   }
 
   protected async *events(client: OpenAI, request: ModelRequest, guard: StreamGuard): AsyncGenerator<ModelEvent> {
-    // The body goes as JSON made from parts serialized once (request-json.ts): what
+    // The body goes as UTF-8 JSON made from parts encoded once (request-json.ts): the bytes
     // chat.completions.create would send, without re-encoding the history and tool schemas on
-    // every call. A string body with its content-type is sent by the SDK as is.
-    const body = requestJson(this.requestBody(request), { messages: "items", tools: "whole" });
+    // every call. The SDK sends bytes given with their content-type as they are.
+    const body = requestJsonBytes(this.requestBody(request), { messages: "items", tools: "whole" });
     const stream = await guard.race(
       client.post<Stream<ChatCompletionChunk>>("/chat/completions", { body, headers: { "content-type": "application/json" }, stream: true, signal: guard.signal }),
     );
