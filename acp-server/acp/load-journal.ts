@@ -19,8 +19,6 @@ import { existsSync } from "node:fs";
 
 /** A journal shorter than this is replayed from its records every time (no file for a short chat). */
 export const SNAPSHOT_MIN_BYTES = 64 * 1024;
-/** Journal bytes past the snapshot above which it is built afresh (the next load starts from there). */
-const SNAPSHOT_MAX_TAIL_BYTES = 256 * 1024;
 /**
  * The code that built a snapshot: the app version, and the URL of this module, whose bundled
  * chunk is named by a hash of its contents and of everything it imports (the replay's updates,
@@ -101,7 +99,7 @@ function cachedSettings(cached: NonNullable<OpenedJournal["cached"]>): RestoredS
 async function usableSnapshot(store: SessionStore, sessionId: string, data: Buffer): Promise<{ covered: number; state: SnapshotState; frames: Buffer } | undefined> {
   if (data.length < SNAPSHOT_MIN_BYTES) return undefined;
   const snapshot = await store.readReplaySnapshot(sessionId, SNAPSHOT_CODE, data);
-  if (!snapshot || data.length - snapshot.covered > SNAPSHOT_MAX_TAIL_BYTES) return undefined;
+  if (!snapshot) return undefined;
   const state = snapshotStateSchema().safeParse(snapshot.state);
   if (!state.success) return undefined;
   // A spill file that came or went since: the cards would offer it differently.

@@ -37,26 +37,22 @@ export async function sendReplay(target: ReplayTarget, journal: OpenedJournal, o
   }
   const frames = new FrameSender(target, writeFrames);
   const { cached } = journal;
-  if (cached) {
-    await frames.sendBytes(cached.frames);
-    const builder = new ReplayBuilder(options, cached.state.replay);
-    for (const record of redactLoadedRecords(cached.tail)) for (const json of builder.push(record)) await frames.send(json);
-    for (const json of builder.end()) await frames.send(json);
-    await frames.end();
-    return;
-  }
-  const records = redactLoadedRecords(journal.records ?? []);
-  const cut = snapshotCut(journal.data, records);
-  const builder = new ReplayBuilder(options);
+  // From the cached frames on, or from the start: the records after them, as the client saw them.
+  if (cached) await frames.sendBytes(cached.frames);
+  const records = redactLoadedRecords(cached ? cached.tail : (journal.records ?? []));
+  const covered = cached?.covered ?? 0;
+  const cut = snapshotCut(journal.data, records, covered);
+  const builder = new ReplayBuilder(options, cached?.state.replay);
   for (let i = 0; i < records.length; i++) {
     if (cut !== undefined && i === cut.index) {
-      // The cached part ends here: its cards are out, and what follows needs only the state.
+      // The next cache ends here: its cards are out, and what follows needs only the state.
       for (const json of builder.flushBatch()) await frames.send(json);
       const sent = await frames.takeRecorded();
-      const settings = initialSettings(journal.meta);
+      const settings = cached ? structuredClone(cached.state.settings) : initialSettings(journal.meta);
       for (const record of records.slice(0, i)) applySettings(settings, record);
-      const state: SnapshotState = { replay: builder.state(), outputs: [...builder.outputsChecked], settings };
-      target.store.saveReplaySnapshot(sessionId, SNAPSHOT_CODE, journal.data, cut.offset, state, sent);
+      const outputs = new Map([...(cached?.state.outputs ?? []), ...builder.outputsChecked]);
+      const state: SnapshotState = { replay: builder.state(), outputs: [...outputs], settings };
+      target.store.saveReplaySnapshot(sessionId, SNAPSHOT_CODE, journal.data, cut.offset, state, cached ? [cached.frames, sent] : [sent]);
     }
     for (const json of builder.push(records[i]!)) await frames.send(json); // i < records.length
   }
@@ -72,15 +68,17 @@ function allRecords(journal: OpenedJournal): JournalRecord[] {
 
 /**
  * Where a snapshot of this journal would end: at its last message the client sees (a prompt or
- * a reply), which sends the cards before it first; the records from there on are replayed each time.
+ * a reply), which sends the cards before it first; the records from there on are replayed each
+ * time. `records` are the journal's from byte `covered` on (what a snapshot already covers is
+ * not parsed); a new snapshot is worth writing once it would cover SNAPSHOT_MIN_BYTES more.
  */
-function snapshotCut(data: Buffer, records: readonly JournalRecord[]): { index: number; offset: number } | undefined {
-  if (data.length < SNAPSHOT_MIN_BYTES) return undefined;
+function snapshotCut(data: Buffer, records: readonly JournalRecord[], covered: number): { index: number; offset: number } | undefined {
+  if (data.length - covered < SNAPSHOT_MIN_BYTES) return undefined;
   for (let index = records.length - 1; index > 0; index--) {
     const record = records[index]!; // 0 < index < records.length
     if (record.t !== "message" || record.message.role === "tool") continue;
     const offset = lastRecordsStart(data, records.length - index, "journal");
-    return offset !== undefined && offset >= SNAPSHOT_MIN_BYTES / 2 ? { index, offset } : undefined;
+    return offset !== undefined && offset - covered >= SNAPSHOT_MIN_BYTES / 2 ? { index, offset } : undefined;
   }
   return undefined;
 }
@@ -121,7 +119,7 @@ class FrameSender {
     if (++this.frames === REPLAY_BLOCK) await this.flush();
   }
 
-  /** Cached frames (whole lines, this session's envelope): the first through the SDK, the rest as they are. */
+  /** Cached frames (whole lines, this session's envelope): the first through the SDK, the rest as they are; not recorded. */
   async sendBytes(data: Buffer): Promise<void> {
     if (data.length === 0) return;
     const end = data.indexOf(0x0a);

@@ -79,8 +79,8 @@ export async function readReplaySnapshot(file: string, sessionId: string, code: 
  * only. Synchronously (a few milliseconds, into the page cache): an exit cannot cut it halfway and
  * leave the temporary file behind.
  */
-export function writeReplaySnapshot(file: string, sessionId: string, code: string, journal: Buffer, covered: number, state: unknown, frames: string): void {
-  const body = Buffer.from(frames, "utf8");
+export function writeReplaySnapshot(file: string, sessionId: string, code: string, journal: Buffer, covered: number, state: unknown, frames: (string | Buffer)[]): void {
+  const body = Buffer.concat(frames.map((part) => (typeof part === "string" ? Buffer.from(part, "utf8") : part)));
   const header: Header = { format: FORMAT, code, redaction: REDACTION_VERSION, sessionId, covered, sha256: prefixHash(journal, covered), frameBytes: body.length, state };
   mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
   const temp = `${file}.${process.pid}.tmp`;

@@ -147,7 +147,7 @@ export class SessionStore {
    * request is answered (hashing and writing them is not what the client waits for). close()
    * waits for it; a failure only costs the next load its shortcut.
    */
-  saveReplaySnapshot(id: string, code: string, journal: Buffer, covered: number, state: unknown, frames: string): void {
+  saveReplaySnapshot(id: string, code: string, journal: Buffer, covered: number, state: unknown, frames: (string | Buffer)[]): void {
     const file = this.replaySnapshotFile(id);
     const write = new Promise<void>((resolve) =>
       setImmediate(() =>

@@ -203,3 +203,22 @@ test("a session restored from the cached replay (settings from the cache, histor
   assert.ok(expectedIds.includes("ask-6000"), "a question's card takes its id");
   await fresh.close();
 });
+
+test("a journal grown well past its cache: the next load caches anew from the cached frames on, and the one after uses that", async () => {
+  const { home, store, nextTurn } = makeSession(60);
+  await load(home);
+  const coveredBefore = snapshotHeader(home).covered as number;
+  markSnapshot(home, "Reading 2.", "Readinq 2."); // carried into the next cache if that is built from this one
+  for (let turn = nextTurn; turn < nextTurn + 60; turn++) appendTurn(store, turn);
+  const expected = JSON.parse(JSON.stringify(await fromJournal(home)).replaceAll("Reading 2.", "Readinq 2.")) as acp.SessionUpdate[];
+  assert.deepEqual(await load(home), expected);
+  assert.ok((snapshotHeader(home).covered as number) > coveredBefore + 64 * 1024, "cached anew, further on");
+  markSnapshot(home, `Reading ${nextTurn + 5}.`, `Readinq ${nextTurn + 5}.`);
+  const again = JSON.parse(JSON.stringify(expected).replaceAll(`Reading ${nextTurn + 5}.`, `Readinq ${nextTurn + 5}.`)) as acp.SessionUpdate[];
+  assert.deepEqual(await load(home), again);
+});
+
+function snapshotHeader(home: string): Record<string, unknown> {
+  const data = readFileSync(snapshotFile(home), "utf8");
+  return JSON.parse(data.slice(0, data.indexOf("\n"))) as Record<string, unknown>;
+}
