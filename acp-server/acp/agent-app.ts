@@ -93,50 +93,45 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     }
     const title = session.agent.title;
     if (title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title }, log);
-    // A reopened session's usage meter shows at once, not after the next model call.
-    if (journal && session.agent.conversationDeferred) {
-      // Opened from a cached replay, answered before the model history was parsed: it is restored
-      // (and the usage meter, which may count it, sent) once the replay has left. Not before: the
-      // thread writes the queued frames out only while it is free, and the client waits for them.
-      setImmediate(() => {
-        void (options.outputDrained?.() ?? Promise.resolve())
-          .catch(() => undefined)
-          .then(() => {
-            session.agent.restoreConversation();
-            const usage = reopenedUsage(current, session, journal);
-            if (usage) notifyAfterResponse(client, session.id, usage, log);
-          })
-          .catch((error: unknown) => log.warn("restoring the session's history failed (the next prompt tries again)", { sessionId: session.id, error }));
-      });
-    } else if (journal) {
-      // A reopened session's usage meter shows at once, not after the next model call.
-      const usage = reopenedUsage(current, session, journal);
-      if (usage) notifyAfterResponse(client, session.id, usage, log);
-    }
     // Get the first prompt's work out of its way: the frozen system prompt (git status) and the
     // provider SDK. Not before the response: stdout writes leave in one setImmediate after they
     // are made (stdout-writer.ts), so the second turn of the loop starts after the answer went out.
-    setImmediate(() =>
-      setImmediate(() => {
-        // Finishes a restore a crash interrupted and prunes old checkpoints, in the background: after
-        // the answer, because opening the store spawns git, and a spawn blocks the thread while it forks.
-        current.checkpoints.startSession(session.agent.cwd);
-        // The prompt names the tools: they load here, after the answer, if the warm-up has not loaded them.
-        Promise.all([promptModule(), current.loadTools()])
-          .then(([{ prepareSystemPrompt }]) => prepareSystemPrompt(session.agent))
-          .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
-        current.warmUp(session.agent.modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
-        // A new session's first prompt searches the session index for related work (session-hint.ts).
-        // It opens a little later, not after initialize nor at once: opening it catches up with every
-        // journal changed since it was last open, which would share the thread with a session/load
-        // that follows at once (an editor restoring its chat) and never needs the index.
-        if (!journal && session.agent.history.length === 0 && current.loaded.config.learning.session_hint) {
-          setTimeout(() => {
-            current.sessions.recent(1).catch((error: unknown) => log.warn("opening the session index failed", { error }));
-          }, INDEX_WARM_UP_DELAY_MS).unref();
+    // After a load, not before the replay has left either: the thread writes the queued frames out
+    // only while it is free, and the client waits for them.
+    const answered = new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
+    const drained = options.outputDrained;
+    const sent = journal && drained ? answered.then(() => drained()).catch(() => undefined) : answered;
+    void sent.then(() => {
+      if (journal) {
+        // A load from a cached replay answered before restoring the model history: restored now
+        // (else the first prompt does it); the usage meter may count it.
+        try {
+          session.agent.restoreConversation();
+        } catch (error) {
+          log.warn("restoring the session's history failed (the next prompt tries again)", { sessionId: session.id, error });
         }
-      }),
-    );
+        // A reopened session's usage meter shows at once, not after the next model call.
+        const usage = session.agent.conversationDeferred ? undefined : reopenedUsage(current, session, journal);
+        if (usage) notifyAfterResponse(client, session.id, usage, log);
+      }
+      // Finishes a restore a crash interrupted and prunes old checkpoints, in the background: after
+      // the answer, because opening the store spawns git, and a spawn blocks the thread while it forks.
+      current.checkpoints.startSession(session.agent.cwd);
+      // The prompt names the tools: they load here, after the answer, if the warm-up has not loaded them.
+      Promise.all([promptModule(), current.loadTools()])
+        .then(([{ prepareSystemPrompt }]) => prepareSystemPrompt(session.agent))
+        .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
+      current.warmUp(session.agent.modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
+      // A new session's first prompt searches the session index for related work (session-hint.ts).
+      // It opens a little later, not after initialize nor at once: opening it catches up with every
+      // journal changed since it was last open, which would share the thread with a session/load
+      // that follows at once (an editor restoring its chat) and never needs the index.
+      if (!journal && session.agent.history.length === 0 && current.loaded.config.learning.session_hint) {
+        setTimeout(() => {
+          current.sessions.recent(1).catch((error: unknown) => log.warn("opening the session index failed", { error }));
+        }, INDEX_WARM_UP_DELAY_MS).unref();
+      }
+    }).catch((error: unknown) => log.warn("the work after opening a session failed", { sessionId: session.id, error }));
     return { modes: modeState(session.agent), configOptions };
   };
 
@@ -186,7 +181,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       // here, or in the live process that owns the session (this one only follows it).
       const turnMayBeRunning = session.busy || !sessions.owns(session.id);
       // The whole history goes out, in order, before the answer.
-      await sendReplay({ client, sessionId: session.id, writeFrames: options.writeFrames, store: sessions }, journal, { turnMayBeRunning });
+      await sendReplay({ client, sessionId: session.id, writeFrames: options.writeFrames, outputDrained: options.outputDrained, store: sessions }, journal, { turnMayBeRunning });
       return opened(session, client, journal);
     }))
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => opening.run(async () => {

@@ -23,6 +23,8 @@ export interface ReplayTarget {
   sessionId: string;
   /** Writes ready-made frames after what the SDK already handed over; without it, the SDK sends each update. */
   writeFrames?: (data: string | Uint8Array) => Promise<void>;
+  /** Resolves once what was written has left for the client: the cache is written after that. */
+  outputDrained?: () => Promise<void>;
   store: SessionStore;
 }
 
@@ -52,7 +54,9 @@ export async function sendReplay(target: ReplayTarget, journal: OpenedJournal, o
       for (const record of records.slice(0, i)) applySettings(settings, record);
       const outputs = new Map([...(cached?.state.outputs ?? []), ...builder.outputsChecked]);
       const state: SnapshotState = { replay: builder.state(), outputs: [...outputs], settings };
-      target.store.saveReplaySnapshot(sessionId, SNAPSHOT_CODE, journal.data, cut.offset, state, cached ? [cached.frames, sent] : [sent]);
+      // Once the replay and the answer are out: hashing and writing it is not what the client waits for.
+      const when = nextTurn().then(() => nextTurn()).then(() => target.outputDrained?.());
+      target.store.saveReplaySnapshot(sessionId, SNAPSHOT_CODE, journal.data, cut.offset, state, cached ? [cached.frames, sent] : [sent], when);
     }
     for (const json of builder.push(records[i]!)) await frames.send(json); // i < records.length
   }

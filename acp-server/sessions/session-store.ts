@@ -143,25 +143,17 @@ export class SessionStore {
   }
 
   /**
-   * Caches the frames of a replay of the journal's first `covered` bytes, after the current
-   * request is answered (hashing and writing them is not what the client waits for). close()
-   * waits for it; a failure only costs the next load its shortcut.
+   * Caches the frames of a replay of the journal's first `covered` bytes once `when` resolves
+   * (after the current request is answered). close() waits for it; a failure only costs the next
+   * load its shortcut.
    */
-  saveReplaySnapshot(id: string, code: string, journal: Buffer, covered: number, state: unknown, frames: (string | Buffer)[]): void {
+  saveReplaySnapshot(id: string, code: string, journal: Buffer, covered: number, state: unknown, frames: (string | Buffer)[], when: Promise<unknown>): void {
     const file = this.replaySnapshotFile(id);
-    const write = new Promise<void>((resolve) =>
-      setImmediate(() =>
-        setImmediate(() => {
-          try {
-            writeReplaySnapshot(file, id, code, journal, covered, state, frames);
-          } catch (error) {
-            this.log.warn("could not cache the session's replay", { sessionId: id, error });
-          }
-          this.snapshotWrites.delete(write);
-          resolve();
-        }),
-      ),
-    );
+    const write: Promise<void> = when
+      .catch(() => undefined)
+      .then(() => writeReplaySnapshot(file, id, code, journal, covered, state, frames))
+      .catch((error: unknown) => this.log.warn("could not cache the session's replay", { sessionId: id, error }))
+      .finally(() => this.snapshotWrites.delete(write));
     this.snapshotWrites.add(write);
   }
 
