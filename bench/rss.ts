@@ -4,11 +4,19 @@
 // then over a long session: BENCH_TURNS (200) more turns, each a read_file call and an answer.
 // Targets: <= 80 MB after initialize; <= 120 MB after 200 turns, flat after turn 100 (growth
 // from turn 100 to 200 within what the session's own history adds). VmHWM is the peak RSS so far.
+// BENCH_HISTORY=N starts the agent with N earlier sessions of 100 messages on disk, indexed in
+// state.db (a user's history: the session index the first-prompt hint opens holds all of it).
+// BENCH_IDLE_S=N then leaves the agent idle N seconds and samples again (the index is closed
+// after a minute without queries: sessions/session-store.ts).
 //   node --import tsx bench/rss.ts       (Linux only)
 import { spawn } from "node:child_process";
-import { rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { SessionStore } from "../acp-server/sessions/session-store";
+import type { JournalRecord } from "../acp-server/sessions/types";
+import { recordingLogger, sessionMeta } from "../test/support/session-fixtures";
 import { startScriptedModel } from "../test/support/scripted-model";
+import { Corpus } from "./session-corpus";
 import { benchEnv, type BenchRow, ensureBuilt, fmt, intFromEnv, INITIALIZE_PARAMS, LineClient, makeHome, makeTempDir, modelConfig, readCpuMs, readRss, reportRows, sleep } from "./lib";
 
 const TARGET_MB = 80;
@@ -27,6 +35,24 @@ async function bareNodeRss(): Promise<number> {
   }
 }
 
+/** `sessions` earlier sessions of 100 messages in `home`, their index saved to state.db. */
+async function writeHistory(home: string, cwd: string, sessions: number): Promise<void> {
+  const dir = path.join(home, "sessions");
+  mkdirSync(dir, { recursive: true });
+  const corpus = new Corpus(11);
+  const start = Date.now() - sessions * 3_600_000;
+  for (let s = 0; s < sessions; s++) {
+    const id = `history-${String(s).padStart(5, "0")}`;
+    const createdAt = start + s * 3_600_000;
+    const records: JournalRecord[] = [{ t: "meta", v: 1, at: createdAt, session: sessionMeta(id, s % 2 === 0 ? cwd : `/work/other-${s % 7}`, createdAt) }];
+    for (let seq = 0; seq < 100; seq++) records.push(corpus.message(seq, createdAt + 1_000 * (seq + 1)));
+    writeFileSync(path.join(dir, `${id}.jsonl`), records.map((record) => `${JSON.stringify(record)}\n`).join(""));
+  }
+  const store = new SessionStore({ home, log: recordingLogger() });
+  await store.list({ limit: 1 });
+  await store.close();
+}
+
 async function main(): Promise<void> {
   if (process.platform !== "linux") throw new Error("bench/rss.ts reads /proc/<pid>/status: Linux only");
   ensureBuilt();
@@ -34,6 +60,11 @@ async function main(): Promise<void> {
   const project = makeTempDir("hermes-bench-project-");
   writeFileSync(path.join(project, "notes.txt"), "alpha\nbeta\ngamma\n");
   const { home, cleanup } = makeHome(modelConfig(model.url));
+  const history = intFromEnv("BENCH_HISTORY", 0);
+  if (history > 0) {
+    await writeHistory(home, project, history);
+    process.stdout.write(`rss: history of ${history} sessions (${history * 100} messages), state.db ${fmt(statSync(path.join(home, "state.db")).size / 1e6)} MB\n`);
+  }
   const client = new LineClient(benchEnv({ HERMES_HOME: home }), project);
   const out = (line: string) => process.stdout.write(`${line}\n`);
   try {
@@ -75,6 +106,12 @@ async function main(): Promise<void> {
     out(`rss: over ${turns} more turns: ${samples.map((sample) => `${sample.turn}: ${fmt(sample.rssMb)}`).join(", ")} MB; 0.5 s idle after ${fmt(longSettled.rssMb)} MB, peak ${fmt(longSettled.peakMb)} MB`);
     out(`rss: agent CPU over the ${turns} turns ${fmt(cpuMs, 0)} ms (${fmt(cpuMs / turns, 2)} ms per turn)`);
     out(`rss: after ${turns} turns ${fmt(at(turns))} MB (target <= ${LONG_TARGET_MB} MB); turn ${Math.floor(turns / 2)} → ${turns}: ${growth >= 0 ? "+" : ""}${fmt(growth)} MB (target: flat, <= ${FLAT_MB} MB)`);
+
+    const idleSeconds = intFromEnv("BENCH_IDLE_S", 0);
+    if (idleSeconds > 0) {
+      await sleep(idleSeconds * 1000);
+      out(`rss: after ${idleSeconds} s idle ${fmt(readRss(client.pid).rssMb)} MB`);
+    }
 
     const bare = await bareNodeRss();
     out(`rss: hermes acp after initialize ${fmt(afterInit.rssMb)} MB (after 0.5 s idle ${fmt(settled.rssMb)} MB) (target <= ${TARGET_MB} MB); idle bare node ${fmt(bare)} MB`);

@@ -4,6 +4,7 @@
 // after it changes. Constructing a store does no I/O, so it costs nothing at startup.
 import { readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { collectSoon } from "../util/heap-upkeep";
 import type { Logger } from "../util/log";
 import { assertValidSessionId, SessionStoreError } from "./errors";
 import { journalPath, parseWholeJournal, SessionJournal, type AppendResult } from "./journal";
@@ -34,6 +35,14 @@ const PERSIST_COST_FACTOR = 100;
 const FEED_DELAY_MS = 250;
 /** ...unless this many are waiting: the wait never holds more than a bounded queue. */
 const FEED_MAX_PENDING = 500;
+/**
+ * The loaded index is closed after this long without a query (saved first if it changed) and
+ * opened again by the next one. Open, it costs memory for as long as the process lives: sql.js
+ * keeps the database in an in-memory file (25 MB for 30,000 messages), each of this process's
+ * appends goes in, and each save exports a second whole copy. Closed, appends go to the
+ * journals only, and the next opening catches up with them.
+ */
+const INDEX_IDLE_MS = 60_000;
 
 export interface StoredSession {
   meta: SessionMeta;
@@ -65,13 +74,16 @@ export class SessionStore {
   private persisting: Promise<void> = Promise.resolve();
   private lastPersistMs = 0;
   private closed = false;
+  private readonly indexIdleMs: number;
+  private idleTimer: NodeJS.Timeout | undefined;
   private readonly snapshotWrites = new Set<Promise<void>>();
 
-  constructor(options: { home: string; log: Logger }) {
+  constructor(options: { home: string; log: Logger; indexIdleMs?: number }) {
     this.dir = path.join(options.home, "sessions");
     this.stateFile = path.join(options.home, "state.db");
     this.home = options.home;
     this.log = options.log;
+    this.indexIdleMs = options.indexIdleMs ?? INDEX_IDLE_MS;
   }
 
   /**
@@ -261,6 +273,7 @@ export class SessionStore {
 
   /** Saves the index and closes every journal. The store is unusable afterwards. */
   async close(): Promise<void> {
+    if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.indexLoading) await this.indexLoading.catch(() => undefined);
     await this.catchingUp;
     await Promise.all(this.snapshotWrites);
@@ -295,11 +308,44 @@ export class SessionStore {
       });
     }
     await this.catchingUp;
+    if (this.idleTimer) this.idleTimer.refresh();
+    else {
+      this.idleTimer = setTimeout(() => this.closeIdleIndex(), this.indexIdleMs);
+      this.idleTimer.unref();
+    }
     return index;
+  }
+
+  /** Saves and closes the index when no query came for indexIdleMs (see INDEX_IDLE_MS). */
+  private closeIdleIndex(): void {
+    this.idleTimer = undefined;
+    const index = this.index;
+    if (!index || this.closed) return;
+    if (this.catchingUp) {
+      // Still ingesting (a large history's first catch-up): not idle yet.
+      this.idleTimer = setTimeout(() => this.closeIdleIndex(), this.indexIdleMs);
+      this.idleTimer.unref();
+      return;
+    }
+    // All at once, before anything else runs: the index leaves with every append it was fed.
+    this.drainFeeds();
+    if (this.persistTimer) clearTimeout(this.persistTimer);
+    this.persistTimer = undefined;
+    const data = index.dirty ? index.export() : undefined;
+    this.index = undefined;
+    this.indexLoading = undefined;
+    this.lastCatchUp = 0; // the next opening catches up with what was appended meanwhile
+    index.close();
+    this.log.debug("session index closed: no query for a while", { idleMs: this.indexIdleMs, saved: data !== undefined });
+    // loadIndex() waits for this write before reading state.db again. Then the database's
+    // buffers (its in-memory file, the exported copy) are collected, not left to V8's next
+    // collection, which an idle process may not run for a long time.
+    this.persisting = this.persisting.then(() => (data ? this.writeState(data) : undefined)).then(() => collectSoon());
   }
 
   private async loadIndex(): Promise<SessionIndex> {
     const SQL = await loadSqlJs();
+    await this.persisting; // an index closed when idle may still be being saved
     let data: Uint8Array | undefined;
     try {
       data = await readFile(this.stateFile);
@@ -373,22 +419,27 @@ export class SessionStore {
     this.persistTimer.unref(); // a pending save must not keep the process alive; the journals are the truth
   }
 
-  /** state.db via a temporary file and rename, so readers only ever see a whole database. */
   private async persist(): Promise<void> {
     const index = this.index;
     if (!index?.dirty) return;
     const started = Date.now();
     const data = index.export();
     index.dirty = false;
+    if (await this.writeState(data)) this.lastPersistMs = Date.now() - started;
+    else index.dirty = true;
+  }
+
+  /** state.db via a temporary file and rename, so readers only ever see a whole database. */
+  private async writeState(data: Uint8Array): Promise<boolean> {
     const temp = `${this.stateFile}.${process.pid}.tmp`;
     try {
       await writeFile(temp, data);
       await rename(temp, this.stateFile);
-      this.lastPersistMs = Date.now() - started;
+      return true;
     } catch (error) {
-      index.dirty = true;
       this.log.warn("could not save state.db (the session index is rebuilt from the journals next time)", { error });
       await unlink(temp).catch(() => undefined);
+      return false;
     }
   }
 }

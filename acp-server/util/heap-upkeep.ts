@@ -76,6 +76,25 @@ export function startHeapUpkeep(log: Logger): HeapUpkeep {
   };
 }
 
+let sharedGc: (() => void) | undefined;
+
+/**
+ * A full collection on the next turn of the event loop, for code that just let go of a lot of
+ * memory held outside the JS heap (a closed session index's in-memory database): V8 finds such
+ * buffers dead only in a collection, and an idle process may not run one for a long time.
+ * Nothing happens where `gc` cannot be exposed.
+ */
+export function collectSoon(): void {
+  setImmediate(() => {
+    try {
+      sharedGc ??= exposedGc();
+      sharedGc();
+    } catch {
+      // memory is only tuned
+    }
+  }).unref();
+}
+
 function exposedGc(): () => void {
   v8.setFlagsFromString("--expose-gc");
   const gc: unknown = runInNewContext("gc");

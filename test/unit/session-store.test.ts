@@ -4,7 +4,9 @@ import path from "node:path";
 import { after, describe, test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { InvalidCursorError, InvalidSessionIdError } from "../../acp-server/sessions/errors";
+import { SessionIndex } from "../../acp-server/sessions/session-index";
 import { SessionStore } from "../../acp-server/sessions/session-store";
+import { loadSqlJs } from "../../acp-server/sessions/sqlite";
 import { assistantMessage, recordingLogger, sessionMeta, tempDirs, toolMessage, userMessage } from "../support/session-fixtures";
 
 const dirs = tempDirs();
@@ -175,6 +177,35 @@ describe("SessionStore", () => {
     assert.equal((await second.store.summary("cached"))?.messageCount, 2);
     assert.equal((await second.store.search("beluga")).length, 1);
     await second.store.close();
+  });
+
+  test("an index left without queries is saved and closed; the next query opens it with what was appended meanwhile", async (t) => {
+    t.mock.timers.enable({ apis: ["setTimeout"] });
+    const home = dirs.make();
+    const log = recordingLogger();
+    // Idle sooner than a save is due (1.5 s after a change): closing is what saves.
+    const store = new SessionStore({ home, log, indexIdleMs: 1_000 });
+    store.create(sessionMeta("idle", home, 1));
+    store.append("idle", userMessage(0, 2, "first walrus question"));
+    assert.equal((await store.search("walrus")).length, 1);
+    store.append("idle", assistantMessage(1, 3, "an answer about otters"));
+    t.mock.timers.tick(999);
+    assert.equal(store.indexState, "open");
+    t.mock.timers.tick(1);
+    assert.equal(store.indexState, "closed");
+    await store.flush(); // waits for the closing's save
+    const saved = SessionIndex.open(await loadSqlJs(), readFileSync(path.join(home, "state.db"))).index;
+    assert.equal(saved.summary("idle")?.messageCount, 2, "state.db holds both messages, the one fed last included");
+    saved.close();
+
+    // While closed, appends go to the journal only; the next query reopens and catches up.
+    store.append("idle", userMessage(2, 4, "a follow-up on puffins"));
+    assert.equal((await store.search("puffins")).length, 1, "appended while closed, read from the journal");
+    assert.equal(store.indexState, "open");
+    assert.equal((await store.search("otters")).length, 1);
+    assert.equal((await store.summary("idle"))?.messageCount, 3, "each message counted once");
+    await store.close();
+    assert.deepEqual(log.warnings, []);
   });
 
   test("a second store on the same home (another process) sees the first one's sessions after catch-up", async () => {
