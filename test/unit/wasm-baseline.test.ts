@@ -17,7 +17,7 @@ const WORKLOAD = `
   db.exec("CREATE TABLE m (id INTEGER PRIMARY KEY, text TEXT); CREATE VIRTUAL TABLE f USING fts4(content='m', text)");
   const insert = db.prepare("INSERT INTO m (id, text) VALUES (?, ?)");
   const index = db.prepare("INSERT INTO f (docid, text) VALUES (?, ?)");
-  for (let i = 1; i <= 1500; i++) {
+  for (let i = 1; i <= 500; i++) {
     const text = "turn " + i + " what is in notes.txt alpha beta gamma delta";
     db.exec("BEGIN");
     insert.run([i, text]);
