@@ -45,7 +45,9 @@ function abortError(): DOMException {
 
 function requestHeaders(init: FetchInit, body: Uint8Array | undefined): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const [name, value] of new Headers(init.headers ?? {})) headers[name] = value;
+  // The SDKs pass a Headers already: read it as it is rather than copying it into another.
+  const given = init.headers instanceof Headers ? init.headers : new Headers(init.headers ?? {});
+  for (const [name, value] of given) headers[name] = value;
   if (body !== undefined) headers["content-length"] = String(body.byteLength);
   return headers;
 }

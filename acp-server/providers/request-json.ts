@@ -8,21 +8,22 @@
 
 /** The UTF-8 JSON of a value, kept for this object: only for values never modified after first use. */
 const frozen = new WeakMap<object, Buffer>();
+/** The same for an array item, as `,` + its JSON: a body is one copy per item (the first drops the comma). */
+const frozenItems = new WeakMap<object, Buffer>();
 
-const COMMA = Buffer.from(",");
 const OPEN = Buffer.from("[");
 const CLOSE = Buffer.from("]");
 
-function encoded(json: string | undefined): Buffer {
-  return Buffer.from(json ?? "null", "utf8");
+function encoded(json: string): Buffer {
+  return Buffer.from(json, "utf8");
 }
 
-function frozenJson(value: unknown): Buffer {
-  if (typeof value !== "object" || value === null) return encoded(JSON.stringify(value) as string | undefined);
-  let bytes = frozen.get(value);
+function frozenJson(value: unknown, cache = frozen, prefix = ""): Buffer {
+  if (typeof value !== "object" || value === null) return encoded(`${prefix}${(JSON.stringify(value) as string | undefined) ?? "null"}`);
+  let bytes = cache.get(value);
   if (bytes === undefined) {
-    bytes = encoded(JSON.stringify(value));
-    frozen.set(value, bytes);
+    bytes = encoded(`${prefix}${(JSON.stringify(value) as string | undefined) ?? "null"}`); // an item whose toJSON gives undefined is null
+    cache.set(value, bytes);
   }
   return bytes;
 }
@@ -51,8 +52,8 @@ export function requestJsonBytes(body: object, reused: ReusedFields): Buffer {
     else if (how === "items" && Array.isArray(value)) {
       parts.push(OPEN);
       value.forEach((item, i) => {
-        if (i > 0) parts.push(COMMA);
-        parts.push(frozenJson(item));
+        const bytes = frozenJson(item, frozenItems, ",");
+        parts.push(i === 0 ? bytes.subarray(1) : bytes);
       });
       parts.push(CLOSE);
     } else parts.push(frozenJson(value));

@@ -47,7 +47,7 @@ test("requestJsonBytes is the UTF-8 JSON.stringify of the body, call after call 
 });
 
 test("requestJsonBytes leaves out what JSON.stringify leaves out, and keeps fields in order", () => {
-  const odd = { a: 1, skip: undefined, fn: () => 1, messages: [{ x: 1 }, null, "s", undefined, () => 2], tools: [], when: new Date(0), hidden: { toJSON: () => undefined } };
+  const odd = { a: 1, skip: undefined, fn: () => 1, messages: [{ x: 1 }, null, "s", undefined, () => 2, { toJSON: () => undefined }], tools: [], when: new Date(0), hidden: { toJSON: () => undefined } };
   assert.equal(json(odd), JSON.stringify(odd));
   assert.equal(json({ messages: { toJSON: () => undefined }, tools: "not an array" }), JSON.stringify({ messages: { toJSON: () => undefined }, tools: "not an array" }));
   assert.equal(json({}), "{}");
