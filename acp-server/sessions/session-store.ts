@@ -77,6 +77,11 @@ export class SessionStore {
   private readonly indexIdleMs: number;
   private idleTimer: NodeJS.Timeout | undefined;
   private readonly snapshotWrites = new Set<Promise<void>>();
+  /** Snapshot writes not done yet, each run once: at its moment or, if the process exits first, on exit. */
+  private readonly pendingSnapshots = new Set<() => void>();
+  private readonly writePendingSnapshots = () => {
+    for (const run of [...this.pendingSnapshots]) run();
+  };
 
   constructor(options: { home: string; log: Logger; indexIdleMs?: number }) {
     this.dir = path.join(options.home, "sessions");
@@ -156,15 +161,26 @@ export class SessionStore {
 
   /**
    * Caches the frames of a replay of the journal's first `covered` bytes once `when` resolves
-   * (after the current request is answered). close() waits for it; a failure only costs the next
-   * load its shortcut.
+   * (after the current request is answered), or on exit if the process ends first (an editor
+   * closing right after a load): the write is synchronous and quick. close() waits for it; a
+   * failure only costs the next load its shortcut.
    */
   saveReplaySnapshot(id: string, code: string, journal: Buffer, covered: number, state: unknown, frames: (string | Buffer)[], when: Promise<unknown>): void {
     const file = this.replaySnapshotFile(id);
+    const run = () => {
+      if (!this.pendingSnapshots.delete(run)) return; // written already
+      if (this.pendingSnapshots.size === 0) process.off("exit", this.writePendingSnapshots);
+      try {
+        writeReplaySnapshot(file, id, code, journal, covered, state, frames);
+      } catch (error) {
+        this.log.warn("could not cache the session's replay", { sessionId: id, error });
+      }
+    };
+    if (this.pendingSnapshots.size === 0) process.on("exit", this.writePendingSnapshots);
+    this.pendingSnapshots.add(run);
     const write: Promise<void> = when
       .catch(() => undefined)
-      .then(() => writeReplaySnapshot(file, id, code, journal, covered, state, frames))
-      .catch((error: unknown) => this.log.warn("could not cache the session's replay", { sessionId: id, error }))
+      .then(run)
       .finally(() => this.snapshotWrites.delete(write));
     this.snapshotWrites.add(write);
   }

@@ -47,8 +47,8 @@ test("a long session loads the same from its cached replay, grown or not, and th
   const snapshot = path.join(home, "cache", "replay", `${ID}.ndjson`);
 
   const first = await loadIn(home, project);
-  // Written after the answer: the next process finds it.
-  await until("the replay cached", () => existsSync(snapshot));
+  // Written after the answer, or as the process exits if the client closes first: the next process finds it.
+  assert.ok(existsSync(snapshot), "the replay cached");
   assert.ok(first.replay.length > TURNS * 5, "the whole session is replayed");
 
   model.enqueue({ text: "Picking up where we left off." });
