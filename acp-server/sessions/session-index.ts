@@ -6,6 +6,7 @@ import { realpathSync } from "node:fs";
 import path from "node:path";
 import type { SqlJsStatic, SqlValue } from "sql.js";
 import { InvalidCursorError } from "./errors";
+import { ListSnapshots, type ListSnapshot } from "./list-snapshots";
 import { openDatabase } from "./index-schema";
 import { indexedMessage } from "./message-text";
 import { redactLoadedRecords } from "./redact-record";
@@ -26,6 +27,7 @@ const SUMMARY_COLUMNS = "id, cwd, title, title_source, created_at, updated_at, p
 export class SessionIndex {
   private readonly sql: SqlDb;
   private readonly realCwds = new Map<string, string>();
+  private readonly listSnapshots = new ListSnapshots();
   private nextMessageId: number;
   /** Set by every change; cleared by whoever persists. */
   dirty = false;
@@ -183,8 +185,12 @@ export class SessionIndex {
     return existed;
   }
 
-  /** Newest first. `realCwd` is compared with each session's real cwd. */
-  list(options: ListOptions & { realCwd?: string }): SessionPage {
+  /**
+   * Newest first. `realCwd` is compared with each session's real cwd. A listing with more
+   * pages keeps its order for them (see list-snapshots.ts), so sessions updated while a
+   * client pages are neither skipped nor listed twice.
+   */
+  list(options: ListOptions & { realCwd?: string; snapshot?: false }): SessionPage {
     const limit = Math.max(1, Math.min(options.limit ?? 50, 500));
     const where = ["has_meta = 1"];
     const params: SqlValue[] = [];
@@ -192,19 +198,51 @@ export class SessionIndex {
       where.push("real_cwd = ?");
       params.push(options.realCwd);
     }
+    const filter = where.join(" AND ");
+    const filterParams = [...params];
     if (options.cursor !== undefined) {
-      const [updatedAt, id] = decodeCursor(options.cursor);
+      const cursor = decodeCursor(options.cursor);
+      const snapshot = cursor.token === undefined ? undefined : this.listSnapshots.get(cursor.token, options.realCwd);
+      if (snapshot) return this.snapshotPage(snapshot, cursor, limit, cursor.token!); // token set when snapshot is
       where.push("(updated_at < ? OR (updated_at = ? AND id < ?))");
-      params.push(updatedAt, updatedAt, id);
+      params.push(cursor.updatedAt, cursor.updatedAt, cursor.id);
     }
     const rows = this.sql.all(`SELECT ${SUMMARY_COLUMNS} FROM sessions WHERE ${where.join(" AND ")} ORDER BY updated_at DESC, id DESC LIMIT ?`, [...params, limit + 1]);
     const sessions = rows.slice(0, limit).map(toSummary);
     const last = sessions[sessions.length - 1];
-    return rows.length > limit && last ? { sessions, nextCursor: encodeCursor(last.updatedAt, last.id) } : { sessions };
+    if (rows.length <= limit || !last) return { sessions };
+    if (options.cursor !== undefined || options.snapshot === false) return { sessions, nextCursor: encodeCursor(last.updatedAt, last.id) };
+    // A first page with more to come: the whole order, read in the same synchronous step as the page.
+    const order = this.sql.all(`SELECT id, updated_at FROM sessions WHERE ${filter} ORDER BY updated_at DESC, id DESC`, filterParams);
+    const token = this.listSnapshots.add({ realCwd: options.realCwd, ids: order.map((row) => String(row[0])), updatedAts: order.map((row) => Number(row[1])) });
+    return { sessions, nextCursor: encodeCursor(last.updatedAt, last.id, token, sessions.length - 1) };
+  }
+
+  /** The page after `cursor` in a kept listing order, each session as it is now but with the stamp it was ordered by. */
+  private snapshotPage(snapshot: ListSnapshot, cursor: DecodedCursor, limit: number, token: string): SessionPage {
+    let position = snapshot.ids[cursor.position ?? -1] === cursor.id ? cursor.position! : snapshot.ids.indexOf(cursor.id); // checked just now
+    if (position < 0) throw new InvalidCursorError();
+    const sessions: SessionSummary[] = [];
+    let lastPosition = position;
+    while (sessions.length < limit && position + 1 < snapshot.ids.length) {
+      const chunk = snapshot.ids.slice(position + 1, position + 1 + (limit - sessions.length));
+      const rows = this.sql.all(`SELECT ${SUMMARY_COLUMNS} FROM sessions WHERE has_meta = 1 AND id IN (${chunk.map(() => "?").join(", ")})`, chunk);
+      const byId = new Map(rows.map((row) => [String(row[0]), row]));
+      for (const id of chunk) {
+        position++;
+        const row = byId.get(id);
+        if (!row) continue; // deleted since the listing began
+        sessions.push({ ...toSummary(row), updatedAt: snapshot.updatedAts[position]! }); // position < ids.length
+        lastPosition = position;
+      }
+    }
+    const last = sessions[sessions.length - 1];
+    const more = position + 1 < snapshot.ids.length;
+    return more && last ? { sessions, nextCursor: encodeCursor(last.updatedAt, last.id, token, lastPosition) } : { sessions };
   }
 
   recent(limit: number): SessionSummary[] {
-    return this.list({ limit }).sessions;
+    return this.list({ limit, snapshot: false }).sessions;
   }
 
   summary(id: string): SessionSummary | undefined {
@@ -287,14 +325,27 @@ function toSummary(row: SqlValue[]): SessionSummary {
   return summary;
 }
 
-function encodeCursor(updatedAt: number, id: string): string {
-  return Buffer.from(JSON.stringify([updatedAt, id])).toString("base64url");
+/** Where a page ended: its last session, and (when the listing's order is kept) which order and where in it. */
+interface DecodedCursor {
+  updatedAt: number;
+  id: string;
+  token?: string;
+  position?: number;
 }
 
-function decodeCursor(cursor: string): [number, string] {
+function encodeCursor(updatedAt: number, id: string, token?: string, position?: number): string {
+  return Buffer.from(JSON.stringify(token === undefined ? [updatedAt, id] : [updatedAt, id, token, position])).toString("base64url");
+}
+
+function decodeCursor(cursor: string): DecodedCursor {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === "number" && typeof value[1] === "string") return [value[0], value[1]];
+    if (Array.isArray(value) && typeof value[0] === "number" && typeof value[1] === "string") {
+      if (value.length === 2) return { updatedAt: value[0], id: value[1] };
+      if (value.length === 4 && typeof value[2] === "string" && Number.isSafeInteger(value[3]) && (value[3] as number) >= 0) {
+        return { updatedAt: value[0], id: value[1], token: value[2], position: value[3] as number };
+      }
+    }
   } catch {
     // fall through
   }

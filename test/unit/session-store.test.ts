@@ -59,6 +59,33 @@ describe("SessionStore", () => {
     await store.close();
   });
 
+  test("a session updated between two pages is listed once, not skipped (the listing keeps its order)", async () => {
+    const { home, store } = newStore();
+    const ids = Array.from({ length: 60 }, (_, i) => `p${String(i).padStart(3, "0")}`);
+    ids.forEach((id, i) => {
+      store.create(sessionMeta(id, home, 1_000 + i));
+      store.append(id, userMessage(0, 10_000 + i, `hello ${i}`));
+    });
+    const first = await store.list({ limit: 50 });
+    assert.equal(first.sessions.length, 50);
+    assert.ok(first.nextCursor);
+    // The oldest sessions (due on the second page) become the newest meanwhile: by (updated_at, id)
+    // alone they would now sort above the cursor and be on no page the client fetches.
+    for (const id of ids.slice(0, 5)) store.append(id, userMessage(1, 50_000, "later"));
+    const deleted = ids[7]!;
+    await store.delete(deleted);
+    const second = await store.list({ cursor: first.nextCursor, limit: 50 });
+    const listed = [...first.sessions, ...second.sessions].map((s) => s.id);
+    assert.equal(new Set(listed).size, listed.length, "no session listed twice");
+    assert.deepEqual(new Set(listed), new Set(ids.filter((id) => id !== deleted)));
+    const stamps = [...first.sessions, ...second.sessions].map((s) => s.updatedAt);
+    assert.deepEqual(stamps, [...stamps].sort((a, b) => b - a), "one order across the pages");
+    assert.equal(second.sessions.find((s) => s.id === ids[0])?.messageCount, 2, "the summary itself is current");
+    // A listing started now sees the new order.
+    assert.deepEqual((await store.list({ limit: 5 })).sessions.map((s) => s.id).sort(), ids.slice(0, 5));
+    await store.close();
+  });
+
   test("the cwd filter compares real paths, so a symlinked directory finds its sessions", async () => {
     const { home, store } = newStore();
     const real = path.join(home, "project");
