@@ -20,6 +20,7 @@ import { DEFAULT_MAX_FRAME_MB } from "../config/frame-limit";
 import { type FrameEvent, FrameSplitter, MB } from "../util/ndjson-lines";
 import { checkPlainInitialize, type PlainInitialize } from "./initialize-schema";
 import { coalescingWriter, type FrameWriter } from "./stdout-writer";
+import { DirectWritable } from "./direct-writable";
 
 export interface Handshake {
   /** The SDK's message stream: checked frames from stdin in, ndjson to stdout out. */
@@ -170,20 +171,18 @@ export async function earlyHandshake(
   };
 }
 
-/** The SDK's messages as ndjson on stdout, minus its answer to the initialize we answered early. */
+/** The SDK's messages as ndjson on stdout, minus its answer to the initialize we answered early (direct-writable.ts: no per-message writer). */
 function sdkOutput(write: FrameWriter, answeredId: JsonRpcId | undefined, answered: () => void, log: Logger): WritableStream<AnyMessage> {
   let dropping = answeredId !== undefined;
-  return new WritableStream<AnyMessage>({
-    async write(message) {
-      const frame = message as { id?: JsonRpcId; method?: string; error?: unknown };
-      if (dropping && frame.id === answeredId && frame.method === undefined) {
-        dropping = false;
-        if (frame.error) log.error("the SDK rejected an initialize that was already answered", { error: frame.error });
-        answered();
-        return;
-      }
-      await write(Buffer.from(`${JSON.stringify(message)}\n`, "utf8"));
-    },
+  return new DirectWritable<AnyMessage>(async (message) => {
+    const frame = message as { id?: JsonRpcId; method?: string; error?: unknown };
+    if (dropping && frame.id === answeredId && frame.method === undefined) {
+      dropping = false;
+      if (frame.error) log.error("the SDK rejected an initialize that was already answered", { error: frame.error });
+      answered();
+      return;
+    }
+    await write(Buffer.from(`${JSON.stringify(message)}\n`, "utf8"));
   });
 }
 
