@@ -28,6 +28,7 @@ import { toUserParts } from "./prompt-content";
 import { onPromptStart, onTurnEnd } from "../learning/skill-outcomes";
 import { afterTurn, interruptReview } from "./learning-review";
 import { afterTurnCurate, curateNow, interruptCuration } from "./skills-curator";
+import { refreshReplayCacheWhenIdle } from "./replay-refresh";
 import { firstLineTitle, generateTitle } from "./titles";
 import { AcpTurnObserver } from "./turn-observer";
 import { compressionSettings, nudgeSettings } from "./turn-settings";
@@ -200,6 +201,8 @@ async function runPromptTurn(
     await observer.flush();
     afterTurn({ runtime: deps.runtime, client, log: deps.log }, session, { messages: turnMessages(session.agent.history), prompt: promptText(parts), stopReason });
     afterTurnCurate({ runtime: deps.runtime, client, log: deps.log }, session);
+    // The next process's first load of this chat is served from the cache (replay-refresh.ts).
+    refreshReplayCacheWhenIdle(session, deps.runtime.sessions, deps.log);
     const usage = session.agent.usage.turnTotals;
     deps.log.info("turn ended", { sessionId: session.id, stopReason, usage });
     // `usage` is an unstable PromptResponse field; clients on the stable protocol ignore it.

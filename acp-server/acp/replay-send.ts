@@ -12,14 +12,15 @@ import { lastRecordsStart } from "../sessions/journal-parse";
 import { redactLoadedRecords } from "../sessions/redact-record";
 import type { SessionStore } from "../sessions/session-store";
 import type { JournalRecord } from "../sessions/types";
-import { SNAPSHOT_CODE, SNAPSHOT_MIN_BYTES, type OpenedJournal, type SnapshotState } from "./load-journal";
+import { openJournal, SNAPSHOT_CODE, SNAPSHOT_MIN_BYTES, type OpenedJournal, type SnapshotState } from "./load-journal";
 import { ReplayBuilder, replayUpdateJson, type ReplayOptions } from "./replay";
 
 /** Frames per write while replaying: the client parses one block while the next is built. */
 const REPLAY_BLOCK = 500;
 
 export interface ReplayTarget {
-  client: acp.AgentContext;
+  /** Undefined when nobody listens (refreshReplayCache): only the cache is made. */
+  client: acp.AgentContext | undefined;
   sessionId: string;
   /** Writes ready-made frames after what the SDK already handed over; without it, the SDK sends each update. */
   writeFrames?: (data: string | Uint8Array) => Promise<void>;
@@ -32,6 +33,7 @@ export interface ReplayTarget {
 export async function sendReplay(target: ReplayTarget, journal: OpenedJournal, options: ReplayOptions = {}): Promise<void> {
   const { client, sessionId, writeFrames } = target;
   if (!writeFrames) {
+    if (!client) return;
     // The connection writes in call order: queue everything, then wait for all of it.
     const notify = (json: string) => client.notify(acp.methods.client.session.update, { sessionId, update: JSON.parse(json) as acp.SessionUpdate });
     await Promise.all(Array.from(replayUpdateJson(allRecords(journal), options), notify));
@@ -62,6 +64,22 @@ export async function sendReplay(target: ReplayTarget, journal: OpenedJournal, o
   }
   for (const json of builder.end()) await frames.send(json);
   await frames.end();
+}
+
+/**
+ * Brings the session's cached replay up to date without a client: the replay a session/load
+ * would send now is built (from the cache, only the records after it) into nothing, and the
+ * cache written where a load would write it, by the same code, so it is byte for byte what a
+ * load would have cached. Returns the journal's size then (undefined: no such session).
+ */
+export async function refreshReplayCache(store: SessionStore, sessionId: string): Promise<number | undefined> {
+  const journal = await openJournal(store, sessionId);
+  if (!journal) return undefined;
+  if (journal.data.length >= SNAPSHOT_MIN_BYTES) {
+    await sendReplay({ client: undefined, sessionId, writeFrames: () => Promise.resolve(), store }, journal);
+    await store.replaySnapshotsWritten();
+  }
+  return journal.data.length;
 }
 
 /** Every record of the journal (a client without the bulk writer: no cache; parsed here if it was not). */
@@ -116,7 +134,7 @@ class FrameSender {
     if (this.first) {
       this.first = false;
       this.recorded?.push(`${this.head}${json}}}\n`);
-      await this.target.client.notify(acp.methods.client.session.update, { sessionId: this.target.sessionId, update: JSON.parse(json) as acp.SessionUpdate });
+      await this.target.client?.notify(acp.methods.client.session.update, { sessionId: this.target.sessionId, update: JSON.parse(json) as acp.SessionUpdate });
       return;
     }
     this.block += `${this.head}${json}}}\n`;
@@ -127,10 +145,13 @@ class FrameSender {
   async sendBytes(data: Buffer): Promise<void> {
     if (data.length === 0) return;
     const end = data.indexOf(0x0a);
-    const frame = JSON.parse(data.toString("utf8", 0, end)) as { params: { update: acp.SessionUpdate } };
     if (this.first) {
       this.first = false;
-      await this.target.client.notify(acp.methods.client.session.update, { sessionId: this.target.sessionId, update: frame.params.update });
+      const { client } = this.target;
+      if (client) {
+        const frame = JSON.parse(data.toString("utf8", 0, end)) as { params: { update: acp.SessionUpdate } };
+        await client.notify(acp.methods.client.session.update, { sessionId: this.target.sessionId, update: frame.params.update });
+      }
       if (end + 1 < data.length) await this.write(data.subarray(end + 1));
     } else {
       await this.flush();

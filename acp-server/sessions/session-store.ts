@@ -2,7 +2,7 @@
 // at once and durably; the sql.js index that answers list/search is loaded on first use,
 // caught up with whatever other processes appended since, and saved to state.db a moment
 // after it changes. Constructing a store does no I/O, so it costs nothing at startup.
-import { readFile, rename, rm, unlink, writeFile } from "node:fs/promises";
+import { readFile, rename, rm, stat, unlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { collectSoon } from "../util/heap-upkeep";
 import type { Logger } from "../util/log";
@@ -183,6 +183,20 @@ export class SessionStore {
       .then(run)
       .finally(() => this.snapshotWrites.delete(write));
     this.snapshotWrites.add(write);
+  }
+
+  /** Resolves once every replay cache write queued so far is done (or failed). */
+  async replaySnapshotsWritten(): Promise<void> {
+    await Promise.all(this.snapshotWrites);
+  }
+
+  /** The journal's size on disk now, undefined if there is none. */
+  async journalSize(id: string): Promise<number | undefined> {
+    try {
+      return (await stat(journalPath(this.dir, id))).size;
+    } catch {
+      return undefined;
+    }
   }
 
   /** "closed" until a query (or the warm-up) starts opening the index, then "opening", then "open". */

@@ -4,7 +4,7 @@
 // the next prompt, must be the same either way.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
-import { existsSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { stringify as toYaml } from "yaml";
@@ -67,4 +67,47 @@ test("a long session loads the same from its cached replay, grown or not, and th
   rmSync(snapshot);
   const rebuilt = await loadIn(home, project);
   assert.deepEqual(grown.replay, rebuilt.replay, "the same as a replay built from the journal alone");
+});
+
+test("a session used live is cached by its own process: the next process's first load is served from that cache, the same as an uncached load", async () => {
+  const model = scripted();
+  const home = await makeTempDir("hermes-home-");
+  writeFileSync(path.join(home, "config.yaml"), toYaml(scriptedConfig(model.url)));
+  const project = await makeTempDir();
+  const journal = path.join(home, "sessions", `${ID}.jsonl`);
+  const snapshot = path.join(home, "cache", "replay", `${ID}.ndjson`);
+  // A session short of the size worth caching: loading it caches nothing.
+  const store = new SessionStore({ home, log: recordingLogger() });
+  store.create(sessionMeta(ID, project, 1));
+  for (let turn = 0; statSync(journal).size < 40 * 1024; turn++) for (const record of conversationTurn(turn, turn * 5)) store.append(ID, record);
+  store.closeSession(ID);
+
+  // Process A: the user works in the chat (two long answers take it past that size), then closes the editor.
+  const live = await startHermes({ env: { HERMES_HOME: home } });
+  try {
+    await live.initialize();
+    await live.agent.request(acp.methods.agent.session.load, { sessionId: ID, cwd: project, mcpServers: [] });
+    assert.equal(existsSync(snapshot), false, "nothing cached by the load");
+    for (const word of ["alpha", "beta"]) {
+      model.enqueue({ text: `${word} `.repeat(4_000) });
+      assert.equal((await live.prompt(ID, `tell me about ${word}`)).stopReason, "end_turn");
+    }
+    assert.ok(statSync(journal).size > 64 * 1024);
+    // Once the session is idle, its process brings the cache up to date.
+    await until("the live process's replay cache", () => existsSync(snapshot));
+  } finally {
+    await live.close();
+  }
+  const cached = readFileSync(snapshot);
+  const inode = statSync(snapshot).ino;
+
+  // Process B: the editor reopens the chat. A replay built from the journal would cache anew (a new file).
+  const reopened = await loadIn(home, project);
+  assert.equal(statSync(snapshot).ino, inode, "served from the cache, not built and cached again");
+  assert.deepEqual(readFileSync(snapshot), cached);
+  assert.ok(JSON.stringify(reopened.replay).includes("beta beta"), "the turns of the live process are replayed");
+  rmSync(snapshot);
+  const uncached = await loadIn(home, project);
+  assert.deepEqual(reopened.replay, uncached.replay, "the same as a replay built from the journal alone");
+  assert.equal(reopened.used, uncached.used);
 });

@@ -10,7 +10,7 @@ import path from "node:path";
 import { after, afterEach, test } from "node:test";
 import { openJournal, restoredFrom } from "../../acp-server/acp/load-journal";
 import { replayUpdates } from "../../acp-server/acp/replay";
-import { sendReplay } from "../../acp-server/acp/replay-send";
+import { refreshReplayCache, sendReplay } from "../../acp-server/acp/replay-send";
 import { restoreSession } from "../../acp-server/sessions/history";
 import { SessionStore } from "../../acp-server/sessions/session-store";
 import type { JournalRecord } from "../../acp-server/sessions/types";
@@ -222,3 +222,24 @@ function snapshotHeader(home: string): Record<string, unknown> {
   const data = readFileSync(snapshotFile(home), "utf8");
   return JSON.parse(data.slice(0, data.indexOf("\n"))) as Record<string, unknown>;
 }
+
+test("a cache written by the live process (refreshReplayCache, no client) equals a fresh replay, and the next load is served from it", async () => {
+  const { home, store, nextTurn } = makeSession(60);
+  // The process that ran the session writes the cache; nobody loaded it.
+  const live = new SessionStore({ home, log: recordingLogger() });
+  assert.equal(existsSync(snapshotFile(home)), false);
+  assert.equal(await refreshReplayCache(live, ID), readFileSync(path.join(home, "sessions", `${ID}.jsonl`)).length);
+  assert.ok(existsSync(snapshotFile(home)), "cached without a load");
+  const fresh = await fromJournal(home);
+  assert.deepEqual(await load(home), fresh, "a load from the live process's cache sends what a replay from the journal does");
+  markSnapshot(home, "Reading 1.", "Readinq 1."); // proof the load used it
+  assert.ok(JSON.stringify(await load(home)).includes("Readinq 1."));
+  markSnapshot(home, "Readinq 1.", "Reading 1.");
+  // The session goes on: the live process extends its cache from the cached frames on.
+  const coveredBefore = snapshotHeader(home).covered as number;
+  for (let turn = nextTurn; turn < nextTurn + 60; turn++) appendTurn(store, turn);
+  await refreshReplayCache(live, ID);
+  assert.ok((snapshotHeader(home).covered as number) > coveredBefore, "extended");
+  assert.deepEqual(await load(home), await fromJournal(home));
+  await live.close();
+});
