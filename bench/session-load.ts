@@ -7,13 +7,14 @@
 // for the session index): target no slower.
 //   node --import tsx bench/session-load.ts      (BENCH_MESSAGES=10000, BENCH_SESSIONS=1000, BENCH_RUNS=11)
 import { spawn } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { redactRecord } from "../acp-server/sessions/redact-record";
 import type { JournalRecord } from "../acp-server/sessions/types";
 import type { ChatMessage } from "../acp-server/providers/types";
-import { benchEnv, type BenchRow, ensureBuilt, fmt, HERMES_BIN, INITIALIZE_PARAMS, intFromEnv, LineClient, makeHome, makeTempDir, median, reportRows, sleep } from "./lib";
+import { startScriptedModel } from "../test/support/scripted-model";
+import { benchEnv, type BenchRow, ensureBuilt, fmt, HERMES_BIN, INITIALIZE_PARAMS, intFromEnv, LineClient, makeHome, makeTempDir, median, modelConfig, reportRows, sleep } from "./lib";
 
 const LOAD_TARGET_MS = 60;
 
@@ -67,6 +68,39 @@ async function loadTime(home: string, id: string, cwd: string): Promise<{ ms: nu
     return { ms, cpuMs: mainThreadCpuMs(client.pid) - cpuBefore, updates: client.notifications - before };
   } finally {
     await client.close();
+  }
+}
+
+/**
+ * The chat used live in one process (a prompt and its answer), then the editor closed: the
+ * first load in the next process. The cache the live process's own load wrote is removed
+ * before the prompt, so only its idle-time refresh after the turn (acp/replay-refresh.ts) can
+ * have cached the replay: the case of a chat that process created and grew.
+ */
+async function firstLoadAfterLiveUse(messages: number, project: string): Promise<{ ms: number; cpuMs: number; cached: boolean }> {
+  const model = await startScriptedModel();
+  const live = makeHome(modelConfig(model.url));
+  const snapshot = path.join(live.home, "cache", "replay", "live-session.ndjson");
+  try {
+    writeBigSession(live.home, "live-session", project, messages);
+    const client = new LineClient(benchEnv({ HERMES_HOME: live.home }), project);
+    try {
+      await client.request("initialize", INITIALIZE_PARAMS);
+      await client.request("session/load", { sessionId: "live-session", cwd: project, mcpServers: [] });
+      for (let i = 0; i < 100 && !existsSync(snapshot); i++) await sleep(50); // the load's own cache
+      await sleep(200);
+      rmSync(snapshot, { force: true });
+      model.enqueue({ text: "Here is what changed since we last spoke." });
+      await client.request("session/prompt", { sessionId: "live-session", prompt: [{ type: "text", text: "what changed?" }] });
+      for (let i = 0; i < 400 && !existsSync(snapshot); i++) await sleep(50); // idle, then the refresh
+    } finally {
+      await client.close();
+    }
+    const cached = existsSync(snapshot);
+    return { ...(await loadTime(live.home, "live-session", project)), cached };
+  } finally {
+    live.cleanup();
+    await model.close();
   }
 }
 
@@ -127,6 +161,11 @@ async function main(): Promise<void> {
     );
     const old = await measureLoad("old-session");
     out(`  its first load (no cached replay yet: builds and caches it): ${fmt(current.first.ms)} ms (CPU ${fmt(current.first.cpuMs)} ms)`);
+    const afterLive = await firstLoadAfterLiveUse(messages, project);
+    out(
+      `  first load in a new process after the session was used live: ${fmt(afterLive.ms)} ms (CPU ${fmt(afterLive.cpuMs)} ms)` +
+        (afterLive.cached ? " (replay cached by the live process)" : " (NOT cached by the live process: built from the journal)"),
+    );
     out(`session load, journal from before redaction stamps (every record redacted again): median ${fmt(old.ms)} ms (runs: ${old.loads.map((v) => fmt(v)).join(", ")}; CPU median ${fmt(old.cpuMs)} ms)`);
     out(`  its first load (no cached replay yet): ${fmt(old.first.ms)} ms (CPU ${fmt(old.first.cpuMs)} ms)`);
 
@@ -144,6 +183,7 @@ async function main(): Promise<void> {
       { metric: `session load + replay (${messages} messages)`, value: `${fmt(loadMs)} ms`, target: `<= ${LOAD_TARGET_MS} ms`, ok: loadMs <= LOAD_TARGET_MS },
       { metric: `session load, agent main-thread CPU`, value: `${fmt(current.cpuMs)} ms`, target: "" },
       { metric: `first session load (builds the replay cache)`, value: `${fmt(current.first.ms)} ms (CPU ${fmt(current.first.cpuMs)} ms)`, target: "" },
+      { metric: `first load in a new process after live use`, value: `${fmt(afterLive.ms)} ms (CPU ${fmt(afterLive.cpuMs)} ms)${afterLive.cached ? "" : ", not cached"}`, target: `<= ${LOAD_TARGET_MS} ms`, ok: afterLive.cached && afterLive.ms <= LOAD_TARGET_MS },
       { metric: `session load + replay, unstamped journal`, value: `${fmt(old.ms)} ms`, target: "" },
       { metric: `startup with ${sessionCount} sessions / none`, value: `${fmt(full)} / ${fmt(none)} ms`, target: "no slower", ok: full <= none * 1.1 },
     ];
