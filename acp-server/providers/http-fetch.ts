@@ -13,7 +13,11 @@
 // which follows them as it always did). No Accept-Encoding is sent, so answers arrive
 // uncompressed and need no decoding.
 import http from "node:http";
-import https from "node:https";
+// node:https (and tls with it) loads on the first https request, not with the provider client:
+// a local http endpoint never needs it, and the first session/new makes the client.
+type HttpsModule = typeof import("node:https");
+let httpsModule: Promise<HttpsModule> | undefined;
+const loadHttps = (): Promise<HttpsModule> => (httpsModule ??= import("node:https"));
 
 type FetchInput = Parameters<typeof fetch>[0];
 type FetchInit = NonNullable<Parameters<typeof fetch>[1]>;
@@ -27,13 +31,20 @@ export function createKeepAliveFetch(fallback: typeof fetch = globalThis.fetch):
   // loads both (its bundled undici, tens of ms) on first use. The client is made ahead of the
   // first prompt (agent-runtime's warm-up), so they load then rather than on the first request.
   void new Response(null, { headers: new Headers() });
-  const agents = { "http:": new http.Agent({ keepAlive: true }), "https:": new https.Agent({ keepAlive: true }) };
+  const httpAgent = new http.Agent({ keepAlive: true });
+  let httpsAgent: http.Agent | undefined;
   return (async (input: FetchInput, init: FetchInit = {}) => {
     const url = typeof input === "string" ? new URL(input) : input instanceof URL ? input : undefined;
     const body = init.body;
     const plainBody = body === undefined || body === null || typeof body === "string" || body instanceof Uint8Array;
     if (!url || (url.protocol !== "http:" && url.protocol !== "https:") || !plainBody) return fallback(input, init);
-    const answer = await send(url, init, agents[url.protocol], true);
+    let transport: typeof http | HttpsModule = http;
+    let agent = httpAgent;
+    if (url.protocol === "https:") {
+      transport = await loadHttps();
+      agent = httpsAgent ??= new transport.Agent({ keepAlive: true });
+    }
+    const answer = await send(url, init, transport, agent, true);
     if (answer === "redirect") return fallback(input, init);
     return answer;
   }) as typeof fetch;
@@ -53,7 +64,7 @@ function requestHeaders(init: FetchInit, body: Uint8Array | undefined): Record<s
 }
 
 /** One request. A reused keep-alive socket the server had already closed gets one retry on a new one. */
-function send(url: URL, init: FetchInit, agent: http.Agent, mayRetry: boolean): Promise<Response | "redirect"> {
+function send(url: URL, init: FetchInit, transport: typeof http | HttpsModule, agent: http.Agent, mayRetry: boolean): Promise<Response | "redirect"> {
   const signal = init.signal ?? undefined;
   // Encoded once: a string body would be measured, then encoded, on every write (the request
   // grows with the conversation).
@@ -61,7 +72,6 @@ function send(url: URL, init: FetchInit, agent: http.Agent, mayRetry: boolean): 
   const body = typeof text === "string" ? Buffer.from(text, "utf8") : text;
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(abortError());
-    const transport = url.protocol === "https:" ? https : http;
     const request = transport.request(url, { method: init.method ?? "GET", headers: requestHeaders(init, body), agent });
     let responded = false;
     const onAbort = () => request.destroy(abortError());
@@ -76,7 +86,7 @@ function send(url: URL, init: FetchInit, agent: http.Agent, mayRetry: boolean): 
       // reached it, so sending it again on a fresh connection is safe.
       const code = (error as NodeJS.ErrnoException).code;
       if (mayRetry && request.reusedSocket && (code === "ECONNRESET" || code === "EPIPE")) {
-        return resolve(send(url, init, agent, false));
+        return resolve(send(url, init, transport, agent, false));
       }
       reject(new TypeError("fetch failed", { cause: error }));
     });

@@ -2,10 +2,14 @@
 // it must look like fetch where the SDKs and errors.ts look (status, headers, streamed body,
 // AbortError, TypeError with the Node error as cause) and reuse one connection.
 import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
 import http from "node:http";
+import https from "node:https";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
 import { after, before, test } from "node:test";
 import { createKeepAliveFetch } from "../../acp-server/providers/http-fetch";
+import { httpGet } from "../../acp-server/util/http-get";
 
 let server: http.Server;
 let base: string;
@@ -139,4 +143,35 @@ test("redirects, other schemes and other bodies go to the global fetch, with the
     ["data:text/plain,hi", undefined],
     [`${base}/json`, "POST"],
   ]);
+});
+
+test("an https endpoint goes over TLS (node:https loaded on that first request), keeping its connection alive", async () => {
+  const fixtures = path.join(import.meta.dirname, "..", "fixtures", "tls");
+  let secureConnections = 0;
+  const secure = https.createServer({ key: readFileSync(path.join(fixtures, "localhost.key")), cert: readFileSync(path.join(fixtures, "localhost.crt")) }, (req, res) => {
+    req.resume();
+    req.on("end", () => res.writeHead(200, { "content-type": "text/plain" }).end(`secure ${req.method}`));
+  });
+  secure.on("secureConnection", () => secureConnections++);
+  await new Promise<void>((resolve) => secure.listen(0, "127.0.0.1", resolve));
+  const previous = process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+  // The fixture certificate is self-signed: verified against nothing here.
+  process.env.NODE_TLS_REJECT_UNAUTHORIZED = "0";
+  try {
+    const fetchKeepAlive = createKeepAliveFetch();
+    const origin = `https://localhost:${(secure.address() as AddressInfo).port}`;
+    const first = await fetchKeepAlive(`${origin}/a`, { method: "POST", body: "{}" });
+    assert.equal(first.status, 200);
+    assert.equal(await first.text(), "secure POST");
+    const second = await fetchKeepAlive(new URL(`${origin}/b`));
+    assert.equal(await second.text(), "secure GET");
+    assert.equal(secureConnections, 1, "the second request reused the first one's TLS connection");
+    const got = await httpGet(`${origin}/c`);
+    assert.deepEqual(got, { status: 200, ok: true, text: "secure GET" });
+  } finally {
+    if (previous === undefined) delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
+    else process.env.NODE_TLS_REJECT_UNAUTHORIZED = previous;
+    secure.closeAllConnections();
+    await new Promise<void>((resolve) => secure.close(() => resolve()));
+  }
 });
