@@ -67,41 +67,49 @@ const LIMITS = "rules|constraints|restrictions|policies|safeguards|guardrails|li
 const DETERMINER = "all|any|every|each|of|the|your|my|these|those|its|their";
 const WHO = "the|me|anyone|them|user|users|for|my|his|her";
 
-export const PHRASES: PhrasePattern[] = [
-  phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE} ${DETERMINER}? ${DETERMINER}? ${DETERMINER}? ${QUALIFIER}? ${GUIDANCE}`, ALL),
-  phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE} ${DETERMINER}? ${DETERMINER}? ${DETERMINER}? ${QUALIFIER} ${LIMITS}`, ALL),
-  phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE} all|any|every|your ${LIMITS}`, ALL),
-  phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE_LOOSE} ${DETERMINER}? ${DETERMINER}? ${DETERMINER}? ${QUALIFIER}? ${GUIDANCE}`, WRITES),
-  phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE_LOOSE} ${DETERMINER}? ${DETERMINER}? ${QUALIFIER} ${LIMITS}`, WRITES),
-  phrase("prompt injection: asks to ignore previous instructions", `set|put|cast|throw|push|leave|move aside|away|out ${DETERMINER}? ${DETERMINER}? ${QUALIFIER}? ${GUIDANCE}|${LIMITS}`, ALL),
-  phrase("prompt injection: asks to ignore previous instructions", `no longer bound|restricted|limited|constrained|governed by`, ALL),
-  phrase("prompt injection: \"from now on you …\"", `from_now_on|henceforth|going_forward|starting_now|from_this_point_on|from_this_point_forward|hereafter you|the_assistant|hermes|the_agent|the_ai`, ALL),
-  phrase("prompt injection: \"new system prompt\"", `new|updated|revised|real|actual|hidden|secret|true system_prompt|system_message|system_instructions`, ALL),
-  phrase("prompt injection: role reassignment (\"you are now ...\")", `you_are_now|you're_now|youre_now|from_now_you_are a|an|the|my|your|our|no_longer|allowed|able|free|authorized|permitted|operating|acting|in_charge|in_control|called|named|root|admin|god|dan`, MEMORY),
-  phrase("prompt injection: asks to ignore previous instructions", `pay_no_attention_to|do_not_follow|don't_follow|dont_follow|stop_following|no_longer_follow|stop_obeying ${DETERMINER}? ${DETERMINER}? ${QUALIFIER}? ${GUIDANCE}|${LIMITS}`, ALL),
-  phrase("prompt injection: declares instructions void", `${QUALIFIER} ${GUIDANCE}|${LIMITS} are|is|were|have_been no_longer? void|null|cancelled|canceled|obsolete|revoked|invalid|outdated|superseded|replaced|lifted|suspended|apply|valid|in_effect`, WRITES),
-  phrase("prompt injection: asks to forget what came before", `forget|disregard|ignore|erase everything|anything|all|what_you_were_told|what_you've_been_told|what_you_have_been_told|what_i_said|what_was_said above|before|so_far|previously|earlier|until_now|up_to_now`, ALL),
-  phrase("prompt injection: obey this note", `obey|follow only|just|solely this|these|my note|notes|message|memory|instructions`, WRITES),
-  phrase("dangerous habit: never asks for permission", `never|dont|don't|do_not|no_need_to|stop confirm|confirming|double-check_with|check_with_the_user|verify_with_the_user`, WRITES),
-  phrase("dangerous habit: skips approval", `approval|approvals|permission|permissions|confirmation|confirmations|permission_prompts are|is not_needed|unnecessary|disabled|off|optional|not_required|granted|waived|implied`, WRITES),
-  phrase("dangerous habit: approves everything", `pre-approved|preapproved|already_approved|has_approved|have_approved|granted_permission_for|gave_permission_for|authorized|whitelisted|allowlisted all|every|any commands|edits|actions|tool_calls|tools|changes|operations|command|edit|action`, WRITES),
-  phrase("prompt injection: role reassignment (\"you are now ...\")", `you_are_now|you're_now a|an|the|in|my|no_longer|dan|free|unrestricted|jailbroken|allowed|permitted|authorized|root|admin`, ALL),
-  phrase("prompt injection: role play (\"act as ...\")", `act_as|acting_as|roleplay_as|role-play_as|role_play_as|pretend_to_be|pretend_you_are|pretend_that_you_are|impersonate|behave_as_if_you_are|simulate_being`, MEMORY),
-  phrase("prompt injection: jailbreak mode", `enable|enter|activate|switch_to|turn_on|unlock developer|dan|god|jailbreak|jailbroken|unrestricted|unfiltered|sudo|admin|root mode`, ALL),
-  phrase("prompt injection: jailbreak", `do_anything_now|jailbreak|jailbroken`, WRITES),
-  phrase("system prompt override", `override|replace|bypass|ignore|rewrite|change the|your? system_prompt`, ALL),
-  phrase("system prompt extraction", `reveal|print|show|output|repeat|leak|dump|disclose|recite me? the|your? full|entire|complete|original? system_prompt|initial_prompt|hidden_prompt`, ALL),
-  // Habits that would drop the user's safeguards.
-  phrase("dangerous habit: permission mode", `dont_ask|dontask|don't_ask_mode|bypass_permissions|bypasspermissions|dangerously_skip_permissions|yolo_mode`, WRITES),
-  phrase("dangerous habit: never asks for permission", `never|dont|don't|do_not|no_need_to|stop|without|avoid ask|asking|request|requesting|seek|seeking|wait_for|waiting_for|prompt|prompting|check_with|checking_with ${WHO}? ${WHO}? ${WHO}? permission|approval|approvals|confirmation|consent|authorization`, WRITES),
-  phrase("dangerous habit: never asks for permission", `without confirmation|confirming|approval|approving|permission|review|reviewing|consent|asking|prompting`, WRITES),
-  phrase("dangerous habit: skips approval", `skip|bypass|disable|turn_off|avoid|circumvent|ignore|suppress|auto-accept|autoaccept the|all|any? approval|approvals|permission|permissions|confirmation|confirmations|permission_prompts|approval_prompts|review|consent`, WRITES),
-  phrase("dangerous habit: approves everything", `auto-approve|autoapprove|auto_approve|approve_everything|approve_all|always_approve|always_allow|allow_everything|allow_all_commands|accept_all_edits|yes_to_all`, WRITES),
-  phrase("dangerous habit: disables the sandbox", `disable|turn_off|bypass|escape|avoid|circumvent|get_around|break_out_of|skip|remove|deactivate|switch_off the? sandbox|sandboxing|command_screening|screening|guardrails|safety_checks|security_checks|permission_checks`, WRITES),
-  phrase("dangerous habit: pipes a download to a shell", `pipe|piping|send|feed curl|wget|the_download|the_script|it to|into sh|bash|zsh|a_shell|the_shell`, WRITES),
-  phrase("exfiltration: reveals secrets", `print|echo|reveal|output|dump|tell|send|leak|expose|share|post|upload|exfiltrate me|us? the|your|all|any? api_key|api_keys|apikey|tokens|token|secrets|secret|passwords|password|credentials|environment_variables|env_vars|private_key|ssh_key|ssh_keys`, WRITES),
-  phrase("agent config tampering: approval rules", `add|write|insert|append|create|put|save|register an|a|the? allow|approval|approve|always-allow|always_allow|permission rule|rules|entry|entries`, WRITES),
-];
+let phrases: readonly PhrasePattern[] | undefined;
+
+/**
+ * The phrase patterns, built on first use: building them (escaping, joining, compiling a
+ * RegExp per phrase) at import cost a session's start a few ms, and most sessions never scan.
+ */
+export function phrasePatterns(): readonly PhrasePattern[] {
+  return (phrases ??= [
+    phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE} ${DETERMINER}? ${DETERMINER}? ${DETERMINER}? ${QUALIFIER}? ${GUIDANCE}`, ALL),
+    phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE} ${DETERMINER}? ${DETERMINER}? ${DETERMINER}? ${QUALIFIER} ${LIMITS}`, ALL),
+    phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE} all|any|every|your ${LIMITS}`, ALL),
+    phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE_LOOSE} ${DETERMINER}? ${DETERMINER}? ${DETERMINER}? ${QUALIFIER}? ${GUIDANCE}`, WRITES),
+    phrase("prompt injection: asks to ignore previous instructions", `${OVERRIDE_LOOSE} ${DETERMINER}? ${DETERMINER}? ${QUALIFIER} ${LIMITS}`, WRITES),
+    phrase("prompt injection: asks to ignore previous instructions", `set|put|cast|throw|push|leave|move aside|away|out ${DETERMINER}? ${DETERMINER}? ${QUALIFIER}? ${GUIDANCE}|${LIMITS}`, ALL),
+    phrase("prompt injection: asks to ignore previous instructions", `no longer bound|restricted|limited|constrained|governed by`, ALL),
+    phrase("prompt injection: \"from now on you …\"", `from_now_on|henceforth|going_forward|starting_now|from_this_point_on|from_this_point_forward|hereafter you|the_assistant|hermes|the_agent|the_ai`, ALL),
+    phrase("prompt injection: \"new system prompt\"", `new|updated|revised|real|actual|hidden|secret|true system_prompt|system_message|system_instructions`, ALL),
+    phrase("prompt injection: role reassignment (\"you are now ...\")", `you_are_now|you're_now|youre_now|from_now_you_are a|an|the|my|your|our|no_longer|allowed|able|free|authorized|permitted|operating|acting|in_charge|in_control|called|named|root|admin|god|dan`, MEMORY),
+    phrase("prompt injection: asks to ignore previous instructions", `pay_no_attention_to|do_not_follow|don't_follow|dont_follow|stop_following|no_longer_follow|stop_obeying ${DETERMINER}? ${DETERMINER}? ${QUALIFIER}? ${GUIDANCE}|${LIMITS}`, ALL),
+    phrase("prompt injection: declares instructions void", `${QUALIFIER} ${GUIDANCE}|${LIMITS} are|is|were|have_been no_longer? void|null|cancelled|canceled|obsolete|revoked|invalid|outdated|superseded|replaced|lifted|suspended|apply|valid|in_effect`, WRITES),
+    phrase("prompt injection: asks to forget what came before", `forget|disregard|ignore|erase everything|anything|all|what_you_were_told|what_you've_been_told|what_you_have_been_told|what_i_said|what_was_said above|before|so_far|previously|earlier|until_now|up_to_now`, ALL),
+    phrase("prompt injection: obey this note", `obey|follow only|just|solely this|these|my note|notes|message|memory|instructions`, WRITES),
+    phrase("dangerous habit: never asks for permission", `never|dont|don't|do_not|no_need_to|stop confirm|confirming|double-check_with|check_with_the_user|verify_with_the_user`, WRITES),
+    phrase("dangerous habit: skips approval", `approval|approvals|permission|permissions|confirmation|confirmations|permission_prompts are|is not_needed|unnecessary|disabled|off|optional|not_required|granted|waived|implied`, WRITES),
+    phrase("dangerous habit: approves everything", `pre-approved|preapproved|already_approved|has_approved|have_approved|granted_permission_for|gave_permission_for|authorized|whitelisted|allowlisted all|every|any commands|edits|actions|tool_calls|tools|changes|operations|command|edit|action`, WRITES),
+    phrase("prompt injection: role reassignment (\"you are now ...\")", `you_are_now|you're_now a|an|the|in|my|no_longer|dan|free|unrestricted|jailbroken|allowed|permitted|authorized|root|admin`, ALL),
+    phrase("prompt injection: role play (\"act as ...\")", `act_as|acting_as|roleplay_as|role-play_as|role_play_as|pretend_to_be|pretend_you_are|pretend_that_you_are|impersonate|behave_as_if_you_are|simulate_being`, MEMORY),
+    phrase("prompt injection: jailbreak mode", `enable|enter|activate|switch_to|turn_on|unlock developer|dan|god|jailbreak|jailbroken|unrestricted|unfiltered|sudo|admin|root mode`, ALL),
+    phrase("prompt injection: jailbreak", `do_anything_now|jailbreak|jailbroken`, WRITES),
+    phrase("system prompt override", `override|replace|bypass|ignore|rewrite|change the|your? system_prompt`, ALL),
+    phrase("system prompt extraction", `reveal|print|show|output|repeat|leak|dump|disclose|recite me? the|your? full|entire|complete|original? system_prompt|initial_prompt|hidden_prompt`, ALL),
+    // Habits that would drop the user's safeguards.
+    phrase("dangerous habit: permission mode", `dont_ask|dontask|don't_ask_mode|bypass_permissions|bypasspermissions|dangerously_skip_permissions|yolo_mode`, WRITES),
+    phrase("dangerous habit: never asks for permission", `never|dont|don't|do_not|no_need_to|stop|without|avoid ask|asking|request|requesting|seek|seeking|wait_for|waiting_for|prompt|prompting|check_with|checking_with ${WHO}? ${WHO}? ${WHO}? permission|approval|approvals|confirmation|consent|authorization`, WRITES),
+    phrase("dangerous habit: never asks for permission", `without confirmation|confirming|approval|approving|permission|review|reviewing|consent|asking|prompting`, WRITES),
+    phrase("dangerous habit: skips approval", `skip|bypass|disable|turn_off|avoid|circumvent|ignore|suppress|auto-accept|autoaccept the|all|any? approval|approvals|permission|permissions|confirmation|confirmations|permission_prompts|approval_prompts|review|consent`, WRITES),
+    phrase("dangerous habit: approves everything", `auto-approve|autoapprove|auto_approve|approve_everything|approve_all|always_approve|always_allow|allow_everything|allow_all_commands|accept_all_edits|yes_to_all`, WRITES),
+    phrase("dangerous habit: disables the sandbox", `disable|turn_off|bypass|escape|avoid|circumvent|get_around|break_out_of|skip|remove|deactivate|switch_off the? sandbox|sandboxing|command_screening|screening|guardrails|safety_checks|security_checks|permission_checks`, WRITES),
+    phrase("dangerous habit: pipes a download to a shell", `pipe|piping|send|feed curl|wget|the_download|the_script|it to|into sh|bash|zsh|a_shell|the_shell`, WRITES),
+    phrase("exfiltration: reveals secrets", `print|echo|reveal|output|dump|tell|send|leak|expose|share|post|upload|exfiltrate me|us? the|your|all|any? api_key|api_keys|apikey|tokens|token|secrets|secret|passwords|password|credentials|environment_variables|env_vars|private_key|ssh_key|ssh_keys`, WRITES),
+    phrase("agent config tampering: approval rules", `add|write|insert|append|create|put|save|register an|a|the? allow|approval|approve|always-allow|always_allow|permission rule|rules|entry|entries`, WRITES),
+  ]);
+}
 
 const SENDERS = String.raw`\b(?:curl|wget|nc|ncat|netcat|scp|rsync|ftp|sftp|telnet|socat|invoke-webrequest|iwr)\b`;
 const SECRET_VAR = String.raw`\$\{?[A-Za-z_]*(?:KEY|TOKEN|SECRET|PASSWORD|PASSWD|PWD|CREDENTIALS?|AUTH)[A-Za-z_]*\}?`;

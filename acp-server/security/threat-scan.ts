@@ -9,7 +9,7 @@
 // (zero-width, bidi controls, tag characters, fillers) are refused outright.
 import { decodedPayloads, foldText, scanViews } from "./scan-normalize";
 import { foreignOverride } from "./threat-multilingual";
-import { PHRASES, REGEXES, withoutAuthHeaders, type ScanProfile } from "./threat-patterns";
+import { phrasePatterns, REGEXES, withoutAuthHeaders, type ScanProfile } from "./threat-patterns";
 
 export type { ScanProfile } from "./threat-patterns";
 
@@ -53,7 +53,7 @@ function scanOne(text: string, profile: ScanProfile): string | undefined {
   const foreign = foreignOverride(folded, text.toLowerCase());
   if (foreign) return `prompt injection: asks to ignore previous instructions (${foreign})`;
   const views = scanViews(text);
-  for (const { reason, spaced, squeezed, profiles } of PHRASES) {
+  for (const { reason, spaced, squeezed, profiles } of phrasePatterns()) {
     if (!profiles.includes(profile)) continue;
     if (views.spaced.some((view) => spaced.test(view))) return reason;
     if (squeezed && views.squeezed.some((view) => squeezed.test(view))) return reason;
