@@ -2,6 +2,7 @@
 // server: the error is kept (naming the file, the key and the problem) and reported
 // by `hermes acp --check` and by the first prompt, while defaults are used meanwhile.
 // `hermes acp` reads it through config-cache.ts, which skips this parse when config.yaml is unchanged.
+import { YAML_PARSER_MISSING } from "./config-error";
 import { describeIssues } from "./config-issues";
 import { readConfigSources, type ConfigSources } from "./config-sources";
 import { ConfigSchema, type HermesConfig } from "./schema";
@@ -32,8 +33,16 @@ export function parseConfigSources(sources: ConfigSources): LoadedConfig {
   let raw: unknown = {};
   const configFound = text !== undefined;
   if (text !== undefined) {
+    let parser: ReturnType<typeof yaml> | undefined;
     try {
-      raw = yaml().parse(text) ?? {};
+      parser = yaml();
+    } catch (error) {
+      // Not the user's YAML: this installation lacks its parser (a packaging fault). Saying
+      // "invalid YAML" would send them to fix a file that is fine.
+      errors.push(`${configPath}: ${YAML_PARSER_MISSING} (${(error as Error).message.split("\n")[0]})`);
+    }
+    if (parser) try {
+      raw = parser.parse(text) ?? {};
     } catch (error) {
       // The whole message: after the first line the yaml package shows the offending lines with a caret.
       errors.push(`${configPath}: invalid YAML: ${(error as Error).message.trimEnd()}`);

@@ -97,3 +97,14 @@ test("resolution failures say what to set", async () => {
   assert.ok(local.ok, "local servers need no key");
   assert.equal(local.model.baseUrl, "http://127.0.0.1:1234/v1");
 });
+
+test("a missing YAML parser is the installation's fault, not config.yaml's: the fix says reinstall, not fix the syntax", async () => {
+  const { configErrorFix, YAML_PARSER_MISSING } = await import("../../acp-server/config/config-error");
+  const configPath = "/home/u/.hermes/config.yaml";
+  const base = { home: "/home/u/.hermes", configPath, configFound: true, config: loadConfig({ home: await home({}), env: {} }).config, env: {} };
+  const missing = configErrorFix({ ...base, error: `${configPath}: ${YAML_PARSER_MISSING} (Cannot find module './yaml.cjs')` });
+  assert.match(missing ?? "", /^Reinstall Hermes/);
+  assert.doesNotMatch(missing ?? "", /YAML syntax/);
+  const syntax = configErrorFix({ ...base, error: `${configPath}: invalid YAML: bad indentation` });
+  assert.match(syntax ?? "", /Fix the YAML syntax/);
+});
