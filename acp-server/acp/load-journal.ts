@@ -98,7 +98,7 @@ function cachedSettings(cached: NonNullable<OpenedJournal["cached"]>): RestoredS
 /** The session's snapshot, if it holds exactly what a replay of this journal would send first. */
 async function usableSnapshot(store: SessionStore, sessionId: string, data: Buffer): Promise<{ covered: number; state: SnapshotState; frames: Buffer } | undefined> {
   if (data.length < SNAPSHOT_MIN_BYTES) return undefined;
-  const snapshot = await store.readReplaySnapshot(sessionId, SNAPSHOT_CODE, data);
+  const snapshot = await store.replays.read(sessionId, SNAPSHOT_CODE, data);
   if (!snapshot) return undefined;
   const state = snapshotStateSchema().safeParse(snapshot.state);
   if (!state.success) return undefined;

@@ -58,7 +58,7 @@ export async function sendReplay(target: ReplayTarget, journal: OpenedJournal, o
       const state: SnapshotState = { replay: builder.state(), outputs: [...outputs], settings };
       // Once the replay and the answer are out: hashing and writing it is not what the client waits for.
       const when = nextTurn().then(() => nextTurn()).then(() => target.outputDrained?.());
-      target.store.saveReplaySnapshot(sessionId, SNAPSHOT_CODE, journal.data, cut.offset, state, cached ? [cached.frames, sent] : [sent], when);
+      target.store.replays.save(sessionId, SNAPSHOT_CODE, journal.data, cut.offset, state, cached ? [cached.frames, sent] : [sent], when);
     }
     for (const json of builder.push(records[i]!)) await frames.send(json); // i < records.length
   }
@@ -77,7 +77,7 @@ export async function refreshReplayCache(store: SessionStore, sessionId: string)
   if (!journal) return undefined;
   if (journal.data.length >= SNAPSHOT_MIN_BYTES) {
     await sendReplay({ client: undefined, sessionId, writeFrames: () => Promise.resolve(), store }, journal);
-    await store.replaySnapshotsWritten();
+    await store.replays.written();
   }
   return journal.data.length;
 }

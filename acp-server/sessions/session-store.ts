@@ -11,7 +11,7 @@ import { journalPath, parseWholeJournal, SessionJournal, type AppendResult } fro
 import { catchUpIndex } from "./catch-up";
 import { SessionIndex, resolveReal } from "./session-index";
 import { leasePath, SessionLease, SessionNotOwnedError, type ClaimResult, type LeaseHolder } from "./session-lease";
-import { readReplaySnapshot, removeReplaySnapshot, replaySnapshotPath, writeReplaySnapshot, type ReplaySnapshot } from "./replay-snapshot";
+import { ReplaySnapshots } from "./replay-snapshots";
 import { loadSqlJs } from "./sqlite";
 import type { JournalRecord, ListOptions, MessagesOptions, MessageText, SearchHit, SearchOptions, SessionMeta, SessionPage, SessionSummary } from "./types";
 
@@ -57,7 +57,6 @@ export interface StoredSession {
 export class SessionStore {
   readonly dir: string;
   readonly stateFile: string;
-  private readonly home: string;
   private readonly log: Logger;
   private readonly journals = new Map<string, SessionJournal>();
   /** Sessions this process claimed as their one writer (kept when lost, to say so). */
@@ -76,17 +75,13 @@ export class SessionStore {
   private closed = false;
   private readonly indexIdleMs: number;
   private idleTimer: NodeJS.Timeout | undefined;
-  private readonly snapshotWrites = new Set<Promise<void>>();
-  /** Snapshot writes not done yet, each run once: at its moment or, if the process exits first, on exit. */
-  private readonly pendingSnapshots = new Set<() => void>();
-  private readonly writePendingSnapshots = () => {
-    for (const run of [...this.pendingSnapshots]) run();
-  };
+  /** The sessions' cached replays (session/load's shortcut), removed with their session. */
+  readonly replays: ReplaySnapshots;
 
   constructor(options: { home: string; log: Logger; indexIdleMs?: number }) {
     this.dir = path.join(options.home, "sessions");
     this.stateFile = path.join(options.home, "state.db");
-    this.home = options.home;
+    this.replays = new ReplaySnapshots(options.home, options.log);
     this.log = options.log;
     this.indexIdleMs = options.indexIdleMs ?? INDEX_IDLE_MS;
   }
@@ -149,47 +144,6 @@ export class SessionStore {
     return { meta: first.session, records, warnings, data };
   }
 
-  /** Where the session's cached replay lives (replay-snapshot.ts). */
-  replaySnapshotFile(id: string): string {
-    return replaySnapshotPath(this.home, id);
-  }
-
-  /** The session's cached replay, if it is valid for `journal` (its bytes as just read) and `code`. */
-  readReplaySnapshot(id: string, code: string, journal: Buffer): Promise<ReplaySnapshot | undefined> {
-    return readReplaySnapshot(this.replaySnapshotFile(id), id, code, journal);
-  }
-
-  /**
-   * Caches the frames of a replay of the journal's first `covered` bytes once `when` resolves
-   * (after the current request is answered), or on exit if the process ends first (an editor
-   * closing right after a load): the write is synchronous and quick. close() waits for it; a
-   * failure only costs the next load its shortcut.
-   */
-  saveReplaySnapshot(id: string, code: string, journal: Buffer, covered: number, state: unknown, frames: (string | Buffer)[], when: Promise<unknown>): void {
-    const file = this.replaySnapshotFile(id);
-    const run = () => {
-      if (!this.pendingSnapshots.delete(run)) return; // written already
-      if (this.pendingSnapshots.size === 0) process.off("exit", this.writePendingSnapshots);
-      try {
-        writeReplaySnapshot(file, id, code, journal, covered, state, frames);
-      } catch (error) {
-        this.log.warn("could not cache the session's replay", { sessionId: id, error });
-      }
-    };
-    if (this.pendingSnapshots.size === 0) process.on("exit", this.writePendingSnapshots);
-    this.pendingSnapshots.add(run);
-    const write: Promise<void> = when
-      .catch(() => undefined)
-      .then(run)
-      .finally(() => this.snapshotWrites.delete(write));
-    this.snapshotWrites.add(write);
-  }
-
-  /** Resolves once every replay cache write queued so far is done (or failed). */
-  async replaySnapshotsWritten(): Promise<void> {
-    await Promise.all(this.snapshotWrites);
-  }
-
   /** The journal's size on disk now, undefined if there is none. */
   async journalSize(id: string): Promise<number | undefined> {
     try {
@@ -232,8 +186,7 @@ export class SessionStore {
     const file = journalPath(this.dir, id);
     this.closeSession(id);
     await rm(leasePath(this.dir, id), { force: true }); // whoever held it: the session is gone
-    await Promise.all(this.snapshotWrites); // one being written must not come back after the removal
-    await removeReplaySnapshot(this.replaySnapshotFile(id)); // a copy of what it showed goes with it
+    await this.replays.remove(id); // a copy of what it showed goes with it
     let existed = true;
     try {
       await unlink(file);
@@ -306,7 +259,7 @@ export class SessionStore {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     if (this.indexLoading) await this.indexLoading.catch(() => undefined);
     await this.catchingUp;
-    await Promise.all(this.snapshotWrites);
+    await this.replays.written();
     this.drainFeeds();
     await this.flush();
     this.closed = true;
@@ -339,11 +292,13 @@ export class SessionStore {
     }
     await this.catchingUp;
     if (this.idleTimer) this.idleTimer.refresh();
-    else {
-      this.idleTimer = setTimeout(() => this.closeIdleIndex(), this.indexIdleMs);
-      this.idleTimer.unref();
-    }
+    else this.armIdleClose();
     return index;
+  }
+
+  private armIdleClose(): void {
+    this.idleTimer = setTimeout(() => this.closeIdleIndex(), this.indexIdleMs);
+    this.idleTimer.unref();
   }
 
   /** Saves and closes the index when no query came for indexIdleMs (see INDEX_IDLE_MS). */
@@ -352,9 +307,7 @@ export class SessionStore {
     const index = this.index;
     if (!index || this.closed) return;
     if (this.catchingUp) {
-      // Still ingesting (a large history's first catch-up): not idle yet.
-      this.idleTimer = setTimeout(() => this.closeIdleIndex(), this.indexIdleMs);
-      this.idleTimer.unref();
+      this.armIdleClose(); // still ingesting (a large history's first catch-up): not idle yet
       return;
     }
     // All at once, before anything else runs: the index leaves with every append it was fed.
