@@ -80,9 +80,12 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     const current = await getRuntime();
     // Everything awaited comes first: the updates below must not overtake the response.
     const configOptions = await sessionConfigOptions(current, session.agent);
-    const skills = await skillCommandsFor(session.agent.cwd, current, log);
+    // A reopened session's commands go out right after the answer (its replay came first anyway).
+    // A new one's follow once the answer has left: reading every SKILL.md is a large part of a
+    // first session/new otherwise, and a client takes the list whenever it arrives.
+    let skills = journal ? await skillCommandsFor(session.agent.cwd, current, log) : [];
     const commands = () => ({ sessionUpdate: "available_commands_update" as const, availableCommands: [...COMMANDS, ...skills, ...mcpPromptCommands(session.mcp)] });
-    notifyAfterResponse(client, session.id, commands(), log);
+    if (journal) notifyAfterResponse(client, session.id, commands(), log);
     // Servers that finish connecting later bring their prompts (slash commands) with them.
     session.watchMcp(() => notifyAfterResponse(client, session.id, commands(), log));
     // The panel shows the queue beside its composer: it hears of every change (acp/queue-methods.ts).
@@ -101,7 +104,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     const answered = new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
     const drained = options.outputDrained;
     const sent = journal && drained ? answered.then(() => drained()).catch(() => undefined) : answered;
-    void sent.then(() => {
+    void sent.then(async () => {
+      if (!journal) {
+        skills = await skillCommandsFor(session.agent.cwd, current, log);
+        notifyAfterResponse(client, session.id, commands(), log);
+      }
       if (journal) {
         // A load from a cached replay answered before restoring the model history: restored now
         // (else the first prompt does it); the usage meter may count it.

@@ -1,5 +1,8 @@
 // The models an OpenAI-compatible endpoint lists at GET /models, for the model picker.
-// Answers are cached on disk for an hour, so later sessions and processes need not ask.
+// Answers are cached on disk for an hour, so later sessions and processes need not ask. A failed
+// ask (refused, timed out, an error status, an unknown shape) is remembered for a few minutes:
+// every new editor window would otherwise try again before its first session/new is answered,
+// and an endpoint that drops packets costs each of them the whole timeout.
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -10,6 +13,8 @@ import { createLogger, type Logger } from "../util/log";
 const modelsLog = createLogger("models");
 
 const TTL_MS = 60 * 60 * 1000;
+/** After a failed ask, how long the cached list (or none) is offered without asking again. */
+const RETRY_AFTER_FAILURE_MS = 5 * 60 * 1000;
 /** The picker is not worth a long wait; a slow endpoint just offers fewer choices. */
 const DEFAULT_TIMEOUT_MS = 1_500;
 /** Endpoints list hundreds of models (OpenRouter); the picker shows the first ones. */
@@ -18,6 +23,10 @@ const MAX_MODELS = 200;
 interface CacheFile {
   fetchedAt: number;
   models: string[];
+  /** When the last ask failed (absent after a success)... */
+  failedAt?: number;
+  /** ...and with which key (a hash): a new key, after a 401, asks again at once. */
+  failedKey?: string;
 }
 
 // The cache file and the endpoint's answer, read through zod (built on first use). An entry of
@@ -26,7 +35,7 @@ let schemas: { cache: z.ZodType<CacheFile>; answer: z.ZodType<{ data?: unknown[]
 
 function discoverySchemas(): NonNullable<typeof schemas> {
   schemas ??= {
-    cache: z.looseObject({ fetchedAt: z.number(), models: z.array(z.string()) }),
+    cache: z.looseObject({ fetchedAt: z.number(), models: z.array(z.string()), failedAt: z.number().optional(), failedKey: z.string().optional() }),
     answer: z.looseObject({ data: z.array(z.unknown()).optional() }),
   };
   return schemas;
@@ -44,9 +53,17 @@ export async function discoverModels(
 ): Promise<string[]> {
   const now = options.now ?? Date.now();
   const log = options.log ?? modelsLog;
-  const cacheFile = path.join(cacheDir, `models-${createHash("sha256").update(endpoint.baseUrl).digest("hex").slice(0, 16)}.json`);
+  const cacheFile = path.join(cacheDir, `models-${shortHash(endpoint.baseUrl)}.json`);
+  const keyHash = shortHash(`key:${endpoint.apiKey ?? ""}`);
   const cached = await readCache(cacheFile, log);
   if (cached && now - cached.fetchedAt < TTL_MS) return cached.models;
+  const recentFailure = cached?.failedAt !== undefined && cached.failedKey === keyHash && now - cached.failedAt >= 0 && now - cached.failedAt < RETRY_AFTER_FAILURE_MS;
+  if (recentFailure) return cached.models;
+  /** The list to offer after a failed ask, remembered as failed so that others do not ask at once. */
+  const failed = async () => {
+    await writeCache(cacheFile, { fetchedAt: cached?.fetchedAt ?? 0, models: cached?.models ?? [], failedAt: now, failedKey: keyHash });
+    return cached?.models ?? [];
+  };
 
   try {
     // Not the global fetch: loading it (undici) would cost the first session/new ~20 ms of CPU.
@@ -54,11 +71,11 @@ export async function discoverModels(
       headers: endpoint.apiKey ? { authorization: `Bearer ${endpoint.apiKey}` } : {},
       signal: AbortSignal.timeout(options.timeoutMs ?? DEFAULT_TIMEOUT_MS),
     });
-    if (!response.ok) return cached?.models ?? [];
+    if (!response.ok) return await failed();
     const body = discoverySchemas().answer.safeParse(JSON.parse(response.text));
     if (!body.success) {
       log.warn("the endpoint's model list has an unknown shape; offering the cached one", { baseUrl: endpoint.baseUrl, problem: body.error.issues[0]?.message });
-      return cached?.models ?? [];
+      return await failed();
     }
     const models = (body.data.data ?? [])
       .map(modelEntry)
@@ -67,8 +84,12 @@ export async function discoverModels(
     await writeCache(cacheFile, { fetchedAt: now, models });
     return models;
   } catch {
-    return cached?.models ?? []; // offline or slow: a stale list beats none
+    return await failed(); // offline or slow: a stale list beats none
   }
+}
+
+function shortHash(text: string): string {
+  return createHash("sha256").update(text).digest("hex").slice(0, 16);
 }
 
 /** The cached list; a missing file is no cache, a damaged one is warned about and asked again. */

@@ -65,6 +65,12 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
   const frames: any[] = [];
   const frameWaiters: { predicate: (frame: any) => boolean; resolve: (frame: any) => void }[] = [];
   const updates: acp.SessionNotification[] = [];
+  // session/update frames come in raw (recordFrame) before the SDK hands them to the handler that
+  // fills `updates`: waitForUpdate resolves once its frame's update has reached `updates` too.
+  let updateFramesSeen = 0;
+  let updatesDelivered = 0;
+  const deliveryWaiters: { count: number; resolve: () => void }[] = [];
+  const updateFrameNumber = new WeakMap<object, number>();
   const invalidUpdates: { update: unknown; error: string }[] = [];
   const permissionRequests: acp.RequestPermissionRequest[] = [];
   const elicitationRequests: acp.CreateElicitationRequest[] = [];
@@ -77,6 +83,13 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
       const check = zSessionNotification.safeParse(params);
       if (!check.success) invalidUpdates.push({ update: params, error: check.error.message });
       updates.push(params);
+      updatesDelivered++;
+      for (const waiter of [...deliveryWaiters]) {
+        if (updatesDelivered >= waiter.count) {
+          deliveryWaiters.splice(deliveryWaiters.indexOf(waiter), 1);
+          waiter.resolve();
+        }
+      }
     })
     .onRequest(acp.methods.client.session.requestPermission, ({ params }) => {
       permissionRequests.push(params);
@@ -121,6 +134,7 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
 
   const recordFrame = (frame: any) => {
     frames.push(frame);
+    if (frame?.method === acp.methods.client.session.update && typeof frame === "object") updateFrameNumber.set(frame, ++updateFramesSeen);
     for (const waiter of [...frameWaiters]) {
       if (waiter.predicate(frame)) {
         frameWaiters.splice(frameWaiters.indexOf(waiter), 1);
@@ -161,6 +175,10 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
       },
       waitForUpdate: async (predicate, timeoutMs = 10_000) => {
         const frame = await self.waitForFrame((f) => f.method === "session/update" && predicate(f.params.update), timeoutMs);
+        const number = updateFrameNumber.get(frame) ?? 0;
+        if (updatesDelivered < number) {
+          await withTimeout(new Promise<void>((resolve) => deliveryWaiters.push({ count: number, resolve })), timeoutMs, "the update to reach the client");
+        }
         return frame.params.update;
       },
     };

@@ -69,6 +69,63 @@ describe("model list cache", () => {
     }
   });
 
+  test("a failed ask is not repeated for five minutes with the same key; a new key or a later start asks again", async () => {
+    const cacheDir = dirs.make();
+    let asked = 0;
+    let status = 500;
+    const server = http.createServer((_req, res) => {
+      asked++;
+      res.statusCode = status;
+      res.end(JSON.stringify({ data: [{ id: "listed" }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+      const now = Date.now();
+      assert.deepEqual(await discoverModels({ baseUrl, apiKey: "k1" }, cacheDir, { now }), []);
+      assert.equal(asked, 1);
+      status = 200;
+      assert.deepEqual(await discoverModels({ baseUrl, apiKey: "k1" }, cacheDir, { now: now + 4 * 60_000 }), [], "within five minutes: not asked");
+      assert.equal(asked, 1);
+      assert.deepEqual(await discoverModels({ baseUrl, apiKey: "k2" }, cacheDir, { now: now + 60_000 }), ["listed"], "another key asks at once");
+      assert.equal(asked, 2);
+      // A refused connection counts as a failure too, and the list fetched before is still offered.
+      await new Promise((resolve) => server.close(resolve));
+      const later = now + 2 * 60 * 60_000;
+      assert.deepEqual(await discoverModels({ baseUrl, apiKey: "k2" }, cacheDir, { now: later }), ["listed"]);
+      const [name] = readdirSync(cacheDir);
+      const record = JSON.parse(readFileSync(path.join(cacheDir, name), "utf8"));
+      assert.equal(record.failedAt, later);
+      assert.deepEqual(record.models, ["listed"]);
+      assert.ok(!JSON.stringify(record).includes("k2"), "the key itself is not written");
+    } finally {
+      server.closeAllConnections?.();
+      if (server.listening) await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
+  test("after five minutes a failed endpoint is asked again", async () => {
+    const cacheDir = dirs.make();
+    let asked = 0;
+    let status = 503;
+    const server = http.createServer((_req, res) => {
+      asked++;
+      res.statusCode = status;
+      res.end(JSON.stringify({ data: [{ id: "back" }] }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+      const now = Date.now();
+      assert.deepEqual(await discoverModels({ baseUrl }, cacheDir, { now }), []);
+      status = 200;
+      assert.deepEqual(await discoverModels({ baseUrl }, cacheDir, { now: now + 5 * 60_000 + 1 }), ["back"]);
+      assert.equal(asked, 2);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+
   test("an answer of an unknown shape keeps the cached list; entries without an id are skipped", async () => {
     const cacheDir = dirs.make();
     const log = recordingLogger();
