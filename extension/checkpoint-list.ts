@@ -3,7 +3,7 @@
 // "Restore checkpoint" nor "Edit and resend", which rely on Hermes's /rollback and fork cut.
 // No vscode import.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import { z } from "zod";
+import * as z from "zod";
 import type { CheckpointState } from "../webview-ui/state/checkpoints";
 
 export const LIST_CHECKPOINTS_METHOD = "_hermes/checkpoints/list";

@@ -3,7 +3,7 @@
 // with zod before it reaches the state. Another agent does not know the methods: the view then
 // says so. No vscode import.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import { z } from "zod";
+import * as z from "zod";
 import type { PanelToHost } from "../webview-ui/protocol";
 import type { ChatAction } from "../webview-ui/state/actions";
 import { knowledgeChangeSchema, knowledgeSchema } from "../webview-ui/state/knowledge";

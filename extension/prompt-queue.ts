@@ -6,7 +6,7 @@
 // runs, after the agent died, and always with an agent that does not queue (sent one by one).
 // Pure bookkeeping, no ACP calls: chat-session.ts sends. No vscode import.
 import { randomUUID } from "node:crypto";
-import { z } from "zod";
+import * as z from "zod";
 import { isQueueId, type QueueChanged, type QueuedPromptView } from "../acp-server/acp/queue-wire";
 import type { Attachment, QueuedPrompt } from "../webview-ui/state/types";
 

@@ -2,7 +2,7 @@
 // direction, checked on receipt on both sides. What the host sends carries ChatState and
 // ChatAction, whose schemas live next to their types (./state/schemas.ts); everything the
 // panel can ask for is checked strictly here.
-import { z } from "zod";
+import * as z from "zod";
 import { chatActionSchema, chatStateSchema, sessionSummarySchema } from "./state/schemas";
 
 const id = z.string().min(1).max(200);

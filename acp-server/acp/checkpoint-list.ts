@@ -2,7 +2,7 @@
 // a client (the VS Code panel) can offer "Restore checkpoint" on the user messages that started
 // them. Checkpoints live in the shadow repository, not the journal, so asking again after
 // session/load gives the same answer: the offer survives a reload. Loaded on first use.
-import { z } from "zod";
+import * as z from "zod";
 import type { AgentRuntime } from "./agent-runtime";
 import type { AcpSession } from "./acp-session";
 import { invalidParams } from "../util/agent-error";

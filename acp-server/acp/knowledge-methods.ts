@@ -6,7 +6,7 @@
 //   _hermes/knowledge/skill   {cwd, action, name, text?}              → {ok, message, knowledge}
 // Loaded on first use.
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { LoadedConfig } from "../config/load";
 import { addMemoryEntry, deleteMemoryEntry, editMemoryEntry, readKnowledge, revertMemory, type Knowledge, type KnowledgeOutcome } from "../learning/knowledge";
 import type { SkillsContext } from "../skills/settings";

@@ -4,7 +4,7 @@
 // those are parsed, and the model history is restored from the journal's bytes when first needed
 // (the next prompt; or just after the answer, acp/agent-app.ts). Otherwise the whole journal is
 // parsed, as always. Either way the session and its replay are the same.
-import { z } from "zod";
+import * as z from "zod";
 import { applySettings, lastContextTokens, restoreSession, type RestoredSettings } from "../sessions/history";
 import { parseJournal } from "../sessions/journal-parse";
 import { redactLoadedRecords } from "../sessions/redact-record";

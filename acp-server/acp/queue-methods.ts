@@ -9,7 +9,7 @@
 // A prompt a client queued under its own name (`_meta["hermes/queueId"]` on session/prompt) keeps
 // that id here and in the `user_message_chunk` echo that says it started.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import { z } from "zod";
+import * as z from "zod";
 import { invalidParams } from "../util/agent-error";
 import type { Logger } from "../util/log";
 import type { AcpSession, WaitingPrompt } from "./acp-session";

@@ -3,7 +3,7 @@
 // `_meta["hermes/review"]`: how many hunks were accepted and rejected and, per hunk, where it is
 // and a few of its lines. The text names each change that was written and each that was not, so
 // the model neither assumes its whole edit landed nor re-applies what the user refused.
-import { z } from "zod";
+import * as z from "zod";
 import type { WriteOutcome } from "../tools/context";
 
 const count = z.number().int().min(0).max(100_000);

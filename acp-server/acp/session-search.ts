@@ -2,7 +2,7 @@
 // index's full-text search (sessions/index-search.ts) finds the best message of each session;
 // each hit comes with the session's first prompt (what a user remembers a chat by), its
 // workspace, title and time, and a snippet. Loaded on first use (zod and the index are heavy).
-import { z } from "zod";
+import * as z from "zod";
 import type { SessionStore } from "../sessions/session-store";
 import { invalidParams } from "../util/agent-error";
 import { redactSecrets } from "../util/redact";

@@ -2,7 +2,7 @@
 // everything else one at a time in order; results come back in call order. A tool that
 // throws, is unknown, or gets bad arguments becomes a result the model can read, and
 // every call that was announced ends "completed" or "failed", even on cancel.
-import { z } from "zod";
+import * as z from "zod";
 import type { ChatMessage, ToolCallRequest } from "../providers/types";
 import type { DisplayContent, ToolContext } from "../tools/context";
 import { resultText, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";

@@ -3,7 +3,7 @@
 // Entries are validated one by one (see mcp/server-spec.ts), so a broken server entry costs
 // that server only, never the rest of the configuration. Built on first use (z.lazy): a first
 // session/new imports this and, without MCP servers in config.yaml, validates nothing with it.
-import { z } from "zod";
+import * as z from "zod";
 
 export const McpServerEntrySchema = z.lazy(() =>
   z

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { httpGet } from "../util/http-get";
 import { createLogger, type Logger } from "../util/log";
 

@@ -2,7 +2,7 @@
 // model), apart from the rest of the schema (schema.ts): resolving models needs only this, and a
 // start whose config comes from the cache (config-cache.ts) never builds the rest. Built on first
 // use (z.lazy), like the rest: such a start resolves the configured models without parsing any.
-import { z } from "zod";
+import * as z from "zod";
 
 export const PROVIDER_IDS = ["openai", "anthropic", "openrouter", "deepseek", "gemini", "ollama", "lmstudio", "custom"] as const;
 export const API_MODES = ["auto", "chat_completions", "anthropic_messages", "codex_responses"] as const;

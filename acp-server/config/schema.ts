@@ -1,7 +1,7 @@
 // The shape of $HERMES_HOME/config.yaml. Zod is the single source of truth: the types
 // below are inferred from it, and validation errors name the offending key.
 import { DEFAULT_MAX_FRAME_MB } from "./frame-limit";
-import { z } from "zod";
+import * as z from "zod";
 import { McpSettingsSchema } from "./mcp-schema";
 import { ModelEntrySchema, type API_MODES, type PriceSchema, type PROVIDER_IDS } from "./model-entry-schema";
 import { WebConfigSchema } from "./web-schema";

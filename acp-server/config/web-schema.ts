@@ -2,7 +2,7 @@
 // web_search's backend. Its own file so schema.ts gains one line (like mcp-schema.ts). The schemas
 // are built on first use (z.lazy): the web settings' module is imported by every first session/new,
 // which, with config.yaml cached (config-cache.ts), validates nothing with them.
-import { z } from "zod";
+import * as z from "zod";
 import { parseRange } from "../util/ip-address";
 
 export const SEARCH_BACKENDS = ["searxng", "brave", "tavily", "exa"] as const;

@@ -6,7 +6,7 @@
 // skill it chose to leave is not proposed again until its outcomes change.
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { writeFileAtomicSync } from "../util/atomic-write";
 import { withFileLock } from "../util/file-lock";
 import { createLogger } from "../util/log";

@@ -3,7 +3,7 @@
 // undo), after the user approved it when curation asks (`ask`), and the change is recorded in
 // the learning ledger like every change the review makes. User skills only.
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { archiveSkill } from "../skills/archive";
 import { findSkill, SKILL_FILE, type Skill } from "../skills/library";
 import { catalogFor } from "../skills/settings";

@@ -5,7 +5,7 @@
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { LearnedNote } from "../sessions/types";
 import { writeFileAtomicSync } from "../util/atomic-write";
 import { createLogger } from "../util/log";

@@ -1,7 +1,7 @@
 // An MCP server's tool as a Hermes tool: `mcp_<server>_<tool>` in the toolset `mcp-<server>`,
 // with the server's own JSON schema. Arguments go to the server as they are (it validates);
 // tools listed in `require_confirmation` ask the user first.
-import { z } from "zod";
+import * as z from "zod";
 import { ToolError, type ToolDefinition } from "../tools/registry";
 import type { McpConnection, McpToolInfo } from "./connection";
 import { toolResultFromMcp } from "./results";

@@ -1,6 +1,6 @@
 // read_mcp_resource: lists and reads the resources of the session's MCP servers. Offered
 // only while some connected server has resources.
-import { z } from "zod";
+import * as z from "zod";
 import type { DisplayContent, ImagePart } from "../tools/context";
 import { ToolError, type ToolDefinition } from "../tools/registry";
 import type { McpConnection } from "./connection";

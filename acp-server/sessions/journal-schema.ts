@@ -5,7 +5,7 @@
 //
 // Built on first use, not at import: constructing zod schemas costs milliseconds that the
 // first session/new should not pay.
-import { z } from "zod";
+import * as z from "zod";
 
 function build() {
   const at = z.number();

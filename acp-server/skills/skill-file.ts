@@ -4,7 +4,7 @@
 // provenance...) are kept as they are: rewriting a skill never drops what others put there.
 import type { YAMLParseError } from "yaml";
 import { yaml } from "../util/yaml";
-import { z } from "zod";
+import * as z from "zod";
 import { AgentError } from "../util/agent-error";
 
 /** Lowercase letters, digits and hyphens: a folder name and a slash command at once. */

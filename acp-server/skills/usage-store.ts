@@ -3,7 +3,7 @@
 // lock file with an atomic rename so Hermes processes sharing one home add up correctly.
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { acquireFileLock } from "../util/file-lock";
 import { createLogger, type Logger } from "../util/log";
 

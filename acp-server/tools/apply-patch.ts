@@ -4,7 +4,7 @@
 // (file-transaction.ts on the local disk; through the editor, written files are put back when
 // a later one fails).
 import { stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { guardedPathReasons } from "../security/sensitive-paths";
 import type { DisplayContent, FileAccess, ToolContext, WriteOutcome } from "./context";
 import { commitFileChanges, recoverFileTransactions, type FileChange } from "./file-transaction";

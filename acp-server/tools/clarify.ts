@@ -3,7 +3,7 @@
 // permission-style prompt whose options are the choices, or the turn's reply); the tool only
 // states the question and turns the outcome into something the model can act on. A user who
 // does not answer (dismissed, declined, timed out) is a result too: the model decides alone.
-import { z } from "zod";
+import * as z from "zod";
 import type { ClarifyAnswer } from "./context";
 import { defineTool, ToolError, type ToolResult } from "./registry";
 

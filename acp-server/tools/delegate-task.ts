@@ -1,7 +1,7 @@
 // The `delegate_task` tool: hands tasks to focused subagents of Hermes (in this process) or
 // to external coding agents configured in delegation.acp_agents (over ACP). The work lives in
 // acp-server/delegate/; this file is the model-facing definition.
-import { z } from "zod";
+import * as z from "zod";
 import { defineTool, ToolError } from "./registry";
 
 const taskSchema = z.object({

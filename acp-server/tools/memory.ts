@@ -1,6 +1,6 @@
 // memory: durable notes kept across sessions in $HERMES_HOME/memories/. The files are
 // read once when a session starts (a frozen snapshot), so changes show up next session.
-import { z } from "zod";
+import * as z from "zod";
 import { hermesHome } from "../config/paths";
 import { MemoryError, MemoryStore } from "../memory/memory-store";
 import { defineTool, ToolError } from "./registry";

@@ -1,5 +1,5 @@
 // patch: exact string replacement in one file, shown to the user as a diff before writing.
-import { z } from "zod";
+import * as z from "zod";
 import { guardedPathReasons } from "../security/sensitive-paths";
 import { FileNotFoundError } from "./context";
 import { applyMatches, candidatesText, findMatches, LEVEL_TEXT, lineAt, nonOverlapping } from "./fuzzy-match";

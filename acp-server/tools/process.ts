@@ -1,6 +1,6 @@
 // The `process` tool: inspects and stops commands the terminal tool started with
 // background: true (kept per session in ctx.state.processes).
-import { z } from "zod";
+import * as z from "zod";
 import type { BackgroundProcess, CommandOutput, SessionToolState } from "./context";
 import { truncateMiddle } from "./output-buffer";
 import { defineTool, ToolError } from "./registry";

@@ -3,7 +3,7 @@
 import { statSync, type Stats } from "node:fs";
 import { open, readdir } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { FileNotFoundError } from "./context";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./file-walker";
 import { displayPath, resolvePath } from "./paths";

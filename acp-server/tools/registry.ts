@@ -1,7 +1,7 @@
 // What a tool is (its definition and result) and how its arguments and results are shown to
 // the model. Each tool file exports its definition; tools/all-tools.ts lists them in a
 // ToolRegistry (tool-set.ts). Importing a tool file has no effect beyond defining it.
-import { z } from "zod";
+import * as z from "zod";
 import type { DisplayContent, ImagePart, Location, ToolContext } from "./context";
 import type { FullOutput } from "./output-spill";
 import { AgentError } from "../util/agent-error";

@@ -3,7 +3,7 @@
 // include hidden files and skip .git and node_modules.
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext } from "./context";
 import { walkFiles, looksBinary } from "./file-walker";
 import { compileGlob, globMatches, type CompiledGlob } from "./gitignore";

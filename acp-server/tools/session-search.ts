@@ -1,6 +1,6 @@
 // session_search: the agent's memory of past conversations. One tool, three uses: search
 // every other session, read one past session, or list the recent ones.
-import { z } from "zod";
+import * as z from "zod";
 import type { ToolContext } from "./context";
 import { defineTool, ToolError } from "./registry";
 

@@ -6,7 +6,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { hermesHome } from "../config/paths";
 import { writeFileAtomicSync } from "../util/atomic-write";
 import { redactSecrets } from "../util/redact";

@@ -4,7 +4,7 @@
 // as a diff, so the user sees what the agent learned. Project skills live in the workspace,
 // so writing one is an edit the session's mode approves like any other.
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { SKILL_FILE } from "../skills/library";
 import { catalogFor } from "../skills/settings";
 import { skillsContext } from "../skills/skills-context";

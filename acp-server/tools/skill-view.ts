@@ -2,7 +2,7 @@
 // linked file (level 3). Each load of a SKILL.md counts as a use of the skill.
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { z } from "zod";
+import * as z from "zod";
 import { findSkill, linkedFiles } from "../skills/library";
 import { catalogFor } from "../skills/settings";
 import { skillsContext } from "../skills/skills-context";

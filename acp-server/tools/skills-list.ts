@@ -1,6 +1,6 @@
 // skills_list: the skills of this project and user (level 1 of progressive disclosure):
 // names, descriptions and tags, with unavailable ones and why.
-import { z } from "zod";
+import * as z from "zod";
 import { catalogFor } from "../skills/settings";
 import { skillsContext } from "../skills/skills-context";
 import { defineTool } from "./registry";

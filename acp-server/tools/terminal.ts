@@ -1,6 +1,6 @@
 // The `terminal` tool: runs a shell command line through the session's ShellRunner
 // (an editor terminal when the client offers one, a local process otherwise).
-import { z } from "zod";
+import * as z from "zod";
 import type { CommandOutput, ExitStatus, RunningCommand, ToolContext } from "./context";
 import { tailOf, truncateMiddle } from "./output-buffer";
 import { OutputSpill } from "./output-spill";

@@ -1,6 +1,6 @@
 // todo: the session's plan. Each call replaces the whole list, which is published to the
 // editor as the ACP plan, so the user sees progress as the model works.
-import { z } from "zod";
+import * as z from "zod";
 import type { TodoItem, TodoStatus } from "./context";
 import { defineTool, ToolError } from "./registry";
 

@@ -3,7 +3,7 @@
 // approved by the user (once / session / always) before anything is sent to it, redirects
 // included; private addresses are refused unless web.allow_private lists them (see
 // web/guarded-fetch.ts). Long pages are read in slices with `offset`.
-import { z } from "zod";
+import * as z from "zod";
 import { containsSecret } from "../util/redact";
 import type { DisplayContent, ToolContext } from "./context";
 import { defineTool, ToolError } from "./registry";

@@ -2,7 +2,7 @@
 // (web/search-backends.ts). Offered to the model only when one is configured with what it needs
 // (an instance URL or a key). No permission prompt: the user chose the service by configuring
 // it; a query holding a credential is refused, since it would leave the machine.
-import { z } from "zod";
+import * as z from "zod";
 import { containsSecret } from "../util/redact";
 import type { DisplayContent } from "./context";
 import { defineTool, ToolError } from "./registry";

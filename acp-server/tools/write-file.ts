@@ -1,6 +1,6 @@
 // write_file: replaces (or creates) a whole file after the user approves the diff.
 import { stat } from "node:fs/promises";
-import { z } from "zod";
+import * as z from "zod";
 import { guardedPathReasons } from "../security/sensitive-paths";
 import { FileNotFoundError, type FileAccess } from "./context";
 import { landedDiff } from "./landed-diff";

@@ -1,7 +1,7 @@
 // Process-wide zod settings, applied by `hermes acp` (runAcpServer) before any schema is built:
 // zod reads them when it constructs a schema. (Other commands keep zod's defaults; validation is
 // the same either way.)
-import { z } from "zod";
+import * as z from "zod";
 
 /**
  * jitless: zod compiles a parser (`new Function`) for each object schema the first time it is

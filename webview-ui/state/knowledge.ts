@@ -1,7 +1,7 @@
 // "What Hermes knows" in the panel: the agent's answer to `_hermes/knowledge/get` (memory
 // entries of MEMORY.md and USER.md, skills with their stats) and the view's state. The schema
 // checks the agent's answer in the host and the snapshot in the panel alike.
-import { z } from "zod";
+import * as z from "zod";
 
 export interface KnowledgeMemoryFile {
   target: "memory" | "user";

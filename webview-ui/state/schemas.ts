@@ -8,7 +8,7 @@
 // bundle. An update of a kind this panel does not know passes too (the reducer ignores it), but
 // a known kind with a bad field does not.
 import type * as acp from "@agentclientprotocol/sdk";
-import { z } from "zod";
+import * as z from "zod";
 import type { ChatAction } from "./actions";
 import type { CheckpointState, CheckpointTurn } from "./checkpoints";
 import { knowledgeOutcomeSchema, knowledgeSchema, knowledgeStateSchema } from "./knowledge";

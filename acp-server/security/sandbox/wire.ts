@@ -2,7 +2,7 @@
 // extension reads it from `_meta["hermes/sandbox"]` of terminal/create and wraps the command in
 // the same bwrap / Seatbelt sandbox. Other clients ignore `_meta`. Zod only: the extension
 // bundle imports this module, so it must not pull in any server code.
-import { z } from "zod";
+import * as z from "zod";
 
 /** The capability the extension advertises (clientCapabilities._meta) and the terminal/create key. */
 export const SANDBOX_META_KEY = "hermes/sandbox";
