@@ -12,8 +12,7 @@ import { initializeResponse } from "./initialize-response";
 import { COMMANDS } from "./commands";
 import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "./mcp-session";
-import { journalContextTokens, type OpenedJournal } from "./load-journal";
-import { sendReplay } from "./replay-send";
+import type { OpenedJournal } from "./load-journal";
 import { ArrivalOrder } from "./arrival-order";
 import { QUEUE_CAPABILITY, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "./queue-wire";
 import { SessionHub, type ForkPoint } from "./session-hub";
@@ -118,7 +117,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
           log.warn("restoring the session's history failed (the next prompt tries again)", { sessionId: session.id, error });
         }
         // A reopened session's usage meter shows at once, not after the next model call.
-        const usage = session.agent.conversationDeferred ? undefined : reopenedUsage(current, session, journal);
+        const { journalContextTokens } = await import("./load-journal"); // loaded by the restore already
+        const usage = session.agent.conversationDeferred ? undefined : reopenedUsage(current, session, journalContextTokens(journal));
         if (usage) notifyAfterResponse(client, session.id, usage, log);
       }
       // Finishes a restore a crash interrupted and prunes old checkpoints, in the background: after
@@ -187,7 +187,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       // A turn without an end is one the process died in, unless it may still be running:
       // here, or in the live process that owns the session (this one only follows it).
       const turnMayBeRunning = session.busy || !sessions.owns(session.id);
-      // The whole history goes out, in order, before the answer.
+      // The whole history goes out, in order, before the answer (the replay code loads with the first load).
+      const { sendReplay } = await import("./replay-send");
       await sendReplay({ client, sessionId: session.id, writeFrames: options.writeFrames, outputDrained: options.outputDrained, store: sessions }, journal, { turnMayBeRunning });
       return opened(session, client, journal);
     }))
@@ -279,10 +280,10 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
  * process's measure, else the journal's, else an estimate of the history), the session model's
  * window, and the cost its usage account holds in this process.
  */
-function reopenedUsage(runtime: AgentRuntime, session: AcpSession, journal: OpenedJournal): acp.SessionUpdate | undefined {
+function reopenedUsage(runtime: AgentRuntime, session: AcpSession, journalTokens: number | undefined): acp.SessionUpdate | undefined {
   const model = runtime.chainFor(session.agent.modelId)[0];
   if (!model) return undefined;
-  const used = session.agent.contextTokens ?? journalContextTokens(journal) ?? messagesTokens(session.agent.history);
+  const used = session.agent.contextTokens ?? journalTokens ?? messagesTokens(session.agent.history);
   return usageUpdate({ inputTokens: used, outputTokens: 0 }, model.contextWindow, session.agent.usage.costUsd);
 }
 

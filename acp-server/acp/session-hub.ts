@@ -17,7 +17,7 @@ import type { Logger } from "../util/log";
 import { AcpSession } from "./acp-session";
 import type { AgentRuntime } from "./agent-runtime";
 import { FIRST_PROMPT_META, firstPromptOf } from "./first-prompt";
-import { openJournal, restoredFrom, type OpenedJournal } from "./load-journal";
+import type { OpenedJournal } from "./load-journal";
 import { openMcpBridge, sessionMcpSpecs } from "./mcp-session";
 import { sameServers, type McpServerSpec } from "../mcp/server-spec";
 import { invalidParams, unknownSession } from "../util/agent-error";
@@ -84,7 +84,9 @@ export class SessionHub {
   ): Promise<{ session: AcpSession; journal: OpenedJournal }> {
     const root = checkedCwd(cwd);
     const extra = checkedRoots(root, options.additionalDirectories);
-    const runtime = await this.options.runtime();
+    // Reading a journal back (load-journal.ts and the replay code it brings) loads with the first
+    // restore: a process that only opens new sessions never needs it.
+    const [runtime, { openJournal, restoredFrom }] = await Promise.all([this.options.runtime(), import("./load-journal")]);
     const existing = this.live.get(sessionId);
     const mcpServers = given ?? existing?.mcpServers ?? [];
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);

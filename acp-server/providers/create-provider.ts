@@ -1,46 +1,46 @@
-// Builds the provider for a resolved model. Provider SDKs load lazily inside each
-// provider, so nothing heavy is imported before the first call (or warm-up).
+// The provider for a resolved model. Its implementation (request mapping, stream parsing, error
+// mapping: build-provider.ts and the modules it imports) loads on the first call or warm-up, and
+// the SDK inside it after that: opening a session, which creates the providers of its model
+// chain, loads none of them.
 import type { ResolvedModel } from "../config/resolve-model";
-import { AnthropicMessagesProvider } from "./anthropic-messages";
-import { ChatCompletionsProvider } from "./chat-completions";
-import { CodexResponsesProvider } from "./codex-responses";
-import type { ModelProvider } from "./types";
+import type { ModelEvent, ModelProvider, ModelRequest } from "./types";
 
 export function createProvider(model: ResolvedModel): ModelProvider {
-  const common = {
-    provider: model.provider,
-    model: model.name,
-    baseURL: model.baseUrl,
-    apiKey: model.apiKey,
-    apiKeyEnv: model.apiKeyEnv,
-    apiKeyHint: model.apiKeyHint,
-    timeoutMs: model.timeoutMs,
-    idleTimeoutMs: model.idleTimeoutMs,
-  };
-  switch (model.apiMode) {
-    case "anthropic_messages":
-      return new AnthropicMessagesProvider({
-        ...common,
-        maxTokens: model.maxTokens ?? model.maxOutputTokens,
-        ...(model.thinkingBudget ? { thinking: { budgetTokens: model.thinkingBudget } } : {}),
-        cache: { ttl: model.cacheTtl },
-      });
-    case "codex_responses":
-      return new CodexResponsesProvider({
-        ...common,
-        maxOutputTokens: model.maxTokens ?? model.maxOutputTokens,
-        ...(model.reasoningEffort ? { reasoningEffort: model.reasoningEffort } : {}),
-      });
-    case "chat_completions":
-      return new ChatCompletionsProvider({
-        ...common,
-        // Claude behind OpenRouter caches only where the request marks breakpoints.
-        ...(isClaudeOnOpenRouter(model) ? { promptCache: { ttl: model.cacheTtl } } : {}),
-      });
-  }
+  return new DeferredProvider(model);
 }
 
-function isClaudeOnOpenRouter(model: ResolvedModel): boolean {
-  const viaOpenRouter = model.provider === "openrouter" || /openrouter\.ai/i.test(model.baseUrl);
-  return viaOpenRouter && /(^|\/)(anthropic\/)?claude/i.test(model.name);
+class DeferredProvider implements ModelProvider {
+  readonly provider: string;
+  readonly model: string;
+  private built: ModelProvider | undefined;
+  private building: Promise<ModelProvider> | undefined;
+
+  constructor(private readonly resolved: ResolvedModel) {
+    this.provider = resolved.provider;
+    this.model = resolved.name;
+  }
+
+  stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    // Once built (the warm-up after session/new does it), calls go straight to the implementation.
+    return this.built ? this.built.stream(request, signal) : this.streamOnceBuilt(request, signal);
+  }
+
+  async warmUp(): Promise<void> {
+    await (await this.implementation()).warmUp?.();
+  }
+
+  private async *streamOnceBuilt(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    yield* (await this.implementation()).stream(request, signal);
+  }
+
+  private implementation(): Promise<ModelProvider> {
+    this.building ??= import("./build-provider").then(
+      ({ buildProvider }) => (this.built = buildProvider(this.resolved)),
+      (error: unknown) => {
+        this.building = undefined; // the next call tries again
+        throw error;
+      },
+    );
+    return this.building;
+  }
 }

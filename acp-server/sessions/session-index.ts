@@ -2,8 +2,6 @@
 // journal it has read), a row per message, and an FTS4 table over the messages' text. It is
 // a cache: everything in it can be rebuilt from the journals, and SessionStore keeps it in
 // step with them.
-import { realpathSync } from "node:fs";
-import path from "node:path";
 import type { SqlJsStatic, SqlValue } from "sql.js";
 import { InvalidCursorError } from "./errors";
 import { ListSnapshots, type ListSnapshot } from "./list-snapshots";
@@ -13,6 +11,7 @@ import { redactLoadedRecords } from "./redact-record";
 import { redactSecrets } from "../util/redact";
 import { registerRankFunction, searchIndex } from "./index-search";
 import { SqlDb } from "./sql-db";
+import { resolveReal } from "../util/real-path";
 import type { JournalRecord, ListOptions, MessagesOptions, MessageText, SearchHit, SearchOptions, SessionMeta, SessionPage, SessionSummary, TitleSource } from "./types";
 
 /** How much of a journal the index holds, and the file's size and mtime when it last looked. */
@@ -277,13 +276,6 @@ export class SessionIndex {
   }
 }
 
-export function resolveReal(dir: string): string {
-  try {
-    return realpathSync.native(dir);
-  } catch {
-    return path.resolve(dir);
-  }
-}
 
 /** The extra roots as the column holds them (JSON), or NULL for none. */
 function rootsColumn(roots: readonly string[] | undefined): string | null {

@@ -8,8 +8,10 @@ import { collectSoon } from "../util/heap-upkeep";
 import type { Logger } from "../util/log";
 import { assertValidSessionId, SessionStoreError } from "./errors";
 import { journalPath, parseWholeJournal, SessionJournal, type AppendResult } from "./journal";
-import { catchUpIndex } from "./catch-up";
-import { SessionIndex, resolveReal } from "./session-index";
+// The index's code (sql.js tables, search, catch-up) loads with the index itself, not with the
+// store: appending to a journal, what a new session does, never needs it.
+import type { SessionIndex } from "./session-index";
+import { resolveReal } from "../util/real-path";
 import { leasePath, SessionLease, SessionNotOwnedError, type ClaimResult, type LeaseHolder } from "./session-lease";
 import { ReplaySnapshots } from "./replay-snapshots";
 import { loadSqlJs } from "./sqlite";
@@ -327,7 +329,7 @@ export class SessionStore {
   }
 
   private async loadIndex(): Promise<SessionIndex> {
-    const SQL = await loadSqlJs();
+    const [SQL, { SessionIndex }] = await Promise.all([loadSqlJs(), import("./session-index")]);
     await this.persisting; // an index closed when idle may still be being saved
     let data: Uint8Array | undefined;
     try {
@@ -344,6 +346,7 @@ export class SessionStore {
   }
 
   private async runCatchUp(index: SessionIndex): Promise<void> {
+    const { catchUpIndex } = await import("./catch-up");
     const result = await catchUpIndex(index, this.dir);
     for (const warning of result.warnings) this.log.warn(warning);
     if (result.changed) this.schedulePersist();

@@ -1,8 +1,8 @@
 // One small GET over node:http(s), for requests the agent makes before any model call (the
 // model picker's GET /models when a session opens). Node's global fetch would load undici
 // first: ~20 ms of CPU that the first session/new would wait for. Redirects and other schemes
-// go to the global fetch, which follows them as before.
-import http from "node:http";
+// go to the global fetch, which follows them as before. node:http itself loads on the first
+// request: a session whose model list is cached never needs it.
 
 export interface GetAnswer {
   status: number;
@@ -16,7 +16,7 @@ const MAX_BODY_BYTES = 16 * 1024 * 1024;
 export async function httpGet(url: string, options: { headers?: Record<string, string>; signal?: AbortSignal } = {}): Promise<GetAnswer> {
   const parsed = new URL(url);
   // node:https (and tls with it) only for an https endpoint: a local http server never needs it.
-  const client = parsed.protocol === "http:" ? http : parsed.protocol === "https:" ? await import("node:https") : undefined;
+  const client = parsed.protocol === "http:" ? await import("node:http") : parsed.protocol === "https:" ? await import("node:https") : undefined;
   if (!client) return viaFetch(url, options);
   const answer = await new Promise<GetAnswer | "redirect">((resolve, reject) => {
     const request = client.get(parsed, { headers: options.headers, signal: options.signal }, (response) => {
