@@ -13,12 +13,13 @@
 // The published npm package ships only the server (dist/hermes.js, dist/chunks/, the sql.js
 // wasm) and skills/: every runtime dependency is bundled, so installing it fetches nothing else.
 import { build } from "esbuild";
-import { chmodSync, copyFileSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, copyFileSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { buildId } from "./scripts/build-id.mjs";
 import { bundledFrontmatter } from "./scripts/bundled-frontmatter.mjs";
 import { lazySdkSchemas } from "./scripts/lazy-schemas.mjs";
+import { REQUIRE_BANNER, withoutUnusedRequire } from "./scripts/require-banner.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
@@ -97,10 +98,9 @@ const serverAppBuild = build({
     HERMES_BUNDLED_FRONTMATTER: JSON.stringify(JSON.stringify(bundledFrontmatter(fileURLToPath(new URL("./skills", import.meta.url))))),
     HERMES_BUILD_ID: JSON.stringify(buildId(fileURLToPath(new URL(".", import.meta.url)))),
   },
-  // Some bundled CommonJS dependencies call require(); give the ESM output one.
-  banner: {
-    js: "import { createRequire as __hermesCreateRequire } from 'node:module';\nconst require = __hermesCreateRequire(import.meta.url);",
-  },
+  // Some bundled CommonJS dependencies call require(); give the ESM output one (kept only in the
+  // chunks that use it: scripts/require-banner.mjs, below).
+  banner: { js: REQUIRE_BANNER },
 });
 
 // The yaml package on its own, CommonJS, beside the chunks: util/yaml.ts require()s it the first time
@@ -157,6 +157,14 @@ const webviewBuild = build({
 });
 
 await Promise.all([serverEntryBuild, serverAppBuild, yamlBuild, extensionBuild, webviewBuild]);
+
+for (const name of readdirSync(path.join(outdir, "chunks"))) {
+  if (!name.endsWith(".mjs")) continue;
+  const file = path.join(outdir, "chunks", name);
+  const code = readFileSync(file, "utf8");
+  const trimmed = withoutUnusedRequire(code);
+  if (trimmed !== code) writeFileSync(file, trimmed);
+}
 
 // dist/hermes.js is CommonJS inside a "type": "module" package; the chunks are .mjs either way.
 writeFileSync(path.join(outdir, "package.json"), `${JSON.stringify({ type: "commonjs" })}\n`);
