@@ -6,7 +6,7 @@ import tseslint from "typescript-eslint";
 
 export default tseslint.config(
   {
-    ignores: ["dist/**", "node_modules/**", "coverage/**", "test-artifacts/**", ".hermes-test/**", ".e2e-tools/**", "redteam/**", "**/*.js", "**/*.cjs", "**/*.mjs"],
+    ignores: ["dist/**", ".test-build/**", "node_modules/**", "coverage/**", "test-artifacts/**", ".hermes-test/**", ".e2e-tools/**", "redteam/**", "**/*.js", "**/*.cjs", "**/*.mjs"],
   },
   {
     files: ["**/*.ts", "**/*.tsx"],
