@@ -6,6 +6,7 @@
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { makeTempDir, scriptedConfig, sessionUpdates, startHermes, type Harness } from "../support/acp-harness";
@@ -238,7 +239,9 @@ test("mcp session/close while session/load is still connecting its servers: the 
   const b = await startHermes({ config: mcpConfig(model.url), env: { HERMES_HOME: a.home } });
   try {
     await b.initialize();
-    const slow = stdioServer("slow", [MISBEHAVING, "slow-start"], { PID_FILE: pidFile, SLOW_MS: "2000" });
+    // The server cannot finish connecting until its gate opens, after the session is closed.
+    const gate = path.join(await makeTempDir("hermes-mcp-gate-"), "open");
+    const slow = stdioServer("slow", [MISBEHAVING, "slow-start"], { PID_FILE: pidFile, START_GATE: gate });
     const loading = b.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [slow as acp.McpServer] }).then(
       () => "loaded",
       (error: any) => `failed: ${error.message}`,
@@ -248,6 +251,7 @@ test("mcp session/close while session/load is still connecting its servers: the 
     const [pid] = pidsIn(pidFile);
     assert.ok(pid, "the slow server started");
     await b.agent.request(acp.methods.agent.session.close, { sessionId });
+    writeFileSync(gate, "");
     await loading;
     assert.deepEqual(await waitForExit([pid], 5_000), [], "the server of a session closed during its load is gone while the agent runs on");
     assert.equal(b.child.exitCode, null);

@@ -236,9 +236,12 @@ test("mcp startup: initialize starts no server, session/new answers within the w
   const model = scripted();
   const project = await makeTempDir();
   const pidFile = path.join(await makeTempDir("hermes-mcp-pids-"), "pids");
+  const gate = path.join(await makeTempDir("hermes-mcp-gate-"), "open");
   const hermes = await startHermes({
     config: scriptedConfig(model.url, {
-      mcp_servers: { slow: { command: process.execPath, args: [MISBEHAVING, "slow-start"], env: { PID_FILE: pidFile, SLOW_MS: "6000" } } },
+      // session/new waits this long for servers, then answers without them.
+      mcp: { connect_wait: 0.5 },
+      mcp_servers: { slow: { command: process.execPath, args: [MISBEHAVING, "slow-start"], env: { PID_FILE: pidFile, START_GATE: gate } } },
     }),
   });
   try {
@@ -248,8 +251,9 @@ test("mcp startup: initialize starts no server, session/new answers within the w
     assert.deepEqual(childPids(hermes.child.pid!), [], "config servers do not start with the process");
     const { sessionId } = await newSession(hermes, project, []);
     assert.equal(pidsIn(pidFile).length, 1, "the server started with the session");
-    // The server needs 6 s to start: still connecting means session/new did not wait for it.
+    // The server cannot start until the gate opens: session/new answered without it.
     assert.match(await ask(hermes, sessionId, "/mcp"), /\*\*slow\*\* .*: connecting/);
+    writeFileSync(gate, "");
     await until("the slow server", async () => /\*\*slow\*\* .*: ready/.test(await ask(hermes, sessionId, "/mcp")));
     model.enqueue({ toolCalls: [{ name: "mcp_slow_grow", arguments: {} }] });
     model.enqueue({ text: "ok" });
