@@ -5,11 +5,13 @@
 // only what the answer needs (the early handshake: frame checks, the zod/mini initialize
 // schema, the answer) and loads the app (dist/chunks/app.mjs, code-split ESM) right after
 // answering; every other command goes straight to the app. Nothing here runs at import
-// beyond choosing the command.
+// beyond choosing the command. stdin and stdout are read and written with blocking fs calls
+// until the answer is out (early-handshake.ts), so Node's stream modules load after it.
+import { readSync, writeSync } from "node:fs";
 import nodeModule from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { earlyHandshake } from "./acp/early-handshake";
+import { type BlockingIo, earlyHandshake } from "./acp/early-handshake";
 import { initializeResponse } from "./acp/initialize-response";
 import type * as App from "./cli/app";
 import { hermesHome } from "./config/paths";
@@ -24,9 +26,28 @@ function loadApp(): Promise<typeof App> {
 /** `hermes acp`: answer initialize here, then hand the connection to the app. */
 async function serveAcp(): Promise<void> {
   const log = deferredLogger();
-  const handshake = await earlyHandshake(process.stdin, process.stdout, (params) => initializeResponse(VERSION, params.clientCapabilities), log);
+  const handshake = await earlyHandshake(
+    () => process.stdin,
+    () => process.stdout,
+    (params) => initializeResponse(VERSION, params.clientCapabilities),
+    log,
+    { blocking: blockingStdio() },
+  );
   enableCompileCache(); // before the app's chunks load, after the answer (it costs the answer a module or two)
   await (await loadApp()).runAcpServer(handshake, log);
+}
+
+/**
+ * Blocking reads of fd 0 and writes of fd 1 for the first frame and its answer, on POSIX (a
+ * pipe, socket, file or terminal; a non-blocking one throws EAGAIN and the streams take over).
+ * Not on Windows, where a blocking read of a pipe is not one Node supports well.
+ */
+function blockingStdio(): BlockingIo | undefined {
+  if (process.platform === "win32") return undefined;
+  return {
+    read: (buffer) => readSync(0, buffer, 0, buffer.length, null),
+    write: (data) => writeSync(1, data),
+  };
 }
 
 /**

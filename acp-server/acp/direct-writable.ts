@@ -74,16 +74,30 @@ class DirectWriter<M> implements WritableStreamDefaultWriter<M> {
   }
 }
 
-export class DirectWritable<M> extends WritableStream<M> {
-  readonly #writer: DirectWriter<M>;
+/**
+ * The SDK's output stream over `sink`. The class is defined on the first call, not at import:
+ * `extends WritableStream` reads Node's lazy WritableStream global, which loads the web streams
+ * (about 1.5 ms), and the lean entry (main.ts) imports this module before it answers initialize.
+ */
+export function directWritable<M>(sink: Sink<M>): WritableStream<M> {
+  DirectWritable ??= defineDirectWritable();
+  return new DirectWritable<M>(sink);
+}
 
-  constructor(sink: Sink<M>) {
-    const writer = new DirectWriter(sink);
-    super({ write: (message) => writer.write(message), close: () => writer.close(), abort: (reason) => writer.abort(reason) });
-    this.#writer = writer;
-  }
+let DirectWritable: ReturnType<typeof defineDirectWritable> | undefined;
 
-  override getWriter(): WritableStreamDefaultWriter<M> {
-    return this.#writer;
-  }
+function defineDirectWritable() {
+  return class DirectWritable<M> extends WritableStream<M> {
+    readonly #writer: DirectWriter<M>;
+
+    constructor(sink: Sink<M>) {
+      const writer = new DirectWriter(sink);
+      super({ write: (message) => writer.write(message), close: () => writer.close(), abort: (reason) => writer.abort(reason) });
+      this.#writer = writer;
+    }
+
+    override getWriter(): WritableStreamDefaultWriter<M> {
+      return this.#writer;
+    }
+  };
 }

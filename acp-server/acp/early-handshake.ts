@@ -11,6 +11,11 @@
 // and each frame's JSON-RPC envelope is checked (frame-envelope.ts) before the SDK sees it.
 // The SDK gets parsed messages, not bytes: this is our replacement for its ndJsonStream,
 // whose 32 MiB limit ends the connection.
+//
+// Cold start: where the platform allows (main.ts passes `blocking`), the first frame is read
+// and the answer written with blocking reads and writes of the file descriptors, so Node's
+// stdin and stdout streams (and the stream and net modules behind process.stdin) are only
+// built after the answer has left. Nothing else can happen before the first frame anyway.
 import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/unstable";
@@ -20,7 +25,7 @@ import { DEFAULT_MAX_FRAME_MB } from "../config/frame-limit";
 import { type FrameEvent, FrameSplitter, MB } from "../util/ndjson-lines";
 import { checkPlainInitialize, type PlainInitialize } from "./initialize-schema";
 import { coalescingWriter, type FrameWriter } from "./stdout-writer";
-import { DirectWritable } from "./direct-writable";
+import { directWritable } from "./direct-writable";
 
 export interface Handshake {
   /** The SDK's message stream: checked frames from stdin in, ndjson to stdout out. */
@@ -42,19 +47,40 @@ type JsonRpcId = PlainInitialize["id"];
 /** How many checked messages may wait for the SDK before stdin is paused. */
 const QUEUED_MESSAGES = 16;
 
+/** Blocking reads and writes of stdin and stdout (fs.readSync / fs.writeSync on their descriptors). */
+export interface BlockingIo {
+  /** Reads into `buffer`; returns the byte count, 0 at the end of input. Throws (EAGAIN on a non-blocking descriptor) when it cannot. */
+  read(buffer: Buffer): number;
+  /** Writes what it can of `data`; returns the byte count. Throws when it cannot. */
+  write(data: Buffer): number;
+}
+
+/** Bytes asked of each blocking read of the first frame. */
+const BLOCKING_READ_BYTES = 64 * 1024;
+
 /** Bytes of bulk frames (a replay) that may wait for the client before writeFrames waits too. */
 const BULK_QUEUE_BYTES = 8 * 1024 * 1024;
 
+/**
+ * `stdin` and `stdout` may be given as getters (process.stdin's getter builds the stream): each
+ * is called once, when first needed. `options.blocking` reads the first frame and writes the
+ * answer without them; anything it cannot do (EAGAIN, any error) falls back to the streams,
+ * with nothing read lost and nothing written twice.
+ */
 export async function earlyHandshake(
-  stdin: Readable,
-  stdout: Writable,
+  stdinSource: Readable | (() => Readable),
+  stdoutSource: Writable | (() => Writable),
   answer: (params: { clientCapabilities?: Record<string, unknown> }) => unknown,
   log: Logger,
-  options: { maxFrameBytes?: number } = {},
+  options: { maxFrameBytes?: number; blocking?: BlockingIo } = {},
 ): Promise<Handshake> {
   let maxFrameBytes = options.maxFrameBytes ?? DEFAULT_MAX_FRAME_MB * MB;
   const splitter = new FrameSplitter(() => maxFrameBytes);
-  const write = coalescingWriter(stdout);
+  let stdinStream: Readable | undefined;
+  let stdoutStream: Writable | undefined;
+  const stdout = () => (stdoutStream ??= typeof stdoutSource === "function" ? stdoutSource() : stdoutSource);
+  let writer: FrameWriter | undefined;
+  const write: FrameWriter = (data, queueLimit) => (writer ??= coalescingWriter(stdout()))(data, queueLimit);
   const reply = (frame: ErrorFrame) => void write(Buffer.from(`${JSON.stringify(frame)}\n`, "utf8"));
 
   // Messages for the SDK wait here while it has not started reading, while it has not yet
@@ -77,8 +103,8 @@ export async function earlyHandshake(
     }
     // Nothing piles up: a paused stdin leaves the bytes in the pipe, where the client waits.
     const full = !controller || !gateOpen ? queue.length > 0 : (controller.desiredSize ?? 0) <= 0;
-    if (full) stdin.pause();
-    else if (!ended) stdin.resume();
+    if (full) stdinStream?.pause();
+    else if (!ended) stdinStream?.resume();
   };
 
   const onFrame = (event: FrameEvent) => {
@@ -108,25 +134,42 @@ export async function earlyHandshake(
   };
 
   const first = new Promise<string | undefined>((resolve) => (firstLine = resolve));
-  stdin.on("data", (chunk: Buffer) => {
-    splitter.push(chunk, onFrame);
-    flow();
-  });
-  stdin.once("end", () => {
+  const endInput = () => {
     splitter.end(onFrame);
     ended = true;
     firstLine?.(undefined);
-    flow();
-  });
-  stdin.once("error", (error) => {
-    failed = error;
-    firstLine?.(undefined);
-    controller?.error(error);
-  });
+  };
+  const listen = () => {
+    const stdin = (stdinStream = typeof stdinSource === "function" ? stdinSource() : stdinSource);
+    stdin.on("data", (chunk: Buffer) => {
+      splitter.push(chunk, onFrame);
+      flow();
+    });
+    stdin.once("end", () => {
+      endInput();
+      flow();
+    });
+    stdin.once("error", (error) => {
+      failed = error;
+      firstLine?.(undefined);
+      controller?.error(error);
+    });
+  };
+
+  const blocking = options.blocking;
+  if (blocking) readFirstFrameBlocking(blocking, (chunk) => splitter.push(chunk, onFrame), endInput, () => firstLine !== undefined);
+  // Read by the blocking reads to the end of input: no stream to listen to.
+  if (!ended && firstLine !== undefined) listen();
 
   const line = await first;
   const request = line === undefined ? undefined : plainInitialize(line);
-  if (request) stdout.write(`${JSON.stringify({ jsonrpc: "2.0", id: request.id, result: answer(request.params) })}\n`);
+  if (request) {
+    const text = `${JSON.stringify({ jsonrpc: "2.0", id: request.id, result: answer(request.params) })}\n`;
+    // A reply (to a malformed or oversized frame before it) already went to the stream: after it, in order.
+    if (blocking && !stdoutStream) writeBlocking(blocking, Buffer.from(text, "utf8"), (rest) => stdout().write(rest));
+    else stdout().write(text);
+  }
+  if (blocking && !ended && !stdinStream) listen();
 
   // The SDK answers requests that arrive before its initialize answer went out with
   // "not initialized"; a client that got our early answer may already have sent more.
@@ -152,7 +195,7 @@ export async function earlyHandshake(
       },
       cancel() {
         controller = undefined;
-        stdin.pause();
+        stdinStream?.pause();
       },
     },
     { highWaterMark: QUEUED_MESSAGES },
@@ -163,7 +206,8 @@ export async function earlyHandshake(
     writeFrames: (data) => write(typeof data === "string" ? Buffer.from(data, "utf8") : data, BULK_QUEUE_BYTES),
     // Past the high-water mark the last write returned false, so "drain" comes.
     outputDrained: async () => {
-      if (stdout.writableLength > stdout.writableHighWaterMark) await once(stdout, "drain");
+      const output = stdout();
+      if (output.writableLength > output.writableHighWaterMark) await once(output, "drain");
     },
     setMaxFrameBytes: (bytes) => {
       maxFrameBytes = bytes;
@@ -171,10 +215,40 @@ export async function earlyHandshake(
   };
 }
 
+/**
+ * Feeds `push` with blocking reads until `waiting()` says the first line came, or to the end of
+ * input (`end`). Stops at the first read that fails (EAGAIN: stdin is non-blocking; any other
+ * error): the stream takes over from there, and what was read stays in the splitter.
+ */
+function readFirstFrameBlocking(io: BlockingIo, push: (chunk: Buffer) => void, end: () => void, waiting: () => boolean): void {
+  while (waiting()) {
+    // A fresh buffer each time: the splitter keeps slices of an unfinished frame.
+    const buffer = Buffer.allocUnsafe(BLOCKING_READ_BYTES);
+    let read: number;
+    try {
+      read = io.read(buffer);
+    } catch {
+      return;
+    }
+    if (read === 0) return end();
+    push(buffer.subarray(0, read));
+  }
+}
+
+/** Writes `data` with blocking writes; what they cannot take (EAGAIN, an error) goes to `fallback`, the stream. */
+function writeBlocking(io: BlockingIo, data: Buffer, fallback: (rest: Buffer) => void): void {
+  let written = 0;
+  try {
+    while (written < data.length) written += io.write(data.subarray(written));
+  } catch {
+    fallback(data.subarray(written));
+  }
+}
+
 /** The SDK's messages as ndjson on stdout, minus its answer to the initialize we answered early (direct-writable.ts: no per-message writer). */
 function sdkOutput(write: FrameWriter, answeredId: JsonRpcId | undefined, answered: () => void, log: Logger): WritableStream<AnyMessage> {
   let dropping = answeredId !== undefined;
-  return new DirectWritable<AnyMessage>(async (message) => {
+  return directWritable<AnyMessage>(async (message) => {
     const frame = message as { id?: JsonRpcId; method?: string; error?: unknown };
     if (dropping && frame.id === answeredId && frame.method === undefined) {
       dropping = false;

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { DirectWritable } from "../../acp-server/acp/direct-writable";
+import { directWritable } from "../../acp-server/acp/direct-writable";
 
 // As the ACP SDK sends: a writer taken and released for every message, each write awaited.
 async function send<M>(stream: WritableStream<M>, message: M): Promise<void> {
@@ -15,7 +15,7 @@ async function send<M>(stream: WritableStream<M>, message: M): Promise<void> {
 test("each message reaches the sink at once, in order, and the write resolves when the sink has taken it", async () => {
   const seen: number[] = [];
   let release: (() => void) | undefined;
-  const stream = new DirectWritable<number>((message) => {
+  const stream = directWritable<number>((message) => {
     seen.push(message);
     return message === 2 ? new Promise<void>((resolve) => (release = resolve)) : Promise.resolve();
   });
@@ -35,14 +35,14 @@ test("each message reaches the sink at once, in order, and the write resolves wh
 test("a failed write fails every later write with the same error, and the sink is not called again", async () => {
   const failure = new Error("EPIPE");
   let calls = 0;
-  const stream = new DirectWritable<string>(() => {
+  const stream = directWritable<string>(() => {
     calls++;
     return Promise.reject(failure);
   });
   await assert.rejects(send(stream, "a"), (error) => error === failure);
   await assert.rejects(send(stream, "b"), (error) => error === failure);
   assert.equal(calls, 1);
-  const thrower = new DirectWritable<string>(() => {
+  const thrower = directWritable<string>(() => {
     throw failure;
   });
   await assert.rejects(send(thrower, "a"), (error) => error === failure);
@@ -51,11 +51,11 @@ test("a failed write fails every later write with the same error, and the sink i
 
 test("nothing is written after close or abort", async () => {
   const seen: string[] = [];
-  const closed = new DirectWritable<string>((message) => (seen.push(message), Promise.resolve()));
+  const closed = directWritable<string>((message) => (seen.push(message), Promise.resolve()));
   await send(closed, "a");
   await closed.getWriter().close();
   await assert.rejects(send(closed, "b"), TypeError);
-  const aborted = new DirectWritable<string>((message) => (seen.push(message), Promise.resolve()));
+  const aborted = directWritable<string>((message) => (seen.push(message), Promise.resolve()));
   const reason = new Error("connection lost");
   await aborted.getWriter().abort(reason);
   await assert.rejects(send(aborted, "c"), (error) => error === reason);
@@ -64,7 +64,7 @@ test("nothing is written after close or abort", async () => {
 
 test("a pipe into the stream goes through the same sink and state", async () => {
   const seen: number[] = [];
-  const stream = new DirectWritable<number>((message) => (seen.push(message), Promise.resolve()));
+  const stream = directWritable<number>((message) => (seen.push(message), Promise.resolve()));
   await ReadableStream.from([1, 2, 3]).pipeTo(stream);
   assert.deepEqual(seen, [1, 2, 3]);
   await assert.rejects(send(stream, 4), TypeError, "the pipe closed it");

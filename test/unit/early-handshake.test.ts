@@ -165,3 +165,114 @@ test("every initialize answered early gets the same answer from the SDK itself",
     await connection.closed;
   }
 });
+
+// main.ts passes blocking fs reads and writes of fds 0 and 1 (BlockingIo), so neither stream is
+// built before the answer. A scripted BlockingIo stands in for the descriptors here: each read
+// returns the next scripted chunk (or throws it, as a non-blocking descriptor throws EAGAIN).
+function scriptedIo(reads: (string | Error)[], writeSizes: (number | Error)[] = []) {
+  const written: string[] = [];
+  const io = {
+    read(buffer: Buffer): number {
+      const next = reads.shift();
+      if (next === undefined) return 0;
+      if (next instanceof Error) throw next;
+      return buffer.write(next, "utf8");
+    },
+    write(data: Buffer): number {
+      const size = writeSizes.shift() ?? data.length;
+      if (size instanceof Error) throw size;
+      written.push(data.subarray(0, size).toString("utf8"));
+      return Math.min(size, data.length);
+    },
+  };
+  return { io, written };
+}
+
+const eagain = () => Object.assign(new Error("EAGAIN: resource temporarily unavailable, read"), { code: "EAGAIN" });
+
+/** Getters that record when the handshake first asks for each stream. */
+function lazyStreams() {
+  const stdin = new PassThrough();
+  const stdout = new PassThrough();
+  let output = "";
+  stdout.on("data", (chunk: Buffer) => (output += chunk.toString("utf8")));
+  const asked: string[] = [];
+  return {
+    stdin,
+    output: () => output,
+    asked,
+    getStdin: () => (asked.push("stdin"), stdin),
+    getStdout: () => (asked.push("stdout"), stdout),
+  };
+}
+
+test("blocking reads: a first frame in pieces is answered with a blocking write before either stream is built", async () => {
+  const first = `${init({ protocolVersion: 1 }, 5)}\n`;
+  const next = '{"jsonrpc":"2.0","id":6,"method":"session/new","params":{"cwd":"/","mcpServers":[]}}\n';
+  const { io, written } = scriptedIo([first.slice(0, 10), first.slice(10) + next.slice(0, 15)]);
+  const streams = lazyStreams();
+  const seenAtAnswer: string[][] = [];
+  const handshake = await earlyHandshake(streams.getStdin, streams.getStdout, () => (seenAtAnswer.push([...streams.asked]), { protocolVersion: 1 }), log, { blocking: io });
+  assert.deepEqual(seenAtAnswer, [[]], "no stream had been built when the answer was made");
+  assert.deepEqual(written, ['{"jsonrpc":"2.0","id":5,"result":{"protocolVersion":1}}\n']);
+  assert.deepEqual(streams.asked, ["stdin"], "stdin is listened to after the answer; stdout is built when first needed");
+  streams.stdin.write(next.slice(15));
+  const reader = handshake.stream.readable.getReader();
+  assert.deepEqual((await reader.read()).value, JSON.parse(first));
+  await handshake.stream.writable.getWriter().write({ jsonrpc: "2.0", id: 5, result: { protocolVersion: 1 } });
+  assert.deepEqual((await reader.read()).value, JSON.parse(next), "the frame split between a blocking read and the stream arrives whole");
+  await handshake.stream.writable.getWriter().write({ jsonrpc: "2.0", id: 6, result: {} });
+  await settled();
+  assert.equal(streams.output(), '{"jsonrpc":"2.0","id":6,"result":{}}\n', "the SDK's own initialize answer is dropped; the rest goes to the stream");
+  streams.stdin.end();
+  assert.equal((await reader.read()).done, true);
+});
+
+test("blocking reads: a read that fails mid-frame (EAGAIN) hands over to the stream with nothing lost", async () => {
+  const first = `${init({ protocolVersion: 1 }, "x")}\n`;
+  const { io, written } = scriptedIo([first.slice(0, 25), eagain(), "never read"]);
+  const streams = lazyStreams();
+  const pending = earlyHandshake(streams.getStdin, streams.getStdout, () => ({}), log, { blocking: io });
+  await settled();
+  assert.deepEqual(streams.asked, ["stdin"], "the stream took over before the first line was complete");
+  streams.stdin.write(first.slice(25));
+  const handshake = await pending;
+  assert.deepEqual(written, ['{"jsonrpc":"2.0","id":"x","result":{}}\n'], "the answer still goes out with a blocking write");
+  const reader = handshake.stream.readable.getReader();
+  assert.deepEqual((await reader.read()).value, JSON.parse(first));
+  streams.stdin.end();
+});
+
+test("blocking reads: the end of input before any frame builds no stream and ends the SDK's input", async () => {
+  const { io, written } = scriptedIo([]);
+  const streams = lazyStreams();
+  const handshake = await earlyHandshake(streams.getStdin, streams.getStdout, () => ({}), log, { blocking: io });
+  assert.deepEqual(await collect(handshake.stream.readable), []);
+  assert.deepEqual(written, []);
+  assert.deepEqual(streams.asked, []);
+});
+
+test("blocking write: what a failing write leaves of the answer goes to the stream, once and in order", async () => {
+  const first = `${init({ protocolVersion: 1 }, 9)}\n`;
+  const { io, written } = scriptedIo([first], [12, eagain()]);
+  const streams = lazyStreams();
+  const handshake = await earlyHandshake(streams.getStdin, streams.getStdout, () => ({ protocolVersion: 1 }), log, { blocking: io });
+  await settled();
+  assert.equal(written.join("") + streams.output(), '{"jsonrpc":"2.0","id":9,"result":{"protocolVersion":1}}\n');
+  assert.equal(written.join(""), '{"jsonrpc":"', "the blocking write took 12 bytes");
+  assert.deepEqual((await handshake.stream.readable.getReader().read()).value, JSON.parse(first));
+  streams.stdin.end();
+});
+
+test("blocking reads: the error reply to an oversized frame and the early answer after it keep their order", async () => {
+  const big = JSON.stringify({ jsonrpc: "2.0", id: "big", method: "session/prompt", params: { text: "x".repeat(500) } });
+  const { io, written } = scriptedIo([`${big}\n${init({ protocolVersion: 1 }, 2)}\n`]);
+  const streams = lazyStreams();
+  const handshake = await earlyHandshake(streams.getStdin, streams.getStdout, () => ({}), log, { blocking: io, maxFrameBytes: 300 });
+  await settled();
+  assert.deepEqual(written, [], "stdout's stream already carried a reply: the answer follows it there");
+  const answers = streams.output().trim().split("\n").map((line) => JSON.parse(line) as { id: unknown; error?: { code: number } });
+  assert.deepEqual(answers.map((a) => [a.id, a.error?.code]), [["big", -32600], [2, undefined]]);
+  assert.deepEqual((await handshake.stream.readable.getReader().read()).value, JSON.parse(init({ protocolVersion: 1 }, 2)));
+  streams.stdin.end();
+});
