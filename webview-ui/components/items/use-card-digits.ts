@@ -1,7 +1,7 @@
 // Digits answer a waiting card (a permission or a question): lib/permission-keys.ts decides when
 // a digit is an answer. Every waiting card of either kind counts, so two cards never take the
 // same key.
-import { useEffect, useRef } from "preact/hooks";
+import { useLayoutEffect, useRef } from "preact/hooks";
 import { chatStore } from "../../bridge/chat-store";
 import { isTextField, permissionShortcut } from "../../lib/permission-keys";
 
@@ -9,7 +9,9 @@ export function useCardDigits(card: { current: HTMLDivElement | null }, active: 
   // The latest `pick` (it closes over the card's options), without re-listening on every render.
   const latest = useRef(pick);
   latest.current = pick;
-  useEffect(() => {
+  // A layout effect: the listener is in place when the card is drawn. A plain effect runs a frame
+  // later, and a digit pressed as the card appears (the e2e presses one at once) went nowhere.
+  useLayoutEffect(() => {
     if (!active) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented) return;
