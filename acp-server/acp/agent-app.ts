@@ -107,8 +107,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       if (!journal) {
         skills = await skillCommandsFor(session.agent.cwd, current, log);
         notifyAfterResponse(client, session.id, commands(), log);
-      }
-      if (journal) {
+      } else {
         // A load from a cached replay answered before restoring the model history: restored now
         // (else the first prompt does it); the usage meter may count it.
         try {

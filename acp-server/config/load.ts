@@ -41,11 +41,13 @@ export function parseConfigSources(sources: ConfigSources): LoadedConfig {
       // "invalid YAML" would send them to fix a file that is fine.
       errors.push(`${configPath}: ${YAML_PARSER_MISSING} (${(error as Error).message.split("\n")[0]})`);
     }
-    if (parser) try {
-      raw = parser.parse(text) ?? {};
-    } catch (error) {
-      // The whole message: after the first line the yaml package shows the offending lines with a caret.
-      errors.push(`${configPath}: invalid YAML: ${(error as Error).message.trimEnd()}`);
+    if (parser) {
+      try {
+        raw = parser.parse(text) ?? {};
+      } catch (error) {
+        // The whole message: after the first line the yaml package shows the offending lines with a caret.
+        errors.push(`${configPath}: invalid YAML: ${(error as Error).message.trimEnd()}`);
+      }
     }
   }
 

@@ -134,7 +134,7 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
 
   const recordFrame = (frame: any) => {
     frames.push(frame);
-    if (frame?.method === acp.methods.client.session.update && typeof frame === "object") updateFrameNumber.set(frame, ++updateFramesSeen);
+    if (frame?.method === acp.methods.client.session.update) updateFrameNumber.set(frame, ++updateFramesSeen);
     for (const waiter of [...frameWaiters]) {
       if (waiter.predicate(frame)) {
         frameWaiters.splice(frameWaiters.indexOf(waiter), 1);

@@ -71,26 +71,19 @@ describe("model list cache", () => {
 
   test("a failed ask is not repeated for five minutes with the same key; a new key or a later start asks again", async () => {
     const cacheDir = dirs.make();
-    let asked = 0;
-    let status = 500;
-    const server = http.createServer((_req, res) => {
-      asked++;
-      res.statusCode = status;
-      res.end(JSON.stringify({ data: [{ id: "listed" }] }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const endpoint = await modelListEndpoint("listed", 500);
     try {
-      const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+      const { baseUrl } = endpoint;
       const now = Date.now();
       assert.deepEqual(await discoverModels({ baseUrl, apiKey: "k1" }, cacheDir, { now }), []);
-      assert.equal(asked, 1);
-      status = 200;
+      assert.equal(endpoint.asked, 1);
+      endpoint.status = 200;
       assert.deepEqual(await discoverModels({ baseUrl, apiKey: "k1" }, cacheDir, { now: now + 4 * 60_000 }), [], "within five minutes: not asked");
-      assert.equal(asked, 1);
+      assert.equal(endpoint.asked, 1);
       assert.deepEqual(await discoverModels({ baseUrl, apiKey: "k2" }, cacheDir, { now: now + 60_000 }), ["listed"], "another key asks at once");
-      assert.equal(asked, 2);
+      assert.equal(endpoint.asked, 2);
       // A refused connection counts as a failure too, and the list fetched before is still offered.
-      await new Promise((resolve) => server.close(resolve));
+      await endpoint.close();
       const later = now + 2 * 60 * 60_000;
       assert.deepEqual(await discoverModels({ baseUrl, apiKey: "k2" }, cacheDir, { now: later }), ["listed"]);
       const [name] = readdirSync(cacheDir);
@@ -99,30 +92,22 @@ describe("model list cache", () => {
       assert.deepEqual(record.models, ["listed"]);
       assert.ok(!JSON.stringify(record).includes("k2"), "the key itself is not written");
     } finally {
-      server.closeAllConnections?.();
-      if (server.listening) await new Promise((resolve) => server.close(resolve));
+      await endpoint.close();
     }
   });
 
   test("after five minutes a failed endpoint is asked again", async () => {
     const cacheDir = dirs.make();
-    let asked = 0;
-    let status = 503;
-    const server = http.createServer((_req, res) => {
-      asked++;
-      res.statusCode = status;
-      res.end(JSON.stringify({ data: [{ id: "back" }] }));
-    });
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const endpoint = await modelListEndpoint("back", 503);
     try {
-      const baseUrl = `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`;
+      const { baseUrl } = endpoint;
       const now = Date.now();
       assert.deepEqual(await discoverModels({ baseUrl }, cacheDir, { now }), []);
-      status = 200;
+      endpoint.status = 200;
       assert.deepEqual(await discoverModels({ baseUrl }, cacheDir, { now: now + 5 * 60_000 + 1 }), ["back"]);
-      assert.equal(asked, 2);
+      assert.equal(endpoint.asked, 2);
     } finally {
-      await new Promise((resolve) => server.close(resolve));
+      await endpoint.close();
     }
   });
 
@@ -149,3 +134,23 @@ describe("model list cache", () => {
     }
   });
 });
+
+/** A GET /models endpoint on 127.0.0.1 listing one model, answering with `status` (settable); counts the asks. */
+async function modelListEndpoint(listed: string, status: number) {
+  const server = http.createServer((_req, res) => {
+    endpoint.asked++;
+    res.statusCode = endpoint.status;
+    res.end(JSON.stringify({ data: [{ id: listed }] }));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const endpoint = {
+    baseUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1`,
+    asked: 0,
+    status,
+    close: async () => {
+      server.closeAllConnections();
+      if (server.listening) await new Promise((resolve) => server.close(resolve));
+    },
+  };
+  return endpoint;
+}
