@@ -7,13 +7,13 @@ import { messagesTokens } from "../providers/token-estimate";
 import { flushCompileCache } from "../util/compile-cache";
 import type { Logger } from "../util/log";
 import type { AcpSession } from "./acp-session";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 import { initializeResponse } from "./initialize-response";
 import { COMMANDS } from "./commands";
 import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "./mcp-session";
 import type { OpenedJournal } from "./load-journal";
-import { ArrivalOrder } from "./arrival-order";
+import { ArrivalOrder } from "../app/arrival-order";
 import { QUEUE_CAPABILITY, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "./queue-wire";
 import { SessionHub, type ForkPoint } from "./session-hub";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
@@ -58,7 +58,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     return current;
   };
   const promptModule = () => import("./prompt-handler");
-  const knowledgeMethods = () => import("./knowledge-methods");
+  const knowledgeMethods = () => import("../learning/knowledge-methods");
   // Sessions being opened: the warm-up after initialize pauses for them (they are what the user waits on).
   const opening = quietGate();
   const promptArrivals = new ArrivalOrder();
@@ -206,7 +206,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.list, async ({ params }) => hub.list(params))
     // History search over message content (the panel's history view); params checked inside.
     .onRequest("_hermes/sessions/search", (params: unknown) => params, async ({ params }) => {
-      const [{ searchSessions }, current] = await Promise.all([import("./session-search"), getRuntime()]);
+      const [{ searchSessions }, current] = await Promise.all([import("../app/session-search"), getRuntime()]);
       return searchSessions(current.sessions, params);
     })
     // Which turns of a live session have a checkpoint (the panel's "Restore checkpoint"); params checked inside.

@@ -11,9 +11,9 @@ import type { RestorePlan, RestoreResult } from "../checkpoints/types";
 import type { Logger } from "../util/log";
 import { isAgentError } from "../util/agent-error";
 import type { AcpSession } from "./acp-session";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 import type { Command } from "./commands";
-import { restorePreview } from "./restore-preview";
+import { restorePreview } from "../checkpoints/commands/restore-preview";
 import { textChunk, toToolCallContent } from "./updates";
 
 export interface CheckpointCommandDeps {

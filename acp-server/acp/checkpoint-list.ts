@@ -3,7 +3,7 @@
 // them. Checkpoints live in the shadow repository, not the journal, so asking again after
 // session/load gives the same answer: the offer survives a reload. Loaded on first use.
 import * as z from "zod";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 import type { AcpSession } from "./acp-session";
 import { invalidParams } from "../util/agent-error";
 

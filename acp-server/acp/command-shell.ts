@@ -9,7 +9,7 @@ import { clientSandboxesTerminals } from "../security/sandbox/wire";
 import type { ShellRunner } from "../tools/context";
 import { LocalShellRunner } from "../tools/local-shell";
 import type { AcpSession } from "./acp-session";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 import { ClientShellRunner } from "./client-shell";
 
 /**

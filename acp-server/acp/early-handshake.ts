@@ -20,12 +20,12 @@ import { once } from "node:events";
 import type { Readable, Writable } from "node:stream";
 import type { AnyMessage, Stream } from "@agentclientprotocol/sdk/unstable";
 import type { Logger } from "../util/log";
-import { checkFrame, type ErrorFrame, oversizeOutcome } from "./frame-envelope";
+import { checkFrame, type ErrorFrame, oversizeOutcome } from "../transport/frame-envelope";
 import { DEFAULT_MAX_FRAME_MB } from "../config/frame-limit";
 import { type FrameEvent, FrameSplitter, MB } from "../util/ndjson-lines";
 import { checkPlainInitialize, type PlainInitialize } from "./initialize-schema";
-import { coalescingWriter, type FrameWriter } from "./stdout-writer";
-import { directWritable } from "./direct-writable";
+import { coalescingWriter, type FrameWriter } from "../transport/stdout-writer";
+import { directWritable } from "../transport/direct-writable";
 
 export interface Handshake {
   /** The SDK's message stream: checked frames from stdin in, ndjson to stdout out. */

@@ -15,7 +15,7 @@ import type { DisplayContent } from "../tools/context";
 import { LocalFileAccess } from "../tools/local-files";
 import type { Logger } from "../util/log";
 import type { AcpSession } from "./acp-session";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 import { localShellFor } from "./command-shell";
 import { requestPermission } from "./permission-request";
 import { AcpTurnObserver } from "./turn-observer";

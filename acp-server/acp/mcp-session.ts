@@ -2,7 +2,7 @@
 // config.yaml's, the session's bridge started within the connect budget, and MCP prompts as
 // slash commands. The bridge itself (acp-server/mcp/) knows nothing about ACP.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 import type { McpBridge } from "../mcp/bridge";
 import type { AcpSession } from "./acp-session";
 import { clientServerSpec, configServerSpecs, mergeServerSpecs, type McpServerSpec } from "../mcp/server-spec";

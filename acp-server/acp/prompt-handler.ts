@@ -13,7 +13,7 @@ import { toRequestError } from "./error-map";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import type { AcpSession } from "./acp-session";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 import { ClientFileAccess } from "./client-files";
 import { describeCommandSandbox, localShellFor, sessionShell } from "./command-shell";
 import { runCommand } from "./command-handler";
@@ -29,9 +29,9 @@ import { onPromptStart, onTurnEnd } from "../learning/skill-outcomes";
 import { afterTurn, interruptReview } from "./learning-review";
 import { afterTurnCurate, curateNow, interruptCuration } from "./skills-curator";
 import { refreshReplayCacheWhenIdle } from "./replay-refresh";
-import { firstLineTitle, generateTitle } from "./titles";
+import { firstLineTitle, generateTitle } from "../app/steps/titles";
 import { AcpTurnObserver } from "./turn-observer";
-import { compressionSettings, nudgeSettings } from "./turn-settings";
+import { compressionSettings, nudgeSettings } from "../runtime/turn-settings";
 import { promptUsage, textChunk } from "./updates";
 
 export interface PromptDeps {
@@ -240,7 +240,7 @@ function firstPromptHint(deps: PromptDeps, session: AcpSession, parts: UserPart[
   if (!deps.runtime.loaded.config.learning.session_hint || agent.depth > 0 || agent.promptCount > 0 || agent.history.length > 0) return {};
   const store = deps.runtime.sessions;
   if (store.indexState === "closed") return { indexClosed: true };
-  const note = import("./session-hint")
+  const note = import("../app/steps/session-hint")
     .then(({ relatedSessionsHint }) => relatedSessionsHint(store, { id: session.id, cwd: agent.cwd }, promptText(parts), deps.log))
     .catch((error: unknown) => {
       deps.log.warn("related sessions hint failed", { sessionId: session.id, error });

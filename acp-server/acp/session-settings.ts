@@ -4,7 +4,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentSession } from "../agent/session";
 import { isSessionMode, SESSION_MODES } from "../security/modes";
 import type { Logger } from "../util/log";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 import { configOptions, MODE_OPTION, MODEL_OPTION } from "./config-options";
 import { invalidParams } from "../util/agent-error";
 

@@ -15,7 +15,7 @@ import { acpxCredentialVariable, API_KEY_METHODS, apiKeyMethod, AUTH_META, TERMI
 import { AgentError, invalidParams } from "../util/agent-error";
 import type { Logger } from "../util/log";
 import { registerSecretValue } from "../util/secret-values";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 
 /** Auth-required (ACP's -32000) for a request that needs a usable model, with the reason and the ways to fix it. */
 export function authRequiredError(runtime: AgentRuntime): AgentError<"auth_required"> {

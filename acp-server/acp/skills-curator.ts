@@ -11,7 +11,7 @@ import { LearningLedger } from "../learning/ledger";
 import { LocalFileAccess } from "../tools/local-files";
 import type { Logger } from "../util/log";
 import type { AcpSession } from "./acp-session";
-import type { AgentRuntime } from "./agent-runtime";
+import type { AgentRuntime } from "../runtime/runtime";
 import { localShellFor } from "./command-shell";
 import { askApproval, learnedAnnouncer, reviewDone } from "./learning-review";
 import { requestPermission } from "./permission-request";

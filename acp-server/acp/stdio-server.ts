@@ -18,7 +18,7 @@ export function serveAcp(handshake: Handshake, log: Logger): acp.AgentConnection
     version: VERSION,
     log,
     loadRuntime: async () => {
-      const runtime = await (await import("./agent-runtime")).loadAgentRuntime(log);
+      const runtime = await (await import("../runtime/runtime")).loadAgentRuntime(log);
       // The default limit holds until config.yaml is read (after initialize, in the background).
       handshake.setMaxFrameBytes(Math.floor(runtime.loaded.config.acp.max_frame_mb * MB));
       return runtime;

@@ -5,7 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { createAgentApp } from "../acp/agent-app";
 import { requestErrorText } from "../acp/error-map";
-import { loadAgentRuntime } from "../acp/agent-runtime";
+import { loadAgentRuntime } from "../runtime/runtime";
 import { hermesHome } from "../config/paths";
 import { killAllProcessGroups } from "../util/process-group";
 import { configureLogging, createLogger, routeConsoleToLog } from "../util/log";

@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { stringify as toYaml } from "yaml";
 import { createAgentApp } from "../../acp-server/acp/agent-app";
-import { loadAgentRuntime } from "../../acp-server/acp/agent-runtime";
+import { loadAgentRuntime } from "../../acp-server/runtime/runtime";
 import type { Logger } from "../../acp-server/util/log";
 import { recordingClient, type AcpPeer, type ClientOptions } from "./acp-client";
 import { makeTempDirSync } from "./temp-dirs";

@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { directWritable } from "../../acp-server/acp/direct-writable";
+import { directWritable } from "../../acp-server/transport/direct-writable";
 
 // As the ACP SDK sends: a writer taken and released for every message, each write awaited.
 async function send<M>(stream: WritableStream<M>, message: M): Promise<void> {

@@ -9,7 +9,7 @@ import { describe, test } from "node:test";
 import { loadConfig } from "../../acp-server/config/load";
 import { memoryCommand } from "../../acp-server/acp/memory-command";
 import { skillsCommand } from "../../acp-server/acp/skills-command";
-import { changeMemory, changeSkill, getKnowledge } from "../../acp-server/acp/knowledge-methods";
+import { changeMemory, changeSkill, getKnowledge } from "../../acp-server/learning/knowledge-methods";
 import { readKnowledge, revertMemory } from "../../acp-server/learning/knowledge";
 import { MemoryError, MemoryStore } from "../../acp-server/memory/memory-store";
 import { recordSkillOutcome, recordSkillUse } from "../../acp-server/skills/usage-store";

@@ -1,7 +1,7 @@
 // The bounded frame splitter and the envelope check, on their own.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { checkEnvelope, checkFrame, oversizeOutcome, topLevelKeys, trailingId } from "../../acp-server/acp/frame-envelope";
+import { checkEnvelope, checkFrame, oversizeOutcome, topLevelKeys, trailingId } from "../../acp-server/transport/frame-envelope";
 import { type FrameEvent, FrameSplitter } from "../../acp-server/util/ndjson-lines";
 
 function split(chunks: string[], limit: number): FrameEvent[] {

@@ -1,7 +1,7 @@
 // Session titles: the first line of the first prompt at once, then a short title written by
 // the auxiliary model in the background.
-import type { ModelChoice } from "../agent/model-choice";
-import type { ChatMessage, UserPart } from "../providers/types";
+import type { ModelChoice } from "../../agent/model-choice";
+import type { ChatMessage, UserPart } from "../../providers/types";
 
 const MAX_TITLE = 80;
 

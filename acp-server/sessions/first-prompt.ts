@@ -1,7 +1,7 @@
 // A session's first prompt, as a history row shows it (what a user remembers a chat by): one
 // line, redacted, at most FIRST_PROMPT_CHARS long. Shared by session/list (`_meta`) and
 // `_hermes/sessions/search`.
-import type { SessionStore } from "../sessions/session-store";
+import type { SessionStore } from "./session-store";
 import { redactSecrets } from "../util/redact";
 
 export const FIRST_PROMPT_CHARS = 200;

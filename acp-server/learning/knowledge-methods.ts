@@ -8,11 +8,11 @@
 import path from "node:path";
 import * as z from "zod";
 import type { LoadedConfig } from "../config/load";
-import { addMemoryEntry, deleteMemoryEntry, editMemoryEntry, readKnowledge, revertMemory, type Knowledge, type KnowledgeOutcome } from "../learning/knowledge";
+import { addMemoryEntry, deleteMemoryEntry, editMemoryEntry, readKnowledge, revertMemory, type Knowledge, type KnowledgeOutcome } from "./knowledge";
 import type { SkillsContext } from "../skills/settings";
 import { archiveSkillByName, editSkillText, revertSkill } from "../skills/skill-admin";
 import { invalidParams } from "../util/agent-error";
-import { archiveCommand } from "./skills-archive-command";
+import { archiveCommand } from "../acp/skills-archive-command";
 
 export const KNOWLEDGE_METHODS = {
   get: "_hermes/knowledge/get",

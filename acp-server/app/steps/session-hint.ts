@@ -3,11 +3,11 @@
 // model knows there is past work to read with session_search. It goes in the ephemeral layer of
 // the turn's first model call (agent/ephemeral.ts): never in the frozen system prompt or the
 // journal, so the prompt cache and the replayed conversation stay as they are.
-import type { SessionStore } from "../sessions/session-store";
-import { scanForThreats } from "../security/threat-scan";
-import type { Logger } from "../util/log";
-import { redactSecrets } from "../util/redact";
-import { firstPromptOf } from "./first-prompt";
+import type { SessionStore } from "../../sessions/session-store";
+import { scanForThreats } from "../../security/threat-scan";
+import type { Logger } from "../../util/log";
+import { redactSecrets } from "../../util/redact";
+import { firstPromptOf } from "../../sessions/first-prompt";
 
 /** Longest the first prompt waits for the search (the index loads 2 s after a new session is answered; a prompt sooner loads it itself). */
 export const HINT_BUDGET_MS = 1_500;

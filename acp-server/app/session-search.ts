@@ -6,7 +6,7 @@ import * as z from "zod";
 import type { SessionStore } from "../sessions/session-store";
 import { invalidParams } from "../util/agent-error";
 import { redactSecrets } from "../util/redact";
-import { firstPromptOf } from "./first-prompt";
+import { firstPromptOf } from "../sessions/first-prompt";
 
 export const SEARCH_SESSIONS_METHOD = "_hermes/sessions/search";
 

@@ -3,8 +3,8 @@
 // sensitive and refused paths. Pure apart from reading the files and blobs it shows.
 import { lstat, readFile } from "node:fs/promises";
 import path from "node:path";
-import type { RestorePlan } from "../checkpoints/types";
-import type { DisplayContent } from "../tools/context";
+import type { RestorePlan } from "../types";
+import type { DisplayContent } from "../../tools/context";
 
 /** Most files shown as diffs; the rest are named in the summary. */
 const MAX_DIFF_FILES = 40;
