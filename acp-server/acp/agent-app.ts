@@ -3,25 +3,26 @@
 // heavy (config, tools, the loop, provider SDKs) is imported on first use so that
 // `initialize` is answered as soon as the process is up.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { messagesTokens } from "../providers/token-estimate";
 import { flushCompileCache } from "../util/compile-cache";
 import type { Logger } from "../util/log";
-import type { AcpSession } from "./acp-session";
+import type { LiveSession } from "../runtime/live-session";
 import type { AgentRuntime } from "../runtime/runtime";
 import { initializeResponse } from "./initialize-response";
-import { COMMANDS } from "./commands";
+import { BUILT_IN_COMMANDS } from "../app/commands/all-commands";
+import { RESERVED_COMMAND_NAMES } from "../app/commands/command-line";
 import { withErrorMapping } from "./error-map";
-import { mcpPromptCommands } from "./mcp-session";
-import type { OpenedJournal } from "./load-journal";
+import { mcpPromptCommands } from "../runtime/session-mcp";
+import { clientMcpSpecs } from "./mcp-servers";
+import type { OpenedJournal } from "../app/load-journal";
 import { ArrivalOrder } from "../app/arrival-order";
 import { QUEUE_CAPABILITY, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "./queue-wire";
-import { SessionHub, type ForkPoint } from "./session-hub";
-import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption, setMode } from "./session-settings";
-import { usageUpdate } from "./updates";
+import { SessionHub, type ForkPoint, type SessionListPage } from "../app/session-hub";
+import { reopened, warmUpSession } from "../app/session-start";
+import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption } from "./session-settings";
+import { setMode } from "../app/session-settings";
+import { availableCommands, usageUpdate } from "./updates";
 import { quietGate } from "../util/quiet-gate";
-
-/** How long after a new session is answered its index warm-up starts (see opened()). */
-const INDEX_WARM_UP_DELAY_MS = 2_000;
+import type { CommandInfo } from "../runtime/slash-command";
 
 export interface AgentAppOptions {
   version: string;
@@ -64,7 +65,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   const promptArrivals = new ArrivalOrder();
   const hub = new SessionHub({ runtime: getRuntime, source: options.source ?? "acp", log });
   /** Each open session's `_hermes/queue/changed` subscription (one per session: the latest open's). */
-  const queueWatches = new WeakMap<AcpSession, () => void>();
+  const queueWatches = new WeakMap<LiveSession, () => void>();
 
   /** /rollback N --conversation: a fork of the session before turn N + 1 (the old branch stays). */
   const rewind = async (sessionId: string, turns: number) => {
@@ -75,7 +76,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   };
 
   /** What session/new, load, resume and fork answer with, and what follows the answer. */
-  const opened = async (session: AcpSession, client: acp.AgentContext, journal?: OpenedJournal) => {
+  const opened = async (session: LiveSession, client: acp.AgentContext, journal?: OpenedJournal) => {
     const current = await getRuntime();
     // Everything awaited comes first: the updates below must not overtake the response.
     const configOptions = await sessionConfigOptions(current, session.agent);
@@ -83,7 +84,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     // A new one's follow once the answer has left: reading every SKILL.md is a large part of a
     // first session/new otherwise, and a client takes the list whenever it arrives.
     let skills = journal ? await skillCommandsFor(session.agent.cwd, current, log) : [];
-    const commands = () => ({ sessionUpdate: "available_commands_update" as const, availableCommands: [...COMMANDS, ...skills, ...mcpPromptCommands(session.mcp)] });
+    const commands = () => ({ sessionUpdate: "available_commands_update" as const, availableCommands: availableCommands([...BUILT_IN_COMMANDS, ...skills, ...mcpPromptCommands(session.mcp)]) });
     if (journal) notifyAfterResponse(client, session.id, commands(), log);
     // Servers that finish connecting later bring their prompts (slash commands) with them.
     session.watchMcp(() => notifyAfterResponse(client, session.id, commands(), log));
@@ -108,35 +109,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         skills = await skillCommandsFor(session.agent.cwd, current, log);
         notifyAfterResponse(client, session.id, commands(), log);
       } else {
-        // A load from a cached replay answered before restoring the model history: restored now
-        // (else the first prompt does it); the usage meter may count it.
-        try {
-          session.agent.restoreConversation();
-        } catch (error) {
-          log.warn("restoring the session's history failed (the next prompt tries again)", { sessionId: session.id, error });
-        }
         // A reopened session's usage meter shows at once, not after the next model call.
-        const { journalContextTokens } = await import("./load-journal"); // loaded by the restore already
-        const usage = session.agent.conversationDeferred ? undefined : reopenedUsage(current, session, journalContextTokens(journal));
-        if (usage) notifyAfterResponse(client, session.id, usage, log);
+        const meter = await reopened(current, session, journal, log);
+        if (meter) notifyAfterResponse(client, session.id, usageUpdate({ inputTokens: meter.usedTokens, outputTokens: 0 }, meter.contextWindow, meter.costUsd), log);
       }
-      // Finishes a restore a crash interrupted and prunes old checkpoints, in the background: after
-      // the answer, because opening the store spawns git, and a spawn blocks the thread while it forks.
-      current.checkpoints.startSession(session.agent.cwd);
-      // The prompt names the tools: they load here, after the answer, if the warm-up has not loaded them.
-      Promise.all([promptModule(), current.loadTools()])
-        .then(([{ prepareSystemPrompt }]) => prepareSystemPrompt(session.agent))
-        .catch((error: unknown) => log.warn("preparing the system prompt failed", { error }));
-      current.warmUp(session.agent.modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
-      // A new session's first prompt searches the session index for related work (session-hint.ts).
-      // It opens a little later, not after initialize nor at once: opening it catches up with every
-      // journal changed since it was last open, which would share the thread with a session/load
-      // that follows at once (an editor restoring its chat) and never needs the index.
-      if (!journal && session.agent.history.length === 0 && current.loaded.config.learning.session_hint) {
-        setTimeout(() => {
-          current.sessions.recent(1).catch((error: unknown) => log.warn("opening the session index failed", { error }));
-        }, INDEX_WARM_UP_DELAY_MS).unref();
-      }
+      warmUpSession(current, session, !journal, log);
     }).catch((error: unknown) => log.warn("the work after opening a session failed", { sessionId: session.id, error }));
     return { modes: modeState(session.agent), configOptions };
   };
@@ -160,7 +137,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       return initializeResponse(options.version, clientCapabilities);
     })
     .onRequest(acp.methods.agent.authenticate, async ({ params }) => {
-      const { changed } = await (await signIn()).authenticate(params, await getRuntime(), log);
+      const { changed } = await (await signIn()).authenticateRequest(params, await getRuntime(), log);
       // The next request loads the configuration again, with the stored key and model.
       if (changed) runtime = undefined;
       return {};
@@ -168,17 +145,17 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.logout, async () => {
       // The runtime is loaded again with what is left: a sign-in is needed before the next session.
       runtime = undefined;
-      return (await signIn()).logout(getRuntime, log);
+      return (await signIn()).logoutRequest(getRuntime, log);
     })
     .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
       opening.run(async () => {
         await usableRuntime();
-        const session = await hub.create(params.cwd, params.mcpServers, params.additionalDirectories);
+        const session = await hub.create(params.cwd, clientMcpSpecs(params.mcpServers), params.additionalDirectories);
         return { sessionId: session.id, ...(await opened(session, client)) };
       }),
     )
     .onRequest(acp.methods.agent.session.load, ({ params, client }) => opening.run(async () => {
-      const { session, journal } = await hub.restore(params.sessionId, params.cwd, params.mcpServers, {
+      const { session, journal } = await hub.restore(params.sessionId, params.cwd, clientMcpSpecs(params.mcpServers), {
         takeOver: takeOver(params._meta),
         additionalDirectories: params.additionalDirectories,
       });
@@ -193,17 +170,17 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     }))
     .onRequest(acp.methods.agent.session.resume, ({ params, client }) => opening.run(async () => {
       // No mcpServers on a resume means "as before": a live session keeps its servers.
-      const { session, journal } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ?? undefined, {
+      const { session, journal } = await hub.restore(params.sessionId, params.cwd, params.mcpServers ? clientMcpSpecs(params.mcpServers) : undefined, {
         takeOver: takeOver(params._meta),
         additionalDirectories: params.additionalDirectories,
       });
       return opened(session, client, journal);
     }))
     .onRequest(acp.methods.agent.session.fork, ({ params, client }) => opening.run(async () => {
-      const { session } = await hub.fork(params.sessionId, params.cwd, params.mcpServers ?? [], forkPoint(params._meta), params.additionalDirectories);
+      const { session } = await hub.fork(params.sessionId, params.cwd, clientMcpSpecs(params.mcpServers ?? []), forkPoint(params._meta), params.additionalDirectories);
       return { sessionId: session.id, ...(await opened(session, client)) };
     }))
-    .onRequest(acp.methods.agent.session.list, async ({ params }) => hub.list(params))
+    .onRequest(acp.methods.agent.session.list, async ({ params }) => sessionListResponse(await hub.list(params)))
     // History search over message content (the panel's history view); params checked inside.
     .onRequest("_hermes/sessions/search", (params: unknown) => params, async ({ params }) => {
       const [{ searchSessions }, current] = await Promise.all([import("../app/session-search"), getRuntime()]);
@@ -245,9 +222,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         const session = await hub.forPrompt(params.sessionId);
         const [{ handlePrompt }, current] = await Promise.all([promptModule(), usableRuntime()]);
         await current.loadTools();
-        const autoTitle = current.loaded.config.sessions.auto_title;
         // handlePrompt queues the turn (or answers /steer, /queue) before its first await.
-        const answer = handlePrompt({ runtime: current, clientCapabilities, log, autoTitle, fork: rewind }, session, params, client, signal);
+        const answer = handlePrompt({ runtime: current, clientCapabilities, log, fork: rewind }, session, params, client, signal);
         queued();
         return answer;
       }),
@@ -274,23 +250,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     });
 }
 
-/**
- * The usage_update a reopened session starts with: the context its last model call used (this
- * process's measure, else the journal's, else an estimate of the history), the session model's
- * window, and the cost its usage account holds in this process.
- */
-function reopenedUsage(runtime: AgentRuntime, session: AcpSession, journalTokens: number | undefined): acp.SessionUpdate | undefined {
-  const model = runtime.chainFor(session.agent.modelId)[0];
-  if (!model) return undefined;
-  const used = session.agent.contextTokens ?? journalTokens ?? messagesTokens(session.agent.history);
-  return usageUpdate({ inputTokens: used, outputTokens: 0 }, model.contextWindow, session.agent.usage.costUsd);
-}
-
 /** A session's skills as slash commands (none when they cannot be read: the built-in commands still go out). */
-async function skillCommandsFor(cwd: string, runtime: AgentRuntime, log: Logger): Promise<acp.AvailableCommand[]> {
+async function skillCommandsFor(cwd: string, runtime: AgentRuntime, log: Logger): Promise<CommandInfo[]> {
   try {
-    const { skillCommands } = await import("./skill-commands");
-    return skillCommands(cwd, runtime.loaded);
+    const { skillCommands } = await import("../skills/commands/skill-invocation");
+    return skillCommands(cwd, runtime.loaded, RESERVED_COMMAND_NAMES);
   } catch (error) {
     log.warn("offering the skills as commands failed", { error });
     return [];
@@ -316,4 +280,15 @@ function forkPoint(meta: Record<string, unknown> | null | undefined): ForkPoint 
   if (isCount(turns)) return { turns };
   const messages = meta?.messageIndex ?? meta?.["hermes/messageIndex"];
   return isCount(messages) ? { messages } : undefined;
+}
+
+/** The `_meta` key of a session/list row's first prompt (what the chat began with). */
+const FIRST_PROMPT_META = "hermes/firstPrompt";
+
+/** A page of sessions as session/list answers it: the first prompt goes in each row's `_meta`. */
+function sessionListResponse(page: SessionListPage): acp.ListSessionsResponse {
+  return {
+    sessions: page.sessions.map(({ firstPrompt, ...row }) => ({ ...row, ...(firstPrompt ? { _meta: { [FIRST_PROMPT_META]: firstPrompt } } : {}) })),
+    ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
+  };
 }

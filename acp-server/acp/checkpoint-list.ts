@@ -4,7 +4,7 @@
 // session/load gives the same answer: the offer survives a reload. Loaded on first use.
 import * as z from "zod";
 import type { AgentRuntime } from "../runtime/runtime";
-import type { AcpSession } from "./acp-session";
+import type { LiveSession } from "../runtime/live-session";
 import { invalidParams } from "../util/agent-error";
 
 export const LIST_CHECKPOINTS_METHOD = "_hermes/checkpoints/list";
@@ -32,7 +32,7 @@ export function listParams(raw: unknown): { sessionId: string } {
   return parsed.data;
 }
 
-export async function listTurnCheckpoints(runtime: AgentRuntime, session: AcpSession): Promise<CheckpointListing> {
+export async function listTurnCheckpoints(runtime: AgentRuntime, session: LiveSession): Promise<CheckpointListing> {
   const opened = await runtime.checkpoints.open(session.agent.cwd);
   if (!opened.ok) return { enabled: false, reason: opened.reason, turns: [] };
   const turns = await opened.store.turns(session.id);

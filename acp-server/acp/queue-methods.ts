@@ -12,8 +12,8 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import * as z from "zod";
 import { invalidParams } from "../util/agent-error";
 import type { Logger } from "../util/log";
-import type { AcpSession, WaitingPrompt } from "./acp-session";
-import { clearedText, queueListing } from "./steer-queue";
+import type { LiveSession, WaitingPrompt } from "../runtime/live-session";
+import { clearedText, queueListing } from "../app/commands/queue";
 import { QUEUE_CHANGED_NOTIFICATION, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD, type QueueChanged, type QueuedPromptView } from "./queue-wire";
 
 const listSchema = z.object({ sessionId: z.string().min(1).max(200) });
@@ -30,12 +30,12 @@ export const removeQueueParams = (raw: unknown) => parse(removeSchema, QUEUE_REM
 
 const view = (waiting: readonly WaitingPrompt[]): QueuedPromptView[] => waiting.map(({ id, label }) => ({ id, text: label }));
 
-export function listQueue(session: AcpSession): { prompts: QueuedPromptView[]; text: string } {
+export function listQueue(session: LiveSession): { prompts: QueuedPromptView[]; text: string } {
   const waiting = session.waiting;
   return { prompts: view(waiting), text: queueListing(waiting.map((prompt) => prompt.label)) };
 }
 
-export function removeFromQueue(session: AcpSession, id: string | undefined): { removed: number; text: string } {
+export function removeFromQueue(session: LiveSession, id: string | undefined): { removed: number; text: string } {
   const removed = session.clearQueue(id);
   return { removed, text: id === undefined ? clearedText(removed) : removed ? "Removed the prompt from the queue." : "That prompt is no longer waiting (it started or was dropped)." };
 }
@@ -45,7 +45,7 @@ export function removeFromQueue(session: AcpSession, id: string | undefined): { 
  * (after the response that opened the session: a list that went out first could reach a client
  * that does not know the session yet).
  */
-export function sendQueueChanges(client: acp.AgentContext, session: AcpSession, log: Logger): () => void {
+export function sendQueueChanges(client: acp.AgentContext, session: LiveSession, log: Logger): () => void {
   const send = (waiting: readonly WaitingPrompt[]) => {
     const params: QueueChanged = { sessionId: session.id, prompts: view(waiting) };
     client.notify(QUEUE_CHANGED_NOTIFICATION, params).catch((error: unknown) => log.warn("the queue update could not be sent", { error }));

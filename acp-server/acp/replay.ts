@@ -10,6 +10,8 @@ import type { TodoItem } from "../tools/context";
 import { redactLoadedRecords } from "../sessions/redact-record";
 import { cancelledPermissionUpdate, waitingCallUpdate } from "./replay-permission";
 import { learnedChunk, markerChunk, planUpdate, steerChunk, toLocations, toolCallMeta, toToolCallContent } from "./updates";
+import type { ReplayState } from "../sessions/replay-snapshot";
+export type { ReplayState };
 
 interface Batch {
   order: string[];
@@ -42,14 +44,6 @@ export function* replayUpdateJson(records: JournalRecord[], options: ReplayOptio
  * records after it need to be replayed on their own (replay-snapshot.ts caches the updates
  * before such a point).
  */
-export interface ReplayState {
-  /** User prompts so far: the number of the turn each one started. */
-  turn: number;
-  /** A turn began and has not ended (yet, or ever: the process died during it). */
-  turnOpen: boolean;
-  /** How each permission question ended: answered, or cancelled by a clean shutdown (none: the process died). */
-  answers: [string, "answered" | "shutdown"][];
-}
 
 /**
  * Records (already redacted) in, update JSON out, one record at a time. A reply's tool calls

@@ -2,7 +2,8 @@
 // and telling the client about it.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { AgentSession } from "../agent/session";
-import { isSessionMode, SESSION_MODES } from "../security/modes";
+import { SESSION_MODES } from "../security/modes";
+import { setMode, setModel } from "../app/session-settings";
 import type { Logger } from "../util/log";
 import type { AgentRuntime } from "../runtime/runtime";
 import { configOptions, MODE_OPTION, MODEL_OPTION } from "./config-options";
@@ -15,25 +16,6 @@ export async function sessionConfigOptions(runtime: AgentRuntime, session: Agent
 
 export function modeState(session: AgentSession): acp.SessionModeState {
   return { currentModeId: session.mode, availableModes: SESSION_MODES.map(({ id, name, description }) => ({ id, name, description })) };
-}
-
-export function setMode(session: AgentSession, modeId: string): void {
-  if (!isSessionMode(modeId)) {
-    throw invalidParams(`unknown mode "${modeId}"; expected one of ${SESSION_MODES.map((m) => m.id).join(", ")}`, { modeId });
-  }
-  session.setMode(modeId);
-}
-
-/** Switches the model for the session's next call (journaled); the choice must be one the picker offers. */
-export async function setModel(runtime: AgentRuntime, session: AgentSession, modelId: string, log: Logger): Promise<void> {
-  await runtime.pickerChoices();
-  if (!runtime.findModel(modelId)) {
-    const known = (await runtime.pickerChoices()).map((model) => model.id);
-    throw invalidParams(`unknown model "${modelId}"; choices: ${known.join(", ") || "none (no model configured)"}`, { value: modelId });
-  }
-  session.setModel(modelId);
-  log.info("model switched", { sessionId: session.id, model: modelId });
-  runtime.warmUp(modelId).catch((error: unknown) => log.warn("loading the provider SDK failed", { error }));
 }
 
 export async function setConfigOption(

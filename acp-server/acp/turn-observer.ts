@@ -4,22 +4,23 @@
 // written, so the prompt response never overtakes them.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ModelChoice } from "../agent/model-choice";
-import type { CompactionReport, ToolCallOutcome, ToolCallView, TurnObserver } from "../agent/turn-io";
+import type { CompactionReport, ToolCallOutcome, ToolCallView } from "../agent/turn-io";
 import type { TokenUsage } from "../providers/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
-import type { TitleSource } from "../sessions/types";
+import type { LearnedNote, TitleSource } from "../sessions/types";
+import type { SessionOutput } from "../runtime/session-output";
 import type { Logger } from "../util/log";
 import { redactDeep, redactSecrets } from "../util/redact";
-import type { AcpSession } from "./acp-session";
+import type { LiveSession } from "../runtime/live-session";
 import * as updates from "./updates";
 
-export class AcpTurnObserver implements TurnObserver {
+export class AcpTurnObserver implements SessionOutput {
   private readonly inFlight = new Set<Promise<void>>();
   private failed = false;
 
   constructor(
     private readonly client: acp.AgentContext,
-    private readonly session: AcpSession,
+    private readonly session: LiveSession,
     private readonly log: Logger,
     /** The client advertised `session.compaction`: compressions are shown as compaction_update. */
     private readonly compactionUpdates = false,
@@ -51,6 +52,18 @@ export class AcpTurnObserver implements TurnObserver {
 
   async flush(): Promise<void> {
     while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  say(text: string): void {
+    this.send(updates.textChunk(text));
+  }
+
+  learned(note: LearnedNote): void {
+    this.send(updates.learnedChunk(note));
+  }
+
+  contextMeter(usedTokens: number, contextWindow: number): void {
+    this.send(updates.usageUpdate({ inputTokens: usedTokens, outputTokens: 0 }, contextWindow, this.session.agent.usage.costUsd));
   }
 
   textDelta(text: string): void {

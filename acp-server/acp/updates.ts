@@ -4,6 +4,7 @@ import type { CompactionReport, ToolCallOutcome, ToolCallView } from "../agent/t
 import type { UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
 import type { LearnedNote } from "../sessions/types";
+import type { CommandInfo } from "../runtime/slash-command";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 
 export function textChunk(text: string): acp.SessionUpdate {
@@ -189,4 +190,9 @@ export function learnedChunk(note: LearnedNote): acp.SessionUpdate {
     content: { type: "text", text: `\n\n*Learned: ${note.what}* (\`${note.where}\`; undo with \`${undo}\`)\n` },
     _meta: { "hermes/learned": { ...note, undo } },
   };
+}
+
+/** Commands as the editor's menu lists them (available_commands_update). */
+export function availableCommands(commands: readonly CommandInfo[]): acp.AvailableCommand[] {
+  return commands.map(({ name, description, hint }) => ({ name, description, ...(hint ? { input: { hint } } : {}) }));
 }

@@ -20,6 +20,7 @@ import { AgentError } from "../util/agent-error";
 import { DEFAULT_MAX_FRAME_MB } from "../config/frame-limit";
 import { MB } from "../util/ndjson-lines";
 import { boundedNdJsonStream } from "../util/ndjson-stream";
+import type { McpServerSpec } from "../mcp/server-spec";
 
 /** How long a cancelled child may take to stop before its process group is killed. */
 export const CANCEL_GRACE_MS = 2_000;
@@ -29,7 +30,8 @@ export interface AcpChildSpec {
   label: string;
   prompt: string;
   cwd: string;
-  mcpServers: acp.McpServer[];
+  /** The parent session's client-named MCP servers: the child gets them too. */
+  mcpServers: McpServerSpec[];
   services: ChildServices;
   ask: (call: Omit<ToolCallView, "id" | "requestId" | "name">, ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer>;
   progress: TaskProgress;
@@ -162,7 +164,7 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
         clientInfo: { name: "hermes", title: "Hermes", version: spec.version },
       }),
     );
-    const session = await guarded(client.request(acp.methods.agent.session.new, { cwd: spec.cwd, mcpServers: spec.mcpServers }));
+    const session = await guarded(client.request(acp.methods.agent.session.new, { cwd: spec.cwd, mcpServers: spec.mcpServers.map(acpMcpServer) }));
     sessionId = session.sessionId;
     spec.progress.started();
     prompt = client.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: spec.prompt }] });
@@ -242,4 +244,12 @@ function describeExit(proc: AgentProcess, label: string, how: string): string {
 
 function lastLines(text: string): string {
   return text.split("\n").slice(-5).join("\n");
+}
+
+/** A client-named MCP server back in ACP's shape (env and headers as name/value lists), for the child's session/new. */
+function acpMcpServer(spec: McpServerSpec): acp.McpServer {
+  const pairs = (record: Record<string, string>) => Object.entries(record).map(([name, value]) => ({ name, value }));
+  const { transport } = spec;
+  if (transport.kind === "stdio") return { name: spec.name, command: transport.command, args: transport.args, env: pairs(transport.env) };
+  return { type: transport.kind, name: spec.name, url: transport.url, headers: pairs(transport.headers) };
 }

@@ -1,7 +1,6 @@
 // delegate_task's engine: for one tool call, runs each task on an in-process subagent or an
 // external ACP agent, at most delegation.max_concurrent_children at a time (the rest queue),
 // streams their progress into the call's card and returns one bounded result per task.
-import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { stat } from "node:fs/promises";
 import path from "node:path";
 import type { DelegationCall } from "../agent/turn-io";
@@ -16,12 +15,13 @@ import { ChildServices } from "./child-services";
 import { parentAsker } from "./permissions";
 import { boundSummary, ProgressBoard, type TaskProgress } from "./progress";
 import { runSubagent, type SubagentSettings } from "./subagent";
+import type { McpServerSpec } from "../mcp/server-spec";
 
 export interface DelegationDeps {
   config: DelegationConfig;
   subagents: Omit<SubagentSettings, "maxIterations" | "maxDepth" | "log">;
   /** The parent session's MCP servers (passed on to external agents). */
-  mcpServers: () => acp.McpServer[];
+  mcpServers: () => McpServerSpec[];
   /**
    * Runs external agents' terminal/* commands (local processes, own process groups), given the
    * task's folder: the session's sandbox confines their writes to it.

@@ -12,7 +12,7 @@ import { addMemoryEntry, deleteMemoryEntry, editMemoryEntry, readKnowledge, reve
 import type { SkillsContext } from "../skills/settings";
 import { archiveSkillByName, editSkillText, revertSkill } from "../skills/skill-admin";
 import { invalidParams } from "../util/agent-error";
-import { archiveCommand } from "../acp/skills-archive-command";
+import { archiveAnswer } from "../skills/commands/archive";
 
 export const KNOWLEDGE_METHODS = {
   get: "_hermes/knowledge/get",
@@ -92,6 +92,6 @@ export function changeSkill(loaded: LoadedConfig, raw: unknown): KnowledgeChange
 
 /** `/skills restore NAME`'s own logic and answer (never overwrites a skill of the same name). */
 function restoreSkill(home: string, name: string): KnowledgeOutcome {
-  const message = archiveCommand("restore", name, home);
+  const message = archiveAnswer("restore", name, home);
   return { ok: message.startsWith("Restored "), message };
 }

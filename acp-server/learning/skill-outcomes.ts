@@ -5,6 +5,7 @@
 import type { AgentSession } from "../agent/session";
 import { recordSkillOutcome } from "../skills/usage-store";
 import { isCorrection } from "./turn-digest";
+import type { TurnStep } from "../runtime/turn-step";
 
 /** Per session: the skills whose last turn was counted a success (a correction next revises it). */
 const lastSuccess = new WeakMap<AgentSession, string[]>();
@@ -28,3 +29,10 @@ export function onTurnEnd(home: string, session: AgentSession, stopReason: strin
     lastSuccess.set(session, used);
   }
 }
+
+/** Skills' outcomes as a step of every turn: a correcting prompt marks the last skills for revision; the turn's end scores the ones it used. */
+export const skillOutcomesStep: TurnStep = {
+  name: "skill outcomes",
+  before: (turn) => onPromptStart(turn.runtime.loaded.home, turn.session.agent, turn.promptText),
+  ended: (turn) => onTurnEnd(turn.runtime.loaded.home, turn.session.agent, turn.stopReason),
+};

@@ -1,13 +1,10 @@
 // A session's first prompt, as a history row shows it (what a user remembers a chat by): one
-// line, redacted, at most FIRST_PROMPT_CHARS long. Shared by session/list (`_meta`) and
-// `_hermes/sessions/search`.
+// line, redacted, at most FIRST_PROMPT_CHARS long. Shared by the session list and the
+// history search.
 import type { SessionStore } from "./session-store";
 import { redactSecrets } from "../util/redact";
 
 export const FIRST_PROMPT_CHARS = 200;
-
-/** The `_meta` key of a session/list entry's first prompt. */
-export const FIRST_PROMPT_META = "hermes/firstPrompt";
 
 export async function firstPromptOf(store: SessionStore, sessionId: string): Promise<string | undefined> {
   const first = (await store.messages(sessionId, { limit: 4 })).find((message) => message.role === "user");

@@ -102,3 +102,13 @@ export async function removeReplaySnapshot(file: string): Promise<void> {
 function prefixHash(journal: Buffer, covered: number): string {
   return createHash("sha256").update(journal.subarray(0, covered)).digest("hex");
 }
+
+/** Where a replay stood when its snapshot ends: what the frames after it need to continue. */
+export interface ReplayState {
+  /** User prompts so far: the number of the turn each one started. */
+  turn: number;
+  /** A turn began and has not ended (yet, or ever: the process died during it). */
+  turnOpen: boolean;
+  /** How each permission question ended: answered, or cancelled by a clean shutdown (none: the process died). */
+  answers: [string, "answered" | "shutdown"][];
+}

@@ -1,12 +1,12 @@
 // The process running a chat brings its replay cache up to date once the session is idle after a
-// turn (acp/replay-refresh.ts), never while a turn runs: when the idle timer fires during a turn
+// turn (acp/replay-send.ts), never while a turn runs: when the idle timer fires during a turn
 // (a prompt that came after the previous turn's end), it leaves the journal alone and the next
 // turn's end schedules it again. Nor for a child agent's session, one this process does not own,
 // or a closed one.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { AcpSession } from "../../acp-server/acp/acp-session";
-import { refreshReplayCacheWhenIdle } from "../../acp-server/acp/replay-refresh";
+import type { LiveSession } from "../../acp-server/runtime/live-session";
+import { refreshReplayCacheWhenIdle } from "../../acp-server/acp/replay-send";
 import type { SessionStore } from "../../acp-server/sessions/session-store";
 import { recordingLogger } from "../support/session-fixtures";
 
@@ -34,7 +34,7 @@ function fakeSession(state: { busy: boolean; depth?: number; closed?: boolean },
       return state.closed ?? false;
     },
   };
-  return { session: session as unknown as AcpSession, nextLook: () => new Promise<void>((resolve) => (looked = resolve)) };
+  return { session: session as unknown as LiveSession, nextLook: () => new Promise<void>((resolve) => (looked = resolve)) };
 }
 
 /** A store that records whether the refresh read the journal (its first step), and says when. */

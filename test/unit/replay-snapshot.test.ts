@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, rmSync, truncateSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, afterEach, test } from "node:test";
-import { openJournal, restoredFrom } from "../../acp-server/acp/load-journal";
+import { openJournal, restoredFrom } from "../../acp-server/app/load-journal";
 import { replayUpdates } from "../../acp-server/acp/replay";
 import { refreshReplayCache, sendReplay } from "../../acp-server/acp/replay-send";
 import { restoreSession } from "../../acp-server/sessions/history";
