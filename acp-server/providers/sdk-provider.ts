@@ -3,6 +3,7 @@
 // classified the same way. A provider only says how to load its SDK and how one call's
 // wire events become the normalized stream.
 import { NO_SDK_CLASSES, toProviderError, type ErrorContext, type SdkErrorClasses } from "./errors";
+import diagnostics from "node:diagnostics_channel";
 import { StreamGuard } from "./stream-guard";
 import type { ModelEvent, ModelProvider, ModelRequest } from "./types";
 
@@ -26,6 +27,9 @@ export interface SdkProviderBase {
   idleTimeoutMs?: number;
 }
 
+/** `hermes:model-call`: published synchronously as each model call starts (node:diagnostics_channel). */
+export const MODEL_CALL_CHANNEL = diagnostics.channel("hermes:model-call");
+
 export abstract class SdkProvider<Module extends SdkErrorClasses, Client> implements ModelProvider {
   readonly provider: string;
   readonly model: string;
@@ -46,6 +50,8 @@ export abstract class SdkProvider<Module extends SdkErrorClasses, Client> implem
   protected abstract events(client: Client, request: ModelRequest, guard: StreamGuard): AsyncGenerator<ModelEvent>;
 
   async *stream(request: ModelRequest, signal: AbortSignal): AsyncIterable<ModelEvent> {
+    // Who made this call, for whoever listens (the layering test reads the stack); free otherwise.
+    if (MODEL_CALL_CHANNEL.hasSubscribers) MODEL_CALL_CHANNEL.publish({ provider: this.provider });
     const guard = new StreamGuard(signal, this.base.idleTimeoutMs, `${this.provider} (${this.base.baseURL})`);
     let complete = false;
     let sdk: Module | undefined;
