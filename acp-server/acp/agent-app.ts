@@ -103,7 +103,10 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     // only while it is free, and the client waits for them.
     const answered = new Promise<void>((resolve) => setImmediate(() => setImmediate(resolve)));
     const drained = options.outputDrained;
-    const sent = journal && drained ? answered.then(() => drained()).catch(() => undefined) : answered;
+    const sent =
+      journal && drained
+        ? answered.then(() => drained()).catch((error: unknown) => log.debug("stdout did not drain after a load (the client is gone?); the session's start-up work goes on", { sessionId: session.id, error }))
+        : answered;
     void sent.then(async () => {
       if (!journal) {
         skills = await skillCommandsFor(session.agent.cwd, current, log);

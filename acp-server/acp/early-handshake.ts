@@ -228,6 +228,8 @@ function readFirstFrameBlocking(io: BlockingIo, push: (chunk: Buffer) => void, e
     try {
       read = io.read(buffer);
     } catch {
+      // expected: EAGAIN (stdin is non-blocking) or a failed read: nothing was consumed, so the
+      // streams take over from here and meet the same input, or the same error, themselves.
       return;
     }
     if (read === 0) return end();
@@ -241,6 +243,8 @@ function writeBlocking(io: BlockingIo, data: Buffer, fallback: (rest: Buffer) =>
   try {
     while (written < data.length) written += io.write(data.subarray(written));
   } catch {
+    // expected: EAGAIN (stdout is non-blocking) or a failed write: the rest goes through the stream,
+    // which reports a real failure itself.
     fallback(data.subarray(written));
   }
 }
@@ -270,6 +274,7 @@ function safeParse(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
+    // expected: not JSON, so not a plain initialize: the SDK gets the line and answers it as it should.
     return undefined;
   }
 }

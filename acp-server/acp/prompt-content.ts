@@ -41,6 +41,7 @@ async function linkedResource(link: acp.ResourceLink, files: FileAccess): Promis
   try {
     filePath = fileURLToPath(link.uri);
   } catch {
+    // expected: a file:// URI Node cannot turn into a path: the model is told the link is invalid.
     return { type: "text", text: `[Linked file with an invalid URI: ${link.uri}]` };
   }
   try {
@@ -73,6 +74,7 @@ function safePath(uri: string): string {
   try {
     return fileURLToPath(uri);
   } catch {
+    // expected: not a file URI Node can convert: the header names the URI as given.
     return uri;
   }
 }

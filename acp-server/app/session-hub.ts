@@ -293,6 +293,7 @@ export function checkedRoots(cwd: string, roots: readonly string[] | undefined |
     try {
       if (!statSync(root).isDirectory()) throw new Error("not a directory");
     } catch {
+      // expected: missing, not a folder or unreadable all mean the same to the client: it named a root Hermes cannot use.
       throw invalidParams(`additionalDirectories entry "${root}" is not an existing directory`, { additionalDirectories: roots });
     }
     const resolved = path.resolve(root);
@@ -309,6 +310,7 @@ export function checkedCwd(cwd: string): string {
   try {
     if (!statSync(cwd).isDirectory()) throw new Error("not a directory");
   } catch {
+    // expected: missing, not a folder or unreadable all mean the same to the client: a cwd Hermes cannot use.
     throw invalidParams(`cwd "${cwd}" is not an existing directory`, { cwd });
   }
   return path.resolve(cwd);

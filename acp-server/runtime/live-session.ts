@@ -73,6 +73,7 @@ export class LiveSession {
       this.tellQueue();
       const running = turn(controller.signal, { queued, id: entry.id });
       running.then(resolve, reject);
+      // expected: the turn's failure reaches its caller through `reject` above; the queue's chain only needs to go on.
       return running.catch(() => {});
     };
     // A waiting prompt that is cancelled (or dropped by /queue clear) answers at once: its turn

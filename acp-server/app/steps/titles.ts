@@ -23,12 +23,9 @@ export async function generateTitle(model: ModelChoice, history: readonly ChatMe
     .join("\n")
     .slice(0, 4000);
   let text = "";
-  try {
-    const request = { messages: [{ role: "system" as const, content: TITLE_INSTRUCTIONS }, { role: "user" as const, content: [{ type: "text" as const, text: excerpt }] }], tools: [], maxTokens: 40 };
-    for await (const event of model.provider.stream(request, signal)) if (event.type === "text_delta") text += event.text;
-  } catch {
-    return undefined;
-  }
+  // A failure (the model, the timeout) reaches the caller, which logs it: the session keeps its first-line title.
+  const request = { messages: [{ role: "system" as const, content: TITLE_INSTRUCTIONS }, { role: "user" as const, content: [{ type: "text" as const, text: excerpt }] }], tools: [], maxTokens: 40 };
+  for await (const event of model.provider.stream(request, signal)) if (event.type === "text_delta") text += event.text;
   const title = (text.split("\n")[0] ?? "").replace(/^["'`#*\s]+|["'`*.\s]+$/g, "").trim();
   return title ? clip(title) : undefined;
 }

@@ -27,8 +27,9 @@ export async function restorePreview(plan: RestorePlan, source: PreviewSource, h
     const absolute = path.join(source.workspace, op.path);
     const now = await currentText(absolute);
     const target = op.target ? await blobText(source, op.target.oid) : "";
-    if (now === undefined || target === undefined) {
-      notShown.push(`${op.path} (binary, a link or too big to show)`);
+    if (typeof now !== "string" || typeof target !== "string") {
+      const unreadable = [now, target].find((side): side is { unreadable: string } => typeof side === "object");
+      notShown.push(`${op.path} (${unreadable ? `could not be read: ${unreadable.unreadable}` : "binary, a link or too big to show"})`);
       continue;
     }
     diffs.push({ type: "diff", path: absolute, oldText: now, newText: target });
@@ -51,23 +52,26 @@ function summary(plan: RestorePlan, heading: string, notShown: string[]): string
   return lines.join("\n\n");
 }
 
-/** The file as it is now: "" when absent, undefined when it cannot be shown as text. */
-async function currentText(file: string): Promise<string | undefined> {
+/** The file as it is now: "" when absent, undefined when it cannot be shown as text, the reason when it cannot be read. */
+async function currentText(file: string): Promise<string | undefined | { unreadable: string }> {
   try {
     const stat = await lstat(file);
     if (!stat.isFile() || stat.size > MAX_DIFF_BYTES) return undefined;
     return textOf(await readFile(file));
-  } catch {
-    return "";
+  } catch (error) {
+    // expected: ENOENT, the file is gone since the turn (the restore brings it back): its text now is none.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return "";
+    return { unreadable: (error as NodeJS.ErrnoException).code ?? String(error) };
   }
 }
 
-async function blobText(source: PreviewSource, oid: string): Promise<string | undefined> {
+/** A checkpoint's blob as text: undefined when it cannot be shown as text, the reason when it cannot be read. */
+async function blobText(source: PreviewSource, oid: string): Promise<string | undefined | { unreadable: string }> {
   try {
     const blob = await source.readBlob(oid);
     return blob.length > MAX_DIFF_BYTES ? undefined : textOf(blob);
-  } catch {
-    return undefined;
+  } catch (error) {
+    return { unreadable: error instanceof Error ? error.message : String(error) };
   }
 }
 
