@@ -1,11 +1,10 @@
 // Wires the chat together: one agent (process + ACP connection), the editor services it uses
 // (files, terminals, permissions, edit review), the authoritative ChatState and the panels
-// attached to it. Panel messages are handled in panel-messages.ts.
+// attached to it. Messages from the panels are received and handled in panel-messages.ts.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { ChatAction } from "../webview-ui/state/actions";
-import { parseMessage, panelToHost } from "../webview-ui/protocol";
 import { AgentHost } from "./agent-host";
 import { AgentProcess, agentCommand } from "./agent-process";
 import { isAuthRequired, signInNotice, signInOffered } from "./auth-required";
@@ -18,7 +17,6 @@ import { EditorFiles, writeDocument } from "./editor-files";
 import { EditorTerminals } from "./editor-terminals";
 import { errorMessage, userMessage } from "./log";
 import { KnowledgeActions } from "./knowledge";
-import { handlePanelMessage } from "./panel-messages";
 import { OutputDocuments } from "./output-documents";
 import { isSpillFile, OutputSpill, sweepSpills } from "./output-spill";
 import { PermissionBroker } from "./permissions";
@@ -160,24 +158,6 @@ export class ChatController implements vscode.Disposable {
       this.panels.delete(panel);
       detach();
     };
-  }
-
-  /** Every message from a webview: validated, then handled. Invalid ones are logged and dropped. */
-  receive(panel: AttachedPanel, raw: unknown): void {
-    const parsed = parseMessage(panelToHost, raw);
-    if (!parsed.ok) {
-      this.log.warn(`ignored an invalid panel message: ${parsed.error}`);
-      return;
-    }
-    if (parsed.message.type === "ready") {
-      this.store.ready(panel);
-      void this.start();
-      return;
-    }
-    handlePanelMessage(this, parsed.message).catch((error: unknown) => {
-      this.log.error(`${parsed.message.type} failed: ${errorMessage(error)}`);
-      this.dispatch({ type: "notice", severity: "error", text: userMessage(error) });
-    });
   }
 
   /** "Show all" of an editor terminal's output: the whole of it, read-only in an editor. */

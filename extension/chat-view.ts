@@ -4,6 +4,7 @@
 import * as vscode from "vscode";
 import type { AttachedPanel, ChatController } from "./chat-controller";
 import { errorMessage } from "./log";
+import { receivePanelMessage } from "./panel-messages";
 import { webviewHtml, webviewOptions } from "./webview-html";
 
 export const VIEW_ID = "hermes.chat";
@@ -69,7 +70,7 @@ function connect(chat: ChatController, webview: vscode.Webview, visible: () => b
     },
   };
   const detach = chat.attach(panel);
-  const listener = webview.onDidReceiveMessage((raw: unknown) => chat.receive(panel, raw));
+  const listener = webview.onDidReceiveMessage((raw: unknown) => receivePanelMessage(chat, panel, raw));
   // Set last: the page may say `ready` as soon as it loads.
   webview.html = webviewHtml(webview, chat.extensionUri);
   onDidDispose(() => {

@@ -6,9 +6,11 @@
 // tab still open is replaced by that.
 import path from "node:path";
 import * as vscode from "vscode";
-import type { ChatController } from "./chat-controller";
+import type { ChatStore } from "./chat-store";
 import { hunkAtLine, type Hunk } from "./diff-hunks";
-import type { HeldEdit } from "./edit-review";
+import type { DiffView } from "./diff-view";
+import type { EditReviews, HeldEdit } from "./edit-review";
+import type { PermissionBroker } from "./permissions";
 
 /** True while the active editor is the diff of an edit that waits for a decision (package.json menus). */
 const CONTEXT_KEY = "hermes.editDecision";
@@ -20,11 +22,24 @@ interface Decision {
   decide(hunk: number, decision: "accepted" | "rejected"): unknown;
 }
 
+/**
+ * What the decisions use of the chat: the ChatController that owns them passes itself. Named
+ * here, not imported as the controller's class, so the controller and this file do not import
+ * each other.
+ */
+export interface DiffDecisionsChat {
+  readonly log: vscode.LogOutputChannel;
+  readonly store: Pick<ChatStore, "onChange">;
+  readonly permissions: PermissionBroker;
+  readonly reviews: EditReviews;
+  readonly diffView: DiffView;
+}
+
 export class DiffDecisions implements vscode.Disposable {
   private readonly disposables: vscode.Disposable[] = [];
   private active = false;
 
-  constructor(private readonly chat: ChatController) {}
+  constructor(private readonly chat: DiffDecisionsChat) {}
 
   register(): vscode.Disposable {
     const command = (id: string, run: () => unknown) =>

@@ -1,9 +1,11 @@
-// What each panel message does: one handler per message type (the union is in
-// webview-ui/protocol.ts; `ready` is handled by the controller).
+// What each panel message does: validated on arrival, then one handler per message type (the
+// union is in webview-ui/protocol.ts). The webview views (chat-view.ts) deliver the messages
+// here, so the controller does not import its own handlers.
 import * as vscode from "vscode";
-import type { PanelToHost } from "../webview-ui/protocol";
-import type { ChatController } from "./chat-controller";
+import { parseMessage, panelToHost, type PanelToHost } from "../webview-ui/protocol";
+import type { AttachedPanel, ChatController } from "./chat-controller";
 import { editAndResend, restoreCheckpoint, type CheckpointActionDeps } from "./checkpoint-actions";
+import { errorMessage, userMessage } from "./log";
 import * as workspace from "./workspace-actions";
 
 type Message<T extends PanelToHost["type"]> = Extract<PanelToHost, { type: T }>;
@@ -56,7 +58,25 @@ const handlers: Handlers = {
   signIn: (chat) => chat.signIn(),
 };
 
-export function handlePanelMessage(chat: ChatController, message: Exclude<PanelToHost, { type: "ready" }>): Promise<unknown> {
+/** Every message from a webview: validated, then handled. Invalid ones are logged and dropped. */
+export function receivePanelMessage(chat: ChatController, panel: AttachedPanel, raw: unknown): void {
+  const parsed = parseMessage(panelToHost, raw);
+  if (!parsed.ok) {
+    chat.log.warn(`ignored an invalid panel message: ${parsed.error}`);
+    return;
+  }
+  if (parsed.message.type === "ready") {
+    chat.store.ready(panel);
+    void chat.start();
+    return;
+  }
+  handlePanelMessage(chat, parsed.message).catch((error: unknown) => {
+    chat.log.error(`${parsed.message.type} failed: ${errorMessage(error)}`);
+    chat.dispatch({ type: "notice", severity: "error", text: userMessage(error) });
+  });
+}
+
+function handlePanelMessage(chat: ChatController, message: Exclude<PanelToHost, { type: "ready" }>): Promise<unknown> {
   const handler = handlers[message.type] as (chat: ChatController, message: PanelToHost) => unknown;
   return Promise.resolve(handler(chat, message));
 }

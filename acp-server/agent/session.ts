@@ -13,8 +13,8 @@ import { SessionTools } from "../tools/tool-set";
 import type { ModelChoice } from "./model-choice";
 import { permissionContent } from "./permission-content";
 import { SeenFiles } from "./seen-files";
-import { startActivity, type TurnActivity } from "./skill-nudge";
-import type { ToolCallOutcome, ToolCallView } from "./turn-io";
+import { startActivity, type TurnActivity } from "./turn-activity";
+import type { ToolCallOutcome, ToolCallView } from "./tool-call-view";
 import { UsageAccount } from "./usage";
 
 /** Prompt size the provider reported for the last call, and the history length it covered. */

@@ -1,8 +1,8 @@
 // The learning loop's nudge: after a turn that took many tool calls, or that recovered from
 // failed ones, the next turn's first model call gets an ephemeral note suggesting to save the
 // procedure as a skill (or a memory). It is part of the ephemeral layer: sent with one call,
-// never stored or frozen into the prompt, and given at most once for a given turn.
-import type { ChatMessage } from "../providers/types";
+// never stored or frozen into the prompt, and given at most once for a given turn. The counts it
+// reads are kept by turn-activity.ts.
 import type { AgentSession } from "./session";
 
 export interface SkillNudgeSettings {
@@ -13,33 +13,6 @@ export interface SkillNudgeSettings {
 }
 
 export const DEFAULT_SKILL_NUDGE: SkillNudgeSettings = { afterToolCalls: 8, onRecovery: true };
-
-/** What one turn did with tools (kept on the session for the next turn's nudge). */
-export interface TurnActivity {
-  /** The session's prompt number (AgentSession.userTurns) of that turn. */
-  turn: number;
-  toolCalls: number;
-  failures: number;
-  /** A tool call succeeded after a failure and the turn ended with an answer. */
-  recovered: boolean;
-  /** Tool calls the user rejected with their own words ("no, do it like this"). */
-  corrections: number;
-}
-
-export function startActivity(turn: number): TurnActivity {
-  return { turn, toolCalls: 0, failures: 0, recovered: false, corrections: 0 };
-}
-
-/** Counts one batch of tool results. tool-runner reports every failure as an `{"error": ...}` output. */
-export function countResults(activity: TurnActivity, results: readonly ChatMessage[]): void {
-  for (const result of results) {
-    activity.toolCalls++;
-    const failed = result.role === "tool" && typeof result.content === "string" && result.content.startsWith('{"error":');
-    if (failed) activity.failures++;
-    if (failed && (result.content as string).startsWith('{"error":"The user rejected this: ')) activity.corrections++;
-    else if (activity.failures > 0) activity.recovered = true;
-  }
-}
 
 /** The nudge for this turn's first call, when the previous turn earned one that was not given yet. */
 export function skillNudge(session: AgentSession, settings: SkillNudgeSettings, toolNames: readonly string[]): string | undefined {

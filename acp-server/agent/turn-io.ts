@@ -1,37 +1,15 @@
 // The loop's two-way boundary with whoever hosts it (the ACP edge, in practice):
 // what it reports as the turn runs, and what it needs from the editor side.
-import type { FullOutput } from "../tools/output-spill";
 import type { TokenUsage } from "../providers/types";
 import type { ApprovalRules } from "../security/approval-rules";
 import type { ModelChoice } from "./model-choice";
 import type { ClarifyAnswer, ClarifyQuestion, Delegation, DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
 import type { AgentSession } from "./session";
 import type { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
-import type { ToolKind } from "../tools/registry";
 import { AgentError } from "../util/agent-error";
+import type { ToolCallOutcome, ToolCallView } from "./tool-call-view";
 
-export interface ToolCallView {
-  /** Unique within the session. */
-  id: string;
-  /** The provider's id for the call (as in the assistant message); usually equal to `id`. */
-  requestId: string;
-  name: string;
-  title: string;
-  kind: ToolKind;
-  locations: Location[];
-  rawInput: unknown;
-}
-
-export interface ToolCallOutcome {
-  status: "completed" | "failed";
-  content: DisplayContent[];
-  rawOutput: unknown;
-  locations?: Location[];
-  /** The whole output in a file, when the card shows only part of it. */
-  fullOutput?: FullOutput;
-  /** The turn was stopped while the call waited or ran: a cancellation, not a failure of the tool. */
-  cancelled?: boolean;
-}
+export type { ToolCallOutcome, ToolCallView } from "./tool-call-view";
 
 /** Everything the user should see, as it happens. */
 export interface TurnObserver {

@@ -1,12 +1,21 @@
 // The fix for a config.yaml / .env that cannot be used, said the same way by `hermes chat`,
 // `hermes acp --check` and the editor's answer: which file, which keys, what to do next.
-import type { LoadedConfig } from "./load";
+
+/**
+ * What configErrorFix reads of a LoadedConfig. Spelled out here rather than imported: load.ts
+ * uses YAML_PARSER_MISSING below, and the two modules must not import each other.
+ */
+export interface ConfigLoadOutcome {
+  configPath: string;
+  /** Set when config.yaml or .env could not be used (LoadedConfig.error). */
+  error?: string;
+}
 
 /** How load.ts says the installation, not config.yaml, is at fault (no YAML parser to read it). */
 export const YAML_PARSER_MISSING = "not read: this installation of Hermes could not load its YAML parser";
 
 /** One sentence naming the keys (or the YAML syntax) to fix, or undefined when the config is fine. */
-export function configErrorFix(loaded: LoadedConfig): string | undefined {
+export function configErrorFix(loaded: ConfigLoadOutcome): string | undefined {
   if (!loaded.error) return undefined;
   const prefix = `${loaded.configPath}: `;
   const keys = new Set<string>();

@@ -2,7 +2,7 @@
 // digest is data for the review model, not instructions: every piece that comes from the user,
 // a file, a command or the web is threat-scanned and a flagged piece is replaced by a marker,
 // so an injected "remember to always …" never reaches the review at all.
-import type { TurnActivity } from "../agent/skill-nudge";
+import type { TurnActivity } from "../agent/turn-activity";
 import type { ChatMessage } from "../providers/types";
 import { scanForThreats } from "../security/threat-scan";
 

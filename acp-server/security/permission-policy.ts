@@ -5,7 +5,7 @@
 // plan mode, and in dont_ask runs only inside the sandbox; Hermes's own state is never
 // written by a command in any mode.
 import os from "node:os";
-import type { PermissionAsk } from "../tools/context";
+import type { PolicyAsk } from "./policy-ask";
 import { screenCommand } from "./command-screen";
 import type { SessionMode } from "./modes";
 import { planModeAllows } from "./read-only-commands";
@@ -48,7 +48,7 @@ export interface PolicyContext {
 
 const PLAN_REFUSAL = "Plan mode is read-only: commands that may change files or state are not run. Finish with a plan (todo); the user switches mode to act.";
 
-export function decidePermission(mode: SessionMode, ask: PermissionAsk, cwd: string, home: string = os.homedir(), context: PolicyContext = {}): PolicyVerdict {
+export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string, home: string = os.homedir(), context: PolicyContext = {}): PolicyVerdict {
   if (ask.unsandboxed) return outsideSandboxVerdict(mode, ask, cwd, home, context);
   const workspace: Workspace = context.extraRoots?.length ? [cwd, ...context.extraRoots] : cwd;
   const verdict = (decision: PolicyVerdict["decision"], reasons: string[] = [], keys: string[] = [], sensitive = false): PolicyVerdict => ({ decision, reasons, keys, sensitive });
@@ -133,7 +133,7 @@ function outsideReasons(paths: string[], workspace: Workspace): string[] {
  * nothing may change (plan), refused if the command itself is; otherwise the user is asked,
  * every time (`sensitive`: no remembered or session-wide approval covers it).
  */
-function outsideSandboxVerdict(mode: SessionMode, ask: PermissionAsk, cwd: string, home: string, context: PolicyContext): PolicyVerdict {
+function outsideSandboxVerdict(mode: SessionMode, ask: PolicyAsk, cwd: string, home: string, context: PolicyContext): PolicyVerdict {
   const refuse = (reason: string): PolicyVerdict => ({ decision: "deny", reasons: [reason], keys: [], sensitive: true });
   if (mode === "dont_ask") return refuse("Running a command outside the sandbox needs the user's approval each time, and dont_ask mode asks nobody: it stays in the sandbox.");
   if (mode === "plan") return refuse("Plan mode is read-only: nothing runs outside the sandbox. Put it in the plan; the user switches mode to act.");

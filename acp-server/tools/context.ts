@@ -1,6 +1,7 @@
 // What a tool may use while it runs. The agent layer builds one per tool call; the
 // ACP edge supplies the editor-backed pieces (client fs, client terminals, permission
 // prompts), so tools never know which side of the protocol they are on.
+import type { PolicyAsk } from "../security/policy-ask";
 import { AgentError } from "../util/agent-error";
 
 /** An image as base64 bytes (what MCP tools return and models take). */
@@ -104,17 +105,10 @@ export interface BackgroundProcess {
   handle: RunningCommand;
 }
 
-export type PermissionAction = "read" | "edit" | "execute" | "delete" | "other";
-
-export interface PermissionAsk {
-  action: PermissionAction;
+/** A tool's permission request: what the policy decides on (PolicyAsk), and what the prompt shows. */
+export interface PermissionAsk extends PolicyAsk {
   /** Short human title shown in the prompt, e.g. "Write src/app.ts". */
   title: string;
-  /** Absolute paths the action touches (used by policy and shown to the user). */
-  paths?: string[];
-  command?: string;
-  /** The absolute folder a command runs in, when it is not the session folder (the terminal tool's workdir). */
-  workdir?: string;
   /** Only "allow once" / "reject" are offered: the answer may not be remembered (set by the permission gate). */
   askEachTime?: boolean;
   /** Outside the workspace: "allow once", "allow in these folders for this session", "reject" (set by the permission gate). */
@@ -123,14 +117,6 @@ export interface PermissionAsk {
   content?: DisplayContent[];
   /** Why the action needs approval (set by the policy, shown with the prompt). */
   reasons?: string[];
-  /** An MCP server's tool: plan mode runs only read-only ones; `confirm` ones always ask. */
-  mcp?: { server: string; tool: string; readOnly: boolean; confirm: boolean };
-  /** web_fetch reaching a host: asked per host (plan mode too), remembered per host. */
-  web?: { host: string; url: string };
-  /** Run a command once outside the OS sandbox: always asked, never granted by dont_ask or plan mode. */
-  unsandboxed?: boolean;
-  /** Why it must run outside the sandbox (the model's words, shown to the user). */
-  unsandboxedReason?: string;
   /**
    * The one diff in `content` is exactly what the tool writes next through FileAccess, so an editor
    * that serves the write may let the user accept only some of its hunks (the write's answer says

@@ -118,7 +118,7 @@ test("a command is screened in the folder it runs in (the tool's workdir), not t
   const home = "/home/someone";
   const context = { hermesHome: "/home/someone/.hermes", user: "someone" };
   const inWorkdir = (line: string, workdir: string, mode: Parameters<typeof decidePermission>[0] = "default") =>
-    decidePermission(mode, { action: "execute", title: line, command: line, paths: [workdir], workdir }, cwd, home, context);
+    decidePermission(mode, { action: "execute", command: line, paths: [workdir], workdir }, cwd, home, context);
   assert.equal(inWorkdir("rm -rf *", "/home/someone").decision, "deny", "rm -rf * in the home folder wipes it");
   assert.equal(inWorkdir("rm -rf *", "/home/someone", "dont_ask").decision, "deny");
   assert.equal(inWorkdir("echo x >> config.yaml", "/home/someone/.hermes", "dont_ask").decision, "deny");
@@ -159,7 +159,7 @@ test("a symlink into Hermes's state folder does not hide a write through it", as
 
 test("file tools: a credential is asked about each time; outside the workspace may be allowed for the session, by folder", () => {
   const cwd = "/home/dev/project";
-  const read = (target: string) => decidePermission("default", { action: "read", title: "read", paths: [target] }, cwd, "/home/dev");
+  const read = (target: string) => decidePermission("default", { action: "read", paths: [target] }, cwd, "/home/dev");
   const secret = read("/home/dev/project/.env");
   assert.equal(secret.decision, "ask");
   assert.equal(secret.askEachTime, true);
@@ -170,7 +170,7 @@ test("file tools: a credential is asked about each time; outside the workspace m
   assert.equal(outside.decision, "ask");
   assert.equal(outside.askEachTime, undefined);
   assert.deepEqual(outside.outsideFolders, ["/home/dev/other"]);
-  const edit = decidePermission("default", { action: "edit", title: "edit", paths: ["/home/dev/other/a.md", "/home/dev/project/b.md"] }, cwd, "/home/dev");
+  const edit = decidePermission("default", { action: "edit", paths: ["/home/dev/other/a.md", "/home/dev/project/b.md"] }, cwd, "/home/dev");
   assert.deepEqual(edit.outsideFolders, ["/home/dev/other"]);
 });
 

@@ -135,7 +135,7 @@ function obfuscate(core: string, rand: () => number): string {
 }
 
 const decide = (mode: SessionMode, command: string) =>
-  decidePermission(mode, { action: "execute", title: command, command, paths: [CWD] }, CWD, HOME, { hermesHome: "/home/dev/.hermes", user: "dev", sandboxed: false }).decision;
+  decidePermission(mode, { action: "execute", command, paths: [CWD] }, CWD, HOME, { hermesHome: "/home/dev/.hermes", user: "dev", sandboxed: false }).decision;
 
 test("every core, literally, is refused or unresolvable", () => {
   for (const core of CORES) {

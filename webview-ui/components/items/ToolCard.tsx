@@ -9,6 +9,7 @@ import { chatStore } from "../../bridge/chat-store";
 import { useStore } from "../../bridge/external-store";
 import { post } from "../../bridge/vscode-api";
 import { useExpanded } from "../../bridge/view-state";
+import { shortPath } from "../../lib/short-path";
 import { embeddedDecision } from "../../state/reducer";
 import { Icon, Spinner, toolIcon } from "../icons";
 import { PermissionCard } from "./PermissionCard";
@@ -95,10 +96,4 @@ function Locations({ locations }: { locations: ToolCallLocation[] }) {
       {locations.length > 8 && <span class="muted">+{locations.length - 8} more</span>}
     </div>
   );
-}
-
-/** The last two path segments: enough to recognise a file in a narrow panel. */
-export function shortPath(path: string): string {
-  const parts = path.split(/[\\/]/).filter(Boolean);
-  return parts.length <= 2 ? parts.join("/") : `…/${parts.slice(-2).join("/")}`;
 }

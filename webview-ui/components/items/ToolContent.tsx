@@ -6,11 +6,11 @@ import { useMemo } from "preact/hooks";
 import { post } from "../../bridge/vscode-api";
 import { parseFencedOutput } from "../../lib/fenced-output";
 import { diffLines, hunkHeader, toHunks } from "../../lib/line-diff";
+import { shortPath } from "../../lib/short-path";
 import { DiffView } from "../DiffView";
 import { Icon } from "../icons";
 import { OutputPre } from "./OutputPre";
 import { TerminalOutput } from "./TerminalOutput";
-import { shortPath } from "./ToolCard";
 
 /** `fullOutput`: the agent spilled the whole output to a file, and "Show all" opens it in an editor. */
 export function ToolContent({ content, toolCallId, index, title, fullOutput }: { content: ToolCallContent; toolCallId: string; index: number; title?: string; fullOutput?: boolean }) {
