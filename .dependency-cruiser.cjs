@@ -71,6 +71,8 @@ const BELOW_AGENT = {
   skills: ["security", "config"],
   memory: ["security"],
   checkpoints: ["security", "config"],
+  // JSON-RPC over stdio (frame checks, stdout writes), for the edge and the lean entry.
+  transport: ["config"],
   providers: ["config"],
   security: ["config"],
   config: [],

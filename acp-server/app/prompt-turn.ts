@@ -24,6 +24,7 @@ import type { FileAccess } from "../tools/context";
 import { isAgentError } from "../util/agent-error";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
+import { BUILT_IN_COMMANDS } from "./commands/all-commands";
 import { parseCommandLine, RESERVED_COMMAND_NAMES } from "./commands/command-line";
 import { sessionShell } from "./session-shell";
 import { TURN_STEPS } from "./turn-steps";
@@ -123,6 +124,7 @@ function commandContext(deps: PromptDeps, session: LiveSession, client: ClientCh
     signal,
     log: deps.log,
     ...(fork ? { fork: (turns: number) => fork(session.id, turns) } : {}),
+    commands: BUILT_IN_COMMANDS,
   };
 }
 

@@ -29,6 +29,8 @@ export interface CommandContext {
   log: Logger;
   /** Forks this session keeping its first `turns` prompts: the new session's id (absent: not here). */
   fork?: (turns: number) => Promise<string>;
+  /** The built-in commands, in their order (/help lists them). */
+  commands: readonly CommandInfo[];
 }
 
 /** What a command did that the front end may act on (the ACP edge puts it in the answer's `_meta`). */
