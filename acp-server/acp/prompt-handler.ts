@@ -9,6 +9,7 @@ import type { TurnStep } from "../runtime/turn-step";
 import type { AgentRuntime } from "../runtime/runtime";
 import type { Logger } from "../util/log";
 import { acpChannel } from "./acp-channel";
+import { acpChildAgents } from "./child-agent/run-child";
 import { toRequestError } from "./error-map";
 import { toUserParts } from "./prompt-content";
 import { isQueueId, QUEUE_ID_META } from "./queue-wire";
@@ -53,7 +54,7 @@ export async function handlePrompt(
       log: deps.log,
       ...(deps.fork ? { fork: deps.fork } : {}),
       frontEndSteps: FRONT_END_STEPS,
-      answerChildError: (sessionId) => (error, request) => toRequestError(error, { ...request, sessionId }, deps.log),
+      externalAgents: (sessionId) => acpChildAgents((error, request) => toRequestError(error, { ...request, sessionId }, deps.log)),
     },
     session,
     promptInput(params, client, session, deps.log),

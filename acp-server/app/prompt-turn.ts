@@ -18,7 +18,7 @@ import type { SessionOutput } from "../runtime/session-output";
 import type { CommandContext, CommandResult } from "../runtime/slash-command";
 import { compressionSettings, nudgeSettings } from "../runtime/turn-settings";
 import type { BeforeTurn, EndedTurn, TurnContext, TurnStep } from "../runtime/turn-step";
-import type { ChildErrorAnswer } from "../delegate/acp-child";
+import type { RunExternalAgent } from "../delegate/external-agent";
 import { expandSkillInvocation } from "../skills/commands/skill-invocation";
 import type { FileAccess } from "../tools/context";
 import { isAgentError } from "../util/agent-error";
@@ -62,8 +62,8 @@ export interface PromptDeps {
   fork?: (sessionId: string, turns: number) => Promise<string>;
   /** The front end's own steps, after the app's (the ACP edge keeps its replay cache current). */
   frontEndSteps?: readonly TurnStep[];
-  /** How a child agent's failed request to this session is answered, in the front end's terms. */
-  answerChildError: (sessionId: string) => ChildErrorAnswer;
+  /** External agents for this session's delegate_task (the front end runs them: ACP children). */
+  externalAgents: (sessionId: string) => RunExternalAgent;
 }
 
 export { prepareSystemPrompt } from "../agent/loop";
@@ -274,6 +274,6 @@ function delegationFor(deps: PromptDeps, session: LiveSession) {
     shell: (taskFolder) => localShellFor(runtime, session, [taskFolder]),
     version: VERSION,
     log: deps.log,
-    answerError: deps.answerChildError(session.id),
+    externalAgents: deps.externalAgents(session.id),
   });
 }

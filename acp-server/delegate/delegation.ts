@@ -9,9 +9,8 @@ import { insideWorkspace } from "../security/sensitive-paths";
 import type { DelegateResult, DelegateTask, Delegation, ShellRunner } from "../tools/context";
 import { ToolError } from "../tools/registry";
 import type { Logger } from "../util/log";
-import { type ChildErrorAnswer, runAcpChild } from "./acp-child";
+import type { RunExternalAgent } from "./external-agent";
 import { agentCatalog, HERMES_AGENT, type AgentEntry } from "./agents";
-import { ChildServices } from "./child-services";
 import { parentAsker } from "./permissions";
 import { boundSummary, ProgressBoard, type TaskProgress } from "./progress";
 import { runSubagent, type SubagentSettings } from "./subagent";
@@ -29,11 +28,8 @@ export interface DelegationDeps {
   shell: (taskFolder: string) => ShellRunner;
   version: string;
   log: Logger;
-  /**
-   * The edge's error mapping (acp/error-map.ts), handed down: what a failure of serving an
-   * external child's request (fs/*, terminal/*, permission) answers the child with.
-   */
-  answerError: ChildErrorAnswer;
+  /** Runs a task in an external agent (the front end's: ACP children, acp/child-agent/). */
+  externalAgents: RunExternalAgent;
   /** Where to look for agents' commands (tests); defaults to this process's PATH. */
   env?: NodeJS.ProcessEnv;
 }
@@ -114,21 +110,20 @@ async function runTask(
   const names = [HERMES_AGENT, ...catalog.filter((candidate) => candidate.resolved).map((candidate) => candidate.name)].join(", ");
   if (!entry) return failed(`Unknown agent "${agent}". Available: ${names} (external agents come from delegation.acp_agents; /agents lists them).`);
   if (!entry.resolved) return failed(`Agent "${agent}" is not installed: \`${entry.command}\` was not found. Available: ${names}.`);
-  const services = new ChildServices(cwd, call.host.files, deps.shell(cwd));
-  const outcome = await runAcpChild({
+  const outcome = await deps.externalAgents({
     agent: { ...entry, resolved: entry.resolved },
     label,
     prompt: task.context?.trim() ? `${task.goal.trim()}\n\nContext:\n${task.context.trim()}` : task.goal.trim(),
     cwd,
     mcpServers: deps.mcpServers(),
-    services,
+    files: call.host.files,
+    shell: deps.shell(cwd),
     ask: askAs,
     progress,
     idleTimeoutMs: deps.config.idle_timeout * 1000,
     signal: call.signal,
     version: deps.version,
     log: deps.log,
-    answerError: deps.answerError,
   });
   // What the child agent spent counts in this session's usage (/usage), like a subagent's.
   if (outcome.usage) call.session.recordChildUsage(outcome.usage.usage, undefined, outcome.usage.costUsd);

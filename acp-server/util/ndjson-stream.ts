@@ -1,5 +1,5 @@
 // A JSON-RPC message stream over another process's stdio, for the side of Hermes that reads a
-// peer it does not control: a child agent's stdout (delegate/acp-child.ts) and, in the editor
+// peer it does not control: a child agent's stdout (acp/child-agent/run-child.ts) and, in the editor
 // extension, the Hermes server's. It replaces the ACP SDK's ndJsonStream, which buffers a line
 // until its newline whatever its size (a line with no newline grows without bound) and gives up
 // on a frame over 32 MiB. Here every byte goes through the bounded FrameSplitter: a frame over

@@ -236,8 +236,8 @@ test("the agent app maps its handlers' errors: a runtime that fails to load is o
   assert.match(String((failure?.fields?.error as Error).message), /config\.yaml/);
 });
 
-test("the child-agent edge (delegate/child-services.ts) throws union members that map as its answers did", async () => {
-  const { ChildServices } = await import("../../acp-server/delegate/child-services");
+test("the child-agent edge (acp/child-agent/child-services.ts) throws union members that map as its answers did", async () => {
+  const { ChildServices } = await import("../../acp-server/acp/child-agent/child-services");
   const { LocalFileAccess } = await import("../../acp-server/tools/local-files");
   const { mkdtempSync } = await import("node:fs");
   const os = await import("node:os");

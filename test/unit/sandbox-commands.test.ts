@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
-import { ChildServices } from "../../acp-server/delegate/child-services";
+import { ChildServices } from "../../acp-server/acp/child-agent/child-services";
 import { CommandSandbox } from "../../acp-server/security/sandbox/command-sandbox";
 import { LocalFileAccess } from "../../acp-server/tools/local-files";
 import type { RunningCommand } from "../../acp-server/tools/context";

@@ -2,8 +2,8 @@
 // delegate_task card (live), how many tool calls it made, and its final answer (the text it
 // wrote after its last tool call, or everything it wrote when it made none).
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import type { TodoItem } from "../tools/context";
-import type { StepStatus, TaskProgress } from "./progress";
+import type { TodoItem } from "../../tools/context";
+import type { StepStatus, TaskProgress } from "../../delegate/progress";
 
 export class ChildTranscript {
   toolCalls = 0;

@@ -3,9 +3,9 @@
 // terminal/* as local processes in their own process groups (the tools' LocalShellRunner).
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import path from "node:path";
-import { insideWorkspace } from "../security/sensitive-paths";
-import type { FileAccess, RunningCommand, ShellRunner } from "../tools/context";
-import { invalidParams, notFound } from "../util/agent-error";
+import { insideWorkspace } from "../../security/sensitive-paths";
+import type { FileAccess, RunningCommand, ShellRunner } from "../../tools/context";
+import { invalidParams, notFound } from "../../util/agent-error";
 
 const DEFAULT_OUTPUT_LIMIT = 1_000_000;
 

@@ -5,54 +5,39 @@
 // A crash, a silence longer than the idle timeout, or a failed start end the task as failed;
 // cancelling sends session/cancel and kills the process group after a grace period.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { UserRejection, type PermissionAnswer, type ToolCallView } from "../agent/turn-io";
-import type { PermissionAsk } from "../tools/context";
-import type { Logger } from "../util/log";
-import type { TokenUsage } from "../providers/types";
-import type { AgentEntry } from "./agents";
-import { AgentProcess } from "./child-process";
-import { childEnv } from "../security/child-env";
-import type { ChildServices } from "./child-services";
-import { childAsk, childOutcome } from "./permissions";
-import type { TaskProgress } from "./progress";
+import { UserRejection } from "../../agent/turn-io";
+import type { Logger } from "../../util/log";
+import type { TokenUsage } from "../../providers/types";
+import { AgentProcess } from "../../delegate/child-process";
+import { childEnv } from "../../security/child-env";
+import { ChildServices } from "./child-services";
+import type { ExternalAgentOutcome, ExternalAgentTask, RunExternalAgent } from "../../delegate/external-agent";
+import { childAsk, childOutcome } from "./child-permissions";
 import { ChildTranscript } from "./transcript";
-import { AgentError } from "../util/agent-error";
-import { DEFAULT_MAX_FRAME_MB } from "../config/frame-limit";
-import { MB } from "../util/ndjson-lines";
-import { boundedNdJsonStream } from "../util/ndjson-stream";
-import type { McpServerSpec } from "../mcp/server-spec";
+import { AgentError } from "../../util/agent-error";
+import { DEFAULT_MAX_FRAME_MB } from "../../config/frame-limit";
+import { MB } from "../../util/ndjson-lines";
+import { boundedNdJsonStream } from "../../util/ndjson-stream";
+import type { McpServerSpec } from "../../mcp/server-spec";
 
 /** How long a cancelled child may take to stop before its process group is killed. */
 export const CANCEL_GRACE_MS = 2_000;
 
-export interface AcpChildSpec {
-  agent: AgentEntry & { resolved: string };
-  label: string;
-  prompt: string;
-  cwd: string;
-  /** The parent session's client-named MCP servers: the child gets them too. */
-  mcpServers: McpServerSpec[];
+/** An external task as the ACP client runs it: the child's requests are served by `services`, and failures answered by `answerError`. */
+export interface AcpChildSpec extends Omit<ExternalAgentTask, "files" | "shell"> {
   services: ChildServices;
-  ask: (call: Omit<ToolCallView, "id" | "requestId" | "name">, ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer>;
-  progress: TaskProgress;
-  idleTimeoutMs: number;
-  signal: AbortSignal;
-  version: string;
-  log: Logger;
   /** Turns a failure of serving one of the child's requests into the JSON-RPC error it gets. */
   answerError: ChildErrorAnswer;
 }
 
-/** The edge's error mapping (acp/error-map.ts toRequestError), passed down: delegate/ sits below acp/. */
+/** The edge's error mapping (acp/error-map.ts toRequestError) for a child's requests. */
 export type ChildErrorAnswer = (error: unknown, request: { method: string; signal: AbortSignal }) => Error;
 
-export interface ChildOutcome {
-  status: "completed" | "failed" | "cancelled";
-  answer: string;
-  toolCalls: number;
-  error?: string;
-  /** What the child's turn used, when it said so (the prompt response's unstable `usage`, its usage_update cost). */
-  usage?: { usage: TokenUsage; costUsd?: number };
+export type ChildOutcome = ExternalAgentOutcome;
+
+/** Delegation's external agents, as ACP children of this process. */
+export function acpChildAgents(answerError: ChildErrorAnswer): RunExternalAgent {
+  return ({ files, shell, ...task }) => runAcpChild({ ...task, services: new ChildServices(task.cwd, files, shell), answerError });
 }
 
 /** The child crashed, went quiet past its idle timeout, or could not be driven. */
