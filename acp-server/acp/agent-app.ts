@@ -127,7 +127,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       clientCapabilities = params.clientCapabilities ?? {};
       log.info("initialize", { client: params.clientInfo?.name, protocolVersion: params.protocolVersion, capabilities: clientCapabilities });
       // Warm up what the first session/new, then the first prompt, need while the client reads the
-      // answer (agent-runtime.ts, prepare). The loop's modules come last: session/new does not need them.
+      // answer (runtime/runtime.ts, prepare). The loop's modules come last: session/new does not need them.
       setImmediate(() => {
         void getRuntime()
           .then((current) => current.prepare(process.cwd(), () => opening.quiet()))

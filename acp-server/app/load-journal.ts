@@ -2,7 +2,7 @@
 // replay (sessions/replay-snapshot.ts) is not parsed before the answer: the cache holds the
 // replay's frames and the session's settings up to its last messages, only the records after
 // those are parsed, and the model history is restored from the journal's bytes when first needed
-// (the next prompt; or just after the answer, acp/agent-app.ts). Otherwise the whole journal is
+// (the next prompt; or just after the answer, app/session-start.ts). Otherwise the whole journal is
 // parsed, as always. Either way the session and its replay are the same.
 import * as z from "zod";
 import { applySettings, lastContextTokens, restoreSession, type RestoredSettings } from "../sessions/history";

@@ -1,7 +1,7 @@
 // "What Hermes knows": both memory files entry by entry and the skills with their stats, as one
 // read model, and the user's changes to memory (add, edit, delete, revert). `/memory` and
-// `/skills` (acp/memory-command.ts, acp/skills-command.ts) and the panel's view
-// (acp/knowledge-methods.ts) share it. Every memory write goes through MemoryStore: its threat
+// `/skills` (memory/commands/memory.ts, skills/commands/skills.ts) and the panel's view
+// (learning/knowledge-methods.ts) share it. Every memory write goes through MemoryStore: its threat
 // scan, limits, lock, and the history a revert reads.
 import { MemoryError, MEMORY_FILES, MemoryStore, type MemoryTarget } from "../memory/memory-store";
 import { scanForThreats } from "../security/threat-scan";

@@ -80,7 +80,7 @@ export function afterTurn(deps: ReviewDeps, session: LiveSession, turn: Pick<End
   if (!reason && state.pending.length === 0) return;
   const cwd = session.agent.cwd;
   // After the prompt's answer has gone out (stdout writes leave in the setImmediate after they
-  // are made: acp/stdout-writer.ts, so the second one comes after it); a prompt already waiting
+  // are made: transport/stdout-writer.ts, so the second one comes after it); a prompt already waiting
   // goes first. The digest is made there too: it threat-scans every step of the turn (tens of
   // ms for a long one), work the answer must not wait for. Callbacks run in the order they were
   // set, so digests keep the turns' order.

@@ -29,7 +29,7 @@ const NULL_BODY = new Set([101, 204, 205, 304]);
 export function createKeepAliveFetch(fallback: typeof fetch = globalThis.fetch): typeof fetch {
   // The SDKs build each request's headers as a Headers and read answers as a Response: Node
   // loads both (its bundled undici, tens of ms) on first use. The client is made ahead of the
-  // first prompt (agent-runtime's warm-up), so they load then rather than on the first request.
+  // first prompt (the runtime's warm-up), so they load then rather than on the first request.
   void new Response(null, { headers: new Headers() });
   const httpAgent = new http.Agent({ keepAlive: true });
   let httpsAgent: http.Agent | undefined;

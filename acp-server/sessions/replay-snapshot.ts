@@ -1,5 +1,5 @@
 // A session's replay, cached: the exact frames a session/load sent for a prefix of its journal
-// (or would send: the process running a session also writes it in idle time, acp/replay-refresh.ts),
+// (or would send: the process running a session also writes it in idle time, acp/replay-send.ts),
 // so the next load of that session writes them as they are instead of building them again from
 // every record. The file ($HERMES_HOME/cache/replay/<id>.ndjson) is one header line, then the
 // frames. It is only a cache of what the journal says, and is used only when it provably still

@@ -5,7 +5,7 @@
 //                                the current text); the current text is kept as a version first
 //   /skills delete NAME          archive a project or user skill (kept, never destroyed)
 //   /skills archived, restore NAME   the archive (skills-archive-command.ts)
-//   (/skills curate uses the model: acp/skills-curator.ts, from the prompt handler)
+//   (/skills curate uses the model: learning/curator-step.ts)
 import type { LoadedConfig } from "../../config/load";
 import { findSkill } from "../library";
 import { catalogFor, type SkillsContext } from "../settings";

@@ -1,5 +1,5 @@
 // The web tools' settings: config.yaml's `web` section and the environment their keys come
-// from. Set once per runtime load (acp/agent-runtime.ts) for the process, like the secret
+// from. Set once per runtime load (runtime/runtime.ts) for the process, like the secret
 // values registry: a tool's availability is a process-wide question (ToolDefinition.isAvailable
 // takes no arguments), and web_search must be offered only when a backend is configured.
 import { WebConfigSchema, type WebConfig } from "../../config/web-schema";
