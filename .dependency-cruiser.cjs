@@ -33,15 +33,8 @@
 // When a lower layer needs a shape, the shape moves down (or the lower layer names the narrow part
 // it reads, as security/policy-ask.ts does for the permission policy).
 //
-// KNOWN VIOLATIONS. .dependency-cruiser-known-violations.json lists the violations that existed
-// when these rules came in; `--ignore-known` lets lint pass with them and fails on any new one.
-// They go away with the restructure of acp-server/acp/ (into app/, runtime/ and the feature
-// folders), with common/ (taking the webview protocol and panel state modules the extension
-// imports from webview-ui/, and the SDK types the panel imports directly) and when delegate/
-// (Hermes as an ACP client of child agents) reaches the SDK through an edge. The file must only
-// shrink, to empty: after fixing some, run `npm run lint:layers:baseline` and commit the smaller
-// file. Never regenerate it to make a new violation pass: fix the import, or change the map here
-// on purpose. Entries name files, so a file moved with its violation counts as a new one.
+// NO EXCEPTIONS. There is no list of tolerated violations: a violation is fixed (the import, or
+// the shape moved to where both sides may reach it), or the map here is changed on purpose.
 "use strict";
 
 /** Source roots the rules speak about (the cruise covers these folders). */
@@ -204,8 +197,8 @@ module.exports = {
     },
     {
       // (c) The ACP SDK stays at the edges; the rest of the server works on its own types, which
-      // the edge converts (pure functions in acp/). Hermes as an ACP client of child agents
-      // (delegate/) is in the known violations until it goes through the edge too.
+      // the edge converts (pure functions in acp/). Hermes as an ACP client of child agents is an
+      // edge too: acp/child-agent/, reached by delegation through delegate/external-agent.ts.
       name: "acp-sdk-at-the-edges",
       severity: "error",
       comment:
@@ -230,7 +223,7 @@ module.exports = {
     // Type-only imports are dependencies too (see "TYPE-ONLY IMPORTS COUNT" above).
     tsPreCompilationDeps: true,
     // node_modules may be a link (a git worktree sharing one install): keep paths as
-    // node_modules/…, so the known-violations file reads the same on every checkout.
+    // node_modules/…, so the SDK rule's path matches on every checkout.
     preserveSymlinks: true,
     // Package "exports" maps, as Node and esbuild read them (for @agentclientprotocol/sdk/unstable).
     enhancedResolveOptions: {

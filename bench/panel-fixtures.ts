@@ -1,9 +1,9 @@
 // Chat states for the panel bench and screenshot, built with the panel's real reducer from
 // the same actions the host would send: a long replayed session, a showcase transcript with
 // every kind of card, and the chunks of one streamed reply.
-import type { ChatAction } from "../webview-ui/state/actions";
-import { initialState, reduce } from "../webview-ui/state/reducer";
-import type { ChatState } from "../webview-ui/state/types";
+import type { ChatAction } from "../common/panel-state/actions";
+import { initialState, reduce } from "../common/panel-state/reducer";
+import type { ChatState } from "../common/panel-state/types";
 
 const update = (u: Record<string, unknown>): ChatAction => ({ type: "update", update: u as never });
 

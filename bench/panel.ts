@@ -11,7 +11,7 @@ import { performance } from "node:perf_hooks";
 import { type BenchRow, fmt, intFromEnv, median, percentile, reportRows } from "./lib";
 import { longSession, replyChunks, streamingStart } from "./panel-fixtures";
 import { ensurePanelBuilt, loadPanel, openPanelPage, type PanelPage, WEBVIEW_JS } from "./panel-page";
-import type { ChatState } from "../webview-ui/state/types";
+import type { ChatState } from "../common/panel-state/types";
 import { frameCosts, mainThreadCost, type MainThreadCost } from "./panel-trace";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import os from "node:os";

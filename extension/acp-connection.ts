@@ -7,7 +7,7 @@ import { DEFAULT_MAX_FRAME_MB } from "../acp-server/config/frame-limit";
 import { MB } from "../acp-server/util/ndjson-lines";
 import { boundedNdJsonStream } from "../acp-server/util/ndjson-stream";
 import { errorMessage, type Logger } from "./log";
-import { QUEUE_CAPABILITY, QUEUE_CHANGED_NOTIFICATION } from "../acp-server/acp/queue-wire";
+import { QUEUE_CAPABILITY, QUEUE_CHANGED_NOTIFICATION } from "../common/queue-wire";
 import { SANDBOX_CAPABILITY } from "./terminal-sandbox";
 
 export const CLIENT_INFO = { name: "hermes-vscode", version: typeof HERMES_VERSION === "string" ? HERMES_VERSION : "0.0.0" };

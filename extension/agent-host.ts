@@ -5,7 +5,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ChildProcessWithoutNullStreams } from "node:child_process";
 import { EventEmitter } from "node:events";
-import type { ConnectionStatus } from "../webview-ui/state/types";
+import type { ConnectionStatus } from "../common/panel-state/types";
 import { connectAgent, type AgentConnection, type ClientHandlers, type ConnectionOptions } from "./acp-connection";
 import type { AgentExit, AgentProcess } from "./agent-process";
 import { userMessage } from "./log";

@@ -1,7 +1,7 @@
 // ACP's auth-required error (-32000): Hermes has no usable model yet. The panel then says why and
 // offers "Sign in…" (sign-in.ts). No vscode import.
-import type { ChatAction } from "../webview-ui/state/actions";
-import type { ChatState } from "../webview-ui/state/types";
+import type { ChatAction } from "../common/panel-state/actions";
+import type { ChatState } from "../common/panel-state/types";
 import { userMessage } from "./log";
 
 export const AUTH_REQUIRED_CODE = -32000;

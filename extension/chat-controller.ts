@@ -4,7 +4,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
-import type { ChatAction } from "../webview-ui/state/actions";
+import type { ChatAction } from "../common/panel-state/actions";
 import { AgentHost } from "./agent-host";
 import { AgentProcess, agentCommand } from "./agent-process";
 import { isAuthRequired, signInNotice, signInOffered } from "./auth-required";

@@ -3,8 +3,8 @@
 // No vscode import: the workspace facts it needs are passed in, so it runs in tests against
 // the real agent.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { isQueueId, QUEUE_CAPABILITY, QUEUE_ID_META, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "../acp-server/acp/queue-wire";
-import type { Attachment, SessionSummary } from "../webview-ui/state/types";
+import { isQueueId, QUEUE_CAPABILITY, QUEUE_ID_META, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "../common/queue-wire";
+import type { Attachment, SessionSummary } from "../common/panel-state/types";
 import type { Connected } from "./agent-host";
 import { isAuthRequired, signInNotice } from "./auth-required";
 import type { ChatStore } from "./chat-store";

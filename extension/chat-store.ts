@@ -2,10 +2,10 @@
 // reducer; actions are forwarded to every attached panel in batches (one post per ~16 ms, so a
 // streamed reply does not cost one webview message per chunk). A panel that says `ready` gets a
 // snapshot instead, and only the actions after it. No vscode import.
-import type { HostToPanel } from "../webview-ui/protocol";
-import type { ChatAction } from "../webview-ui/state/actions";
-import { initialState, reduce } from "../webview-ui/state/reducer";
-import type { ChatState } from "../webview-ui/state/types";
+import type { HostToPanel } from "../common/panel-protocol";
+import type { ChatAction } from "../common/panel-state/actions";
+import { initialState, reduce } from "../common/panel-state/reducer";
+import type { ChatState } from "../common/panel-state/types";
 
 export interface PanelSink {
   post(message: HostToPanel): void;

@@ -8,7 +8,7 @@
 //   (the old branch stays in History), and the edited text is sent in the fork. A restore the
 //   user cancels stops there, and the edited text goes back to the composer: nothing is lost.
 // No vscode import: it runs against the real agent in tests.
-import { checkpointOf, restoreTargetFrom } from "../webview-ui/state/checkpoints";
+import { checkpointOf, restoreTargetFrom } from "../common/panel-state/checkpoints";
 import type { ChatSession } from "./chat-session";
 import type { ChatStore } from "./chat-store";
 

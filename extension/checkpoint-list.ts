@@ -4,23 +4,8 @@
 // No vscode import.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import * as z from "zod";
-import type { CheckpointState } from "../webview-ui/state/checkpoints";
-
-export const LIST_CHECKPOINTS_METHOD = "_hermes/checkpoints/list";
-
-const answerSchema = z.object({
-  enabled: z.boolean(),
-  reason: z.string().optional(),
-  turns: z.array(
-    z.object({
-      turn: z.number().int().min(0),
-      time: z.number(),
-      prompt: z.string(),
-      changedCount: z.number().int().min(0).optional(),
-      changed: z.array(z.string()).optional(),
-    }),
-  ),
-});
+import { checkpointListingSchema, LIST_CHECKPOINTS_METHOD } from "../common/checkpoint-list";
+import type { CheckpointState } from "../common/panel-state/checkpoints";
 
 /** The list, or `supported: false` with why (the caller logs it). */
 export async function fetchCheckpoints(agent: acp.ClientContext, sessionId: string): Promise<{ state: CheckpointState; problem?: string }> {
@@ -30,7 +15,7 @@ export async function fetchCheckpoints(agent: acp.ClientContext, sessionId: stri
   } catch (error) {
     return { state: unsupported(), problem: (error as Error)?.message ?? String(error) };
   }
-  const parsed = answerSchema.safeParse(answer);
+  const parsed = checkpointListingSchema.safeParse(answer);
   if (!parsed.success) return { state: unsupported(), problem: `unexpected answer: ${z.prettifyError(parsed.error)}` };
   const { enabled, reason, turns } = parsed.data;
   return { state: { supported: true, enabled, ...(reason ? { reason } : {}), turns: enabled ? turns : [] } };

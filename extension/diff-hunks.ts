@@ -5,7 +5,7 @@
 // lines from the new text (terminators included), everything else stays as in the old text.
 // That keeps CRLF, a missing final newline and untouched lines byte-for-byte.
 import { structuredPatch } from "diff";
-import type { ReviewHunk } from "../webview-ui/state/types";
+import type { ReviewHunk } from "../common/panel-state/types";
 
 export type Hunk = Omit<ReviewHunk, "decision">;
 

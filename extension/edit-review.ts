@@ -6,9 +6,10 @@
 // when its write arrives with exactly the text the card showed, the decided hunks are written.
 // No vscode import: reading and writing the file are passed in.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import type { ChatAction } from "../webview-ui/state/actions";
-import type { ReviewHunk } from "../webview-ui/state/types";
+import type { ChatAction } from "../common/panel-state/actions";
+import type { ReviewHunk } from "../common/panel-state/types";
 import { applyHunks, computeHunks, type Hunk } from "./diff-hunks";
+import { REVIEW_META, type ReviewMeta } from "../common/review-meta";
 
 export const REJECTED_MESSAGE = "The user rejected this edit";
 
@@ -38,7 +39,7 @@ export interface DecidedEdit {
 }
 
 /** `_meta["hermes/review"]` of a write's answer: the split, and per hunk where it is and its first lines. */
-export function reviewMeta(hunks: readonly Hunk[], decisions: readonly ReviewHunk["decision"][]) {
+export function reviewMeta(hunks: readonly Hunk[], decisions: readonly ReviewHunk["decision"][]): ReviewMeta {
   const accepted = decisions.filter((d) => d === "accepted").length;
   return {
     accepted,
@@ -183,7 +184,7 @@ export class EditReviews {
     const text = applyHunks(oldText, edit.newText, edit.hunks, accepted);
     await this.write(path, text, isNewFile);
     this.remember({ id: edit.id, path, oldText, newText: edit.newText, isNewFile, landedText: text, accepted: accepted.length, total: edit.hunks.length });
-    return { _meta: { "hermes/review": reviewMeta(edit.hunks, edit.decisions) } };
+    return { _meta: { [REVIEW_META]: reviewMeta(edit.hunks, edit.decisions) } };
   }
 
   private remember(edit: HeldEdit): void {
@@ -203,7 +204,7 @@ export class EditReviews {
     const rejected = entry.decisions.length - accepted.length;
     if (accepted.length === 0) {
       this.finish(entry.id, "rejected");
-      entry.reject(new acp.RequestError(-32603, REJECTED_MESSAGE, { "hermes/review": { accepted: 0, rejected } }));
+      entry.reject(new acp.RequestError(-32603, REJECTED_MESSAGE, { [REVIEW_META]: { accepted: 0, rejected } satisfies ReviewMeta }));
       return;
     }
     // Taken out of `pending` before the write, so a second decision cannot apply it twice.
@@ -219,7 +220,7 @@ export class EditReviews {
     }
     this.pending.set(entry.id, entry);
     this.finish(entry.id, "applied", text);
-    entry.resolve({ _meta: { "hermes/review": reviewMeta(entry.hunks, entry.decisions) } });
+    entry.resolve({ _meta: { [REVIEW_META]: reviewMeta(entry.hunks, entry.decisions) } });
   }
 
   private finish(id: string, status: "applied" | "rejected" | "cancelled", landedText?: string): Pending | undefined {

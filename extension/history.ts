@@ -1,8 +1,8 @@
 // The history list: `session/list` for this workspace, following `nextCursor` up to a limit,
 // newest first; and its search over message content (`_hermes/sessions/search`). No vscode import.
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { sessionSummarySchema } from "../webview-ui/state/schemas";
-import type { SessionSummary } from "../webview-ui/state/types";
+import { sessionSummarySchema } from "../common/panel-state/schemas";
+import type { SessionSummary } from "../common/panel-state/types";
 
 const MAX_SESSIONS = 200;
 

@@ -4,9 +4,9 @@
 // says so. No vscode import.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import * as z from "zod";
-import type { PanelToHost } from "../webview-ui/protocol";
-import type { ChatAction } from "../webview-ui/state/actions";
-import { knowledgeChangeSchema, knowledgeSchema } from "../webview-ui/state/knowledge";
+import type { PanelToHost } from "../common/panel-protocol";
+import type { ChatAction } from "../common/panel-state/actions";
+import { knowledgeChangeSchema, knowledgeSchema } from "../common/panel-state/knowledge";
 import { errorMessage, userMessage } from "./log";
 
 export const KNOWLEDGE_METHODS = {

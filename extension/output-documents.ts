@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import * as vscode from "vscode";
-import { terminalText } from "../webview-ui/lib/terminal-text";
+import { terminalText } from "../common/terminal-text";
 
 const SCHEME = "hermes-output";
 

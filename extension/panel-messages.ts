@@ -2,7 +2,7 @@
 // union is in webview-ui/protocol.ts). The webview views (chat-view.ts) deliver the messages
 // here, so the controller does not import its own handlers.
 import * as vscode from "vscode";
-import { parseMessage, panelToHost, type PanelToHost } from "../webview-ui/protocol";
+import { parseMessage, panelToHost, type PanelToHost } from "../common/panel-protocol";
 import type { AttachedPanel, ChatController } from "./chat-controller";
 import { editAndResend, restoreCheckpoint, type CheckpointActionDeps } from "./checkpoint-actions";
 import { errorMessage, userMessage } from "./log";

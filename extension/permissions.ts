@@ -8,8 +8,8 @@
 // The agent gets a plain allow (some hunk accepted) or reject (none); the decided hunks go to
 // EditReviews, which writes only those when the write arrives and tells the agent which landed.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import type { ChatAction } from "../webview-ui/state/actions";
-import type { ReviewHunk } from "../webview-ui/state/types";
+import type { ChatAction } from "../common/panel-state/actions";
+import type { ReviewHunk } from "../common/panel-state/types";
 import { computeHunks, type Hunk } from "./diff-hunks";
 import type { DecidedEdit } from "./edit-review";
 

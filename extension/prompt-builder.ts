@@ -3,7 +3,7 @@
 // document's text is passed in.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import path from "node:path";
-import type { Attachment, AttachmentSummary } from "../webview-ui/state/types";
+import type { Attachment, AttachmentSummary } from "../common/panel-state/types";
 
 export interface PromptContext {
   promptCapabilities: acp.PromptCapabilities | undefined;

@@ -7,8 +7,8 @@
 // Pure bookkeeping, no ACP calls: chat-session.ts sends. No vscode import.
 import { randomUUID } from "node:crypto";
 import * as z from "zod";
-import { isQueueId, type QueueChanged, type QueuedPromptView } from "../acp-server/acp/queue-wire";
-import type { Attachment, QueuedPrompt } from "../webview-ui/state/types";
+import { isQueueId, type QueueChanged, type QueuedPromptView } from "../common/queue-wire";
+import type { Attachment, QueuedPrompt } from "../common/panel-state/types";
 
 /** A queued prompt sent to the agent that has not answered yet. */
 export interface SentPrompt {

@@ -3,8 +3,8 @@
 // or the turn's cancellation answers the request; a form this panel cannot show (several fields,
 // types other than text) is declined at once, so the agent goes on. No vscode import.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import type { ChatAction } from "../webview-ui/state/actions";
-import type { QuestionItem } from "../webview-ui/state/types";
+import type { ChatAction } from "../common/panel-state/actions";
+import type { QuestionItem } from "../common/panel-state/types";
 
 interface Pending {
   field: string;

@@ -3,8 +3,8 @@
 // action per chunk), and whatever is pending goes out before `terminalExited`. The whole output
 // also goes to an OutputSpill file, for "Show all". No vscode import.
 import type * as acp from "@agentclientprotocol/sdk";
-import type { ChatAction } from "../webview-ui/state/actions";
-import { keepTail, TERMINAL_OUTPUT_LIMIT } from "../webview-ui/state/terminals";
+import type { ChatAction } from "../common/panel-state/actions";
+import { keepTail, TERMINAL_OUTPUT_LIMIT } from "../common/panel-state/terminals";
 import type { OutputSpill } from "./output-spill";
 
 /** What EditorTerminals reports about each command it runs. */

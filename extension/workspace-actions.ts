@@ -2,7 +2,7 @@
 // opening files and links, clipboard and insert-at-cursor.
 import path from "node:path";
 import * as vscode from "vscode";
-import type { Attachment } from "../webview-ui/state/types";
+import type { Attachment } from "../common/panel-state/types";
 
 const MAX_MENTION_RESULTS = 50;
 const EXCLUDE = "**/{node_modules,.git}/**";

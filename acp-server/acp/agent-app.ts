@@ -15,13 +15,14 @@ import { mcpPromptCommands } from "../runtime/session-mcp";
 import { clientMcpSpecs } from "./mcp-servers";
 import type { OpenedJournal } from "../app/load-journal";
 import { ArrivalOrder } from "../app/arrival-order";
-import { QUEUE_CAPABILITY, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "./queue-wire";
+import { QUEUE_CAPABILITY, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "../../common/queue-wire";
 import { SessionHub, type ForkPoint, type SessionListPage } from "../app/session-hub";
 import { reopened, warmUpSession } from "../app/session-start";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption } from "./session-settings";
 import { setMode } from "../app/session-settings";
 import { availableCommands, usageUpdate } from "./updates";
 import { quietGate } from "../util/quiet-gate";
+import { LIST_CHECKPOINTS_METHOD } from "../../common/checkpoint-list";
 import type { CommandInfo } from "../runtime/slash-command";
 
 export interface AgentAppOptions {
@@ -190,8 +191,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       return searchSessions(current.sessions, params);
     })
     // Which turns of a live session have a checkpoint (the panel's "Restore checkpoint"); params checked inside.
-    .onRequest("_hermes/checkpoints/list", (params: unknown) => params, async ({ params }) => {
-      const [{ listParams, listTurnCheckpoints }, current] = await Promise.all([import("./checkpoint-list"), getRuntime()]);
+    .onRequest(LIST_CHECKPOINTS_METHOD, (params: unknown) => params, async ({ params }) => {
+      const [{ listParams, listTurnCheckpoints }, current] = await Promise.all([import("../app/checkpoint-list"), getRuntime()]);
       return listTurnCheckpoints(current, hub.get(listParams(params).sessionId));
     })
     // "What Hermes knows" (the panel's view): memory entries and skills, read and changed; params checked inside.

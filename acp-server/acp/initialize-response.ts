@@ -2,7 +2,7 @@
 // SDK so the early handshake can send it before the SDK is even loaded.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { signInMethods } from "../config/sign-in-methods";
-import { QUEUE_CAPABILITY } from "./queue-wire";
+import { QUEUE_CAPABILITY } from "../../common/queue-wire";
 
 /** ACP protocol version spoken here (the SDK's PROTOCOL_VERSION, checked in tests). */
 export const PROTOCOL_VERSION = 1;

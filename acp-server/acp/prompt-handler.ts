@@ -12,7 +12,7 @@ import { acpChannel } from "./acp-channel";
 import { acpChildAgents } from "./child-agent/run-child";
 import { toRequestError } from "./error-map";
 import { toUserParts } from "./prompt-content";
-import { isQueueId, QUEUE_ID_META } from "./queue-wire";
+import { isQueueId, QUEUE_ID_META } from "../../common/queue-wire";
 import { AcpTurnObserver } from "./turn-observer";
 import { promptUsage } from "./updates";
 

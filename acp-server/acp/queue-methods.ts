@@ -14,7 +14,7 @@ import { invalidParams } from "../util/agent-error";
 import type { Logger } from "../util/log";
 import type { LiveSession, WaitingPrompt } from "../runtime/live-session";
 import { clearedText, queueListing } from "../app/commands/queue";
-import { QUEUE_CHANGED_NOTIFICATION, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD, type QueueChanged, type QueuedPromptView } from "./queue-wire";
+import { QUEUE_CHANGED_NOTIFICATION, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD, type QueueChanged, type QueuedPromptView } from "../../common/queue-wire";
 
 const listSchema = z.object({ sessionId: z.string().min(1).max(200) });
 const removeSchema = z.object({ sessionId: z.string().min(1).max(200), id: z.string().min(1).max(200).optional() });

@@ -6,73 +6,18 @@
 import { MemoryError, MEMORY_FILES, MemoryStore, type MemoryTarget } from "../memory/memory-store";
 import { scanForThreats } from "../security/threat-scan";
 import { listArchivedSkills } from "../skills/archive";
-import type { SkillSourceKind } from "../skills/sources";
 import { catalogFor, type SkillsContext } from "../skills/settings";
 import { readSkillUsage } from "../skills/usage-store";
 import { listSkillVersions } from "../skills/versions";
+import type { Knowledge, KnowledgeMemoryFile as MemoryFileView, KnowledgeOutcome, KnowledgeSkill as SkillView } from "../../common/panel-state/knowledge";
 
 export const MEMORY_TARGETS: readonly MemoryTarget[] = ["memory", "user"];
 
-export interface MemoryEntryView {
-  text: string;
-  /** Why the threat scan keeps this entry out of the prompt (a hand edit can put anything in the file). */
-  blocked?: string;
-}
-
-export interface MemoryFileView {
-  target: MemoryTarget;
-  /** MEMORY.md or USER.md. */
-  file: string;
-  path: string;
-  entries: MemoryEntryView[];
-  chars: number;
-  limit: number;
-  /** Earlier texts kept (what Revert can bring back). */
-  versions: number;
-}
-
-export interface SkillView {
-  name: string;
-  description: string;
-  source: SkillSourceKind;
-  version?: string;
-  file: string;
-  unavailable?: string;
-  /** Project and user skills; bundled ones are read-only. */
-  editable: boolean;
-  /** The whole SKILL.md of an editable skill (the panel edits it in place). */
-  text?: string;
-  views: number;
-  invocations: number;
-  /** ISO time of the last use. */
-  lastUsed?: string;
-  /** Turns that used it and ended well / were rejected or corrected. */
-  successes: number;
-  failures: number;
-  versions: number;
-}
-
-export interface ArchivedSkillView {
-  name: string;
-  /** ISO time it was archived. */
-  archivedAt: string;
-}
-
-export interface Knowledge {
-  memory: MemoryFileView;
-  user: MemoryFileView;
-  skills: SkillView[];
-  /** Archived skills (deleted, undone or retired by the curator), newest first: each can be restored. */
-  archived: ArchivedSkillView[];
-}
+// The read model's shapes are the panel's wire shapes (common/panel-state/knowledge.ts): one declaration for both sides.
+export type { Knowledge, KnowledgeMemoryFile as MemoryFileView, KnowledgeOutcome, KnowledgeSkill as SkillView } from "../../common/panel-state/knowledge";
 
 /** Archived skills shown; `/skills archived` lists more. */
 const ARCHIVED_SHOWN = 30;
-
-export interface KnowledgeOutcome {
-  ok: boolean;
-  message: string;
-}
 
 export function memoryFileView(store: MemoryStore, target: MemoryTarget): MemoryFileView {
   const entries = store.read(target);

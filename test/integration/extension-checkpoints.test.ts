@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { editAndResend, restoreCheckpoint, type CheckpointActionDeps } from "../../extension/checkpoint-actions";
-import type { ChatState } from "../../webview-ui/state/types";
+import type { ChatState } from "../../common/panel-state/types";
 import { chatWith } from "../support/extension-chat";
 import { useScriptedModel } from "../support/scripted-model";
 

@@ -2,7 +2,7 @@
 // new chat: it must not run in the chat being left, where the panel no longer shows it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ChatState } from "../../webview-ui/state/types";
+import type { ChatState } from "../../common/panel-state/types";
 import { chatWith } from "../support/extension-chat";
 import { useScriptedModel } from "../support/scripted-model";
 

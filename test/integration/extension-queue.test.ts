@@ -5,7 +5,7 @@
 // logic against the real built dist/hermes.js and a scripted model whose replies the test holds.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ChatState } from "../../webview-ui/state/types";
+import type { ChatState } from "../../common/panel-state/types";
 import { chatWith, until } from "../support/extension-chat";
 import { useScriptedModel, type ScriptedReply } from "../support/scripted-model";
 

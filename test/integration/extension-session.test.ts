@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import path from "node:path";
 import { readFileSync, writeFileSync } from "node:fs";
 import { test } from "node:test";
-import type { ChatState, PermissionItem, ReviewItem } from "../../webview-ui/state/types";
+import type { ChatState, PermissionItem, ReviewItem } from "../../common/panel-state/types";
 import { chatWith, until } from "../support/extension-chat";
 import { useScriptedModel } from "../support/scripted-model";
 

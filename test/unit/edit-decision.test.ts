@@ -5,13 +5,13 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { reviewOutcome } from "../../acp-server/acp/review-outcome";
+import { reviewOutcome } from "../../acp-server/acp/client-files";
 import { ChatStore } from "../../extension/chat-store";
 import { computeHunks, hunkAtLine } from "../../extension/diff-hunks";
 import { EditReviews, firstChangedLine, type HeldEdit } from "../../extension/edit-review";
 import { PermissionBroker } from "../../extension/permissions";
-import { embeddedDecision } from "../../webview-ui/state/reducer";
-import type { PermissionItem } from "../../webview-ui/state/types";
+import { embeddedDecision } from "../../common/panel-state/reducer";
+import type { PermissionItem } from "../../common/panel-state/types";
 
 const OPTIONS: acp.PermissionOption[] = [
   { optionId: "allow_once", name: "Allow once", kind: "allow_once" },

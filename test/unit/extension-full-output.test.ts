@@ -8,9 +8,9 @@ import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { isSpillFile } from "../../extension/output-spill";
-import type { ChatAction } from "../../webview-ui/state/actions";
-import { initialState, reduce } from "../../webview-ui/state/reducer";
-import { chatStateSchema } from "../../webview-ui/state/schemas";
+import type { ChatAction } from "../../common/panel-state/actions";
+import { initialState, reduce } from "../../common/panel-state/reducer";
+import { chatStateSchema } from "../../common/panel-state/schemas";
 import { makeTempDirSync } from "../support/temp-dirs";
 
 test("the card keeps the agent's spill path from the finished update's _meta", () => {

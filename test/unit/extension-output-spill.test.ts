@@ -4,7 +4,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { OutputSpill, SPILL_MAX_AGE_MS, sweepSpills } from "../../extension/output-spill";
 import { TerminalFeed } from "../../extension/terminal-feed";
-import type { ChatAction } from "../../webview-ui/state/actions";
+import type { ChatAction } from "../../common/panel-state/actions";
 import { makeTempDir } from "../support/acp-harness";
 
 test("an editor terminal's whole output is spilled to a file while the panel gets only the tail", async () => {

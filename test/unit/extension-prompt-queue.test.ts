@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { PromptQueue, queueChangedParams } from "../../extension/prompt-queue";
-import type { QueuedPrompt } from "../../webview-ui/state/types";
+import type { QueuedPrompt } from "../../common/panel-state/types";
 
 function queue() {
   const published: QueuedPrompt[][] = [];

@@ -4,9 +4,9 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { QuestionBroker } from "../../extension/questions";
-import type { ChatAction } from "../../webview-ui/state/actions";
-import { initialState, reduce } from "../../webview-ui/state/reducer";
-import { chatActionSchema } from "../../webview-ui/state/schemas";
+import type { ChatAction } from "../../common/panel-state/actions";
+import { initialState, reduce } from "../../common/panel-state/reducer";
+import { chatActionSchema } from "../../common/panel-state/schemas";
 
 const choiceForm = {
   sessionId: "s1",

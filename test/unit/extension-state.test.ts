@@ -8,11 +8,11 @@ import { EditReviews, REJECTED_MESSAGE } from "../../extension/edit-review";
 import { PermissionBroker } from "../../extension/permissions";
 import { TerminalFeed } from "../../extension/terminal-feed";
 import { buildPrompt, isCommandPrompt } from "../../extension/prompt-builder";
-import { hostToPanel, panelToHost, parseMessage, type HostToPanel } from "../../webview-ui/protocol";
-import type { ChatAction } from "../../webview-ui/state/actions";
-import { initialState, reduce } from "../../webview-ui/state/reducer";
-import { OLD_TERMINAL_LIMIT, TERMINAL_OUTPUT_LIMIT, TERMINALS_TOTAL_LIMIT } from "../../webview-ui/state/terminals";
-import type { ChatState, ReviewItem } from "../../webview-ui/state/types";
+import { hostToPanel, panelToHost, parseMessage, type HostToPanel } from "../../common/panel-protocol";
+import type { ChatAction } from "../../common/panel-state/actions";
+import { initialState, reduce } from "../../common/panel-state/reducer";
+import { OLD_TERMINAL_LIMIT, TERMINAL_OUTPUT_LIMIT, TERMINALS_TOTAL_LIMIT } from "../../common/panel-state/terminals";
+import type { ChatState, ReviewItem } from "../../common/panel-state/types";
 
 const apply = (actions: ChatAction[], state: ChatState = initialState()) => actions.reduce(reduce, state);
 const update = (u: acp.SessionUpdate): ChatAction => ({ type: "update", update: u });

@@ -1,7 +1,7 @@
 // The layering check in `npm run lint` (.dependency-cruiser.cjs, run by `npm run lint:layers`):
 // a small tree written to a temp folder breaks each kind of rule once, next to imports the map
-// allows, and dependency-cruiser must report exactly the broken ones; the real tree passes with
-// its known-violations file. Both run the CLI with the repository's config, as lint does.
+// allows, and dependency-cruiser must report exactly the broken ones; the real tree passes, with
+// no list of tolerated violations. Both run the CLI with the repository's config, as lint does.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -13,13 +13,11 @@ import { makeTempDirSync } from "../support/temp-dirs";
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const DEPCRUISE = path.join(ROOT, "node_modules/dependency-cruiser/bin/dependency-cruise.mjs");
 const CONFIG = path.join(ROOT, ".dependency-cruiser.cjs");
-const KNOWN = path.join(ROOT, ".dependency-cruiser-known-violations.json");
 const SOURCES = "{acp-server,extension,webview-ui,common}";
 
 interface Violation {
   from: string;
   to: string;
-  /** severity "ignore": a known violation (--ignore-known). */
   rule: { name: string; severity: string };
 }
 
@@ -32,7 +30,7 @@ function depcruise(cwd: string, args: string[]): Promise<{ code: number; stdout:
   });
 }
 
-/** The violations depcruise reports as JSON, known ones (severity "ignore") left out, as "rule: from → to". */
+/** The violations depcruise reports as JSON, as "rule: from → to". */
 async function violations(cwd: string, args: string[]): Promise<string[]> {
   const { stdout, stderr, code } = await depcruise(cwd, ["--output-type", "json", ...args]);
   let report: { summary: { violations: Violation[] } };
@@ -41,11 +39,11 @@ async function violations(cwd: string, args: string[]): Promise<string[]> {
   } catch {
     throw new Error(`depcruise printed no report (exit ${code}): ${stderr || stdout}`);
   }
-  return report.summary.violations.filter((v) => v.rule.severity !== "ignore").map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
+  return report.summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`);
 }
 
 /** What `npm run lint:layers` runs (package.json), from `cwd`. */
-const lintLayers = (cwd: string) => depcruise(cwd, ["--no-cache", "--ignore-known", KNOWN, "--output-type", "err"]);
+const lintLayers = (cwd: string) => depcruise(cwd, ["--no-cache", "--output-type", "err"]);
 
 /** The small tree: each file's imports are either allowed by the map or broken on purpose. */
 const FIXTURE: Record<string, string> = {
@@ -107,11 +105,11 @@ test("each kind of layering violation is reported, and nothing the map allows", 
   for (const rule of ["no-circular", "layer-util", "acp-sdk-at-the-edges"]) assert.match(lint.stdout, new RegExp(`error ${rule}:`));
 });
 
-test("the real tree passes with its known violations, and lint runs the check", async () => {
+test("the real tree passes, with no tolerated violations, and lint runs the check", async () => {
   const scripts = (JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
   assert.match(scripts.lint, /&& npm run --silent lint:layers$/);
-  assert.match(scripts["lint:layers"], /--ignore-known \.dependency-cruiser-known-violations\.json/);
+  assert.doesNotMatch(scripts["lint:layers"], /--ignore-known/, "no list of tolerated violations");
   const lint = await lintLayers(ROOT);
-  assert.equal(lint.code, 0, `new violations: fix them (the known-violations file only shrinks)\n${lint.stdout}${lint.stderr}`);
+  assert.equal(lint.code, 0, `layer violations: fix them\n${lint.stdout}${lint.stderr}`);
   assert.match(lint.stdout, /no dependency violations found/);
 });

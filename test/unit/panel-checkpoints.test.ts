@@ -5,11 +5,11 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { hostToPanel, panelToHost, parseMessage } from "../../webview-ui/protocol";
-import type { ChatAction } from "../../webview-ui/state/actions";
-import { checkpointOf, restoreTargetFrom, type CheckpointState } from "../../webview-ui/state/checkpoints";
-import { initialState, reduce } from "../../webview-ui/state/reducer";
-import type { ChatState, UserItem } from "../../webview-ui/state/types";
+import { hostToPanel, panelToHost, parseMessage } from "../../common/panel-protocol";
+import type { ChatAction } from "../../common/panel-state/actions";
+import { checkpointOf, restoreTargetFrom, type CheckpointState } from "../../common/panel-state/checkpoints";
+import { initialState, reduce } from "../../common/panel-state/reducer";
+import type { ChatState, UserItem } from "../../common/panel-state/types";
 
 const apply = (actions: ChatAction[], state: ChatState = initialState()) => actions.reduce(reduce, state);
 const users = (state: ChatState) => state.items.filter((i): i is UserItem => i.kind === "user");

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { fenced } from "../../acp-server/tools/terminal";
 import { parseFencedOutput, type FencedOutput } from "../../webview-ui/lib/fenced-output";
-import { terminalText } from "../../webview-ui/lib/terminal-text";
+import { terminalText } from "../../common/terminal-text";
 
 test("one fenced block plus an optional footer: the inside and the footer", () => {
   const table: [string, FencedOutput | undefined][] = [

@@ -4,11 +4,11 @@
 // the panel's messages for it are checked strictly; the stats line reads like /skills.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { panelToHost, parseMessage } from "../../webview-ui/protocol";
-import { skillStats, type Knowledge } from "../../webview-ui/state/knowledge";
-import type { ChatAction } from "../../webview-ui/state/actions";
-import { initialState, reduce } from "../../webview-ui/state/reducer";
-import { chatActionSchema, chatStateSchema } from "../../webview-ui/state/schemas";
+import { panelToHost, parseMessage } from "../../common/panel-protocol";
+import { skillStats, type Knowledge } from "../../common/panel-state/knowledge";
+import type { ChatAction } from "../../common/panel-state/actions";
+import { initialState, reduce } from "../../common/panel-state/reducer";
+import { chatActionSchema, chatStateSchema } from "../../common/panel-state/schemas";
 
 const file = (target: "memory" | "user") => ({ target, file: target === "memory" ? "MEMORY.md" : "USER.md", path: `/h/memories/${target}.md`, entries: [{ text: "uses pnpm" }], chars: 9, limit: 2200, versions: 1 });
 const skill = { name: "deploy", description: "Deploy.", source: "user" as const, file: "/h/skills/deploy/SKILL.md", editable: true, views: 2, invocations: 1, lastUsed: "2026-11-24T05:00:00.000Z", successes: 2, failures: 1, versions: 0 };

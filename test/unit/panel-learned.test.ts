@@ -6,9 +6,9 @@ import type * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { learnedChunk } from "../../acp-server/acp/updates";
-import type { ChatAction } from "../../webview-ui/state/actions";
-import { initialState, reduce } from "../../webview-ui/state/reducer";
-import { chatStateSchema } from "../../webview-ui/state/schemas";
+import type { ChatAction } from "../../common/panel-state/actions";
+import { initialState, reduce } from "../../common/panel-state/reducer";
+import { chatStateSchema } from "../../common/panel-state/schemas";
 
 const note = { id: "l1a2b3c4", kind: "skill" as const, what: 'new skill "deploy-steps": Deploy the service.', where: "/home/u/.hermes/skills/deploy-steps/SKILL.md" };
 

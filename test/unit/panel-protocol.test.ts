@@ -4,9 +4,9 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { hostToPanel, parseMessage } from "../../webview-ui/protocol";
-import type { ChatAction } from "../../webview-ui/state/actions";
-import { initialState, reduce } from "../../webview-ui/state/reducer";
+import { hostToPanel, parseMessage } from "../../common/panel-protocol";
+import type { ChatAction } from "../../common/panel-state/actions";
+import { initialState, reduce } from "../../common/panel-state/reducer";
 
 const text = (t: string): acp.ContentBlock => ({ type: "text", text: t });
 const update = (u: acp.SessionUpdate): ChatAction => ({ type: "update", update: u });

@@ -6,9 +6,9 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ChatAction } from "../../webview-ui/state/actions";
-import { initialState, reduce } from "../../webview-ui/state/reducer";
-import { chatStateSchema } from "../../webview-ui/state/schemas";
+import type { ChatAction } from "../../common/panel-state/actions";
+import { initialState, reduce } from "../../common/panel-state/reducer";
+import { chatStateSchema } from "../../common/panel-state/schemas";
 
 const command = { type: "content", content: { type: "text", text: "```sh\nrm -rf build\n```\nNeeds approval: deletes files." } } as const;
 

@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseEnv } from "node:util";
 import { test } from "node:test";
-import { clientErrorText } from "../../acp-server/acp/client-error";
+import { clientErrorText } from "../../acp-server/acp/client-files";
 import { setEnvVariable } from "../../acp-server/config/env-file";
 
 test(".env: the variable is replaced where it is (a second assignment removed), other lines kept, mode 600", () => {

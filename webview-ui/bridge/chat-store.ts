@@ -1,9 +1,9 @@
 // The panel's mirror of the host's ChatState. A snapshot replaces it; actions are queued and
 // applied with the shared reducer once per animation frame, so a burst of streamed chunks
 // costs one render instead of one per chunk.
-import { reduce, initialState } from "../state/reducer";
-import type { ChatAction } from "../state/actions";
-import type { ChatState } from "../state/types";
+import { reduce, initialState } from "../../common/panel-state/reducer";
+import type { ChatAction } from "../../common/panel-state/actions";
+import type { ChatState } from "../../common/panel-state/types";
 import { createStore } from "./external-store";
 
 export const chatStore = createStore<ChatState>(initialState());

@@ -1,6 +1,6 @@
 // One-off host messages that are not state: mention search results and "focus the composer".
 // The composer subscribes; nothing is stored.
-import type { SessionSummary } from "../state/types";
+import type { SessionSummary } from "../../common/panel-state/types";
 
 export type HostEvent =
   | { type: "mentionResults"; query: string; files: { uri: string; path: string }[] }

@@ -1,6 +1,6 @@
 // Receives the host's messages: validates each with the shared zod union, then dispatches by
 // type through a handler table. Invalid messages are reported and dropped, never half-applied.
-import { hostToPanel, parseMessage, type HostToPanel } from "../protocol";
+import { hostToPanel, parseMessage, type HostToPanel } from "../../common/panel-protocol";
 import { enqueueActions, replaceChatState } from "./chat-store";
 import { emitHostEvent } from "./host-events";
 import { post } from "./vscode-api";

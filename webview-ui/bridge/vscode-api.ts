@@ -1,7 +1,7 @@
 // The one handle on VS Code's webview API. acquireVsCodeApi may be called only once per page,
 // so every module posts and persists through here. Outside VS Code (a plain browser page) a
 // stand-in logs what would have been sent, which keeps the panel debuggable on its own.
-import type { PanelToHost } from "../protocol";
+import type { PanelToHost } from "../../common/panel-protocol";
 
 interface VsCodeApi {
   postMessage(message: unknown): void;

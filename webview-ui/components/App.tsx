@@ -6,7 +6,7 @@ import { useEffect } from "preact/hooks";
 import { chatStore } from "../bridge/chat-store";
 import { useStore } from "../bridge/external-store";
 import { post } from "../bridge/vscode-api";
-import type { ChatState } from "../state/types";
+import type { ChatState } from "../../common/panel-state/types";
 import { Composer } from "./composer/Composer";
 import { QueueList } from "./composer/QueueList";
 import { Header } from "./Header";

@@ -1,7 +1,7 @@
 // The top bar: session title and agent connection status (with "Restart agent" when it is
 // down). New chat and history are VS Code's own title-bar actions (view/title and editor/title
 // menus in package.json), so they are not repeated here.
-import type { ChatState } from "../state/types";
+import type { ChatState } from "../../common/panel-state/types";
 import { post } from "../bridge/vscode-api";
 import { Icon, Spinner } from "./icons";
 import { memo } from "./memo";

@@ -3,7 +3,7 @@
 // delete after an inline confirmation. Replaces the transcript while open.
 import { useEffect, useMemo, useRef, useState } from "preact/hooks";
 import { onHostEvent } from "../bridge/host-events";
-import type { ChatState, SessionSummary } from "../state/types";
+import type { ChatState, SessionSummary } from "../../common/panel-state/types";
 import { useStore } from "../bridge/external-store";
 import { updateView, viewStore } from "../bridge/view-state";
 import { post } from "../bridge/vscode-api";

@@ -5,7 +5,7 @@
 // view and what it did. Replaces the transcript while open, like the history.
 import { useState } from "preact/hooks";
 import { post } from "../bridge/vscode-api";
-import { skillStats, type KnowledgeMemoryFile, type KnowledgeSkill, type KnowledgeState } from "../state/knowledge";
+import { skillStats, type KnowledgeMemoryFile, type KnowledgeSkill, type KnowledgeState } from "../../common/panel-state/knowledge";
 import { Icon, Spinner } from "./icons";
 import { InlineConfirm } from "./InlineConfirm";
 import { memo } from "./memo";

@@ -1,6 +1,6 @@
 // Screen readers hear each completed reply once (a polite live region), not every chunk.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { TranscriptItem } from "../state/types";
+import type { TranscriptItem } from "../../common/panel-state/types";
 
 const MAX_SPOKEN = 600;
 

@@ -1,7 +1,7 @@
 // Mode and model pickers plus any other session options the agent offers (ACP configOptions):
 // select options become <select>s, boolean ones toggles. Changes go to the host, which echoes
 // the new state back.
-import type { SessionConfigOption, SessionConfigSelectOption, SessionModeState } from "@agentclientprotocol/sdk";
+import type { SessionConfigOption, SessionConfigSelectOption, SessionModeState } from "../../common/acp-types";
 import { post } from "../bridge/vscode-api";
 import { Icon } from "./icons";
 

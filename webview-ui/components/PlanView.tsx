@@ -1,6 +1,6 @@
 // The agent's plan / todo list, pinned above the composer and collapsible. The header
 // shows progress, so a folded plan still tells how far the agent is.
-import type { PlanEntry } from "@agentclientprotocol/sdk";
+import type { PlanEntry } from "../../common/acp-types";
 import { useExpanded } from "../bridge/view-state";
 import { Icon, Spinner } from "./icons";
 import { memo } from "./memo";

@@ -3,7 +3,7 @@
 // a 5,000-message chat keeps a small DOM and a flat heap. It follows new content only while the
 // user is at the bottom; scrolled up, a "Jump to latest" button brings them back.
 import { useEffect, useLayoutEffect, useReducer, useRef, useState } from "preact/hooks";
-import type { TranscriptItem } from "../state/types";
+import type { TranscriptItem } from "../../common/panel-state/types";
 import { persistScroll, viewStore } from "../bridge/view-state";
 import { ItemHeights } from "../lib/item-heights";
 import { indexAt, isNearBottom, rangeCovering, spacers, tailWindow, windowFor, type Range } from "../lib/windowing";

@@ -1,5 +1,5 @@
 // Context window use from usage_update: a thin bar, "12.3k / 200k tokens", and the cost so far.
-import type { ChatState } from "../state/types";
+import type { ChatState } from "../../common/panel-state/types";
 import { formatCost, formatTokens, usageRatio } from "../lib/format";
 import { memo } from "./memo";
 

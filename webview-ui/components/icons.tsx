@@ -1,6 +1,6 @@
 // Small stroke icons drawn inline (16×16, currentColor), in the spirit of VS Code's codicons.
 // Inline SVG needs no font or extra request, and works under the strict CSP.
-import type { ToolKind } from "@agentclientprotocol/sdk";
+import type { ToolKind } from "../../common/acp-types";
 
 const paths = {
   file: "M4 1.5h5l3.5 3.5v9.5h-8.5zM9 1.5V5h3.5",

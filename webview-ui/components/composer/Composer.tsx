@@ -1,9 +1,9 @@
 // The prompt box. Enter sends, Shift+Enter adds a line, Up in an empty box recalls the last
 // prompt, Esc stops a running turn. Typing "/" offers commands, "@" offers workspace files.
 // Sending while a turn runs is allowed: the host queues it.
-import type { AvailableCommand, SessionConfigOption, SessionModeState } from "@agentclientprotocol/sdk";
+import type { AvailableCommand, SessionConfigOption, SessionModeState } from "../../../common/acp-types";
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "preact/hooks";
-import type { Attachment } from "../../state/types";
+import type { Attachment } from "../../../common/panel-state/types";
 import { useStore } from "../../bridge/external-store";
 import { onHostEvent } from "../../bridge/host-events";
 import { rememberSent, updateView, viewStore } from "../../bridge/view-state";

@@ -1,6 +1,6 @@
 // Prompts typed while a turn runs: the agent's queue (with Hermes, the list `/queue` shows), in the
 // order they run; each can be removed, or all at once.
-import type { QueuedPrompt } from "../../state/types";
+import type { QueuedPrompt } from "../../../common/panel-state/types";
 import { post } from "../../bridge/vscode-api";
 import { Icon } from "../icons";
 import { memo } from "../memo";

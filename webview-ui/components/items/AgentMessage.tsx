@@ -1,5 +1,5 @@
 // The agent's reply: streaming markdown. A caret shows while it is the growing last item.
-import type { AgentItem } from "../../state/types";
+import type { AgentItem } from "../../../common/panel-state/types";
 import { Markdown } from "../../markdown/Markdown";
 
 export function AgentMessage({ item, streaming }: { item: AgentItem; streaming: boolean }) {

@@ -1,6 +1,6 @@
 // A divider where the context was compacted: older turns were summarised for the model. The
 // summary is there to read on demand.
-import type { CompactionItem } from "../../state/types";
+import type { CompactionItem } from "../../../common/panel-state/types";
 import { useExpanded } from "../../bridge/view-state";
 import { Icon, Spinner } from "../icons";
 

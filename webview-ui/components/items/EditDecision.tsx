@@ -1,8 +1,8 @@
 // The edit part of a permission card that decides an edit hunk by hunk (one decision per edit):
 // the hunks with their Accept / Reject toggles, the wording of the card's options for an edit
 // ("Accept all", "Accept 1 of 2", "Reject all") and what the card says once decided.
-import type { PermissionOption } from "@agentclientprotocol/sdk";
-import type { PermissionItem, ReviewHunk } from "../../state/types";
+import type { PermissionOption } from "../../../common/acp-types";
+import type { PermissionItem, ReviewHunk } from "../../../common/panel-state/types";
 import { post } from "../../bridge/vscode-api";
 import { Icon } from "../icons";
 import { Hunk } from "./ReviewCard";

@@ -2,7 +2,7 @@
 // card: what was learned, where it went, Undo (`/learned undo <id>`, answered by the agent)
 // and Open (the file in an editor). Replayed sessions show the same card.
 import { post } from "../../bridge/vscode-api";
-import type { LearnedItem } from "../../state/types";
+import type { LearnedItem } from "../../../common/panel-state/types";
 import { Icon } from "../icons";
 
 export function LearnedCard({ item }: { item: LearnedItem }) {

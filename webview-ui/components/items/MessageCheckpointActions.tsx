@@ -8,8 +8,8 @@ import { chatStore } from "../../bridge/chat-store";
 import { useStore } from "../../bridge/external-store";
 import { post } from "../../bridge/vscode-api";
 import { enterSends } from "../../lib/enter-sends";
-import { checkpointOf, restoreTargetFrom, type CheckpointTurn } from "../../state/checkpoints";
-import type { UserItem } from "../../state/types";
+import { checkpointOf, restoreTargetFrom, type CheckpointTurn } from "../../../common/panel-state/checkpoints";
+import type { UserItem } from "../../../common/panel-state/types";
 import { Icon } from "../icons";
 
 export type CheckpointAction = "restore" | "edit";

@@ -3,7 +3,7 @@
 // agent's process died in (both also replayed from the journal by session/load). A notice that
 // the agent has no usable model offers "Sign in…".
 import { post } from "../../bridge/vscode-api";
-import type { NoticeItem } from "../../state/types";
+import type { NoticeItem } from "../../../common/panel-state/types";
 import { Icon } from "../icons";
 
 export function Notice({ item }: { item: NoticeItem }) {

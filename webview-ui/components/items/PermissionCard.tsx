@@ -5,9 +5,9 @@
 // instead. Once answered (or cancelled with the turn) the card shows the outcome instead.
 // An edit decided hunk by hunk (item.hunks) shows its hunks to accept or reject one by one
 // (EditDecision.tsx) and sits inside its tool call's card (`embedded`): one card per edit.
-import type { PermissionOption } from "@agentclientprotocol/sdk";
+import type { PermissionOption } from "../../../common/acp-types";
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { PermissionItem } from "../../state/types";
+import type { PermissionItem } from "../../../common/panel-state/types";
 import { post } from "../../bridge/vscode-api";
 import { enterSends } from "../../lib/enter-sends";
 import { splitPermissionText } from "../../lib/permission-text";

@@ -3,7 +3,7 @@
 // cards) or a text box (Enter sends). "Skip" declines: the agent decides without an answer. Once
 // answered, declined or cancelled with the turn, the card shows the outcome instead.
 import { useEffect, useRef, useState } from "preact/hooks";
-import type { QuestionItem } from "../../state/types";
+import type { QuestionItem } from "../../../common/panel-state/types";
 import { post } from "../../bridge/vscode-api";
 import { enterSends } from "../../lib/enter-sends";
 import { Icon } from "../icons";

@@ -1,6 +1,6 @@
 // A held edit, reviewed per hunk: each hunk can be accepted or rejected, or the whole file at
 // once; only accepted hunks are written. "Open diff" shows it in VS Code's diff editor.
-import type { ReviewHunk, ReviewItem } from "../../state/types";
+import type { ReviewHunk, ReviewItem } from "../../../common/panel-state/types";
 import { post } from "../../bridge/vscode-api";
 import { hunkHeader } from "../../lib/line-diff";
 import { DiffView } from "../DiffView";

@@ -1,6 +1,6 @@
 // Guidance the user sent during a turn (/steer, or "Steer" in the composer), shown where the turn
 // applied it: between the step that ran before and the model's next reply.
-import type { SteerItem } from "../../state/types";
+import type { SteerItem } from "../../../common/panel-state/types";
 
 export function SteerNote({ item }: { item: SteerItem }) {
   return (

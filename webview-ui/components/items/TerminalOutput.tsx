@@ -5,9 +5,9 @@ import { useMemo } from "preact/hooks";
 import { chatStore } from "../../bridge/chat-store";
 import { useStore } from "../../bridge/external-store";
 import { post } from "../../bridge/vscode-api";
-import { terminalText } from "../../lib/terminal-text";
-import { hasExited } from "../../state/terminals";
-import type { TerminalOutput as TerminalState } from "../../state/types";
+import { terminalText } from "../../../common/terminal-text";
+import { hasExited } from "../../../common/panel-state/terminals";
+import type { TerminalOutput as TerminalState } from "../../../common/panel-state/types";
 import { Icon, Spinner } from "../icons";
 import { OutputPre } from "./OutputPre";
 

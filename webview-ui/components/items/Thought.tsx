@@ -1,6 +1,6 @@
 // The model's reasoning: collapsed by default (it is long and rarely read), "Thinking…" while
 // it streams.
-import type { ThoughtItem } from "../../state/types";
+import type { ThoughtItem } from "../../../common/panel-state/types";
 import { useExpanded } from "../../bridge/view-state";
 import { Icon, Spinner } from "../icons";
 

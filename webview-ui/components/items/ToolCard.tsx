@@ -3,14 +3,14 @@
 // start folded once done; edits, commands and failures start open. An edit decided hunk by hunk
 // carries its permission card inside (one card per edit): the decision while it waits, then
 // its outcome above what landed.
-import type { ToolCallLocation } from "@agentclientprotocol/sdk";
-import type { ToolItem } from "../../state/types";
+import type { ToolCallLocation } from "../../../common/acp-types";
+import type { ToolItem } from "../../../common/panel-state/types";
 import { chatStore } from "../../bridge/chat-store";
 import { useStore } from "../../bridge/external-store";
 import { post } from "../../bridge/vscode-api";
 import { useExpanded } from "../../bridge/view-state";
 import { shortPath } from "../../lib/short-path";
-import { embeddedDecision } from "../../state/reducer";
+import { embeddedDecision } from "../../../common/panel-state/reducer";
 import { Icon, Spinner, toolIcon } from "../icons";
 import { PermissionCard } from "./PermissionCard";
 import { ReviewCard } from "./ReviewCard";

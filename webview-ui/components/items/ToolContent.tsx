@@ -1,7 +1,7 @@
 // One piece of a tool call's content: text output (in a pre, folded when long; a fenced
 // command output shows its inside and footer), an editor terminal's live output, or a diff
 // with "Open diff".
-import type { ToolCallContent } from "@agentclientprotocol/sdk";
+import type { ToolCallContent } from "../../../common/acp-types";
 import { useMemo } from "preact/hooks";
 import { post } from "../../bridge/vscode-api";
 import { parseFencedOutput } from "../../lib/fenced-output";

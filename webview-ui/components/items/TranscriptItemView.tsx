@@ -1,6 +1,6 @@
 // Picks the component for a transcript item. Memoised: the reducer keeps the identity of
 // untouched items, so a streamed chunk re-renders only the item it grew.
-import type { TranscriptItem } from "../../state/types";
+import type { TranscriptItem } from "../../../common/panel-state/types";
 import { memo } from "../memo";
 import { AgentMessage } from "./AgentMessage";
 import { Compaction } from "./Compaction";

@@ -3,7 +3,7 @@
 // confirmation: a fork replaces the open chat). "Restore checkpoint" and "Edit and resend" are
 // in MessageCheckpointActions.tsx.
 import { useRef, useState } from "preact/hooks";
-import type { UserItem } from "../../state/types";
+import type { UserItem } from "../../../common/panel-state/types";
 import { post } from "../../bridge/vscode-api";
 import { Icon } from "../icons";
 import { InlineConfirm } from "../InlineConfirm";

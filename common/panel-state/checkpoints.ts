@@ -3,16 +3,9 @@
 // pure questions the panel asks of it. A turn is its prompt's number in the session, as the
 // agent counts it (`_meta["hermes/turn"]`), so a message and its checkpoint always agree.
 
-export interface CheckpointTurn {
-  turn: number;
-  /** When the checkpoint was taken (ms since the epoch). */
-  time: number;
-  /** The prompt's first words. */
-  prompt: string;
-  /** What the turn changed; absent while it has not ended. */
-  changedCount?: number;
-  changed?: string[];
-}
+import type { CheckpointTurn } from "../checkpoint-list";
+
+export type { CheckpointTurn };
 
 export interface CheckpointState {
   /** The agent answers the checkpoint list (Hermes): restore and edit-and-resend are offered. */

@@ -10,7 +10,8 @@
 import type * as acp from "@agentclientprotocol/sdk";
 import * as z from "zod";
 import type { ChatAction } from "./actions";
-import type { CheckpointState, CheckpointTurn } from "./checkpoints";
+import { checkpointTurnSchema } from "../checkpoint-list";
+import type { CheckpointState } from "./checkpoints";
 import { knowledgeOutcomeSchema, knowledgeSchema, knowledgeStateSchema } from "./knowledge";
 import type {
   Attachment,
@@ -112,18 +113,11 @@ const reviewHunk: z.ZodType<ReviewHunk> = z.object({
 const reviewStatus = z.enum(["pending", "applied", "rejected", "cancelled"]);
 const reviewFields = { id: text, path: text, displayPath: text, isNewFile: z.boolean(), hunks: z.array(reviewHunk) };
 
-const checkpointTurn: z.ZodType<CheckpointTurn> = z.object({
-  turn: z.number().int().min(0),
-  time: z.number(),
-  prompt: text,
-  changedCount: z.number().int().min(0).optional(),
-  changed: z.array(text).optional(),
-});
 export const checkpointStateSchema: z.ZodType<CheckpointState> = z.object({
   supported: z.boolean(),
   enabled: z.boolean(),
   reason: text.optional(),
-  turns: z.array(checkpointTurn),
+  turns: z.array(checkpointTurnSchema),
 });
 
 const questionFields = {

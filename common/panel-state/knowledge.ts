@@ -1,15 +1,19 @@
-// "What Hermes knows" in the panel: the agent's answer to `_hermes/knowledge/get` (memory
-// entries of MEMORY.md and USER.md, skills with their stats) and the view's state. The schema
-// checks the agent's answer in the host and the snapshot in the panel alike.
+// "What Hermes knows": the agent's answer to `_hermes/knowledge/get` (memory entries of MEMORY.md
+// and USER.md, skills with their stats), declared once for the server (learning/knowledge.ts
+// builds it), the host and the panel, and the view's state. The schema checks the agent's answer
+// in the host and the snapshot in the panel alike.
 import * as z from "zod";
 
 export interface KnowledgeMemoryFile {
   target: "memory" | "user";
+  /** MEMORY.md or USER.md. */
   file: string;
   path: string;
+  /** Each entry; `blocked`: why the threat scan keeps it out of the prompt (a hand edit can put anything in the file). */
   entries: { text: string; blocked?: string }[];
   chars: number;
   limit: number;
+  /** Earlier texts kept (what Revert can bring back). */
   versions: number;
 }
 
@@ -20,12 +24,15 @@ export interface KnowledgeSkill {
   version?: string;
   file: string;
   unavailable?: string;
+  /** Project and user skills; bundled ones are read-only. */
   editable: boolean;
-  /** The whole SKILL.md of an editable skill. */
+  /** The whole SKILL.md of an editable skill (the panel edits it in place). */
   text?: string;
   views: number;
   invocations: number;
+  /** ISO time of the last use. */
   lastUsed?: string;
+  /** Turns that used it and ended well / were rejected or corrected. */
   successes: number;
   failures: number;
   versions: number;
@@ -35,8 +42,14 @@ export interface Knowledge {
   memory: KnowledgeMemoryFile;
   user: KnowledgeMemoryFile;
   skills: KnowledgeSkill[];
-  /** Archived skills, newest first (absent from an older agent). */
+  /** Archived skills (deleted, undone or retired by the curator), newest first, each restorable; absent from an older agent. */
   archived?: { name: string; archivedAt: string }[];
+}
+
+/** What a change did (or why it was refused). */
+export interface KnowledgeOutcome {
+  ok: boolean;
+  message: string;
 }
 
 export interface KnowledgeState {

@@ -3,7 +3,7 @@
 // ChatAction, whose schemas live next to their types (./state/schemas.ts); everything the
 // panel can ask for is checked strictly here.
 import * as z from "zod";
-import { chatActionSchema, chatStateSchema, sessionSummarySchema } from "./state/schemas";
+import { chatActionSchema, chatStateSchema, sessionSummarySchema } from "./panel-state/schemas";
 
 const id = z.string().min(1).max(200);
 
