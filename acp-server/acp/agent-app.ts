@@ -14,14 +14,13 @@ import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "../runtime/session-mcp";
 import { clientMcpSpecs } from "./mcp-servers";
 import type { OpenedJournal } from "../app/load-journal";
-import { ArrivalOrder } from "../app/arrival-order";
 import { QUEUE_CAPABILITY, QUEUE_LIST_METHOD, QUEUE_REMOVE_METHOD } from "../../common/queue-wire";
-import { SessionHub, type ForkPoint, type SessionListPage } from "../app/session-hub";
+import { HermesApp } from "../app/hermes-app";
+import type { ForkPoint, SessionListPage } from "../app/session-hub";
 import { reopened, warmUpSession } from "../app/session-start";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption } from "./session-settings";
 import { setMode } from "../app/session-settings";
 import { availableCommands, usageUpdate } from "./updates";
-import { quietGate } from "../util/quiet-gate";
 import { LIST_CHECKPOINTS_METHOD } from "../../common/checkpoint-list";
 import type { CommandInfo } from "../runtime/slash-command";
 
@@ -45,36 +44,14 @@ export interface AgentAppOptions {
 export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   const { log } = options;
   let clientCapabilities: acp.ClientCapabilities = {};
-  let runtime: Promise<AgentRuntime> | undefined;
-  const getRuntime = () => (runtime ??= options.loadRuntime());
+  const app = new HermesApp({ loadRuntime: options.loadRuntime, source: options.source ?? "acp", log });
+  const { hub, opening, arrivals: promptArrivals } = app;
+  const getRuntime = () => app.runtime();
   const signIn = () => import("./sign-in");
-  /** The runtime, or auth-required (-32000) while it has no usable model. */
-  const usableRuntime = async () => {
-    let current = await getRuntime();
-    if (!current.model.ok) {
-      // Set up meanwhile (`hermes setup` in a terminal, config.yaml edited by hand): read it again.
-      runtime = undefined;
-      current = await getRuntime();
-    }
-    if (!current.model.ok) throw (await signIn()).authRequiredError(current);
-    return current;
-  };
   const promptModule = () => import("./prompt-handler");
   const knowledgeMethods = () => import("../learning/knowledge-methods");
-  // Sessions being opened: the warm-up after initialize pauses for them (they are what the user waits on).
-  const opening = quietGate();
-  const promptArrivals = new ArrivalOrder();
-  const hub = new SessionHub({ runtime: getRuntime, source: options.source ?? "acp", log });
   /** Each open session's `_hermes/queue/changed` subscription (one per session: the latest open's). */
   const queueWatches = new WeakMap<LiveSession, () => void>();
-
-  /** /rollback N --conversation: a fork of the session before turn N + 1 (the old branch stays). */
-  const rewind = async (sessionId: string, turns: number) => {
-    const parent = hub.get(sessionId);
-    // Our own fork on the same connection: the roots the client gave this session stay.
-    const { session } = await hub.fork(sessionId, parent.agent.cwd, parent.mcpServers, { turns }, parent.agent.extraRoots);
-    return session.id;
-  };
 
   /** What session/new, load, resume and fork answer with, and what follows the answer. */
   const opened = async (session: LiveSession, client: acp.AgentContext, journal?: OpenedJournal) => {
@@ -130,10 +107,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       // Warm up what the first session/new, then the first prompt, need while the client reads the
       // answer (runtime/runtime.ts, prepare). The loop's modules come last: session/new does not need them.
       setImmediate(() => {
-        void getRuntime()
-          .then((current) => current.prepare(process.cwd(), () => opening.quiet()))
-          .catch((error: unknown) => log.error("loading the runtime failed", { error }))
-          .then(() => opening.quiet())
+        void app
+          .warmUp(process.cwd())
           .then(() => promptModule())
           .then(() => flushCompileCache())
           .catch((error: unknown) => log.error("loading the agent failed", { error }));
@@ -143,17 +118,17 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.authenticate, async ({ params }) => {
       const { changed } = await (await signIn()).authenticateRequest(params, await getRuntime(), log);
       // The next request loads the configuration again, with the stored key and model.
-      if (changed) runtime = undefined;
+      if (changed) app.reset();
       return {};
     })
     .onRequest(acp.methods.agent.logout, async () => {
       // The runtime is loaded again with what is left: a sign-in is needed before the next session.
-      runtime = undefined;
+      app.reset();
       return (await signIn()).logoutRequest(getRuntime, log);
     })
     .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
       opening.run(async () => {
-        await usableRuntime();
+        await app.usableRuntime();
         const session = await hub.create(params.cwd, clientMcpSpecs(params.mcpServers), params.additionalDirectories);
         return { sessionId: session.id, ...(await opened(session, client)) };
       }),
@@ -224,10 +199,10 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       promptArrivals.inOrder(params.sessionId, async (queued) => {
         // Only the session's one writer runs prompts (a process that follows it answers why not).
         const session = await hub.forPrompt(params.sessionId);
-        const [{ handlePrompt }, current] = await Promise.all([promptModule(), usableRuntime()]);
+        const [{ handlePrompt }, current] = await Promise.all([promptModule(), app.usableRuntime()]);
         await current.loadTools();
         // handlePrompt queues the turn (or answers /steer, /queue) before its first await.
-        const answer = handlePrompt({ runtime: current, clientCapabilities, log, fork: rewind }, session, params, client, signal);
+        const answer = handlePrompt({ runtime: current, clientCapabilities, log, fork: (sessionId, turns) => app.rewind(sessionId, turns) }, session, params, client, signal);
         queued();
         return answer;
       }),
