@@ -37,7 +37,8 @@ export default tseslint.config(
   {
     // stdout of the server is the ACP stream: a stray console.log corrupts the protocol.
     // Everything goes through util/log.ts (stderr + log file, redacted).
-    files: ["acp-server/**/*.ts"],
+    // common/ is shared with the server (and checked with it by acp-server/tsconfig.strict.json).
+    files: ["acp-server/**/*.ts", "common/**/*.ts"],
     rules: {
       "no-console": "error",
       // Off: ESLint types acp-server through the root tsconfig, without noUncheckedIndexedAccess
