@@ -3,8 +3,9 @@
 //
 // Applying works on line ranges, not on the hunk's printed lines: each accepted hunk takes its
 // lines from the new text (terminators included), everything else stays as in the old text.
-// That keeps CRLF, a missing final newline and untouched lines byte-for-byte.
-import { structuredPatch } from "diff";
+// That keeps CRLF, a missing final newline and untouched lines byte-for-byte. The diff itself is
+// the shared one (common/line-diff.ts), comparing lines with their terminators.
+import { diffHunks } from "../common/line-diff";
 import type { ReviewHunk } from "../common/panel-state/types";
 
 export type Hunk = Omit<ReviewHunk, "decision">;
@@ -13,18 +14,7 @@ const CONTEXT_LINES = 3;
 
 /** The hunks that turn `oldText` into `newText` (none when they are equal). */
 export function computeHunks(oldText: string, newText: string): Hunk[] {
-  if (oldText === newText) return [];
-  const patch = structuredPatch("old", "new", oldText, newText, undefined, undefined, { context: CONTEXT_LINES });
-  return patch.hunks.map((hunk) => ({
-    oldStart: hunk.oldStart,
-    oldLines: hunk.oldLines,
-    newStart: hunk.newStart,
-    newLines: hunk.newLines,
-    lines: hunk.lines
-      // "\ No newline at end of file" is a marker, not a line of the file.
-      .filter((line) => line[0] === " " || line[0] === "-" || line[0] === "+")
-      .map((line) => ({ op: line[0] as " " | "-" | "+", text: line.slice(1).replace(/\r$/, "") })),
-  }));
+  return diffHunks(oldText, newText, { exactEol: true, context: CONTEXT_LINES });
 }
 
 /** `oldText` with only the hunks at `accepted` (indexes into `hunks`) applied. */

@@ -4,6 +4,7 @@
 // refused tool reads as refused, and a model that has not answered for a while gets a waiting
 // line with the setting that bounds the wait.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
+import { diffHunks } from "../../common/line-diff";
 
 const OUTPUT_LINES = 12;
 
@@ -138,24 +139,19 @@ function exitCodeNote(raw: unknown): string {
   return typeof code === "number" ? `    (exit code ${code})\n` : "";
 }
 
-/** A compact line diff for an approval: the changed middle, with up to 3 lines of context. */
+/**
+ * A compact line diff for an approval: each changed region with up to 3 lines of context, headed
+ * by the line (in the new text) where its change starts. The diff is the shared one
+ * (common/line-diff.ts), so a few edits far apart in a large file stay a few short hunks.
+ */
 export function renderDiff(path: string, oldText: string | null | undefined, newText: string): string {
-  const before = (oldText ?? "").split("\n");
-  const after = newText.split("\n");
-  let start = 0;
-  while (start < before.length && start < after.length && before[start] === after[start]) start++;
-  let endBefore = before.length;
-  let endAfter = after.length;
-  while (endBefore > start && endAfter > start && before[endBefore - 1] === after[endAfter - 1]) {
-    endBefore--;
-    endAfter--;
+  const lines = [`--- ${oldText == null ? "(new file)" : path}`, `+++ ${path}`];
+  for (const hunk of diffHunks(oldText ?? "", newText, { context: 3 })) {
+    const firstChange = hunk.lines.findIndex((line) => line.op !== " ");
+    const newBefore = hunk.lines.slice(0, firstChange).filter((line) => line.op !== "-").length;
+    lines.push(`@@ line ${hunk.newStart + newBefore + (hunk.newLines === 0 ? 1 : 0)} @@`);
+    for (const line of hunk.lines) lines.push(`${line.op === " " ? " " : line.op} ${line.text}`);
   }
-  const context = 3;
-  const lines = [`--- ${oldText == null ? "(new file)" : path}`, `+++ ${path}`, `@@ line ${start + 1} @@`];
-  for (const line of before.slice(Math.max(0, start - context), start)) lines.push(`  ${line}`);
-  for (const line of before.slice(start, endBefore)) lines.push(`- ${line}`);
-  for (const line of after.slice(start, endAfter)) lines.push(`+ ${line}`);
-  for (const line of after.slice(endAfter, endAfter + context)) lines.push(`  ${line}`);
   const MAX = 80;
   return (lines.length > MAX ? [...lines.slice(0, MAX), `… (${lines.length - MAX} more lines)`] : lines).join("\n") + "\n";
 }

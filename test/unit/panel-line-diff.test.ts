@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { diffLines, hunkHeader, toHunks } from "../../webview-ui/lib/line-diff";
+import { diffLines, hunkHeader, toHunks } from "../../common/line-diff";
 
 const ops = (a: string, b: string) => diffLines(a, b).map((l) => `${l.op}${l.text}`);
 
@@ -11,7 +11,7 @@ test("line diff keeps common lines and marks changes", () => {
   assert.deepEqual(ops("a\nb\nc\nd", "a\nc\nd\ne"), [" a", "-b", " c", " d", "+e"]);
 });
 
-test("a huge changed middle falls back to removed-then-added", () => {
+test("a wholly changed text reads as removed-then-added", () => {
   const a = Array.from({ length: 600 }, (_, i) => `old ${i}`).join("\n");
   const b = Array.from({ length: 600 }, (_, i) => `new ${i}`).join("\n");
   const lines = diffLines(a, b);

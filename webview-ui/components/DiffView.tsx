@@ -1,6 +1,6 @@
 // A unified diff, compact: a sign gutter, the new-side line number and the text, coloured with
 // the editor's own diff colours. Long diffs show their first lines with a "show all" toggle.
-import type { DiffLine } from "../lib/line-diff";
+import type { DiffLine } from "../../common/line-diff";
 import { useExpanded } from "../bridge/view-state";
 
 interface Props {

@@ -2,7 +2,7 @@
 // once; only accepted hunks are written. "Open diff" shows it in VS Code's diff editor.
 import type { ReviewHunk, ReviewItem } from "../../../common/panel-state/types";
 import { post } from "../../bridge/vscode-api";
-import { hunkHeader } from "../../lib/line-diff";
+import { hunkHeader } from "../../../common/line-diff";
 import { DiffView } from "../DiffView";
 import { Icon } from "../icons";
 

@@ -5,7 +5,7 @@ import type { ToolCallContent } from "../../../common/acp-types";
 import { useMemo } from "preact/hooks";
 import { post } from "../../bridge/vscode-api";
 import { parseFencedOutput } from "../../lib/fenced-output";
-import { diffLines, hunkHeader, toHunks } from "../../lib/line-diff";
+import { diffLines, hunkHeader, toHunks } from "../../../common/line-diff";
 import { shortPath } from "../../lib/short-path";
 import { DiffView } from "../DiffView";
 import { Icon } from "../icons";
