@@ -4,7 +4,9 @@
 // asks (extension/checkpoint-list.ts) and the panel that shows it.
 import * as z from "zod";
 
-export const LIST_CHECKPOINTS_METHOD = "_hermes/checkpoints/list";
+import { LIST_CHECKPOINTS_METHOD } from "./hermes-methods";
+
+export { LIST_CHECKPOINTS_METHOD };
 
 export const checkpointListParamsSchema = z.object({ sessionId: z.string().min(1).max(200) });
 

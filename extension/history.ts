@@ -3,6 +3,7 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { sessionSummarySchema } from "../common/panel-state/schemas";
 import type { SessionSummary } from "../common/panel-state/types";
+import { SEARCH_SESSIONS_METHOD } from "../common/hermes-methods";
 
 const MAX_SESSIONS = 200;
 
@@ -21,7 +22,7 @@ export async function listSessions(agent: acp.ClientContext, cwd: string | undef
 
 /** Sessions whose messages match `query` (the agent's `_hermes/sessions/search`), best first. */
 export async function searchSessions(agent: acp.ClientContext, query: string, cwd: string | undefined): Promise<SessionSummary[]> {
-  const answer = await agent.request<{ sessions?: unknown }>("_hermes/sessions/search", { query, ...(cwd ? { cwd } : {}) });
+  const answer = await agent.request<{ sessions?: unknown }>(SEARCH_SESSIONS_METHOD, { query, ...(cwd ? { cwd } : {}) });
   const hits = Array.isArray(answer?.sessions) ? answer.sessions : [];
   return hits.flatMap((hit: unknown) => {
     const parsed = sessionSummarySchema.safeParse(hit);

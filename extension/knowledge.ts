@@ -8,12 +8,7 @@ import type { PanelToHost } from "../common/panel-protocol";
 import type { ChatAction } from "../common/panel-state/actions";
 import { knowledgeChangeSchema, knowledgeSchema } from "../common/panel-state/knowledge";
 import { errorMessage, userMessage } from "./log";
-
-export const KNOWLEDGE_METHODS = {
-  get: "_hermes/knowledge/get",
-  memory: "_hermes/knowledge/memory",
-  skill: "_hermes/knowledge/skill",
-} as const;
+import { KNOWLEDGE_METHODS } from "../common/hermes-methods";
 
 export interface KnowledgeDeps {
   dispatch: (action: ChatAction) => void;

@@ -6,8 +6,8 @@
 // runs, after the agent died, and always with an agent that does not queue (sent one by one).
 // Pure bookkeeping, no ACP calls: chat-session.ts sends. No vscode import.
 import { randomUUID } from "node:crypto";
-import * as z from "zod";
-import { isQueueId, type QueueChanged, type QueuedPromptView } from "../common/queue-wire";
+import { queueChangedSchema } from "../common/queue-changed";
+import type { QueueChanged, QueuedPromptView } from "../common/queue-wire";
 import type { Attachment, QueuedPrompt } from "../common/panel-state/types";
 
 /** A queued prompt sent to the agent that has not answered yet. */
@@ -163,10 +163,6 @@ export class PromptQueue {
   }
 }
 
-const queueChangedSchema = z.object({
-  sessionId: z.string(),
-  prompts: z.array(z.object({ id: z.string().refine(isQueueId), text: z.string() })),
-});
 
 /** A well-formed `_hermes/queue/changed`, or undefined (dropped). */
 export function queueChangedParams(raw: unknown): QueueChanged | undefined {

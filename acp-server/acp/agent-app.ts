@@ -21,7 +21,7 @@ import { reopened, warmUpSession } from "../app/session-start";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption } from "./session-settings";
 import { setMode } from "../app/session-settings";
 import { availableCommands, usageUpdate } from "./updates";
-import { LIST_CHECKPOINTS_METHOD } from "../../common/checkpoint-list";
+import { KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD } from "../../common/hermes-methods";
 import type { CommandInfo } from "../runtime/slash-command";
 
 export interface AgentAppOptions {
@@ -161,7 +161,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     }))
     .onRequest(acp.methods.agent.session.list, async ({ params }) => sessionListResponse(await hub.list(params)))
     // History search over message content (the panel's history view); params checked inside.
-    .onRequest("_hermes/sessions/search", (params: unknown) => params, async ({ params }) => {
+    .onRequest(SEARCH_SESSIONS_METHOD, (params: unknown) => params, async ({ params }) => {
       const [{ searchSessions }, current] = await Promise.all([import("../app/session-search"), getRuntime()]);
       return searchSessions(current.sessions, params);
     })
@@ -171,9 +171,9 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       return listTurnCheckpoints(current, hub.get(listParams(params).sessionId));
     })
     // "What Hermes knows" (the panel's view): memory entries and skills, read and changed; params checked inside.
-    .onRequest("_hermes/knowledge/get", (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).getKnowledge((await getRuntime()).loaded, params))
-    .onRequest("_hermes/knowledge/memory", (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeMemory((await getRuntime()).loaded, params))
-    .onRequest("_hermes/knowledge/skill", (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeSkill((await getRuntime()).loaded, params))
+    .onRequest(KNOWLEDGE_METHODS.get, (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).getKnowledge((await getRuntime()).loaded, params))
+    .onRequest(KNOWLEDGE_METHODS.memory, (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeMemory((await getRuntime()).loaded, params))
+    .onRequest(KNOWLEDGE_METHODS.skill, (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeSkill((await getRuntime()).loaded, params))
     // The waiting prompts, and dropping one or all (the panel's queue; acp/queue-methods.ts checks the params).
     // Each acts after the session's earlier prompts took their place in its queue (arrival order).
     .onRequest(QUEUE_LIST_METHOD, (params: unknown) => params, async ({ params }) => {

@@ -3,7 +3,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { CompactionReport, ToolCallOutcome, ToolCallView } from "../agent/turn-io";
 import type { UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
-import type { LearnedNote } from "../sessions/types";
+import { LEARNED_META, type LearnedNote } from "../../common/learned-note";
 import type { CommandInfo } from "../runtime/slash-command";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 
@@ -188,7 +188,7 @@ export function learnedChunk(note: LearnedNote): acp.SessionUpdate {
   return {
     sessionUpdate: "agent_message_chunk",
     content: { type: "text", text: `\n\n*Learned: ${note.what}* (\`${note.where}\`; undo with \`${undo}\`)\n` },
-    _meta: { "hermes/learned": { ...note, undo } },
+    _meta: { [LEARNED_META]: { ...note, undo } },
   };
 }
 

@@ -8,7 +8,7 @@ import { invalidParams } from "../util/agent-error";
 import { redactSecrets } from "../util/redact";
 import { firstPromptOf } from "../sessions/first-prompt";
 
-export const SEARCH_SESSIONS_METHOD = "_hermes/sessions/search";
+import { SEARCH_SESSIONS_METHOD } from "../../common/hermes-methods";
 
 const paramsSchema = z.object({
   query: z.string().trim().min(1).max(500),

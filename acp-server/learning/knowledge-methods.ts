@@ -13,12 +13,8 @@ import type { SkillsContext } from "../skills/settings";
 import { archiveSkillByName, editSkillText, revertSkill } from "../skills/skill-admin";
 import { invalidParams } from "../util/agent-error";
 import { archiveAnswer } from "../skills/commands/archive";
+import { KNOWLEDGE_METHODS } from "../../common/hermes-methods";
 
-export const KNOWLEDGE_METHODS = {
-  get: "_hermes/knowledge/get",
-  memory: "_hermes/knowledge/memory",
-  skill: "_hermes/knowledge/skill",
-} as const;
 
 const cwd = z.string().min(1).max(4096).refine((value) => path.isAbsolute(value), "must be an absolute path");
 const target = z.enum(["memory", "user"]);

@@ -3,6 +3,7 @@
 // index ($HERMES_HOME/state.db) is a cache rebuilt from the journals.
 import type { ChatMessage } from "../providers/types";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
+import type { LearnedNote } from "../../common/learned-note";
 
 export type TitleSource = "auto" | "user" | "first_line";
 
@@ -109,16 +110,8 @@ export interface PermissionAnswerRecord {
   outcome: "answered" | "shutdown";
 }
 
-/** One change the learning review made, as the session shows it (the undo data is in $HERMES_HOME/learning). */
-export interface LearnedNote {
-  /** The change's id (`/learned undo <id>`). */
-  id: string;
-  kind: "memory" | "skill";
-  /** One line: what was learned. */
-  what: string;
-  /** The file it was written to. */
-  where: string;
-}
+/** One change the learning review made, as the session shows it (the undo data is in $HERMES_HOME/learning): common/learned-note.ts. */
+export type { LearnedNote };
 
 /**
  * One context compression, as journaled: the model history at that point keeps its first

@@ -4,6 +4,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { ChatAction } from "./actions";
 import { appendTerminalOutput, markTerminalExited } from "./terminals";
 import type { AttachmentSummary, ChatState, PermissionItem, QuestionItem, ReviewItem, TranscriptItem } from "./types";
+import { LEARNED_META, learnedNoteSchema } from "../learned-note";
 
 export function initialState(): ChatState {
   return {
@@ -95,7 +96,8 @@ export function reduce(state: ChatState, action: ChatAction): ChatState {
       const answered = patch(state, action.id, (item) =>
         item.kind === "permission" ? { ...item, outcome: action.outcome, reason: action.reason, ...(action.note ? { note: action.note } : {}) } : item,
       );
-      const asked = answered.items[answered.index[action.id]];
+      const at = answered.index[action.id];
+      const asked = at === undefined ? undefined : answered.items[at];
       if (!action.optionKind?.startsWith("reject") || asked?.kind !== "permission") return answered;
       return patch(answered, asked.toolCallId, (item) => (item.kind === "tool" ? { ...item, rejected: true } : item));
     }
@@ -184,7 +186,7 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
       const turn = metaOf(update)?.["hermes/turn"];
       const next = reduce(state, { type: "userPrompt", text, attachments, isCommand: isCommand && typeof turn !== "number" });
       const added = next.items[next.items.length - 1];
-      if (added.kind !== "user") return next;
+      if (added?.kind !== "user") return next;
       const numbered = typeof turn === "number" && Number.isInteger(turn) && turn >= 0 ? turn : added.turn;
       if (!update.messageId && numbered === added.turn) return next;
       return patch(next, added.id, () => ({ ...added, turn: numbered, ...(update.messageId ? { messageId: update.messageId } : {}) }));
@@ -292,9 +294,10 @@ function append(state: ChatState, item: TranscriptItem): ChatState {
 /** Replaces one item; every other item keeps its identity (so it does not re-render). */
 function patch(state: ChatState, id: string, change: (item: TranscriptItem) => TranscriptItem): ChatState {
   const at = state.index[id];
-  if (at === undefined) return state;
-  const next = change(state.items[at]);
-  if (next === state.items[at]) return state;
+  const current = at === undefined ? undefined : state.items[at];
+  if (at === undefined || current === undefined) return state;
+  const next = change(current);
+  if (next === current) return state;
   const items = state.items.slice();
   items[at] = next;
   return { ...state, items };
@@ -428,9 +431,9 @@ function turnMarker(update: acp.SessionUpdate): TurnMarker | undefined {
 
 /** What the learning review saved (`_meta["hermes/learned"]` on an agent message, live or replayed), if this chunk is that. */
 function learnedNote(update: acp.SessionUpdate): { changeId: string; learned: "memory" | "skill"; what: string; where: string } | undefined {
-  const note = metaOf(update)?.["hermes/learned"] as { id?: unknown; kind?: unknown; what?: unknown; where?: unknown } | undefined;
-  if (!note || typeof note.id !== "string" || typeof note.what !== "string" || typeof note.where !== "string") return undefined;
-  if (note.kind !== "memory" && note.kind !== "skill") return undefined;
+  const parsed = learnedNoteSchema.safeParse(metaOf(update)?.[LEARNED_META]);
+  if (!parsed.success) return undefined;
+  const note = parsed.data;
   return { changeId: note.id, learned: note.kind, what: note.what, where: note.where };
 }
 

@@ -1,4 +1,4 @@
-// The panel's checkpoint state (webview-ui/state/checkpoints.ts and the reducer's part): prompts
+// The panel's checkpoint state (common/panel-state/checkpoints.ts and the reducer's part): prompts
 // numbered as the agent numbers them (replayed `_meta["hermes/turn"]`, a prompt's answer
 // correcting a skill invocation the panel took for a command), which message offers what, and
 // the host → panel messages that carry it through their schemas.

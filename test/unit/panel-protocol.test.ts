@@ -1,4 +1,4 @@
-// Host → panel messages through their zod schemas (webview-ui/state/schemas.ts): every kind of
+// Host → panel messages through their zod schemas (common/panel-state/schemas.ts): every kind of
 // action and a snapshot of the state they build pass unchanged; malformed ones are refused with
 // a reason (the panel logs and drops them); an update kind from a newer protocol passes.
 import type * as acp from "@agentclientprotocol/sdk";
