@@ -37,6 +37,7 @@ export function listTextVersions(dir: string): TextVersion[] {
   try {
     names = fs.readdirSync(dir);
   } catch {
+    // expected: no history folder yet (ENOENT) means no earlier versions
     return [];
   }
   const versions: TextVersion[] = [];
