@@ -10,6 +10,10 @@
 // clause throws. A `.catch(fn)` whose argument is not a function literal (`.catch(reject)`,
 // `.catch(log.warn)`) passes the error on and is not flagged.
 //
+// Runs in `npm run lint` (wired in eslint.config.mjs, product code only); `npm run lint:catches`
+// runs it alone, without type information, in a few seconds (`-- --all` includes acp-server/acp/).
+// ESLint's cache does not notice a change to this file: after editing it, lint with --no-cache.
+//
 // WHY: a failure swallowed with no trace is the hardest kind to debug (a log that stops writing,
 // a command output reported as empty). The comment keeps the deliberate cases visible in review.
 
