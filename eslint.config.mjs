@@ -3,6 +3,7 @@
 // server is an unhandled rejection that takes the process (and the editor's session) down.
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
+import hermesRules from "./scripts/eslint-rules/no-silent-catch.mjs";
 
 export default tseslint.config(
   {
@@ -33,6 +34,12 @@ export default tseslint.config(
         { allowForKnownSafeCalls: [{ from: "package", package: "node:test", name: ["test", "it", "describe", "suite", "before", "after", "beforeEach", "afterEach"] }] },
       ],
     },
+  },
+  {
+    // Product code may not drop a caught error silently: see scripts/eslint-rules/no-silent-catch.mjs.
+    files: ["acp-server/**/*.ts", "extension/**/*.ts", "webview-ui/**/*.ts", "webview-ui/**/*.tsx", "common/**/*.ts"],
+    plugins: { hermes: hermesRules },
+    rules: { "hermes/no-silent-catch": "error" },
   },
   {
     // stdout of the server is the ACP stream: a stray console.log corrupts the protocol.

@@ -59,7 +59,7 @@ function enableCompileCache(): void {
     const api = nodeModule as unknown as { enableCompileCache?: (directory: string) => unknown };
     api.enableCompileCache?.(path.join(hermesHome(), "cache", "compile"));
   } catch {
-    // an unwritable home only costs the cache
+    // expected: an unwritable home only costs the compile cache
   }
 }
 

@@ -83,7 +83,7 @@ export class AgentHost extends EventEmitter<AgentHostEvents> {
     if (this.settle) return;
     this.ready = new Promise<Connected>((resolve, reject) => (this.settle = { resolve, reject }));
     // Failures are reported through `status`; callers that await `connected()` see them too.
-    this.ready.catch(() => {});
+    this.ready.catch(() => {}); // expected: failures are reported through `status`; callers that await connected() see the same rejection
   }
 
   private attach(child: ChildProcessWithoutNullStreams): void {

@@ -172,7 +172,7 @@ export function killGroup(child: { pid?: number }, signal: NodeJS.Signals): void
   try {
     process.kill(process.platform === "win32" ? child.pid : -child.pid, signal);
   } catch {
-    // The group is already gone.
+    // expected: ESRCH, the group is already gone
   }
 }
 

@@ -567,7 +567,7 @@ export class ChatSession {
   /** Runs `send` (which puts a prompt request on the wire) after every earlier prompt's was put there. */
   private afterEarlierSends<T>(send: () => Promise<T>): Promise<T> {
     const sent = this.lastSend.then(send);
-    this.lastSend = sent.catch(() => undefined);
+    this.lastSend = sent.catch(() => undefined); // expected: only orders the sends; the caller gets the same rejection from `sent`
     return sent;
   }
 

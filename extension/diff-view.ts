@@ -66,6 +66,7 @@ async function exists(uri: vscode.Uri): Promise<boolean> {
     await vscode.workspace.fs.stat(uri);
     return true;
   } catch {
+    // expected: FileNotFound: the file does not exist (yet), which is what "false" says
     return false;
   }
 }

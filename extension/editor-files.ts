@@ -39,6 +39,7 @@ export async function currentText(file: string): Promise<string | undefined> {
   try {
     await vscode.workspace.fs.stat(uri);
   } catch {
+    // expected: FileNotFound: no such file, read as undefined by the callers
     return undefined;
   }
   return (await vscode.workspace.openTextDocument(uri)).getText();

@@ -22,6 +22,7 @@ export class OutputDocuments implements vscode.TextDocumentContentProvider {
       // What the card shows: escape sequences dropped, redrawn lines at their last state.
       return terminalText(await readFile(file, "utf8"));
     } catch {
+      // expected: the temporary output file was removed: the document says the output is gone
       return "This output is no longer available (its temporary file was removed).";
     }
   }

@@ -47,7 +47,8 @@ export class OutputSpill {
     try {
       mkdirSync(dir, { recursive: true, mode: 0o700 });
     } catch {
-      return; // no spill without a folder; the card still has the tail
+      // expected: no spill without a folder; the card still has the tail
+      return;
     }
     const stream = createWriteStream(file, { flags: "a", mode: 0o600 });
     // A full disk must not take the extension down: the spill simply stops.
@@ -120,7 +121,8 @@ export function sweepSpills(root = spillRoot(), maxAgeMs = SPILL_MAX_AGE_MS, now
     if (!lstatSync(root).isDirectory()) return 0;
     sessions = readdirSync(root);
   } catch {
-    return 0; // nothing spilled yet
+    // expected: nothing spilled yet (no folder)
+    return 0;
   }
   for (const session of sessions) {
     const folder = path.join(root, session);
@@ -136,7 +138,7 @@ export function sweepSpills(root = spillRoot(), maxAgeMs = SPILL_MAX_AGE_MS, now
       }
       removeIfEmpty(folder);
     } catch {
-      // Another window is using or removing it: left for next time.
+      // expected: another window is using or removing it: left for next time
     }
   }
   return removed;
@@ -146,7 +148,7 @@ function removeIfEmpty(folder: string): void {
   try {
     rmdirSync(folder); // fails unless empty
   } catch {
-    // still holds another window's files, or already gone
+    // expected: rmdir fails unless empty: the folder still holds another window's files, or is already gone
   }
 }
 
@@ -167,6 +169,7 @@ export async function isSpillFile(file: string, root = os.tmpdir()): Promise<boo
     const [real, base] = await Promise.all([realpath(file), realpath(root)]);
     return real.startsWith(base + path.sep);
   } catch {
+    // expected: a file that is gone or outside the spill folder is not ours to open
     return false;
   }
 }

@@ -5,6 +5,9 @@
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { scanForThreats } from "../security/threat-scan";
+import { createLogger } from "../util/log";
+
+const log = createLogger("context-files");
 
 export interface ContextFile {
   path: string;
@@ -21,7 +24,11 @@ export async function loadContextFiles(cwd: string): Promise<ContextFile[]> {
   const hermes = (await existing(chain.map((dir) => path.join(dir, ".hermes.md")))).slice(-1);
   const files: ContextFile[] = [];
   for (const file of [...agents, ...claude, ...hermes]) {
-    const raw = await readFile(file, "utf8").catch(() => undefined);
+    const raw = await readFile(file, "utf8").catch((error: unknown) => {
+      // ENOENT: removed since it was found. Anything else leaves the project's instructions out: logged.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") log.warn("context file unreadable; left out of the prompt", { file, error });
+      return undefined;
+    });
     if (raw === undefined || raw.trim() === "") continue;
     const threat = scanForThreats(raw);
     const text = threat ? `[BLOCKED: ${threat}]` : raw.length > MAX_CHARS ? `${raw.slice(0, MAX_CHARS)}\n[… ${raw.length - MAX_CHARS} more characters not shown]` : raw;

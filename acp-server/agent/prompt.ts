@@ -13,6 +13,9 @@ import { catalogFor } from "../skills/settings";
 import { skillsContext } from "../skills/skills-context";
 import { renderSkillIndex } from "../skills/skill-text";
 import { loadContextFiles, type ContextFile } from "./context-files";
+import { createLogger } from "../util/log";
+
+const log = createLogger("prompt");
 
 
 export interface PromptFacts {
@@ -121,7 +124,12 @@ function skillIndex(cwd: string, home: string): string | undefined {
 
 /** The user's persona file, unless it carries injected instructions. */
 async function readSoul(home: string): Promise<string | undefined> {
-  const text = await readFile(path.join(home, "SOUL.md"), "utf8").catch(() => undefined);
+  const file = path.join(home, "SOUL.md");
+  const text = await readFile(file, "utf8").catch((error: unknown) => {
+    // ENOENT: no persona file, the common case. Anything else leaves the user's persona out: logged.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") log.warn("SOUL.md unreadable; no persona in the prompt", { file, error });
+    return undefined;
+  });
   if (!text?.trim()) return undefined;
   return scanForThreats(text) ? undefined : text;
 }

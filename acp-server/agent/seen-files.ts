@@ -37,6 +37,7 @@ function stampOf(file: string): string {
     const stat = statSync(file);
     return `${stat.mtimeMs}:${stat.size}`;
   } catch {
+    // expected: a file that cannot be stat'ed (removed) is stamped MISSING, so its next appearance counts as a change
     return MISSING;
   }
 }

@@ -43,7 +43,7 @@ export interface ToolRunResults {
 }
 
 export async function runToolCalls(requests: ToolCallRequest[], env: ToolRunEnv): Promise<ToolRunResults> {
-  const prepared = requests.map((request) => prepareCall(request, env.session));
+  const prepared = requests.map((request) => prepareCall(request, env.session, env.log));
   for (const call of prepared) env.observer.toolCallPending(call.view);
 
   const results = new Array<ChatMessage>(prepared.length);
@@ -74,7 +74,7 @@ function runsConcurrently(call: PreparedCall): boolean {
   return call.problem !== undefined || call.tool?.readOnly === true;
 }
 
-function prepareCall(request: ToolCallRequest, session: AgentSession): PreparedCall {
+function prepareCall(request: ToolCallRequest, session: AgentSession, log: Logger): PreparedCall {
   const id = session.uniqueToolCallId(request.id);
   const tool = session.tools.get(request.name);
   const view: ToolCallView = { id, requestId: request.id, name: request.name, title: request.name, kind: tool?.kind ?? "other", locations: [], rawInput: request.arguments };
@@ -97,8 +97,9 @@ function prepareCall(request: ToolCallRequest, session: AgentSession): PreparedC
   try {
     view.title = tool.title(parsed.data, session.cwd);
     view.locations = tool.locations?.(parsed.data, session.cwd) ?? [];
-  } catch {
-    // A title is cosmetic; the call still runs under the tool's name.
+  } catch (error) {
+    // A title is cosmetic: the call still runs under the tool's name, but a title that throws is a bug in the tool.
+    log.warn("tool title failed; shown under its name", { sessionId: session.id, tool: tool.name, error });
   }
   return { request, view, tool, args: parsed.data };
 }

@@ -25,7 +25,7 @@ import { isAgentError } from "../util/agent-error";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import { BUILT_IN_COMMANDS } from "./commands/all-commands";
-import { parseCommandLine, RESERVED_COMMAND_NAMES } from "./commands/command-line";
+import { parseCommandLine, RESERVED_COMMAND_NAMES, type CommandLine } from "./commands/command-line";
 import { sessionShell } from "./session-shell";
 import { TURN_STEPS } from "./turn-steps";
 
@@ -90,7 +90,7 @@ export async function runPrompt(deps: PromptDeps, session: LiveSession, input: P
       const output = client.output();
       const line = parseCommandLine(input.onlyText);
       if (line) {
-        const result = (await line.command.run(commandContext(deps, session, client, output, signal, line.argument))) ?? {};
+        const result = (await runCommand(line, commandContext(deps, session, client, output, signal, line.argument))) ?? {};
         await output.flush();
         return { stopReason: result.cancelled ? "cancelled" : "end_turn", command: result };
       }
@@ -111,6 +111,23 @@ export async function runPrompt(deps: PromptDeps, session: LiveSession, input: P
     },
     { label: input.label, id: input.queueId },
   );
+}
+
+/**
+ * Runs a command. One that fails (its data cannot be read, a store is broken) says so in the chat,
+ * where the user looks, and the error goes on to the front end as well; a usage error or a
+ * cancel is the front end's alone to report.
+ */
+async function runCommand(line: CommandLine, context: CommandContext): Promise<CommandResult | void> {
+  try {
+    return await line.command.run(context);
+  } catch (error) {
+    if (isAgentError(error) && error.category !== "invalid_params" && error.category !== "cancelled") {
+      context.output.say(`\n\n**\`/${line.command.name}\` failed.** ${error.message}\n`);
+      await context.output.flush();
+    }
+    throw error;
+  }
 }
 
 function commandContext(deps: PromptDeps, session: LiveSession, client: ClientChannel, output: SessionOutput, signal: AbortSignal, argument: string): CommandContext {

@@ -120,6 +120,7 @@ export function removeRestoreLeftovers(ops: readonly RestoreOp[], realRoot: stri
     try {
       names = readdirSync(folder);
     } catch {
+      // expected: a folder that is gone (or unreadable) holds no temp files of ours to sweep
       continue;
     }
     for (const name of names) {
@@ -134,6 +135,7 @@ function removeIfEmptyFolder(absolute: string): boolean {
     rmdirSync(absolute);
     return true;
   } catch {
+    // expected: missing, not empty or not removable: the folder stays, which is what "false" tells the caller
     return false;
   }
 }
@@ -143,6 +145,7 @@ function existingMode(file: string): number | undefined {
     const stat = lstatSync(file);
     return stat.isFile() ? stat.mode & 0o7777 : undefined;
   } catch {
+    // expected: a path that is gone or not a file has no mode to keep
     return undefined;
   }
 }

@@ -43,7 +43,8 @@ export function guardedPath(
     try {
       stat = lstatSync(parent);
     } catch {
-      break; // missing from here on: the restore creates real folders
+      // expected: ENOENT, missing from here on: the restore creates real folders
+      break;
     }
     if (!stat.isDirectory() && removedFirst.has(path.relative(realRoot, parent).split(path.sep).join("/"))) {
       removedOnTheWay = true;

@@ -39,6 +39,7 @@ function lastMaintenance(dir: string): number {
     const parsed = JSON.parse(readFileSync(path.join(dir, MAINTENANCE_FILE), "utf8")) as { gcAt?: unknown };
     return typeof parsed.gcAt === "number" ? parsed.gcAt : 0;
   } catch {
+    // expected: no maintenance file yet (or a damaged one) means "never collected": the next prune runs gc
     return 0;
   }
 }

@@ -71,6 +71,7 @@ function parseMeta(text: string): CheckpointMeta | BackupMeta | undefined {
     if (typeof parsed.sessionId !== "string" || typeof parsed.time !== "number") return undefined;
     return parsed as unknown as CheckpointMeta | BackupMeta;
   } catch {
+    // expected: a ref note that is not our JSON is not a checkpoint of ours and is skipped
     return undefined;
   }
 }

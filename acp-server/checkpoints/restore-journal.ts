@@ -47,14 +47,16 @@ export function readJournal(repoDir: string): RestoreJournal | undefined {
   let text: string;
   try {
     text = readFileSync(journalPath(repoDir), "utf8");
-  } catch {
-    return undefined;
+  } catch (error) {
+    // ENOENT: no restore in progress. A journal that is there but cannot be read must not pass for "none".
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return undefined;
+    throw new Error(`unreadable restore journal ${journalPath(repoDir)}: ${(error as Error).message}`, { cause: error });
   }
   try {
     const parsed = JSON.parse(text) as RestoreJournal;
     if (parsed.version === 1 && Array.isArray(parsed.ops) && typeof parsed.id === "string") return parsed;
   } catch {
-    // A journal is linked in only after it was written and synced, so a torn one cannot come from us.
+    // expected: a journal is linked in only after it was written and synced, so a torn one is not ours: reported just below
   }
   throw new Error(`unreadable restore journal ${journalPath(repoDir)}; move it away to continue`);
 }
@@ -71,7 +73,7 @@ function syncDir(dir: string): void {
     fd = openSync(dir, "r");
     fsyncSync(fd);
   } catch {
-    // Some file systems refuse fsync on a folder; the rename is still atomic.
+    // expected: some file systems refuse fsync on a folder; the rename is still atomic
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

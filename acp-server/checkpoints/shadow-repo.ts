@@ -88,6 +88,7 @@ function readIdentity(dir: string): string | undefined {
     const parsed = JSON.parse(readFileSync(path.join(dir, IDENTITY_FILE), "utf8")) as { workspace?: unknown };
     return typeof parsed.workspace === "string" ? parsed.workspace : "";
   } catch {
+    // expected: no identity file (ENOENT, or a damaged one) means no usable repository in this slot: one is created there
     return undefined;
   }
 }
@@ -129,6 +130,7 @@ export function readNestedRepos(dir: string): string[] {
     const parsed = JSON.parse(readFileSync(path.join(dir, NESTED_FILE), "utf8")) as unknown;
     return Array.isArray(parsed) ? parsed.filter((entry): entry is string => typeof entry === "string") : [];
   } catch {
+    // expected: no nested-repos file yet (or a damaged one) means none recorded; the next snapshot rewrites it
     return [];
   }
 }
@@ -163,7 +165,7 @@ export function writeExcludes(dir: string, realWorkspace: string, hermesHome: st
   try {
     if (readFileSync(file, "utf8") === text) return;
   } catch {
-    // missing: write it
+    // expected: ENOENT, no exclude file yet: it is written below
   }
   writeAtomic(file, text);
 }
@@ -182,6 +184,7 @@ function userInfoExclude(realWorkspace: string): string | undefined {
     }
     return readFileSync(path.join(gitDir, "info", "exclude"), "utf8").trim() || undefined;
   } catch {
+    // expected: not a git workspace, or no readable info/exclude: nothing extra to exclude
     return undefined;
   }
 }

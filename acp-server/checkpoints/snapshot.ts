@@ -110,6 +110,7 @@ function behindSymlink(root: string, relative: string, cache: Map<string, boolea
       try {
         linked = lstatSync(path.join(root, folder)).isSymbolicLink();
       } catch {
+        // expected: a folder that cannot be lstat'ed (gone meanwhile) is not a link
         linked = false;
       }
       cache.set(folder, linked);
@@ -124,6 +125,7 @@ function statOf(absolute: string): { kind: "file" | "link" | "other"; size: numb
     const stat = lstatSync(absolute);
     return { kind: stat.isFile() ? "file" : stat.isSymbolicLink() ? "link" : "other", size: stat.size };
   } catch {
+    // expected: a file gone between listing and stat is left out of the snapshot
     return undefined;
   }
 }
@@ -134,6 +136,7 @@ function indexEntryCount(file: string): number {
   try {
     fd = openSync(file, "r");
   } catch {
+    // expected: ENOENT, no git index yet: it has 0 entries
     return 0;
   }
   try {

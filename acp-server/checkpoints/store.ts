@@ -75,6 +75,7 @@ export async function openCheckpointStore(workspace: string, options: OpenOption
     realWorkspace = realpathSync(workspace);
     if (!statSync(realWorkspace).isDirectory()) return { ok: false, reason: `${workspace} is not a folder` };
   } catch {
+    // expected: ENOENT or no access: the reason says the workspace does not exist, and checkpoints are off for it
     return { ok: false, reason: `${workspace} does not exist` };
   }
   const checkpointsRoot = realPath(path.join(options.hermesHome, "checkpoints"));

@@ -166,6 +166,7 @@ function isDirectory(folder: string): boolean {
   try {
     return statSync(folder).isDirectory();
   } catch {
+    // expected: a path that cannot be stat'ed is not a folder
     return false;
   }
 }

@@ -15,6 +15,7 @@ export function readChatHistory(file: string): string[] {
   try {
     return readFileSync(file, "utf8").split("\n").filter(Boolean);
   } catch {
+    // expected: no history file yet (or an unreadable one) starts the chat with an empty history
     return [];
   }
 }
@@ -23,6 +24,6 @@ export function rememberChatLine(file: string, line: string): void {
   try {
     appendFileSync(file, `${line.replace(/\n/g, " ")}\n`, { mode: 0o600 });
   } catch {
-    // History is a convenience: a read-only HERMES_HOME must not stop the chat.
+    // expected: history is a convenience: a read-only HERMES_HOME must not stop the chat
   }
 }

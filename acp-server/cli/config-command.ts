@@ -75,6 +75,7 @@ function parseValue(text: string): unknown {
   try {
     return yaml().parse(text);
   } catch {
+    // expected: text that is not YAML is set as the plain string the user typed
     return text;
   }
 }

@@ -16,7 +16,7 @@ export async function runLogs(args: string[]): Promise<number> {
     try {
       files = readdirSync(dir).filter((name) => /^hermes-\d{4}-\d{2}-\d{2}\.log$/.test(name)).sort();
     } catch {
-      // no logs folder yet
+      // expected: ENOENT, no logs folder yet: said just below
     }
     const newest = files.at(-1);
     if (!newest) {

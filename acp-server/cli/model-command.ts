@@ -28,7 +28,7 @@ export async function runModel(args: string[]): Promise<number> {
       if (verb === "list" && !parsed.flags.has("offline") && main.model.apiMode !== "anthropic_messages") {
         listed = await withProgress(`Asking ${main.model.baseUrl} for its models`, () =>
           discoverModels({ baseUrl: main.model.baseUrl, apiKey: main.model.apiKey }, path.join(loaded.home, "cache")),
-        ).catch(() => []);
+        ).catch(() => []); // expected: the endpoint cannot list its models (offline, no /models): only the configured ones are shown
       }
       if (json) printJson({ model: main.model.id, fallbacks: set.fallbacks.map((m) => m.id), configured, listed });
       else {

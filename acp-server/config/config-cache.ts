@@ -91,7 +91,8 @@ function readEntry(file: string, keys: CacheKeys): HermesConfig | undefined {
     const config: unknown = JSON.parse(text);
     return typeof config === "object" && config !== null && !Array.isArray(config) ? (config as HermesConfig) : undefined;
   } catch {
-    return undefined; // no entry, or one that is not this config's: parse config.yaml
+    // expected: no cache entry, or one that is not this config's: config.yaml is parsed instead
+    return undefined;
   }
 }
 
@@ -109,6 +110,7 @@ function survivesJson(config: HermesConfig): boolean {
   try {
     return isDeepStrictEqual(JSON.parse(JSON.stringify(config)), config);
   } catch {
+    // expected: a config JSON cannot hold is simply not cached
     return false;
   }
 }

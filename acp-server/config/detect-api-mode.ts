@@ -13,6 +13,7 @@ function hostOf(url: string): string {
   try {
     return new URL(url).hostname.toLowerCase();
   } catch {
+    // expected: a malformed URL has no host, and so matches no known provider
     return "";
   }
 }

@@ -84,7 +84,8 @@ export async function discoverModels(
     await writeCache(cacheFile, { fetchedAt: now, models });
     return models;
   } catch {
-    return await failed(); // offline or slow: a stale list beats none
+    // expected: offline or slow: a stale list beats none, and no list is the caller's normal "unknown"
+    return await failed();
   }
 }
 
@@ -120,6 +121,6 @@ async function writeCache(file: string, data: CacheFile): Promise<void> {
     await writeFile(temp, JSON.stringify(data));
     await rename(temp, file);
   } catch {
-    // A read-only home only costs the cache.
+    // expected: a read-only home only costs the cache
   }
 }

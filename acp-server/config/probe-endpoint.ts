@@ -31,7 +31,7 @@ export async function probeEndpoint(
     return { ok: false, url, detail: describeNetworkError(error, timeoutMs) };
   }
   const status = response.status;
-  const body = await response.text().catch(() => "");
+  const body = await response.text().catch(() => ""); // expected: a body that cannot be read is judged by its status alone
   if (status === 401 || status === 403) {
     return { ok: false, url, status, keyRejected: true, detail: `the endpoint rejected the API key (HTTP ${status})` };
   }
@@ -50,6 +50,7 @@ function listedModels(body: string): string[] | undefined {
     if (!Array.isArray(data)) return undefined;
     return data.map((entry) => entry?.id).filter((id): id is string => typeof id === "string");
   } catch {
+    // expected: a body that is not an OpenAI model list lists no models
     return undefined;
   }
 }

@@ -23,7 +23,8 @@ export async function probeLocalServers(
       const models = (body.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === "string");
       return models.length > 0 ? { provider, baseUrl, models } : undefined;
     } catch {
-      return undefined; // nothing listening, or not an OpenAI-compatible server
+      // expected: nothing listening, or not an OpenAI-compatible server: no local model found there
+      return undefined;
     }
   });
   for (const found of await Promise.all(candidates)) if (found) return found;

@@ -22,6 +22,7 @@ const addressRange = () =>
         parseRange(text);
         return true;
       } catch {
+        // expected: a value parseRange rejects is reported by the schema's message
         return false;
       }
     },

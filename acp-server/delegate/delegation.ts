@@ -140,7 +140,7 @@ async function taskFolder(roots: readonly string[], requested: string | undefine
   if (!requested) return sessionCwd;
   const folder = path.resolve(sessionCwd, requested);
   if (!insideWorkspace(roots, folder)) throw new Error(`cwd ${requested} is outside the session's workspace (${roots.join(", ")})`);
-  const info = await stat(folder).catch(() => undefined);
+  const info = await stat(folder).catch(() => undefined); // expected: a folder that cannot be stat'ed is reported just below as "not a folder"
   if (!info?.isDirectory()) throw new Error(`cwd ${requested} is not a folder`);
   return folder;
 }

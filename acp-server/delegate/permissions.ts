@@ -25,7 +25,7 @@ export function parentAsker(
       beforeAsk();
       return parent.host.askUser(view, { ...ask, title }, signal);
     });
-    queue = answer.catch(() => {});
+    queue = answer.catch(() => {}); // expected: the queue only orders the questions; the caller gets the same rejection from `answer`
     return answer;
   };
 }

@@ -50,6 +50,10 @@ export interface CandidateOptions {
   state: CuratorState;
   /** 0: never archive. */
   archiveAfterDays: number;
+  /** Set when the usage file could not be read as a whole: no skill is archived for looking unused. */
+  usageProblem?: string;
+  /** Skills used in this process whose use could not be written down: never archived as unused. */
+  unrecorded?: ReadonlySet<string>;
   now?: number;
 }
 
@@ -57,8 +61,10 @@ export function curationCandidates(skills: readonly Skill[], options: CandidateO
   const now = options.now ?? Date.now();
   const own = skills.filter((skill) => skill.source === "user" && !skill.unavailable);
   const unused: UnusedSkill[] = [];
-  if (options.archiveAfterDays > 0) {
+  // Counts that could not be read or written are no evidence of disuse: archive nothing on them.
+  if (options.archiveAfterDays > 0 && !options.usageProblem) {
     for (const skill of own) {
+      if (options.unrecorded?.has(skill.name)) continue;
       const idleDays = Math.floor((now - lastActive(skill, options.usage[skill.name])) / DAY_MS);
       if (idleDays >= options.archiveAfterDays) unused.push({ skill, idleDays });
     }
@@ -98,7 +104,8 @@ function lastActive(skill: Skill, usage: SkillUsage | undefined): number {
   try {
     written = statSync(skill.file).mtimeMs;
   } catch {
-    written = Date.now(); // cannot tell: never idle
+    // expected: a SKILL.md that cannot be stat'ed (removed meanwhile) has no known age; counted as written now, so never idle
+    written = Date.now();
   }
   return Math.max(Number.isFinite(used) ? used : 0, written);
 }

@@ -12,7 +12,7 @@ import type { TokenUsage } from "../providers/types";
 import type { Skill } from "../skills/library";
 import { catalogFor } from "../skills/settings";
 import { skillsContext } from "../skills/skills-context";
-import { readSkillUsage } from "../skills/usage-store";
+import { readSkillUsageChecked, unrecordedSkillUses } from "../skills/usage-store";
 import type { DisplayContent } from "../tools/context";
 import type { ToolDefinition } from "../tools/registry";
 import { SessionTools, ToolRegistry } from "../tools/tool-set";
@@ -84,7 +84,15 @@ export async function runCuration(run: CurationRun): Promise<CurationReport> {
     },
   };
   const catalog = catalogFor(skillsContext(run.parent.cwd, run.home));
-  const candidates = curationCandidates(catalog.skills, { usage: readSkillUsage(run.home), state: readCuratorState(run.home), archiveAfterDays: run.archiveAfterDays });
+  const usage = readSkillUsageChecked(run.home, run.log);
+  if (usage.problem && run.archiveAfterDays > 0) run.log.warn("curator archives no unused skills this pass: the usage counts cannot be trusted", { problem: usage.problem });
+  const candidates = curationCandidates(catalog.skills, {
+    usage: usage.skills,
+    state: readCuratorState(run.home),
+    archiveAfterDays: run.archiveAfterDays,
+    unrecorded: unrecordedSkillUses(run.home),
+    ...(usage.problem ? { usageProblem: usage.problem } : {}),
+  });
   const report: CurationReport = {
     candidates: { unused: candidates.unused.length, failing: candidates.failing.length, overlapping: candidates.overlapping.length },
     archived: [],

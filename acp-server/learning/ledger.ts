@@ -7,6 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import * as z from "zod";
 import type { LearnedNote } from "../sessions/types";
+import { AgentError } from "../util/agent-error";
 import { writeFileAtomicSync } from "../util/atomic-write";
 import { createLogger } from "../util/log";
 
@@ -63,13 +64,16 @@ export class LearningLedger {
     return this.read(this.file(id));
   }
 
-  /** The changes, newest first. */
+  /** The changes, newest first. Throws an AgentError naming the reason when the ledger's folder exists but cannot be read. */
   list(limit = 50): LearnedChange[] {
     let names: string[];
     try {
       names = fs.readdirSync(this.dir).filter((name) => name.endsWith(".json"));
-    } catch {
-      return [];
+    } catch (error) {
+      // No folder yet means nothing was learned; any other failure must not pass for "nothing".
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+      log.warn("learning ledger unreadable", { dir: this.dir, error });
+      throw new AgentError("internal", `Cannot read the learning ledger ${this.dir}: ${(error as Error).message}`, { dir: this.dir }, { cause: error });
     }
     const changes = names.map((name) => this.read(path.join(this.dir, name))).filter((change): change is LearnedChange => !!change);
     return changes.sort((a, b) => b.at.localeCompare(a.at)).slice(0, limit);

@@ -154,6 +154,7 @@ function readOrNull(file: string): string | null {
   try {
     return readFileSync(file, "utf8");
   } catch {
+    // expected: no file (or an unreadable one) reads as null: there is nothing to show as its earlier text
     return null;
   }
 }

@@ -63,6 +63,7 @@ function readOrNull(file: string): string | null {
   try {
     return fs.readFileSync(file, "utf8");
   } catch {
+    // expected: no file (or an unreadable one) reads as null: the undo compares against "not there"
     return null;
   }
 }

@@ -116,7 +116,7 @@ export class McpConnection {
     const client = this.client;
     this.client = undefined;
     await client?.close().catch((error: unknown) => this.log.warn("closing an MCP server failed", { server: this.name, error }));
-    await this.transport?.close().catch(() => {});
+    await this.transport?.close().catch((error: unknown) => this.log.warn("closing an MCP server's transport failed", { server: this.name, error }));
   }
 
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
@@ -218,8 +218,9 @@ export class McpConnection {
       this.log.info("MCP server ready", { server: this.name, source: this.spec.source, tools: tools.length, prompts: prompts.length, resources: this.hasResources });
       this.changed();
     } catch (error) {
-      await client.close().catch(() => {});
-      await transport.close().catch(() => {});
+      // The connect error is what matters (thrown below); failures while cleaning up are only logged.
+      await client.close().catch((closeError: unknown) => this.log.debug("closing a half-connected MCP client failed", { server: this.name, error: closeError }));
+      await transport.close().catch((closeError: unknown) => this.log.debug("closing a half-connected MCP transport failed", { server: this.name, error: closeError }));
       throw error;
     }
   }

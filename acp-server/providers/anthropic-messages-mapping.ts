@@ -127,6 +127,7 @@ export function parseToolInput(text: string): Record<string, unknown> {
     const value: unknown = JSON.parse(text);
     return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
   } catch {
+    // expected: arguments the model botched were already answered with a parse error; {} keeps the history valid
     return {};
   }
 }

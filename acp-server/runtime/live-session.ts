@@ -73,8 +73,7 @@ export class LiveSession {
       this.tellQueue();
       const running = turn(controller.signal, { queued, id: entry.id });
       running.then(resolve, reject);
-      // expected: the turn's failure reaches its caller through `reject` above; the queue's chain only needs to go on.
-      return running.catch(() => {});
+      return running.catch(() => {}); // expected: the turn's failure reaches its caller through `reject` above; the chain only goes on
     };
     // A waiting prompt that is cancelled (or dropped by /queue clear) answers at once: its turn
     // sees the aborted signal and returns without running. Its place in the chain is then a no-op.

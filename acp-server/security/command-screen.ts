@@ -69,6 +69,7 @@ function currentUser(): string {
   try {
     return os.userInfo().username;
   } catch {
+    // expected: os.userInfo() throws where the uid has no passwd entry (some containers): $USER instead
     return process.env.USER ?? "";
   }
 }

@@ -170,6 +170,7 @@ export function planModeAllows(command: string): boolean {
   try {
     commands = parseShell(command);
   } catch {
+    // expected: a command line the parser cannot read is not known read-only, so it is asked about
     return false;
   }
   return commands.length > 0 && commands.every((simple) => {

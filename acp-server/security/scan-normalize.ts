@@ -100,6 +100,7 @@ export function decodedPayloads(text: string): string[] {
     try {
       add(decodeURIComponent(text.replace(/\+/g, " ")));
     } catch {
+      // expected: malformed percent escapes: decoded one by one instead
       add(text.replace(/%([0-9A-Fa-f]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16))));
     }
   }

@@ -52,6 +52,7 @@ function realpathOrSelf(p: string): string {
   try {
     return fs.realpathSync(p);
   } catch {
+    // expected: a path that does not resolve (missing) is screened as written
     return p;
   }
 }
@@ -84,6 +85,7 @@ function followLinks(abs: string, cwd: string, home: string, hermesHome: string)
     try {
       st = fs.lstatSync(next);
     } catch {
+      // expected: ENOENT: the rest of the path is missing, handled just below
       st = undefined;
     }
     if (!st) {
@@ -98,6 +100,7 @@ function followLinks(abs: string, cwd: string, home: string, hermesHome: string)
         try {
           link = fs.readlinkSync(next);
         } catch {
+          // expected: a link that cannot be read is screened as the link itself
           link = "";
         }
         cur = link === "" ? next : path.posix.normalize(link.startsWith("/") ? link : path.posix.join(cur, link));

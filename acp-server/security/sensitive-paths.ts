@@ -42,7 +42,8 @@ function resolveExisting(file: string): string | undefined {
   try {
     return realpathSync.native(file);
   } catch {
-    return undefined; // exists but cannot be resolved (a permission on the way): its parent is tried, as for a missing one
+    // expected: exists but cannot be resolved (a permission on the way): its parent is tried, as for a missing one
+    return undefined;
   }
 }
 
@@ -278,6 +279,7 @@ function listFolder(folder: string): Listing | undefined {
     const dirents = readdirSync(folder, { withFileTypes: true });
     return { byName: new Map(dirents.map((entry) => [entry.name, entry])), folded: new Set(dirents.map((entry) => entry.name.toLowerCase())) };
   } catch {
+    // expected: a folder that cannot be listed gives no case-insensitive match; the path is checked as written
     return undefined;
   }
 }

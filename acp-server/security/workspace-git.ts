@@ -57,13 +57,14 @@ export async function workspaceGitSummary(cwd: string): Promise<WorkspaceGit | u
     // --show-scope needs git 2.26; an older git cannot be checked, so status is not run (fail closed).
     const [head, config] = await Promise.all([
       run("git", ["rev-parse", "--abbrev-ref", "HEAD"], options),
-      run("git", ["config", "--list", "--show-scope", "-z"], options).catch(() => undefined),
+      run("git", ["config", "--list", "--show-scope", "-z"], options).catch(() => undefined), // expected: a git older than 2.26 has no --show-scope: status is then not run (fail closed, below)
     ]);
     const branch = head.stdout.trim();
     if (config === undefined || commandSettings(config.stdout).length > 0) return { branch };
     const status = await run("git", ["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "--no-optional-locks", "status", "--porcelain", "--ignore-submodules=all"], options);
     return { branch, changedFiles: status.stdout.split("\n").filter((line) => line.trim() !== "").length };
   } catch {
-    return undefined; // not a repository, or no git: the prompt says so
+    // expected: not a repository, or no git: the prompt says so
+    return undefined;
   }
 }

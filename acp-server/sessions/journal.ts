@@ -10,6 +10,9 @@ import path from "node:path";
 import { assertValidSessionId, SessionExistsError, SessionNotFoundError, SessionStoreError } from "./errors";
 import { JournalParser, type JournalRead, type ParseOptions } from "./journal-parse";
 import type { JournalRecord, SessionMeta } from "./types";
+import { createLogger } from "../util/log";
+
+const log = createLogger("sessions");
 
 export type { JournalRead } from "./journal-parse";
 
@@ -143,8 +146,9 @@ export class SessionJournal {
     if (fd === undefined) return;
     this.syncing = true;
     this.dirty = false;
-    fdatasync(fd, () => {
+    fdatasync(fd, (error) => {
       // A failed sync leaves the data in the kernel; the next step's sync tries again.
+      if (error) log.warn("could not sync the session journal to disk; the next step tries again", { sessionId: this.id, file: this.file, error });
       this.syncing = false;
       if (this.closeAfterSync) {
         this.closeAfterSync = false;
@@ -175,19 +179,27 @@ export class SessionJournal {
     try {
       this.size = fstatSync(fd).size;
       this.terminateLastLine();
-    } catch {
-      // the disk is failing; the next append reports it again
+    } catch (error) {
+      // The disk is failing: the append that got here reports its own error to the caller; this
+      // says that the journal may now end in a fragment (readers skip it) and its size is a guess.
+      log.warn("could not recover the session journal after a failed append", { sessionId: this.id, file: this.file, error });
     }
   }
 }
+
+/** Errors that mean "a directory cannot be fsync'ed here" (Windows, some file systems), not a failing disk. */
+const DIRECTORY_SYNC_UNSUPPORTED = new Set(["EISDIR", "EPERM", "EACCES", "EINVAL", "ENOTSUP", "EOPNOTSUPP"]);
 
 function syncDirectory(dir: string): void {
   let fd: number | undefined;
   try {
     fd = openSync(dir, constants.O_RDONLY);
     fsyncSync(fd);
-  } catch {
-    // not supported everywhere (Windows); the file's own data is already synced
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? "";
+    // The session exists and its own data is synced: a failed directory sync only risks the new
+    // name after a power loss, so it is reported, not thrown.
+    if (!DIRECTORY_SYNC_UNSUPPORTED.has(code)) log.warn("could not sync the sessions folder after creating a journal", { dir, error });
   } finally {
     if (fd !== undefined) closeSync(fd);
   }

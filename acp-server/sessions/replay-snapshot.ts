@@ -53,7 +53,8 @@ export async function readReplaySnapshot(file: string, sessionId: string, code: 
   try {
     data = await readFile(file);
   } catch {
-    return undefined; // none yet (or unreadable: the journal is the truth)
+    // expected: no snapshot yet (or an unreadable one): the journal is the truth and is replayed
+    return undefined;
   }
   const end = data.indexOf(NEWLINE);
   if (end < 0) return undefined;
@@ -61,6 +62,7 @@ export async function readReplaySnapshot(file: string, sessionId: string, code: 
   try {
     header = JSON.parse(data.toString("utf8", 0, end)) as Partial<Header>;
   } catch {
+    // expected: a damaged snapshot header: the journal is replayed instead
     return undefined;
   }
   if (header === null || typeof header !== "object") return undefined;

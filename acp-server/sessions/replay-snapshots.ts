@@ -43,7 +43,7 @@ export class ReplaySnapshots {
     if (this.pending.size === 0) process.on("exit", this.writePending);
     this.pending.add(run);
     const write: Promise<void> = when
-      .catch(() => undefined)
+      .catch(() => undefined) // expected: only orders the writes; the earlier write logged its own failure
       .then(run)
       .finally(() => this.writes.delete(write));
     this.writes.add(write);

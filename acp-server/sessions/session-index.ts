@@ -288,6 +288,7 @@ function parseRoots(value: SqlValue | undefined): string[] {
     const parsed: unknown = JSON.parse(value);
     return Array.isArray(parsed) ? parsed.filter((entry): entry is string => typeof entry === "string") : [];
   } catch {
+    // expected: a damaged roots column reads as no extra roots
     return [];
   }
 }
@@ -339,7 +340,7 @@ function decodeCursor(cursor: string): DecodedCursor {
       }
     }
   } catch {
-    // fall through
+    // expected: a cursor that is not base64url JSON is an invalid cursor, thrown just below
   }
   throw new InvalidCursorError();
 }

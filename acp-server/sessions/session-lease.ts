@@ -57,6 +57,7 @@ export function readLeaseHolder(file: string): LeaseHolder | undefined {
   try {
     text = readFileSync(file, "utf8");
   } catch {
+    // expected: no lease file (ENOENT) or one gone meanwhile: nobody holds the session
     return undefined;
   }
   try {
@@ -64,6 +65,7 @@ export function readLeaseHolder(file: string): LeaseHolder | undefined {
     if (typeof value.pid !== "number" || typeof value.token !== "string" || typeof value.host !== "string") return undefined;
     return { pid: value.pid, start: typeof value.start === "string" ? value.start : undefined, host: value.host, token: value.token, at: typeof value.at === "number" ? value.at : 0 };
   } catch {
+    // expected: a torn or foreign lease file is no valid holder; it goes stale and is taken over
     return undefined;
   }
 }
@@ -152,7 +154,7 @@ export class SessionLease {
         if (this.held()) unlinkSync(this.file);
       });
     } catch {
-      // Busy or gone: a lease left behind is stale once this process exits.
+      // expected: lock busy or lease gone: a lease left behind is stale once this process exits
     }
     this.close();
   }

@@ -150,7 +150,9 @@ export class SessionStore {
   async journalSize(id: string): Promise<number | undefined> {
     try {
       return (await stat(journalPath(this.dir, id))).size;
-    } catch {
+    } catch (error) {
+      // ENOENT: no journal. Any other failure also answers "none", but is logged so it does not pass for that silently.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") this.log.warn("could not stat a session journal", { sessionId: id, error });
       return undefined;
     }
   }
@@ -259,7 +261,7 @@ export class SessionStore {
   /** Saves the index and closes every journal. The store is unusable afterwards. */
   async close(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
-    if (this.indexLoading) await this.indexLoading.catch(() => undefined);
+    if (this.indexLoading) await this.indexLoading.catch(() => undefined); // expected: loadIndex() failures are logged where it is started; close only waits for it to settle
     await this.catchingUp;
     await this.replays.written();
     this.drainFeeds();
@@ -424,7 +426,7 @@ export class SessionStore {
       return true;
     } catch (error) {
       this.log.warn("could not save state.db (the session index is rebuilt from the journals next time)", { error });
-      await unlink(temp).catch(() => undefined);
+      await unlink(temp).catch(() => undefined); // expected: the temp file may never have been created; the save failure is logged just above
       return false;
     }
   }

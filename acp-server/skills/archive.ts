@@ -4,6 +4,10 @@
 // for unused or merged skills.
 import fs from "node:fs";
 import path from "node:path";
+import { AgentError } from "../util/agent-error";
+import { createLogger } from "../util/log";
+
+const log = createLogger("skills");
 
 /** Inside an archived folder: where it was archived from (a dot file: never a linked file of the skill). */
 const ORIGIN_FILE = ".archived-from.json";
@@ -23,8 +27,9 @@ export function archiveSkill(home: string, skillDir: string): string {
   // Where it came from, inside it (a project skill goes back to its project on restore).
   try {
     fs.writeFileSync(path.join(target, ORIGIN_FILE), `${JSON.stringify({ from: path.resolve(skillDir) })}\n`);
-  } catch {
-    // Without it, a restore puts the skill among the user's skills.
+  } catch (error) {
+    // The skill is archived; without this file a restore puts it among the user's skills.
+    log.warn("archived skill has no record of where it came from", { skillDir, target, error });
   }
   return target;
 }
@@ -35,6 +40,7 @@ export function archivedOrigin(archivedDir: string): string | undefined {
     const from = (JSON.parse(fs.readFileSync(path.join(archivedDir, ORIGIN_FILE), "utf8")) as { from?: unknown }).from;
     return typeof from === "string" && path.isAbsolute(from) ? from : undefined;
   } catch {
+    // expected: no origin file (or a damaged one): the skill is restored among the user's skills
     return undefined;
   }
 }
@@ -53,8 +59,10 @@ export function listArchivedSkills(home: string): ArchivedSkill[] {
   let names: string[];
   try {
     names = fs.readdirSync(skillsArchiveDir(home));
-  } catch {
-    return [];
+  } catch (error) {
+    // No archive folder yet means nothing archived; an unreadable one must not pass for empty.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return [];
+    throw new AgentError("internal", `Cannot read the skills archive ${skillsArchiveDir(home)}: ${(error as Error).message}`, { dir: skillsArchiveDir(home) }, { cause: error });
   }
   const archived: ArchivedSkill[] = [];
   for (const entry of names) {
@@ -83,7 +91,7 @@ export function restoreArchivedSkill(archivedDir: string, targetDir: string): st
   try {
     fs.utimesSync(path.join(targetDir, "SKILL.md"), now, now);
   } catch {
-    // No SKILL.md (a damaged folder): the catalog warns about it.
+    // expected: no SKILL.md (a damaged folder): the catalog warns about it
   }
   return undefined;
 }
@@ -103,6 +111,7 @@ function isDirectory(dir: string): boolean {
   try {
     return fs.statSync(dir).isDirectory();
   } catch {
+    // expected: a path that cannot be stat'ed is not a folder
     return false;
   }
 }

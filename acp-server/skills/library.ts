@@ -59,7 +59,7 @@ export function loadSkillCatalog(options: CatalogOptions): SkillCatalog {
   const disabled = new Set(options.disabled ?? []);
   const where = { env: options.env ?? process.env, platform: options.platform ?? process.platform };
   for (const source of skillSources({ cwd: options.cwd, home: options.home, bundled: options.bundled ?? true })) {
-    for (const file of skillFiles(source.dir)) {
+    for (const file of skillFiles(source.dir, warnings)) {
       const skill = readSkill(file, source.kind, warnings);
       if (!skill || byName.has(skill.name)) continue;
       skill.unavailable = disabled.has(skill.name)
@@ -99,16 +99,16 @@ export function linkedFiles(skill: Skill): string[] {
 }
 
 /** `<dir>/<skill>/SKILL.md`, and one level of grouping folders (`<dir>/<group>/<skill>/SKILL.md`). */
-function skillFiles(dir: string): string[] {
+function skillFiles(dir: string, warnings: string[]): string[] {
   const files: string[] = [];
-  for (const entry of entries(dir)) {
+  for (const entry of entries(dir, warnings)) {
     if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
     const folder = path.join(dir, entry.name);
     if (isFile(path.join(folder, SKILL_FILE))) {
       files.push(path.join(folder, SKILL_FILE));
       continue;
     }
-    for (const inner of entries(folder)) {
+    for (const inner of entries(folder, warnings)) {
       const file = path.join(folder, inner.name, SKILL_FILE);
       if (inner.isDirectory() && !inner.name.startsWith(".") && isFile(file)) files.push(file);
     }
@@ -154,10 +154,16 @@ function flagged(skill: Skill): string | undefined {
   return threat ? `blocked by the threat scan: ${threat}` : undefined;
 }
 
-function entries(dir: string): Dirent[] {
+/**
+ * A folder's entries. A folder that is not there has none; one that is there but cannot be read
+ * (permissions, I/O) is named in `warnings` with the reason, so it does not pass for empty.
+ */
+function entries(dir: string, warnings?: string[]): Dirent[] {
   try {
     return readdirSync(dir, { withFileTypes: true });
-  } catch {
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ENOENT" && code !== "ENOTDIR") warnings?.push(`cannot read skills folder ${dir}: ${code ?? (error as Error).message}`);
     return [];
   }
 }
@@ -166,6 +172,7 @@ function isFile(file: string): boolean {
   try {
     return statSync(file).isFile();
   } catch {
+    // expected: no SKILL.md here (ENOENT) is the common case; an unreadable one is reported by readdir/readSkill of its folder
     return false;
   }
 }

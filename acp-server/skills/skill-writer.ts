@@ -231,6 +231,7 @@ function versionOf(text: string): string | undefined {
   try {
     return parseSkillFile(text).frontmatter.version;
   } catch {
+    // expected: a SKILL.md that does not parse has no version to report
     return undefined;
   }
 }
@@ -291,7 +292,8 @@ function pruneEmptyFolders(dir: string, stop: string): void {
     try {
       fs.rmdirSync(current);
     } catch {
-      return; // not empty
+      // expected: ENOTEMPTY (or gone): folders that still hold files stay
+      return;
     }
   }
 }

@@ -69,6 +69,7 @@ function isDirectory(dir: string): boolean {
   try {
     return statSync(dir).isDirectory();
   } catch {
+    // expected: a candidate bundled-skills folder that is not there is skipped
     return false;
   }
 }

@@ -56,26 +56,36 @@ function usageSchemas(): NonNullable<typeof schemas> {
 
 /** Every skill's counts; a missing file counts nothing, a damaged one (or entry) is warned about and counts nothing. */
 export function readSkillUsage(home: string, log: Logger = skillsLog): Record<string, SkillUsage> {
+  return readSkillUsageChecked(home, log).skills;
+}
+
+/**
+ * Every skill's counts, and `problem` when the file exists but could not be read or parsed as a
+ * whole: then the counts are not evidence that a skill went unused (the curator must not archive
+ * on them). A missing file is no problem: nothing has been used yet.
+ */
+export function readSkillUsageChecked(home: string, log: Logger = skillsLog): { skills: Record<string, SkillUsage>; problem?: string } {
   const file = usageFile(home);
   let text: string;
   try {
     text = fs.readFileSync(file, "utf8");
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code !== "ENOENT") log.warn("skill usage counts unreadable; counting from zero", { file, error });
-    return {};
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return { skills: {} };
+    log.warn("skill usage counts unreadable; counting from zero", { file, error });
+    return { skills: {}, problem: `cannot read ${file}: ${(error as Error).message}` };
   }
   let data: unknown;
   try {
     data = JSON.parse(text);
   } catch (error) {
     log.warn("skill usage counts are not valid JSON; counting from zero", { file, error });
-    return {};
+    return { skills: {}, problem: `${file} is not valid JSON: ${(error as Error).message}` };
   }
   const { file: fileSchema, entry } = usageSchemas();
   const parsed = fileSchema.safeParse(data);
   if (!parsed.success) {
     log.warn("skill usage counts have an unknown shape; counting from zero", { file, problem: parsed.error.issues[0]?.message });
-    return {};
+    return { skills: {}, problem: `${file} has an unknown shape: ${parsed.error.issues[0]?.message ?? "invalid"}` };
   }
   const skills: Record<string, SkillUsage> = {};
   for (const [name, value] of Object.entries(parsed.data.skills)) {
@@ -83,17 +93,37 @@ export function readSkillUsage(home: string, log: Logger = skillsLog): Record<st
     if (counts.success) skills[name] = counts.data;
     else log.warn("skill usage entry damaged; its counts start from zero", { file, skill: name, problem: counts.error.issues[0]?.message });
   }
-  return skills;
+  return { skills };
+}
+
+/**
+ * Skills (per home) whose use this process could not write down since their last recorded use:
+ * their counts in the file are stale, so they must not look unused to the curator.
+ */
+const unrecordedUses = new Map<string, Set<string>>();
+
+/** Names of skills used in this process whose use could not be recorded in `home`'s usage file. */
+export function unrecordedSkillUses(home: string): ReadonlySet<string> {
+  return unrecordedUses.get(path.resolve(home)) ?? new Set();
 }
 
 /** Counts one use. Never throws: losing a count must not fail the tool or the prompt. */
 export function recordSkillUse(home: string, name: string, kind: SkillUseKind, sessionId?: string): boolean {
-  return updateEntries(home, [name], (entry) => {
+  const recorded = updateEntries(home, [name], (entry) => {
     if (kind === "view") entry.views++;
     else entry.invocations++;
     entry.lastUsed = new Date().toISOString();
     if (sessionId) entry.lastSession = sessionId;
   });
+  const key = path.resolve(home);
+  if (recorded) {
+    unrecordedUses.get(key)?.delete(name);
+  } else {
+    const names = unrecordedUses.get(key) ?? new Set<string>();
+    names.add(name);
+    unrecordedUses.set(key, names);
+  }
+  return recorded;
 }
 
 /**
@@ -115,7 +145,7 @@ function updateEntries(home: string, names: string[], change: (entry: SkillUsage
   const file = usageFile(home);
   try {
     fs.mkdirSync(home, { recursive: true });
-    const release = lock(`${file}.lock`);
+    const release = lock(`${file}.lock`, names);
     if (!release) return false;
     try {
       const skills = readSkillUsage(home);
@@ -131,16 +161,18 @@ function updateEntries(home: string, names: string[], change: (entry: SkillUsage
     } finally {
       release();
     }
-  } catch {
+  } catch (error) {
+    skillsLog.warn("could not record skill usage", { file, skills: names, error });
     return false;
   }
 }
 
-/** The shared lock helper; counts are advisory, so a busy or broken lock just skips the update. */
-function lock(lockFile: string): (() => void) | undefined {
+/** The shared lock helper; counts are advisory, so a busy or broken lock skips the update (logged). */
+function lock(lockFile: string, names: string[]): (() => void) | undefined {
   try {
     return acquireFileLock(lockFile, { timeoutMs: LOCK_TIMEOUT_MS, staleMs: LOCK_STALE_MS });
-  } catch {
+  } catch (error) {
+    skillsLog.warn("skill usage not recorded: its lock could not be taken", { lockFile, skills: names, error });
     return undefined;
   }
 }

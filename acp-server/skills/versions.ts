@@ -4,8 +4,11 @@
 // skill's folder: a project skill's history must not show up in the team's repository.
 import { createHash } from "node:crypto";
 import path from "node:path";
+import { createLogger } from "../util/log";
 import { keepTextVersion, listTextVersions } from "../util/text-versions";
 import { parseSkillFile } from "./skill-file";
+
+const log = createLogger("skills");
 
 /** Versions kept per skill; the oldest go first. */
 const MAX_VERSIONS = 50;
@@ -29,8 +32,9 @@ export function skillHistoryDir(home: string, skillDir: string): string {
 export function keepSkillVersion(home: string, skillDir: string, text: string): void {
   try {
     keepTextVersion(skillHistoryDir(home, skillDir), text, versionOf(text), MAX_VERSIONS);
-  } catch {
-    // History is a convenience; the change itself goes on.
+  } catch (error) {
+    // History is a convenience: the change itself goes on, but Revert will miss this version.
+    log.warn("could not keep the skill's earlier version", { skillDir, error });
   }
 }
 
@@ -43,6 +47,7 @@ function versionOf(text: string): string {
   try {
     return parseSkillFile(text).frontmatter.version ?? "?";
   } catch {
+    // expected: a SKILL.md that does not parse is kept with version "?"
     return "?";
   }
 }

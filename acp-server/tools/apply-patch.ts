@@ -16,6 +16,9 @@ import { parsePatch, patchPaths, type FilePatch } from "./patch-format";
 import { displayPath, resolvePath, toolWorkspace } from "./paths";
 import { defineTool, ToolError } from "./registry";
 import { readIfExists } from "./write-file";
+import { createLogger } from "../util/log";
+
+const log = createLogger("apply-patch");
 
 const schema = z.object({
   patch: z
@@ -70,7 +73,7 @@ async function plan(patches: FilePatch[], ctx: ToolContext): Promise<PlannedFile
     claim(absolute, shown);
     const destination = patch.kind === "update" && patch.moveTo ? resolvePath(ctx.cwd, patch.moveTo) : absolute;
     if (destination !== absolute) claim(destination, displayPath(ctx.cwd, destination));
-    if ((await stat(absolute).catch(() => undefined))?.isDirectory()) throw new ToolError(`${shown} is a directory; the patch must name files.`);
+    if ((await stat(absolute).catch(() => undefined))?.isDirectory()) throw new ToolError(`${shown} is a directory; the patch must name files.`); // expected: ENOENT: a file the patch adds does not exist yet
     let before: string | null;
     try {
       before = await readIfExists(ctx.files, absolute);
@@ -87,7 +90,11 @@ async function plan(patches: FilePatch[], ctx: ToolContext): Promise<PlannedFile
       planned.push({ patch, absolute, destination, before, after: null, level: "exact", firstLine: 1 });
       continue;
     }
-    if (destination !== absolute && (await readIfExists(ctx.files, destination).catch(() => null)) !== null) {
+    // A destination that cannot be read is not known to be free: moving onto it could overwrite a file.
+    const taken = destination !== absolute && (await readIfExists(ctx.files, destination).catch((error: unknown) => {
+      throw new ToolError(`Cannot move ${shown}: ${displayPath(ctx.cwd, destination)} cannot be checked (${(error as Error).message}). Nothing was changed.`);
+    })) !== null;
+    if (taken) {
       throw new ToolError(`Cannot move ${shown}: ${displayPath(ctx.cwd, destination)} already exists. Nothing was changed.`);
     }
     const applied = patch.hunks.length > 0 ? applyHunks(before, patch.hunks, shown) : { text: before, level: "exact" as const, firstLine: 1 };
@@ -126,8 +133,9 @@ async function writeThroughEditor(files: FileAccess, changes: FileChange[], befo
   } catch (error) {
     for (const change of done.reverse()) {
       const original = before.get(change.path) ?? null;
-      if (original === null) await commitFileChanges([{ path: change.path, content: null }]).catch(() => {});
-      else await files.writeText(change.path, original).catch(() => {});
+      // Best effort per file: the patch's own error is what the caller gets; a file left half-way is logged.
+      const undo = original === null ? commitFileChanges([{ path: change.path, content: null }]) : files.writeText(change.path, original);
+      await undo.catch((undoError: unknown) => log.warn("could not put a file back after a failed patch", { file: change.path, error: undoError }));
     }
     throw error;
   }

@@ -80,8 +80,8 @@ export async function commitFileChanges(changes: FileChange[], home: string = he
   try {
     // 1. Stage every new content next to its target.
     for (const change of changes) {
-      const target = await realpath(change.path).catch(() => change.path);
-      const info = await stat(target).catch(() => undefined);
+      const target = await realpath(change.path).catch(() => change.path); // expected: ENOENT: a new file has no real path yet, its own path is the target
+      const info = await stat(target).catch(() => undefined); // expected: ENOENT: a new file has nothing to stat
       if (info?.isDirectory()) throw new Error(`${change.path} is a directory`);
       const entry: ManifestEntry = { target, sha: change.content === null ? "" : sha(change.content), createdDirs: [] };
       entries.push(entry);
@@ -107,7 +107,7 @@ export async function commitFileChanges(changes: FileChange[], home: string = he
     manifestWritten = true;
     // 3. Backups of the originals (a hard link costs no copy).
     for (const entry of entries) {
-      if (entry.backup) await link(entry.target, entry.backup).catch(() => copyFile(entry.target, entry.backup as string));
+      if (entry.backup) await link(entry.target, entry.backup).catch(() => copyFile(entry.target, entry.backup as string)); // expected: no hard link across devices or on some file systems (EXDEV, EPERM): the backup is copied instead, and a copy failure rejects
     }
     // 4. The switch.
     for (const entry of entries) {
@@ -116,15 +116,15 @@ export async function commitFileChanges(changes: FileChange[], home: string = he
     }
   } catch (error) {
     await rollBack(entries);
-    if (manifestWritten) await unlink(manifestPath).catch(() => {});
+    if (manifestWritten) await unlink(manifestPath).catch(() => {}); // expected: the rollback already ran; a manifest left behind is cleaned up by the next recovery
     throw error;
   }
   // Committed: from here a crash keeps the new contents (recovery only cleans up).
   manifest.committed = true;
   writeFileAtomicSync(manifestPath, JSON.stringify(manifest));
-  for (const entry of entries) if (entry.backup) await unlink(entry.backup).catch(() => {});
-  await unlink(manifestPath).catch(() => {});
-  for (const entry of entries) if (entry.temp) await fsyncFile(path.dirname(entry.target)).catch(() => {});
+  for (const entry of entries) if (entry.backup) await unlink(entry.backup).catch(() => {}); // expected: committed: a backup left behind only costs space and is swept by the next recovery
+  await unlink(manifestPath).catch(() => {}); // expected: committed: a manifest left behind is marked committed, and recovery only cleans it up
+  for (const entry of entries) if (entry.temp) await fsyncFile(path.dirname(entry.target)).catch(() => {}); // expected: the new contents are renamed in place; a folder that cannot be fsync'ed only risks the rename on a power loss
 }
 
 /** Puts every entry's original back (a best effort per file: one failure does not stop the others). */
@@ -134,14 +134,14 @@ async function rollBack(entries: ManifestEntry[], onlyIfOurs = false): Promise<s
     try {
       if (onlyIfOurs && !(await stillOurs(entry))) {
         left.push(entry.target);
-        if (entry.backup) await unlink(entry.backup).catch(() => {});
-        if (entry.temp) await unlink(entry.temp).catch(() => {});
+        if (entry.backup) await unlink(entry.backup).catch(() => {}); // expected: best-effort cleanup of our own backup file; a failed rollback is logged below
+        if (entry.temp) await unlink(entry.temp).catch(() => {}); // expected: best-effort cleanup of our own temp file, which may not exist
         continue;
       }
       if (entry.backup && existsSync(entry.backup)) await restoreBackup(entry.backup, entry.target);
       else if (!entry.backup && entry.temp && !existsSync(entry.temp)) await rm(entry.target, { force: true });
-      if (entry.temp) await unlink(entry.temp).catch(() => {});
-      for (const folder of entry.createdDirs) await rmdir(folder).catch(() => {});
+      if (entry.temp) await unlink(entry.temp).catch(() => {}); // expected: best-effort cleanup of our own temp file, which may not exist
+      for (const folder of entry.createdDirs) await rmdir(folder).catch(() => {}); // expected: ENOTEMPTY or gone: a folder we created that now holds other files stays
     } catch (error) {
       log.warn("could not roll back a file", { file: entry.target, error });
       left.push(entry.target);
@@ -152,7 +152,7 @@ async function rollBack(entries: ManifestEntry[], onlyIfOurs = false): Promise<s
 
 /** The original back in place. rename(2) of two links to one file does nothing, so that case unlinks the backup. */
 async function restoreBackup(backup: string, target: string): Promise<void> {
-  const [original, current] = await Promise.all([stat(backup), stat(target).catch(() => undefined)]);
+  const [original, current] = await Promise.all([stat(backup), stat(target).catch(() => undefined)]); // expected: ENOENT: the target was removed, the backup is renamed back
   if (current && current.ino === original.ino && current.dev === original.dev) await unlink(backup);
   else await rename(backup, target);
 }
@@ -162,11 +162,11 @@ async function restoreBackup(backup: string, target: string): Promise<void> {
  * us): otherwise the user changed it after the crash, and recovery must not undo their work.
  */
 async function stillOurs(entry: ManifestEntry): Promise<boolean> {
-  const current = await readFile(entry.target, "utf8").catch(() => null);
+  const current = await readFile(entry.target, "utf8").catch(() => null); // expected: ENOENT: a target that is gone is judged by the line below
   if (current === null) return entry.sha === "" || !entry.backup || !existsSync(entry.target);
   if (entry.sha !== "" && sha(current) === entry.sha) return true;
   if (entry.backup && existsSync(entry.backup)) {
-    const original = await readFile(entry.backup, "utf8").catch(() => null);
+    const original = await readFile(entry.backup, "utf8").catch(() => null); // expected: a backup that cannot be read matches nothing: the file is not ours to roll back
     return original === current;
   }
   return false;
@@ -181,7 +181,9 @@ export async function recoverFileTransactions(home: string = hermesHome()): Prom
   let names: string[];
   try {
     names = readdirSync(dir).filter((name) => name.endsWith(".json"));
-  } catch {
+  } catch (error) {
+    // ENOENT: no transaction was ever started here. Otherwise interrupted patches stay unrecovered: logged.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") log.warn("cannot read the patch transactions folder; interrupted patches are not recovered", { dir, error });
     return [];
   }
   const restored: string[] = [];
@@ -198,8 +200,8 @@ export async function recoverFileTransactions(home: string = hermesHome()): Prom
     if (manifest.pid === process.pid || sameProcessAlive(manifest.pid, manifest.start)) continue; // in flight
     if (manifest.committed) {
       for (const entry of manifest.entries) {
-        if (entry.backup) await unlink(entry.backup).catch(() => {});
-        if (entry.temp) await unlink(entry.temp).catch(() => {});
+        if (entry.backup) await unlink(entry.backup).catch(() => {}); // expected: committed: best-effort cleanup of our own backup file, which may already be gone
+        if (entry.temp) await unlink(entry.temp).catch(() => {}); // expected: committed: best-effort cleanup of our own temp file, which may already be gone
       }
     } else {
       const kept = await rollBack(manifest.entries, true);
@@ -207,7 +209,7 @@ export async function recoverFileTransactions(home: string = hermesHome()): Prom
       restored.push(...manifest.entries.map((entry) => entry.target).filter((target) => !kept.includes(target)));
       log.info("an interrupted multi-file patch was rolled back", { files: manifest.entries.length });
     }
-    await unlink(file).catch(() => {});
+    await unlink(file).catch(() => {}); // expected: a manifest that cannot be removed is handled again by the next recovery, which finds the same state
   }
   return restored;
 }

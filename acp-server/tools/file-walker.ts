@@ -36,6 +36,7 @@ async function readIgnoreFile(file: string): Promise<string | null> {
   try {
     return await readFile(file, "utf8");
   } catch {
+    // expected: no ignore file (ENOENT), or one that cannot be read: nothing ignored by it
     return null;
   }
 }
@@ -102,6 +103,7 @@ export async function* walkFiles(root: string, options: WalkOptions = {}): Async
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch {
+      // expected: a folder removed meanwhile or not readable is left out of the walk, as a shell find would
       return;
     }
     let matcher = inherited;

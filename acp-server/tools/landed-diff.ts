@@ -15,7 +15,7 @@ export async function landedDiff(files: FileAccess, diff: EditDiff, written: Wri
   try {
     return { ...diff, newText: await files.readText(diff.path) };
   } catch {
-    // Unreadable right after the write: keep the proposal; the note already tells the model.
+    // expected: unreadable right after the write: keep the proposal; the note already tells the model
     return diff;
   }
 }

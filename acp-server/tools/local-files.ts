@@ -23,16 +23,16 @@ export class LocalFileAccess implements FileAccess {
    * file keeps its permissions (an edited script stays executable).
    */
   async writeText(file: string, content: string): Promise<void> {
-    const target = await realpath(file).catch(() => file);
+    const target = await realpath(file).catch(() => file); // expected: ENOENT: a new file has no real path yet, its own path is the target
     await mkdir(path.dirname(target), { recursive: true });
-    const mode = (await stat(target).catch(() => undefined))?.mode;
+    const mode = (await stat(target).catch(() => undefined))?.mode; // expected: ENOENT: a new file has no mode to keep
     const temp = path.join(path.dirname(target), `.${path.basename(target)}.hermes-${process.pid}-${Date.now()}.tmp`);
     try {
       await writeFile(temp, content, "utf8");
       if (mode !== undefined) await chmod(temp, mode & 0o7777);
       await rename(temp, target);
     } catch (error) {
-      await unlink(temp).catch(() => {});
+      await unlink(temp).catch(() => {}); // expected: the temp file may not exist; the write's own error is thrown below
       throw diskFailure(error);
     }
   }

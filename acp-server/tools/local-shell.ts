@@ -12,6 +12,9 @@ import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, StartComma
 import { OutputBuffer } from "./output-buffer";
 import { ProcessGroup } from "../util/process-group";
 import { AgentError } from "../util/agent-error";
+import { createLogger } from "../util/log";
+
+const log = createLogger("local-shell");
 
 /** Fixed choice (not $SHELL) so a command behaves the same on every user's machine. */
 const SHELL = existsSync("/bin/bash") ? "/bin/bash" : "/bin/sh";
@@ -151,8 +154,9 @@ class LocalCommand implements RunningCommand {
     for (const listener of this.listeners) {
       try {
         listener(text);
-      } catch {
-        // A failing listener must not break output collection.
+      } catch (error) {
+        // A failing listener must not break output collection; it is a bug in the listener.
+        log.warn("an output listener threw", { error });
       }
     }
   }

@@ -42,6 +42,7 @@ export class OutputSpill {
       // "wx": never through something already there (the temp folder is writable by sandboxed commands).
       return new OutputSpill(file, openSync(file, "wx", 0o600), limit);
     } catch {
+      // expected: no spill file (temp folder unwritable): the command still runs, and the model gets the capped output
       return undefined;
     }
   }
@@ -74,7 +75,7 @@ export class OutputSpill {
       writeSync(this.fd, data);
       this.bytes += data.length;
     } catch {
-      // A full disk stops the spill, never the command.
+      // expected: a full disk stops the spill, never the command
       this.full = true;
     }
   }
@@ -84,7 +85,7 @@ export class OutputSpill {
     try {
       closeSync(this.fd);
     } catch {
-      // Already gone.
+      // expected: the descriptor is already closed
     }
     this.fd = undefined;
   }

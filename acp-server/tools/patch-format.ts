@@ -220,6 +220,7 @@ export function patchPaths(text: string): string[] {
   try {
     return parsePatch(text).flatMap((patch) => (patch.kind === "update" && patch.moveTo ? [patch.path, patch.moveTo] : [patch.path]));
   } catch {
+    // expected: a patch that does not parse names no paths here; applying it reports the parse error
     return [];
   }
 }

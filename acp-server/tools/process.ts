@@ -5,6 +5,9 @@ import type { BackgroundProcess, CommandOutput, SessionToolState } from "./conte
 import { truncateMiddle } from "./output-buffer";
 import { defineTool, ToolError } from "./registry";
 import { OUTPUT_LIMIT } from "./terminal";
+import { createLogger } from "../util/log";
+
+const log = createLogger("process-tool");
 
 /** Polling a server is about its latest lines, so keep most of the budget for the tail. */
 const POLL_HEAD_RATIO = 0.2;
@@ -33,7 +36,7 @@ export const processTool = defineTool({
   handler: async (args, ctx) => {
     const { processes } = ctx.state;
     if (args.action === "list") {
-      const list = await Promise.all([...processes.values()].map(describe));
+      const list = await Promise.all([...processes.values()].map((entry) => describe(entry, ctx.sessionId)));
       return { output: list.length ? { processes: list } : { processes: [], note: "No background processes." } };
     }
 
@@ -44,10 +47,12 @@ export const processTool = defineTool({
     }
 
     // kill
-    const wasRunning = !(await entry.handle.output().catch((): CommandOutput => ({ text: "", truncated: false }))).exit;
+    // Unreadable output before the kill leaves "was it running?" open: taken as running, as before.
+    const before = await readOutput(entry, ctx.sessionId);
+    const wasRunning = !("captured" in before) || !before.captured.exit;
     await entry.handle.kill();
     const captured = await entry.handle.output();
-    await entry.handle.release().catch(() => {});
+    await entry.handle.release().catch((err: unknown) => log.warn("could not release a killed background process", { sessionId: ctx.sessionId, id: entry.id, err }));
     processes.delete(entry.id);
     const final = status(captured);
     return {
@@ -70,15 +75,26 @@ function lookup(state: SessionToolState, id: string | undefined, action: string)
   return entry;
 }
 
-async function describe(entry: BackgroundProcess): Promise<Record<string, unknown>> {
-  const captured = await entry.handle.output().catch((): CommandOutput => ({ text: "", truncated: false }));
+async function describe(entry: BackgroundProcess, sessionId: string): Promise<Record<string, unknown>> {
+  const read = await readOutput(entry, sessionId);
   return {
     id: entry.id,
     command: entry.command,
     cwd: entry.cwd,
-    ...status(captured),
+    // Unreadable output is no evidence of a running (or exited) process: say that it could not be read.
+    ...("captured" in read ? status(read.captured) : { status: "unknown", output_error: read.error }),
     uptime_s: Math.round((Date.now() - entry.startedAt) / 1000),
   };
+}
+
+/** The process's output so far, or why it could not be read (logged). */
+async function readOutput(entry: BackgroundProcess, sessionId: string): Promise<{ captured: CommandOutput } | { error: string }> {
+  try {
+    return { captured: await entry.handle.output() };
+  } catch (err) {
+    log.warn("could not read a background process's output", { sessionId, id: entry.id, err });
+    return { error: `Could not read the process's output: ${err instanceof Error ? err.message : String(err)}` };
+  }
 }
 
 function status(captured: CommandOutput): { status: string; exit_code?: number | null; signal?: string } {

@@ -65,6 +65,7 @@ export async function notFoundMessage(absolute: string, cwd: string): Promise<st
   try {
     names = await readdir(folder);
   } catch {
+    // expected: the folder is missing (or unreadable): the answer says the file was not found there
     return `File not found: ${shown} (the folder ${displayPath(cwd, folder)} does not exist either). Use search_files with target "files" to locate it.`;
   }
   const similar = similarNames(path.basename(absolute), names).map((name) => displayPath(cwd, path.join(folder, name)));
@@ -83,6 +84,7 @@ async function checkLocalFile(absolute: string, shown: string, viaEditor: boolea
   try {
     info = statSync(absolute); // metadata only: never waits on a FIFO
   } catch {
+    // expected: a path that cannot be stat'ed is left to ctx.files, which reports why
     return false;
   }
   if (info.isDirectory()) {
@@ -95,7 +97,8 @@ async function checkLocalFile(absolute: string, shown: string, viaEditor: boolea
   try {
     head = withRegularFileSync(absolute, (fd) => readHeadSync(fd, BINARY_SNIFF_BYTES));
   } catch {
-    return true; // unreadable here; let ctx.files report it
+    // expected: unreadable here; ctx.files reports the reason when it reads the file
+    return true;
   }
   if (head === undefined) head = await readHeadAsync(absolute);
   if (head && looksBinary(head)) throw binaryError(shown, info.size);
@@ -104,7 +107,7 @@ async function checkLocalFile(absolute: string, shown: string, viaEditor: boolea
 
 /** The first bytes of something that is not a regular file (undefined: unreadable here). */
 async function readHeadAsync(absolute: string): Promise<Buffer | undefined> {
-  const handle = await open(absolute, "r").catch(() => null);
+  const handle = await open(absolute, "r").catch(() => null); // expected: unreadable here: undefined means "do not sniff", and ctx.files reports the reason
   if (!handle) return undefined;
   try {
     const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);

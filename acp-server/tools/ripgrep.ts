@@ -34,7 +34,7 @@ export function ripgrepPath(): string | null {
         cachedPath = candidate;
         return cachedPath;
       } catch {
-        // not here
+        // expected: not at this candidate path, or not executable: the next one is tried
       }
     }
   }
@@ -151,6 +151,7 @@ export async function* ripgrepContent(options: {
     try {
       record = JSON.parse(line) as RipgrepRecord;
     } catch {
+      // expected: rg's output lines are JSON; a line cut by the output cap is skipped
       continue;
     }
     if (record.type !== "match" || !record.data) continue;

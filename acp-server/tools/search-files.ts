@@ -71,6 +71,7 @@ async function searchFile(file: string, regex: RegExp): Promise<{ line: number; 
     }
     return hits;
   } catch {
+    // expected: a file that cannot be read (binary, gone, no access) has no matching lines
     return [];
   }
 }
@@ -266,7 +267,7 @@ async function searchOne(args: SearchArgs, root: string, ctx: ToolContext): Prom
   if (!(await ctx.requestPermission({ action: "read", title: `Search ${displayPath(ctx.cwd, root)}`, paths: [root] }))) {
     throw new ToolError(`The user did not allow searching ${displayPath(ctx.cwd, root)}.`);
   }
-  const info = await stat(root).catch(() => null);
+  const info = await stat(root).catch(() => null); // expected: ENOENT: said just below as "Path not found"
   if (!info) throw new ToolError(`Path not found: ${displayPath(ctx.cwd, root)}. Search its parent folder, or use target "files" to locate it.`);
   const rootIsFile = !info.isDirectory();
   // Credential files are left out of a folder search, unless the folder (or file) searched is

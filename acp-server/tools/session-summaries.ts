@@ -74,7 +74,7 @@ export async function summarizeSession(hit: SummaryHit, query: string, ctx: Pick
       fs.mkdirSync(path.dirname(file), { recursive: true });
       writeFileAtomicSync(file, `${JSON.stringify(next, null, 1)}\n`);
     } catch {
-      // A cache that cannot be written only costs the next call a summary.
+      // expected: a cache that cannot be written only costs the next call a summary
     }
   }
   return { summary, cached: false };
@@ -108,6 +108,7 @@ function readCache(file: string): Cache | undefined {
     const parsed = CacheSchema.safeParse(JSON.parse(fs.readFileSync(file, "utf8")));
     return parsed.success ? parsed.data : undefined;
   } catch {
+    // expected: no cache yet (or a damaged one): the summary is made again
     return undefined;
   }
 }

@@ -6,6 +6,9 @@ import { tailOf, truncateMiddle } from "./output-buffer";
 import { OutputSpill } from "./output-spill";
 import { resolvePath } from "./paths";
 import { defineTool, ToolError, type ToolResult } from "./registry";
+import { createLogger } from "../util/log";
+
+const log = createLogger("terminal");
 
 /** Characters of command output the model receives (head and tail kept). */
 export const OUTPUT_LIMIT = 50_000;
@@ -90,7 +93,7 @@ export const terminalTool = defineTool({
     try {
       return await runForeground(args, handle, ctx);
     } finally {
-      await handle.release().catch(() => {});
+      await handle.release().catch((err: unknown) => log.warn("could not release the command's terminal", { sessionId: ctx.sessionId, terminalId: handle.terminalId, err }));
     }
   },
 });
@@ -133,9 +136,19 @@ async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContex
   });
   clearTimeout(timer);
   if (onAbort) ctx.signal.removeEventListener("abort", onAbort);
-  if (outcome.kind !== "exited") await handle.kill().catch(() => {});
+  if (outcome.kind !== "exited") {
+    await handle.kill().catch((err: unknown) => log.warn("could not kill the command", { sessionId: ctx.sessionId, outcome: outcome.kind, err }));
+  }
 
-  const captured: CommandOutput = await handle.output().catch(() => ({ text: "", truncated: false }));
+  // Output that cannot be read is told to the model as such: empty text would read as "printed nothing".
+  const read = await handle.output().then(
+    (captured): { captured: CommandOutput; readError?: string } => ({ captured }),
+    (err: unknown): { captured: CommandOutput; readError?: string } => {
+      log.warn("could not read the command's output", { sessionId: ctx.sessionId, terminalId: handle.terminalId, err });
+      return { captured: { text: "", truncated: false }, readError: `Could not read the command's output: ${errorText(err)}` };
+    },
+  );
+  const { captured, readError } = read;
   stopStreaming();
   stopSpill?.();
   const capped = truncateMiddle(captured.text, OUTPUT_LIMIT);
@@ -166,7 +179,8 @@ async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContex
     output.error = `Lost track of the command: ${(outcome.error as Error)?.message ?? String(outcome.error)}`;
     summary = "failed";
   }
-  output.output = capped.text;
+  if (readError) output.output_error = readError;
+  else output.output = capped.text;
   if (truncated) output.truncated = "Output was too long; the middle was dropped. Filter it (grep, head, tail) to see specific parts.";
   output.duration_ms = duration_ms;
 
@@ -175,12 +189,16 @@ async function runForeground(args: Args, handle: RunningCommand, ctx: ToolContex
     const fullOutput = truncated ? captured.fullOutput : undefined;
     return { output, content: [{ type: "terminal", terminalId: handle.terminalId }], isError, ...(fullOutput ? { fullOutput } : {}) };
   }
-  const card = truncateMiddle(captured.text, CARD_CHARS, 0.2);
+  const card = readError ? { text: `(${readError})`, truncated: false } : truncateMiddle(captured.text, CARD_CHARS, 0.2);
   // Kept only when the card could not show it all; the card's footer says where it is.
   const fullOutput = spill && (card.truncated || truncated) ? spill.finish() : undefined;
   if (spill && !fullOutput) spill.discard();
   const footer = fullOutput ? `${summary} · whole output (${sizeText(fullOutput.bytes)}): ${fullOutput.path}` : summary;
   return { output, content: [{ type: "text", text: fenced(card.text, footer) }], isError, ...(fullOutput ? { fullOutput } : {}) };
+}
+
+function errorText(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 /** Mirrors live output into the tool call card, at most every PROGRESS_INTERVAL_MS. */

@@ -136,6 +136,7 @@ async function readable(fetched: FetchedBody, wholePage: boolean, maxMb: number)
     try {
       return { text: JSON.stringify(JSON.parse(decoded.text), null, 2), type: `${mime}${charset}`, mime, notes };
     } catch {
+      // expected: the JSON did not parse: shown as received, with a note
       notes.push("the JSON did not parse; shown as received");
     }
   }

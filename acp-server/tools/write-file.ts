@@ -44,7 +44,7 @@ export const writeFileTool = defineTool({
       const preview = { type: "diff" as const, path: absolute, oldText: null, newText: args.content };
       if (!(await ctx.requestPermission({ action: "edit", title: `Write ${shown}`, paths: [absolute], content: [note, preview] }))) return denied;
     }
-    const info = await stat(absolute).catch(() => null);
+    const info = await stat(absolute).catch(() => null); // expected: ENOENT: a new file has nothing to stat
     if (info?.isDirectory()) throw new ToolError(`${shown} is a directory; give the path of a file inside it.`);
 
     const oldText = await readIfExists(ctx.files, absolute);

@@ -28,7 +28,7 @@ class DirectWriter<M> implements WritableStreamDefaultWriter<M> {
     this.closed = new Promise<undefined>((resolve, reject) => {
       this.#settleClosed = (error) => (error === undefined ? resolve(undefined) : reject(error instanceof Error ? error : new Error("the ACP output stream failed", { cause: error })));
     });
-    this.closed.catch(() => {}); // an error is reported to the writes; nobody has to watch this promise
+    this.closed.catch(() => {}); // expected: an error is reported to the writes; nobody has to watch this promise
   }
 
   get desiredSize(): number | null {

@@ -32,6 +32,7 @@ export function checkFrame(line: string): EnvelopeCheck {
   try {
     value = JSON.parse(line);
   } catch {
+    // expected: not JSON: JSON-RPC's parse error is the answer.
     return { ok: false, reply: parseErrorFrame() };
   }
   return checkEnvelope(value);
@@ -127,6 +128,7 @@ export function trailingId(tail: string): JsonRpcId | undefined {
     const value = JSON.parse(id) as unknown;
     return typeof value === "string" || typeof value === "number" || value === null ? value : undefined;
   } catch {
+    // expected: an id that does not parse is no id: the error answer goes without one.
     return undefined;
   }
 }

@@ -15,6 +15,6 @@ export function flushCompileCache(): void {
   try {
     (nodeModule as unknown as { flushCompileCache?: () => void }).flushCompileCache?.();
   } catch {
-    // an unwritable home only costs the cache
+    // expected: an unwritable home only costs the compile cache
   }
 }

@@ -38,7 +38,7 @@ export function acquireFileLock(lockFile: string, options: FileLockOptions = {})
           // Only our own lock: after a stale takeover the file may belong to someone else.
           if (fs.readFileSync(lockFile, "utf8") === token) fs.unlinkSync(lockFile);
         } catch {
-          // Already gone.
+          // expected: the lock file is already gone (a stale takeover removed it)
         }
       };
     } catch (error) {
@@ -70,7 +70,8 @@ function isStale(lockFile: string, staleMs: number): boolean {
     mtimeMs = fs.statSync(lockFile).mtimeMs;
     text = fs.readFileSync(lockFile, "utf8");
   } catch {
-    return false; // released meanwhile: the next O_EXCL attempt decides
+    // expected: released meanwhile (ENOENT): the next O_EXCL attempt decides
+    return false;
   }
   if (Date.now() - mtimeMs > staleMs) return true;
   const pid = Number(text.split(" ")[0]);

@@ -33,6 +33,7 @@ function isExecutable(file: string): boolean {
     accessSync(file, constants.X_OK);
     return true;
   } catch {
+    // expected: not there or not executable: not this one
     return false;
   }
 }

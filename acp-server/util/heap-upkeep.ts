@@ -90,7 +90,7 @@ export function collectSoon(): void {
       sharedGc ??= exposedGc();
       sharedGc();
     } catch {
-      // memory is only tuned
+      // expected: gc is not exposed in this runtime; memory is only tuned
     }
   }).unref();
 }

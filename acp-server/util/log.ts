@@ -15,6 +15,8 @@ interface Sink {
   file?: string;
   /** Cleared when nobody reads stderr any more (EPIPE): logging must never fail the agent. */
   stderrOpen: boolean;
+  /** Set while appends to `file` fail: the failure is told on stderr once, and every later line tries again. */
+  fileFailing?: boolean;
 }
 
 const sink: Sink = { level: LEVELS.info, stderrLevel: LEVELS.info, stderrOpen: true };
@@ -38,8 +40,11 @@ export function configureLogging(options: { home?: string; level?: LogLevel; std
     try {
       mkdirSync(dir, { recursive: true });
       sink.file = path.join(dir, `hermes-${new Date().toISOString().slice(0, 10)}.log`);
-    } catch {
-      sink.file = undefined; // an unwritable home must not stop the agent; stderr still works
+      sink.fileFailing = false;
+    } catch (err) {
+      // An unwritable home must not stop the agent: stderr still works, and says why the file log is off.
+      sink.file = undefined;
+      writeStderr(`${new Date().toISOString()} WARN  [log] no log file: cannot create ${dir}: ${reasonOf(err)}\n`);
     }
   }
 }
@@ -50,21 +55,43 @@ function write(level: LogLevel, scope: string, message: string, fields?: Record<
   let line = `${new Date().toISOString()} ${level.toUpperCase().padEnd(5)} [${scope}] ${message}`;
   if (fields && Object.keys(fields).length > 0) line += ` ${safeJson(fields)}`;
   line = redactSecrets(line) + "\n";
-  if (rank >= sink.stderrLevel && sink.stderrOpen && !process.stderr.destroyed) process.stderr.write(line);
-  if (sink.file && rank >= sink.level) {
-    try {
-      // Synchronous append: log lines are rare and must survive a crash right after.
-      appendFileSync(sink.file, `${process.pid} ${line}`);
-    } catch {
-      sink.file = undefined;
+  if (rank >= sink.stderrLevel) writeStderr(line);
+  if (sink.file && rank >= sink.level) appendToFile(sink.file, line);
+}
+
+function writeStderr(line: string): void {
+  if (sink.stderrOpen && !process.stderr.destroyed) process.stderr.write(line);
+}
+
+/**
+ * Appends one line to the log file. A failed append (disk full, file removed with its folder,
+ * permissions) is told on stderr once and the file stays configured: the next line tries again,
+ * and the first one that lands notes in the file that lines were lost.
+ */
+function appendToFile(file: string, line: string): void {
+  try {
+    // Synchronous append: log lines are rare and must survive a crash right after.
+    if (sink.fileFailing) {
+      appendFileSync(file, `${process.pid} ${new Date().toISOString()} WARN  [log] log file writable again; lines logged while it was not are only on stderr\n`);
+      sink.fileFailing = false;
     }
+    appendFileSync(file, `${process.pid} ${line}`);
+  } catch (err) {
+    if (sink.fileFailing) return; // already told on stderr for this outage; keep trying quietly
+    sink.fileFailing = true;
+    writeStderr(`${new Date().toISOString()} WARN  [log] cannot write log file ${file}: ${reasonOf(err)}; logging to stderr only until it can be written again\n`);
   }
+}
+
+function reasonOf(err: unknown): string {
+  return err instanceof Error ? err.message : String(err);
 }
 
 function safeJson(value: unknown): string {
   try {
     return JSON.stringify(value, (_key, v: unknown) => (v instanceof Error ? { name: v.name, message: v.message } : v));
   } catch {
+    // expected: fields JSON cannot encode (a cycle, a BigInt) are logged by their String() form instead
     return String(value);
   }
 }

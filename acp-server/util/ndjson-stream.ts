@@ -45,7 +45,7 @@ export function boundedNdJsonStream<M>(output: Writable, input: Readable, option
       warn("discarded a frame over the size limit", { limitBytes: event.limitBytes, id });
       if (id === undefined) return; // a notification (or no readable id): nothing waits for it
       const error = { code: -32600, message: `The message was larger than ${mb} MB and was discarded.` };
-      if (isRequest) void send({ jsonrpc: "2.0", id, error }).catch(() => {});
+      if (isRequest) void send({ jsonrpc: "2.0", id, error }).catch(() => {}); // expected: the error answer cannot be sent when the peer is gone; the frame was already warned about
       else controller.enqueue({ jsonrpc: "2.0", id, error } as M);
       return;
     }
@@ -53,6 +53,7 @@ export function boundedNdJsonStream<M>(output: Writable, input: Readable, option
     try {
       message = JSON.parse(event.text);
     } catch {
+      // expected: a line that is not JSON is warned about (without its text, which may hold secrets) and skipped
       warn("ignored a line that is not JSON", { length: event.text.length });
       return;
     }

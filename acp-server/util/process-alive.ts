@@ -25,6 +25,7 @@ export function processStartIdentity(pid: number): string | undefined {
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
     return fields[19] || undefined;
   } catch {
+    // expected: no /proc (not Linux) or the process is gone: no start time
     return undefined;
   }
 }

@@ -7,6 +7,9 @@
 // (one exit, one set of children), the way process.on("exit") itself is process-wide.
 import { spawn, type ChildProcess, type StdioOptions } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
+import { createLogger } from "./log";
+
+const log = createLogger("process-group");
 
 export interface GroupSpawnOptions {
   cwd?: string;
@@ -77,8 +80,9 @@ export class ProcessGroup {
     if (this.pid === undefined) return;
     try {
       process.kill(-this.pid, signal);
-    } catch {
-      // ESRCH: the group has already exited.
+    } catch (error) {
+      // expected: ESRCH, the group has already exited. Anything else (EPERM) leaves it running: logged.
+      if ((error as NodeJS.ErrnoException).code !== "ESRCH") log.warn("could not signal a process group", { pgid: this.pid, signal, error });
     }
   }
 
@@ -117,7 +121,7 @@ export class ProcessGroup {
       try {
         this.child.stdin?.end();
       } catch {
-        // Already closed.
+        // expected: stdin already closed
       }
       await this.leaderExitsWithin(graceMs);
     }
@@ -167,6 +171,7 @@ function groupHasRunningMember(pgid: number): boolean {
   try {
     entries = readdirSync("/proc");
   } catch {
+    // expected: no /proc (not Linux): cannot tell, so the group is treated as possibly alive
     return true;
   }
   for (const entry of entries) {
@@ -175,7 +180,8 @@ function groupHasRunningMember(pgid: number): boolean {
     try {
       stat = readFileSync(`/proc/${entry}/stat`, "utf8");
     } catch {
-      continue; // exited meanwhile
+      // expected: the process exited meanwhile
+      continue;
     }
     // "pid (comm) state ppid pgrp ...": comm may hold spaces and parentheses, so split after the last ")".
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");

@@ -7,6 +7,7 @@ export function resolveReal(dir: string): string {
   try {
     return realpathSync.native(dir);
   } catch {
+    // expected: a folder that does not resolve (missing) is used as given, made absolute
     return path.resolve(dir);
   }
 }

@@ -4,6 +4,9 @@
 import fs from "node:fs";
 import path from "node:path";
 import { writeFileAtomicSync } from "./atomic-write";
+import { createLogger } from "./log";
+
+const log = createLogger("text-versions");
 
 export interface TextVersion {
   /** The file holding that text. */
@@ -36,7 +39,9 @@ export function listTextVersions(dir: string): TextVersion[] {
   let names: string[];
   try {
     names = fs.readdirSync(dir);
-  } catch {
+  } catch (error) {
+    // ENOENT: no history folder yet means no earlier versions. Any other failure shows none too, but is logged.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") log.warn("cannot read a version history folder; no earlier versions shown", { dir, error });
     return [];
   }
   const versions: TextVersion[] = [];

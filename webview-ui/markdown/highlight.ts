@@ -41,6 +41,7 @@ export function highlightCode(code: string, language: string | undefined, enable
   try {
     return hljs.highlight(code, { language, ignoreIllegals: true }).value;
   } catch {
+    // expected: highlight.js gave up on this code: shown as plain escaped text
     return escapeHtml(code);
   }
 }

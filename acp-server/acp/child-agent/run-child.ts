@@ -132,7 +132,7 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
     if (spec.signal.aborted) onAbort();
     else spec.signal.addEventListener("abort", onAbort, { once: true });
   });
-  watchdog.catch(() => {});
+  watchdog.catch(() => {}); // expected: the watchdog's rejection is read through guarded(); this only keeps it from being unhandled before then
   const guarded = <T>(work: Promise<T>): Promise<T> => Promise.race([work, watchdog]);
 
   // Bounded: a hostile or broken child cannot exhaust memory with a huge frame or an endless line.
@@ -153,7 +153,7 @@ export async function runAcpChild(spec: AcpChildSpec): Promise<ChildOutcome> {
     sessionId = session.sessionId;
     spec.progress.started();
     prompt = client.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: spec.prompt }] });
-    prompt.catch(() => {});
+    prompt.catch(() => {}); // expected: the prompt's rejection is read through guarded(prompt) just below; this only keeps it from being unhandled
     const response = await guarded(prompt);
     const cancelled = response.stopReason === "cancelled";
     const usage = childUsage(response, transcript.costUsd);
@@ -193,7 +193,8 @@ function childUsage(response: acp.PromptResponse, costUsd: number | undefined): 
 /** session/cancel, then up to CANCEL_GRACE_MS for the turn to end, then the process group is killed. */
 async function cancelChild(client: acp.ClientContext, sessionId: string | undefined, prompt: Promise<unknown> | undefined, proc: AgentProcess, log: Logger, name: string): Promise<void> {
   if (sessionId && proc.running) {
-    client.notify(acp.methods.agent.session.cancel, { sessionId }).catch(() => {});
+    // A cancel that cannot be sent is covered by the grace period and the kill below; logged for the record.
+    client.notify(acp.methods.agent.session.cancel, { sessionId }).catch((error: unknown) => log.debug("could not send session/cancel to the child agent", { agent: name, error }));
     const ended = await Promise.race([
       (prompt ?? Promise.resolve()).then(
         () => true,

@@ -43,8 +43,7 @@ export async function relatedSessionsHint(store: SessionStore, session: { id: st
     const lines = await Promise.race([work, late]);
     if (lines === "late") {
       log.debug("related sessions hint skipped: the search took too long", { sessionId: session.id, budgetMs });
-      // expected: the abandoned search may still fail; nobody waits for it any more, so it must not reject unhandled.
-      work.catch(() => undefined);
+      work.catch(() => undefined); // expected: the abandoned search may still fail; nobody waits for it, so it must not reject unhandled
       return undefined;
     }
     if (lines.length === 0) return undefined;

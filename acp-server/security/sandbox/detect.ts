@@ -79,6 +79,7 @@ function executable(file: string): boolean {
     accessSync(file, constants.X_OK);
     return true;
   } catch {
+    // expected: not there or not executable: that sandbox tool is not available
     return false;
   }
 }

@@ -191,6 +191,7 @@ function listDirs(dir: string): string[] {
   try {
     return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
   } catch {
+    // expected: a folder that is missing or unreadable has no subfolders to allow
     return [];
   }
 }
@@ -200,6 +201,7 @@ function kindOf(target: string): "dir" | "file" | undefined {
     const info = statSync(target);
     return info.isDirectory() ? "dir" : "file";
   } catch {
+    // expected: a path that does not exist is left out of the sandbox policy
     return undefined;
   }
 }

@@ -34,6 +34,7 @@ function kindOf(target: string): "dir" | "file" | undefined {
   try {
     return statSync(target).isDirectory() ? "dir" : "file";
   } catch {
+    // expected: a path that does not exist has no kind and is not guarded
     return undefined;
   }
 }

@@ -36,7 +36,7 @@ export function allowlistProxy(domains: string[], listenOn: { socket: string } |
   if (!proxy) {
     proxy = startProxy(domains, listenOn);
     running.set(key, proxy);
-    proxy.catch(() => running.delete(key));
+    proxy.catch(() => running.delete(key)); // expected: a proxy that failed to start is forgotten so the next call tries again; the caller awaits the same rejection
   }
   return proxy;
 }
@@ -96,6 +96,7 @@ function forwardPlain(req: IncomingMessage, res: ServerResponse, domains: string
   try {
     url = new URL(req.url ?? "");
   } catch {
+    // expected: a request line that is not an absolute URL is answered 400 just below
     res.writeHead(400, { "Content-Type": "text/plain" }).end("hermes sandbox proxy: only absolute http:// URLs and CONNECT are proxied\n");
     return;
   }

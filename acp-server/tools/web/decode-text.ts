@@ -20,6 +20,7 @@ export function decodeBody(body: Buffer, contentType: string | undefined, kind: 
       const decoder = new TextDecoder(declared);
       return { text: decoder.decode(body), encoding: decoder.encoding };
     } catch {
+      // expected: a charset TextDecoder does not know: read as UTF-8, with a note
       return { text: new TextDecoder("utf-8").decode(body), encoding: "utf-8", note: `the page declares charset "${declared.slice(0, 40)}", which is not known; read as UTF-8` };
     }
   }

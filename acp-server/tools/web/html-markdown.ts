@@ -87,6 +87,7 @@ function baseUrl(document: DomDocument, pageUrl: string): string {
   try {
     return new URL(declared, pageUrl).href;
   } catch {
+    // expected: a <base href> that is not a URL is ignored; the page's own URL is the base
     return pageUrl;
   }
 }
@@ -105,6 +106,7 @@ function absolutize(document: DomDocument, base: string): void {
         if (absolute.protocol === "http:" || absolute.protocol === "https:" || absolute.protocol === "mailto:") element.setAttribute(attribute, absolute.href);
         else element.removeAttribute(attribute);
       } catch {
+        // expected: a link that is not a URL is dropped from the page text
         element.removeAttribute(attribute);
       }
     }

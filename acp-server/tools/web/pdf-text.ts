@@ -14,7 +14,7 @@ export async function pdfToText(bytes: Buffer): Promise<PdfText> {
   const document = await getDocumentProxy(new Uint8Array(bytes), { verbosity: 0 });
   try {
     const { totalPages, text } = await extractText(document, { mergePages: false });
-    const meta = await getMeta(document).catch(() => undefined);
+    const meta = await getMeta(document).catch(() => undefined); // expected: PDF metadata is optional; a PDF without readable metadata simply has no title
     const info = meta?.info as Record<string, unknown> | undefined;
     const title = typeof info?.Title === "string" && info.Title.trim() ? info.Title.trim() : undefined;
     const body = text
