@@ -8,8 +8,6 @@ import type { Logger } from "../util/log";
 import type { LiveSession } from "../runtime/live-session";
 import type { AgentRuntime } from "../runtime/runtime";
 import { initializeResponse } from "./initialize-response";
-import { BUILT_IN_COMMANDS } from "../app/commands/all-commands";
-import { RESERVED_COMMAND_NAMES } from "../app/commands/command-line";
 import { withErrorMapping } from "./error-map";
 import { mcpPromptCommands } from "../runtime/session-mcp";
 import { clientMcpSpecs } from "./mcp-servers";
@@ -61,11 +59,15 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     // A reopened session's commands go out right after the answer (its replay came first anyway).
     // A new one's follow once the answer has left: reading every SKILL.md is a large part of a
     // first session/new otherwise, and a client takes the list whenever it arrives.
-    let skills = journal ? await skillCommandsFor(session.agent.cwd, current, log) : [];
-    const commands = () => ({ sessionUpdate: "available_commands_update" as const, availableCommands: availableCommands([...BUILT_IN_COMMANDS, ...skills, ...mcpPromptCommands(session.mcp)]) });
+    // The commands' modules load with the list, not with the process: a first session/new needs none.
+    let offered: CommandInfo[] | undefined = journal ? await offeredCommands(session.agent.cwd, current, log) : undefined;
+    const commands = () => ({ sessionUpdate: "available_commands_update" as const, availableCommands: availableCommands([...(offered ?? []), ...mcpPromptCommands(session.mcp)]) });
     if (journal) notifyAfterResponse(client, session.id, commands(), log);
-    // Servers that finish connecting later bring their prompts (slash commands) with them.
-    session.watchMcp(() => notifyAfterResponse(client, session.id, commands(), log));
+    // Servers that finish connecting later bring their prompts (slash commands) with them (a new
+    // session's list goes out once it is read, with the prompts of every server ready by then).
+    session.watchMcp(() => {
+      if (offered) notifyAfterResponse(client, session.id, commands(), log);
+    });
     // The panel shows the queue beside its composer: it hears of every change (acp/queue-methods.ts).
     if (clientCapabilities._meta?.[QUEUE_CAPABILITY]) {
       const { sendQueueChanges } = await import("./queue-methods");
@@ -87,7 +89,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         : answered;
     void sent.then(async () => {
       if (!journal) {
-        skills = await skillCommandsFor(session.agent.cwd, current, log);
+        offered = await offeredCommands(session.agent.cwd, current, log);
         notifyAfterResponse(client, session.id, commands(), log);
       } else {
         // A reopened session's usage meter shows at once, not after the next model call.
@@ -229,14 +231,15 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     });
 }
 
-/** A session's skills as slash commands (none when they cannot be read: the built-in commands still go out). */
-async function skillCommandsFor(cwd: string, runtime: AgentRuntime, log: Logger): Promise<CommandInfo[]> {
+/** The built-in commands, then the session's skills as commands (none when they cannot be read: the built-in ones still go out). */
+async function offeredCommands(cwd: string, runtime: AgentRuntime, log: Logger): Promise<CommandInfo[]> {
+  const [{ BUILT_IN_COMMANDS }, { RESERVED_COMMAND_NAMES }] = await Promise.all([import("../app/commands/all-commands"), import("../app/commands/command-line")]);
   try {
     const { skillCommands } = await import("../skills/commands/skill-invocation");
-    return skillCommands(cwd, runtime.loaded, RESERVED_COMMAND_NAMES);
+    return [...BUILT_IN_COMMANDS, ...skillCommands(cwd, runtime.loaded, RESERVED_COMMAND_NAMES)];
   } catch (error) {
     log.warn("offering the skills as commands failed", { error });
-    return [];
+    return [...BUILT_IN_COMMANDS];
   }
 }
 
