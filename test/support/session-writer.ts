@@ -35,7 +35,7 @@ if (mode === "sessions") {
   // the count printed.
   const changed = journalChanges(path.join(home, "sessions"));
   const giveUp = setTimeout(() => changed.stop(), 20_000);
-  let seen = 0;
+  let seen: number;
   for (;;) {
     const next = changed.next(); // armed before the list, so no change falls between the two
     seen = (await store.list({ limit: 500 })).sessions.length;
