@@ -59,3 +59,43 @@ export function waitForChangeIn<T>(dir: string, check: () => T | undefined | fal
     look();
   });
 }
+
+/** The part of a running command this needs (acp-server/tools/context.ts RunningCommand). */
+interface StreamingCommand {
+  output(): Promise<{ text: string }>;
+  waitForExit(): Promise<unknown>;
+  onOutput?(listener: (chunk: string) => void): () => void;
+}
+
+/**
+ * Resolves with the command's output once it matches `pattern`, checking now, at each chunk the
+ * command prints and when it exits; rejects if it exits without a match or after `timeoutMs`.
+ */
+export function commandOutputMatching(handle: StreamingCommand, pattern: RegExp, timeoutMs = 5000): Promise<string> {
+  const subscribe = handle.onOutput?.bind(handle);
+  if (!subscribe) return Promise.reject(new Error("this command does not stream its output"));
+  return new Promise((resolve, reject) => {
+    let done = false;
+    let lastText = "";
+    const finish = (error?: Error, text?: string) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      unsubscribe();
+      if (error) reject(error);
+      else resolve(text ?? "");
+    };
+    const check = async (exited = false) => {
+      if (done) return;
+      const { text } = await handle.output();
+      lastText = text;
+      if (pattern.test(text)) finish(undefined, text);
+      else if (exited) finish(new Error(`the command exited without printing ${pattern}: ${JSON.stringify(text)}`));
+    };
+    const fail = (error: unknown) => finish(error instanceof Error ? error : new Error(String(error)));
+    const unsubscribe = subscribe(() => void check().catch(fail));
+    const timer = setTimeout(() => finish(new Error(`timed out waiting for ${pattern} in ${JSON.stringify(lastText)}`)), timeoutMs);
+    void check().catch(fail);
+    handle.waitForExit().then(() => check(true), fail).catch(fail);
+  });
+}
