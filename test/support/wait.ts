@@ -31,12 +31,13 @@ export function waitForOutput(stream: Readable, pattern: RegExp, timeoutMs: numb
 
 /**
  * Resolves once `check()` holds, checking now and after each change in `dir` (created, written,
- * renamed or removed entries); rejects after `timeoutMs`. `dir` must exist.
+ * renamed or removed entries; in its whole tree with `recursive`); rejects after `timeoutMs`.
+ * `dir` must exist.
  */
-export function waitForChangeIn<T>(dir: string, check: () => T | undefined | false, timeoutMs: number, what: string): Promise<T> {
+export function waitForChangeIn<T>(dir: string, check: () => T | undefined | false, timeoutMs: number, what: string, options: { recursive?: boolean } = {}): Promise<T> {
   return new Promise((resolve, reject) => {
     // Watching starts before the first check, so no change can fall between the two.
-    const watcher = watch(path.resolve(dir), () => look());
+    const watcher = watch(path.resolve(dir), { recursive: options.recursive ?? false }, () => look());
     const timer = setTimeout(() => finish(new Error(`timed out after ${timeoutMs} ms waiting for ${what}`)), timeoutMs);
     let done = false;
     function look() {
