@@ -51,6 +51,7 @@ function liveGroupMembers(pgid: number): number[] {
   return members;
 }
 
+/** Polls /proc: a process group's members are not our children, so their exit sends us no event. */
 async function waitForGroupGone(pgid: number, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (liveGroupMembers(pgid).length > 0) {
