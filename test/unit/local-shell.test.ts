@@ -137,7 +137,8 @@ describe("LocalShellRunner", () => {
   });
 
   it("kill() terminates the whole process group, grandchildren included", async () => {
-    const handle = await run("echo pgid=$$; sleep 30 & sleep 30; wait");
+    // The line comes after both sleeps are forked: once it is out, they are in the group.
+    const handle = await run("sleep 30 & sleep 30 & echo pgid=$$; wait");
     const pgid = Number(/pgid=(\d+)/.exec(await outputMatching(handle, /pgid=\d+/))?.[1]);
     assert.ok(liveGroupMembers(pgid).length >= 2, "shell and sleeps are running");
     await handle.kill();
