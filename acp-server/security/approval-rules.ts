@@ -1,10 +1,10 @@
 // Answers the user chose to keep ("always allow", "always reject"): saved under
 // approvals.rules in config.yaml, so they hold in every later session and editor. Commands
 // are matched by rule key (from the screener), edits by path glob.
-import path from "node:path";
 import { editConfigFile } from "../config/config-edit";
 import type { ApprovalRule } from "../config/schema";
 import type { Logger } from "../util/log";
+import { wholePathMatches } from "../util/path-match";
 import { yaml } from "../util/yaml";
 
 export type SavedDecision = "allow" | "reject";
@@ -34,7 +34,7 @@ export class ApprovalRules {
 
   /** The saved answer for editing these paths (all must be allowed; any rejection wins). */
   forEdit(paths: string[], cwd: string): SavedDecision | undefined {
-    const decisions = paths.map((file) => strongest(this.rules.filter((rule) => "edit" in rule && pathMatches(rule.edit, file, cwd))));
+    const decisions = paths.map((file) => strongest(this.rules.filter((rule) => "edit" in rule && wholePathMatches(rule.edit, file, cwd))));
     if (decisions.includes("reject")) return "reject";
     return decisions.length > 0 && decisions.every((d) => d === "allow") ? "allow" : undefined;
   }
@@ -89,20 +89,4 @@ function hostMatches(pattern: string, host: string): boolean {
 function strongest(rules: ApprovalRule[]): SavedDecision | undefined {
   if (rules.some((rule) => rule.decision === "reject")) return "reject";
   return rules.length > 0 ? "allow" : undefined;
-}
-
-/** `**` any depth, `*` within one folder, `?` one character; relative globs are workspace-relative. */
-export function pathMatches(glob: string, file: string, cwd: string): boolean {
-  const target = path.isAbsolute(glob) ? file : path.relative(cwd, file);
-  let source = "";
-  for (let i = 0; i < glob.length; i++) {
-    const char = glob.charAt(i);
-    if (char === "*" && glob[i + 1] === "*") {
-      source += ".*";
-      i++;
-    } else if (char === "*") source += "[^/]*";
-    else if (char === "?") source += "[^/]";
-    else source += char.replace(/[.+^${}()|[\]\\]/g, "\\$&");
-  }
-  return new RegExp(`^${source}$`).test(target.split(path.sep).join("/"));
 }

@@ -76,16 +76,19 @@ export class SessionStore {
   private lastPersistMs = 0;
   private closed = false;
   private readonly indexIdleMs: number;
+  /** The clock the catch-up throttle reads (tests pass their own to step past it). */
+  private readonly now: () => number;
   private idleTimer: NodeJS.Timeout | undefined;
   /** The sessions' cached replays (session/load's shortcut), removed with their session. */
   readonly replays: ReplaySnapshots;
 
-  constructor(options: { home: string; log: Logger; indexIdleMs?: number }) {
+  constructor(options: { home: string; log: Logger; indexIdleMs?: number; now?: () => number }) {
     this.dir = path.join(options.home, "sessions");
     this.stateFile = path.join(options.home, "state.db");
     this.replays = new ReplaySnapshots(options.home, options.log);
     this.log = options.log;
     this.indexIdleMs = options.indexIdleMs ?? INDEX_IDLE_MS;
+    this.now = options.now ?? Date.now;
   }
 
   /**
@@ -288,10 +291,10 @@ export class SessionStore {
     });
     const index = await this.indexLoading;
     this.drainFeeds();
-    if (!this.catchingUp && Date.now() - this.lastCatchUp >= CATCH_UP_INTERVAL_MS) {
+    if (!this.catchingUp && this.now() - this.lastCatchUp >= CATCH_UP_INTERVAL_MS) {
       this.catchingUp = this.runCatchUp(index).finally(() => {
         this.catchingUp = undefined;
-        this.lastCatchUp = Date.now();
+        this.lastCatchUp = this.now();
       });
     }
     await this.catchingUp;

@@ -3,7 +3,7 @@
 // never enters .git or node_modules. Used when ripgrep is not installed.
 import { readFile, readdir, stat } from "node:fs/promises";
 import path from "node:path";
-import { IgnoreMatcher } from "./gitignore";
+import { IgnoreMatcher } from "../util/path-match";
 
 export const DEFAULT_SKIPPED_DIRS: ReadonlySet<string> = new Set([".git", "node_modules"]);
 

@@ -6,7 +6,7 @@ import path from "node:path";
 import * as z from "zod";
 import type { ToolContext } from "./context";
 import { walkFiles, looksBinary } from "./file-walker";
-import { compileGlob, globMatches, type CompiledGlob } from "./gitignore";
+import { compileGlob, globMatches, type CompiledGlob } from "../util/path-match";
 import { displayPath, resolvePath } from "./paths";
 import { defineTool, ToolError, type ToolResult } from "./registry";
 import { RipgrepError, ripgrepContent, ripgrepFiles, ripgrepPath } from "./ripgrep";

@@ -9,6 +9,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { setTimeout as sleep } from "node:timers/promises";
 import { useScriptedModel } from "../support/scripted-model";
+import { waitForChangeIn } from "../support/wait";
 import { makeTempDir, scriptedConfig, sessionUpdates, startAgent } from "../support/in-process-agent";
 
 const scripted = useScriptedModel();
@@ -42,6 +43,7 @@ function alive(pid: number): boolean {
   }
 }
 
+/** For process states (the sleep's pid appearing, its exit): no event reaches us for those, so this polls. */
 async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -65,7 +67,7 @@ test("cancel during streaming aborts the model request and answers cancelled", a
     await hermes.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     const response = await prompt;
     assert.equal(response.stopReason, "cancelled");
-    assert.ok(await waitUntil(() => model.abortedStreams > abortedBefore), "the server saw the stream dropped");
+    await model.waitForAbortedStreams(abortedBefore + 1); // the server saw the stream dropped
 
     // The session is still usable and remembers the partial answer.
     model.enqueue({ text: "short answer" });
@@ -91,7 +93,7 @@ test("cancel during a long local command kills its process group and ends the to
     const { sessionId } = await hermes.newSession(project);
     const prompt = hermes.prompt(sessionId, "run the long thing");
     await hermes.waitForUpdate((u) => u.sessionUpdate === "tool_call_update" && u.status === "in_progress");
-    assert.ok(await waitUntil(() => readFileSafe(pidFile) !== ""), "the command started");
+    await waitForChangeIn(project, () => readFileSafe(pidFile) !== "", 5_000, "the command to start (its pid file)");
     let pid: number | undefined;
     assert.ok(await waitUntil(() => (pid = hostPid(Number(readFileSafe(pidFile)), ["sleep", "30"])) !== undefined), "found the sleep process");
     assert.ok(alive(pid!));

@@ -7,7 +7,7 @@ import { writeFileSync, existsSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
-import { callNumber, delegateCard, goalOf, isSubagent, startRoutedModel, systemText, toolMessages, toolNames, waitUntil } from "../support/delegation";
+import { callNumber, delegateCard, goalOf, isSubagent, startRoutedModel, systemText, toolMessages, toolNames } from "../support/delegation";
 import type { RecordedRequest } from "../support/scripted-http";
 import type { ScriptedReply } from "../support/scripted-model";
 
@@ -283,7 +283,7 @@ test("cancelling the parent cancels running subagents (their model streams are d
     await hermes.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     assert.equal((await prompt).stopReason, "cancelled");
     // Each child's stream (500 chunks, 50 ms apart) was dropped, not left to finish.
-    assert.ok(await waitUntil(() => model.abortedStreams >= 2), `aborted streams: ${model.abortedStreams}`);
+    await model.waitForAbortedStreams(2);
     assert.equal(delegateCard(hermes, sessionId).status, "failed");
     assert.equal(model.requests.filter(isSubagent).length, 2, "no further subagent calls");
   } finally {

@@ -2,10 +2,11 @@
 // .vsix into a private extensions folder and runs the server in its own process group under
 // setsid, so stopping it (kill -- -PGID) also ends the extension host and the agent it spawned.
 import { spawn, spawnSync } from "node:child_process";
-import { closeSync, existsSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { waitForChangeIn } from "../support/wait";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const TOOLS = path.join(ROOT, ".e2e-tools");
@@ -96,24 +97,26 @@ export async function startCodeServer(options: CodeServerOptions): Promise<CodeS
   const stop = async () => {
     signalGroup(pid, "SIGTERM");
     const deadline = Date.now() + 5000;
+    // The group's members are not all our children: no exit event for them, so this polls.
     while (groupAlive(pid) && Date.now() < deadline) await sleep(100);
     signalGroup(pid, "SIGKILL");
   };
 
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (exited) throw new Error(`code-server exited during start-up; see ${options.logFile}`);
-    try {
-      const response = await fetch(`${url}/healthz`);
-      if (response.ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`code-server did not answer /healthz within 60 s; see ${options.logFile}`);
-    }
-    await sleep(200);
+  // code-server logs "HTTP server listening on <url>" once it accepts connections: wait for
+  // that line in its log (each write to the log wakes the check).
+  try {
+    await waitForChangeIn(
+      path.dirname(options.logFile),
+      () => {
+        if (exited) throw new Error(`code-server exited during start-up; see ${options.logFile}`);
+        return readFileSync(options.logFile, "utf8").includes(`HTTP server listening on ${url}`);
+      },
+      60_000,
+      `code-server to listen (see ${options.logFile})`,
+    );
+  } catch (error) {
+    await stop();
+    throw error;
   }
   return { url, port, pid, stop };
 }

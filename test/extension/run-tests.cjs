@@ -1,97 +1,30 @@
-// `npm run test:extension`: the @vscode/test-electron suite. It downloads a VS Code build (so it
-// needs network access to update.code.visualstudio.com; it cannot run in the offline sandbox,
-// where test/e2e covers the same ground in code-server), then starts it with this repository
-// as the extension under development and test/extension/suite/index.cjs as the test runner.
-//
-// Before VS Code starts, this script:
-//   - checks the bundles exist (`npm run build` first),
-//   - starts the scripted model server (test/support/scripted-model-cli.ts, real HTTP + SSE,
-//     OpenAI Chat Completions) with the replies the suite expects, in order,
-//   - writes a temporary HERMES_HOME whose config.yaml points at it,
-//   - writes a temporary workspace and user settings (hermes.agent.env → that HERMES_HOME).
-// Everything temporary is removed at the end, and the model server is stopped.
+// `npm run test:extension:electron`: the suite in test/extension/suite under @vscode/test-electron.
+// It downloads a VS Code build (so it needs network access to update.code.visualstudio.com; it
+// cannot run offline, where `npm run test:extension` runs the same suite in code-server), then
+// starts it with this repository as the extension under development and
+// test/extension/suite/index.cjs as the test runner. host-fixture.cjs prepares the scripted model,
+// HERMES_HOME, workspace and settings, and removes them at the end.
 //
 // Environment: VSCODE_VERSION (default "stable"; e.g. "1.90.0" for the oldest supported),
 // VSCODE_EXECUTABLE (use an installed VS Code instead of downloading one),
 // HERMES_KEEP_TEST_DIRS=1 (keep the temporary folders for inspection).
 "use strict";
-const { spawn } = require("node:child_process");
-const { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } = require("node:fs");
-const os = require("node:os");
-const path = require("node:path");
-const readline = require("node:readline");
 const { runTests } = require("@vscode/test-electron");
-const { REPLIES } = require("./suite/replies.cjs");
-
-const ROOT = path.resolve(__dirname, "../..");
+const { agentsLeft, prepareHost } = require("./host-fixture.cjs");
 
 async function main() {
-  for (const bundle of ["dist/extension.cjs", "dist/hermes.js", "dist/webview.js"]) {
-    if (!existsSync(path.join(ROOT, bundle))) throw new Error(`${bundle} is missing: run npm run build first`);
-  }
-
-  const base = mkdtempSync(path.join(os.tmpdir(), "hermes-vscode-test-"));
-  const workspace = path.join(base, "workspace");
-  const hermesHome = path.join(base, "hermes-home");
-  const userDataDir = path.join(base, "user-data");
-  const extensionsDir = path.join(base, "extensions");
-  for (const dir of [workspace, hermesHome, path.join(userDataDir, "User"), extensionsDir]) mkdirSync(dir, { recursive: true });
-
-  const model = await startModel(path.join(base, "replies.json"));
+  const host = await prepareHost();
   try {
-    writeFileSync(path.join(workspace, "greeting.txt"), "hello\nworld\n");
-    writeFileSync(
-      path.join(hermesHome, "config.yaml"),
-      [
-        "model:",
-        "  provider: custom",
-        "  name: fake-model",
-        `  base_url: ${model.url}`,
-        "  api_key: sk-test-not-a-real-key",
-        "  api_mode: chat_completions",
-        "sessions:",
-        "  auto_title: false # a title request would take the scripted replies",
-        "logging:",
-        "  level: debug",
-        "",
-      ].join("\n"),
-    );
-    writeFileSync(
-      path.join(userDataDir, "User", "settings.json"),
-      JSON.stringify(
-        {
-          "hermes.agent.env": { HERMES_HOME: hermesHome },
-          "hermes.trace": true,
-          // The suite checks an edit lands in the editor without a review card to click.
-          "hermes.defaultMode": "accept_edits",
-          "hermes.review.edits": "off",
-          "workbench.startupEditor": "none",
-          "security.workspace.trust.enabled": false,
-          "chat.disableAIFeatures": true,
-          "telemetry.telemetryLevel": "off",
-          "update.mode": "none",
-          "extensions.autoUpdate": false,
-          "git.enabled": false,
-        },
-        null,
-        2,
-      ),
-    );
-
     await runTests({
       version: process.env.VSCODE_VERSION || "stable",
       vscodeExecutablePath: process.env.VSCODE_EXECUTABLE || undefined,
-      extensionDevelopmentPath: ROOT,
-      extensionTestsPath: path.join(__dirname, "suite", "index.cjs"),
-      extensionTestsEnv: {
-        HERMES_TEST_WORKSPACE: workspace,
-        HERMES_TEST_HOME: hermesHome,
-        HERMES_TEST_MODEL_URL: model.url,
-      },
+      extensionDevelopmentPath: host.root,
+      extensionTestsPath: host.suiteEntry,
+      extensionTestsEnv: host.suiteEnv,
       launchArgs: [
-        workspace,
-        "--user-data-dir", userDataDir,
-        "--extensions-dir", extensionsDir,
+        host.workspace,
+        "--user-data-dir", host.userDataDir,
+        "--extensions-dir", host.extensionsDir,
         "--disable-extensions", // other extensions; the one under development still loads
         "--disable-workspace-trust",
         "--skip-welcome",
@@ -100,71 +33,11 @@ async function main() {
       ],
     });
     // Deactivation stops the agent's process group: nothing started with our HERMES_HOME survives VS Code.
-    const leftovers = await agentsLeft(hermesHome, 5000);
+    const leftovers = await agentsLeft(host.hermesHome, 5000);
     if (leftovers.length > 0) throw new Error(`agent processes outlived VS Code: ${leftovers.join(", ")}`);
   } finally {
-    await model.stop();
-    if (process.env.HERMES_KEEP_TEST_DIRS === "1") console.log(`kept ${base}`);
-    else rmSync(base, { recursive: true, force: true, maxRetries: 2 });
+    await host.cleanup();
   }
-}
-
-/** Pids of processes whose environment has our HERMES_HOME, once they had `timeoutMs` to exit (Linux only). */
-async function agentsLeft(home, timeoutMs) {
-  if (!existsSync("/proc/self/environ")) return [];
-  const needle = `HERMES_HOME=${home}\0`;
-  const find = () =>
-    readdirSync("/proc").filter((entry) => {
-      if (!/^\d+$/.test(entry) || Number(entry) === process.pid) return false;
-      try {
-        return readFileSync(`/proc/${entry}/environ`, "latin1").includes(needle);
-      } catch {
-        return false;
-      }
-    });
-  const deadline = Date.now() + timeoutMs;
-  let found = find();
-  while (found.length > 0 && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    found = find();
-  }
-  for (const pid of found) {
-    try {
-      process.kill(Number(pid), "SIGKILL");
-    } catch {
-      // gone meanwhile
-    }
-  }
-  return found;
-}
-
-/** The scripted model in its own process (it is TypeScript; tsx runs it), serving REPLIES in order. */
-function startModel(repliesFile) {
-  writeFileSync(repliesFile, JSON.stringify(REPLIES));
-  const child = spawn(process.execPath, ["--import", "tsx", path.join(ROOT, "test/support/scripted-model-cli.ts"), repliesFile], {
-    cwd: ROOT,
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  const stop = () =>
-    new Promise((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill("SIGTERM");
-    });
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      void stop();
-      reject(new Error("the scripted model server did not start within 30 s"));
-    }, 30_000);
-    child.once("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the scripted model server exited (${code})`));
-    });
-    readline.createInterface({ input: child.stdout }).once("line", (line) => {
-      clearTimeout(timer);
-      resolve({ url: JSON.parse(line).url, stop });
-    });
-  });
 }
 
 main().then(

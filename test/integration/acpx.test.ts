@@ -3,13 +3,14 @@
 // permissions (--approve-all). The model is the in-process scripted server.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync } from "node:fs";
-import { mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { existsSync, readdirSync } from "node:fs";
+import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, before, test, type TestContext } from "node:test";
 import { stringify as toYaml } from "yaml";
 import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
 import { HERMES_BIN, makeTempDir, ROOT, scriptedConfig } from "../support/acp-harness";
+import { waitForChangeIn } from "../support/wait";
 
 const ACPX = path.join(ROOT, "node_modules", ".bin", "acpx");
 const AGENT_COMMAND = `${process.execPath} ${HERMES_BIN} acp`;
@@ -96,13 +97,12 @@ function jsonLines(run: AcpxRun): any[] {
 /** acpx's queue owner (spawned detached by `prompt`) exits once idle for --ttl; wait for it. */
 async function waitForQueueOwners(home: string, timeoutMs = 15_000): Promise<void> {
   const queues = path.join(home, ".acpx", "queues");
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    const locks = existsSync(queues) ? (await readdir(queues)).filter((name) => name.endsWith(".lock")) : [];
-    if (locks.length === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  assert.fail(`acpx queue owner still running after ${timeoutMs} ms (lock files in ${queues})`);
+  if (!existsSync(queues)) return;
+  const locks = () => readdirSync(queues).filter((name) => name.endsWith(".lock"));
+  // An owner removes its lock file as it exits.
+  await waitForChangeIn(queues, () => locks().length === 0, timeoutMs, `the acpx queue owners to exit (lock files in ${queues})`).catch((error: Error) =>
+    assert.fail(`acpx queue owner still running after ${timeoutMs} ms: ${error.message}`),
+  );
 }
 
 test("acpx exec --format quiet: a write_file tool call runs and the final text is printed", async (t) => {

@@ -6,7 +6,6 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { makeTempDir, scriptedConfig, sessionUpdates, startHermes, type Harness } from "../support/acp-harness";
 import { useScriptedModel } from "../support/scripted-model";
 import { transcript } from "../support/transcript";
@@ -102,6 +101,5 @@ test("killed during the second of two tools: the first result survives, the seco
     }
     await first.close();
     await second?.close();
-    await sleep(0);
   }
 });

@@ -13,6 +13,7 @@ import { agentText, HERMES_BIN, makeTempDir, ROOT, scriptedConfig, startHermes }
 import { alive, callNumber, childPids, delegateCard, startRoutedModel, toolMessages, waitUntil } from "../support/delegation";
 import { EVERYTHING, stdioServer } from "../support/mcp-servers";
 import type { RecordedRequest } from "../support/scripted-http";
+import { waitForChangeIn } from "../support/wait";
 import type { ScriptedReply } from "../support/scripted-model";
 
 const FAKE_AGENT = path.join(ROOT, "test/support/fake-acp-agent.mjs");
@@ -168,7 +169,9 @@ async function fakeChildRun(mode: "crash" | "hang", delegation: Record<string, u
   });
   const pid = (file: string) => (existsSync(path.join(state, file)) ? Number(readFileSync(path.join(state, file), "utf8")) : 0);
   const received = () => (existsSync(path.join(state, "received.log")) ? readFileSync(path.join(state, "received.log"), "utf8").trim().split("\n") : []);
-  return { project, state, parentModel, hermes, pid, received };
+  /** Resolves once `check()` holds, looking again at each change of the fake agent's state files. */
+  const stateUntil = (check: () => boolean, timeoutMs: number, what: string) => waitForChangeIn(state, check, timeoutMs, what);
+  return { project, state, parentModel, hermes, pid, received, stateUntil };
 }
 
 test("a child that crashes is a failed result with the reason (and the parent's MCP servers were passed on)", async () => {
@@ -211,17 +214,17 @@ test("a child that hangs is stopped after delegation.idle_timeout, with its whol
 });
 
 test("cancelling the parent sends session/cancel to the child and kills it after 2 s", async () => {
-  const { project, parentModel, hermes, pid, received } = await fakeChildRun("hang");
+  const { project, parentModel, hermes, pid, received, stateUntil } = await fakeChildRun("hang");
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
     const prompt = hermes.prompt(sessionId, "go");
-    assert.ok(await waitUntil(() => pid("grandchild.pid") > 0, 10_000), "the child is working");
+    await stateUntil(() => pid("grandchild.pid") > 0, 10_000, "the child to be working (its grandchild's pid file)");
     const agentPid = pid("agent.pid");
     const grandchild = pid("grandchild.pid");
     await hermes.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     assert.equal((await prompt).stopReason, "cancelled");
-    assert.ok(await waitUntil(() => received().includes("session/cancel")), received().join(","));
+    await stateUntil(() => received().includes("session/cancel"), 5_000, `session/cancel at the child (received: ${received().join(",")})`);
     assert.ok(alive(agentPid), "given a grace period first");
     assert.ok(await waitUntil(() => !alive(agentPid) && !alive(grandchild), 5_000), "killed with its group after the grace period");
     assert.equal(delegateCard(hermes, sessionId).status, "failed");

@@ -42,18 +42,18 @@ test("queued in the agent: listed from its queue, /queue shows the same, remove 
     assert.ok(ids.every((id) => id.startsWith("panel-")));
 
     await session.prompt("/queue");
-    const listing = await until("the listing", () => notices(store.state).find((text) => text.includes("behind the running turn")));
+    const listing = await until(store, "the listing", () => notices(store.state).find((text) => text.includes("behind the running turn")));
     assert.match(listing, /2 prompts wait behind the running turn:\n1\. second prompt\n2\. third prompt/);
     assert.ok(!userTexts(store.state).includes("/queue"), "answered by the agent's list, not sent as a prompt");
 
     session.cancelQueued(ids[1]!);
-    await until("the removed prompt gone", () => store.state.queue.length === 1 && store.state.queue[0]!.text === "second prompt");
+    await until(store, "the removed prompt gone", () => store.state.queue.length === 1 && store.state.queue[0]!.text === "second prompt");
     assert.equal(store.state.turn.running, true, "the running turn goes on");
     assert.deepEqual(userTexts(store.state), ["first"], "a queued prompt is not in the transcript before it starts");
 
     first.release();
     await turn;
-    await until("the queued prompt's answer", () => agentTexts(store.state).includes("second answer") && !store.state.turn.running);
+    await until(store, "the queued prompt's answer", () => agentTexts(store.state).includes("second answer") && !store.state.turn.running);
     assert.deepEqual(userTexts(store.state), ["first", "second prompt"], "shown when its turn started, after the first answer");
     assert.deepEqual(agentTexts(store.state), ["first answer", "second answer"]);
     assert.equal(store.state.queue.length, 0);
@@ -79,10 +79,10 @@ test("/queue clear in the panel drops the agent's queue; Stop keeps it: the queu
     await model.waitForRequests(before + 1);
     await session.prompt("a");
     await session.prompt("b");
-    await until("both listed", () => store.state.queue.length === 2);
+    await until(store, "both listed", () => store.state.queue.length === 2);
     await session.prompt("/queue clear");
-    await until("cleared", () => notices(store.state).some((text) => /Cleared the queue: 2 waiting prompts dropped/.test(text)));
-    await until("the queue empty", () => store.state.queue.length === 0);
+    await until(store, "cleared", () => notices(store.state).some((text) => /Cleared the queue: 2 waiting prompts dropped/.test(text)));
+    await until(store, "the queue empty", () => store.state.queue.length === 0);
     first.release();
     await turn;
     assert.equal(model.requests.length - before, 1, "neither dropped prompt ran");
@@ -93,10 +93,10 @@ test("/queue clear in the panel drops the agent's queue; Stop keeps it: the queu
     const stopped = session.prompt("long task");
     await model.waitForRequests(before + 1);
     await session.prompt("then this");
-    await until("listed", () => store.state.queue.length === 1);
+    await until(store, "listed", () => store.state.queue.length === 1);
     await session.cancel();
     await stopped;
-    await until("the kept prompt's answer", () => agentTexts(store.state).includes("after the stop") && !store.state.turn.running);
+    await until(store, "the kept prompt's answer", () => agentTexts(store.state).includes("after the stop") && !store.state.turn.running);
     assert.equal(lastUserPrompt(model.requests.at(-1)!.body), "then this");
     const kinds = store.state.items.map((i) => (i.kind === "notice" && i.marker ? i.marker : i.kind === "user" ? `user:${i.text}` : i.kind));
     const start = kinds.lastIndexOf("user:long task");

@@ -24,7 +24,7 @@ test("a chat: streamed reply, permission card, per-hunk review, queue, history, 
     assert.equal(store.state.sessionId, sessionId);
     assert.equal(store.state.connection.status, "ready");
     assert.ok(store.state.modes?.availableModes.length, "the mode picker comes with the session");
-    await until("slash commands", () => store.state.commands.length > 0);
+    await until(store, "slash commands", () => store.state.commands.length > 0);
 
     model.enqueue({ text: "Hello from the scripted model." });
     await session.prompt("hi");
@@ -38,13 +38,13 @@ test("a chat: streamed reply, permission card, per-hunk review, queue, history, 
     const proposed = twelve.replace("line 1\n", "LINE ONE\n").replace("line 12\n", "LINE TWELVE\n");
     model.enqueue({ toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "notes.txt", content: proposed } }] }, { text: "Edited." });
     const turn = session.prompt("edit notes");
-    const card = await until("a permission card", () => store.state.items.find((i): i is PermissionItem => i.kind === "permission" && !i.outcome));
+    const card = await until(store, "a permission card", () => store.state.items.find((i): i is PermissionItem => i.kind === "permission" && !i.outcome));
     // Typed while the turn runs: queued, sent after it.
     model.enqueue({ text: "Queued answer." });
     await session.prompt("and then this");
     assert.deepEqual(store.state.queue.map((q) => q.text), ["and then this"]);
     assert.ok(chat.permissions.answer(card.id, card.options.find((o) => o.kind === "allow_once")!.optionId));
-    const review = await until("a review card", () => store.state.items.find((i): i is ReviewItem => i.kind === "review" && i.status === "pending"));
+    const review = await until(store, "a review card", () => store.state.items.find((i): i is ReviewItem => i.kind === "review" && i.status === "pending"));
     assert.equal(review.hunks.length, 2);
     await chat.reviews.decide(review.id, 0, "accepted");
     await chat.reviews.decide(review.id, 1, "rejected");
@@ -52,7 +52,7 @@ test("a chat: streamed reply, permission card, per-hunk review, queue, history, 
     assert.equal(readFileSync(file, "utf8"), twelve.replace("line 1\n", "LINE ONE\n"), "only the accepted hunk is on disk");
     const toolResult = model.requests.at(-1)?.body.messages.find((m: any) => m.role === "tool")?.content ?? "";
     assert.match(String(toolResult), /accepted 1 of 2 hunks/);
-    await until("the queued prompt's answer", () => agentText(store.state).includes("Queued answer.") && !store.state.turn.running);
+    await until(store, "the queued prompt's answer", () => agentText(store.state).includes("Queued answer.") && !store.state.turn.running);
     assert.equal(store.state.queue.length, 0);
 
     await session.showHistory(true);
@@ -61,8 +61,8 @@ test("a chat: streamed reply, permission card, per-hunk review, queue, history, 
     // The agent dies: the session comes back with its history after the restart.
     const before = store.state.items.filter((i) => i.kind === "user").length;
     chat.agentProcess.child!.kill("SIGKILL");
-    await until("the restarted agent", () => store.state.connection.status === "restarting");
-    await until("the reloaded session", () => store.state.connection.status === "ready" && !store.state.loading && store.state.items.length > 0, 20_000);
+    await until(store, "the restarted agent", () => store.state.connection.status === "restarting");
+    await until(store, "the reloaded session", () => store.state.connection.status === "ready" && !store.state.loading && store.state.items.length > 0, 20_000);
     assert.equal(store.state.sessionId, sessionId);
     assert.equal(store.state.items.filter((i) => i.kind === "user").length, before, "every prompt was replayed");
     assert.match(agentText(store.state), /Hello from the scripted model\./);
@@ -121,7 +121,7 @@ test("no model yet: the prompt stays, a notice says what is missing and offers S
   t.after(() => chat.close());
 
   await chat.session.prompt("hello before signing in");
-  const notice = await until("the sign-in notice", () => chat.store.state.items.find((i) => i.kind === "notice"));
+  const notice = await until(chat.store, "the sign-in notice", () => chat.store.state.items.find((i) => i.kind === "notice"));
   assert.ok(notice.kind === "notice");
   assert.equal(notice.action, "signIn");
   assert.match(notice.text, /needs a model[\s\S]*No API key for provider "openai"/);
@@ -134,6 +134,6 @@ test("no model yet: the prompt stays, a notice says what is missing and offers S
   await agent.request(acp.methods.agent.authenticate, { methodId: "openai-api-key", _meta: { "hermes/apiKey": "sk-from-the-box-1" } });
   model.enqueue({ text: "SIGNED-IN-REPLY" });
   await chat.session.prompt("hello after");
-  await until("the reply", () => agentText(chat.store.state).includes("SIGNED-IN-REPLY"));
+  await until(chat.store, "the reply", () => agentText(chat.store.state).includes("SIGNED-IN-REPLY"));
   assert.equal(model.requests.at(-1)!.headers.authorization, "Bearer sk-from-the-box-1");
 });

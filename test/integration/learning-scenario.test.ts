@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { REVIEW_MARK } from "../../acp-server/learning/review";
-import { makeTempDir, scriptedConfig, sessionUpdates, startHermes, type Harness } from "../support/acp-harness";
+import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
 import { startScriptedModel, type RecordedRequest, type ScriptedReply, type ScriptedToolCall } from "../support/scripted-model";
 
 const SKILL_NAME = "sync-version-file";
@@ -76,13 +76,6 @@ async function project(version: string, current: string): Promise<string> {
   return dir;
 }
 
-async function stderrLine(hermes: Harness, text: string): Promise<void> {
-  for (let waited = 0; !hermes.stderr().includes(text); waited += 20) {
-    if (waited > 20_000) throw new Error(`no "${text}" on stderr`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 test("prove it learns: the review turns session 1's long way into a skill, and session 2 finishes in fewer model calls", async (t) => {
   const model = await startScriptedModel({ fallback: { handler: behave } });
   t.after(() => model.close());
@@ -103,7 +96,7 @@ test("prove it learns: the review turns session 1's long way into a skill, and s
     // The background review saves the skill and says so, with an undo.
     const learned = await hermes.waitForUpdate((u) => !!(u as { _meta?: Record<string, unknown> })._meta?.["hermes/learned"], 20_000);
     assert.match(JSON.stringify(learned), new RegExp(`Learned: new skill \\\\"${SKILL_NAME}\\\\"`));
-    await stderrLine(hermes, "learning review finished");
+    await hermes.waitForStderr("learning review finished");
     const skillFile = path.join(hermes.home, "skills", SKILL_NAME, "SKILL.md");
     assert.ok(existsSync(skillFile), "the skill is in $HERMES_HOME/skills");
     const reviewCalls = model.requests.filter(isReview).length;

@@ -12,6 +12,7 @@ import { test } from "node:test";
 import { makeTempDir, scriptedConfig, sessionUpdates, startHermes, type Harness } from "../support/acp-harness";
 import { EVERYTHING, isAlive, MISBEHAVING, pidsIn, pidsTagged, stdioServer, waitForExit } from "../support/mcp-servers";
 import { useScriptedModel, type ScriptedModel } from "../support/scripted-model";
+import { waitForChangeIn } from "../support/wait";
 
 const scripted = useScriptedModel();
 
@@ -246,9 +247,7 @@ test("mcp session/close while session/load is still connecting its servers: the 
       () => "loaded",
       (error: any) => `failed: ${error.message}`,
     );
-    const deadline = Date.now() + 10_000;
-    while (pidsIn(pidFile).length === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
-    const [pid] = pidsIn(pidFile);
+    const [pid] = await waitForChangeIn(path.dirname(pidFile), () => pidsIn(pidFile).length > 0 && pidsIn(pidFile), 10_000, "the slow server's pid");
     assert.ok(pid, "the slow server started");
     await b.agent.request(acp.methods.agent.session.close, { sessionId });
     writeFileSync(gate, "");

@@ -26,11 +26,23 @@ async function ask(hermes: Harness, sessionId: string, text: string): Promise<st
   return agentText(hermes, sessionId).slice(before);
 }
 
-async function until(what: string, check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
+/** The agent tells the client its command list again whenever a session's MCP servers change. */
+const isServersChange = (sessionId: string) => (frame: any) =>
+  frame.method === "session/update" && frame.params?.sessionId === sessionId && frame.params.update?.sessionUpdate === "available_commands_update";
+
+/** Checks again after each change of the session's MCP servers, until `check` holds (or `ms` passed). */
+async function until(hermes: Harness, sessionId: string, what: string, check: () => Promise<boolean> | boolean, ms = 15_000): Promise<void> {
   const deadline = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 150));
+  const isChange = isServersChange(sessionId);
+  for (;;) {
+    const seen = hermes.frames.filter(isChange).length;
+    if (await check()) return;
+    let matched = 0;
+    const left = deadline - Date.now();
+    if (left <= 0) throw new Error(`timed out waiting for ${what}`);
+    await hermes.waitForFrame((frame) => isChange(frame) && ++matched > seen, left).catch(() => {
+      throw new Error(`timed out waiting for ${what}`);
+    });
   }
 }
 
@@ -216,7 +228,7 @@ test("mcp failures are contained: crash mid-call (then reconnect), no answer (ti
     assert.deepEqual(finishedCalls(hermes, sessionId).map((u) => u.status), ["failed", "failed"]);
 
     // The crashed server comes back by itself, and its tools work again.
-    await until("the crashed server to reconnect", async () => /\*\*crashes\*\* .*: ready/.test(await ask(hermes, sessionId, "/mcp")));
+    await until(hermes, sessionId, "the crashed server to reconnect", async () => /\*\*crashes\*\* .*: ready/.test(await ask(hermes, sessionId, "/mcp")));
     model.enqueue({ toolCalls: [{ name: "mcp_crashes_ok", arguments: {} }] });
     model.enqueue({ text: "fine again" });
     await hermes.prompt(sessionId, "again");
@@ -254,14 +266,14 @@ test("mcp startup: initialize starts no server, session/new answers within the w
     // The server cannot start until the gate opens: session/new answered without it.
     assert.match(await ask(hermes, sessionId, "/mcp"), /\*\*slow\*\* .*: connecting/);
     writeFileSync(gate, "");
-    await until("the slow server", async () => /\*\*slow\*\* .*: ready/.test(await ask(hermes, sessionId, "/mcp")));
+    await until(hermes, sessionId, "the slow server", async () => /\*\*slow\*\* .*: ready/.test(await ask(hermes, sessionId, "/mcp")));
     model.enqueue({ toolCalls: [{ name: "mcp_slow_grow", arguments: {} }] });
     model.enqueue({ text: "ok" });
     const at = model.requests.length;
     await hermes.prompt(sessionId, "hi");
     assert.ok(model.requests[at].body.tools.some((t: any) => t.function.name === "mcp_slow_ok"), "its tools are offered once ready");
     // notifications/tools/list_changed: the new tool is offered from the next prompt on.
-    await until("the grown tool", async () => /\*\*slow\*\* .*: ready, 5 tools/.test(await ask(hermes, sessionId, "/mcp")));
+    await until(hermes, sessionId, "the grown tool", async () => /\*\*slow\*\* .*: ready, 5 tools/.test(await ask(hermes, sessionId, "/mcp")));
     model.enqueue({ toolCalls: [{ name: "mcp_slow_grown", arguments: {} }] });
     model.enqueue({ text: "ok" });
     await hermes.prompt(sessionId, "again");

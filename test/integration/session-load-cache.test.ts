@@ -10,7 +10,7 @@ import { test } from "node:test";
 import { stringify as toYaml } from "yaml";
 import { SessionStore } from "../../acp-server/sessions/session-store";
 import { makeTempDir, scriptedConfig, sessionUpdates, startHermes } from "../support/acp-harness";
-import { until } from "../support/extension-chat";
+import { waitForChangeIn } from "../support/wait";
 import { useScriptedModel } from "../support/scripted-model";
 import { conversationTurn, recordingLogger, sessionMeta } from "../support/session-fixtures";
 
@@ -26,7 +26,7 @@ async function loadIn(home: string, project: string, prompt?: string): Promise<{
     await agent.agent.request(acp.methods.agent.session.load, { sessionId: ID, cwd: project, mcpServers: [] });
     const replay = sessionUpdates(agent, ID).filter((update) => update.sessionUpdate !== "available_commands_update" && update.sessionUpdate !== "usage_update");
     // The usage meter follows the answer (from a cached replay, once the history is restored).
-    const usage = await until("the usage meter", () => sessionUpdates(agent, ID).find((update) => update.sessionUpdate === "usage_update"));
+    const usage = await agent.waitForUpdate((update) => update.sessionUpdate === "usage_update", 15_000);
     const answer = prompt === undefined ? undefined : await agent.prompt(ID, prompt);
     assert.deepEqual(agent.invalidUpdates, []);
     return { replay: replay.slice(), used: usage.sessionUpdate === "usage_update" ? usage.used : Number.NaN, answer };
@@ -94,7 +94,7 @@ test("a session used live is cached by its own process: the next process's first
     }
     assert.ok(statSync(journal).size > 64 * 1024);
     // Once the session is idle, its process brings the cache up to date.
-    await until("the live process's replay cache", () => existsSync(snapshot));
+    await waitForChangeIn(home, () => existsSync(snapshot), 15_000, "the live process's replay cache", { recursive: true });
   } finally {
     await live.close();
   }

@@ -4,7 +4,6 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { readJournal } from "../../acp-server/sessions/journal";
 import { SessionStore } from "../../acp-server/sessions/session-store";
@@ -24,7 +23,27 @@ function startWriter(args: string[]) {
   child.stderr.setEncoding("utf8").on("data", (chunk: string) => (stderr += chunk));
   // "close", not "exit": only then has all of its stdout been read.
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once("close", (code, signal) => resolve({ code, signal })));
-  return { child, exited, stdout: () => stdout, stderr: () => stderr };
+  /** Resolves on the first stdout chunk after which the output so far matches `pattern`. */
+  const printed = (pattern: RegExp, timeoutMs: number) =>
+    new Promise<void>((resolve, reject) => {
+      if (pattern.test(stdout)) return resolve();
+      const timer = setTimeout(() => finish(new Error(`the writer did not print ${pattern} within ${timeoutMs} ms: ${stderr}`)), timeoutMs);
+      const onData = () => {
+        if (pattern.test(stdout)) finish();
+      };
+      const onClose = () => finish(new Error(`the writer exited before printing ${pattern}: ${stderr}`));
+      function finish(error?: Error) {
+        clearTimeout(timer);
+        child.stdout.off("data", onData);
+        child.off("close", onClose);
+        if (error) reject(error);
+        else resolve();
+      }
+      // Registered after the accumulating listener above, so `stdout` already holds the chunk.
+      child.stdout.on("data", onData);
+      child.once("close", onClose);
+    });
+  return { child, exited, printed, stdout: () => stdout, stderr: () => stderr };
 }
 
 describe("session store across processes", () => {
@@ -59,8 +78,7 @@ describe("session store across processes", () => {
     const home = dirs.make();
     const writer = startWriter(["loop", home, "victim"]);
     // Let it write for a while (past its startup), then kill it without warning.
-    const deadline = Date.now() + 20_000;
-    while (!/appended 200\n/.test(writer.stdout()) && Date.now() < deadline) await sleep(20);
+    await writer.printed(/appended 200\n/, 20_000);
     writer.child.kill("SIGKILL");
     const { signal } = await writer.exited;
     assert.equal(signal, "SIGKILL");
@@ -77,10 +95,11 @@ describe("session store across processes", () => {
     assert.ok(onDisk.size <= acknowledged.length + 1, `${onDisk.size} on disk, ${acknowledged.length} acknowledged`);
 
     // The store loads it, and continuing the session after the crash works.
-    const store = new SessionStore({ home, log: recordingLogger() });
+    let clockMs = Date.now();
+    const store = new SessionStore({ home, log: recordingLogger(), now: () => clockMs });
     assert.equal((await store.summary("victim"))?.messageCount, onDisk.size);
     store.append("victim", userMessage(1_000_000, Date.now(), "after the crash"));
-    await sleep(150); // past the catch-up throttle
+    clockMs += 150; // the store's clock steps past the catch-up throttle
     assert.equal((await store.summary("victim"))?.messageCount, onDisk.size + 1);
     const reread = readJournal(path.join(home, "sessions", "victim.jsonl"));
     const last = reread.records.at(-1);

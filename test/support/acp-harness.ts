@@ -32,6 +32,8 @@ export interface HarnessOptions extends ClientOptions {
 export interface Harness extends AcpPeer {
   child: ChildProcessWithoutNullStreams;
   stderr(): string;
+  /** Resolves once stderr holds `text` (at once if it already does); rejects after `timeoutMs`. */
+  waitForStderr(text: string, timeoutMs?: number): Promise<void>;
   /** Lines of stdout that were not JSON-RPC (must stay empty). */
   strayStdout: string[];
   /** Writes raw bytes to the agent's stdin (for malformed-input tests). */
@@ -94,6 +96,22 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
     child,
     strayStdout,
     stderr: () => stderrText,
+    waitForStderr: (text, timeoutMs = 20_000) =>
+      new Promise<void>((resolve, reject) => {
+        if (stderrText.includes(text)) return resolve();
+        // Added after the listener that collects stderrText, so each chunk is in it by now.
+        const onData = () => {
+          if (stderrText.includes(text)) finish();
+        };
+        const timer = setTimeout(() => finish(new Error(`no "${text}" on stderr within ${timeoutMs} ms`)), timeoutMs);
+        function finish(error?: Error) {
+          clearTimeout(timer);
+          child.stderr.off("data", onData);
+          if (error) reject(error);
+          else resolve();
+        }
+        child.stderr.on("data", onData);
+      }),
     writeRaw: (text) => child.stdin.write(text),
     close: async () => {
       peer.terminals.killAll();

@@ -79,6 +79,7 @@ export function alive(pid: number): boolean {
   }
 }
 
+/** For process states (a pid gone, children left): no event reaches us for those, so this polls. */
 export async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {

@@ -13,14 +13,28 @@ import { memoryLogger } from "../../extension/log";
 import { PermissionBroker } from "../../extension/permissions";
 import { makeTempDir, ROOT, scriptedConfig } from "./acp-harness";
 
-export async function until<T>(what: string, check: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
+/**
+ * Resolves with `check()`'s value once it gives one: checked now and after every change of the
+ * panel state `store` holds (each dispatched action); rejects after `timeoutMs`.
+ */
+export function until<T>(store: ChatStore, what: string, check: () => T | undefined | false, timeoutMs = 15_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    let stop = () => {};
+    const timer = setTimeout(() => {
+      stop();
+      reject(new Error(`timed out waiting for ${what}`));
+    }, timeoutMs);
+    const look = () => {
+      const value = check();
+      if (!value) return false;
+      clearTimeout(timer);
+      stop();
+      resolve(value);
+      return true;
+    };
+    if (look()) return;
+    stop = store.onChange(() => void look());
+  });
 }
 
 export async function chatWith(modelUrl: string, existingHome?: string, existingProject?: string, config: unknown = scriptedConfig(modelUrl)) {

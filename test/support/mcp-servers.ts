@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./acp-harness";
+import { waitForOutput } from "./wait";
 
 export const EVERYTHING = path.join(ROOT, "node_modules/@modelcontextprotocol/server-everything/dist/index.js");
 export const FILESYSTEM = path.join(ROOT, "node_modules/@modelcontextprotocol/server-filesystem/dist/index.js");
@@ -37,17 +38,8 @@ export async function startEverythingHttp(mode: "streamableHttp" | "sse"): Promi
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [EVERYTHING, mode], { env: { ...process.env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const url = `http://127.0.0.1:${port}/${mode === "sse" ? "sse" : "mcp"}`;
-  const deadline = Date.now() + 15_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server-everything ${mode} exited with ${child.exitCode}`);
-    const up = await fetch(`http://127.0.0.1:${port}/`, { signal: AbortSignal.timeout(500) }).then(
-      () => true,
-      () => false,
-    );
-    if (up) break;
-    if (Date.now() > deadline) throw new Error(`server-everything ${mode} did not listen on ${port}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
+  // Both modes print "... on port N" on stderr once listening.
+  await waitForOutput(child.stderr!, /on port \d+/, 15_000, `server-everything ${mode} listening on ${port}`);
   return {
     url,
     close: () => {
@@ -78,7 +70,10 @@ export function pidsIn(file: string): number[] {
   }
 }
 
-/** Waits until none of `pids` is alive (or the time is up); returns those still alive. */
+/**
+ * Waits until none of `pids` is alive (or the time is up); returns those still alive. These are
+ * not our children (the agent started them), so no exit event reaches us: this polls.
+ */
 export async function waitForExit(pids: number[], ms = 8_000): Promise<number[]> {
   const deadline = Date.now() + ms;
   for (;;) {

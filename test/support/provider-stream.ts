@@ -20,13 +20,5 @@ export async function errorOf(promise: Promise<unknown>): Promise<Error> {
   assert.fail("expected the stream to fail");
 }
 
-export async function waitUntil(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
 export const textOf = (events: ModelEvent[], type: "text_delta" | "reasoning_delta") =>
   events.flatMap((e) => (e.type === type ? [e.text] : [])).join("");

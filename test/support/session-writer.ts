@@ -6,14 +6,17 @@
 //   node --import tsx test/support/session-writer.ts loop <home> <id>
 //     appends messages to one session until killed, printing "appended <seq>" after each
 //     append has returned; each line is in the pipe before the next append starts.
-import { writeSync } from "node:fs";
-import { setTimeout as sleep } from "node:timers/promises";
+import { watch, writeSync } from "node:fs";
+import path from "node:path";
 import { SessionStore } from "../../acp-server/sessions/session-store";
 import { assistantMessage, prose, recordingLogger, sessionMeta, userMessage } from "./session-fixtures";
 
 const [mode, home, ...rest] = process.argv.slice(2);
 const log = recordingLogger();
-const store = new SessionStore({ home, log });
+// Every query reads the clock past the catch-up throttle, so each list sees what the other
+// writer appended up to then: the wait below lists once per change it is told of.
+let clockMs = Date.now();
+const store = new SessionStore({ home, log, now: () => (clockMs += 1_000) });
 
 if (mode === "sessions") {
   const [prefix, count, messages, expectTotal] = [rest[0], Number(rest[1]), Number(rest[2]), Number(rest[3])];
@@ -27,13 +30,19 @@ if (mode === "sessions") {
     store.closeSession(id);
     if (i % 10 === 9) await store.list({ limit: 5 });
   }
-  const deadline = Date.now() + 20_000;
-  let seen = 0;
-  while (Date.now() < deadline) {
+  // Lists again each time a journal in the sessions folder changes (the other writer at work),
+  // until all are seen; 20 s without reaching the total ends the wait, and the test fails on
+  // the count printed.
+  const changed = journalChanges(path.join(home, "sessions"));
+  const giveUp = setTimeout(() => changed.stop(), 20_000);
+  let seen: number;
+  for (;;) {
+    const next = changed.next(); // armed before the list, so no change falls between the two
     seen = (await store.list({ limit: 500 })).sessions.length;
-    if (seen >= expectTotal) break;
-    await sleep(50);
+    if (seen >= expectTotal || !(await next)) break;
   }
+  clearTimeout(giveUp);
+  changed.stop();
   await store.close();
   process.stdout.write(`saw ${seen}\n`);
   if (log.warnings.length > 0) process.stderr.write(`${log.warnings.join("\n")}\n`);
@@ -48,6 +57,34 @@ if (mode === "sessions") {
 } else {
   process.stderr.write(`unknown mode ${mode}\n`);
   process.exitCode = 2;
+}
+
+/** `next()` resolves true at the next change in `dir`, or false once stopped. */
+function journalChanges(dir: string) {
+  let wake: ((changed: boolean) => void) | undefined;
+  let pending = false;
+  const watcher = watch(dir, () => {
+    if (wake) wake(true);
+    else pending = true;
+    wake = undefined;
+  });
+  let stopped = false;
+  return {
+    next(): Promise<boolean> {
+      if (stopped) return Promise.resolve(false);
+      if (pending) {
+        pending = false;
+        return Promise.resolve(true);
+      }
+      return new Promise((resolve) => (wake = resolve));
+    },
+    stop(): void {
+      stopped = true;
+      watcher.close();
+      wake?.(false);
+      wake = undefined;
+    },
+  };
 }
 
 /**

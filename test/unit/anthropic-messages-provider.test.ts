@@ -8,7 +8,7 @@ import type { AnthropicMessagesProviderOptions } from "../../acp-server/provider
 import { ContextOverflowError, ProviderError } from "../../acp-server/providers/types";
 import type { ChatMessage, ModelEvent, ModelRequest, ToolSpec } from "../../acp-server/providers/types";
 import { defaultSignature, startScriptedAnthropic } from "../support/scripted-anthropic";
-import { collect, errorOf, textOf, waitUntil } from "../support/provider-stream";
+import { collect, errorOf, textOf } from "../support/provider-stream";
 
 async function setup(t: TestContext, options: Partial<AnthropicMessagesProviderOptions> = {}) {
   const server = await startScriptedAnthropic();
@@ -292,7 +292,8 @@ test("a stream that goes silent past the idle timeout fails as stalled", async (
   const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError, String(error));
   assert.equal(error.kind, "stalled");
-  await waitUntil(() => server.abortedStreams === 1, "the server to see the stalled stream dropped");
+  await server.waitForAbortedStreams(1);
+  assert.equal(server.abortedStreams, 1, "the server to see the stalled stream dropped");
 });
 
 test("aborting mid-stream rejects with AbortError and the server sees the disconnect", async (t) => {
@@ -310,7 +311,8 @@ test("aborting mid-stream rejects with AbortError and the server sees the discon
   );
   assert.equal(error.name, "AbortError");
   assert.equal(seen.length, 1, "no events after the abort");
-  await waitUntil(() => server.abortedStreams === 1, "the server to see the client disconnect");
+  await server.waitForAbortedStreams(1);
+  assert.equal(server.abortedStreams, 1, "the server to see the client disconnect");
 });
 
 const longConversation: ChatMessage[] = [

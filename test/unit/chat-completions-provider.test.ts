@@ -10,7 +10,7 @@ import { ProviderError } from "../../acp-server/providers/types";
 import type { ModelEvent, ModelRequest, ToolSpec } from "../../acp-server/providers/types";
 import { startScriptedModel } from "../support/scripted-model";
 import type { ScriptedModel } from "../support/scripted-model";
-import { collect, errorOf, waitUntil } from "../support/provider-stream";
+import { collect, errorOf } from "../support/provider-stream";
 
 async function setup(t: TestContext, options: Partial<ChatCompletionsProviderOptions> = {}) {
   const model = await startScriptedModel();
@@ -245,7 +245,8 @@ async function abortAfterFirstDelta(model: ScriptedModel, provider: ChatCompleti
   );
   assert.equal(error.name, "AbortError");
   assert.equal(seen.length, 1, "no events after the abort");
-  await waitUntil(() => model.abortedStreams === 1, "the server to see the client disconnect");
+  await model.waitForAbortedStreams(1);
+  assert.equal(model.abortedStreams, 1, "the server to see the client disconnect");
 }
 
 test("aborting a slow stream rejects with AbortError and closes the HTTP request", async (t) => {
@@ -288,7 +289,8 @@ test("a consumer that stops early drops the HTTP request", async (t) => {
   for await (const event of provider.stream(hello, new AbortController().signal)) {
     if (event.type === "text_delta") break;
   }
-  await waitUntil(() => model.abortedStreams === 1, "the server to see the client disconnect");
+  await model.waitForAbortedStreams(1);
+  assert.equal(model.abortedStreams, 1, "the server to see the client disconnect");
 });
 
 test("a connection dropped after partial output is a retryable error and never looks finished", async (t) => {

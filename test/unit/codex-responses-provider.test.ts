@@ -8,7 +8,7 @@ import type { CodexResponsesProviderOptions } from "../../acp-server/providers/c
 import { ContextOverflowError, ProviderError } from "../../acp-server/providers/types";
 import type { ChatMessage, ModelEvent, ModelRequest, ToolSpec } from "../../acp-server/providers/types";
 import { startScriptedResponses } from "../support/scripted-responses";
-import { collect, errorOf, textOf, waitUntil } from "../support/provider-stream";
+import { collect, errorOf, textOf } from "../support/provider-stream";
 
 async function setup(t: TestContext, options: Partial<CodexResponsesProviderOptions> = {}) {
   const server = await startScriptedResponses();
@@ -250,7 +250,8 @@ test("a stream that goes silent past the idle timeout fails as stalled", async (
   assert.ok(error instanceof ProviderError, String(error));
   assert.equal(error.kind, "stalled");
   assert.equal(error.retryable, true);
-  await waitUntil(() => server.abortedStreams === 1, "the server to see the client leave");
+  await server.waitForAbortedStreams(1);
+  assert.equal(server.abortedStreams, 1, "the server to see the client leave");
 });
 
 test("aborting mid-stream rejects with AbortError and closes the HTTP request", async (t) => {
@@ -268,7 +269,8 @@ test("aborting mid-stream rejects with AbortError and closes the HTTP request", 
   })());
   assert.equal(error.name, "AbortError");
   assert.equal(seen.length, 1, "no events after the abort");
-  await waitUntil(() => server.abortedStreams === 1, "the server to see the client disconnect");
+  await server.waitForAbortedStreams(1);
+  assert.equal(server.abortedStreams, 1, "the server to see the client disconnect");
 });
 
 test("OPENAI_ORG_ID goes to OpenAI only", async (t) => {

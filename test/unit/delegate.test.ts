@@ -94,16 +94,39 @@ test("labels: agent names, numbered when repeated", () => {
 });
 
 test("pool: at most `limit` at once, results in order", async () => {
+  // Each task waits until the test finishes it; they are finished out of order.
+  const finish = new Map<number, () => void>();
+  const startedTasks: number[] = [];
   let running = 0;
   let most = 0;
-  const results = await pool([30, 10, 20, 5, 1], 2, async (ms, index) => {
+  let taskStarted: () => void = () => {};
+  const nextStart = () => new Promise<void>((resolve) => (taskStarted = resolve));
+  let started = nextStart();
+  const results = pool([0, 1, 2, 3, 4], 2, async (task, index) => {
     most = Math.max(most, ++running);
-    await new Promise((resolve) => setTimeout(resolve, ms));
+    startedTasks.push(task);
+    await new Promise<void>((resolve) => {
+      finish.set(task, resolve);
+      taskStarted();
+    });
     running--;
     return index;
   });
-  assert.deepEqual(results, [0, 1, 2, 3, 4]);
+  const finishAfterStart = async (task: number) => {
+    while (!finish.has(task)) {
+      await started;
+      started = nextStart();
+    }
+    finish.get(task)!();
+  };
+  await finishAfterStart(1);
+  await finishAfterStart(2);
+  await finishAfterStart(0);
+  await finishAfterStart(3);
+  await finishAfterStart(4);
+  assert.deepEqual(await results, [0, 1, 2, 3, 4]);
   assert.equal(most, 2);
+  assert.deepEqual(startedTasks, [0, 1, 2, 3, 4]);
 });
 
 test("progress card: steps with marks, plan, text tail, outcome; batched sends; nothing after close", async (t) => {

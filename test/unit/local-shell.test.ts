@@ -7,6 +7,7 @@ import type { RunningCommand } from "../../acp-server/tools/context";
 import { LocalShellRunner } from "../../acp-server/tools/local-shell";
 import { killAllProcessGroups } from "../../acp-server/util/process-group";
 import { tempDir } from "../support/tool-context";
+import { commandOutputMatching } from "../support/wait";
 
 const runner = new LocalShellRunner();
 const started: RunningCommand[] = [];
@@ -22,15 +23,7 @@ async function run(command: string, options: { cwd?: string; outputLimit?: numbe
 }
 
 /** Resolves with the output once `pattern` appears in it (the command is ready). */
-async function outputMatching(handle: RunningCommand, pattern: RegExp, timeoutMs = 5000): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { text } = await handle.output();
-    if (pattern.test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${pattern} in ${JSON.stringify(text)}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
+const outputMatching = commandOutputMatching;
 
 /**
  * Members of a process group that are still running. Zombies are ignored: once killed,
@@ -58,6 +51,7 @@ function liveGroupMembers(pgid: number): number[] {
   return members;
 }
 
+/** Polls /proc: a process group's members are not our children, so their exit sends us no event. */
 async function waitForGroupGone(pgid: number, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (liveGroupMembers(pgid).length > 0) {
@@ -143,7 +137,8 @@ describe("LocalShellRunner", () => {
   });
 
   it("kill() terminates the whole process group, grandchildren included", async () => {
-    const handle = await run("echo pgid=$$; sleep 30 & sleep 30; wait");
+    // The line comes after both sleeps are forked: once it is out, they are in the group.
+    const handle = await run("sleep 30 & sleep 30 & echo pgid=$$; wait");
     const pgid = Number(/pgid=(\d+)/.exec(await outputMatching(handle, /pgid=\d+/))?.[1]);
     assert.ok(liveGroupMembers(pgid).length >= 2, "shell and sleeps are running");
     await handle.kill();

@@ -91,10 +91,13 @@ test("cancel during the retry wait ends the call at once", async () => {
   model.enqueue({ status: 429, headers: { "retry-after": "30" } });
   const controller = new AbortController();
   const obs = recordingObserver();
-  const pending = callWithRecovery(request, { ...options([choice("c", model.url)], obs, controller.signal) });
-  await model.waitForRequests(model.requests.length);
-  setTimeout(() => controller.abort(), 50);
-  const result = await pending;
+  // The "Retrying in 30 s" notice comes just before the wait starts: cancel once it has begun.
+  obs.notice = (text: string) => {
+    obs.notices.push(text);
+    setImmediate(() => controller.abort());
+  };
+  const result = await callWithRecovery(request, { ...options([choice("c", model.url)], obs, controller.signal) });
+  assert.match(obs.notices[0] ?? "", /Retrying in 30 s/);
   assert.equal(result.kind, "cancelled");
 });
 

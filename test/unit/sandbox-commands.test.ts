@@ -13,6 +13,7 @@ import type { RunningCommand } from "../../acp-server/tools/context";
 import { LocalShellRunner } from "../../acp-server/tools/local-shell";
 import { killAllProcessGroups } from "../../acp-server/util/process-group";
 import { BLOCKED_WRITE, fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
+import { commandOutputMatching } from "../support/wait";
 
 const PLANTED = "planted-agent-secret-7f3a";
 
@@ -235,8 +236,11 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
       outputLimit: 10_000,
     });
     started.push(handle);
+    await commandOutputMatching(handle, /started/, 10_000);
+    // Both are forked by then, but may not have become `node …` yet; a process's exec sends no
+    // event to us, so this polls /proc (briefly: the command line changes right after the fork).
     const deadline = Date.now() + 10_000;
-    while (!((await handle.output()).text.includes("started") && liveWith(marker).length === 2)) {
+    while (liveWith(marker).length !== 2) {
       assert.ok(Date.now() < deadline, `the two sandboxed node processes never started: ${(await handle.output()).text}`);
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -2,7 +2,6 @@ import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, describe, test } from "node:test";
-import { setTimeout as sleep } from "node:timers/promises";
 import { InvalidCursorError, InvalidSessionIdError } from "../../acp-server/sessions/errors";
 import { SessionIndex } from "../../acp-server/sessions/session-index";
 import { SessionStore } from "../../acp-server/sessions/session-store";
@@ -12,13 +11,19 @@ import { assistantMessage, recordingLogger, sessionMeta, tempDirs, toolMessage, 
 const dirs = tempDirs();
 after(() => dirs.cleanup());
 
+/** The stores' clock: it moves only when a test steps it past the catch-up throttle. */
+let clockMs = 1_000_000;
+const now = () => clockMs;
+
 function newStore(home = dirs.make()) {
   const log = recordingLogger();
-  return { home, log, store: new SessionStore({ home, log }) };
+  return { home, log, store: new SessionStore({ home, log, now }) };
 }
 
-/** Longer than the store's catch-up throttle, so the next query rescans the journals. */
-const pastThrottle = () => sleep(150);
+/** Longer than the store's catch-up throttle (100 ms), so the next query rescans the journals. */
+const pastThrottle = () => {
+  clockMs += 150;
+};
 
 describe("SessionStore", () => {
   test("construction does no I/O; the sessions directory appears on first create", () => {
@@ -200,7 +205,7 @@ describe("SessionStore", () => {
 
     // A record appended later (by whoever) is ingested from the stored offset: counted once.
     second.store.append("cached", assistantMessage(1, 3, "appended beluga"));
-    await pastThrottle();
+    pastThrottle();
     assert.equal((await second.store.summary("cached"))?.messageCount, 2);
     assert.equal((await second.store.search("beluga")).length, 1);
     await second.store.close();
@@ -243,11 +248,11 @@ describe("SessionStore", () => {
     a.create(sessionMeta("from-a", home, 1));
     a.append("from-a", userMessage(0, 2, "octopus in session a"));
     assert.deepEqual((await a.list()).sessions.map((s) => s.id), ["from-a"], "a sees its own write at once");
-    await pastThrottle();
+    pastThrottle();
     assert.deepEqual((await b.list()).sessions.map((s) => s.id), ["from-a"]);
     a.append("from-a", assistantMessage(1, 3, "more octopus"));
     b.create(sessionMeta("from-b", home, 4));
-    await pastThrottle();
+    pastThrottle();
     assert.equal((await b.summary("from-a"))?.messageCount, 2);
     assert.deepEqual((await a.list()).sessions.map((s) => s.id), ["from-b", "from-a"]);
     assert.equal((await b.search("octopus"))[0]?.sessionId, "from-a");

@@ -3,7 +3,7 @@ import { chmod, mkdir, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { after, afterEach, describe, test } from "node:test";
 import { walkFiles } from "../../acp-server/tools/file-walker";
-import { compileGlob, globMatches, IgnoreMatcher } from "../../acp-server/tools/gitignore";
+import { compileGlob, globMatches, IgnoreMatcher } from "../../acp-server/util/path-match";
 import { ToolError } from "../../acp-server/tools/registry";
 import { ripgrepPath, setRipgrepPath } from "../../acp-server/tools/ripgrep";
 import { clipLine, searchFilesTool } from "../../acp-server/tools/search-files";

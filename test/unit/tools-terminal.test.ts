@@ -10,6 +10,7 @@ import { processTool } from "../../acp-server/tools/process";
 import { ToolError } from "../../acp-server/tools/registry";
 import { terminalTool } from "../../acp-server/tools/terminal";
 import { recordingContext, tempDir, type RecordingContext } from "../support/tool-context";
+import { commandOutputMatching } from "../support/wait";
 
 const shell = new LocalShellRunner();
 
@@ -45,6 +46,7 @@ function liveGroupMembers(pgid: number): number[] {
     .map(Number);
 }
 
+/** For process-group states read from /proc: no event reaches us for those, so this polls. */
 async function waitFor(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -184,11 +186,10 @@ describe("terminal background + process tool", () => {
     // Cancelling the turn must not stop a background process.
     controller.abort();
 
-    let polled: Out = {};
-    await waitFor(async () => {
-      polled = (await processAction(ctx, { action: "poll", id: "proc_1" })).output as Out;
-      return /ready/.test(String(polled.output));
-    }, "background output");
+    // Waits on the process's own output stream, then asks the tool what it shows.
+    await commandOutputMatching(ctx.state.processes.get("proc_1")!.handle, /ready/);
+    const polled = (await processAction(ctx, { action: "poll", id: "proc_1" })).output as Out;
+    assert.match(String(polled.output), /ready/);
     assert.equal(polled.status, "running");
     const pgid = pgidOf(polled.output);
     assert.ok(liveGroupMembers(pgid).length > 0);
@@ -209,11 +210,9 @@ describe("terminal background + process tool", () => {
   it("reports the exit code of a background process that finished", async () => {
     const ctx = recordingContext({ cwd: await tempDir(), shell });
     await terminal(ctx, { command: "echo bye; exit 4", background: true });
-    let polled: Out = {};
-    await waitFor(async () => {
-      polled = (await processAction(ctx, { action: "poll", id: "proc_1" })).output as Out;
-      return polled.status === "exited";
-    }, "the background process to exit");
+    await ctx.state.processes.get("proc_1")!.handle.waitForExit();
+    const polled = (await processAction(ctx, { action: "poll", id: "proc_1" })).output as Out;
+    assert.equal(polled.status, "exited");
     assert.equal(polled.exit_code, 4);
     assert.equal(polled.output, "bye\n");
     const killed = (await processAction(ctx, { action: "kill", id: "proc_1" })).output as Out;

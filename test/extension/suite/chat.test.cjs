@@ -57,7 +57,7 @@ async function selectAllOf(file) {
   return editor;
 }
 
-test("the suite got its environment from run-tests.cjs", async () => {
+test("the suite got its environment from host-fixture.cjs", async () => {
   assert.ok(HOME && existsSync(path.join(HOME, "config.yaml")), "HERMES_TEST_HOME with config.yaml");
   assert.ok(WORKSPACE && existsSync(GREETING_FILE), "HERMES_TEST_WORKSPACE with greeting.txt");
   assert.equal(vscode.workspace.workspaceFolders?.[0]?.uri.fsPath, WORKSPACE, "VS Code opened the test workspace");
