@@ -1,20 +1,17 @@
 // `_meta["hermes/learned"]` on an agent message: one change the learning loop made (memory or a
-// skill), as the session shows it live and on replay. The server writes it (acp/updates.ts,
-// and the journal keeps it: sessions/types.ts), the panel reads it to draw a card with Undo and
-// Open; one declaration for both.
-import * as z from "zod";
+// skill), as the session shows it live and on replay. The server writes it (acp/updates.ts, and
+// the journal keeps it: sessions/types.ts), the panel reads it to draw a card with Undo and Open
+// (its schema, typed against this, is in panel-state/schemas.ts). No imports: the server's edge
+// loads this at start-up.
 
 export const LEARNED_META = "hermes/learned";
 
-const line = z.string().max(10_000);
-
-export const learnedNoteSchema = z.object({
+export interface LearnedNote {
   /** The change's id (`/learned undo <id>`). */
-  id: line,
-  kind: z.enum(["memory", "skill"]),
+  id: string;
+  kind: "memory" | "skill";
   /** One line: what was learned. */
-  what: line,
+  what: string;
   /** The file it was written to. */
-  where: line,
-});
-export type LearnedNote = z.infer<typeof learnedNoteSchema>;
+  where: string;
+}

@@ -10,7 +10,7 @@ import { probeLocalServers } from "../config/probe-local";
 import { resolveEntry, resolveModel, resolveModelSet, type ModelResolution, type ModelSet, type ResolvedModel } from "../config/resolve-model";
 import { ModelEntrySchema } from "../config/model-entry-schema";
 import { createProvider } from "../providers/create-provider";
-import { ApprovalRules } from "../security/approval-rules";
+import type { ApprovalRules } from "../security/approval-rules";
 import { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
 import { SessionStore } from "../sessions/session-store";
 import { setWebSettings } from "../tools/web/web-settings";
@@ -24,15 +24,18 @@ export interface AgentRuntime {
   loaded: LoadedConfig;
   /** Every session's journal and the search index over them. */
   sessions: SessionStore;
-  /** Permission answers saved in config.yaml. */
-  approvals: ApprovalRules;
+  /**
+   * Permission answers saved in config.yaml. Loaded with the tools (loadTools(): a prompt awaits it
+   * first); reading it before throws. Its path globs are not a first session/new's cost.
+   */
+  readonly approvals: ApprovalRules;
   /**
    * The built-in tools every session starts from. Pending until loadTools() has run: a session
    * opens without them (their modules and schemas are a large part of a first session/new), and
    * whatever lists or runs tools (a prompt, the system prompt, the warm-up) awaits loadTools first.
    */
   tools: ToolRegistry;
-  /** Loads the built-in tools into `tools` (once; later calls share the one promise). */
+  /** Loads the built-in tools into `tools`, and the saved approvals (once; later calls share the one promise). */
   loadTools(): Promise<ToolRegistry>;
   /** Checkpoint stores per workspace (opened on first use), for the loop and /undo, /rollback. */
   checkpoints: WorkspaceCheckpoints;
@@ -69,19 +72,24 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   if (loaded.error) log.warn(`configuration problem:\n${loaded.error}`);
 
   const sessions = new SessionStore({ home: loaded.home, log });
-  const approvals = new ApprovalRules(loaded.config.approvals.rules, loaded.configPath, log);
   const tools = ToolRegistry.pending();
+  let approvals: ApprovalRules | undefined;
   let loadingTools: Promise<ToolRegistry> | undefined;
   const loadTools = () =>
-    (loadingTools ??= import("../tools/all-tools").then(({ builtinTools }) => {
+    (loadingTools ??= Promise.all([import("../tools/all-tools"), import("../security/approval-rules")]).then(([{ builtinTools }, { ApprovalRules }]) => {
       tools.provide(builtinTools());
+      approvals = new ApprovalRules(loaded.config.approvals.rules, loaded.configPath, log);
       return tools;
     }));
+  const savedApprovals = () => {
+    if (!approvals) throw new Error("the saved approvals load with the tools: await loadTools() first");
+    return approvals;
+  };
   setWebSettings(loaded.config.web, loaded.env);
   const checkpoints = new WorkspaceCheckpoints(loaded.config.checkpoints, loaded.home, log);
   let model = resolveModel(loaded);
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);
-  const shared = { loaded, sessions, approvals, tools, loadTools, checkpoints, model };
+  const shared = { loaded, sessions, tools, loadTools, checkpoints, model };
   if (!model.ok) {
     log.warn(`no usable model: ${model.reason.split("\n")[0]}`);
     return withPrepare({
@@ -91,7 +99,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
       pickerChoices: async () => [],
       auxiliary: () => undefined,
       warmUp: async () => {},
-    }, log);
+    }, savedApprovals, log);
   }
 
   const models = resolveModelSet(loaded, model.model);
@@ -135,13 +143,15 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     warmUp: async (modelId) => {
       await providerFor((modelId && findModel(modelId)) || models.main).warmUp?.();
     },
-  }, log);
+  }, savedApprovals, log);
 }
 
 /** The runtime from its parts, its warm-up run at most once (both kinds of runtime share it). */
-function withPrepare(parts: Omit<AgentRuntime, "prepare">, log: Logger): AgentRuntime {
+function withPrepare(parts: Omit<AgentRuntime, "prepare" | "approvals">, approvals: () => ApprovalRules, log: Logger): AgentRuntime {
   let prepared: Promise<void> | undefined;
-  const runtime: AgentRuntime = { ...parts, prepare: (cwd, quiet) => (prepared ??= prepareFirstSession(runtime, cwd, log, quiet)) };
+  // `approvals` is a getter (it exists once the tools loaded): defined on the object, since a spread would read it now.
+  const runtime = { ...parts, prepare: (cwd: string, quiet?: () => Promise<void>) => (prepared ??= prepareFirstSession(runtime, cwd, log, quiet)) } as AgentRuntime;
+  Object.defineProperty(runtime, "approvals", { get: approvals, enumerable: true });
   return runtime;
 }
 

@@ -4,7 +4,8 @@ import type * as acp from "@agentclientprotocol/sdk";
 import type { ChatAction } from "./actions";
 import { appendTerminalOutput, markTerminalExited } from "./terminals";
 import type { AttachmentSummary, ChatState, PermissionItem, QuestionItem, ReviewItem, TranscriptItem } from "./types";
-import { LEARNED_META, learnedNoteSchema } from "../learned-note";
+import { LEARNED_META } from "../learned-note";
+import { learnedNoteSchema } from "./schemas";
 
 export function initialState(): ChatState {
   return {

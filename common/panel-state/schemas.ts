@@ -11,6 +11,7 @@ import type * as acp from "@agentclientprotocol/sdk";
 import * as z from "zod";
 import type { ChatAction } from "./actions";
 import { checkpointTurnSchema } from "../checkpoint-list";
+import type { LearnedNote } from "../learned-note";
 import type { CheckpointState } from "./checkpoints";
 import { knowledgeOutcomeSchema, knowledgeSchema, knowledgeStateSchema } from "./knowledge";
 import type {
@@ -225,3 +226,11 @@ export const chatActionSchema: z.ZodType<ChatAction> = z.discriminatedUnion("typ
   z.object({ type: z.literal("checkpoints"), checkpoints: checkpointStateSchema }),
   z.object({ type: z.literal("userTurn"), id: text, turn: z.number().int().min(0) }),
 ]);
+
+/** `_meta["hermes/learned"]` (common/learned-note.ts), checked before the panel draws its card. */
+export const learnedNoteSchema: z.ZodType<LearnedNote> = z.object({
+  id: text,
+  kind: z.enum(["memory", "skill"]),
+  what: text,
+  where: text,
+});
