@@ -351,3 +351,26 @@ test("saved always rules never override a hardline refusal, Hermes's state or an
     await hermes.close();
   }
 });
+
+test("a file tool does not change Hermes's own config in dont_ask mode, by its own path or through a symlink in the workspace", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }) });
+  try {
+    const home = process.env.HERMES_HOME ?? "";
+    assert.ok(home, "the agent runs on its own HERMES_HOME");
+    const config = path.join(home, "config.yaml");
+    await symlink(home, path.join(project, "settings"));
+    const before = await readFile(config, "utf8");
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const first = model.requests.length;
+    model.enqueue(write("direct", config, "terminal:\n  sandbox: off\n"), write("linked", "settings/config.yaml", "mcp_servers: {}\n"), { text: "refused" });
+    await hermes.prompt(sessionId, "loosen your settings");
+    for (const [id, at] of [["direct", 1], ["linked", 2]] as const) assert.match(toolResult(model.requests[first + at].body, id), /Hermes's own state/, id);
+    assert.equal(await readFile(config, "utf8"), before, "config.yaml is unchanged");
+    assert.equal(hermes.permissionRequests.length, 0, "dont_ask asks nobody: it refuses");
+  } finally {
+    await hermes.close();
+  }
+});

@@ -184,3 +184,33 @@ test("web_fetch asks per host in every mode that asks, plan included; dont_ask f
   }
   assert.equal(decidePermission("dont_ask", fetch, "/work/project").decision, "allow");
 });
+
+test("file tools never change Hermes's own state unasked: refused in dont_ask and plan, asked each time otherwise, through a symlink too", async () => {
+  const root = await tempDir("hermes-policy-state-");
+  const home = path.join(root, "home");
+  const hermesHome = path.join(home, ".hermes");
+  const cwd = path.join(home, "project");
+  await mkdir(hermesHome, { recursive: true });
+  await mkdir(cwd, { recursive: true });
+  await symlink(hermesHome, path.join(cwd, "settings"));
+  const context = { hermesHome, user: "someone", sandboxed: true };
+  const targets = [path.join(hermesHome, "config.yaml"), path.join(hermesHome, ".env"), path.join(hermesHome, "skills", "x", "SKILL.md"), path.join(cwd, "settings", "config.yaml"), path.join(hermesHome, "sub", "..", "config.yaml")];
+  for (const target of targets) {
+    for (const action of ["edit", "delete"] as const) {
+      for (const mode of ["dont_ask", "plan"] as const) {
+        const verdict = decidePermission(mode, { action, paths: [path.join(cwd, "ok.txt"), target] }, cwd, home, context);
+        assert.equal(verdict.decision, "deny", `${mode} ${action} ${target}`);
+        assert.match(verdict.reasons.join(" "), /Hermes's own state/);
+      }
+      for (const mode of ["default", "accept_edits"] as const) {
+        const verdict = decidePermission(mode, { action, paths: [target] }, cwd, home, context);
+        assert.equal(verdict.decision, "ask", `${mode} ${action} ${target}`);
+        assert.equal(verdict.askEachTime, true, "never covered by a saved or session approval");
+      }
+    }
+  }
+  // The workspace's own files are unaffected, and reading Hermes's config stays a (sensitive) read.
+  assert.equal(decidePermission("dont_ask", { action: "edit", paths: [path.join(cwd, "a.txt")] }, cwd, home, context).decision, "allow");
+  assert.equal(decidePermission("accept_edits", { action: "edit", paths: [path.join(cwd, "a.txt")] }, cwd, home, context).decision, "allow");
+  assert.notEqual(decidePermission("default", { action: "read", paths: [path.join(hermesHome, "notes.md")] }, cwd, home, context).decision, "deny");
+});
