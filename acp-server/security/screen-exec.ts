@@ -8,6 +8,7 @@ import { parseAwk, parseSed, sedEffects } from "./awk-sed";
 import path from "node:path";
 import type { SimpleCommand } from "./shell-parse";
 import { SHELLS } from "./shell-parse";
+import { shellReadsStdin } from "./shell-invocation";
 import { AWKS, DOWNLOADERS, INTERPRETER } from "./screen-programs";
 import type { Screen } from "./screen-rule";
 
@@ -66,11 +67,7 @@ function inlineCode(cmd: SimpleCommand): { code: string; flag: string } | undefi
 /** Does this command take its program from stdin (`sh`, `bash -s`, `python -`, `node`)? */
 export function readsScriptFromStdin(cmd: SimpleCommand): boolean {
   const operands = cmd.args.filter((a) => !a.startsWith("-") || a === "-");
-  if (SHELLS.has(cmd.program)) {
-    if (cmd.args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a) || a === "--command")) return false;
-    if (cmd.args.some((a) => /^-[A-Za-z]*s[A-Za-z]*$/.test(a))) return true;
-    return operands.length === 0 || operands[0] === "-";
-  }
+  if (SHELLS.has(cmd.program)) return shellReadsStdin(cmd.args);
   if (INTERPRETER.test(cmd.program)) {
     if (inlineCode(cmd) !== undefined || cmd.args.includes("-m")) return false;
     return operands.length === 0 || operands[0] === "-" || operands[0] === "/dev/stdin";

@@ -1,22 +1,17 @@
 // Command-screen rules for running code nobody has read: a download (`curl`, `wget`) or a
 // base64 decode piped into a shell or interpreter, and a shell handed a downloaded script
 // through `$(curl ...)`, backticks or `<(curl ...)`.
-import type { SimpleCommand } from "./shell-parse";
+import { SHELLS, type SimpleCommand } from "./shell-parse";
 import { shortFlags, type Screen } from "./screen-rule";
+import { shellReadsStdin } from "./shell-invocation";
 
-const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh"]);
 const INTERPRETER = /^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|nodejs|php[0-9.]*|lua[0-9.]*|deno|bun)$/;
 const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c"]);
 const DOWNLOAD_SUBST = /(\$\(|`|<\()\s*(sudo\s+)?(curl|wget|fetch)\b/;
 
 /** Does this command run a script it reads from stdin (`sh`, `bash -s`, `python -`)? */
 function readsScriptFromStdin(cmd: SimpleCommand): boolean {
-  if (SHELLS.has(cmd.program)) {
-    const { short, long, operands } = shortFlags(cmd.args);
-    if (short.includes("c") || long.includes("--command")) return false;
-    if (short.includes("s")) return true;
-    return operands.length === 0 || operands[0] === "-";
-  }
+  if (SHELLS.has(cmd.program)) return shellReadsStdin(cmd.args);
   if (INTERPRETER.test(cmd.program)) {
     let k = 0;
     while (k < cmd.args.length) {
