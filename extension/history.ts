@@ -3,7 +3,7 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { sessionSummarySchema } from "../common/panel-state/schemas";
 import type { SessionSummary } from "../common/panel-state/types";
-import { SEARCH_SESSIONS_METHOD } from "../common/hermes-methods";
+import { FIRST_PROMPT_META, SEARCH_SESSIONS_METHOD } from "../common/hermes-methods";
 
 const MAX_SESSIONS = 200;
 
@@ -32,7 +32,7 @@ export async function searchSessions(agent: acp.ClientContext, query: string, cw
 
 export function toSummary(info: acp.SessionInfo): SessionSummary {
   // Hermes names each session's first prompt (`_meta["hermes/firstPrompt"]`); other agents may not.
-  const raw = info._meta?.["hermes/firstPrompt"];
+  const raw = info._meta?.[FIRST_PROMPT_META];
   const firstPrompt = typeof raw === "string" && raw.trim() ? raw : undefined;
   return {
     sessionId: info.sessionId,

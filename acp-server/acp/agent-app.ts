@@ -19,7 +19,7 @@ import { reopened, warmUpSession } from "../app/session-start";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption } from "./session-settings";
 import { setMode } from "../app/session-settings";
 import { availableCommands, usageUpdate } from "./updates";
-import { KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD } from "../../common/hermes-methods";
+import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD } from "../../common/hermes-methods";
 import type { CommandInfo } from "../runtime/slash-command";
 
 export interface AgentAppOptions {
@@ -60,7 +60,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     // A new one's follow once the answer has left: reading every SKILL.md is a large part of a
     // first session/new otherwise, and a client takes the list whenever it arrives.
     // The commands' modules load with the list, not with the process: a first session/new needs none.
-    let offered: CommandInfo[] | undefined = journal ? await offeredCommands(session.agent.cwd, current, log) : undefined;
+    const offer = async () => (await import("../app/commands/offered")).offeredCommands(session.agent.cwd, current, log);
+    let offered: CommandInfo[] | undefined = journal ? await offer() : undefined;
     const commands = () => ({ sessionUpdate: "available_commands_update" as const, availableCommands: availableCommands([...(offered ?? []), ...mcpPromptCommands(session.mcp)]) });
     if (journal) notifyAfterResponse(client, session.id, commands(), log);
     // Servers that finish connecting later bring their prompts (slash commands) with them (a new
@@ -89,7 +90,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         : answered;
     void sent.then(async () => {
       if (!journal) {
-        offered = await offeredCommands(session.agent.cwd, current, log);
+        offered = await offer();
         notifyAfterResponse(client, session.id, commands(), log);
       } else {
         // A reopened session's usage meter shows at once, not after the next model call.
@@ -231,17 +232,6 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     });
 }
 
-/** The built-in commands, then the session's skills as commands (none when they cannot be read: the built-in ones still go out). */
-async function offeredCommands(cwd: string, runtime: AgentRuntime, log: Logger): Promise<CommandInfo[]> {
-  const [{ BUILT_IN_COMMANDS }, { RESERVED_COMMAND_NAMES }] = await Promise.all([import("../app/commands/all-commands"), import("../app/commands/command-line")]);
-  try {
-    const { skillCommands } = await import("../skills/commands/skill-invocation");
-    return [...BUILT_IN_COMMANDS, ...skillCommands(cwd, runtime.loaded, RESERVED_COMMAND_NAMES)];
-  } catch (error) {
-    log.warn("offering the skills as commands failed", { error });
-    return [...BUILT_IN_COMMANDS];
-  }
-}
 
 /**
  * `_meta["hermes/takeOver"]: true` on session/load or session/resume: this process becomes the
@@ -263,9 +253,6 @@ function forkPoint(meta: Record<string, unknown> | null | undefined): ForkPoint 
   const messages = meta?.messageIndex ?? meta?.["hermes/messageIndex"];
   return isCount(messages) ? { messages } : undefined;
 }
-
-/** The `_meta` key of a session/list row's first prompt (what the chat began with). */
-const FIRST_PROMPT_META = "hermes/firstPrompt";
 
 /** A page of sessions as session/list answers it: the first prompt goes in each row's `_meta`. */
 function sessionListResponse(page: SessionListPage): acp.ListSessionsResponse {

@@ -8,21 +8,15 @@ import { runCuration, type CurationReport } from "./curator";
 import { claimCuration, releaseCuration } from "./curator-state";
 import { LearningLedger } from "./ledger";
 import { LocalFileAccess } from "../tools/local-files";
-import type { Logger } from "../util/log";
 import type { LiveSession } from "../runtime/live-session";
-import type { AgentRuntime } from "../runtime/runtime";
 import { localShellFor } from "../runtime/local-shell";
-import { askApproval, learnedAnnouncer, reviewDone } from "./review-step";
-import type { ClientChannel } from "../runtime/client-channel";
+import { askApproval, learnedAnnouncer, reviewDone, type ReviewDeps } from "./review-step";
 import type { SessionOutput } from "../runtime/session-output";
 import type { CommandContext } from "../runtime/slash-command";
 import type { TurnStep } from "../runtime/turn-step";
 
-export interface CuratorDeps {
-  runtime: AgentRuntime;
-  client: ClientChannel;
-  log: Logger;
-}
+/** What a pass needs: the learning review's own deps (the same approvals and announcements). */
+export type CuratorDeps = ReviewDeps;
 
 const running = new WeakMap<LiveSession, { controller: AbortController; done: Promise<void> }>();
 

@@ -1,11 +1,15 @@
 // How a shell was invoked: whether it runs a `-c` string, reads its script from stdin, or runs a
 // script file. Options that take an argument are skipped with it (`-o pipefail`, `+O extglob`,
 // `--init-file FILE`, `--rcfile FILE`), and `+x` is an option, not a script: reading them as the
-// script file let `echo "rm -rf ~" | bash -o pipefail` pass as harmless. What is not a known
-// option is the script file, and everything after it the script's arguments.
+// script file let `echo "rm -rf ~" | bash -o pipefail` pass as harmless. The first word that is
+// not an option is the script file, everything after it the script's arguments. A long option
+// this list does not know may take a value, so what follows it cannot be told apart: the shell
+// then counts as reading stdin (fails closed: the piped text is screened as its script).
 
-/** Options whose next word is their value, in sh, bash, zsh, dash, ksh and friends. */
+/** Long options whose next word is their value, in sh, bash, zsh, dash, ksh and friends. */
 const TAKES_VALUE = new Set(["--init-file", "--rcfile", "--emulate"]);
+/** Long options that take no value. */
+const NO_VALUE = new Set(["--norc", "--noprofile", "--login", "--posix", "--restricted", "--verbose", "--version", "--help", "--noediting", "--debugger", "--dump-strings", "--dump-po-strings", "--pretty-print", "--wordexp", "--no-rcs", "--no-globalrcs", "--interactive", "--privileged"]);
 /** Letters of a `-x`/`+x` cluster whose value is the next word (`-o pipefail`, `-O extglob`). */
 const LETTER_TAKES_VALUE = /[oO]/g;
 
@@ -16,18 +20,22 @@ export interface ShellInvocation {
   stdinFlag: boolean;
   /** The words after the options: the script file (or the `-c` string) and its arguments. */
   operands: string[];
+  /** A long option of unknown arity came first: whether a script file follows cannot be told. */
+  uncertain: boolean;
 }
 
 export function shellInvocation(args: readonly string[]): ShellInvocation {
   let command = false;
   let stdinFlag = false;
+  let uncertain = false;
   for (let k = 0; k < args.length; k++) {
     const a = args[k]!; // k < args.length
-    if (a === "--" || a === "-") return { command, stdinFlag, operands: args.slice(a === "-" ? k : k + 1) };
+    if (a === "--" || a === "-") return { command, stdinFlag, operands: args.slice(a === "-" ? k : k + 1), uncertain };
     if (a.startsWith("--")) {
       const name = a.includes("=") ? a.slice(0, a.indexOf("=")) : a;
       if (name === "--command") command = true;
-      if (TAKES_VALUE.has(name) && !a.includes("=")) k++;
+      else if (TAKES_VALUE.has(name)) k += a.includes("=") ? 0 : 1;
+      else if (!NO_VALUE.has(name) && !a.includes("=")) uncertain = true;
       continue;
     }
     if (/^[-+][A-Za-z]+$/.test(a)) {
@@ -36,14 +44,17 @@ export function shellInvocation(args: readonly string[]): ShellInvocation {
       k += (a.slice(1).match(LETTER_TAKES_VALUE) ?? []).length;
       continue;
     }
-    return { command, stdinFlag, operands: args.slice(k) };
+    return { command, stdinFlag, operands: args.slice(k), uncertain };
   }
-  return { command, stdinFlag, operands: [] };
+  return { command, stdinFlag, operands: [], uncertain };
 }
 
-/** The shell reads its script from stdin: `bash`, `bash -s`, `bash -o pipefail`, `sh -`, never `bash -c …` or `bash file`. */
+/**
+ * The shell reads its script from stdin: `bash`, `bash -s`, `bash -o pipefail`, `sh -`, and
+ * (fail closed) `bash --unknown-option word`; never `bash -c …` or `bash file`.
+ */
 export function shellReadsStdin(args: readonly string[]): boolean {
-  const { command, stdinFlag, operands } = shellInvocation(args);
+  const { command, stdinFlag, operands, uncertain } = shellInvocation(args);
   if (command) return false;
-  return stdinFlag || operands.length === 0 || operands[0] === "-";
+  return stdinFlag || uncertain || operands.length === 0 || operands[0] === "-";
 }

@@ -6,22 +6,8 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { configureLogging, createLogger } from "../../acp-server/util/log";
+import { captureStderr } from "../support/capture-stderr";
 
-/** Runs `fn` with process.stderr.write recorded (and not passed on); returns the recorded text. */
-function captureStderr(fn: () => void): string {
-  const chunks: string[] = [];
-  const original = process.stderr.write.bind(process.stderr);
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    chunks.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
-  try {
-    fn();
-  } finally {
-    process.stderr.write = original;
-  }
-  return chunks.join("");
-}
 
 test("a failed log write is told once on stderr and later writes resume the file log", () => {
   const home = mkdtempSync(path.join(tmpdir(), "hermes-log-"));

@@ -142,15 +142,20 @@ test("plan mode refuses write operands and config writes of otherwise read-only 
   }
 });
 
-test("a symlink into Hermes's state folder does not hide a write through it", async () => {
-  const root = await tempDir("hermes-policy-link-");
+/** A home with Hermes's state folder and a project whose `settings` is a symlink into it. */
+async function linkedStateFolder(prefix: string) {
+  const root = await tempDir(prefix);
   const home = path.join(root, "home");
   const hermesHome = path.join(home, ".hermes");
   const cwd = path.join(home, "project");
   await mkdir(hermesHome, { recursive: true });
   await mkdir(cwd, { recursive: true });
   await symlink(hermesHome, path.join(cwd, "settings"));
-  const context = { hermesHome, user: "someone", sandboxed: true };
+  return { home, hermesHome, cwd, context: { hermesHome, user: "someone", sandboxed: true } };
+}
+
+test("a symlink into Hermes's state folder does not hide a write through it", async () => {
+  const { home, cwd, context } = await linkedStateFolder("hermes-policy-link-");
   for (const line of ["echo x >> settings/config.yaml", "cp evil.yaml settings/config.yaml", "cd settings && echo x >> .env"]) {
     assert.equal(decidePermission("dont_ask", command(line, cwd), cwd, home, context).decision, "deny", line);
   }
@@ -186,14 +191,7 @@ test("web_fetch asks per host in every mode that asks, plan included; dont_ask f
 });
 
 test("file tools never change Hermes's own state unasked: refused in dont_ask and plan, asked each time otherwise, through a symlink too", async () => {
-  const root = await tempDir("hermes-policy-state-");
-  const home = path.join(root, "home");
-  const hermesHome = path.join(home, ".hermes");
-  const cwd = path.join(home, "project");
-  await mkdir(hermesHome, { recursive: true });
-  await mkdir(cwd, { recursive: true });
-  await symlink(hermesHome, path.join(cwd, "settings"));
-  const context = { hermesHome, user: "someone", sandboxed: true };
+  const { home, hermesHome, cwd, context } = await linkedStateFolder("hermes-policy-state-");
   const targets = [path.join(hermesHome, "config.yaml"), path.join(hermesHome, ".env"), path.join(hermesHome, "skills", "x", "SKILL.md"), path.join(cwd, "settings", "config.yaml"), path.join(hermesHome, "sub", "..", "config.yaml")];
   for (const target of targets) {
     for (const action of ["edit", "delete"] as const) {

@@ -1,25 +1,15 @@
 // The session journal when the disk misbehaves: a failed folder sync and a failed recovery after a
 // partial append are reported in the log (with the session and path), not dropped.
 import assert from "node:assert/strict";
-import fs, { mkdtempSync, rmSync } from "node:fs";
+import fs from "node:fs";
 import { syncBuiltinESMExports } from "node:module";
-import os from "node:os";
-import path from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { SessionStoreError } from "../../acp-server/sessions/errors";
 import { SessionJournal } from "../../acp-server/sessions/journal";
 import type { SessionMeta } from "../../acp-server/sessions/types";
+import { captureStderr } from "../support/capture-stderr";
+import { makeTempDirSync } from "../support/temp-dirs";
 
-const dirs: string[] = [];
-after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "hermes-journal-fail-"));
-  dirs.push(dir);
-  return dir;
-}
 
 const meta = (id: string): SessionMeta => ({ id, cwd: "/work/project", createdAt: 1_000, source: "acp" });
 
@@ -31,26 +21,18 @@ function ioError(code: string): NodeJS.ErrnoException {
 function withBrokenFs(replacements: Partial<Record<"fsyncSync" | "writeSync" | "fstatSync", () => never>>, fn: () => void): string {
   const mutableFs = fs as unknown as Record<string, unknown>;
   const originals = Object.fromEntries(Object.keys(replacements).map((name) => [name, mutableFs[name]]));
-  const chunks: string[] = [];
-  const originalWrite = process.stderr.write.bind(process.stderr);
   Object.assign(mutableFs, replacements);
   syncBuiltinESMExports();
-  process.stderr.write = ((chunk: string | Uint8Array) => {
-    chunks.push(String(chunk));
-    return true;
-  }) as typeof process.stderr.write;
   try {
-    fn();
+    return captureStderr(fn);
   } finally {
-    process.stderr.write = originalWrite;
     Object.assign(mutableFs, originals);
     syncBuiltinESMExports();
   }
-  return chunks.join("");
 }
 
 test("a failed sync of the sessions folder is logged with the folder", () => {
-  const dir = tempDir();
+  const dir = makeTempDirSync("hermes-journal-fail-");
   const stderr = withBrokenFs({ fsyncSync: () => { throw ioError("EIO"); } }, () => {
     SessionJournal.create(dir, meta("s-dirsync")).close();
   });
@@ -60,7 +42,7 @@ test("a failed sync of the sessions folder is logged with the folder", () => {
 });
 
 test("a folder sync the platform does not support stays quiet", () => {
-  const dir = tempDir();
+  const dir = makeTempDirSync("hermes-journal-fail-");
   const stderr = withBrokenFs({ fsyncSync: () => { throw ioError("EINVAL"); } }, () => {
     SessionJournal.create(dir, meta("s-nosync")).close();
   });
@@ -68,7 +50,7 @@ test("a folder sync the platform does not support stays quiet", () => {
 });
 
 test("a failed recovery after a failed append is logged with the session", () => {
-  const journal = SessionJournal.create(tempDir(), meta("s-recover"));
+  const journal = SessionJournal.create(makeTempDirSync("hermes-journal-fail-"), meta("s-recover"));
   let thrown: unknown;
   const stderr = withBrokenFs(
     { writeSync: () => { throw ioError("ENOSPC"); }, fstatSync: () => { throw ioError("EIO"); } },

@@ -24,6 +24,9 @@ test("a shell reads its script from stdin unless it has -c or a script file; opt
     [["-ec", "echo hi"], false],
     [["--command", "echo hi"], false],
     [["-x", "script.sh", "-s"], false],
+    [["--norc", "script.sh"], false],
+    // A long option it does not know may take the next word as its value: counted as reading stdin.
+    [["--some-new-option", "script.sh"], true],
   ];
   for (const [args, reads] of table) assert.equal(shellReadsStdin(args), reads, args.join(" "));
   assert.deepEqual(shellInvocation(["-o", "pipefail", "run.sh", "-x"]).operands, ["run.sh", "-x"], "the script's own arguments are not the shell's options");

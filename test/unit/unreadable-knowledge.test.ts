@@ -1,24 +1,15 @@
 // A learning ledger or a skills folder that exists but cannot be read says so, with the reason,
 // instead of passing for "nothing learned" / "no skills". A missing one is still simply empty.
 import assert from "node:assert/strict";
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { mkdirSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { after, test } from "node:test";
+import { test } from "node:test";
 import { LearningLedger } from "../../acp-server/learning/ledger";
 import { loadSkillCatalog } from "../../acp-server/skills/library";
 import { userSkillsDir } from "../../acp-server/skills/sources";
+import { makeTempDirSync } from "../support/temp-dirs";
 
-const dirs: string[] = [];
-after(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
-});
-
-function tempDir(): string {
-  const dir = mkdtempSync(path.join(os.tmpdir(), "hermes-unreadable-"));
-  dirs.push(dir);
-  return dir;
-}
+const tempDir = () => makeTempDirSync("hermes-unreadable-");
 
 test("learning ledger: no folder yet lists nothing", () => {
   assert.deepEqual(new LearningLedger(tempDir()).list(), []);
