@@ -13,6 +13,7 @@ import { SessionTools } from "../tools/tool-set";
 import type { ModelChoice } from "./model-choice";
 import { permissionContent } from "./permission-content";
 import { SeenFiles } from "./seen-files";
+import { SeenSecrets } from "../security/seen-secrets";
 import { startActivity, type TurnActivity } from "./turn-activity";
 import type { ToolCallOutcome, ToolCallView } from "./tool-call-view";
 import { UsageAccount } from "./usage";
@@ -70,6 +71,11 @@ export class AgentSession {
   readonly toolState: SessionToolState = createSessionToolState();
   /** Files the agent read or edited, to notice when they change outside the agent. */
   readonly seenFiles = new SeenFiles();
+  /**
+   * Secret values its tools' output held (masked for the model), for the outbound check. Shared
+   * with the parent: what a subagent read, the parent can be handed in another spelling.
+   */
+  readonly seenSecrets: SeenSecrets;
   /** How deep in delegation this session is: 0 for the user's, 1 for a subagent, ... */
   readonly depth: number;
   readonly tools: SessionTools;
@@ -119,6 +125,7 @@ export class AgentSession {
     this.depth = options.parent ? options.parent.depth + 1 : 0;
     this.extraRoots = options.extraRoots ?? [];
     this.usage = options.parent?.usage ?? new UsageAccount();
+    this.seenSecrets = options.parent?.seenSecrets ?? new SeenSecrets();
     if (options.parent) for (const grant of options.parent.grants) this.grants.add(grant);
     const restored = options.restored;
     if (restored?.deferred) this.deferred = restored.deferred;

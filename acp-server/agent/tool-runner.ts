@@ -119,7 +119,9 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<{ message: 
   }
 
   // Credentials a command printed or a file held go no further: not to the model, the
-  // editor, or the session journal. (Diffs are the user's own edits and stay exact.)
+  // editor, or the session journal. (Diffs are the user's own edits and stay exact.) Their
+  // values are kept for the outbound check: the model may be handed them again, encoded.
+  if (tool) env.session.seenSecrets.noteOutput(resultText(result.output, tool.maxResultChars), tool.name);
   const output = redactDeep(result.output);
   const text = redactSecrets(resultText(output, tool?.maxResultChars));
   const content = (result.content ?? [{ type: "text", text: displayText(output) }]).map(redactText);
@@ -156,6 +158,7 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     state: session.toolState,
     progress: (update) => observer.toolCallProgress(view.id, update.content ? { ...update, content: update.content.map(redactText) } : update),
     requestPermission: permissionGate(session, host, view, signal, (text) => observer.notice(text)),
+    secretsSeen: session.seenSecrets,
     publishPlan: (todos) => {
       session.recordPlan(todos);
       observer.plan(todos);

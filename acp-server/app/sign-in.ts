@@ -63,7 +63,7 @@ export async function authenticate(request: SignInRequest, runtime: AgentRuntime
   }
   const problem = envValueProblem(key);
   if (problem) throw invalidParams(`That does not look like an API key: ${problem}.`, { methodId: method.id });
-  registerSecretValue(key);
+  registerSecretValue(key, `the ${method.label} API key`);
 
   const loaded = loadConfig();
   if (loaded.error) throw invalidParams(`${loaded.error}\n\n${configErrorFix(loaded)}`, { reason: loaded.error });

@@ -2,6 +2,8 @@
 // with the server's own JSON schema. Arguments go to the server as they are (it validates);
 // tools listed in `require_confirmation` ask the user first.
 import * as z from "zod";
+import { stringsOf } from "../security/outbound-secrets";
+import { guardOutbound } from "../tools/outbound-guard";
 import { ToolError, type ToolDefinition } from "../tools/registry";
 import type { McpConnection, McpToolInfo } from "./connection";
 import { toolResultFromMcp } from "./results";
@@ -32,6 +34,9 @@ export function mcpToolDefinition(connection: McpConnection, tool: McpToolInfo, 
         mcp: { server, tool: tool.name, readOnly: tool.annotations?.readOnlyHint === true, confirm },
       });
       if (!allowed) throw new ToolError(`The user did not allow running ${tool.name} on the MCP server "${server}".`);
+      // The arguments leave for the server's process (and wherever it sends them): a known secret
+      // in any spelling is asked about, in every mode.
+      await guardOutbound(ctx, { tool: `${tool.name} (MCP)`, destination: `the MCP server "${server}"`, texts: stringsOf(args) });
       return toolResultFromMcp(await connection.callTool(tool.name, args, ctx.signal));
     },
   };

@@ -103,7 +103,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
   }
 
   const models = resolveModelSet(loaded, model.model);
-  for (const resolved of [models.main, ...models.fallbacks, ...models.choices]) registerSecretValue(resolved.apiKey);
+  for (const resolved of [models.main, ...models.fallbacks, ...models.choices]) registerSecretValue(resolved.apiKey, `the API key of ${resolved.id}`);
   for (const problem of models.problems) log.warn(`model entry skipped: ${problem}`);
   log.info("models", { main: models.main.id, apiMode: models.main.apiMode, fallbacks: models.fallbacks.map((m) => m.id), choices: models.choices.length });
 

@@ -51,6 +51,7 @@ export interface PolicyContext {
 const PLAN_REFUSAL = "Plan mode is read-only: commands that may change files or state are not run. Finish with a plan (todo); the user switches mode to act.";
 
 export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string, home: string = os.homedir(), context: PolicyContext = {}): PolicyVerdict {
+  if (ask.outboundSecret) return outboundSecretVerdict(ask.outboundSecret);
   if (ask.unsandboxed) return outsideSandboxVerdict(mode, ask, cwd, home, context);
   const workspace: Workspace = context.extraRoots?.length ? [cwd, ...context.extraRoots] : cwd;
   const verdict = (decision: PolicyVerdict["decision"], reasons: string[] = [], keys: string[] = [], sensitive = false): PolicyVerdict => ({ decision, reasons, keys, sensitive });
@@ -134,6 +135,15 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
 function webVerdict(mode: SessionMode, host: string): PolicyVerdict {
   if (mode === "dont_ask") return { decision: "allow", reasons: [], keys: [], sensitive: false };
   return { decision: "ask", reasons: [`web_fetch asks before reaching a site it has not been allowed to (${host})`], keys: [], sensitive: false };
+}
+
+/**
+ * A secret about to leave in a tool's request: the user is asked in every mode (dont_ask and plan
+ * too: nobody chose to send it), for this request only.
+ */
+function outboundSecretVerdict(secret: { names: string[]; destination: string }): PolicyVerdict {
+  const reason = `it would send ${secret.names.join(", ")} to ${secret.destination}; approved for this request only`;
+  return { decision: "ask", reasons: [reason], keys: [], sensitive: true, askEachTime: true };
 }
 
 /** `target` is in $HERMES_HOME, however it is spelled: as written, or through a symlink (resolved at each check). */

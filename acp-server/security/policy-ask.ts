@@ -15,6 +15,11 @@ export interface PolicyAsk {
   mcp?: { server: string; tool: string; readOnly: boolean; confirm: boolean };
   /** web_fetch reaching a host: asked per host (plan mode too), remembered per host. */
   web?: { host: string; url: string };
+  /**
+   * An outbound tool would send a secret (security/outbound-secrets.ts): asked in every mode,
+   * dont_ask and plan included, never remembered. `names` say which secret and how it was spelled.
+   */
+  outboundSecret?: { names: string[]; destination: string };
   /** Run a command once outside the OS sandbox: always asked, never granted by dont_ask or plan mode. */
   unsandboxed?: boolean;
   /** Why it must run outside the sandbox (the model's words, shown to the user). */

@@ -2,6 +2,7 @@
 // ACP edge supplies the editor-backed pieces (client fs, client terminals, permission
 // prompts), so tools never know which side of the protocol they are on.
 import type { PolicyAsk } from "../security/policy-ask";
+import type { NamedSecret } from "../security/outbound-secrets";
 import { AgentError } from "../util/agent-error";
 
 /** An image as base64 bytes (what MCP tools return and models take). */
@@ -219,6 +220,8 @@ export interface ToolContext {
   progress(update: { content?: DisplayContent[]; title?: string; locations?: Location[] }): void;
   /** Asks the user (or the session's mode) whether the action may proceed. */
   requestPermission(ask: PermissionAsk): Promise<boolean>;
+  /** The secret values the session's tools have read (security/seen-secrets.ts), for outbound tools; absent in tests that need none. */
+  secretsSeen?: { list(): readonly NamedSecret[] };
   /** Publishes the session's plan (the todo list) to the editor. */
   publishPlan(todos: TodoItem[]): void;
   /** Past sessions (session_search); absent where no store is available. */

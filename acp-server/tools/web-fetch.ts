@@ -6,6 +6,7 @@
 import * as z from "zod";
 import { containsSecret } from "../util/redact";
 import type { DisplayContent, ToolContext } from "./context";
+import { guardOutbound } from "./outbound-guard";
 import { defineTool, ToolError } from "./registry";
 import { decodeBody } from "./web/decode-text";
 import { checkUrl, guardedFetch, type FetchedBody } from "./web/guarded-fetch";
@@ -47,6 +48,8 @@ export const webFetchTool = defineTool({
     checkUrl(args.url);
     // The URL itself leaves the machine: a credential in it would be sent to the site.
     if (containsSecret(args.url)) throw new ToolError("The URL contains what looks like a credential (a key or token); Hermes does not send it to a web site.");
+    // A known secret in disguise (encoded, reversed, split): the user is asked, in every mode.
+    await guardOutbound(ctx, { tool: "web_fetch", destination: hostOf(args.url), texts: [args.url] });
     const settings = webSettings();
     const fetched = await guardedFetch(
       args.url,
@@ -83,6 +86,11 @@ export const webFetchTool = defineTool({
     return { output: `${header.join("\n")}\n\n${slice}${more}`, content, isError: fetched.status >= 400 };
   },
 });
+
+/** The host a URL names, for prompts (checkUrl has already parsed it). */
+function hostOf(url: string): string {
+  return new URL(url).hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();
+}
 
 /** Asks once per host for this call; the permission gate remembers session and saved answers. */
 function hostApprover(ctx: ToolContext): (url: URL) => Promise<void> {

@@ -5,6 +5,7 @@
 import * as z from "zod";
 import { containsSecret } from "../util/redact";
 import type { DisplayContent } from "./context";
+import { guardOutbound } from "./outbound-guard";
 import { defineTool, ToolError } from "./registry";
 import { configuredBackend, type SearchBackend } from "./web/search-backends";
 import { webSettings } from "./web/web-settings";
@@ -38,6 +39,8 @@ export const webSearchTool = defineTool({
   handler: async (args, ctx) => {
     if (containsSecret(args.query)) throw new ToolError("The query contains what looks like a credential (a key or token); it is not sent to the search service.");
     const service = backend();
+    // A known secret in disguise (encoded, reversed, split) is asked about, in every mode.
+    await guardOutbound(ctx, { tool: "web_search", destination: service.label, texts: [args.query] });
     const settings = webSettings().config.search;
     const count = Math.min(args.count ?? settings.max_results, 20);
     const signal = AbortSignal.any([ctx.signal, AbortSignal.timeout(settings.timeout * 1000)]);

@@ -8,7 +8,8 @@ import { isPlaceholder, isReference, isSecretName, REDACTED } from "./secret-nam
 /** Shorter values would mask ordinary words; such secrets are left to the format rules. */
 const MIN_LENGTH = 8;
 
-const values = new Set<string>();
+/** Each value with where it came from ("OPENAI_API_KEY", "the openai/gpt-4.1 model's API key"): named, never shown. */
+const values = new Map<string, string>();
 let matcher: RegExp | undefined;
 let dirty = false;
 /** Bumped whenever the set changes: what was redacted before may redact differently now. */
@@ -20,17 +21,17 @@ export function secretValuesGeneration(): number {
 }
 
 /** Whether `value` is distinctive enough to be searched for verbatim everywhere. */
-function distinctive(value: string): boolean {
+export function isDistinctiveSecret(value: string): boolean {
   if (value.length < MIN_LENGTH || value.length > 4096 || /\s/.test(value)) return false;
   if (isReference(value) || isPlaceholder(value)) return false;
   // An all-lower-case word ("development", "localhost") is not a key; a long one may be a passphrase.
   return /[0-9]/.test(value) || (/[A-Z]/.test(value) && /[a-z]/.test(value)) || /[^A-Za-z0-9]/.test(value) || value.length >= 16;
 }
 
-/** Remembers a secret value (an API key from config, a token from the environment). */
-export function registerSecretValue(value: string | undefined): void {
-  if (value === undefined || !distinctive(value) || values.has(value)) return;
-  values.add(value);
+/** Remembers a secret value (an API key from config, a token from the environment); `source` names it for a prompt. */
+export function registerSecretValue(value: string | undefined, source = "one of Hermes's own keys"): void {
+  if (value === undefined || !isDistinctiveSecret(value) || values.has(value)) return;
+  values.set(value, source);
   dirty = true;
   generation++;
 }
@@ -44,7 +45,7 @@ const SHELL_DIRECTORIES = new Set(["PWD", "OLDPWD"]);
 /** Registers every credential-named variable of `env` (OPENAI_API_KEY, VAULT_TOKEN, MYSQL_PWD…). */
 export function registerSecretsFromEnv(env: NodeJS.ProcessEnv): void {
   for (const [name, value] of Object.entries(env)) {
-    if (value !== undefined && isSecretName(name) && !SHELL_DIRECTORIES.has(name)) registerSecretValue(value);
+    if (value !== undefined && isSecretName(name) && !SHELL_DIRECTORIES.has(name)) registerSecretValue(value, `the environment variable ${name}`);
   }
 }
 
@@ -61,7 +62,7 @@ export function clearSecretValues(): void {
  * starting `pad` bytes (0, 1 or 2) into a 3-byte group: a substring of every encoding of any
  * text containing the value at that alignment.
  */
-function base64Core(bytes: Buffer, pad: number): string {
+export function base64Core(bytes: Buffer, pad: number): string {
   const encoded = Buffer.concat([Buffer.alloc(pad), bytes]).toString("base64").replace(/=+$/, "");
   const start = Math.ceil((pad * 8) / 6);
   const end = Math.floor(((pad + bytes.length) * 8) / 6);
@@ -93,7 +94,7 @@ function currentMatcher(): RegExp | undefined {
   if (dirty) {
     dirty = false;
     // Longest first, so a value wins over a shorter value it contains.
-    const forms = [...new Set([...values].flatMap(secretVariants))].sort((a, b) => b.length - a.length);
+    const forms = [...new Set([...values.keys()].flatMap(secretVariants))].sort((a, b) => b.length - a.length);
     matcher = forms.length ? new RegExp(forms.map(escape).join("|"), "g") : undefined;
   }
   return matcher;
@@ -117,6 +118,11 @@ export function containsKnownValue(text: string): boolean {
   return found;
 }
 
+/** Every registered value with its source, for checks that must say which secret they found (security/outbound-secrets.ts). */
+export function knownSecretValues(): { value: string; name: string }[] {
+  return [...values].map(([value, name]) => ({ value, name }));
+}
+
 /** Whether any registered value is known (cheap check for callers that can skip work). */
 export function hasSecretValues(): boolean {
   return values.size > 0;
@@ -128,7 +134,7 @@ export function hasSecretValues(): boolean {
  * backslash in a value is escaped there), over the bytes, with no decoding.
  */
 export function jsonContainsKnownValue(json: Buffer): boolean {
-  for (const value of values) {
+  for (const value of values.keys()) {
     for (const form of secretVariants(value)) if (json.includes(JSON.stringify(form).slice(1, -1))) return true;
   }
   return false;

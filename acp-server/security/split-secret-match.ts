@@ -1,0 +1,98 @@
+// A secret sent in pieces, in order: two halves after `fold`, path segments, query parameters
+// (`?a=PART1&b=PART2`), groups with spaces or dashes between them. The text is cut into words
+// (runs of letters and digits); the secret, without its own punctuation, must be covered from
+// start to end by words in order. Words that follow each other in the text join into one part
+// (`sk-ant-api03` is three words, one part); other words may sit between parts (parameter names,
+// other path segments).
+//
+// False alarms: a part must be at least MIN_PART characters, and the whole secret must be
+// covered. A benign URL that shares a word or two with a secret covers a few characters of it,
+// never all of it in order; a 20-character random key covered by chance by 4-character pieces
+// in order is not a risk worth a prompt. Shorter parts (a key sent one or two characters per
+// parameter) are not found: below four characters a part is any common word or number, and
+// ordinary URLs would cover short secrets.
+
+/** The shortest part of a split secret that is recognised (see above). */
+export const MIN_PART = 4;
+/** Secrets shorter than this (without punctuation) are looked for whole only: split, they are too short to tell apart from ordinary words. */
+export const MIN_SPLIT_SECRET = 12;
+
+/** The letters and digits of `text`, in order: how a secret is compared with words. */
+export function wordCharacters(text: string): string {
+  return text.replace(/[^A-Za-z0-9]+/g, "");
+}
+
+/** The words of a text (runs of letters and digits), in order. */
+export function wordsOf(text: string): string[] {
+  return text.split(/[^A-Za-z0-9]+/).filter((word) => word !== "");
+}
+
+/** Whether `words` cover `secret` (already reduced to word characters) in order, in parts of MIN_PART or more. */
+export function coversInParts(words: readonly string[], secret: string): boolean {
+  if (secret.length < MIN_SPLIT_SECRET) return false;
+  const head = secret.slice(0, MIN_PART);
+  for (let start = 0; start < words.length; start++) {
+    const first = firstPart(words[start]!, secret, head);
+    if (first !== undefined && coveredFrom(words, start + 1, secret, first)) return true;
+  }
+  return false;
+}
+
+/**
+ * How much of the secret's start the word ends with: the whole word when the secret starts with
+ * it, else its longest tail (MIN_PART or more) that starts the secret.
+ */
+function firstPart(word: string, secret: string, head: string): number | undefined {
+  if (secret.startsWith(word)) return word.length;
+  return tailStarting(word, secret, 0, head);
+}
+
+/** The length of the longest tail of `word` (MIN_PART or more) that the secret continues with at `at`. */
+function tailStarting(word: string, secret: string, at: number, head = secret.slice(at, at + MIN_PART)): number | undefined {
+  if (head.length < MIN_PART) return undefined;
+  for (let index = word.indexOf(head); index >= 0; index = word.indexOf(head, index + 1)) {
+    const tail = word.length - index;
+    if (tail <= secret.length - at && secret.startsWith(word.slice(index), at)) return tail;
+  }
+  return undefined;
+}
+
+/**
+ * Follows the secret from `covered` characters on, word by word after `next`. A part ends at a
+ * word that does not continue it; a part shorter than MIN_PART is taken back (its words were
+ * chance), except the first, which fails this start.
+ */
+function coveredFrom(words: readonly string[], next: number, secret: string, covered: number): boolean {
+  let at = covered;
+  let part = covered;
+  let firstPartOpen = true;
+  for (let index = next; index < words.length && at < secret.length; index++) {
+    const word = words[index]!;
+    if (part > 0 && secret.startsWith(word, at)) {
+      at += word.length;
+      part += word.length;
+      continue;
+    }
+    // The secret's end may be the start of a longer word (the last piece glued to what follows).
+    if (secret.length - at <= word.length && word.startsWith(secret.slice(at)) && part + secret.length - at >= MIN_PART && (part > 0 || at > 0)) return true;
+    // This word ends the part.
+    if (part > 0 && part < MIN_PART) {
+      if (firstPartOpen) return false;
+      at -= part;
+    }
+    if (part > 0) firstPartOpen = false;
+    part = 0;
+    // Does this word start the next part (whole, or its tail)?
+    if (secret.startsWith(word, at)) {
+      at += word.length;
+      part = word.length;
+      continue;
+    }
+    const tail = tailStarting(word, secret, at);
+    if (tail !== undefined) {
+      at += tail;
+      part = tail;
+    }
+  }
+  return at >= secret.length && part >= MIN_PART;
+}
