@@ -6,7 +6,7 @@
 //
 // Spellings covered, each inside any of the decoded views of security/outbound-views.ts
 // (percent-encoding, escapes, base64 runs, nested up to three layers):
-//   - the value as is, reversed;
+//   - the value as is, reversed (in any letter case when it has 16 letters and digits or more);
 //   - base64 of the value or of its reverse (standard or url-safe, padded or not, at any of the
 //     three byte alignments inside a larger encoded blob);
 //   - hex of the value or of its reverse, any letter case;
@@ -35,9 +35,12 @@ interface Form {
   text: string;
   words: string;
   spelling: string;
-  /** Hex: compared without regard to letter case. */
+  /** Hex, and long values: compared without regard to letter case. */
   anyCase: boolean;
 }
+
+/** Letters and digits a value needs before it is matched in any letter case. */
+const MIN_CASE_FOLDED = 16;
 
 const formsByValue = new Map<string, Form[]>();
 const MAX_REMEMBERED_FORMS = 1024;
@@ -58,8 +61,12 @@ function spellingsOf(value: string): Form[] {
     const form = anyCase ? text.toLowerCase() : text;
     if (form.length >= 8 && !forms.some((known) => known.text === form)) forms.push({ text: form, words: wordCharacters(form), spelling, anyCase });
   };
-  add(value, "as is");
-  add(reversed, "reversed");
+  // A long value is matched in any letter case: a host name is case-folded on the way (a DNS
+  // label carries a secret lowercased), and lowercased it still gives away nearly all of it.
+  // Short ones keep their case: "Summer2024" must not match every "summer2024".
+  const foldCase = wordCharacters(value).length >= MIN_CASE_FOLDED;
+  add(value, "as is", foldCase);
+  add(reversed, "reversed", foldCase);
   for (const [text, label] of [[value, "base64"], [reversed, "reversed, base64"]] as const) {
     const bytes = Buffer.from(text, "utf8");
     for (const pad of [0, 1, 2]) {

@@ -141,3 +141,10 @@ test("speed: a figure for the check on every outbound call", () => {
   assert.ok(urlMs < 20, `URL check took ${urlMs} ms`);
   assert.ok(bodyMs < 100, `body check took ${bodyMs} ms`);
 });
+
+test("a long secret in a host name is found case-folded (DNS labels); a short one keeps its case", () => {
+  const key = SECRETS[0]!.value;
+  const labels = key.replace(/[^A-Za-z0-9]/g, "").toLowerCase().match(/.{1,20}/g)!.join(".");
+  assert.deepEqual(findOutboundSecrets([`https://${labels}.collect.example.net/`], NAMED).map((found) => found.name), ["OPENAI_API_KEY"]);
+  assert.deepEqual(findOutboundSecrets(["https://example.net/?q=xk9#mp2!q"], NAMED), [], "PIN_SECRET (9 characters) lowercased is not it");
+});
