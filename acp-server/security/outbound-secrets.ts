@@ -16,7 +16,7 @@
 import { base64Core, knownSecretValues } from "../util/secret-values";
 import { outboundViews } from "./outbound-views";
 import type { PolicyAsk } from "./policy-ask";
-import { coversInParts, MIN_SPLIT_SECRET, wordCharacters, wordsOf } from "./split-secret-match";
+import { coversInParts, MIN_SPLIT_SECRET, wordCharacters, wordText, type WordText } from "./split-secret-match";
 
 export interface NamedSecret {
   value: string;
@@ -84,14 +84,14 @@ function spellingsOf(value: string): Form[] {
 interface PreparedView {
   text: string;
   lower: string;
-  words: string[];
-  lowerWords: string[];
+  words: WordText;
+  lowerWords: WordText;
   decoded: boolean;
 }
 
 function prepare(text: string, decoded: boolean): PreparedView {
   const lower = text.toLowerCase();
-  return { text, lower, words: wordsOf(text), lowerWords: wordsOf(lower), decoded };
+  return { text, lower, words: wordText(text), lowerWords: wordText(lower), decoded };
 }
 
 /** Which of `secrets` the texts carry (all of them together, in order, as one request). */

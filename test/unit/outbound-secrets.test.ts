@@ -9,7 +9,7 @@ import { checkOutbound, findOutboundSecrets, secretsToCheck, stringsOf, type Nam
 import { decidePermission } from "../../acp-server/security/permission-policy";
 import type { PolicyAsk } from "../../acp-server/security/policy-ask";
 import { maskedValues, SeenSecrets } from "../../acp-server/security/seen-secrets";
-import { coversInParts, wordsOf } from "../../acp-server/security/split-secret-match";
+import { coversInParts, MAX_GAP_WORDS, wordText } from "../../acp-server/security/split-secret-match";
 import { redactSecrets } from "../../acp-server/util/redact";
 import { clearSecretValues, registerSecretValue } from "../../acp-server/util/secret-values";
 import { BENIGN, BENIGN_MCP, NEAR_MISSES, POSITIVES, SECRETS } from "../fixtures/outbound-secret-corpus";
@@ -43,7 +43,7 @@ describe("no false alarms", () => {
 
 describe("split parts", () => {
   const secret = "ABCDEFGH12345678abcdefgh";
-  const covers = (text: string) => coversInParts(wordsOf(text), secret);
+  const covers = (text: string) => coversInParts(wordText(text), secret);
   test("parts in order, with other words between, are found", () => {
     assert.ok(covers("/ABCDEFGH/12345678/abcdefgh"));
     assert.ok(covers("?x=ABCDEFGH&lang=en&y=12345678&z=abcdefgh"));
@@ -55,6 +55,9 @@ describe("split parts", () => {
     assert.ok(!covers("/12345678/ABCDEFGH/abcdefgh"));
     assert.ok(!covers("/ABCDEFGH/12345678"));
     assert.ok(!covers("/ABCDEFGH/x/12345678/abcdefg"));
+    const filler = (count: number) => Array.from({ length: count }, (_, index) => `w${index}`).join("/");
+    assert.ok(covers(`/ABCDEFGH/${filler(MAX_GAP_WORDS)}/12345678abcdefgh`), "up to the gap bound between parts");
+    assert.ok(!covers(`/ABCDEFGH/${filler(MAX_GAP_WORDS + 1)}/12345678abcdefgh`), "past it, not (a documented limit)");
   });
 });
 
