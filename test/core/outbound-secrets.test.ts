@@ -75,6 +75,7 @@ test("dont_ask: a token read from .env and Hermes's own key ask before leaving i
     const { sessionId } = await hermes.newSession(project);
     assert.equal((await hermes.prompt(sessionId, "send the token out")).stopReason, "end_turn");
     assert.ok(!toolResult(model, "r1").includes(TOKEN), "the model read the token masked");
+    assert.deepEqual(site.requests.map((request) => request.url), [], "nothing reached the server");
 
     const asked = hermes.permissionRequests.filter(secretQuestion);
     assert.equal(asked.length, tries.length, "each try asked, in dont_ask mode");
@@ -85,7 +86,6 @@ test("dont_ask: a token read from .env and Hermes's own key ask before leaving i
       assert.ok(!JSON.stringify(question).includes(TOKEN) && !JSON.stringify(question.toolCall.title).includes(OWN_KEY), "the question never shows the value");
     });
     for (const [id] of tries) assert.match(toolResult(model, id), /did not allow sending/);
-    assert.equal(site.requests.length, 0, "nothing reached the server");
     assert.ok(!arrived(TOKEN) && !arrived(OWN_KEY));
   } finally {
     await hermes.close();
@@ -143,11 +143,11 @@ test("a real MCP server does not receive a secret in its arguments unless the us
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);
     await hermes.prompt(sessionId, "post it");
+    const calls = existsSync(record) ? readFileSync(record, "utf8").trim().split("\n").filter(Boolean) : [];
+    assert.deepEqual(calls.map((line) => JSON.parse(line).text), ["deploy finished, all green"], "only the ordinary call reached the server");
     const asked = hermes.permissionRequests.filter(secretQuestion);
     assert.equal(asked.length, 2);
     for (const question of asked) assert.match(question.toolCall.title ?? "", /post \(MCP\) would send WEBHOOK_TOKEN \(read by read_file\) to the MCP server "rec"/);
-    const calls = existsSync(record) ? readFileSync(record, "utf8").trim().split("\n").filter(Boolean) : [];
-    assert.deepEqual(calls.map((line) => JSON.parse(line).text), ["deploy finished, all green"], "only the ordinary call reached the server");
     assert.ok(!readFileSync(record, "utf8").includes(TOKEN.slice(0, 17)));
   } finally {
     await hermes.close();
@@ -170,11 +170,11 @@ test("web_search: a query carrying the token in groups asks, named; refused, the
     const { sessionId } = await hermes.newSession(project);
     const before = site.requests.length;
     await hermes.prompt(sessionId, "search for it");
+    assert.equal(site.requests.length, before, "the search service received nothing");
     const asked = hermes.permissionRequests.filter(secretQuestion);
     assert.equal(asked.length, 1);
     assert.match(asked[0]!.toolCall.title ?? "", /web_search would send WEBHOOK_TOKEN/);
     assert.match(toolResult(model, "s1"), /did not allow sending WEBHOOK_TOKEN \(read by read_file\) \(as is, split into parts\)/);
-    assert.equal(site.requests.length, before, "the search service received nothing");
   } finally {
     await hermes.close();
   }
