@@ -3,7 +3,8 @@
 // secret's own forms (plain, reversed, base64, hex: util/secret-values.ts), so a secret is found
 // however many of these layers were put around it (within MAX_DEPTH):
 //   - percent-encoding, byte by byte or partly, any case of hex (`%4a`, `%4A`), applied twice;
-//   - backslash and HTML escapes (`\x41`, `\u0041`, `&#65;`, `&#x41;`);
+//   - backslash, C and HTML escapes (`\x41`, `\u0041`, `0x41`, `&#65;`, `&#x41;`), and lists of
+//     character codes (`119,107,95,…`: String.fromCharCode, a JSON array of bytes);
 //   - base64 runs (standard or url-safe, padded or not), decoded when the bytes are text.
 // Views are bounded (MAX_VIEWS, MAX_DECODED_CHARS): past the bound the text is still searched
 // in the views already made, so an oversized request is checked, not waved through.
@@ -55,9 +56,15 @@ export function percentDecoded(text: string): string {
   return text.replace(PERCENT_RUN, (run) => Buffer.from(run.replace(/%/g, ""), "hex").toString("utf8"));
 }
 
+/** Eight or more printable character codes (32–126) in a row, separated by commas, spaces or semicolons. */
+const CODE_LIST = /\b(?:(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6])[,;\s]+){7,}(?:3[2-9]|[4-9][0-9]|1[01][0-9]|12[0-6])\b/g;
+
 function unescapedText(text: string): string {
-  if (!text.includes("\\") && !text.includes("&#")) return text;
-  return text
+  const codes = text.replace(CODE_LIST, (list) => list.split(/[,;\s]+/).map((code) => String.fromCharCode(Number(code))).join(""));
+  if (!codes.includes("\\") && !codes.includes("&#") && !/0x[0-9A-Fa-f]{2}/.test(codes)) return codes;
+  return codes
+    // A run of C-style bytes (`0x58, 0x6b, …`) decodes whole: the separators are not part of the text.
+    .replace(/\b0x[0-9A-Fa-f]{2}(?:[,;\s]*0x[0-9A-Fa-f]{2}\b)+/g, (run) => Buffer.from(run.replace(/0x|[,;\s]/g, ""), "hex").toString("utf8"))
     .replace(/\\x([0-9A-Fa-f]{2})|\\u\{?([0-9A-Fa-f]{4})\}?/g, (_m, byte?: string, unit?: string) => String.fromCharCode(parseInt(byte ?? unit ?? "0", 16)))
     .replace(/&#(?:x([0-9A-Fa-f]{1,6})|([0-9]{1,7}));/g, (_m, hex?: string, dec?: string) => safeCodePoint(hex !== undefined ? parseInt(hex, 16) : Number(dec)));
 }
