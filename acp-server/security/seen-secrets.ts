@@ -37,8 +37,8 @@ export class SeenSecrets {
   }
 }
 
-/** A name right before a value: `API_TOKEN=`, `"password": "`, `token: `. */
-const NAME_BEFORE = /([A-Za-z_][A-Za-z0-9_.-]{0,63})["']?\s*[:=]\s*["']?$/;
+/** A name right before a value: `API_TOKEN=`, `"password": "`, `token: `, and JSON-escaped inside a string (`\"api_token\": \"`). */
+const NAME_BEFORE = /([A-Za-z_][A-Za-z0-9_.-]{0,63})\\?["']?\s*[:=]\s*\\?["']?$/;
 /** The type prefix the redactor keeps ("ghp_…[REDACTED]"): part of the secret as sent. */
 const KEPT_PREFIX = /[A-Za-z0-9_.-]*…$/;
 

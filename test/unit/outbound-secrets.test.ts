@@ -120,6 +120,11 @@ describe("the secrets a session has seen", () => {
     assert.ok(seen.list().some((secret) => secret.name === "API_TOKEN (read by read_file)"));
     assert.ok(!seen.list().some((secret) => secret.value === "db.internal"), "what was not masked is not a secret");
   });
+  test("a name inside JSON-escaped output (a command's stdout in a JSON result) is found", () => {
+    const seen = new SeenSecrets();
+    seen.noteOutput(JSON.stringify({ stdout: JSON.stringify({ service: "billing", api_token: "wk_live_8Hq3Zp7Nx2Rv5Tc9Lm4Bd6Fs1Gy0Ja" }), exit_code: 0 }), "terminal");
+    assert.deepEqual(seen.list(), [{ value: "wk_live_8Hq3Zp7Nx2Rv5Tc9Lm4Bd6Fs1Gy0Ja", name: "api_token (read by terminal)" }]);
+  });
   test("short or word-like masked values are not kept (they would cause false alarms)", () => {
     const seen = new SeenSecrets();
     seen.noteOutput("MYSQL_PWD=abc\nPASSWORD=development\n", "terminal");
