@@ -58,7 +58,17 @@ export type ScopeContext = ScreenContext;
 export function commandScope(command: string, keys: readonly string[], context: ScopeContext): CommandScope | undefined {
   const scoped = scopedCommands(command, context);
   if (scoped === undefined || scoped.length === 0) return undefined;
-  return { folder: path.resolve(context.cwd), commands: [...new Set(scoped.map((cmd) => cmd.raw.trim()))], keys: [...new Set(keys)] };
+  return { folder: path.resolve(context.cwd), commands: [...new Set(scoped.map(commandText))], keys: [...new Set(keys)] };
+}
+
+/**
+ * A command as the card shows it and a rule matches it: its source text, and the body of each
+ * here-document it reads (the parser keeps those apart from the text: `psql db <<EOF` alone would
+ * let one approved SQL script cover any other).
+ */
+function commandText(cmd: SimpleCommand): string {
+  const bodies = cmd.redirects.filter((r) => r.heredoc !== undefined).map((r) => `\n${r.heredoc ?? ""}\n${r.target}`);
+  return `${cmd.raw.trim()}${bodies.join("")}`;
 }
 
 /** Whether an approval `approved` covers a later line with scope `later` (see the header). */
