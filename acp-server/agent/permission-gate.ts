@@ -106,13 +106,14 @@ function grantKeys(ask: PermissionAsk, cwd: string): string[] {
   if (ask.mcp) return [`mcp:${ask.mcp.server}:${ask.mcp.tool}`];
   if (ask.web) return [`web:${ask.web.host}`];
   if ((ask.action === "edit" || ask.action === "delete") && ask.paths?.length) return ask.paths.map((file) => `${ask.action}:${path.resolve(cwd, file)}`);
-  return [`action:${ask.action}`];
+  // Anything else (a child agent's request): that very request, as titled and shown.
+  return [`${ask.action}:${ask.title}\u0000${JSON.stringify(ask.content ?? [])}`];
 }
 
 /** The card's words for what a session or saved answer covers, for asks other than commands. */
 function describeAsk(ask: PermissionAsk, cwd: string): string | undefined {
   if (ask.mcp) return `\`${ask.mcp.tool}\` on the ${ask.mcp.server} MCP server`;
-  if (!ask.paths?.length || (ask.action !== "edit" && ask.action !== "delete")) return undefined;
+  if (!ask.paths?.length || (ask.action !== "edit" && ask.action !== "delete")) return `exactly this request (\`${ask.title}\`)`;
   const files = ask.paths.map((file) => `\`${relativeInside(cwd, file) || file}\``);
   const list = files.length <= 3 ? files.join(", ") : `these ${files.length} files`;
   return ask.action === "edit" ? `edits to ${list}` : `deleting ${list}`;
