@@ -18,7 +18,7 @@
 //
 // Secret reads are therefore never widened: `cat .env` covers `cat .env`, not `cat id_rsa`, not
 // `head .env`. The card words the scope (describeScope) so the user sees what "always" means.
-import { statSync } from "node:fs";
+import { lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
 import { screenCommand, type ScreenContext } from "./command-screen";
 import { planModeAllows } from "./read-only-commands";
@@ -125,7 +125,44 @@ function scopedCommands(command: string, context: ScopeContext): SimpleCommand[]
     if (cmd.argWords.some((word) => word.dynamic.some((why) => !PATTERN_MARKERS.has(why)))) return undefined;
     if (cmd.redirects.some((r) => r.dynamic?.some((why) => !PATTERN_MARKERS.has(why)))) return undefined;
   }
-  return commands.filter((cmd) => !harmless(cmd, context));
+  const scoped = commands.filter((cmd) => !harmless(cmd, context));
+  // The text is what is remembered; a path in it that leads elsewhere through a link, or a file
+  // with a second name (a hard link), could mean another file than the one the card showed.
+  if (scoped.some((cmd) => [...cmd.args.map(optionValue), ...cmd.redirects.map((r) => r.target)].some((word) => redirected(word, context.cwd)))) return undefined;
+  return scoped;
+}
+
+/**
+ * Whether a path word reaches its file through a symlink (in any component) or names a file with
+ * more than one link: then its text does not pin the file. Words naming nothing are not.
+ */
+function redirected(word: string, cwd: string): boolean {
+  if (!namesPath(word, cwd) || /[*?[\]{}]/.test(word) || /^[a-z][\w+.-]*:\/\//i.test(word)) return false;
+  // `a/../b` goes through `a` as it is on disk (a link's parent, not the text's): not pinned.
+  if (word.split("/").includes("..")) return true;
+  const lexical = path.resolve(cwd, word);
+  try {
+    const real = realpathSync(lexical);
+    const base = realpathSync(cwd);
+    const expected = path.isAbsolute(word) ? lexical : path.join(base, path.relative(cwd, lexical));
+    if (real !== expected && real !== lexical) return true;
+    const stat = statSync(real);
+    return stat.isFile() && stat.nlink > 1;
+  } catch (error) {
+    // expected: a path that is not there names no file yet, unless it is a dangling link (it
+    // points somewhere); anything else cannot be checked (fail closed)
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") return true;
+    return isLink(lexical);
+  }
+}
+
+function isLink(file: string): boolean {
+  try {
+    return lstatSync(file).isSymbolicLink();
+  } catch {
+    // expected: nothing there at all
+    return false;
+  }
 }
 
 /** `~`, `$HOME`, `$USER`, `$HERMES_HOME` as the screen reads them (a literal's meaning, not a guess). */

@@ -4,7 +4,7 @@
 // later command that touches another path, adds a command, changes its own folder or variables,
 // or pipes an approved secret read somewhere else must ask again.
 import assert from "node:assert/strict";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { linkSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { ApprovalRuleSchema } from "../../acp-server/config/schema";
@@ -112,6 +112,39 @@ describe("approval scope: approved → later → covered?", () => {
     for (const line of ["cd sub && rm -rf build", "X=build; rm -rf $X", "ln -s ~ b; rm -rf b", "f() { rm -rf x; }; f", "export A=1; rm -rf build", "rm -rf $(cat list)", "rm -rf \"$TARGET\""]) {
       assert.equal(scopeOf(line), undefined, line);
     }
+  });
+});
+
+describe("a path that no longer pins its file", () => {
+  test("a file swapped for a symlink, a dangling link, a hard link or a `..` through a folder: no scope, so no earlier answer covers it", () => {
+    const project = makeTempDirSync("hermes-scope-links-");
+    const at = (name: string) => path.join(project, name);
+    const ctx = context(project);
+    const scope = (line: string) => commandScope(line, screenCommand(line, ctx).keys, ctx);
+    writeFileSync(at(".env"), "A=1\n");
+    mkdirSync(at("build"));
+    const approvedRead = scope("cat .env") ?? assert.fail("a plain .env has a scope");
+    const approvedDelete = scope("rm -rf build/") ?? assert.fail("a plain folder has a scope");
+
+    rmSync(at(".env"));
+    symlinkSync(path.join(home, ".ssh", "id_rsa"), at(".env"));
+    assert.equal(scope("cat .env"), undefined, ".env now leads to the private key");
+    rmSync(at(".env"));
+    symlinkSync(path.join(home, "nowhere"), at(".env"));
+    assert.equal(scope("cat .env"), undefined, "a dangling link points somewhere too");
+    rmSync(at(".env"));
+    linkSync(path.join(home, ".ssh", "id_rsa"), at(".env"));
+    assert.equal(scope("cat .env"), undefined, "a second name of the key");
+    rmSync(at(".env"));
+    writeFileSync(at(".env"), "A=2\n");
+    const again = scope("cat .env") ?? assert.fail("a plain file again");
+    assert.ok(scopeCovers(approvedRead, again));
+
+    rmSync(at("build"), { recursive: true });
+    symlinkSync(home, at("build"));
+    assert.equal(scope("rm -rf build/"), undefined, "build/ now leads to the home folder");
+    assert.equal(scope("rm -rf build/../src"), undefined);
+    assert.ok(approvedDelete);
   });
 });
 
