@@ -54,7 +54,8 @@ export function permissionGate(
     }
     // A command with no scope (it changes its own folder, variables or links, or only its paths
     // were flagged) is allowed once at a time: nothing could say how far a wider answer reaches.
-    if (ask.action === "execute" && !scope) {
+    // So is one outside the workspace: no remembered answer is ever consulted for it.
+    if (ask.action === "execute" && (!scope || verdict.sensitive)) {
       const why = "this command changes its own folder, variables, links or functions, so an answer to it holds for this run only";
       const reasons = verdict.keys.length > 0 && !verdict.sensitive ? [...verdict.reasons, why] : verdict.reasons;
       const answer = await askUser(session, host, call, { ...ask, reasons, askEachTime: true }, signal, () => {});
