@@ -101,7 +101,8 @@ export async function requestPermission(
       {
         sessionId,
         toolCall,
-        options: permissionOptions(ask),
+        // Redacted too: a scoped option quotes the command, which may hold a token.
+        options: redactDeep(permissionOptions(ask)),
         ...(ask.partialAccept && options.editorWrites ? { _meta: { "hermes/partialAccept": true } } : {}),
       },
       { cancellationSignal: stop, stopWaitingOnCancel: true },

@@ -12,6 +12,7 @@ import type { PermissionAsk } from "../tools/context";
 import { ToolError } from "../tools/registry";
 import { relativeInside } from "../util/inside-folder";
 import { literalGlob } from "../util/path-match";
+import { containsSecret } from "../util/redact";
 import type { AgentSession } from "./session";
 import { UserRejection, type PermissionAnswer, type ToolCallView, type TurnHost } from "./turn-io";
 
@@ -144,7 +145,11 @@ function remember(rules: ApprovalRules | undefined, ask: PermissionAsk, scope: C
   if (!rules) return [];
   const problems: (string | undefined)[] = [];
   if (ask.web) return [rules.remember({ web: ask.web.host, decision })].filter((problem): problem is string => problem !== undefined);
-  if (ask.action === "execute" && scope) problems.push(rules.remember({ commands: scope.commands, folder: scope.folder, keys: scope.keys, decision }));
+  if (ask.action === "execute" && scope) {
+    // The rule is the command's text: one that holds a token is not written into config.yaml.
+    if (scope.commands.some(containsSecret)) return ["Your \"always\" answer holds for this session only: the command holds a secret, which Hermes does not write into config.yaml."];
+    problems.push(rules.remember({ commands: scope.commands, folder: scope.folder, keys: scope.keys, decision }));
+  }
   if (ask.action === "edit") for (const file of ask.paths ?? []) problems.push(rules.remember({ edit: literalGlob(path.resolve(cwd, file)), decision }));
   // One notice is enough when several rules of one answer failed for the same reason.
   return [...new Set(problems.filter((problem): problem is string => problem !== undefined))];

@@ -83,3 +83,24 @@ test("allow for this session on an edit covers that file: another file asks agai
     await hermes.close();
   }
 });
+
+test("a scoped option that quotes a token shows it redacted, and an always answer to it is not written into config.yaml", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const token = "ghp_Zq8wY3vN5kL2pR7tX1mB9cD4fG6hJ0sA2eQ4";
+  const command = `curl -s -H "Authorization: Bearer ${token}" -X DELETE http://127.0.0.1:9/repos/a/b`;
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: wideThenReject("allow_always") });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue(run("d1", command), run("d2", command), { text: "done" });
+    await hermes.prompt(sessionId, "delete the repo");
+    assert.deepEqual(askedIds(hermes.permissionRequests), ["d1"], "the answer holds for the session");
+    const names = JSON.stringify(hermes.permissionRequests[0]?.options);
+    assert.match(names, /Always allow `curl/);
+    assert.ok(!names.includes(token), names);
+    assert.ok(!(await readFile(path.join(hermes.home, "config.yaml"), "utf8")).includes(token), "the token is not saved");
+  } finally {
+    await hermes.close();
+  }
+});
