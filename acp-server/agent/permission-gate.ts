@@ -57,7 +57,7 @@ export function permissionGate(
     // were flagged) is allowed once at a time: nothing could say how far a wider answer reaches.
     // So is one outside the workspace: no remembered answer is ever consulted for it.
     if (ask.action === "execute" && (!scope || verdict.sensitive)) {
-      const why = "this command changes its own folder, variables, links or functions, so an answer to it holds for this run only";
+      const why = "an answer holds for this run only: the command changes its own folder, variables, links or functions, or a path in it leads through a link, so its text does not pin what a wider answer would cover";
       const reasons = verdict.keys.length > 0 && !verdict.sensitive ? [...verdict.reasons, why] : verdict.reasons;
       const answer = await askUser(session, host, call, { ...ask, reasons, askEachTime: true }, signal, () => {});
       return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";

@@ -104,3 +104,21 @@ test("a scoped option that quotes a token shows it redacted, and an always answe
     await hermes.close();
   }
 });
+
+test("a line that changes its own folder is offered once or reject only, and says why", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  await mkdir(path.join(project, "sub", "build"), { recursive: true });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: "allow_always" });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue(run("c1", "cd sub && rm -rf build"), run("c2", "cd sub && rm -rf build"), { text: "done" });
+    await hermes.prompt(sessionId, "clean sub");
+    assert.deepEqual(askedIds(hermes.permissionRequests), ["c1", "c2"], "no answer to it is remembered");
+    assert.deepEqual(hermes.permissionRequests[0]?.options.map((o) => o.optionId), ["allow_once", "reject_once"]);
+    assert.match(JSON.stringify(hermes.permissionRequests[0]?.toolCall.content), /holds for this run only/);
+  } finally {
+    await hermes.close();
+  }
+});
