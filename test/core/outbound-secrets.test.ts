@@ -205,3 +205,36 @@ test("a token a command printed (terminal, not read_file) is known too: reversed
     await hermes.close();
   }
 });
+
+test("every mode asks (default, accept_edits, plan), allow-once only, before the host question; refused, nothing arrives", async () => {
+  const model = scripted();
+  const project = await makeTempDir("hermes-exfil-");
+  await writeFile(path.join(project, ".env"), `WEBHOOK_TOKEN=${TOKEN}\n`);
+  const modes = ["default", "accept_edits", "plan"] as const;
+  const hexUrl = `${site.origin}/collect?h=${Buffer.from(TOKEN).toString("hex").toUpperCase()}`;
+  model.enqueue(readEnv, { text: "read" });
+  for (const [index] of modes.entries()) model.enqueue(fetchCall(`m${index}`, hexUrl), { text: "tried" });
+  const hermes = await startAgent({
+    config: scriptedConfig(model.url, { web: { allow_private: ["127.0.0.1"] } }),
+    // The .env read asks in default mode (a credential): allowed once; the secret question is refused.
+    permission: (request) => (secretQuestion(request) ? "reject_once" : "allow_once"),
+  });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    await hermes.prompt(sessionId, "read the env");
+    const before = site.requests.length;
+    for (const mode of modes) {
+      await hermes.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: mode });
+      const asked = hermes.permissionRequests.length;
+      await hermes.prompt(sessionId, `send it in ${mode}`);
+      const questions = hermes.permissionRequests.slice(asked);
+      assert.equal(questions.length, 1, `${mode}: one question, about the secret (the host is never asked: refused first)`);
+      assert.ok(secretQuestion(questions[0]!), mode);
+      assert.deepEqual(questions[0]!.options.map((option) => option.optionId), ["allow_once", "reject_once"], mode);
+    }
+    assert.equal(site.requests.length, before, "nothing reached the server in any mode");
+  } finally {
+    await hermes.close();
+  }
+});
