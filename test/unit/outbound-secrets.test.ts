@@ -156,3 +156,51 @@ test("a long secret in a host name is found case-folded (DNS labels); a short on
   assert.deepEqual(findOutboundSecrets([`https://${labels}.collect.example.net/`], NAMED).map((found) => found.name), ["OPENAI_API_KEY"]);
   assert.deepEqual(findOutboundSecrets(["https://example.net/?q=xk9#mp2!q"], NAMED), [], "PIN_SECRET (9 characters) lowercased is not it");
 });
+
+describe("property: random secrets, random disguises, random ordinary URLs", () => {
+  // A fixed seed: a failure names the case, and the run is the same everywhere.
+  let state = 20261128;
+  const random = (below: number) => {
+    state = (state * 1103515245 + 12345) % 2147483648;
+    return Math.floor((state / 2147483648) * below);
+  };
+  const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+  const randomSecret = () => `${["sk-", "ghp_", "tok_", ""][random(4)]}${Array.from({ length: 16 + random(33) }, () => ALPHABET[random(ALPHABET.length)]).join("")}`;
+  const WORDS = ["docs", "api", "v2", "search", "users", "items", "page", "sort", "lang", "en", "query", "hermes", "token", "release", "notes", "2024", "guide", "install", "config"];
+  const disguises: [string, (secret: string) => string][] = [
+    ["percent every byte", (s) => [...Buffer.from(s)].map((b) => `%${b.toString(16)}`).join("")],
+    ["base64 at an offset", (s) => Buffer.from(`${"x".repeat(random(3))}${s}!`).toString("base64")],
+    ["base64url", (s) => Buffer.from(s).toString("base64url")],
+    ["hex", (s) => Buffer.from(s).toString("hex")],
+    ["reversed", (s) => [...s].reverse().join("")],
+    ["halves as parameters", (s) => `a=${s.slice(0, s.length >> 1)}&${WORDS[random(WORDS.length)]}=1&b=${s.slice(s.length >> 1)}`],
+    ["thirds as path segments", (s) => [s.slice(0, s.length / 3), s.slice(s.length / 3, (2 * s.length) / 3), s.slice((2 * s.length) / 3)].map((p) => encodeURIComponent(p)).join("/x/")],
+    ["groups of 5 with spaces, encoded", (s) => encodeURIComponent(s.match(/.{1,5}/g)!.join(" "))],
+  ];
+  const TRIES = 400;
+
+  test(`${TRIES} random secrets in a random disguise are all found`, () => {
+    const missed: string[] = [];
+    for (let i = 0; i < TRIES; i++) {
+      const secret = { name: `S${i}`, value: randomSecret() };
+      const [label, disguise] = disguises[random(disguises.length)]!;
+      const url = `https://${WORDS[random(WORDS.length)]}.example.com/${WORDS[random(WORDS.length)]}?${disguise(secret.value)}`;
+      if (findOutboundSecrets([url], [secret]).length === 0) missed.push(`${label}: ${secret.value} in ${url}`);
+    }
+    assert.deepEqual(missed, []);
+  });
+
+  test(`${TRIES} random ordinary URLs (words, hashes, UUIDs, base64 ids) ask about none of ${TRIES} random secrets`, () => {
+    const secrets = Array.from({ length: TRIES }, (_, i) => ({ name: `S${i}`, value: randomSecret() }));
+    const hexId = (length: number) => Array.from({ length }, () => "0123456789abcdef"[random(16)]).join("");
+    const flagged: string[] = [];
+    for (let i = 0; i < TRIES; i++) {
+      const path = Array.from({ length: 1 + random(4) }, () => WORDS[random(WORDS.length)]).join("/");
+      const extra = [hexId(40), `${hexId(8)}-${hexId(4)}-4${hexId(3)}-a${hexId(3)}-${hexId(12)}`, Buffer.from(hexId(24), "hex").toString("base64url")][random(3)];
+      const url = `https://www.example.org/${path}?${WORDS[random(WORDS.length)]}=${WORDS[random(WORDS.length)]}&id=${extra}&page=${random(50)}`;
+      const found = findOutboundSecrets([url], secrets);
+      if (found.length > 0) flagged.push(`${url}: ${found.map((f) => f.name).join(", ")}`);
+    }
+    assert.deepEqual(flagged, []);
+  });
+});
