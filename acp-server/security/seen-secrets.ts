@@ -10,6 +10,7 @@
 import { REDACTED } from "../util/secret-names";
 import { isDistinctiveSecret } from "../util/secret-values";
 import { redactSecrets, mayHoldFormattedSecret } from "../util/redact";
+import { decodeTokenEscapes, stripAnsi } from "../util/redact-views";
 import type { NamedSecret } from "./outbound-secrets";
 
 /** A session keeps this many values; the oldest are forgotten first. */
@@ -23,7 +24,11 @@ export class SeenSecrets {
   /** Remembers the secrets the redactor masks in `output`, a tool's output before redaction. */
   noteOutput(output: string, tool: string): void {
     if (!output || !mayHoldFormattedSecret(output)) return;
-    for (const found of maskedValues(output, redactSecrets(output))) this.add(found.value, `${found.name} (read by ${tool})`);
+    // The redactor masks a key split by colour codes or spelled with \u escapes in the decoded
+    // text, so the output is lined up with its redaction in those views too.
+    for (const view of new Set([output, stripAnsi(output), decodeTokenEscapes(output)])) {
+      for (const found of maskedValues(view, redactSecrets(view))) this.add(found.value, `${found.name} (read by ${tool})`);
+    }
   }
 
   add(value: string, name: string): void {

@@ -125,6 +125,14 @@ describe("the secrets a session has seen", () => {
     seen.noteOutput(JSON.stringify({ stdout: JSON.stringify({ service: "billing", api_token: "wk_live_8Hq3Zp7Nx2Rv5Tc9Lm4Bd6Fs1Gy0Ja" }), exit_code: 0 }), "terminal");
     assert.deepEqual(seen.list(), [{ value: "wk_live_8Hq3Zp7Nx2Rv5Tc9Lm4Bd6Fs1Gy0Ja", name: "api_token (read by terminal)" }]);
   });
+  test("a key split by colour codes or spelled with \\u escapes is kept as the decoded value", () => {
+    const seen = new SeenSecrets();
+    seen.noteOutput("API_TOKEN=\x1b[32mQm9vL2x5ZWFy\x1b[0m-7c2Kx9Pw4Rt\n", "terminal");
+    seen.noteOutput('{"text": "SERVICE_KEY=\\u0041bQ7zR2mX9pL4vN8kT3w"}', "web_fetch");
+    const values = seen.list().map((secret) => secret.value);
+    // The spelling as printed may be kept too (a name rule masks it whole); the decoded value must be.
+    for (const value of ["AbQ7zR2mX9pL4vN8kT3w", "Qm9vL2x5ZWFy-7c2Kx9Pw4Rt"]) assert.ok(values.includes(value), `${value} in ${JSON.stringify(values)}`);
+  });
   test("short or word-like masked values are not kept (they would cause false alarms)", () => {
     const seen = new SeenSecrets();
     seen.noteOutput("MYSQL_PWD=abc\nPASSWORD=development\n", "terminal");
