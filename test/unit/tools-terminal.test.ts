@@ -239,3 +239,19 @@ describe("terminal background + process tool", () => {
     assert.equal(processTool.title({ action: "list" }, "/"), "process list");
   });
 });
+
+describe("terminal: code planted for the user's git is undone after the command", () => {
+  it("removes a hook a command wrote, restores the config it changed, and says so in the result and the card", async () => {
+    const cwd = await realpath(await tempDir());
+    const git = "git -c user.email=t@t -c user.name=t";
+    const ctx = recordingContext({ cwd, shell });
+    await terminal(ctx, { command: `git init -q . && ${git} commit -q --allow-empty -m init` });
+    const config = readFileSync(path.join(cwd, ".git", "config"), "utf8");
+    const result = await terminal(ctx, { command: "printf '#!/bin/sh\\ntouch marker\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git config core.fsmonitor 'touch marker; false'" });
+    assert.equal(existsSync(path.join(cwd, ".git", "hooks", "pre-commit")), false, "the planted hook is gone");
+    assert.equal(readFileSync(path.join(cwd, ".git", "config"), "utf8"), config, "the config is as before");
+    assert.match(String((result.output as Out).planted_code), /removed \S+pre-commit/);
+    assert.match(String((result.output as Out).planted_code), /restored \S+config \(it set core\.fsmonitor\)/);
+    assert.ok(result.content?.some((part) => part.type === "text" && /undid changes/.test(part.text)), "the user sees it in the card");
+  });
+});

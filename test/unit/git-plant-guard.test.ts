@@ -1,0 +1,116 @@
+// The plant guard with real git, where no sandbox helps (an editor's terminal, sandbox off): a
+// command plants code for the user's next git run, the guard undoes it, then real `git status`
+// and `git commit` run with the user's normal settings and no marker may appear. Each attack
+// is first run WITHOUT the guard in a twin repository and must leave its marker there: a case
+// that plants nothing would prove nothing.
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { describe, it } from "node:test";
+import { GitPlantGuard } from "../../acp-server/security/git-plant-guard";
+import { makeTempDirSync } from "../support/temp-dirs";
+
+const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
+
+function sh(script: string, cwd: string): string {
+  const run = spawnSync("bash", ["-c", script], { cwd, env: { ...GIT_ENV, MARKER: path.join(cwd, "..", "MARKER") }, encoding: "utf8" });
+  return `${run.stdout}${run.stderr}`;
+}
+
+/** A workspace that is a repository with one commit, and a source repository for submodules. */
+function repository(): { workspace: string; marker: string } {
+  const root = makeTempDirSync("hermes-plant-");
+  const workspace = path.join(root, "project");
+  mkdirSync(workspace);
+  sh("git init -q src && cd src && git commit -q --allow-empty -m src", root);
+  sh("git init -q . && echo hello > readme.md && git add readme.md && git commit -q -m init", workspace);
+  return { workspace, marker: path.join(root, "MARKER") };
+}
+
+/** The user's next git commands, outside any sandbox, with their normal hooks and settings. */
+function usersNextGitRuns(workspace: string, marker: string): boolean {
+  writeFileSync(path.join(workspace, "readme.md"), `changed ${Math.random()}\n`);
+  for (const dir of [workspace, path.join(workspace, "sub"), path.join(workspace, "lib")]) {
+    if (!existsSync(dir)) continue;
+    sh("git status >/dev/null 2>&1; git add -A >/dev/null 2>&1; git commit -q -m next >/dev/null 2>&1; git log -1 >/dev/null 2>&1", dir);
+  }
+  return existsSync(marker);
+}
+
+// Each plants code that runs as `touch $MARKER` on the next git status or commit.
+const HOOK = `printf '#!/bin/sh\\ntouch "%s"\\n' "$MARKER"`;
+const ATTACKS: Array<[string, string]> = [
+  ["a hook written in place", `${HOOK} > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`],
+  ["an existing hook rewritten", `${HOOK} > .git/hooks/post-commit && chmod +x .git/hooks/post-commit`],
+  [".git moved aside and copied back with fresh hooks", `mv .git ../dotgit-aside && cp -a ../dotgit-aside .git && ${HOOK} > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`],
+  [".git renamed in the workspace and a copy put back", `mv .git old && cp -a old .git && ${HOOK} > .git/hooks/post-commit && chmod +x .git/hooks/post-commit`],
+  ["core.fsmonitor in .git/config", `git config core.fsmonitor "touch $MARKER; false"`],
+  ["core.hooksPath to a planted folder", `mkdir -p .myhooks && ${HOOK} > .myhooks/pre-commit && chmod +x .myhooks/pre-commit && git config core.hooksPath .myhooks`],
+  ["core.fsmonitor spelled in other case, appended by hand", `printf '[Core]\\n\\tFsMonitor = "touch %s; false"\\n' "$MARKER" >> .git/config`],
+  ["an include of a planted file", `printf '[core]\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > planted.cfg && git config include.path ../planted.cfg`],
+  ["commondir pointing at a copy whose config has core.fsmonitor", `cp -a .git shadow && git config -f shadow/config core.fsmonitor "touch $MARKER; false" && echo "$PWD/shadow" > .git/commondir`],
+  ["a commondir to a copy outside the workspace", `cp -a .git ../shadow-out && git config -f ../shadow-out/config core.fsmonitor "touch $MARKER; false" && echo ../../shadow-out > .git/commondir`],
+  ["config.worktree with extensions.worktreeConfig", `git config extensions.worktreeConfig true && printf '[core]\\n\\tfsmonitor = "touch %s; false"\\n' "$MARKER" > .git/config.worktree`],
+  ["info/attributes naming a filter the config defines", `git config filter.x.clean "touch $MARKER; cat" && echo '* filter=x' > .git/info/attributes`],
+  ["a new submodule whose git dir carries core.fsmonitor", `git -c protocol.file.allow=always submodule add -q ../src lib >/dev/null 2>&1 && git config -f .git/modules/lib/config core.fsmonitor "touch $MARKER; false" && echo x > lib/f`],
+  ["a new submodule with a pre-commit hook in its git dir", `git -c protocol.file.allow=always submodule add -q ../src lib >/dev/null 2>&1 && ${HOOK} > .git/modules/lib/hooks/pre-commit && chmod +x .git/modules/lib/hooks/pre-commit`],
+  ["a new .git in a subfolder", `mkdir -p sub && cd sub && git init -q && git config core.fsmonitor "touch $MARKER; false"`],
+  ["a new .git in a subfolder with a hook", `mkdir -p sub && cd sub && git init -q && ${HOOK} > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`],
+  ["a gitfile in a subfolder pointing at a planted git dir", `cp -a .git ../evil-git && git config -f ../evil-git/config core.fsmonitor "touch $MARKER; false" && mkdir -p sub && echo "gitdir: $PWD/../evil-git" > sub/.git`],
+  [".git replaced by a gitfile to a planted copy", `cp -a .git ../evil2 && git config -f ../evil2/config core.fsmonitor "touch $MARKER; false" && mv .git ../gone && echo "gitdir: $PWD/../evil2" > .git`],
+];
+
+describe("the plant guard undoes code planted for the user's git (real git, no sandbox)", () => {
+  for (const [name, attack] of ATTACKS) {
+    it(name, () => {
+      const control = repository();
+      sh(attack, control.workspace);
+      assert.equal(usersNextGitRuns(control.workspace, control.marker), true, "without the guard the attack must run (else this case tests nothing)");
+
+      const { workspace, marker } = repository();
+      const guard = GitPlantGuard.before([workspace]);
+      sh(attack, workspace);
+      const report = guard.check();
+      assert.ok(report.undone.length + report.notRestored.length > 0, "the guard reports what it found");
+      assert.equal(usersNextGitRuns(workspace, marker), false, `planted code ran: ${JSON.stringify(report)}`);
+    });
+  }
+
+  it("keeps ordinary git work: commits, branches, remotes, a clean new repository, a clean submodule", () => {
+    const { workspace } = repository();
+    const guard = GitPlantGuard.before([workspace]);
+    const out = sh(
+      [
+        "git checkout -q -b topic && echo a > a.txt && git add a.txt && git commit -q -m a",
+        // Before the remote: a relative submodule URL resolves against origin's.
+        "git -c protocol.file.allow=always submodule add -q ../src lib >/dev/null 2>&1",
+        "git remote add origin https://example.com/r.git && git config branch.topic.remote origin && git config user.name someone",
+        "mkdir -p sub && git -C sub init -q",
+        "git log --oneline | wc -l",
+      ].join(" && "),
+      workspace,
+    );
+    assert.match(out, /^2$/m);
+    const report = guard.check();
+    assert.deepEqual(report, { undone: [], notRestored: [] });
+    assert.match(readFileSync(path.join(workspace, ".git", "config"), "utf8"), /example\.com/);
+    assert.ok(existsSync(path.join(workspace, "sub", ".git", "HEAD")), "the new clean repository stays");
+    assert.ok(existsSync(path.join(workspace, ".git", "modules", "lib", "HEAD")), "the clean submodule stays");
+    assert.equal(execFileSync("git", ["status", "--porcelain"], { cwd: path.join(workspace, "lib"), env: GIT_ENV, encoding: "utf8" }), "");
+  });
+
+  it("removes editors' auto-run files a command creates or changes at the workspace root", () => {
+    const { workspace } = repository();
+    mkdirSync(path.join(workspace, ".vscode"));
+    writeFileSync(path.join(workspace, ".vscode", "settings.json"), "{}\n");
+    const guard = GitPlantGuard.before([workspace]);
+    sh(`echo '{"tasks":[{"runOptions":{"runOn":"folderOpen"},"command":"touch x"}]}' > .vscode/tasks.json && echo '{"terminal.integrated.shell.linux":"/tmp/x"}' > .vscode/settings.json && echo 'touch x' > .envrc && mkdir -p .husky && echo x > .husky/pre-commit`, workspace);
+    const report = guard.check();
+    assert.equal(existsSync(path.join(workspace, ".vscode", "tasks.json")), false);
+    assert.equal(readFileSync(path.join(workspace, ".vscode", "settings.json"), "utf8"), "{}\n");
+    assert.equal(existsSync(path.join(workspace, ".envrc")), false);
+    assert.equal(existsSync(path.join(workspace, ".husky", "pre-commit")), false);
+    assert.equal(report.undone.length, 4, report.undone.join("\n"));
+  });
+});
