@@ -36,17 +36,32 @@ export class GitPlantGuard {
     return new GitPlantGuard(roots, snapshotGitSurface(roots, limits), limits);
   }
 
-  /** Compares with the surface now and undoes what was planted; call when the command has ended. */
-  check(): PlantReport {
+  /** A guard whose "before" is a surface recorded earlier (the last one checked). */
+  static since(roots: readonly string[], before: GitSurface, limits: SurfaceLimits = DEFAULT_LIMITS): GitPlantGuard {
+    return new GitPlantGuard(roots, before, limits);
+  }
+
+  /** The surface this guard compares with. */
+  get baseline(): GitSurface {
+    return this.before;
+  }
+
+  /**
+   * Compares with the surface now and undoes what was planted; call when the command has ended.
+   * `checked` is the surface as it is after the undo: the next check's baseline.
+   */
+  check(): PlantReport & { checked: GitSurface } {
     const after = snapshotGitSurface(this.roots, this.limits);
-    return undoPlants(this.before, after);
+    const { acted, ...report } = undoPlants(this.before, after);
+    // Not a fresh snapshot: a process still planting would slip its plant into the baseline.
+    return { ...report, checked: baselineAfterUndo(this.before, after, acted) };
   }
 }
 
 /** The compare-and-undo step, on two snapshots (exported for tests that build them by hand). */
-export function undoPlants(before: GitSurface, after: GitSurface): PlantReport {
+export function undoPlants(before: GitSurface, after: GitSurface): PlantReport & { acted: string[] } {
   const partial = after.partial ?? before.partial;
-  const report: PlantReport = { undone: [], notRestored: [], ...(partial ? { partial } : {}) };
+  const report: PlantReport & { acted: string[] } = { undone: [], notRestored: [], acted: [], ...(partial ? { partial } : {}) };
   const keptDirs = harmlessNewRepositories(before, after);
   const removed: string[] = [];
   const gone = (target: string) => removed.some((dir) => isInside(dir, target));
@@ -56,6 +71,7 @@ export function undoPlants(before: GitSurface, after: GitSurface): PlantReport {
     if (before.repoMarkers.has(marker) || keptDirs.some((dir) => isInside(dir, marker) || isInside(marker, dir) || gitfileNames(marker, after, dir))) continue;
     remove(marker);
     removed.push(marker);
+    report.acted.push(marker);
     report.undone.push(`removed a new git repository or gitfile: ${marker}`);
   }
   // A new git folder inside a known one (.git/modules/<name>, .git/worktrees/<name>) that is not harmless: removed whole.
@@ -63,6 +79,7 @@ export function undoPlants(before: GitSurface, after: GitSurface): PlantReport {
     if (before.gitDirs.has(dir) || keptDirs.includes(dir) || gone(dir) || ![...before.gitDirs].some((known) => isInside(known, dir))) continue;
     remove(dir);
     removed.push(dir);
+    report.acted.push(dir);
     report.undone.push(`removed a new git folder: ${dir}`);
   }
   // A marker that was there and changed: a gitfile or link gets its old text back; a repository
@@ -106,7 +123,21 @@ export function undoPlants(before: GitSurface, after: GitSurface): PlantReport {
   return report;
 }
 
-function restoreOrRemove(target: string, was: SurfaceEntry | undefined, report: PlantReport, why: string): void {
+/** The surface as the undo meant to leave it: what it acted on as before, the rest as after. */
+function baselineAfterUndo(before: GitSurface, after: GitSurface, acted: string[]): GitSurface {
+  const touched = (target: string) => acted.some((place) => isInside(place, target));
+  const keepAfter = <T extends string>(items: Iterable<T>) => [...items].filter((item) => !touched(item));
+  const fromBefore = <T extends string>(items: Iterable<T>) => [...items].filter(touched);
+  return {
+    entries: new Map([...[...after.entries].filter(([target]) => !touched(target)), ...[...before.entries].filter(([target]) => touched(target))]),
+    gitDirs: new Set([...keepAfter(after.gitDirs), ...fromBefore(before.gitDirs)]),
+    repoMarkers: new Set([...keepAfter(after.repoMarkers), ...fromBefore(before.repoMarkers)]),
+    ...(after.partial ? { partial: after.partial } : {}),
+  };
+}
+
+function restoreOrRemove(target: string, was: SurfaceEntry | undefined, report: PlantReport & { acted: string[] }, why: string): void {
+  report.acted.push(target);
   if (was === undefined) {
     remove(target);
     report.undone.push(`removed ${target} (${why})`);

@@ -101,12 +101,16 @@ export const terminalTool = defineTool({
   },
 });
 
-function startBackground(args: Args, cwd: string, handle: RunningCommand, ctx: ToolContext, checkPlants: (result: ToolResult) => ToolResult): ToolResult {
+function startBackground(args: Args, cwd: string, handle: RunningCommand, ctx: ToolContext, checkPlants: ReturnType<typeof startPlantCheck>): ToolResult {
   const id = `proc_${ctx.state.nextProcessNumber++}`;
-  // Checked (and undone) when it ends; what it planted meanwhile is in the log, not a result.
+  // Checked (and undone) when it ends (the log says what); while it runs, before each command.
+  checkPlants.background();
   void handle.waitForExit().then(
     () => checkPlants({ output: {} }),
-    (err: unknown) => log.warn("lost a background command before its plant check", { sessionId: ctx.sessionId, id, err }),
+    (err: unknown) => {
+      log.warn("lost track of a background command; its plant check runs now", { sessionId: ctx.sessionId, id, err });
+      checkPlants({ output: {} });
+    },
   );
   ctx.state.processes.set(id, { id, command: args.command, cwd, startedAt: Date.now(), handle });
   const output = {

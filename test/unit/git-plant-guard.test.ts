@@ -92,8 +92,8 @@ describe("the plant guard undoes code planted for the user's git (real git, no s
       workspace,
     );
     assert.match(out, /^2$/m);
-    const report = guard.check();
-    assert.deepEqual(report, { undone: [], notRestored: [] });
+    const { undone, notRestored } = guard.check();
+    assert.deepEqual({ undone, notRestored }, { undone: [], notRestored: [] });
     assert.match(readFileSync(path.join(workspace, ".git", "config"), "utf8"), /example\.com/);
     assert.ok(existsSync(path.join(workspace, "sub", ".git", "HEAD")), "the new clean repository stays");
     assert.ok(existsSync(path.join(workspace, ".git", "modules", "lib", "HEAD")), "the clean submodule stays");

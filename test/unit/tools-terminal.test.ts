@@ -255,3 +255,37 @@ describe("terminal: code planted for the user's git is undone after the command"
     assert.ok(result.content?.some((part) => part.type === "text" && /undid changes/.test(part.text)), "the user sees it in the card");
   });
 });
+
+describe("terminal: a background command that keeps planting (race)", () => {
+  it("is undone before every later command and when it ends; git runs nothing planted", async () => {
+    const cwd = await realpath(await tempDir());
+    const marker = path.join(cwd, "..", `marker-${path.basename(cwd)}`);
+    const gitEnv = "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git -c user.email=t@t -c user.name=t";
+    const ctx = recordingContext({ cwd, shell });
+    await terminal(ctx, { command: `git init -q . && ${gitEnv} commit -q --allow-empty -m init` });
+    // Plants a hook and a config setting, again and again, until told to stop.
+    const plant = `while [ ! -e stop ]; do printf '#!/bin/sh\\ntouch ${marker}\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; git config core.fsmonitor 'touch ${marker}; false'; done`;
+    const started = await terminal(ctx, { command: plant, background: true });
+    const id = String((started.output as Out).process_id);
+    let reported = 0;
+    let during = 0;
+    const tries = 40;
+    for (let i = 0; i < tries; i++) {
+      const result = await terminal(ctx, { command: "true" });
+      const planted = (result.output as Out).planted_code;
+      if (typeof planted === "string" && planted.includes("while a background command ran")) reported++;
+      else if (planted) during++;
+    }
+    const handle = ctx.state.processes.get(id)?.handle;
+    await terminal(ctx, { command: "touch stop" });
+    await handle?.waitForExit();
+    // The exit check ran before this await resumed (registered first); now the user's git, outside.
+    const after = await terminal(ctx, { command: `rm -f stop; echo x > f && ${gitEnv} add f && ${gitEnv} commit -q -m next; git status >/dev/null; echo done` });
+    assert.match(String((after.output as Out).output), /done/);
+    assert.equal(existsSync(marker), false, "nothing planted ran");
+    assert.equal(existsSync(path.join(cwd, ".git", "hooks", "pre-commit")), false);
+    assert.doesNotMatch(readFileSync(path.join(cwd, ".git", "config"), "utf8"), /fsmonitor/);
+    assert.ok(reported > 0, "plants made between commands are caught before the next one");
+    process.stderr.write(`  background planter: ${tries} commands; undone before ${reported}, after ${during} more\n`);
+  });
+});
