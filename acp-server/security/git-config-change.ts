@@ -39,6 +39,8 @@ export function configSettings(text: Buffer): string[] | undefined {
     const listed = execFileSync("git", ["config", "--no-includes", "--file", "-", "--list", "-z"], {
       input: text,
       env: { PATH: process.env.PATH ?? "/usr/bin:/bin", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null", HOME: "/nonexistent" },
+      // Away from the workspace: git looks for a repository where it runs, and must find none of ours.
+      cwd: "/",
       timeout: 5_000,
       stdio: ["pipe", "pipe", "ignore"],
     });

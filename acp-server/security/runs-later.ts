@@ -64,7 +64,20 @@ export function runsLater(target: string, hermesHome: string): RunsLater | undef
     const editor = editorReason(spelling);
     if (editor) return { kind: "editor", why: editor };
   }
+  // A hard link has other names, and no cheap way to find them: one may be .git/config
+  // (`ln .git/config notes.txt` by a command outside the sandbox). Fails closed.
+  if (linkCount(spellings.at(-1) ?? target) > 1) return { kind: "git", why: "a file with more than one hard link: another name of it may be a hook or git's config" };
   return undefined;
+}
+
+function linkCount(target: string): number {
+  try {
+    const info = statSync(target);
+    return info.isFile() ? info.nlink : 1;
+  } catch {
+    // expected: a file that does not exist yet has no other names
+    return 1;
+  }
 }
 
 /** A name as a case-insensitive, Windows-tolerant file system sees it: `.GIT.` is `.git`. */

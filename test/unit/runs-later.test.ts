@@ -3,7 +3,7 @@
 // every spelling an attacker has: nested repositories, gitfiles, bare repositories, case and
 // trailing-dot variants, symlinks to .git.
 import assert from "node:assert/strict";
-import { mkdir, symlink, writeFile } from "node:fs/promises";
+import { link, mkdir, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { test } from "node:test";
 import { decidePermission } from "../../acp-server/security/permission-policy";
@@ -24,6 +24,9 @@ async function workspace() {
   await mkdir(path.join(cwd, "half", "objects"), { recursive: true });
   await symlink(path.join(cwd, ".git"), path.join(cwd, "dotgit"));
   await symlink(path.join(cwd, ".git", "hooks"), path.join(cwd, "tools"));
+  // Another name for git's config (a command outside the sandbox ran `ln .git/config notes.txt`).
+  await writeFile(path.join(cwd, ".git", "config"), "[core]\n");
+  await link(path.join(cwd, ".git", "config"), path.join(cwd, "notes.txt"));
   return { home, hermesHome, cwd, context: { hermesHome, sandboxed: true } };
 }
 
@@ -67,6 +70,7 @@ function plantedPaths(cwd: string): string[] {
     at("sub", ".envrc"),
     at(".mise.toml"),
     at(".husky", "pre-commit"),
+    at("notes.txt"),
   ];
 }
 
