@@ -60,3 +60,29 @@ test("dont_ask: write_file, patch and apply_patch on git's hooks and config (the
   }
   assert.equal(existsSync(marker), false, "nothing planted ran");
 });
+
+test("an editor's terminal (no sandbox): a script the user approved plants a hook and core.fsmonitor; both are undone, reported, and git runs nothing", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const marker = path.join(path.dirname(project), `MARKER-editor-${path.basename(project)}`);
+  git(project, "init", "-q", ".");
+  git(project, "commit", "-q", "--allow-empty", "-m", "init");
+  writeFileSync(path.join(project, "setup.sh"), `printf '#!/bin/sh\\ntouch ${marker}\\n' > .git/hooks/pre-commit\nchmod +x .git/hooks/pre-commit\ngit config core.fsmonitor 'touch ${marker}; false'\necho set up\n`);
+  const hermes = await startAgent({ config: scriptedConfig(model.url), serveTerminal: true, permission: "allow" });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const first = model.requests.length;
+    model.enqueue({ toolCalls: [{ id: "s", name: "terminal", arguments: { command: "bash setup.sh" } }] }, { text: "done" });
+    await hermes.prompt(sessionId, "run the setup script");
+    assert.equal(hermes.terminals.created.length, 1, "ran in the editor's terminal");
+    const result = toolResult(model.requests[first + 1].body, "s");
+    assert.match(result, /set up/);
+    assert.match(result, /undid changes[\s\S]*pre-commit/);
+    assert.match(result, /core\.fsmonitor/);
+  } finally {
+    await hermes.close();
+  }
+  spawnSync("bash", ["-c", "echo x > f; git status >/dev/null 2>&1; git add -A; git commit -q -m next"], { cwd: project, env: GIT_ENV });
+  assert.equal(existsSync(marker), false, "nothing planted ran");
+});
