@@ -193,6 +193,10 @@ describe("sandboxBlockedNote", () => {
   it("with the network on, connection errors are not blamed on the sandbox", () => {
     assert.equal(sandboxBlockedNote("curl: (7) Failed to connect to localhost port 3000", { ...policy, network: { kind: "on" } }), undefined);
   });
+  it("moving a pinned .git aside: says the sandbox keeps it in place", () => {
+    const note = sandboxBlockedNote("mv: cannot move '.git' to 'aside': Device or resource busy", { ...policy, pinned: ["/work/app/.git"] });
+    assert.match(note ?? "", /keeps the repository's \.git folder/);
+  });
   it("every note offers the way out", () => assert.match(sandboxBlockedNote("/bin/sh: /etc/x: Read-only file system", policy) ?? "", /unsandboxed: true and a reason; the user is asked/));
 });
 

@@ -217,6 +217,7 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
         assert.match(result.text, new RegExp(`^${refusal}$`, "m"), `${refusal} in ${result.text}`);
       }
       assert.match(result.text, /^\s*3$/m, "git commit works inside the sandbox");
+      assert.match(result.note ?? "", /The sandbox keeps/, "the model is told why");
       assert.deepEqual(snapshot(path.join(repo, ".git", "hooks")), hooks);
       assert.deepEqual([path.join(repo, "lib", ".git"), path.join(repo, "wt", ".git")].map((file) => readFileSync(file, "utf8")), gitfiles);
       assert.equal(existsSync(path.join(repo, "aside")), false);
