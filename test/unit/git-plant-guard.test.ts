@@ -13,8 +13,8 @@ import { makeTempDirSync } from "../support/temp-dirs";
 
 const GIT_ENV = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t", GIT_CONFIG_NOSYSTEM: "1", GIT_CONFIG_GLOBAL: "/dev/null" };
 
-function sh(script: string, cwd: string): string {
-  const run = spawnSync("bash", ["-c", script], { cwd, env: { ...GIT_ENV, MARKER: path.join(cwd, "..", "MARKER") }, encoding: "utf8" });
+function sh(script: string, cwd: string, marker = path.join(cwd, "..", "MARKER")): string {
+  const run = spawnSync("bash", ["-c", script], { cwd, env: { ...GIT_ENV, MARKER: marker }, encoding: "utf8" });
   return `${run.stdout}${run.stderr}`;
 }
 
@@ -31,7 +31,7 @@ function repository(): { workspace: string; marker: string } {
 /** The user's next git commands, outside any sandbox, with their normal hooks and settings. */
 function usersNextGitRuns(workspace: string, marker: string): boolean {
   writeFileSync(path.join(workspace, "readme.md"), `changed ${Math.random()}\n`);
-  for (const dir of [workspace, path.join(workspace, "sub"), path.join(workspace, "lib")]) {
+  for (const dir of [workspace, path.join(workspace, "sub"), path.join(workspace, "lib"), path.join(workspace, "sub", "pkg")]) {
     if (!existsSync(dir)) continue;
     sh("git status >/dev/null 2>&1; git add -A >/dev/null 2>&1; git commit -q -m next >/dev/null 2>&1; git log -1 >/dev/null 2>&1", dir);
   }
@@ -40,7 +40,7 @@ function usersNextGitRuns(workspace: string, marker: string): boolean {
 
 // Each plants code that runs as `touch $MARKER` on the next git status or commit.
 const HOOK = `printf '#!/bin/sh\\ntouch "%s"\\n' "$MARKER"`;
-const ATTACKS: Array<[string, string]> = [
+const ATTACKS: Array<[string, string, string?]> = [
   ["a hook written in place", `${HOOK} > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`],
   ["an existing hook rewritten", `${HOOK} > .git/hooks/post-commit && chmod +x .git/hooks/post-commit`],
   [".git moved aside and copied back with fresh hooks", `mv .git ../dotgit-aside && cp -a ../dotgit-aside .git && ${HOOK} > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`],
@@ -59,21 +59,41 @@ const ATTACKS: Array<[string, string]> = [
   ["a new .git in a subfolder with a hook", `mkdir -p sub && cd sub && git init -q && ${HOOK} > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit`],
   ["a gitfile in a subfolder pointing at a planted git dir", `cp -a .git ../evil-git && git config -f ../evil-git/config core.fsmonitor "touch $MARKER; false" && mkdir -p sub && echo "gitdir: $PWD/../evil-git" > sub/.git`],
   [".git replaced by a gitfile to a planted copy", `cp -a .git ../evil2 && git config -f ../evil2/config core.fsmonitor "touch $MARKER; false" && mv .git ../gone && echo "gitdir: $PWD/../evil2" > .git`],
+  [".git/hooks replaced by a link to a planted folder", `mkdir -p tools && ${HOOK} > tools/pre-commit && chmod +x tools/pre-commit && mv .git/hooks .git/hooks-old && ln -s ../tools .git/hooks`],
+  [".git/config replaced by a link to a planted file", `cp .git/config cfg && printf '[core]\n\tfsmonitor = "touch %s; false"\n' "$MARKER" >> cfg && rm .git/config && ln -s ../cfg .git/config`],
+  ["a .git link in a subfolder to a planted copy", `cp -a .git ../evil3 && git config -f ../evil3/config core.fsmonitor "touch $MARKER; false" && mkdir -p sub && ln -s ../../evil3 sub/.git`],
+  ["core.hooksPath in config.worktree", `git config extensions.worktreeConfig true && mkdir -p h && ${HOOK} > h/pre-commit && chmod +x h/pre-commit && printf '[core]\n\thooksPath = %s/h\n' "$PWD" > .git/config.worktree`],
+  ["a hook in a repository nested before the command", `${HOOK} > sub/.git/hooks/pre-commit && chmod +x sub/.git/hooks/pre-commit`, "mkdir -p sub && git -C sub init -q"],
+  ["core.fsmonitor in a repository nested under node_modules", `git -C node_modules/pkg config core.fsmonitor "touch $MARKER; false"`, "mkdir -p node_modules/pkg && git -C node_modules/pkg init -q && mkdir sub && ln -s ../node_modules/pkg sub/pkg"],
+  ["a hook in the repository above a workspace subfolder", `${HOOK} > ../.git/hooks/pre-commit && chmod +x ../.git/hooks/pre-commit`, "SUBFOLDER"],
+  ["an existing submodule's gitfile pointed at a planted git dir", `cp -a .git/modules/lib ../evil4 && git config -f ../evil4/config core.fsmonitor "touch $MARKER; false" && git config -f ../evil4/config core.worktree "$PWD/lib" && echo "gitdir: $PWD/../evil4" > lib/.git && echo y > lib/g`, "git -c protocol.file.allow=always submodule add -q ../src lib >/dev/null 2>&1 && git commit -q -m sub"],
+  ["an existing submodule's config planted", `git config -f .git/modules/lib/config core.fsmonitor "touch $MARKER; false" && echo y > lib/g`, "git -c protocol.file.allow=always submodule add -q ../src lib >/dev/null 2>&1 && git commit -q -m sub"],
 ];
 
 describe("the plant guard undoes code planted for the user's git (real git, no sandbox)", () => {
-  for (const [name, attack] of ATTACKS) {
+  for (const [name, attack, setup] of ATTACKS) {
     it(name, () => {
-      const control = repository();
-      sh(attack, control.workspace);
-      assert.equal(usersNextGitRuns(control.workspace, control.marker), true, "without the guard the attack must run (else this case tests nothing)");
+      // SUBFOLDER: the workspace is a folder inside the repository, not its root.
+      const prepare = () => {
+        const made = repository();
+        if (setup === "SUBFOLDER") {
+          const inner = path.join(made.workspace, "inner");
+          mkdirSync(inner);
+          return { ...made, workspace: inner, gitAt: made.workspace };
+        }
+        if (setup) sh(setup, made.workspace);
+        return { ...made, gitAt: made.workspace };
+      };
+      const control = prepare();
+      sh(attack, control.workspace, control.marker);
+      assert.equal(usersNextGitRuns(control.gitAt, control.marker), true, "without the guard the attack must run (else this case tests nothing)");
 
-      const { workspace, marker } = repository();
+      const { workspace, marker, gitAt } = prepare();
       const guard = GitPlantGuard.before([workspace]);
-      sh(attack, workspace);
+      sh(attack, workspace, marker);
       const report = guard.check();
       assert.ok(report.undone.length + report.notRestored.length > 0, "the guard reports what it found");
-      assert.equal(usersNextGitRuns(workspace, marker), false, `planted code ran: ${JSON.stringify(report)}`);
+      assert.equal(usersNextGitRuns(gitAt, marker), false, `planted code ran: ${JSON.stringify(report)}`);
     });
   }
 
