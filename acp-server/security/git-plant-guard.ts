@@ -68,7 +68,7 @@ export function undoPlants(before: GitSurface, after: GitSurface): PlantReport &
 
   // A new repository marker (`.git`, gitfile, bare repository) that is not harmless: removed whole.
   for (const marker of after.repoMarkers) {
-    if (before.repoMarkers.has(marker) || keptDirs.some((dir) => isInside(dir, marker) || isInside(marker, dir) || gitfileNames(marker, after, dir))) continue;
+    if (before.repoMarkers.has(marker) || keptMarker(marker, before, after, keptDirs)) continue;
     remove(marker);
     removed.push(marker);
     report.acted.push(marker);
@@ -110,7 +110,8 @@ export function undoPlants(before: GitSurface, after: GitSurface): PlantReport &
     if (sameEntry(was, now)) continue;
     // Not seen after a walk that stopped early: unknown, not removed.
     if (now === undefined && after.partial) continue;
-    if (was === undefined && keptDirs.some((dir) => isInside(dir, target))) continue;
+    // Part of a kept new repository (and not of a repository nested in it).
+    if (was === undefined && keptDirs.includes(ownerGitDir(target, after) ?? "")) continue;
     // A new folder runs nothing itself; what is in it is judged file by file.
     if (was === undefined && now?.kind === "dir") continue;
     if (isConfig(target) && now?.kind === "file" && (was === undefined || was.kind === "file")) {
@@ -192,12 +193,26 @@ function harmlessNewRepositories(before: GitSurface, after: GitSurface): string[
   return kept;
 }
 
-/** A new gitfile naming a kept git folder (a worktree's, a submodule's). */
-function gitfileNames(marker: string, after: GitSurface, keptDir: string): boolean {
+/**
+ * A new marker that is a kept repository itself: its `.git` folder (or bare folder), or a gitfile
+ * naming a kept git folder inside a repository Hermes already knew (a submodule's, a
+ * worktree's). A gitfile to a new folder elsewhere is removed: it could be changed from there.
+ */
+function keptMarker(marker: string, before: GitSurface, after: GitSurface, keptDirs: string[]): boolean {
   const entry = after.entries.get(marker);
-  if (entry?.kind !== "file") return false;
-  const named = gitfileTarget(marker, entry.content);
-  return named !== undefined && realOrSelf(named) === keptDir;
+  if (entry?.kind === "file") {
+    const named = gitfileTarget(marker, entry.content);
+    const real = named === undefined ? undefined : realOrSelf(named);
+    return real !== undefined && keptDirs.includes(real) && [...before.gitDirs].some((known) => isInside(known, real));
+  }
+  return keptDirs.includes(realOrSelf(marker));
+}
+
+/** The innermost git folder that holds `target`. */
+function ownerGitDir(target: string, surface: GitSurface): string | undefined {
+  let owner: string | undefined;
+  for (const dir of surface.gitDirs) if (isInside(dir, target) && (owner === undefined || dir.length > owner.length)) owner = dir;
+  return owner;
 }
 
 function realOrSelf(target: string): string {

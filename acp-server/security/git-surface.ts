@@ -88,10 +88,10 @@ export function snapshotGitSurface(roots: readonly string[], limits: SurfaceLimi
       // expected: a folder removed or unreadable mid-walk has nothing git could read either
       continue;
     }
+    // A bare repository is recorded, and still walked: a repository nested inside it is not hidden.
     if (isBareShape(dir, children.map((child) => child.name))) {
       surface.repoMarkers.add(dir);
       record.gitDir(dir);
-      continue;
     }
     for (const child of children) {
       const full = path.join(dir, child.name);

@@ -31,7 +31,7 @@ function repository(): { workspace: string; marker: string } {
 /** The user's next git commands, outside any sandbox, with their normal hooks and settings. */
 function usersNextGitRuns(workspace: string, marker: string): boolean {
   writeFileSync(path.join(workspace, "readme.md"), `changed ${Math.random()}\n`);
-  for (const dir of [workspace, path.join(workspace, "sub"), path.join(workspace, "lib"), path.join(workspace, "sub", "pkg")]) {
+  for (const dir of [workspace, path.join(workspace, "sub"), path.join(workspace, "lib"), path.join(workspace, "sub", "pkg"), path.join(workspace, "x", "y")]) {
     if (!existsSync(dir)) continue;
     sh("git status >/dev/null 2>&1; git add -A >/dev/null 2>&1; git commit -q -m next >/dev/null 2>&1; git log -1 >/dev/null 2>&1", dir);
   }
@@ -67,6 +67,8 @@ const ATTACKS: Array<[string, string, string?]> = [
   ["core.fsmonitor in a repository nested under node_modules", `git -C node_modules/pkg config core.fsmonitor "touch $MARKER; false"`, "mkdir -p node_modules/pkg && git -C node_modules/pkg init -q && mkdir sub && ln -s ../node_modules/pkg sub/pkg"],
   ["a hook in the repository above a workspace subfolder", `${HOOK} > ../.git/hooks/pre-commit && chmod +x ../.git/hooks/pre-commit`, "SUBFOLDER"],
   ["an existing submodule's gitfile pointed at a planted git dir", `cp -a .git/modules/lib ../evil4 && git config -f ../evil4/config core.fsmonitor "touch $MARKER; false" && git config -f ../evil4/config core.worktree "$PWD/lib" && echo "gitdir: $PWD/../evil4" > lib/.git && echo y > lib/g`, "git -c protocol.file.allow=always submodule add -q ../src lib >/dev/null 2>&1 && git commit -q -m sub"],
+  ["a repository hidden inside a clean new bare repository", `git init -q --bare x && mkdir -p x/y && git -C x/y init -q && git -C x/y config core.fsmonitor "touch $MARKER; false"`],
+  ["a gitfile to a clean new bare repository, planted afterwards from outside", `git init -q --bare ../bare-out && mkdir -p sub && echo "gitdir: $PWD/../bare-out" > sub/.git && git config -f ../bare-out/config core.fsmonitor "touch $MARKER; false" && git config -f ../bare-out/config core.bare false && git config -f ../bare-out/config core.worktree "$PWD/sub"`],
   ["an existing submodule's config planted", `git config -f .git/modules/lib/config core.fsmonitor "touch $MARKER; false" && echo y > lib/g`, "git -c protocol.file.allow=always submodule add -q ../src lib >/dev/null 2>&1 && git commit -q -m sub"],
 ];
 
@@ -107,6 +109,7 @@ describe("the plant guard undoes code planted for the user's git (real git, no s
         "git -c protocol.file.allow=always submodule add -q ../src lib >/dev/null 2>&1",
         "git remote add origin https://example.com/r.git && git config branch.topic.remote origin && git config user.name someone",
         "mkdir -p sub && git -C sub init -q",
+        "git worktree add -q wt 2>/dev/null",
         "git log --oneline | wc -l",
       ].join(" && "),
       workspace,
@@ -117,6 +120,7 @@ describe("the plant guard undoes code planted for the user's git (real git, no s
     assert.match(readFileSync(path.join(workspace, ".git", "config"), "utf8"), /example\.com/);
     assert.ok(existsSync(path.join(workspace, "sub", ".git", "HEAD")), "the new clean repository stays");
     assert.ok(existsSync(path.join(workspace, ".git", "modules", "lib", "HEAD")), "the clean submodule stays");
+    assert.ok(existsSync(path.join(workspace, "wt", ".git")) && existsSync(path.join(workspace, ".git", "worktrees", "wt", "commondir")), "the linked worktree stays");
     assert.equal(execFileSync("git", ["status", "--porcelain"], { cwd: path.join(workspace, "lib"), env: GIT_ENV, encoding: "utf8" }), "");
   });
 
