@@ -55,6 +55,12 @@ export const ROOT_EDITOR_FILES = [
   ".envrc",
   ".mise.toml",
   "mise.toml",
+  path.join(".vscode", "mcp.json"),
+  path.join(".cursor", "mcp.json"),
+  ".mcp.json",
+  path.join(".gemini", "settings.json"),
+  path.join(".claude", "settings.json"),
+  path.join(".claude", "settings.local.json"),
 ];
 /** Folders at a root whose every file is recorded (hooks by another name, container setup). */
 export const ROOT_EDITOR_FOLDERS = [".husky", ".devcontainer"];

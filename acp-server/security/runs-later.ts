@@ -30,7 +30,10 @@ export interface RunsLater {
  * - `.idea/` and `.run/` (JetBrains run configurations, external tools, startup tasks);
  * - `.devcontainer/` and `.devcontainer.json` (postCreateCommand, initializeCommand runs on the host);
  * - `.envrc` (direnv), `.mise.toml` / `mise.toml` (mise hooks and env sources): run on `cd`;
- * - `.husky/`: the usual `core.hooksPath`, so its files are git hooks.
+ * - `.husky/`: the usual `core.hooksPath`, so its files are git hooks;
+ * - other agents' settings that start programs: MCP servers (`.mcp.json`, `.vscode/mcp.json`,
+ *   `.cursor/mcp.json`, `.gemini/settings.json`) and Claude Code's hooks (`.claude/settings*.json`),
+ *   run by a delegated agent or your own next session, outside Hermes's sandbox.
  */
 const EDITOR_FILES: ReadonlyArray<{ folder?: string; name?: string; suffix?: string }> = [
   { folder: ".vscode", name: "tasks.json" },
@@ -47,6 +50,12 @@ const EDITOR_FILES: ReadonlyArray<{ folder?: string; name?: string; suffix?: str
   { name: ".mise.toml" },
   { name: "mise.toml" },
   { folder: ".husky" },
+  { folder: ".vscode", name: "mcp.json" },
+  { folder: ".cursor", name: "mcp.json" },
+  { name: ".mcp.json" },
+  { folder: ".gemini", name: "settings.json" },
+  { folder: ".claude", name: "settings.json" },
+  { folder: ".claude", name: "settings.local.json" },
 ];
 
 /** What runs `target` later, or undefined when nothing does (as far as this list knows). */

@@ -71,6 +71,12 @@ function plantedPaths(cwd: string): string[] {
     at(".mise.toml"),
     at(".husky", "pre-commit"),
     at("notes.txt"),
+    at(".vscode", "mcp.json"),
+    at(".cursor", "mcp.json"),
+    at(".mcp.json"),
+    at(".gemini", "settings.json"),
+    at(".claude", "settings.json"),
+    at(".claude", "settings.local.json"),
   ];
 }
 
@@ -91,6 +97,8 @@ function ordinaryPaths(cwd: string): string[] {
     at("objects", "model.ts"),
     at(".envrc.example"),
     at(".code-workspace-notes", "a.md"),
+    at(".claude", "commands", "review.md"),
+    at(".cursor", "rules", "style.mdc"),
   ];
 }
 
