@@ -52,16 +52,16 @@ export class GitPlantGuard {
    */
   check(): PlantReport & { checked: GitSurface } {
     const after = snapshotGitSurface(this.roots, this.limits);
-    const { acted, ...report } = undoPlants(this.before, after);
+    const { acted, forgotten, ...report } = undoPlants(this.before, after);
     // Not a fresh snapshot: a process still planting would slip its plant into the baseline.
-    return { ...report, checked: baselineAfterUndo(this.before, after, acted) };
+    return { ...report, checked: baselineAfterUndo(this.before, after, acted, forgotten) };
   }
 }
 
 /** The compare-and-undo step, on two snapshots (exported for tests that build them by hand). */
-export function undoPlants(before: GitSurface, after: GitSurface): PlantReport & { acted: string[] } {
+export function undoPlants(before: GitSurface, after: GitSurface): UndoResult {
   const partial = after.partial ?? before.partial;
-  const report: PlantReport & { acted: string[] } = { undone: [], notRestored: [], acted: [], ...(partial ? { partial } : {}) };
+  const report: UndoResult = { undone: [], notRestored: [], acted: [], forgotten: [], ...(partial ? { partial } : {}) };
   const keptDirs = harmlessNewRepositories(before, after);
   const removed: string[] = [];
   const gone = (target: string) => removed.some((dir) => isInside(dir, target));
@@ -94,11 +94,20 @@ export function undoPlants(before: GitSurface, after: GitSurface): PlantReport &
       continue;
     }
     removed.push(marker);
+    report.forgotten.push(marker);
     if (now !== undefined) {
       remove(marker);
       report.undone.push(`removed what replaced the repository folder ${marker} (a ${now.kind})`);
     }
     report.notRestored.push(`${marker} was ${now === undefined ? "removed" : "replaced"} by the command; its history is not in Hermes's snapshot, so it was not restored`);
+  }
+  // A known git folder that is gone (one above the workspace, where a gitfile led): nothing is
+  // written into where it was, which would leave a half repository behind.
+  for (const dir of before.gitDirs) {
+    if (gone(dir) || after.gitDirs.has(dir) || isDirectory(dir)) continue;
+    removed.push(dir);
+    report.forgotten.push(dir);
+    report.notRestored.push(`the repository folder ${dir} was removed or moved by the command; it was not restored`);
   }
 
   // Settings and hooks, shortest path first (a folder is put back before the files in it).
@@ -124,20 +133,27 @@ export function undoPlants(before: GitSurface, after: GitSurface): PlantReport &
   return report;
 }
 
-/** The surface as the undo meant to leave it: what it acted on as before, the rest as after. */
-function baselineAfterUndo(before: GitSurface, after: GitSurface, acted: string[]): GitSurface {
-  const touched = (target: string) => acted.some((place) => isInside(place, target));
-  const keepAfter = <T extends string>(items: Iterable<T>) => [...items].filter((item) => !touched(item));
+/** What undoPlants did: `acted` put back as before, `forgotten` gone for good (absent from now on). */
+interface UndoResult extends PlantReport {
+  acted: string[];
+  forgotten: string[];
+}
+
+/** The surface as the undo meant to leave it: what it acted on as before, what is gone absent, the rest as after. */
+function baselineAfterUndo(before: GitSurface, after: GitSurface, acted: string[], forgotten: string[]): GitSurface {
+  const lost = (target: string) => forgotten.some((place) => isInside(place, target));
+  const touched = (target: string) => !lost(target) && acted.some((place) => isInside(place, target));
+  const keepAfter = <T extends string>(items: Iterable<T>) => [...items].filter((item) => !touched(item) && !lost(item));
   const fromBefore = <T extends string>(items: Iterable<T>) => [...items].filter(touched);
   return {
-    entries: new Map([...[...after.entries].filter(([target]) => !touched(target)), ...[...before.entries].filter(([target]) => touched(target))]),
+    entries: new Map([...[...after.entries].filter(([target]) => !touched(target) && !lost(target)), ...[...before.entries].filter(([target]) => touched(target))]),
     gitDirs: new Set([...keepAfter(after.gitDirs), ...fromBefore(before.gitDirs)]),
     repoMarkers: new Set([...keepAfter(after.repoMarkers), ...fromBefore(before.repoMarkers)]),
     ...(after.partial ? { partial: after.partial } : {}),
   };
 }
 
-function restoreOrRemove(target: string, was: SurfaceEntry | undefined, report: PlantReport & { acted: string[] }, why: string): void {
+function restoreOrRemove(target: string, was: SurfaceEntry | undefined, report: UndoResult, why: string): void {
   report.acted.push(target);
   if (was === undefined) {
     remove(target);
@@ -226,6 +242,15 @@ function realOrSelf(target: string): string {
 
 function isConfig(target: string): boolean {
   return path.basename(target) === "config" || path.basename(target) === "config.worktree";
+}
+
+function isDirectory(target: string): boolean {
+  try {
+    return lstatSync(target).isDirectory();
+  } catch {
+    // expected: it is gone
+    return false;
+  }
 }
 
 function remove(target: string): void {
