@@ -117,8 +117,14 @@ export function undoPlants(before: GitSurface, after: GitSurface): UndoResult {
     const was = before.entries.get(target);
     const now = after.entries.get(target);
     if (sameEntry(was, now)) continue;
-    // Not seen after a walk that stopped early: unknown, not removed.
-    if (now === undefined && after.partial) continue;
+    if (now === undefined) {
+      // Not seen after a walk that stopped early, or still there but no longer reached (a
+      // gitfile that led to it is gone): not removed, so nothing to put back.
+      if (after.partial || lstatOrUndefined(target) !== undefined) continue;
+      // In a git folder nothing leads to any more: not written into.
+      const owner = ownerGitDir(target, before);
+      if (owner !== undefined && !after.gitDirs.has(owner)) continue;
+    }
     // Part of a kept new repository (and not of a repository nested in it).
     if (was === undefined && keptDirs.includes(ownerGitDir(target, after) ?? "")) continue;
     // A new folder runs nothing itself; what is in it is judged file by file.
@@ -242,6 +248,15 @@ function realOrSelf(target: string): string {
 
 function isConfig(target: string): boolean {
   return path.basename(target) === "config" || path.basename(target) === "config.worktree";
+}
+
+function lstatOrUndefined(target: string): ReturnType<typeof lstatSync> | undefined {
+  try {
+    return lstatSync(target);
+  } catch {
+    // expected: missing
+    return undefined;
+  }
 }
 
 function isDirectory(target: string): boolean {

@@ -124,6 +124,18 @@ describe("the plant guard undoes code planted for the user's git (real git, no s
     assert.equal(execFileSync("git", ["status", "--porcelain"], { cwd: path.join(workspace, "lib"), env: GIT_ENV, encoding: "utf8" }), "");
   });
 
+  it("a .git replaced by a gitfile: removed, and a later check (the next command) does not put the gitfile back", () => {
+    const { workspace, marker } = repository();
+    const guard = GitPlantGuard.before([workspace]);
+    sh(`cp -a .git ../evil5 && git config -f ../evil5/config core.fsmonitor "touch $MARKER; false" && mv .git ../gone5 && echo "gitdir: $PWD/../evil5" > .git`, workspace, marker);
+    const first = guard.check();
+    assert.equal(existsSync(path.join(workspace, ".git")), false);
+    assert.match(first.notRestored.join("\n"), /not restored/);
+    const second = GitPlantGuard.since([workspace], first.checked).check();
+    assert.equal(existsSync(path.join(workspace, ".git")), false, "the planted gitfile stays gone");
+    assert.deepEqual(second.undone, []);
+  });
+
   it("removes editors' auto-run files a command creates or changes at the workspace root", () => {
     const { workspace } = repository();
     mkdirSync(path.join(workspace, ".vscode"));
