@@ -133,6 +133,16 @@ function recorder(surface: GitSurface, limits: SurfaceLimits) {
         if (entry?.kind === "dir") for (const inner of listNames(path.join(dir, name))) visit(path.join(dir, name, inner));
       }
     },
+    /** A hooks folder; a hook that is a link to a file (often one in the work tree) records that file too. */
+    hooks(dir: string) {
+      self.folder(dir);
+      for (const name of listNames(dir)) {
+        const hook = path.join(dir, name);
+        if (surface.entries.get(hook)?.kind !== "link") continue;
+        const target = realOrUndefined(hook);
+        if (target && kindAt(target) === "file") visit(target);
+      }
+    },
     /** A `.git` entry: a folder, a gitfile naming one, or a link to either. */
     gitEntry(full: string, inWorkspace: boolean) {
       const entry = visit(full);
@@ -148,7 +158,10 @@ function recorder(surface: GitSurface, limits: SurfaceLimits) {
       if (!real || surface.gitDirs.has(real) || kindAt(real) !== "dir") return;
       surface.gitDirs.add(real);
       for (const file of GIT_DIR_FILES) visit(path.join(real, file));
-      self.folder(path.join(real, "hooks"));
+      self.hooks(path.join(real, "hooks"));
+      // Hooks kept in the work tree (`core.hooksPath = .githooks`, husky): recorded the same way.
+      const hooksPath = configuredHooksPath(surface.entries.get(path.join(real, "config")), real);
+      if (hooksPath) self.hooks(hooksPath);
       // Where this folder's shared part lives (a worktree's): its config and hooks apply too.
       const common = surface.entries.get(path.join(real, "commondir"));
       if (common?.kind === "file") self.gitDir(path.resolve(real, common.content.toString("utf8").trim()));
@@ -170,6 +183,18 @@ function recorder(surface: GitSurface, limits: SurfaceLimits) {
     },
   };
   return self;
+}
+
+/**
+ * `core.hooksPath` of a repository's own config, read as text (nothing run): absolute, or
+ * relative to the work tree (the folder holding `.git`). Undefined when unset or unreadable.
+ */
+function configuredHooksPath(config: SurfaceEntry | undefined, gitDir: string): string | undefined {
+  if (config?.kind !== "file") return undefined;
+  const match = /^\s*hookspath\s*=\s*"?([^"\n]+?)"?\s*$/im.exec(config.content.toString("utf8"));
+  const value = match?.[1];
+  if (!value || value.startsWith("~")) return undefined;
+  return path.isAbsolute(value) ? value : path.resolve(path.dirname(gitDir), value);
 }
 
 /** The folder a gitfile (`gitdir: <path>`) names, resolved against the gitfile's folder. */
