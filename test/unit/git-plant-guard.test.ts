@@ -8,6 +8,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
+import { plantedConfigKeys } from "../../acp-server/security/git-config-change";
 import { GitPlantGuard } from "../../acp-server/security/git-plant-guard";
 import { makeTempDirSync } from "../support/temp-dirs";
 
@@ -150,5 +151,28 @@ describe("the plant guard undoes code planted for the user's git (real git, no s
     assert.equal(existsSync(path.join(workspace, ".envrc")), false);
     assert.equal(existsSync(path.join(workspace, ".husky", "pre-commit")), false);
     assert.equal(report.undone.length, 4, report.undone.join("\n"));
+  });
+});
+
+describe("which config changes are harmless (an allowlist: an unknown key is planted)", () => {
+  const base = Buffer.from('[core]\n\tbare = false\n[remote "origin"]\n\turl = https://example.com/r.git\n');
+  const table: Array<[string, string, string[] | undefined]> = [
+    ["a remote and a branch", '[remote "up"]\n\turl = https://x/y.git\n\tfetch = +refs/heads/*:refs/remotes/up/*\n[branch "main"]\n\tremote = up\n\tmerge = refs/heads/main\n', []],
+    ["identity and signing", "[user]\n\tname = a\n\tsigningKey = ABC\n[commit]\n\tgpgSign = true\n", []],
+    ["core.fsmonitor", "[core]\n\tfsmonitor = touch x\n", ["core.fsmonitor"]],
+    ["core.hooksPath", "[core]\n\thooksPath = .h\n", ["core.hookspath"]],
+    ["an alias", "[alias]\n\tst = !touch x\n", ["alias.st"]],
+    ["an include", "[include]\n\tpath = ../x\n", ["include.path"]],
+    ["a filter", '[filter "x"]\n\tclean = touch x\n', ["filter.x.clean"]],
+    ["a remote's uploadpack", '[remote "origin"]\n\tuploadpack = touch x\n', ["remote.origin.uploadpack"]],
+    ["a submodule's update command", '[submodule "lib"]\n\tupdate = !touch x\n', ["submodule.lib.update"]],
+    ["an unknown key", "[future]\n\tthing = 1\n", ["future.thing"]],
+    ["text git cannot read", "[core\n\tfsmonitor", undefined],
+  ];
+  for (const [what, added, expected] of table) {
+    it(what, () => assert.deepEqual(plantedConfigKeys(base, Buffer.concat([base, Buffer.from(added)])), expected));
+  }
+  it("removing a setting that is not harmless counts too", () => {
+    assert.deepEqual(plantedConfigKeys(Buffer.from("[core]\n\thooksPath = /dev/null\n"), Buffer.from("[core]\n")), ["core.hookspath"]);
   });
 });
