@@ -7,7 +7,7 @@
 // Fails closed: a name is compared case-insensitively and without trailing dots or spaces (what
 // a case-insensitive or Windows file system treats as the same name), and each path is checked
 // as written and through its symlinks (resolved at each check: a link made a moment ago counts).
-import { statSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../util/inside-folder";
 import { realPath } from "./sensitive-paths";
@@ -112,7 +112,27 @@ function gitReason(absolute: string): string | undefined {
     const store = next === "objects" || next === "commondir" || isDir(path.join(dir, "objects")) || isFile(path.join(dir, "commondir"));
     if (head && store) return `a file in a git repository folder (${dir}): git runs hooks and the programs its config names`;
   }
+  // Hooks kept in the work tree: the folder the enclosing repository's core.hooksPath names.
+  for (let index = parts.length - 1; index >= 0; index--) {
+    const dir = `${path.sep}${parts.slice(0, index).join(path.sep)}`;
+    if (!isDir(path.join(dir, ".git"))) continue;
+    const hooks = hooksPathOf(dir);
+    if (hooks && isInside(hooks, absolute)) return `a git hook (core.hooksPath of ${dir} is ${hooks}): git runs it on your next commit`;
+    break;
+  }
   return undefined;
+}
+
+/** The repository's own `core.hooksPath`, read as text (nothing run), resolved against its work tree. */
+function hooksPathOf(workTree: string): string | undefined {
+  try {
+    const value = /^\s*hookspath\s*=\s*"?([^"\n]+?)"?\s*$/im.exec(readFileSync(path.join(workTree, ".git", "config"), "utf8"))?.[1];
+    if (!value || value.startsWith("~")) return undefined;
+    return path.resolve(workTree, value);
+  } catch {
+    // expected: no readable config: no hooks folder named
+    return undefined;
+  }
 }
 
 function editorReason(absolute: string): string | undefined {

@@ -25,7 +25,7 @@ async function workspace() {
   await symlink(path.join(cwd, ".git"), path.join(cwd, "dotgit"));
   await symlink(path.join(cwd, ".git", "hooks"), path.join(cwd, "tools"));
   // Another name for git's config (a command outside the sandbox ran `ln .git/config notes.txt`).
-  await writeFile(path.join(cwd, ".git", "config"), "[core]\n");
+  await writeFile(path.join(cwd, ".git", "config"), "[core]\n\thooksPath = .githooks\n");
   await link(path.join(cwd, ".git", "config"), path.join(cwd, "notes.txt"));
   return { home, hermesHome, cwd, context: { hermesHome, sandboxed: true } };
 }
@@ -71,6 +71,7 @@ function plantedPaths(cwd: string): string[] {
     at(".mise.toml"),
     at(".husky", "pre-commit"),
     at("notes.txt"),
+    at(".githooks", "pre-commit"),
     at(".vscode", "mcp.json"),
     at(".cursor", "mcp.json"),
     at(".mcp.json"),
@@ -99,6 +100,7 @@ function ordinaryPaths(cwd: string): string[] {
     at(".code-workspace-notes", "a.md"),
     at(".claude", "commands", "review.md"),
     at(".cursor", "rules", "style.mdc"),
+    at("githooks", "pre-commit"),
   ];
 }
 
