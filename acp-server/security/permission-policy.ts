@@ -3,8 +3,9 @@
 // anything outside the workspace or touching credentials asks in every mode but dont_ask.
 // Commands fail closed: what the screen cannot resolve asks in default mode, is refused in
 // plan mode, and in dont_ask runs only inside the sandbox; Hermes's own state is never
-// written by a command in any mode, and a file tool changes it only with the user's yes to
-// that very change (never in dont_ask or plan mode, never remembered).
+// written by a command in any mode. A file tool changes what runs later (Hermes's state, git's
+// hooks and config, editors' auto-run settings) only with the user's yes to that very change
+// (never in dont_ask or plan mode, never remembered).
 import os from "node:os";
 import type { PolicyAsk } from "./policy-ask";
 import { screenCommand } from "./command-screen";
@@ -13,7 +14,7 @@ import { planModeAllows } from "./read-only-commands";
 import path from "node:path";
 import { insideWorkspace, realPath, sensitiveReason, type Workspace } from "./sensitive-paths";
 import { hermesHome } from "../config/paths";
-import { isInside } from "../util/inside-folder";
+import { runsLater, type RunsLaterKind } from "./runs-later";
 
 export interface PolicyVerdict {
   decision: "allow" | "ask" | "deny";
@@ -85,13 +86,14 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
   }
 
   if (ask.web) return webVerdict(mode, ask.web.host);
-  // Hermes's own state (config.yaml, .env, its MCP servers and rules, memories, skills): what
-  // the next process reads and runs outside any sandbox. Before dont_ask's blanket allow.
-  const ownState = ask.action === "edit" || ask.action === "delete" ? (ask.paths ?? []).filter((target) => inHermesState(target, context.hermesHome ?? hermesHome())) : [];
-  if (ownState.length > 0) {
-    const what = `Hermes's own state: ${ownState.join(", ")} (what Hermes reads and runs at its next start)`;
+  // What runs later outside any sandbox: Hermes's own state (config.yaml, .env, MCP servers,
+  // rules, memories, skills), git's hooks and config, editors' auto-run settings
+  // (security/runs-later.ts). Before dont_ask's blanket allow; each change is asked by name.
+  const planted = plantedTargets(ask, context.hermesHome ?? hermesHome());
+  if (planted.length > 0) {
+    const what = planted.map(({ target, why }) => `${target}: ${why}`).join("; ");
     if (mode === "dont_ask" || mode === "plan") {
-      return { ...verdict("deny", [`A file tool does not change ${what}, in ${mode === "plan" ? "Plan" : "Don't ask"} mode or by itself: use Hermes's own commands (/memory, /skills, hermes config) or ask the user in Default mode.`], [], true), askEachTime: true };
+      return { ...verdict("deny", [`A file tool does not change ${what}, in ${mode === "plan" ? "Plan" : "Don't ask"} mode or by itself: ${refusalHint(planted)}`], [], true), askEachTime: true };
     }
     return { ...verdict("ask", [`it changes ${what}; approved for this change only`], [], true), askEachTime: true };
   }
@@ -146,9 +148,18 @@ function outboundSecretVerdict(secret: { names: string[]; destination: string })
   return { decision: "ask", reasons: [reason], keys: [], sensitive: true, askEachTime: true };
 }
 
-/** `target` is in $HERMES_HOME, however it is spelled: as written, or through a symlink (resolved at each check). */
-function inHermesState(target: string, home: string): boolean {
-  return isInside(path.resolve(home), path.resolve(target)) || isInside(realPath(home), realPath(target));
+/** The edited or deleted paths that something runs later, with why (security/runs-later.ts). */
+function plantedTargets(ask: PolicyAsk, home: string): Array<{ target: string; why: string; kind: RunsLaterKind }> {
+  if (ask.action !== "edit" && ask.action !== "delete") return [];
+  return (ask.paths ?? []).flatMap((target) => {
+    const found = runsLater(target, home);
+    return found ? [{ target, why: found.why, kind: found.kind }] : [];
+  });
+}
+
+function refusalHint(planted: Array<{ kind: RunsLaterKind }>): string {
+  if (planted.some((entry) => entry.kind === "hermes-state")) return "use Hermes's own commands (/memory, /skills, hermes config) or ask the user in Default mode.";
+  return "ask the user to make this change, or to approve it in Default mode.";
 }
 
 function outsideReasons(paths: string[], workspace: Workspace): string[] {

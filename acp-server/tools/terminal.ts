@@ -5,6 +5,7 @@ import type { CommandOutput, ExitStatus, RunningCommand, ToolContext } from "./c
 import { tailOf, truncateMiddle } from "./output-buffer";
 import { OutputSpill } from "./output-spill";
 import { resolvePath } from "./paths";
+import { startPlantCheck } from "./plant-check";
 import { defineTool, ToolError, type ToolResult } from "./registry";
 import { createLogger } from "../util/log";
 
@@ -81,6 +82,8 @@ export const terminalTool = defineTool({
     if (!allowed) return { output: { error: "The user denied running this command" }, isError: true };
     if (ctx.signal.aborted) return { output: { error: "Cancelled before the command started" }, isError: true };
 
+    // What git and the editor run later: recorded now, checked and undone when it ends.
+    const checkPlants = startPlantCheck(ctx);
     let handle: RunningCommand;
     try {
       handle = await ctx.shell.start(args.command, { cwd, outputLimit: OUTPUT_LIMIT, ...(unsandboxed ? { unsandboxed } : {}) });
@@ -89,17 +92,26 @@ export const terminalTool = defineTool({
     }
     if (handle.terminalId) ctx.progress({ content: [{ type: "terminal", terminalId: handle.terminalId }] });
 
-    if (args.background) return startBackground(args, cwd, handle, ctx);
+    if (args.background) return startBackground(args, cwd, handle, ctx, checkPlants);
     try {
-      return await runForeground(args, handle, ctx);
+      return checkPlants(await runForeground(args, handle, ctx));
     } finally {
       await handle.release().catch((err: unknown) => log.warn("could not release the command's terminal", { sessionId: ctx.sessionId, terminalId: handle.terminalId, err }));
     }
   },
 });
 
-function startBackground(args: Args, cwd: string, handle: RunningCommand, ctx: ToolContext): ToolResult {
+function startBackground(args: Args, cwd: string, handle: RunningCommand, ctx: ToolContext, checkPlants: ReturnType<typeof startPlantCheck>): ToolResult {
   const id = `proc_${ctx.state.nextProcessNumber++}`;
+  // Checked (and undone) when it ends (the log says what); while it runs, before each command.
+  checkPlants.background();
+  void handle.waitForExit().then(
+    () => checkPlants({ output: {} }),
+    (err: unknown) => {
+      log.warn("lost track of a background command; its plant check runs now", { sessionId: ctx.sessionId, id, err });
+      checkPlants({ output: {} });
+    },
+  );
   ctx.state.processes.set(id, { id, command: args.command, cwd, startedAt: Date.now(), handle });
   const output = {
     process_id: id,

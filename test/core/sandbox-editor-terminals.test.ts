@@ -114,3 +114,28 @@ test("terminal.sandbox: on with a client that cannot sandbox: commands run local
     await hermes.close();
   }
 });
+
+test("the editor's sandbox pins the workspace's .git too: the policy carries it and the extension enforces it; git commit still works", { skip }, async () => {
+  const model = scripted();
+  const machine = fakeMachine();
+  const git = "git -c user.email=t@t -c user.name=t";
+  const setup = new TerminalProcess({ sessionId: "s", command: "/bin/sh", args: ["-c", `${git} init -q . && ${git} commit -q --allow-empty -m init`], cwd: machine.workspace }, process.env);
+  assert.equal((await setup.exited).exitCode, 0, setup.output.value);
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }), env: { HOME: machine.home }, serveTerminal: true, clientCapabilities: { _meta: SANDBOX_CAPABILITY } });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(machine.workspace);
+    model.enqueue({ toolCalls: [{ id: "t", name: "terminal", arguments: { command: "true" } }] }, { text: "done" });
+    await hermes.prompt(sessionId, "run it");
+    const request = hermes.terminals.created[0];
+    const policy = (request._meta as Record<string, { pinned?: string[] }>)["hermes/sandbox"];
+    assert.deepEqual(policy.pinned, [path.join(machine.workspace, ".git")]);
+    const attack = await runInExtension(request, `mv .git aside || echo kept; echo evil > .git/hooks/pre-commit || echo no-hook; ${git} commit -q --allow-empty -m inside && echo committed`);
+    assert.match(attack.output, /^kept$/m);
+    assert.match(attack.output, /^no-hook$/m);
+    assert.match(attack.output, /^committed$/m);
+    assert.equal(existsSync(path.join(machine.workspace, ".git", "hooks", "pre-commit")), false);
+  } finally {
+    await hermes.close();
+  }
+});

@@ -2,7 +2,7 @@
 // pool, the progress card, permission mapping, a child's transcript and its confined services.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import assert from "node:assert/strict";
-import { chmodSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { AgentSession } from "../../acp-server/agent/session";
@@ -246,4 +246,20 @@ test("child services: fs confined to the task's folder (symlinks too); terminals
   await services.releaseAll();
   await assert.rejects(services.terminalOutput({ sessionId: "s", terminalId }), /not found/i);
   assert.equal(commandLine("echo", ["a b", "c"]), "echo 'a b' c");
+});
+
+test("child services: a delegated agent cannot plant code for the user's git, by fs/write_text_file or by a command", async () => {
+  const root = makeTempDirSync();
+  const { execFileSync } = await import("node:child_process");
+  execFileSync("git", ["init", "-q", "."], { cwd: root });
+  const services = new ChildServices(root, new LocalFileAccess(), new LocalShellRunner());
+  for (const file of [".git/hooks/pre-commit", ".git/config", "sub/.git", ".vscode/tasks.json"]) {
+    await assert.rejects(services.writeTextFile({ sessionId: "s", path: path.join(root, file), content: "touch pwned" }), /may not change it/, file);
+  }
+  assert.equal(existsSync(path.join(root, ".git", "hooks", "pre-commit")), false);
+  const { terminalId } = await services.createTerminal({ sessionId: "s", command: "sh", args: ["-c", "echo 'touch pwned' > .git/hooks/post-commit && chmod +x .git/hooks/post-commit"], cwd: root });
+  await services.waitForExit({ sessionId: "s", terminalId });
+  // The guard's check is registered first on the same exit: it has run by now.
+  assert.equal(existsSync(path.join(root, ".git", "hooks", "post-commit")), false, "undone when the command ended");
+  await services.releaseAll();
 });

@@ -65,6 +65,13 @@ describe("bwrapArgs", () => {
     assert.deepEqual([...order].sort((a, b) => a - b), order);
   });
 
+  it("pins a repository's .git after the writable roots and before the read-only mounts inside it", () => {
+    const pinned = bwrapArgs({ ...policy, pinned: ["/work/app/.git"], readOnly: ["/work/app/.git/hooks"] }, { root: false, cwd: "/work/app", command: ["true"], proc });
+    const order = [["--bind", "/work/app", "/work/app"], ["--bind", "/work/app/.git", "/work/app/.git"], ["--ro-bind", "/work/app/.git/hooks", "/work/app/.git/hooks"]].map((sequence) => indexOfSequence(pinned, sequence));
+    assert.ok(order.every((index) => index >= 0), pinned.join(" "));
+    assert.deepEqual([...order].sort((a, b) => a - b), order);
+  });
+
   it("locks /proc only after mounting it (an earlier bind would be covered)", () =>
     assert.ok(indexOfSequence(argv, ["--proc", "/proc"]) < indexOfSequence(argv, ["--ro-bind", "/proc/sys", "/proc/sys"])));
 
@@ -115,6 +122,11 @@ describe("seatbeltProfile", () => {
       for (const line of hasNot) assert.ok(!profile.includes(line), line);
     });
   }
+
+  it("forbids renaming or replacing a pinned .git itself (not what is in it)", () => {
+    const profile = seatbeltProfile({ ...policy, pinned: ["/work/app/.git"] });
+    assert.ok(profile.includes('(deny file-write* (literal "/work/app/.git"))'), profile);
+  });
 
   it("quotes paths so a quote in a folder name cannot end the string", () => {
     const profile = seatbeltProfile({ ...policy, writable: ['/work/a"b\\c'], readOnly: [], hidden: [] });
@@ -181,6 +193,10 @@ describe("sandboxBlockedNote", () => {
   it("with the network on, connection errors are not blamed on the sandbox", () => {
     assert.equal(sandboxBlockedNote("curl: (7) Failed to connect to localhost port 3000", { ...policy, network: { kind: "on" } }), undefined);
   });
+  it("moving a pinned .git aside: says the sandbox keeps it in place", () => {
+    const note = sandboxBlockedNote("mv: cannot move '.git' to 'aside': Device or resource busy", { ...policy, pinned: ["/work/app/.git"] });
+    assert.match(note ?? "", /keeps the repository's \.git folder/);
+  });
   it("every note offers the way out", () => assert.match(sandboxBlockedNote("/bin/sh: /etc/x: Read-only file system", policy) ?? "", /unsandboxed: true and a reason; the user is asked/));
 });
 
@@ -208,7 +224,7 @@ describe("running a command outside the sandbox (permission policy)", () => {
 });
 
 describe("resolveSandboxPolicy: a workspace repository's hooks and config", () => {
-  const make = (submodules: number) => {
+  const make = (submodules: number, extra: (git: string, workspace: string) => void = () => {}, readOnlyWorkspace = false) => {
     const workspace = makeTempDirSync("hermes-git-policy-");
     mkdirSync(path.join(workspace, ".git", "hooks"), { recursive: true });
     writeFileSync(path.join(workspace, ".git", "config"), "");
@@ -219,17 +235,44 @@ describe("resolveSandboxPolicy: a workspace repository's hooks and config", () =
       writeFileSync(path.join(module, "config"), "");
       writeFileSync(path.join(module, "HEAD"), "");
     }
-    const policy = resolveSandboxPolicy({ roots: [workspace], readOnlyWorkspace: false, home: "/nonexistent", hermesHome: "/nonexistent/.hermes", tmpDir: workspace, allowedDomains: [] });
-    return { git: realpathSync(path.join(workspace, ".git")), readOnly: policy.readOnly };
+    extra(path.join(workspace, ".git"), workspace);
+    const policy = resolveSandboxPolicy({ roots: [workspace], readOnlyWorkspace, home: "/nonexistent", hermesHome: "/nonexistent/.hermes", tmpDir: workspace, allowedDomains: [] });
+    return { git: realpathSync(path.join(workspace, ".git")), workspace: realpathSync(workspace), readOnly: policy.readOnly, pinned: policy.pinned };
   };
 
-  it("mounts .git/hooks and .git/config read-only, and those of a submodule", () => {
-    const { git, readOnly } = make(1);
+  it("pins .git and mounts .git/hooks and .git/config read-only, and those of a submodule", () => {
+    const { git, readOnly, pinned } = make(1);
+    assert.deepEqual(pinned, [git]);
     assert.deepEqual(readOnly, ["hooks", "config", "modules/lib/m0/hooks", "modules/lib/m0/config"].map((part) => path.join(git, part)));
   });
 
   it("with many submodules, all of .git/modules is read-only instead of one mount each", () => {
     const { git, readOnly } = make(40);
     assert.deepEqual(readOnly, ["hooks", "config", "modules"].map((part) => path.join(git, part)));
+  });
+
+  it("also commondir, gitdir, config.worktree and info/, a worktree's files, and the checkouts' gitfiles", () => {
+    const { git, workspace, readOnly } = make(0, (dotGit, root) => {
+      for (const file of ["commondir", "config.worktree"]) writeFileSync(path.join(dotGit, file), "x");
+      mkdirSync(path.join(dotGit, "info"));
+      mkdirSync(path.join(dotGit, "worktrees", "w"), { recursive: true });
+      mkdirSync(path.join(root, "w"));
+      writeFileSync(path.join(root, "w", ".git"), `gitdir: ${path.join(dotGit, "worktrees", "w")}\n`);
+      writeFileSync(path.join(dotGit, "worktrees", "w", "gitdir"), `${path.join(root, "w", ".git")}\n`);
+      writeFileSync(path.join(dotGit, "worktrees", "w", "commondir"), "../..\n");
+    });
+    assert.deepEqual(readOnly, [...["hooks", "config", "config.worktree", "commondir", "info", "worktrees/w/commondir", "worktrees/w/gitdir"].map((part) => path.join(git, part)), path.join(workspace, "w", ".git")]);
+  });
+
+  it("a gitfile at the root is read-only itself; nothing is pinned in plan mode", () => {
+    const root = makeTempDirSync("hermes-git-policy-file-");
+    const real = path.join(root, "elsewhere.git");
+    mkdirSync(path.join(real, "hooks"), { recursive: true });
+    writeFileSync(path.join(root, ".git"), `gitdir: ${real}\n`);
+    const policy = resolveSandboxPolicy({ roots: [root], readOnlyWorkspace: false, home: "/nonexistent", hermesHome: "/nonexistent/.hermes", tmpDir: root, allowedDomains: [] });
+    const gitfile = path.join(realpathSync(root), ".git");
+    assert.ok(policy.readOnly.includes(gitfile), policy.readOnly.join(" "));
+    assert.ok(policy.readOnly.includes(path.join(realpathSync(real), "hooks")), "the folder it names, inside the workspace, is protected too");
+    assert.equal(make(1, undefined, true).pinned, undefined, "plan mode: the workspace is read-only, nothing bound writable");
   });
 });

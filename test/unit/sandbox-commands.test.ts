@@ -185,6 +185,47 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
     }
   });
 
+  it("pins .git as its own mount: it cannot be moved aside and copied back with fresh hooks, and git commit still works", async () => {
+    const repo = path.join(machine.workspace, "pinned");
+    mkdirSync(repo, { recursive: true });
+    const setup = [
+      "git init -q . && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m init",
+      // A submodule with its own git folder, and a linked worktree's gitfile inside the workspace.
+      "git init -q ../subsrc && git -C ../subsrc -c user.email=t@t -c user.name=t commit -q --allow-empty -m s",
+      "git -c protocol.file.allow=always submodule add -q ../subsrc lib >/dev/null 2>&1 && git -c user.email=t@t -c user.name=t commit -q -m sub",
+      "git worktree add -q wt 2>/dev/null && echo ready",
+    ].join(" && ");
+    assert.match((await run(setup, repo)).text, /ready/);
+    roots.push(repo);
+    try {
+      const hooks = snapshot(path.join(repo, ".git", "hooks"));
+      const gitfiles = [path.join(repo, "lib", ".git"), path.join(repo, "wt", ".git")].map((file) => readFileSync(file, "utf8"));
+      const attempts = [
+        "mv .git aside 2>&1 || echo no-move",
+        "mv .git/hooks .git/hooks-old 2>&1 || echo no-hooks-move",
+        "echo /tmp/x > .git/commondir-planted 2>&1; echo x > .git/info/attributes 2>&1 || echo no-attributes",
+        "echo 'touch /tmp/pwned' > .git/modules/lib/hooks/post-checkout 2>&1 || echo no-module-hook",
+        "git config -f .git/modules/lib/config core.fsmonitor 'touch /tmp/pwned' 2>&1 || echo no-module-config",
+        "echo 'gitdir: /tmp/evil' > lib/.git 2>&1 || echo no-gitfile",
+        "mv wt/.git wt/gitfile-old 2>&1 || echo no-worktree-gitfile",
+        "echo more >> readme 2>/dev/null; git -c user.email=t@t -c user.name=t commit -q --allow-empty -m inside && git log --oneline | wc -l",
+        // Last: emptying .git destroys history (no plant), but the folder and its settings stay.
+        "rm -rf .git 2>/dev/null; test -f .git/config && test -f .git/hooks/pre-commit.sample && echo still-there",
+      ].join("\n");
+      const result = await run(attempts, repo);
+      for (const refusal of ["no-move", "no-hooks-move", "still-there", "no-attributes", "no-module-hook", "no-module-config", "no-gitfile", "no-worktree-gitfile"]) {
+        assert.match(result.text, new RegExp(`^${refusal}$`, "m"), `${refusal} in ${result.text}`);
+      }
+      assert.match(result.text, /^\s*3$/m, "git commit works inside the sandbox");
+      assert.match(result.note ?? "", /The sandbox keeps/, "the model is told why");
+      assert.deepEqual(snapshot(path.join(repo, ".git", "hooks")), hooks);
+      assert.deepEqual([path.join(repo, "lib", ".git"), path.join(repo, "wt", ".git")].map((file) => readFileSync(file, "utf8")), gitfiles);
+      assert.equal(existsSync(path.join(repo, "aside")), false);
+    } finally {
+      roots.pop();
+    }
+  });
+
   it("hides host daemons' unix sockets (Docker Desktop's in the home, the user's runtime folder)", async () => {
     // Stand-ins at the real, predictable places: ~/.docker/run/docker.sock and $XDG_RUNTIME_DIR/bus.
     const sockets = [path.join(machine.home, ".docker", "run", "docker.sock")];

@@ -239,3 +239,53 @@ describe("terminal background + process tool", () => {
     assert.equal(processTool.title({ action: "list" }, "/"), "process list");
   });
 });
+
+describe("terminal: code planted for the user's git is undone after the command", () => {
+  it("removes a hook a command wrote, restores the config it changed, and says so in the result and the card", async () => {
+    const cwd = await realpath(await tempDir());
+    const git = "git -c user.email=t@t -c user.name=t";
+    const ctx = recordingContext({ cwd, shell });
+    await terminal(ctx, { command: `git init -q . && ${git} commit -q --allow-empty -m init` });
+    const config = readFileSync(path.join(cwd, ".git", "config"), "utf8");
+    const result = await terminal(ctx, { command: "printf '#!/bin/sh\\ntouch marker\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit && git config core.fsmonitor 'touch marker; false'" });
+    assert.equal(existsSync(path.join(cwd, ".git", "hooks", "pre-commit")), false, "the planted hook is gone");
+    assert.equal(readFileSync(path.join(cwd, ".git", "config"), "utf8"), config, "the config is as before");
+    assert.match(String((result.output as Out).planted_code), /removed \S+pre-commit/);
+    assert.match(String((result.output as Out).planted_code), /restored \S+config \(it set core\.fsmonitor\)/);
+    assert.ok(result.content?.some((part) => part.type === "text" && /undid changes/.test(part.text)), "the user sees it in the card");
+  });
+});
+
+describe("terminal: a background command that keeps planting (race)", () => {
+  it("is undone before every later command and when it ends; git runs nothing planted", async () => {
+    const cwd = await realpath(await tempDir());
+    const marker = path.join(cwd, "..", `marker-${path.basename(cwd)}`);
+    const gitEnv = "GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null git -c user.email=t@t -c user.name=t";
+    const ctx = recordingContext({ cwd, shell });
+    await terminal(ctx, { command: `git init -q . && ${gitEnv} commit -q --allow-empty -m init` });
+    // Plants a hook and a config setting, again and again, until told to stop.
+    const plant = `while [ ! -e stop ]; do printf '#!/bin/sh\\ntouch ${marker}\\n' > .git/hooks/pre-commit; chmod +x .git/hooks/pre-commit; git config core.fsmonitor 'touch ${marker}; false'; done`;
+    const started = await terminal(ctx, { command: plant, background: true });
+    const id = String((started.output as Out).process_id);
+    let reported = 0;
+    let during = 0;
+    const tries = 40;
+    for (let i = 0; i < tries; i++) {
+      const result = await terminal(ctx, { command: "true" });
+      const planted = (result.output as Out).planted_code;
+      if (typeof planted === "string" && planted.includes("while a background command ran")) reported++;
+      else if (planted) during++;
+    }
+    const handle = ctx.state.processes.get(id)?.handle;
+    await terminal(ctx, { command: "touch stop" });
+    await handle?.waitForExit();
+    // The exit check ran before this await resumed (registered first); now the user's git, outside.
+    const after = await terminal(ctx, { command: `rm -f stop; echo x > f && ${gitEnv} add f && ${gitEnv} commit -q -m next; git status >/dev/null; echo done` });
+    assert.match(String((after.output as Out).output), /done/);
+    assert.equal(existsSync(marker), false, "nothing planted ran");
+    assert.equal(existsSync(path.join(cwd, ".git", "hooks", "pre-commit")), false);
+    assert.doesNotMatch(readFileSync(path.join(cwd, ".git", "config"), "utf8"), /fsmonitor/);
+    assert.ok(reported > 0, "plants made between commands are caught before the next one");
+    process.stderr.write(`  background planter: ${tries} commands; undone before ${reported}, after ${during} more\n`);
+  });
+});

@@ -3,11 +3,16 @@
 // terminal/* as local processes in their own process groups (the tools' LocalShellRunner).
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import path from "node:path";
+import { hermesHome } from "../../config/paths";
+import { GitPlantGuard } from "../../security/git-plant-guard";
+import { runsLater } from "../../security/runs-later";
 import { insideWorkspace } from "../../security/sensitive-paths";
+import { createLogger } from "../../util/log";
 import type { FileAccess, RunningCommand, ShellRunner } from "../../tools/context";
 import { invalidParams, notFound } from "../../util/agent-error";
 
 const DEFAULT_OUTPUT_LIMIT = 1_000_000;
+const log = createLogger("child-services");
 
 export class ChildServices {
   private readonly terminals = new Map<string, RunningCommand>();
@@ -41,13 +46,19 @@ export class ChildServices {
   }
 
   async writeTextFile(params: acp.WriteTextFileRequest): Promise<acp.WriteTextFileResponse> {
-    await this.files.writeText(this.confine(params.path), params.content);
+    const target = this.confine(params.path);
+    // Code that git, an editor or Hermes runs later: nobody could approve it for the child.
+    const later = runsLater(target, hermesHome());
+    if (later) throw invalidParams(`${params.path} is ${later.why}; a delegated agent may not change it`, { path: params.path });
+    await this.files.writeText(target, params.content);
     return {};
   }
 
   async createTerminal(params: acp.CreateTerminalRequest): Promise<acp.CreateTerminalResponse> {
     const cwd = this.confine(params.cwd ?? this.root);
     const env = Object.fromEntries((params.env ?? []).map((variable) => [variable.name, variable.value]));
+    // What the command plants for git or the editor is undone when it ends (logged: no tool card here).
+    const guard = GitPlantGuard.before([this.root]);
     const handle = await this.shell.start(commandLine(params.command, params.args ?? []), {
       cwd,
       outputLimit: params.outputByteLimit ?? DEFAULT_OUTPUT_LIMIT,
@@ -55,6 +66,16 @@ export class ChildServices {
     });
     const terminalId = `child-term-${this.nextTerminal++}`;
     this.terminals.set(terminalId, handle);
+    const check = () => {
+      try {
+        const { undone, notRestored } = guard.check();
+        if (undone.length + notRestored.length > 0) log.warn("a delegated agent's command changed what git or the editor runs later", { terminalId, undone, notRestored });
+      } catch (err) {
+        log.warn("could not check a delegated agent's command for planted code", { terminalId, err });
+      }
+    };
+    // Registered before anyone else can wait on this exit: the check has run when they resume.
+    void handle.waitForExit().then(check, check);
     return { terminalId };
   }
 

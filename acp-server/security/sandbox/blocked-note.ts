@@ -42,6 +42,9 @@ export function sandboxBlockedNote(output: string, policy: SandboxPolicy): strin
   const gitConfig = output.match(/could not (?:write|lock) config file ([^:\n]+)/);
   if (gitConfig && policy.readOnly.some((dir) => dir.endsWith(`${path.sep}config`)))
     return `The sandbox keeps ${gitConfig[1]} (and .git/hooks) read-only: git runs what they say later, outside any sandbox, so a command may not change them.${outside}`;
+  // A pinned or read-only mount point cannot be renamed or removed: EBUSY, not EROFS.
+  if (policy.pinned?.length && /\.git\b[^\n]*(Device or resource busy|\bEBUSY\b)/.test(output))
+    return `The sandbox keeps the repository's .git folder and its hooks, config and gitfiles in place: git runs them later, outside any sandbox, so a command may not move or replace them.${outside}`;
   const failures = pathFailures(output);
   const hidden = failures.find((failure) => failure.kind !== "read-only" && hiddenBy(policy, failure.path));
   if (hidden) return `The sandbox hid ${hidden.path}: credential stores are not readable by commands, nor host daemons' sockets reachable.${outside}`;

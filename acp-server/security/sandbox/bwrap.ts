@@ -1,6 +1,6 @@
 // The bubblewrap command line for one sandboxed command (Linux). Pure: policy in, argv out.
 // Mount order matters, later mounts cover earlier ones: the whole host read-only, then the
-// writable places, then what must stay read-only even inside them ($HERMES_HOME, a plan-mode
+// writable places (and .git pinned as its own mount), then what must stay read-only even inside them ($HERMES_HOME, a plan-mode
 // workspace), then the credential stores hidden last so nothing can uncover them.
 // This module has no server dependencies: the VS Code extension imports it too.
 import type { HiddenPath, SandboxPolicy } from "./policy";
@@ -45,6 +45,8 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   args.push("--bind", policy.tmpDir, "/tmp");
   // Writable roots after /tmp: a workspace under the host's /tmp shows through the session's.
   for (const dir of policy.writable) args.push("--bind", dir, dir);
+  // A repository's .git onto itself: a mount point, so it cannot be renamed aside (git-mounts.ts).
+  for (const dir of policy.pinned ?? []) args.push("--bind", dir, dir);
   for (const dir of policy.readOnly) args.push("--ro-bind", dir, dir);
   for (const hidden of policy.hidden) pushHidden(args, hidden);
   if (policy.network.kind === "allowlist" && policy.network.proxySocket) {

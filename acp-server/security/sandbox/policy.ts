@@ -1,10 +1,11 @@
 // What one sandboxed command may touch: the only input of the argv (bwrap) and profile
 // (Seatbelt) builders. resolveSandboxPolicy() looks at the disk once (which credential stores
 // exist, real paths behind symlinks); everything after it is pure and table-tested.
-import { readdirSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../../util/inside-folder";
 import { credentialStorePaths, realPath } from "../sensitive-paths";
+import { gitMounts } from "./git-mounts";
 
 /** `off`: no network at all; `on`: the host's network; `allowlist`: only through the domain proxy. */
 export type NetworkPolicy =
@@ -29,7 +30,12 @@ export interface HiddenHome {
 export interface SandboxPolicy {
   /** Folders commands may change: the workspace roots (unless read-only) and extra roots. Real paths. */
   writable: string[];
-  /** Mounted read-only over anything writable: $HERMES_HOME, the workspace in plan mode, and its .git/hooks and .git/config. */
+  /**
+   * Bound onto themselves, writable, before the read-only mounts: a workspace repository's `.git`,
+   * so no command can rename it aside (a mount point cannot be moved). Absent in plan mode.
+   */
+  pinned?: string[];
+  /** Mounted read-only over anything writable: $HERMES_HOME, the workspace in plan mode, and what git runs later (sandbox/git-mounts.ts). */
   readOnly: string[];
   /** Credential stores: not readable at all. Only ones that exist (nothing to hide otherwise). */
   hidden: HiddenPath[];
@@ -103,11 +109,14 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
     if (kind && !mountedInside.some((dir) => isInside(real, dir))) hidden.push({ path: real, kind });
   }
   const home = hiddenHome(input, roots);
+  const git = roots.map(gitMounts);
+  const pinned = input.readOnlyWorkspace ? [] : unique(git.flatMap((mounts) => mounts.pinned));
   return {
+    ...(pinned.length > 0 ? { pinned } : {}),
     ...(home ? { home } : {}),
     writable: input.readOnlyWorkspace ? [] : roots,
     // Plan mode still mounts the workspace (read-only) because /tmp is replaced inside.
-    readOnly: unique([...(input.readOnlyWorkspace ? roots : []), ...(kindOf(hermes) === "dir" ? [hermes] : []), ...roots.flatMap(gitRunLater)]),
+    readOnly: unique([...(input.readOnlyWorkspace ? roots : []), ...(kindOf(hermes) === "dir" ? [hermes] : []), ...git.flatMap((mounts) => mounts.readOnly)]),
     // Still every store, also under a hidden home: the second lock if the home is shown (["~"]).
     hidden: uniqueBy(hidden, (entry) => entry.path),
     tmpDir: realPath(input.tmpDir),
@@ -155,46 +164,6 @@ export const HOST_SOCKET_PATHS = [
 ];
 /** The same under the home folder: Docker Desktop, Colima, Rancher Desktop. */
 export const HOME_SOCKET_PATHS = [".docker/run", ".colima", ".rd/docker.sock"];
-
-/**
- * The parts of a workspace repository that git runs later, outside any sandbox: hooks (run on
- * commit, checkout, merge) and config (core.fsmonitor, core.pager, aliases, filters run programs).
- * A sandboxed command could plant them and wait for the user's next `git commit`. Also those of
- * submodules (.git/modules/<name>/…). .git/info stays writable: its attributes only name
- * drivers that config defines, and its exclude file runs nothing.
- */
-function gitRunLater(root: string): string[] {
-  const gitDir = path.join(root, ".git");
-  if (kindOf(gitDir) !== "dir") return [];
-  const found: string[] = [];
-  const visit = (dir: string, depth: number) => {
-    for (const part of ["hooks", "config"]) if (kindOf(path.join(dir, part))) found.push(path.join(dir, part));
-    if (depth >= 4) return;
-    const modules = path.join(dir, "modules");
-    for (const name of listDirs(modules)) visitModule(path.join(modules, name), depth + 1);
-  };
-  // A submodule's name may hold slashes: a folder without HEAD is a level of the name.
-  const visitModule = (dir: string, depth: number) => {
-    if (kindOf(path.join(dir, "HEAD")) === "file") return visit(dir, depth);
-    if (depth < 4) for (const name of listDirs(dir)) visitModule(path.join(dir, name), depth + 1);
-  };
-  visit(gitDir, 0);
-  // Hundreds of submodules would make hundreds of mounts (and overflow the editor's wire
-  // policy): then all of .git/modules is read-only instead, the safe side.
-  if (found.length > MAX_GIT_MOUNTS) return [...found.filter((entry) => path.dirname(entry) === gitDir), path.join(gitDir, "modules")];
-  return found;
-}
-
-const MAX_GIT_MOUNTS = 32;
-
-function listDirs(dir: string): string[] {
-  try {
-    return readdirSync(dir, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name);
-  } catch {
-    // expected: a folder that is missing or unreadable has no subfolders to allow
-    return [];
-  }
-}
 
 function kindOf(target: string): "dir" | "file" | undefined {
   try {

@@ -22,6 +22,8 @@ export function seatbeltProfile(policy: SandboxPolicy): string {
     if (through.length > 0) lines.push(`(allow file-read* ${through.join(" ")})`);
   }
   if (policy.readOnly.length > 0) lines.push(`(deny file-write* ${policy.readOnly.map((dir) => `(subpath ${quote(dir)})`).join(" ")})`);
+  // A pinned .git: no mounts here, so the folder itself (not what is in it) may not be renamed or removed.
+  if (policy.pinned?.length) lines.push(`(deny file-write* ${policy.pinned.map((dir) => `(literal ${quote(dir)})`).join(" ")})`);
   if (policy.hidden.length > 0) {
     const filters = policy.hidden.map((entry) => (entry.kind === "dir" ? `(subpath ${quote(entry.path)})` : `(literal ${quote(entry.path)})`));
     lines.push(`(deny file-read* file-write* ${filters.join(" ")})`);

@@ -17,6 +17,8 @@ const AbsolutePath = z
 export const WireSandboxPolicySchema = z
   .object({
     writable: z.array(AbsolutePath).max(64),
+    /** A repository's .git, bound onto itself so it cannot be renamed; absent from an older Hermes. */
+    pinned: z.array(AbsolutePath).max(64).optional(),
     readOnly: z.array(AbsolutePath).max(64),
     hidden: z.array(z.object({ path: AbsolutePath, kind: z.enum(["dir", "file"]) }).strict()).max(256),
     tmpDir: AbsolutePath,
