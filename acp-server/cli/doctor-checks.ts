@@ -3,7 +3,6 @@
 import { existsSync, statSync, statfsSync } from "node:fs";
 import path from "node:path";
 import { configErrorFix } from "../config/config-error";
-import { apiKeyPlaces } from "../config/key-places";
 import type { LoadedConfig } from "../config/load";
 import { probeEndpoint } from "../config/probe-endpoint";
 import { probeLocalServers } from "../config/probe-local";
@@ -99,7 +98,7 @@ export async function checkEndpoint(loaded: LoadedConfig, model: ResolvedModel):
   const probe = await probeEndpoint(model);
   if (probe.ok) return ok("endpoint", `${probe.url} ${probe.detail}`);
   const fix = probe.keyRejected
-    ? apiKeyPlaces({ provider: model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.apiKeySource })
+    ? model.apiKeyHint
     : `Check model.base_url in ${loaded.configPath} (or HERMES_BASE_URL) and that the server is running.`;
   return fail("endpoint", `${probe.url}: ${probe.detail}`, fix);
 }
@@ -127,7 +126,7 @@ export async function checkModelCall(loaded: LoadedConfig, model: ResolvedModel,
     const kind = error instanceof ProviderError ? error.kind : undefined;
     const fix =
       kind === "auth"
-        ? apiKeyPlaces({ provider: model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.apiKeySource })
+        ? model.apiKeyHint
         : kind === "bad_request"
           ? `Check model.name ("${model.name}") and model.api_mode in ${loaded.configPath}.`
           : "Try again; if it persists, check the provider's status and your network.";
