@@ -96,7 +96,7 @@ test("a broken setup fails, naming each problem with its fix", async () => {
   assert.match(insecure.byName(".env")!.fix!, /^chmod 600 .*\.env$/);
   assert.equal(insecure.byName("model call")?.status, "fail");
   assert.match(insecure.byName("model call")!.detail, /401/);
-  for (const place of ["HERMES_API_KEY", "model.api_key in", "OPENAI_API_KEY", ".env"]) assert.ok(insecure.byName("model call")!.fix!.includes(place), place);
+  for (const place of ["HERMES_API_KEY", "model.api_key in", `HERMES_127_0_0_1_${new URL(model.url).port}_API_KEY`, ".env"]) assert.ok(insecure.byName("model call")!.fix!.includes(place), place);
 
   // Invalid YAML: the config check fails with the whole message; no model follows from it.
   const yaml = await doctorJson(await doctorHome({ configText: "model:\n  provider: [openai\n" }));
