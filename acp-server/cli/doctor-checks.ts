@@ -6,6 +6,8 @@ import { configErrorFix } from "../config/config-error";
 import type { LoadedConfig } from "../config/load";
 import { probeEndpoint } from "../config/probe-endpoint";
 import { probeLocalServers } from "../config/probe-local";
+import { isLegacyKeySource } from "../config/endpoint-key";
+import { endpointKeyVariable } from "../config/key-hosts";
 import { resolveModel, type ResolvedModel } from "../config/resolve-model";
 import { findExecutable } from "../util/find-executable";
 import type { Logger } from "../util/log";
@@ -85,7 +87,12 @@ export async function checkModel(loaded: LoadedConfig): Promise<{ result: CheckR
   if (model.ok) {
     const m = model.model;
     const key = m.apiKey ? `key from ${m.apiKeySource}` : "no key";
-    return { result: ok("model", `${m.provider}/${m.name} at ${m.baseUrl} (${m.apiMode}, ${key})`), model: m };
+    const detail = `${m.provider}/${m.name} at ${m.baseUrl} (${m.apiMode}, ${key})`;
+    if (isLegacyKeySource(m.apiKeySource)) {
+      const variable = endpointKeyVariable(m.baseUrl) ?? "its own variable";
+      return { result: warn("model", detail, `Run \`hermes setup --provider ${m.provider} --base-url ${m.baseUrl} --model ${m.name}\` again: it moves the key to ${variable}, where no other provider's key can be mistaken for it.`), model: m };
+    }
+    return { result: ok("model", detail), model: m };
   }
   if (!loaded.error && /^No model is configured/.test(model.reason)) {
     const local = await probeLocalServers();

@@ -9,7 +9,7 @@ import { yaml } from "../util/yaml";
 import { editConfigFile } from "../config/config-edit";
 import { removeEnvVariables, setEnvVariable } from "../config/env-file";
 import { loadConfig, type LoadedConfig } from "../config/load";
-import { endpointKey, legacyKeyVariable } from "../config/endpoint-key";
+import { endpointKey, isLegacyKeySource, legacyKeyVariable } from "../config/endpoint-key";
 import { endpointKeyVariable, providerServes } from "../config/key-hosts";
 import { probeEndpoint } from "../config/probe-endpoint";
 import { probeLocalServers, type LocalServer } from "../config/probe-local";
@@ -192,7 +192,7 @@ function existingKey(loaded: LoadedConfig, provider: ProviderId, baseUrl: string
   const endpoint = baseUrl ?? PROVIDERS[provider].baseUrl;
   if (!endpoint) return {};
   const found = endpointKey({}, provider, endpoint, loaded, { where: "model" });
-  const legacy = found.apiKeySource !== undefined && !/^[A-Z0-9_]+$/.test(found.apiKeySource);
+  const legacy = isLegacyKeySource(found.apiKeySource);
   return { key: found.apiKey, ...(legacy ? { legacyKey: found.apiKey } : {}) };
 }
 

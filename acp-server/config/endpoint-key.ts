@@ -83,7 +83,14 @@ function legacyKey(provider: ProviderId, dotenv: Record<string, string> | undefi
   const name = legacyKeyVariable(provider);
   const value = name ? dotenv?.[name]?.trim() : undefined;
   if (!name || !value) return undefined;
-  return { apiKey: value, apiKeySource: `${name} in $HERMES_HOME/.env, stored for this endpoint by an older \`hermes setup\` (run it again to move the key to this endpoint's own variable)` };
+  return { apiKey: value, apiKeySource: `${name} in $HERMES_HOME/.env, ${LEGACY_MARK} (run it again to move the key to this endpoint's own variable)` };
+}
+
+const LEGACY_MARK = "stored for this endpoint by an older `hermes setup`";
+
+/** Whether a key came from where an older setup left it (doctor warns; setup moves it). */
+export function isLegacyKeySource(source: string | undefined): boolean {
+  return source?.includes(LEGACY_MARK) ?? false;
 }
 
 /** Where an older setup stored a key for this provider's endpoint when it was not the provider's own. */
