@@ -6,6 +6,7 @@ import { setConfigValue } from "../config/config-edit";
 import { envValueProblem, setEnvVariable } from "../config/env-file";
 import { loadConfig } from "../config/load";
 import { probeEndpoint } from "../config/probe-endpoint";
+import { endpointKeyVariable, providerServes } from "../config/key-hosts";
 import { PROVIDERS } from "../config/providers";
 import { resolveEntry } from "../config/resolve-model";
 import { ModelEntrySchema } from "../config/schema";
@@ -48,16 +49,27 @@ export async function authenticate(request: SignInRequest, runtime: AgentRuntime
   const method = apiKeyMethod(request.methodId);
   if (!method) throw invalidParams(`unknown sign-in method "${request.methodId}"`, { methodId: request.methodId });
   const info = PROVIDERS[method.provider];
-  const variable = info.keyEnv[0];
-  if (variable === undefined) throw invalidParams(`${method.label} takes no API key`, { methodId: request.methodId });
 
   const given = request.apiKey;
   if (runtime.model.ok && given === undefined) return { changed: false };
-  const fromEnv = [acpxCredentialVariable(method.id), ...info.keyEnv].map((name) => process.env[name]?.trim()).find(Boolean);
+  const loaded = loadConfig();
+  if (loaded.error) throw invalidParams(`${loaded.error}\n\n${configErrorFix(loaded)}`, { reason: loaded.error });
+  const configured = loaded.config.model;
+  const baseUrl = loaded.env.HERMES_BASE_URL?.trim();
+  const endpoint = baseUrl ?? configured.base_url ?? info.baseUrl ?? "";
+  // The provider's own API keeps the provider's variable. Any other endpoint (base_url overridden)
+  // gets a variable of its own (found by its name when the model is resolved), and the provider's variable in Hermes's environment is not taken
+  // for it: that is a key for the provider, not for this host (key-hosts.ts).
+  const ownApi = providerServes(method.provider, endpoint);
+  const variable = ownApi ? info.keyEnv[0] : endpointKeyVariable(endpoint);
+  if (variable === undefined) throw invalidParams(`${method.label} at ${endpoint} has no place for an API key`, { methodId: request.methodId });
+  const envNames = [acpxCredentialVariable(method.id), ...(ownApi ? info.keyEnv : [])];
+  const fromEnv = envNames.map((name) => process.env[name]?.trim()).find(Boolean);
   const key = (given ?? fromEnv)?.trim();
   if (!key) {
+    const whereFrom = ownApi ? `set ${variable} in Hermes's environment` : `(${info.keyEnv[0]} is not sent to ${endpoint}, which is not ${method.label}'s API)`;
     throw invalidParams(
-      `No ${method.label} key was given: pass it in _meta "${AUTH_META.apiKey}", set ${variable} in Hermes's environment, or run \`hermes setup\` in a terminal.`,
+      `No ${method.label} key was given: pass it in _meta "${AUTH_META.apiKey}", ${whereFrom}, or run \`hermes setup\` in a terminal.`,
       { methodId: method.id },
     );
   }
@@ -65,9 +77,6 @@ export async function authenticate(request: SignInRequest, runtime: AgentRuntime
   if (problem) throw invalidParams(`That does not look like an API key: ${problem}.`, { methodId: method.id });
   registerSecretValue(key, `the ${method.label} API key`);
 
-  const loaded = loadConfig();
-  if (loaded.error) throw invalidParams(`${loaded.error}\n\n${configErrorFix(loaded)}`, { reason: loaded.error });
-  const configured = loaded.config.model;
   const providerOverride = loaded.env.HERMES_PROVIDER?.trim();
   const provider = providerOverride || configured.provider;
   if (provider && provider !== method.provider) {
@@ -80,7 +89,6 @@ export async function authenticate(request: SignInRequest, runtime: AgentRuntime
   const name = requested || (configured.name ?? method.defaultModel);
 
   // One free request proves the key before anything is written.
-  const baseUrl = loaded.env.HERMES_BASE_URL?.trim();
   const entry = ModelEntrySchema.safeParse({ ...configured, provider: method.provider, name, api_key: key, ...(baseUrl ? { base_url: baseUrl } : {}) });
   if (!entry.success) throw invalidParams(`the model entry is not valid: ${entry.error.issues.map((issue) => `${issue.path.join(".")}: ${issue.message}`).join("; ")}`);
   const resolved = resolveEntry(entry.data, loaded, { where: "model" });
@@ -108,7 +116,7 @@ export async function authenticate(request: SignInRequest, runtime: AgentRuntime
  */
 export async function logout(loadRuntime: () => Promise<AgentRuntime>, log: Logger): Promise<{ removed: string[] }> {
   const result = signOut();
-  for (const name of keyVariables()) delete process.env[name];
+  for (const name of keyVariables(undefined, Object.keys(process.env))) delete process.env[name];
   const after = await loadRuntime();
   log.info("signed out", { removed: result.removed, usable: after.model.ok });
   if (after.model.ok) {

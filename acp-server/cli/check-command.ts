@@ -1,7 +1,6 @@
 // `hermes acp --check`: print the resolved configuration and probe the model endpoint (one
 // GET /models, no tokens spent; `--offline` skips it); exit 1 with the reason if unusable.
 import { configErrorFix } from "../config/config-error";
-import { apiKeyPlaces } from "../config/key-places";
 import { loadConfig } from "../config/load";
 import { probeEndpoint } from "../config/probe-endpoint";
 import { probeLocalServers } from "../config/probe-local";
@@ -42,7 +41,7 @@ export async function runCheck(
       } else {
         out(`endpoint:    ${probe.url} FAILED: ${probe.detail}`);
         const fix = probe.keyRejected
-          ? apiKeyPlaces({ provider: model.model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.model.apiKeySource })
+          ? model.model.apiKeyHint
           : `Check model.base_url in ${loaded.configPath} (or HERMES_BASE_URL) and that the server is running; \`hermes acp --check --offline\` skips this probe.`;
         problems.push(`${model.model.provider} endpoint ${probe.url}: ${probe.detail}.\n${fix}`);
       }

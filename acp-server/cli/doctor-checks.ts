@@ -3,10 +3,11 @@
 import { existsSync, statSync, statfsSync } from "node:fs";
 import path from "node:path";
 import { configErrorFix } from "../config/config-error";
-import { apiKeyPlaces } from "../config/key-places";
 import type { LoadedConfig } from "../config/load";
 import { probeEndpoint } from "../config/probe-endpoint";
 import { probeLocalServers } from "../config/probe-local";
+import { isLegacyKeySource } from "../config/endpoint-key";
+import { endpointKeyVariable } from "../config/key-hosts";
 import { resolveModel, type ResolvedModel } from "../config/resolve-model";
 import { findExecutable } from "../util/find-executable";
 import type { Logger } from "../util/log";
@@ -86,7 +87,12 @@ export async function checkModel(loaded: LoadedConfig): Promise<{ result: CheckR
   if (model.ok) {
     const m = model.model;
     const key = m.apiKey ? `key from ${m.apiKeySource}` : "no key";
-    return { result: ok("model", `${m.provider}/${m.name} at ${m.baseUrl} (${m.apiMode}, ${key})`), model: m };
+    const detail = `${m.provider}/${m.name} at ${m.baseUrl} (${m.apiMode}, ${key})`;
+    if (isLegacyKeySource(m.apiKeySource)) {
+      const variable = endpointKeyVariable(m.baseUrl) ?? "its own variable";
+      return { result: warn("model", detail, `Run \`hermes setup --provider ${m.provider} --base-url ${m.baseUrl} --model ${m.name}\` again: it moves the key to ${variable}, where no other provider's key can be mistaken for it.`), model: m };
+    }
+    return { result: ok("model", detail), model: m };
   }
   if (!loaded.error && /^No model is configured/.test(model.reason)) {
     const local = await probeLocalServers();
@@ -99,7 +105,7 @@ export async function checkEndpoint(loaded: LoadedConfig, model: ResolvedModel):
   const probe = await probeEndpoint(model);
   if (probe.ok) return ok("endpoint", `${probe.url} ${probe.detail}`);
   const fix = probe.keyRejected
-    ? apiKeyPlaces({ provider: model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.apiKeySource })
+    ? model.apiKeyHint
     : `Check model.base_url in ${loaded.configPath} (or HERMES_BASE_URL) and that the server is running.`;
   return fail("endpoint", `${probe.url}: ${probe.detail}`, fix);
 }
@@ -127,7 +133,7 @@ export async function checkModelCall(loaded: LoadedConfig, model: ResolvedModel,
     const kind = error instanceof ProviderError ? error.kind : undefined;
     const fix =
       kind === "auth"
-        ? apiKeyPlaces({ provider: model.provider, configPath: loaded.configPath, home: loaded.home, inUse: model.apiKeySource })
+        ? model.apiKeyHint
         : kind === "bad_request"
           ? `Check model.name ("${model.name}") and model.api_mode in ${loaded.configPath}.`
           : "Try again; if it persists, check the provider's status and your network.";

@@ -7,8 +7,10 @@
 import type { Document } from "yaml";
 import { yaml } from "../util/yaml";
 import { editConfigFile } from "../config/config-edit";
-import { setEnvVariable } from "../config/env-file";
+import { removeEnvVariables, setEnvVariable } from "../config/env-file";
 import { loadConfig, type LoadedConfig } from "../config/load";
+import { endpointKey, isLegacyKeySource, legacyKeyVariable } from "../config/endpoint-key";
+import { endpointKeyVariable, providerServes } from "../config/key-hosts";
 import { probeEndpoint } from "../config/probe-endpoint";
 import { probeLocalServers, type LocalServer } from "../config/probe-local";
 import { PROVIDERS } from "../config/providers";
@@ -43,6 +45,8 @@ interface Choice {
   newKey?: string;
   /** The key the test call uses (new or existing). */
   key?: string;
+  /** An existing key found only where an older setup left it (legacy OPENAI_API_KEY): moved on save. */
+  legacyKey?: string;
 }
 
 const out = (text: string) => process.stderr.write(text);
@@ -102,9 +106,10 @@ function fromFlags(loaded: LoadedConfig, options: SetupOptions): Choice | string
     newKey = process.env[options.apiKeyEnv]?.trim();
     if (!newKey) return `--api-key-env ${options.apiKeyEnv}: that variable is not set`;
   }
-  const key = newKey ?? existingKey(loaded, provider);
+  const existing = existingKey(loaded, provider, options.baseUrl);
+  const key = newKey ?? existing.key;
   if (PROVIDERS[provider].keyRequired && !key) return `provider "${provider}" needs a key: --api-key-env VAR (or --api-key KEY)`;
-  return { provider, name, baseUrl: options.baseUrl, newKey, key };
+  return { provider, name, baseUrl: options.baseUrl, newKey, key, ...(newKey ? {} : { legacyKey: existing.legacyKey }) };
 }
 
 async function interview(questions: Questions, loaded: LoadedConfig, options: SetupOptions): Promise<Choice | string> {
@@ -112,7 +117,7 @@ async function interview(questions: Questions, loaded: LoadedConfig, options: Se
   const local = await probeLocalServers();
   const entries: { label: string; provider: ProviderId; server?: LocalServer }[] = [
     ...(local ? [{ label: `${local.provider === "ollama" ? "Ollama" : "LM Studio"} (running at ${local.baseUrl}, ${local.models.length} models, no key)`, provider: local.provider, server: local }] : []),
-    ...API_KEY_METHODS.map((m) => ({ label: `${m.label}${existingKey(loaded, m.provider) ? " (key found)" : ""}`, provider: m.provider })),
+    ...API_KEY_METHODS.map((m) => ({ label: `${m.label}${existingKey(loaded, m.provider, options.baseUrl).key ? " (key found)" : ""}`, provider: m.provider })),
     { label: "Custom OpenAI-compatible endpoint (base URL)", provider: "custom" as ProviderId },
   ];
   let index = options.provider ? entries.findIndex((e) => e.provider === options.provider) : -1;
@@ -130,12 +135,13 @@ async function interview(questions: Questions, loaded: LoadedConfig, options: Se
   const apiMode = provider === "anthropic" ? "anthropic_messages" : "chat_completions";
 
   // The key: asked until the endpoint does not reject it (listing models is free).
-  const existing = existingKey(loaded, provider);
+  const found = existingKey(loaded, provider, baseUrl);
+  const existing = found.key;
   let newKey = options.apiKey;
   let listed: string[] | undefined = entry.server?.models;
   for (let attempt = 0; ; attempt++) {
     if (PROVIDERS[provider].keyRequired && !newKey) {
-      const variable = PROVIDERS[provider].keyEnv[0];
+      const variable = keyVariable(provider, baseUrl);
       newKey = (await questions.askHidden(existing ? `API key (input hidden; Enter keeps the key in ${variable})` : `API key for ${variable} (input hidden)`)) || undefined;
       if (!newKey && !existing) {
         out("A key is needed for this provider.\n");
@@ -169,7 +175,7 @@ async function interview(questions: Questions, loaded: LoadedConfig, options: Se
     name = shown[picked] ?? (await questions.ask("Model name", fallback)); // past the list: "another"
   } else name = await questions.ask("Model name", fallback);
   if (!name) return "a model name is needed";
-  return { provider, name, baseUrl, newKey, key: newKey ?? existing };
+  return { provider, name, baseUrl, newKey, key: newKey ?? existing, ...(newKey ? {} : { legacyKey: found.legacyKey }) };
 }
 
 /** The default (or the provider's usual model) first, then the rest in the endpoint's order. */
@@ -177,8 +183,28 @@ function orderModels(models: string[], preferred: string | undefined): string[] 
   return preferred && models.includes(preferred) ? [preferred, ...models.filter((m) => m !== preferred)] : models;
 }
 
-function existingKey(loaded: LoadedConfig, provider: ProviderId): string | undefined {
-  return PROVIDERS[provider].keyEnv.map((variable) => loaded.env[variable]?.trim()).find(Boolean);
+/**
+ * The key this endpoint already has, read by the rule the agent uses (endpoint-key.ts): a
+ * provider's variable only at its own host. A key that only an older setup's OPENAI_API_KEY line
+ * holds is returned as legacyKey too, so that saving moves it to the endpoint's own variable.
+ */
+function existingKey(loaded: LoadedConfig, provider: ProviderId, baseUrl: string | undefined): { key?: string; legacyKey?: string } {
+  const endpoint = baseUrl ?? PROVIDERS[provider].baseUrl;
+  if (!endpoint) return {};
+  const found = endpointKey({}, provider, endpoint, loaded, { where: "model" });
+  const legacy = isLegacyKeySource(found.apiKeySource);
+  return { key: found.apiKey, ...(legacy ? { legacyKey: found.apiKey } : {}) };
+}
+
+/**
+ * Where setup stores the key: the provider's variable for the provider's own API, the endpoint's
+ * own variable (HERMES_<HOST>_<PORT>_API_KEY) for anything else, so that the provider's key is
+ * never read for it and it never goes to the provider.
+ */
+function keyVariable(provider: ProviderId, baseUrl: string | undefined): string | undefined {
+  const endpoint = baseUrl ?? PROVIDERS[provider].baseUrl;
+  if (!endpoint) return undefined;
+  return providerServes(provider, endpoint) ? PROVIDERS[provider].keyEnv[0] : endpointKeyVariable(endpoint);
 }
 
 function resolved(loaded: LoadedConfig, choice: Choice): ResolvedModel | string {
@@ -189,29 +215,39 @@ function resolved(loaded: LoadedConfig, choice: Choice): ResolvedModel | string 
 
 function save(loaded: LoadedConfig, choice: Choice): number {
   let envFile: string | undefined;
-  if (choice.newKey) {
+  const keyName = keyVariable(choice.provider, choice.baseUrl);
+  const toStore = choice.newKey ?? choice.legacyKey;
+  if (toStore) {
     try {
-      const keyName = PROVIDERS[choice.provider].keyEnv[0];
-      if (!keyName) throw new Error(`${choice.provider} takes no API key`);
-      envFile = setEnvVariable(loaded.home, keyName, choice.newKey);
+      if (!keyName) throw new Error(`${choice.provider} at ${choice.baseUrl ?? "its default URL"} has no place for an API key`);
+      envFile = setEnvVariable(loaded.home, keyName, toStore);
+      // Moved, not copied: left under the provider's name, this endpoint's key would go to that
+      // provider the day the user switches to it.
+      const legacyName = choice.legacyKey ? legacyKeyVariable(choice.provider) : undefined;
+      if (legacyName && legacyName !== keyName && loaded.dotenv?.[legacyName]?.trim() === choice.legacyKey) removeEnvVariables(loaded.home, [legacyName]);
     } catch (error) {
       out(`hermes: ${(error as Error).message}\n`);
       return SETUP_EXIT.usage;
     }
   }
-  const problem = editConfigFile(loaded.configPath, (document) => setModel(document, choice));
+  const ownVariable = keyName && toStore && !providerServes(choice.provider, choice.baseUrl ?? PROVIDERS[choice.provider].baseUrl ?? "") ? keyName : undefined;
+  const problem = editConfigFile(loaded.configPath, (document) => setModel(document, choice, ownVariable));
   if (problem) {
     out(`hermes: the model could not be saved: ${problem}\n${envFile ? `(The key was stored in ${envFile}.)\n` : ""}`);
     return SETUP_EXIT.failed;
   }
   out(`Saved the model ${choice.provider}/${choice.name} in ${loaded.configPath}`);
-  out(envFile ? ` and the key in ${envFile} (mode 600, as ${PROVIDERS[choice.provider].keyEnv[0]}).\n` : ".\n");
+  out(envFile ? ` and the key in ${envFile} (mode 600, as ${keyName}${choice.legacyKey && !choice.newKey ? ", moved from OPENAI_API_KEY where an older setup kept it" : ""}).\n` : ".\n");
   out("Next: `hermes chat` here, or add Hermes to your editor (hermes acp).\n");
   return SETUP_EXIT.ok;
 }
 
-/** model.provider / name / base_url as chosen; a stale model.api_key would win over the new key, so it goes. */
-function setModel(document: Document, choice: Choice): string | undefined {
+/**
+ * model.provider / name / base_url as chosen; a stale model.api_key would win over the new key, so
+ * it goes. api_key_env names the endpoint's own variable when the key is stored there, and goes
+ * otherwise (an old one would point a provider's own API at another endpoint's key).
+ */
+function setModel(document: Document, choice: Choice, ownVariable: string | undefined): string | undefined {
   const model = document.get("model");
   if (model !== undefined && model !== null && !yaml().isMap(model)) return "model is not a mapping";
   document.setIn(["model", "provider"], choice.provider);
@@ -219,5 +255,7 @@ function setModel(document: Document, choice: Choice): string | undefined {
   if (choice.baseUrl) document.setIn(["model", "base_url"], choice.baseUrl);
   else document.deleteIn(["model", "base_url"]);
   if (choice.newKey) document.deleteIn(["model", "api_key"]);
+  if (ownVariable) document.setIn(["model", "api_key_env"], ownVariable);
+  else document.deleteIn(["model", "api_key_env"]);
   return undefined;
 }

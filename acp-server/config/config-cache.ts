@@ -48,8 +48,8 @@ export async function loadConfigCached(options: CachedConfigOptions = {}): Promi
   const keys = buildId !== undefined && sources.errors.length === 0 ? cacheKeys(buildId, sources) : undefined;
   const config = keys ? readEntry(file, keys) : undefined;
   if (config) {
-    const { home, configPath, text, env } = sources;
-    return { home, configPath, configFound: text !== undefined, config, env };
+    const { home, configPath, text, env, dotenv } = sources;
+    return { home, configPath, configFound: text !== undefined, config, env, dotenv };
   }
   const { parseConfigSources } = await import("./load");
   const loaded = parseConfigSources(sources);

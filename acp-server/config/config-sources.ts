@@ -13,6 +13,8 @@ export interface ConfigSources {
   text?: string;
   /** process.env over the values of $HERMES_HOME/.env (the real environment wins, unless empty). */
   env: Record<string, string | undefined>;
+  /** $HERMES_HOME/.env alone, without the environment: where an older `hermes setup` left a custom endpoint's key (resolve-model.ts). */
+  dotenv: Record<string, string>;
   /** Problems reading the files, each naming its file. */
   errors: string[];
 }
@@ -28,7 +30,7 @@ export function readConfigSources(options: { env?: NodeJS.ProcessEnv; home?: str
   // by an editor's agent settings must not hide the key a sign-in stored in .env.
   const env = { ...dotenv, ...Object.fromEntries(Object.entries(processEnv).filter(([, value]) => value !== undefined && value !== "")) };
   const text = readOptional(configPath, errors);
-  return { home, configPath, ...(text !== undefined ? { text } : {}), env, errors };
+  return { home, configPath, ...(text !== undefined ? { text } : {}), env, dotenv, errors };
 }
 
 function readOptional(file: string, errors: string[]): string | undefined {

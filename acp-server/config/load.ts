@@ -20,6 +20,8 @@ export interface LoadedConfig {
   error?: string;
   /** process.env over the values of $HERMES_HOME/.env (the real environment wins, unless empty). */
   env: Record<string, string | undefined>;
+  /** $HERMES_HOME/.env alone (absent: treated as empty). */
+  dotenv?: Record<string, string>;
 }
 
 export function loadConfig(options: { env?: NodeJS.ProcessEnv; home?: string } = {}): LoadedConfig {
@@ -28,7 +30,7 @@ export function loadConfig(options: { env?: NodeJS.ProcessEnv; home?: string } =
 
 /** config.yaml's text through YAML and the schema (ConfigSchema, the one source of truth). */
 export function parseConfigSources(sources: ConfigSources): LoadedConfig {
-  const { home, configPath, text, env } = sources;
+  const { home, configPath, text, env, dotenv } = sources;
   const errors = [...sources.errors];
   let raw: unknown = {};
   const configFound = text !== undefined;
@@ -59,5 +61,5 @@ export function parseConfigSources(sources: ConfigSources): LoadedConfig {
     errors.push(...describeIssues(configPath, parsed.error.issues));
     config = ConfigSchema.parse({});
   }
-  return { home, configPath, configFound, config, env, error: errors.length ? errors.join("\n") : undefined };
+  return { home, configPath, configFound, config, env, dotenv, error: errors.length ? errors.join("\n") : undefined };
 }

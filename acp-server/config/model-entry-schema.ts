@@ -27,6 +27,8 @@ export const ModelEntrySchema = z.lazy(() =>
       name: z.string().min(1).optional(),
       base_url: z.url().optional(),
       api_key: z.string().min(1).optional(),
+      /** The variable (environment or $HERMES_HOME/.env) holding this endpoint's key; `hermes setup` writes it for an endpoint that is not a provider's own. */
+      api_key_env: z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a variable name").optional(),
       api_mode: z.enum(API_MODES).default("auto"),
       max_tokens: z.number().int().positive().optional(),
       temperature: z.number().min(0).max(2).optional(),

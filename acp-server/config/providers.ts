@@ -18,5 +18,6 @@ export const PROVIDERS: Record<ProviderId, ProviderInfo> = {
   gemini: { baseUrl: "https://generativelanguage.googleapis.com/v1beta/openai", keyEnv: ["GEMINI_API_KEY", "GOOGLE_API_KEY"], keyRequired: true },
   ollama: { baseUrl: "http://127.0.0.1:11434/v1", keyEnv: ["OLLAMA_API_KEY"], keyRequired: false },
   lmstudio: { baseUrl: "http://127.0.0.1:1234/v1", keyEnv: ["LMSTUDIO_API_KEY"], keyRequired: false },
-  custom: { keyEnv: ["OPENAI_API_KEY"], keyRequired: false },
+  // No provider variable: a custom endpoint's key is its own (key-hosts.ts), never OPENAI_API_KEY.
+  custom: { keyEnv: [], keyRequired: false },
 };

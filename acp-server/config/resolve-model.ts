@@ -1,6 +1,7 @@
 // Turns config + environment into the models the agent can call (main, fallbacks, picker
 // choices, auxiliary), or a reason (meant for the user's eyes) why there is none.
 import { detectApiMode } from "./detect-api-mode";
+import { endpointKey } from "./endpoint-key";
 import { apiKeyPlaces } from "./key-places";
 import type { LoadedConfig } from "./load";
 import { lookupModel } from "./model-metadata";
@@ -88,25 +89,12 @@ export function resolveEntry(
   const baseUrl = entry.base_url ?? parent?.baseUrl ?? info.baseUrl;
   if (!baseUrl) return fail(`${options.where}.base_url is required for provider "custom" (e.g. http://127.0.0.1:8080/v1).`);
 
-  let apiKey = entry.api_key;
-  let apiKeySource = apiKey ? (options.keySource ?? `${loaded.configPath} (${options.where}.api_key)`) : undefined;
-  if (!apiKey && parent?.apiKey) {
-    apiKey = parent.apiKey;
-    apiKeySource = parent.apiKeySource;
-  }
-  if (!apiKey) {
-    for (const variable of info.keyEnv) {
-      const value = loaded.env[variable]?.trim();
-      if (value) {
-        apiKey = value;
-        apiKeySource = variable;
-        break;
-      }
-    }
-  }
+  const key = endpointKey(entry, provider, baseUrl, loaded, { parent, keySource: options.keySource, where: options.where });
+  if (key.refused) return fail(key.refused);
+  const { apiKey, apiKeySource } = key;
   if (info.keyRequired && !apiKey) {
     return fail(
-      `No API key for provider "${provider}" (${options.where}). Set ${info.keyEnv[0]} (in the environment or $HERMES_HOME/.env), ` +
+      `No API key for provider "${provider}" (${options.where}) at ${baseUrl}. Set ${key.hintVariable ?? "HERMES_API_KEY"} (in the environment or $HERMES_HOME/.env), ` +
         `HERMES_API_KEY, or ${options.where}.api_key in ${loaded.configPath}.`,
     );
   }
@@ -123,8 +111,8 @@ export function resolveEntry(
       baseUrl,
       apiKey,
       apiKeySource,
-      apiKeyEnv: apiKeySource && /^[A-Z0-9_]+$/.test(apiKeySource) ? apiKeySource : info.keyEnv[0],
-      apiKeyHint: apiKeyPlaces({ provider, configPath: loaded.configPath, home: loaded.home, inUse: apiKeySource }),
+      apiKeyEnv: apiKeySource && /^[A-Z0-9_]+$/.test(apiKeySource) ? apiKeySource : key.hintVariable,
+      apiKeyHint: apiKeyPlaces({ variables: key.variables, configPath: loaded.configPath, home: loaded.home, inUse: apiKeySource }),
       apiMode,
       maxTokens: entry.max_tokens,
       temperature: entry.temperature,

@@ -4,7 +4,7 @@
 // API-key methods are ACP's default ("agent") type: the client calls `authenticate` with the
 // method id and Hermes stores the key. The key comes from `_meta["hermes/apiKey"]`, or from the
 // agent's environment: the provider's own variable or the one acpx sets for a configured
-// credential (ACPX_AUTH_<ID>). The ids are chosen so that acpx's environment lookup for
+// credential (ACPX_AUTH_<ID>); the provider's variable only for the provider's own API (key-hosts.ts). The ids are chosen so that acpx's environment lookup for
 // "openai-api-key" is OPENAI_API_KEY, the variable the user already has.
 import { PROVIDERS } from "./providers";
 import type { ProviderId } from "./schema";
@@ -46,7 +46,8 @@ export function signInMethods(options: { terminal: boolean }): AdvertisedMethod[
     name: `${method.label} API key`,
     description:
       `Stores the key in $HERMES_HOME/.env (mode 600) as ${PROVIDERS[method.provider].keyEnv[0]}. The key is taken from ` +
-      `_meta "${AUTH_META.apiKey}" or from ${PROVIDERS[method.provider].keyEnv[0]} in Hermes's environment.`,
+      `_meta "${AUTH_META.apiKey}" or from ${PROVIDERS[method.provider].keyEnv[0]} in Hermes's environment. ` +
+      `With a configured base_url that is not ${method.label}'s own API, the key is that endpoint's: stored under its own variable, and taken only from _meta or acpx's credential.`,
   }));
   if (!options.terminal) return keys;
   return [

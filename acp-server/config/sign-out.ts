@@ -4,6 +4,7 @@
 // Hermes in. Used by `hermes logout` and by ACP's `logout`.
 import path from "node:path";
 import { removeEnvVariables } from "./env-file";
+import { isEndpointKeyVariable } from "./key-hosts";
 import { loadConfig } from "./load";
 import { PROVIDERS } from "./providers";
 import type { ProviderId } from "./schema";
@@ -16,16 +17,21 @@ export interface SignOutResult {
   remaining: { source: string; fix: string }[];
 }
 
-/** The variables a provider's key is read from (HERMES_API_KEY overrides every provider). */
-export function keyVariables(provider?: ProviderId): string[] {
+/**
+ * The variables a provider's key is read from (HERMES_API_KEY overrides every provider). Signing
+ * out of everything also takes the endpoints' own keys (HERMES_<HOST>_<PORT>_API_KEY) among
+ * `present`, the names set in .env or the environment.
+ */
+export function keyVariables(provider?: ProviderId, present: Iterable<string> = []): string[] {
   const providers = provider ? [provider] : (Object.keys(PROVIDERS) as ProviderId[]);
-  return [...new Set(["HERMES_API_KEY", ...providers.flatMap((id) => PROVIDERS[id].keyEnv)])];
+  const endpoints = provider ? [] : [...present].filter(isEndpointKeyVariable);
+  return [...new Set(["HERMES_API_KEY", ...providers.flatMap((id) => PROVIDERS[id].keyEnv), ...endpoints])];
 }
 
 export function signOut(options: { provider?: ProviderId; env?: NodeJS.ProcessEnv; home?: string } = {}): SignOutResult {
   const env = options.env ?? process.env;
   const loaded = loadConfig({ env, home: options.home });
-  const variables = keyVariables(options.provider);
+  const variables = keyVariables(options.provider, [...Object.keys(loaded.dotenv ?? {}), ...Object.keys(env)]);
   const removed = removeEnvVariables(loaded.home, variables);
   const remaining: SignOutResult["remaining"] = [];
   for (const name of variables) {

@@ -120,7 +120,7 @@ test("a model endpoint error answers the prompt with a JSON-RPC error and the se
     });
     // The answer in the conversation names every place a key may come from, and the one in use.
     const said = agentText(hermes, sessionId);
-    for (const place of ["HERMES_API_KEY", "model.api_key in", "OPENAI_API_KEY", ".env"]) assert.ok(said.includes(place), `${place} in: ${said}`);
+    for (const place of ["HERMES_API_KEY", "model.api_key in", `HERMES_127_0_0_1_${new URL(model.url).port}_API_KEY`, ".env"]) assert.ok(said.includes(place), `${place} in: ${said}`);
     assert.match(said, /key in use now comes from .*config\.yaml \(model\.api_key\)/);
     model.enqueue({ text: "back again" });
     assert.equal((await hermes.prompt(sessionId, "hello again")).stopReason, "end_turn");

@@ -8,6 +8,7 @@ import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { parse as parseYaml } from "yaml";
+import { endpointKeyVariable } from "../../acp-server/config/key-hosts";
 import { agentText, makeTempDir, startAgent } from "../support/in-process-agent";
 import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
 
@@ -18,6 +19,9 @@ before(async () => {
 after(async () => {
   await model.close();
 });
+
+/** The loopback server plays the provider at an overridden base_url: its key is stored under the endpoint's own name. */
+const endpointVariable = (url: string) => endpointKeyVariable(url)!;
 
 const keylessConfig = (url: string) => ({
   model: { provider: "openai", name: "fake-model", base_url: url, api_mode: "chat_completions" },
@@ -51,7 +55,7 @@ test("no key: authMethods are advertised, session/new is auth-required, authenti
   const probes = model.requests.length;
   await hermes.agent.request("authenticate", { methodId: "openai-api-key", _meta: { "hermes/apiKey": "sk-signed-in-123" } });
   const envFile = path.join(hermes.home, ".env");
-  assert.match(readFileSync(envFile, "utf8"), /^OPENAI_API_KEY=sk-signed-in-123$/m);
+  assert.equal(readFileSync(envFile, "utf8"), `${endpointVariable(model.url)}=sk-signed-in-123\n`);
   assert.equal(statSync(envFile).mode & 0o777, 0o600);
   assert.equal(model.requests.length, probes, "the key check (GET /models) is not a model call");
 
@@ -83,7 +87,7 @@ test("nothing configured: authenticate writes the provider and model to config.y
   const config = parseYaml(readFileSync(path.join(hermes.home, "config.yaml"), "utf8"));
   assert.deepEqual(config.model, { provider: "deepseek", name: "fake-model" });
   assert.equal(config.sessions.auto_title, false);
-  assert.match(readFileSync(path.join(hermes.home, ".env"), "utf8"), /^DEEPSEEK_API_KEY=sk-deep-1$/m);
+  assert.equal(readFileSync(path.join(hermes.home, ".env"), "utf8"), `${endpointVariable(model.url)}=sk-deep-1\n`);
   const { sessionId } = await hermes.newSession(await makeTempDir());
   assert.ok(sessionId);
 });
@@ -117,12 +121,12 @@ test("logout: advertised; the stored key goes and new sessions are auth-required
   await hermes.newSession(cwd);
 
   const answer: any = await hermes.agent.request("logout", {});
-  assert.deepEqual(answer._meta["hermes/removed"], ["OPENAI_API_KEY"]);
-  assert.doesNotMatch(readFileSync(path.join(hermes.home, ".env"), "utf8"), /OPENAI_API_KEY/);
+  assert.deepEqual(answer._meta["hermes/removed"], [endpointVariable(model.url)]);
+  assert.doesNotMatch(readFileSync(path.join(hermes.home, ".env"), "utf8"), /API_KEY/);
   await assert.rejects(hermes.newSession(cwd), (error: any) => error.code === -32000);
 
   // Set up outside the connection (`hermes setup` in a terminal): the next session/new reads it.
-  writeFileSync(path.join(hermes.home, ".env"), "OPENAI_API_KEY=sk-by-hand-789\n", { mode: 0o600 });
+  writeFileSync(path.join(hermes.home, ".env"), `${endpointVariable(model.url)}=sk-by-hand-789\n`, { mode: 0o600 });
   const { sessionId } = await hermes.newSession(cwd);
   model.enqueue({ text: "BACK" });
   await hermes.prompt(sessionId, "hello");
@@ -130,7 +134,7 @@ test("logout: advertised; the stored key goes and new sessions are auth-required
 });
 
 test("logout with the key in the agent's environment (an editor's agent settings) signs this process out too", async (t) => {
-  const hermes = await startAgent({ config: keylessConfig(model.url), env: { OPENAI_API_KEY: "sk-editor-env" } });
+  const hermes = await startAgent({ config: keylessConfig(model.url), env: { [endpointVariable(model.url)]: "sk-editor-env" } });
   t.after(() => hermes.close());
   await hermes.initialize();
   const cwd = await makeTempDir();
@@ -151,4 +155,25 @@ test("logout cannot take away a key written in config.yaml: the error names it, 
     return true;
   });
   assert.doesNotMatch(readFileSync(path.join(hermes.home, ".env"), "utf8"), /OPENAI_API_KEY/);
+});
+
+test("keys stay with their hosts: OpenAI's key in the environment never reaches an overridden base_url, not in the sign-in check nor the session", async (t) => {
+  const hermes = await startAgent({ config: keylessConfig(model.url), env: { OPENAI_API_KEY: "sk-real-openai" } });
+  t.after(() => hermes.close());
+  await hermes.initialize();
+  const cwd = await makeTempDir();
+  const seen = model.requests.length;
+  await assert.rejects(hermes.newSession(cwd), (error: any) => error.code === -32000 && /No API key for provider "openai"/.test(error.message));
+  await assert.rejects(
+    hermes.agent.request("authenticate", { methodId: "openai-api-key" }),
+    (error: any) => error.code === -32602 && /OPENAI_API_KEY is not sent to http:\/\/127\.0\.0\.1/.test(error.message),
+  );
+  await hermes.agent.request("authenticate", { methodId: "openai-api-key", _meta: { "hermes/apiKey": "sk-for-this-endpoint" } });
+  const { sessionId } = await hermes.newSession(cwd);
+  model.enqueue({ text: "OWN-KEY" });
+  await hermes.prompt(sessionId, "hello");
+  const sent = model.requests.slice(seen).map((request) => request.headers.authorization);
+  assert.ok(sent.length > 0);
+  assert.deepEqual([...new Set(sent)], ["Bearer sk-for-this-endpoint"], "only the endpoint's own key was sent");
+  assert.doesNotMatch(readFileSync(path.join(hermes.home, ".env"), "utf8"), /sk-real-openai/);
 });

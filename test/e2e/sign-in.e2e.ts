@@ -69,7 +69,8 @@ test("no key: the panel says so and offers Sign in; a key typed in the password 
     const envFile = path.join(bench.hermesHome, ".env");
     await waitFor(() => {
       try {
-        return readFileSync(envFile, "utf8").includes(`OPENAI_API_KEY=${KEY}`);
+        // The panel's model is a loopback server at an overridden base_url: the key is stored under that endpoint's own name.
+        return readFileSync(envFile, "utf8").includes(`HERMES_127_0_0_1_${new URL(bench.model.url).port}_API_KEY=${KEY}`);
       } catch {
         return false;
       }

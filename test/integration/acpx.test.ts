@@ -219,7 +219,8 @@ test("acpx without a key sees auth-required; with a credential for openai-api-ke
   const signedIn = await acpx({ ...box, env: { ...box.env, ACPX_AUTH_OPENAI_API_KEY: "sk-acpx-credential" } }, ["--approve-all", "--format", "quiet", "exec", "hello"]);
   assert.equal(signedIn.code, 0, explain(signedIn));
   assert.match(signedIn.stdout, /ACPX-SIGNED-IN/);
-  assert.match(await readFile(path.join(hermesHome, ".env"), "utf8"), /^OPENAI_API_KEY=sk-acpx-credential$/m);
+  // The loopback server is OpenAI at an overridden base_url: the key is stored under that endpoint's own name.
+  assert.match(await readFile(path.join(hermesHome, ".env"), "utf8"), new RegExp(`^HERMES_127_0_0_1_${new URL(model.url).port}_API_KEY=sk-acpx-credential$`, "m"));
 
   // The next run needs no credential: the key comes from $HERMES_HOME/.env.
   model.enqueue({ text: "ACPX-STILL-IN" });

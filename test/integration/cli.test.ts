@@ -101,7 +101,8 @@ test("acp --check probes the endpoint: a closed port and a rejected key fail wit
     const rejected = await hermes(["acp", "--check"], { config: { model: { provider: "openai", name: "gpt-4.1", base_url: url, api_key: "sk-wrong-000000" } } });
     assert.equal(rejected.code, 1);
     assert.match(rejected.stderr, /rejected the API key \(HTTP 401\)/);
-    for (const place of ["HERMES_API_KEY", "model.api_key in", "OPENAI_API_KEY", ".env"]) assert.ok(rejected.stderr.includes(place), `${place} in: ${rejected.stderr}`);
+    // Not OPENAI_API_KEY: that goes to OpenAI's host only; this endpoint reads its own variable.
+    for (const place of ["HERMES_API_KEY", "model.api_key in", `HERMES_127_0_0_1_${new URL(url).port}_API_KEY`, ".env"]) assert.ok(rejected.stderr.includes(place), `${place} in: ${rejected.stderr}`);
     assert.match(rejected.stderr, /key in use now comes from .*config\.yaml \(model\.api_key\)/);
     assert.doesNotMatch(rejected.stderr + rejected.stdout, /sk-wrong/, "the key itself is never printed");
   } finally {
@@ -191,7 +192,7 @@ test("chat: a turn the model rejects exits 1, and a 401 names every place a key 
   const result = await hermes(["chat", "--cwd", project, "hello"], { config: scriptedConfig(model.url) });
   assert.equal(result.code, 1, result.stderr);
   assert.match(result.stderr, /HTTP 401/);
-  for (const place of ["HERMES_API_KEY", "model.api_key in", "OPENAI_API_KEY", ".env"]) assert.ok(result.stderr.includes(place), `${place} in: ${result.stderr}`);
+  for (const place of ["HERMES_API_KEY", "model.api_key in", `HERMES_127_0_0_1_${new URL(model.url).port}_API_KEY`, ".env"]) assert.ok(result.stderr.includes(place), `${place} in: ${result.stderr}`);
   assert.match(result.stderr, /key in use now comes from .*config\.yaml \(model\.api_key\)/);
   assert.doesNotMatch(result.stderr, /sk-test-not-a-real-key/);
 });

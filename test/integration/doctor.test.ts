@@ -96,7 +96,7 @@ test("a broken setup fails, naming each problem with its fix", async () => {
   assert.match(insecure.byName(".env")!.fix!, /^chmod 600 .*\.env$/);
   assert.equal(insecure.byName("model call")?.status, "fail");
   assert.match(insecure.byName("model call")!.detail, /401/);
-  for (const place of ["HERMES_API_KEY", "model.api_key in", "OPENAI_API_KEY", ".env"]) assert.ok(insecure.byName("model call")!.fix!.includes(place), place);
+  for (const place of ["HERMES_API_KEY", "model.api_key in", `HERMES_127_0_0_1_${new URL(model.url).port}_API_KEY`, ".env"]) assert.ok(insecure.byName("model call")!.fix!.includes(place), place);
 
   // Invalid YAML: the config check fails with the whole message; no model follows from it.
   const yaml = await doctorJson(await doctorHome({ configText: "model:\n  provider: [openai\n" }));
@@ -133,4 +133,18 @@ test("a broken setup fails, naming each problem with its fix", async () => {
 
   const usage = await doctor(exposed, ["--bogus"]);
   assert.equal(usage.code, 2);
+});
+
+test("a custom endpoint whose key an older setup stored as OPENAI_API_KEY still works, and doctor says to move it", async () => {
+  const model = scripted();
+  model.enqueue({ text: "OK" });
+  const config = { model: { provider: "custom", name: "fake-model", base_url: model.url, api_mode: "chat_completions" }, sessions: { auto_title: false } };
+  const home = await doctorHome({ config, env: "OPENAI_API_KEY=sk-custom-legacy\n" });
+  const { byName } = await doctorJson(home);
+  assert.equal(byName("model call")?.status, "ok", JSON.stringify(byName("model call")));
+  assert.equal(model.requests.at(-1)!.headers.authorization, "Bearer sk-custom-legacy");
+  const check = byName("model")!;
+  assert.equal(check.status, "warn", JSON.stringify(check));
+  assert.match(check.detail, /OPENAI_API_KEY in \$HERMES_HOME\/\.env, stored for this endpoint by an older `hermes setup`/);
+  assert.match(check.fix!, new RegExp(`hermes setup --provider custom --base-url ${model.url} --model fake-model\` again: it moves the key to HERMES_127_0_0_1_${new URL(model.url).port}_API_KEY`));
 });

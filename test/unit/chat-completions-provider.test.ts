@@ -331,4 +331,8 @@ test("OPENAI_ORG_ID from the environment is not sent to non-OpenAI providers", a
   const { model, provider } = await setup(t); // provider "custom"; the SDK reads env on creation
   await collect(provider, hello);
   assert.equal(model.requests[0].headers["openai-organization"], undefined);
+  // Nor to another host given as OpenAI's base_url.
+  const overridden = await setup(t, { provider: "openai" });
+  await collect(overridden.provider, hello);
+  assert.equal(overridden.model.requests[0].headers["openai-organization"], undefined);
 });

@@ -139,6 +139,9 @@ function configure(search: Record<string, unknown>, env: Record<string, string> 
   setWebSettings(WebConfigSchema.parse({ search }), env);
 }
 
+/** The test server stands in for each service at web.search.url: another host, so its key has its own name (key-hosts.ts). */
+const ownKey = () => `HERMES_127_0_0_1_${new URL(server.origin).port}_API_KEY`;
+
 async function search(args: { query: string; count?: number }) {
   const ctx = recordingContext({ cwd: "/tmp" });
   const result = await webSearchTool.handler(args, ctx);
@@ -156,6 +159,22 @@ describe("web_search is offered only when a backend is configured", () => {
     assert.match(String(webSearchTool.isAvailable?.()), /web\.search\.url/);
     configure({ backend: "tavily" }, { TAVILY_API_KEY: "tvly-test-key" });
     assert.deepEqual(registry.list().map((tool) => tool.name), ["web_search"]);
+  });
+});
+
+describe("keys stay with their hosts", () => {
+  test("a service's own variable never goes to a web.search.url elsewhere; that endpoint's own variable does", async () => {
+    for (const [backend, variable] of [["brave", "BRAVE_SEARCH_API_KEY"], ["tavily", "TAVILY_API_KEY"], ["exa", "EXA_API_KEY"]] as const) {
+      const before = server.requests.length;
+      configure({ backend, url: server.origin }, { [variable]: `${backend}-real-key` });
+      assert.match(String(webSearchTool.isAvailable?.()), new RegExp(`${ownKey()} is not set \\(web\\.search\\.url is not .*'s own API, so ${variable} is not sent there\\)`), backend);
+      await assert.rejects(search({ query: "x" }));
+      assert.equal(server.requests.length, before, `${backend}: nothing was sent`);
+      configure({ backend, url: "https://api.search.brave.com.evil.example" }, { [variable]: `${backend}-real-key` });
+      assert.notEqual(webSearchTool.isAvailable?.(), true, `${backend}: a look-alike host is elsewhere too`);
+    }
+    configure({ backend: "tavily" }, { TAVILY_API_KEY: "tvly-test-key" });
+    assert.equal(webSearchTool.isAvailable?.(), true, "the service's own API keeps its variable");
   });
 });
 
@@ -185,36 +204,36 @@ describe("each backend's real API", () => {
   });
 
   test("Brave: GET /res/v1/web/search with X-Subscription-Token; <strong> and entities become plain text", async () => {
-    configure({ backend: "brave", url: server.origin, max_results: 3 }, { BRAVE_SEARCH_API_KEY: "brave-key-123" });
+    configure({ backend: "brave", url: server.origin, max_results: 3 }, { [ownKey()]: "brave-key-123" });
     const { text } = await search({ query: "zod v4 migration" });
     const request = server.requests.at(-1)!;
     assert.equal(request.url, "/res/v1/web/search?q=zod+v4+migration&count=3");
     assert.equal(request.headers.accept, "application/json");
     assert.match(text, /1\. Migration guide \| Zod\n {3}https:\/\/zod\.dev\/v4\/changelog\n {3}Published: 2025-05-19T00:00:00\n {3}This migration guide lists the breaking changes in Zod 4 & how to update — in order of impact\. … z\.string\(\)\.email\(\) is now z\.email\(\)\./);
-    configure({ backend: "brave", url: server.origin }, { BRAVE_SEARCH_API_KEY: "wrong" });
+    configure({ backend: "brave", url: server.origin }, { [ownKey()]: "wrong" });
     await assert.rejects(search({ query: "x" }), /Brave Search answered HTTP 422: .*SUBSCRIPTION_TOKEN_INVALID/);
   });
 
   test("Tavily: POST /search with a bearer key and its JSON body", async () => {
-    configure({ backend: "tavily", url: server.origin }, { TAVILY_API_KEY: "tvly-test-key" });
+    configure({ backend: "tavily", url: server.origin }, { [ownKey()]: "tvly-test-key" });
     const { text } = await search({ query: "node 22 release date", count: 2 });
     const request = server.requests.at(-1)!;
     assert.equal(request.method, "POST");
     assert.equal(request.headers["content-type"], "application/json");
     assert.deepEqual(JSON.parse(request.body), { query: "node 22 release date", max_results: 2, search_depth: "basic", include_answer: false, include_raw_content: false, include_images: false });
     assert.match(text, /1\. Node\.js 22 is now available!\n {3}https:\/\/nodejs\.org\/en\/blog\/release\/v22\.0\.0\n {3}We're excited/);
-    configure({ backend: "tavily", url: server.origin }, { TAVILY_API_KEY: "tvly-wrong" });
-    await assert.rejects(search({ query: "x" }), /Tavily answered HTTP 401: the key was refused: check TAVILY_API_KEY/);
+    configure({ backend: "tavily", url: server.origin }, { [ownKey()]: "tvly-wrong" });
+    await assert.rejects(search({ query: "x" }), /Tavily answered HTTP 401: the key was refused: check HERMES_127_0_0_1_\d+_API_KEY/);
   });
 
   test("Exa: POST /search with x-api-key, numResults and highlights", async () => {
-    configure({ backend: "exa", url: server.origin }, { EXA_API_KEY: "exa-key-123" });
+    configure({ backend: "exa", url: server.origin }, { [ownKey()]: "exa-key-123" });
     const { text } = await search({ query: "llm survey", count: 1 });
     const request = server.requests.at(-1)!;
     assert.deepEqual(JSON.parse(request.body), { query: "llm survey", numResults: 1, type: "auto", contents: { highlights: { numSentences: 3, highlightsPerUrl: 2 } } });
     assert.match(text, /1\. A Survey of Large Language Models\n {3}https:\/\/arxiv\.org\/abs\/2307\.06435\n {3}Published: 2023-07-12T00:00:00\.000Z\n {3}Language is essentially .* … Large language models have drawn/);
-    configure({ backend: "exa", url: server.origin }, { EXA_API_KEY: "nope" });
-    await assert.rejects(search({ query: "x" }), /Exa answered HTTP 401: the key was refused: check EXA_API_KEY/);
+    configure({ backend: "exa", url: server.origin }, { [ownKey()]: "nope" });
+    await assert.rejects(search({ query: "x" }), /Exa answered HTTP 401: the key was refused: check HERMES_127_0_0_1_\d+_API_KEY/);
   });
 });
 

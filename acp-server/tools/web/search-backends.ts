@@ -4,6 +4,7 @@
 // web.search.backend; its key comes from the environment or $HERMES_HOME/.env. The backend's
 // address is the user's choice (a SearXNG on localhost is normal), so the SSRF guard does not
 // apply; redirects are refused instead, so a key never follows one to another host.
+import { endpointKeyVariable, endpointOrigin } from "../../config/key-hosts";
 import { SEARCH_KEY_ENV, type SearchBackendId } from "../../config/web-schema";
 import { ToolError } from "../registry";
 import type { WebSettings } from "./web-settings";
@@ -46,10 +47,14 @@ export function configuredBackend(settings: WebSettings): SearchBackend | string
     if (!url) return "web.search.backend is searxng but web.search.url (the instance's address) is not set";
     return { id, label: LABELS[id], search: (query, count, signal) => searxng(url, query, count, signal) };
   }
-  const keyName = SEARCH_KEY_ENV[id];
-  const key = settings.env[keyName]?.trim();
-  if (!key) return `web.search.backend is ${id} but ${keyName} is not set`;
   const base = url ?? DEFAULT_BASE[id];
+  // The service's variable (BRAVE_SEARCH_API_KEY, ...) goes only to the service's own API; a proxy
+  // or compatible service in web.search.url reads a key of its own (config/key-hosts.ts).
+  const own = endpointOrigin(base) !== undefined && endpointOrigin(base) === endpointOrigin(DEFAULT_BASE[id]);
+  const keyName = own ? SEARCH_KEY_ENV[id] : endpointKeyVariable(base);
+  if (!keyName) return `web.search.url is not a URL: ${base}`;
+  const key = settings.env[keyName]?.trim();
+  if (!key) return `web.search.backend is ${id} but ${keyName} is not set${own ? "" : ` (web.search.url is not ${LABELS[id]}'s own API, so ${SEARCH_KEY_ENV[id]} is not sent there)`}`;
   const search = id === "brave" ? brave : id === "tavily" ? tavily : exa;
   return { id, label: LABELS[id], search: (query, count, signal) => search({ base, key, keyName }, query, count, signal) };
 }
