@@ -4,9 +4,8 @@
 // `echo`/`printf` earlier in the same pipe.
 import type { SimpleCommand } from "./shell-parse";
 import type { Screen } from "./screen-rule";
+import { MONGO_CLIENTS, SQL_CLIENTS } from "./programs/tables";
 
-const SQL_CLIENTS = new Set(["psql", "mysql", "mariadb", "sqlite3", "sqlite", "sqlcmd", "clickhouse-client", "cockroach", "duckdb", "pgcli", "mycli", "litecli"]);
-const MONGO_CLIENTS = new Set(["mongo", "mongosh"]);
 
 export function isDatabaseClient(program: string): boolean {
   return SQL_CLIENTS.has(program) || MONGO_CLIENTS.has(program);

@@ -6,12 +6,10 @@
 // this list does not know may take a value, so what follows it cannot be told apart: the shell
 // then counts as reading stdin (fails closed: the piped text is screened as its script).
 
-/** Long options whose next word is their value, in sh, bash, zsh, dash, ksh and friends. */
-const TAKES_VALUE = new Set(["--init-file", "--rcfile", "--emulate"]);
-/** Long options that take no value. */
-const NO_VALUE = new Set(["--norc", "--noprofile", "--login", "--posix", "--restricted", "--verbose", "--version", "--help", "--noediting", "--debugger", "--dump-strings", "--dump-po-strings", "--pretty-print", "--wordexp", "--no-rcs", "--no-globalrcs", "--interactive", "--privileged"]);
-/** Letters of a `-x`/`+x` cluster whose value is the next word (`-o pipefail`, `-O extglob`). */
-const LETTER_TAKES_VALUE = /[oO]/g;
+import { SHELL_FLAG_OPTIONS, SHELL_VALUE_LETTERS, SHELL_VALUE_OPTIONS } from "./programs/tables";
+
+/** Letters of a `-x`/`+x` cluster whose value is the next word (`-o pipefail`, `-O extglob`), from the registry's shells. */
+const LETTER_TAKES_VALUE = new RegExp(`[${SHELL_VALUE_LETTERS}]`, "g");
 
 export interface ShellInvocation {
   /** `-c` (or `--command`): runs its first operand as the script. */
@@ -34,8 +32,8 @@ export function shellInvocation(args: readonly string[]): ShellInvocation {
     if (a.startsWith("--")) {
       const name = a.includes("=") ? a.slice(0, a.indexOf("=")) : a;
       if (name === "--command") command = true;
-      else if (TAKES_VALUE.has(name)) k += a.includes("=") ? 0 : 1;
-      else if (!NO_VALUE.has(name) && !a.includes("=")) uncertain = true;
+      else if (SHELL_VALUE_OPTIONS.has(name)) k += a.includes("=") ? 0 : 1;
+      else if (!SHELL_FLAG_OPTIONS.has(name) && !a.includes("=")) uncertain = true;
       continue;
     }
     if (/^[-+][A-Za-z]+$/.test(a)) {
