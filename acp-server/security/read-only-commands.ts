@@ -82,11 +82,11 @@ function meetsReadOnly(rule: ReadOnly, cmd: SimpleCommand, operands: string[]): 
   if (rule.maxOperands !== undefined && operands.length > rule.maxOperands) return false;
   if (rule.operands && !operands.every((o) => rule.operands?.test(o))) return false;
   switch (rule.by) {
-    case "git":
+    case "git-subcommand":
       return gitReadOnly(args);
-    case "sed":
+    case "sed-script":
       return sedReadOnly(args);
-    case "awk":
+    case "awk-program":
       return awkReadOnly(args);
     case "shell-command":
       return args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a)) && !cmd.redirects.some((r) => r.heredoc !== undefined);

@@ -13,6 +13,7 @@ import { AWKS, ASSIGNERS, CODE_FROM_DESCRIPTOR, DOWNLOADERS, EDITORS, INTERPRETE
 import type { Screen } from "./screen-rule";
 
 /** Identifiers a one-liner may use and still be "trivially safe": printing, JSON, versions. */
+// registry-scan: identifiers of one-line scripts (print, json, set), not programs.
 const SAFE_IDENTIFIERS = new Set([
   "print", "console", "log", "info", "warn", "error", "JSON", "stringify", "parse", "process", "version", "versions", "platform", "arch",
   "argv", "sys", "stdin", "stdout", "read", "load", "loads", "dumps", "json", "import", "from", "python_version", "len", "str", "int",
@@ -37,29 +38,24 @@ export function trivialCode(code: string): boolean {
   return true;
 }
 
+/** Options that carry inline code for an interpreter the registry gives none for. */
+const DEFAULT_INLINE = /^(-e|-c|--eval)$/;
+
 /** The inline code of an interpreter invocation (`-c`, `-e`, `eval`, ...), or undefined. */
 function inlineCode(cmd: SimpleCommand): { code: string; flag: string } | undefined {
   const { program: p, args } = cmd;
-  const name = p.toLowerCase();
-  if (name === "deno" && (args[0] === "eval" || args[0] === "repl")) return { code: args.slice(1).filter((a) => !a.startsWith("-")).join(" "), flag: "eval" };
+  const entry = programEntry(p);
+  if (entry?.subcommands?.eval && (args[0] === "eval" || args[0] === "repl")) return { code: args.slice(1).filter((a) => !a.startsWith("-")).join(" "), flag: "eval" };
+  const carries = entry?.inlineCodeOption ?? DEFAULT_INLINE;
   for (let k = 0; k < args.length; k++) {
     const a = args[k]!; // k < args.length
     if (!a.startsWith("-")) return undefined; // a script file: its code is the project's
-    let carries: boolean;
-    if (/^python|^pypy/.test(name)) carries = /^-[A-Za-z]*c$/.test(a);
-    else if (/^(node|nodejs|bun)$/.test(name)) carries = /^(-e|-p|-pe|--eval|--print)$/.test(a);
-    else if (/^perl/.test(name)) carries = /^-[A-Za-z]*[eE]$/.test(a);
-    else if (/^(ruby|lua|luajit|rscript|r|julia|osascript|elixir|escript)/.test(name)) carries = /^-[A-Za-z]*e$/.test(a) || a === "--eval" || a === "--expr";
-    else if (/^php/.test(name)) carries = a === "-r" || a === "-R" || a === "-B" || a === "-E";
-    else if (/^(pwsh|powershell)$/.test(name)) carries = /^-(c|command|encodedcommand|ec|e)$/i.test(a);
-    else carries = a === "-e" || a === "-c" || a === "--eval";
-    if (carries) return { code: args[k + 1] ?? "", flag: a };
+    if (carries.test(a)) return { code: args[k + 1] ?? "", flag: a };
     if (a.startsWith("--") && a.includes("=") && /^--(eval|print|command)=/.test(a)) return { code: a.slice(a.indexOf("=") + 1), flag: a.slice(0, a.indexOf("=")) };
-    if (/^(-m|-W|-X|-I|-r|--require|--import|--loader|-x)$/.test(a) && /^python|^pypy|^node/.test(name)) {
-      if (/^(-r|--require|--import|--loader)$/.test(a)) return { code: "", flag: a };
-      if (a === "-m") return undefined; // a module: like a script file
-      k++;
-    }
+    // `node -r ./x`: a module loaded before anything else runs, as unread as inline code.
+    if (entry?.loadsCodeOptions?.includes(a)) return { code: "", flag: a };
+    if (a === "-m") return undefined; // a module: like a script file
+    if (entry?.valueOptions?.includes(a)) k++;
   }
   return undefined;
 }
@@ -84,7 +80,7 @@ export function readsScriptFromStdin(cmd: SimpleCommand): boolean {
   if (!STDIN_SHELLS.has(p)) return false;
   const entry = programEntry(p);
   const operands = args.filter((a) => !a.startsWith("-") || a === "-");
-  if (entry?.rule === "source") return operands[0] === "/dev/stdin" || operands[0] === "-";
+  if (entry?.rule === "run-script-file") return operands[0] === "/dev/stdin" || operands[0] === "-";
   // `sudo -s`, `sudo -i`, `su`, `doas -s` with no command start a root shell that reads stdin.
   if (entry?.escalates) return args.every((a) => a.startsWith("-") || a === "root" || args[args.indexOf(a) - 1] === "-u");
   // `at` and `batch` read the job they schedule from stdin (unless given -f FILE).
@@ -128,7 +124,7 @@ export function checkCodeFedToShell(s: Screen, cmd: SimpleCommand, all: SimpleCo
   // A program's code read from a descriptor (`bash /dev/fd/3`, `make -f /dev/stdin`, `bash <&3`).
   if ((SHELLS.has(p) || INTERPRETERS.has(p) || CODE_FROM_DESCRIPTOR.has(p)) && (cmd.args.some((a) => FD_PATH.test(a)) || cmd.redirects.some((r) => r.op === "<&" && /^\d+$/.test(r.target) && r.fd === undefined))) {
     const input = stdinText(cmd, all);
-    if (cmd.args.includes("/dev/stdin") && input?.literals && (SHELLS.has(p) || programEntry(p)?.rule === "source")) {
+    if (cmd.args.includes("/dev/stdin") && input?.literals && (SHELLS.has(p) || programEntry(p)?.rule === "run-script-file")) {
       for (const literal of input.literals) s.nested(literal, `${input.source} | ${p}`);
       return;
     }

@@ -15,7 +15,7 @@ import { checkGitDiscard, checkOperations, checkReverseShell, checkTruncation } 
 import { checkPipeToShell } from "./screen-pipe";
 import { checkWriteTargets } from "./screen-targets";
 import { programEntry } from "./programs/registry";
-import { ARGS_ARE_DATA, DECLARERS, NO_CONTENT_READ, O_IS_NOT_OUTPUT, SHELLS } from "./programs/tables";
+import { ARGS_ARE_DATA, DECLARERS, NO_CONTENT_READ, O_IS_NOT_OUTPUT, SHELLS, subcommandsWith } from "./programs/tables";
 import type { ScreenRule } from "./programs/program-entry";
 import { checkRedis, checkSql, isDatabaseClient } from "./screen-sql";
 import { checkRemotePackage } from "./screen-packages";
@@ -45,46 +45,46 @@ type Rule = (s: CommandScreen, cmd: SimpleCommand, all: SimpleCommand[]) => void
 const asRecursiveRm = (cmd: SimpleCommand, args: string[]): SimpleCommand => ({ ...cmd, args: ["-rf", ...args.filter((a) => !a.startsWith("-"))] });
 /** The rule that knows a program's arguments, by the name its registry entry gives (programs/program-entry.ts). */
 const SCREEN_RULES: Record<ScreenRule, Rule> = {
-  rm: (s, cmd) => checkRm(s, cmd),
-  "rm-recursive": (s, cmd) => checkRm(s, asRecursiveRm(cmd, cmd.args)),
+  "delete-files": (s, cmd) => checkRm(s, cmd),
+  "delete-trees": (s, cmd) => checkRm(s, asRecursiveRm(cmd, cmd.args)),
   "trash-subcommand": (s, cmd) => {
-    if (["trash", "remove", "rm"].includes(cmd.args[0] ?? "")) checkRm(s, asRecursiveRm(cmd, cmd.args.slice(1)));
+    if (subcommandsWith(cmd.program, "delete").has(cmd.args[0] ?? "")) checkRm(s, asRecursiveRm(cmd, cmd.args.slice(1)));
   },
-  shred: (s, cmd) => checkShred(s, cmd.args),
-  unlink: (s, cmd) => checkUnlink(s, cmd.args),
+  "overwrite-files": (s, cmd) => checkShred(s, cmd.args),
+  "delete-entries": (s, cmd) => checkUnlink(s, cmd.args),
   "find-delete": (s, cmd) => checkFindDelete(s, cmd.args),
   format: (s, cmd) => checkFormat(s, cmd.program),
-  dd: (s, cmd) => checkDd(s, cmd.args),
-  kill: (s, cmd) => checkKill(s, cmd.args),
+  "raw-copy": (s, cmd) => checkDd(s, cmd.args),
+  "signal-pids": (s, cmd) => checkKill(s, cmd.args),
   "kill-by-name": (s, cmd) => checkKillByName(s, cmd.program, cmd.args),
-  shutdown: (s, cmd) => checkShutdown(s, cmd.program, cmd.args),
-  git: (s, cmd) => {
+  "power": (s, cmd) => checkShutdown(s, cmd.program, cmd.args),
+  "version-control": (s, cmd) => {
     checkGit(s, cmd.args);
     checkGitDiscard(s, cmd.args);
     checkGitExec(s, cmd.args);
   },
   permissions: (s, cmd) => checkPermissions(s, cmd),
-  tee: (s, cmd) => checkTee(s, cmd.args),
+  "copy-stdin": (s, cmd) => checkTee(s, cmd.args),
   copy: (s, cmd) => checkCopy(s, cmd),
-  sed: (s, cmd) => checkSed(s, cmd.args),
-  truncate: (s, cmd) => checkTruncate(s, cmd.args),
+  "stream-edit": (s, cmd) => checkSed(s, cmd.args),
+  "resize-or-create": (s, cmd) => checkTruncate(s, cmd.args),
   "download-output": (s, cmd) => checkDownloadOutput(s, cmd.program, cmd.args),
   redis: (s, cmd, all) => checkRedis(s, cmd, all),
   scheduler: (s, cmd) => checkScheduler(s, cmd.program, cmd.args),
   container: (s, cmd) => checkContainer(s, cmd.program, cmd.args),
-  source: (s, cmd) => {
+  "run-script-file": (s, cmd) => {
     const [file] = cmd.args;
     if (file !== undefined) s.executes(file, cmd.program);
     if (file !== undefined && /^\/dev\/(stdin|fd\/)|^\/proc\/self\/fd\//.test(file)) s.unresolved("code-on-stdin", `${cmd.program} ${file} runs code read at run time`);
   },
   "disk-discard": (s, cmd) => checkDiskTool(s, "disk-discard", cmd.program, cmd.args),
   "erase-subcommand": (s, cmd) => checkDiskTool(s, "erase-subcommand", cmd.program, cmd.args),
-  wipefs: (s, cmd) => checkDiskTool(s, "wipefs", cmd.program, cmd.args),
+  "signature-wipe": (s, cmd) => checkDiskTool(s, "signature-wipe", cmd.program, cmd.args),
   partition: (s, cmd) => checkDiskTool(s, "partition", cmd.program, cmd.args),
-  hdparm: (s, cmd) => checkDiskTool(s, "hdparm", cmd.program, cmd.args),
-  cryptsetup: (s, cmd) => checkDiskTool(s, "cryptsetup", cmd.program, cmd.args),
-  badblocks: (s, cmd) => checkDiskTool(s, "badblocks", cmd.program, cmd.args),
-  mdadm: (s, cmd) => checkDiskTool(s, "mdadm", cmd.program, cmd.args),
+  "disk-settings": (s, cmd) => checkDiskTool(s, "disk-settings", cmd.program, cmd.args),
+  "encrypted-disk": (s, cmd) => checkDiskTool(s, "encrypted-disk", cmd.program, cmd.args),
+  "disk-surface-test": (s, cmd) => checkDiskTool(s, "disk-surface-test", cmd.program, cmd.args),
+  "raid-metadata": (s, cmd) => checkDiskTool(s, "raid-metadata", cmd.program, cmd.args),
   "storage-destroy": (s, cmd) => checkDiskTool(s, "storage-destroy", cmd.program, cmd.args),
   firmware: (s, cmd) => checkDiskTool(s, "firmware", cmd.program, cmd.args),
   kernel: (s, cmd) => checkDiskTool(s, "kernel", cmd.program, cmd.args),

@@ -6,7 +6,8 @@ import { shortFlags, type Screen } from "./screen-rule";
 import { readsScriptFromStdin } from "./screen-exec";
 import { DOWNLOADERS, INTERPRETERS, SHELLS } from "./programs/tables";
 
-const DOWNLOAD_SUBST = /(\$\(|`|<\()\s*(sudo\s+)?(curl|wget|fetch)\b/;
+/** `$(curl …)`, `` `wget …` ``, `<(fetch …)`: a download substituted into the command line. */
+const DOWNLOAD_SUBST = new RegExp(`(\\$\\(|\`|<\\()\\s*(sudo\\s+)?(${DOWNLOADERS.names.map((n) => n.replace(/[.+-]/g, "\\$&")).join("|")})\\b`);
 
 function isBase64Decode(cmd: SimpleCommand): boolean {
   if (cmd.program === "base64" || cmd.program === "base32" || cmd.program === "basenc") {

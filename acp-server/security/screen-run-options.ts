@@ -116,6 +116,7 @@ const RUN_CHECKS: Record<RunCheck, (s: Screen, cmd: SimpleCommand) => void> = {
     }
   },
   "tar-checkpoint": (s, { program: p, args }) => {
+    // registry-scan: tar's checkpoint actions (exec, sh), not programs.
     for (const a of args) if (/^--checkpoint-action=(exec|sh)/.test(a) || (a.startsWith("--checkpoint-action") && args.includes("exec"))) runs(s, `${p} --checkpoint-action=exec`, a.replace(/^--checkpoint-action=(exec|sh)=?/, ""));
   },
   "rsync-shell": (s, { args }) => {

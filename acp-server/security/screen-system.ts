@@ -5,7 +5,7 @@ import type { SimpleCommand } from "./shell-parse";
 import { SYSTEM_DIRS, isWithin } from "./screen-paths";
 import { firstSubcommand, shortFlags, type Screen } from "./screen-rule";
 import type { ScreenRule } from "./programs/program-entry";
-import { valueOptionsOf } from "./programs/tables";
+import { subcommandsWith, valueOptionsOf } from "./programs/tables";
 
 /** `mkfs.ext4` and friends: the formatter named by its filesystem. */
 export function checkMkfsVariant(s: Screen, p: string): void {
@@ -30,7 +30,7 @@ export function checkKill(s: Screen, args: string[]): void {
   }
 }
 
-const POWER_ACTIONS = ["poweroff", "reboot", "halt", "kexec", "soft-reboot", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "isolate", "default", "sleep"];
+// registry-scan: systemd unit names (poweroff.target), not programs.
 const POWER_TARGETS = /^(poweroff|reboot|halt|kexec|rescue|emergency|suspend|hibernate|hybrid-sleep|suspend-then-hibernate|sleep|shutdown|soft-reboot)(\.target)?$/;
 
 /** `shutdown`, `reboot`, `halt`, `poweroff`, `init 0|1|6`, `systemctl`/`loginctl` power actions, suspend tools. */
@@ -39,7 +39,7 @@ export function checkShutdown(s: Screen, p: string, args: string[]): void {
     if (["0", "1", "6", "s", "S", "single"].includes(args[0] ?? "")) s.add("hardline", "shutdown", `${p} ${args[0]} shuts down, restarts or isolates the machine`);
   } else if (p === "systemctl" || p === "loginctl") {
     const { sub, rest } = firstSubcommand(args, valueOptionsOf(p));
-    if (sub && POWER_ACTIONS.includes(sub)) s.add("hardline", "shutdown", `${p} ${sub} shuts down, suspends or isolates the machine`);
+    if (sub && subcommandsWith(p, "power").has(sub)) s.add("hardline", "shutdown", `${p} ${sub} shuts down, suspends or isolates the machine`);
     else if (p === "systemctl" && sub && ["start", "restart", "reload-or-restart", "try-restart"].includes(sub) && rest.some((u) => POWER_TARGETS.test(u))) {
       s.add("hardline", "shutdown", `systemctl ${sub} ${rest.join(" ")} shuts down, suspends or isolates the machine`);
     } else if (p === "loginctl" && sub && ["terminate-session", "terminate-user", "kill-session", "kill-user", "terminate-seat"].includes(sub)) {
@@ -94,7 +94,7 @@ export function checkDiskTool(s: Screen, rule: ScreenRule, p: string, args: stri
       // nvme has many subcommands; these erase.
       if (["format", "sanitize", "write-zeroes", "dsm", "write", "ns-rescan", "delete-ns"].includes(verb)) s.add("hardline", "mkfs", `${p} ${verb} discards or erases a whole disk`);
       return;
-    case "wipefs":
+    case "signature-wipe":
       if (args.some((a) => /^-[a-zA-Z]*[ao]|^--(all|offset)/.test(a))) s.add("hardline", "mkfs", "wipefs erases a disk's filesystem signatures, making its data unreachable");
       else s.add("dangerous", "disk-tool", "wipefs inspects disk signatures (and can erase them)");
       return;
@@ -102,18 +102,18 @@ export function checkDiskTool(s: Screen, rule: ScreenRule, p: string, args: stri
       if (listing(/^(-l|--list|-s|--show-size|-d|--dump|-p|--print|-v|--verify|-i|--info|print|unit|s|B|MB|GB|-m|--machine)$/)) s.add("dangerous", "disk-tool", `${p} reads a disk's partition table (as root it can also rewrite it)`);
       else s.add("hardline", "partition-disk", `${p} rewrites a disk's partition table, which can make all its data unreachable`);
       return;
-    case "hdparm":
+    case "disk-settings":
       if (args.some((a) => /^--(security-erase|security-erase-enhanced|security-set-pass|security-unlock|trim-sector-ranges|write-sector|make-bad-sector|dco-restore|dco-setmax|fwdownload|yes-i-know-what-i-am-doing)/.test(a))) {
         s.add("hardline", "disk-erase", "hdparm's security-erase / sector-write options destroy a disk's data");
       } else s.add("dangerous", "disk-tool", "hdparm changes low-level disk settings");
       return;
-    case "cryptsetup":
+    case "encrypted-disk":
       if (["luksFormat", "erase", "luksErase", "reencrypt", "luksKillSlot", "luksRemoveKey"].includes(args.find((a) => !a.startsWith("-")) ?? "")) s.add("hardline", "disk-erase", "cryptsetup reformats or erases an encrypted disk's keys, making its data unreachable");
       return;
-    case "badblocks":
+    case "disk-surface-test":
       if (args.some((a) => /^-[a-zA-Z]*w/.test(a))) s.add("hardline", "disk-erase", "badblocks -w overwrites the whole disk");
       return;
-    case "mdadm":
+    case "raid-metadata":
       if (args.some((a) => a === "--zero-superblock" || a === "--create" || a === "-C")) s.add("hardline", "disk-erase", "mdadm rewrites RAID metadata on disks");
       return;
     case "storage-destroy": {

@@ -179,7 +179,7 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       next = d < texts.length ? skipOptions(texts, d + 1, new Set()) : d;
     } else {
       switch (wrapper) {
-        case "env": {
+        case "assignments": {
           for (let a = k + 1; a < texts.length; a++) {
             const t = texts[a];
             if (t === undefined || !t.startsWith("-")) break;
@@ -192,13 +192,13 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
           next = skipOptions(texts, k + 1, valueOptionsOf(name), { stopAtAssignment: true });
           break;
         }
-        case "xargs": {
+        case "per-input": {
           const after = skipOptions(texts, k + 1, valueOptionsOf(name));
           if (after >= texts.length) return { main: make("xargs", k + 1), nested };
           next = after;
           break;
         }
-        case "command": {
+        case "builtin-lookup": {
           const after = skipOptions(texts, k + 1, new Set());
           if (texts.slice(k + 1, after).some((w) => /^-[a-zA-Z]*[vV]/.test(w))) return { main: make("command", k + 1), nested };
           next = after;

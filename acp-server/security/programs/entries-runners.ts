@@ -51,14 +51,15 @@ export const RUNNER_ENTRIES: ProgramEntry[] = [
   { names: ["flock"], traits: ["hides-effects"], wrapper: OPERAND, valueOptions: ["-w", "--timeout", "-E", "--conflict-exit-code"] },
   { names: ["timeout"], wrapper: OPERAND, valueOptions: ["-s", "-k", "--signal", "--kill-after"] },
   { names: ["faketime"], wrapper: OPERAND, valueOptions: ["-m", "-f", "--exclude-monotonic"] },
-  { names: ["xargs"], traits: ["hides-effects", "o-is-not-output"], wrapper: { kind: "xargs" }, valueOptions: ["-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args", "--max-procs", "--max-lines", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace", "--process-slot-var"] },
-  { names: ["command"], wrapper: { kind: "command" } },
+  { names: ["xargs"], traits: ["hides-effects", "o-is-not-output"], wrapper: { kind: "per-input" }, valueOptions: ["-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args", "--max-procs", "--max-lines", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace", "--process-slot-var"] },
+  { names: ["command"], wrapper: { kind: "builtin-lookup" } },
   { names: ["watch"], traits: ["hides-effects"], valueOptions: ["-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"] },
   { names: ["parallel", "rush", "xe"], traits: ["runs-templates"] },
   // Runners whose command follows their own options.
   { names: ["entr"], traits: ["runs-templates"], runner: DIRECT },
   { names: ["cross-env"], traits: ["well-known-bin"], runner: DIRECT },
-  { names: ["cross-env-shell", "dotenv", "env-cmd", "tini", "dumb-init", "eatmydata", "nocache", "rlwrap", "numactl", "cpulimit", "trickle", "proot", "fakechroot", "daemonize", "dbus-launch", "linux32", "linux64", "i386", "x86_64", "setarch", "prlimit", "cgexec", "sem", "tsp", "nq", "chronic", "bwrap", "flatpak-spawn", "gnome-terminal", "kitty", "alacritty", "foot", "tilix", "uvx", "pipx", "envchain", "with-contenv", "ts"], runner: DIRECT },
+  { names: ["cross-env-shell", "dotenv", "env-cmd", "tini", "dumb-init", "eatmydata", "nocache", "rlwrap", "numactl", "cpulimit", "trickle", "proot", "fakechroot", "daemonize", "dbus-launch", "linux32", "linux64", "i386", "x86_64", "setarch", "prlimit", "cgexec", "sem", "tsp", "nq", "chronic", "bwrap", "flatpak-spawn", "gnome-terminal", "kitty", "alacritty", "foot", "tilix", "uvx", "envchain", "with-contenv", "ts"], runner: DIRECT },
+  { names: ["pipx"], runner: DIRECT, installsGlobally: /^(install|inject|upgrade|run)(\s|$)/ },
   // A runner that holds keys or secrets for the command it starts: plan mode does not look through it.
   { names: ["ssh-agent", "summon"], traits: ["hides-effects"], runner: DIRECT },
   // Terminals that hand one word to `sh -c`.
@@ -66,7 +67,7 @@ export const RUNNER_ENTRIES: ProgramEntry[] = [
   { names: ["screen"], runner: { direct: true, wordIsScript: true, opaque: /^(-X|-S.*-X)$/ } },
   { names: ["tmux"], runner: { after: [["new"], ["new-session"], ["new-window"], ["neww"], ["split-window"], ["splitw"], ["respawn-pane"], ["respawn-window"], ["run-shell"], ["run"], ["if-shell"], ["display-popup"], ["popup"]], wordIsScript: true, opaque: /^(send-keys|send|pipe-pane|pipep|source-file|source|command-prompt)$/ } },
   // Runners whose command follows a subcommand.
-  { names: ["uv"], runner: { after: [["run"], ["tool", "run"]] } },
+  { names: ["uv"], runner: { after: [["run"], ["tool", "run"]] }, installsGlobally: /^tool (install|run)(\s|$)/ },
   { names: ["pipenv", "pdm", "rye", "conda", "mamba", "micromamba", "volta", "devbox", "toolbox", "dotenvx", "teller"], runner: RUN },
   { names: ["hatch"], runner: { after: [["run"], ["env", "run"]] } },
   { names: ["pixi"], runner: { after: [["run"], ["exec"]] } },

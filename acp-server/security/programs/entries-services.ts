@@ -8,8 +8,8 @@ const DELETES_CLOUD = "deletes cloud resources";
 
 export const SERVICE_ENTRIES: ProgramEntry[] = [
   // Downloaders. curl sends its stdin with `-d @-`, `--data-binary @-`, `-T -`, `-F x=@-`.
-  { names: ["curl"], traits: ["downloader", "sends-stdin"], rule: "download-output" },
-  { names: ["wget"], traits: ["downloader", "sends-stdin"], rule: "download-output" },
+  { names: ["curl"], traits: ["downloader", "sends-stdin"], rule: "download-output", writesIntoOption: { short: [], long: ["--output-dir"] } },
+  { names: ["wget"], traits: ["downloader", "sends-stdin"], rule: "download-output", writesIntoOption: { short: ["-P"], long: ["--directory-prefix"] } },
   { names: ["fetch", "aria2c", "lwp-download", "axel"], traits: ["downloader"] },
   { names: ["http", "https", "xh"], traits: ["downloader", "sends-stdin"] },
   // Databases.

@@ -32,6 +32,6 @@ export const SHELL_ENTRIES: ProgramEntry[] = [
   { names: ["wait"], traits: ["args-are-data"], readOnly: true },
   { names: ["true", "false", ":"], traits: ["args-are-data"], readOnly: true },
   { names: ["test", "[", "[["], traits: ["args-are-data", "no-content-read"], readOnly: true },
-  { names: ["source", "."], traits: ["code-from-descriptor", "stdin-shell"], rule: "source" },
+  { names: ["source", "."], traits: ["code-from-descriptor", "stdin-shell"], rule: "run-script-file" },
   { names: ["eval"], traits: ["hides-effects"] },
 ];

@@ -1,8 +1,12 @@
 // Programs that act on the machine as a whole: processes, power, disks, the kernel, users,
 // firewalls, mounts, system packages, containers, and the environment they run in.
-import type { ProgramEntry } from "./program-entry";
+import type { ProgramEntry, Subcommand } from "./program-entry";
 
 const READS = { effects: ["read"] } as const;
+/** systemctl and loginctl verbs that shut down, suspend or isolate the machine. */
+const POWER_VERBS: Record<string, Subcommand> = Object.fromEntries(
+  ["poweroff", "reboot", "halt", "kexec", "soft-reboot", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "isolate", "default", "sleep"].map((verb) => [verb, { effects: ["power"] }]),
+);
 /** systemctl and loginctl: global options that take a value, before the verb. */
 const CTL_OPTIONS = ["-H", "-M", "--host", "--machine", "-t", "--type", "-p", "--property", "-s", "--signal", "--when", "--kill-whom"];
 /** pkill and killall: options that take a value (the rest are flags or patterns). */
@@ -16,29 +20,29 @@ export const SYSTEM_ENTRIES: ProgramEntry[] = [
   { names: ["top", "lsof"], readOnly: true },
   { names: ["pgrep", "lsblk"], traits: ["o-is-not-output"], readOnly: true },
   { names: ["free", "uptime", "getconf", "locale", "nproc", "lscpu", "groups", "users", "who", "w", "last", "dig", "host", "nslookup", "pstree", "vmstat", "iostat"], readOnly: true },
-  { names: ["env"], traits: ["prints-environment"], readOnly: { maxOperands: 0 }, wrapper: { kind: "env" }, valueOptions: ["-u", "-C", "-S", "--unset", "--chdir", "--split-string", "-P"], folderOptions: ["-C", "--chdir"] },
+  { names: ["env"], traits: ["prints-environment"], readOnly: { maxOperands: 0 }, wrapper: { kind: "assignments" }, valueOptions: ["-u", "-C", "-S", "--unset", "--chdir", "--split-string", "-P"], folderOptions: ["-C", "--chdir"] },
   { names: ["printenv"], traits: ["args-are-data", "prints-environment"], readOnly: true },
   { names: ["date"], readOnly: { unless: /^(-s|--set|-[a-zA-Z]*s)/, operands: /^\+/ } },
   { names: ["hostname"], readOnly: { unless: /^(-F|--file|-b|--boot)/, maxOperands: 0 } },
-  { names: ["kill"], rule: "kill" },
+  { names: ["kill"], rule: "signal-pids" },
   { names: ["pkill"], traits: ["o-is-not-output"], rule: "kill-by-name", valueOptions: KILL_OPTIONS },
   { names: ["killall", "killall5"], rule: "kill-by-name", valueOptions: KILL_OPTIONS },
   // Power.
-  { names: ["shutdown", "reboot", "halt", "poweroff", "init", "telinit", "pm-suspend", "pm-hibernate", "rtcwake"], rule: "shutdown" },
-  { names: ["systemctl"], rule: "shutdown", valueOptions: CTL_OPTIONS, admin: /^(enable|disable|start|stop|restart|reload|mask|unmask|kill|isolate|daemon-reload|link|edit|set-property|reboot|poweroff|halt|preset)$/ },
-  { names: ["loginctl"], rule: "shutdown", valueOptions: CTL_OPTIONS },
+  { names: ["shutdown", "reboot", "halt", "poweroff", "init", "telinit", "pm-suspend", "pm-hibernate", "rtcwake"], rule: "power" },
+  { names: ["systemctl"], rule: "power", valueOptions: CTL_OPTIONS, subcommands: POWER_VERBS, admin: /^(enable|disable|start|stop|restart|reload|mask|unmask|kill|isolate|daemon-reload|link|edit|set-property|reboot|poweroff|halt|preset)$/ },
+  { names: ["loginctl"], rule: "power", valueOptions: CTL_OPTIONS, subcommands: POWER_VERBS },
   { names: ["crontab"], rule: "scheduler" },
   { names: ["at", "batch"], traits: ["stdin-shell"], rule: "scheduler" },
   // Disks.
   { names: ["mkfs", "mke2fs", "mkswap"], rule: "format" },
   { names: ["blkdiscard"], rule: "disk-discard" },
   { names: ["nvme"], rule: "erase-subcommand" },
-  { names: ["wipefs"], rule: "wipefs" },
+  { names: ["wipefs"], rule: "signature-wipe" },
   { names: ["fdisk", "sfdisk", "gdisk", "cfdisk", "sgdisk", "parted", "partprobe", "cgdisk"], rule: "partition" },
-  { names: ["hdparm"], rule: "hdparm" },
-  { names: ["cryptsetup"], rule: "cryptsetup" },
-  { names: ["badblocks"], rule: "badblocks" },
-  { names: ["mdadm"], rule: "mdadm" },
+  { names: ["hdparm"], rule: "disk-settings" },
+  { names: ["cryptsetup"], rule: "encrypted-disk" },
+  { names: ["badblocks"], rule: "disk-surface-test" },
+  { names: ["mdadm"], rule: "raid-metadata" },
   { names: ["zpool", "lvremove", "vgremove", "pvremove", "zfs"], rule: "storage-destroy" },
   { names: ["flashrom", "efibootmgr"], rule: "firmware" },
   { names: ["insmod", "rmmod", "modprobe", "sysctl"], rule: "kernel" },

@@ -4,7 +4,7 @@
 // read-only, not data-only, not a known wrapper), so forgetting a field fails closed.
 
 /** What a program (or one of its subcommands) does with the machine. */
-export type Effect = "read" | "write" | "delete" | "network" | "runs-code";
+export type Effect = "read" | "write" | "delete" | "network" | "runs-code" | "power";
 
 /**
  * Facts with no argument. Each names a table the screen derives from the registry
@@ -18,9 +18,9 @@ export type Trait =
 
 /** The rule of screen-one-command.ts that knows this program's arguments. */
 export type ScreenRule =
-  | "rm" | "rm-recursive" | "trash-subcommand" | "shred" | "unlink" | "find-delete" | "format" | "dd" | "kill" | "kill-by-name"
-  | "shutdown" | "git" | "permissions" | "tee" | "copy" | "sed" | "truncate" | "download-output" | "redis" | "scheduler"
-  | "container" | "source" | "disk-discard" | "erase-subcommand" | "wipefs" | "partition" | "hdparm" | "cryptsetup" | "badblocks" | "mdadm"
+  | "delete-files" | "delete-trees" | "trash-subcommand" | "overwrite-files" | "delete-entries" | "find-delete" | "format" | "raw-copy" | "signal-pids" | "kill-by-name"
+  | "power" | "version-control" | "permissions" | "copy-stdin" | "copy" | "stream-edit" | "resize-or-create" | "download-output" | "redis" | "scheduler"
+  | "container" | "run-script-file" | "disk-discard" | "erase-subcommand" | "signature-wipe" | "partition" | "disk-settings" | "encrypted-disk" | "disk-surface-test" | "raid-metadata"
   | "storage-destroy" | "firmware" | "kernel";
 
 /** The check of screen-run-options.ts for options that make the program run a command. */
@@ -37,7 +37,7 @@ export type ReadOnly =
       /** Every operand must match. */
       operands?: RegExp;
       /** A parser decides: git's subcommands and flags, sed's and awk's scripts, a shell's -c string. */
-      by?: "git" | "sed" | "awk" | "shell-command";
+      by?: "git-subcommand" | "sed-script" | "awk-program" | "shell-command";
     };
 
 /** A subcommand (`npm ls`, `git push`): what it does, and options that make a read write. */
@@ -63,8 +63,12 @@ export interface Runner {
 
 /** A prefix that runs the rest of the line as a command (shell-wrappers.ts). */
 export interface Wrapper {
-  /** options: skip options, the first operand is the command; operand: one operand (a mask, a root) comes first; the others are read by their own code. */
-  kind: "options" | "operand" | "env" | "xargs" | "command";
+  /**
+   * options: skip options, the first operand is the command; operand: one operand (a mask, a root)
+   * comes first; assignments: NAME=value words come first (env); per-input: the command runs once
+   * per input line (xargs); builtin-lookup: `command -v` only looks the name up.
+   */
+  kind: "options" | "operand" | "assignments" | "per-input" | "builtin-lookup";
 }
 
 export interface ProgramEntry {
@@ -85,6 +89,14 @@ export interface ProgramEntry {
   codeOptions?: readonly string[];
   /** Options that make a wrapper run its command in another folder (`env -C DIR`, `sudo --chdir=DIR`). */
   folderOptions?: readonly string[];
+  /** Options whose value is a folder it writes into (`tar -C DIR` when extracting, `pip --target DIR`). */
+  writesIntoOption?: { short: readonly string[]; long: readonly string[]; onlyWhenExtracting?: true };
+  /** Its arguments (joined by spaces) install a program onto the user's PATH (`npm i -g`, `cargo install`). */
+  installsGlobally?: RegExp;
+  /** An option whose next word is code to run (`python -c`, `node -e`); the code follows it. */
+  inlineCodeOption?: RegExp;
+  /** Options that load a module of code before the script (`node -r`). */
+  loadsCodeOptions?: readonly string[];
   /** Options of one subcommand that take a value (`docker exec -u USER`). */
   subcommandOptions?: Readonly<Record<string, readonly string[]>>;
   subcommands?: Readonly<Record<string, Subcommand>>;

@@ -1,6 +1,6 @@
 // The tables the command screen, plan mode and the shell parser read, each computed from the
 // program registry. Adding a program is one entry in programs/entries-*.ts; nothing here names one.
-import type { ProgramEntry, Trait } from "./program-entry";
+import type { Effect, ProgramEntry, Trait } from "./program-entry";
 import { PROGRAM_ENTRIES, programEntry, programsWith, type ProgramSet } from "./registry";
 
 const withTrait = (trait: Trait): ProgramSet => programsWith((entry) => entry.traits?.includes(trait) ?? false);
@@ -81,7 +81,7 @@ export function subcommandValueOptions(name: string, sub: string): ReadonlySet<s
 }
 
 /** The subcommands the registry marks as having an effect (`git` → status, log, … for "read"). */
-export function subcommandsWith(name: string, effect: "read" | "write" | "delete" | "network" | "runs-code"): ReadonlySet<string> {
+export function subcommandsWith(name: string, effect: Effect): ReadonlySet<string> {
   const subs = programEntry(name)?.subcommands ?? {};
   return new Set(Object.keys(subs).filter((sub) => subs[sub]?.effects.includes(effect)));
 }
