@@ -13,6 +13,9 @@ import { checkGit } from "./screen-git";
 import { checkRunOptions } from "./screen-run-options";
 import { checkGitDiscard, checkOperations, checkReverseShell, checkTruncation } from "./screen-ops";
 import { checkPipeToShell } from "./screen-pipe";
+import { checkEnvironmentToNetwork } from "./screen-exfiltration";
+import { checkPushToNewRemote } from "./screen-git-remote";
+import { checkHardLinks } from "./screen-hard-links";
 import { checkWriteTargets } from "./screen-targets";
 import { programEntry } from "./programs/registry";
 import { ARGS_ARE_DATA, DECLARERS, NO_CONTENT_READ, O_IS_NOT_OUTPUT, SHELLS, subcommandsWith } from "./programs/tables";
@@ -65,7 +68,10 @@ const SCREEN_RULES: Record<ScreenRule, Rule> = {
   },
   permissions: (s, cmd) => checkPermissions(s, cmd),
   "copy-stdin": (s, cmd) => checkTee(s, cmd.args),
-  copy: (s, cmd) => checkCopy(s, cmd),
+  copy: (s, cmd) => {
+    checkCopy(s, cmd);
+    checkHardLinks(s, cmd);
+  },
   "stream-edit": (s, cmd) => checkSed(s, cmd.args),
   "resize-or-create": (s, cmd) => checkTruncate(s, cmd.args),
   "download-output": (s, cmd) => checkDownloadOutput(s, cmd.program, cmd.args),
@@ -154,6 +160,8 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
   checkOperations(s, cmd);
   checkWriteTargets(s, cmd);
   if (isDatabaseClient(p)) checkSql(s, cmd, all);
+  checkEnvironmentToNetwork(s, cmd, all);
+  checkPushToNewRemote(s, cmd, all);
   checkOperands(s, cmd);
 }
 

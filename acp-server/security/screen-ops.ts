@@ -5,7 +5,7 @@
 import type { SimpleCommand } from "./shell-parse";
 import { firstSubcommand, shortFlags, type Screen } from "./screen-rule";
 import { programEntry } from "./programs/registry";
-import { subcommandValueOptions, valueOptionsOf } from "./programs/tables";
+import { NETCATS, subcommandValueOptions, valueOptionsOf } from "./programs/tables";
 
 
 /** git commands that throw away uncommitted work, stashes, refs or history (beyond screen-git.ts). */
@@ -78,7 +78,7 @@ export function checkReverseShell(s: Screen, cmd: SimpleCommand): void {
   if (cmd.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target)) || args.some((a) => /^\/dev\/(tcp|udp)\//.test(a))) {
     s.add("dangerous", "reverse-shell", "connects the shell's input or output to a network socket (/dev/tcp), a remote shell");
   }
-  if (/^(nc|ncat|netcat|nc\.traditional|nc\.openbsd)$/.test(p) && args.some((a) => /^-[a-zA-Z]*[ec]$|^--(exec|sh-exec|lua-exec)/.test(a))) {
+  if (NETCATS.has(p) && args.some((a) => /^-[a-zA-Z]*[ec]$|^--(exec|sh-exec|lua-exec)/.test(a))) {
     s.add("dangerous", "reverse-shell", `${p} -e hands a program to whoever connects: a remote shell`);
   }
   if (p === "socat" && args.some((a) => /^(exec|system):/i.test(a))) s.add("dangerous", "reverse-shell", "socat exec: runs a program for a network peer: a remote shell");
@@ -97,7 +97,6 @@ export function checkOperations(s: Screen, cmd: SimpleCommand): void {
   if (removal && args.some((a) => removal.test(a))) s.add("dangerous", "package-remove", `${p} removes installed system packages`);
   if (p === "tar" && args.some((a) => /^-[A-Za-z]*P|^--absolute-names$/.test(a)) && args.some((a) => /^-[A-Za-z]*x|^--extract$|^--get$/.test(a))) s.add("dangerous", "tar-absolute", "tar -P extracts absolute paths, so the archive can write anywhere on the machine");
   if (p === "curl" && args.some((a, i) => /^-X ?DELETE$|^--request=DELETE$/i.test(a) || ((a === "-X" || a === "--request") && /^DELETE$/i.test(args[i + 1] ?? "")))) s.add("dangerous", "http-delete", "curl sends an HTTP DELETE request");
-  if ((p === "psql" || p === "mysql" || p === "sqlite3") && args.some((a) => a === "-f" || a.startsWith("--file"))) s.unresolved("sql-file", `${p} runs the SQL in a file, which screening does not read`);
   if (p === "less") {
     args.forEach((a, i) => {
       const file = a === "-o" || a === "-O" ? args[i + 1] : /^-[oO]./.test(a) ? a.slice(2) : /^--(log-file|LOG-FILE)=/.test(a) ? a.slice(a.indexOf("=") + 1) : undefined;

@@ -1,11 +1,14 @@
 // Command-screen rules for database clients: SQL `DROP`, `TRUNCATE` and `DELETE FROM`
 // without `WHERE`, MongoDB drops and delete-everything calls, and Redis `FLUSHALL`/`FLUSHDB`.
 // The statement text is gathered from arguments, here-documents, `<<<` strings and
-// `echo`/`printf` earlier in the same pipe.
+// `echo`/`printf` earlier in the same pipe. Comments are read as SQL reads them: a block
+// comment (nested too) or a `--` comment separates words, so `DROP/**/TABLE` is `DROP TABLE`, and a
+// `WHERE` inside a comment, a string or a quoted identifier (`DELETE FROM "where"`) is no
+// WHERE. SQL whose text the screen cannot see — a file (`-f x.sql`, `< x.sql`, `cat x.sql |`),
+// a psql `\i`, MySQL `source`, sqlite `.read` — could hold anything: unresolved.
 import type { SimpleCommand } from "./shell-parse";
 import type { Screen } from "./screen-rule";
 import { MONGO_CLIENTS, SQL_CLIENTS } from "./programs/tables";
-
 
 export function isDatabaseClient(program: string): boolean {
   return SQL_CLIENTS.has(program) || MONGO_CLIENTS.has(program);
@@ -18,8 +21,89 @@ export function checkRedis(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]):
   if (texts.some((t) => /(^|\s)flush(all|db)(\s|$)/i.test(t))) s.add("dangerous", "redis-flush", "redis-cli FLUSHALL/FLUSHDB erases the whole Redis database");
 }
 
+/** SQL with its comments turned into spaces (block comments nested as PostgreSQL nests them; the text of MySQL's `/*!` comments runs, so it stays). */
+export function withoutComments(sql: string): string {
+  let out = "";
+  let depth = 0;
+  let quote = "";
+  for (let i = 0; i < sql.length; i++) {
+    const c = sql.charAt(i);
+    const pair = sql.slice(i, i + 2);
+    if (depth === 0 && quote !== "") {
+      out += c;
+      if (c === quote) quote = "";
+      continue;
+    }
+    if (pair === "/*" && sql.charAt(i + 2) === "!" && depth === 0) {
+      out += " "; // MySQL runs the text of `/*!50000 DROP */`: keep it, drop the markers
+      i += 2;
+      while (/\d/.test(sql.charAt(i + 1))) i++;
+      continue;
+    }
+    if (pair === "/*") {
+      depth++;
+      i++;
+      continue;
+    }
+    if (depth > 0) {
+      if (pair === "*/") {
+        depth--;
+        i++;
+        if (depth === 0) out += " ";
+      }
+      continue;
+    }
+    if (pair === "*/") {
+      out += " "; // the end of a `/*!` comment
+      i++;
+      continue;
+    }
+    if (pair === "--" || c === "#") {
+      // To the end of the line (`#` is MySQL's line comment too).
+      while (i < sql.length && sql.charAt(i) !== "\n") i++;
+      out += " ";
+      continue;
+    }
+    if (c === "'" || c === '"' || c === "`") quote = c;
+    out += c;
+  }
+  return out;
+}
+
+/** SQL without strings and quoted identifiers (for a WHERE that must be a keyword, not a name). */
+function withoutQuoted(sql: string): string {
+  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\$(\w*)\$[\s\S]*?\$\1\$/g, " x ");
+}
+
+/** `cat <<EOF … EOF | psql`: cat prints only a here-document, whose text the screen reads. */
+function literalCat(cmd: SimpleCommand): boolean {
+  return cmd.program === "cat" && cmd.args.length === 0 && cmd.redirects.some((r) => r.heredoc !== undefined || (r.op === "<<<" && !r.dynamic));
+}
+
+/** Where the client's stdin comes from, when it is not text the screen can read. */
+function unseenInput(cmd: SimpleCommand, all: SimpleCommand[]): string | undefined {
+  const file = cmd.redirects.find((r) => r.op === "<" || r.op === "<>");
+  if (file) return `the file ${file.target}`;
+  if (cmd.stage === 0 || cmd.redirects.some((r) => r.heredoc !== undefined || r.op === "<<<")) return undefined;
+  const before = all.find((c) => c.pipeline === cmd.pipeline && c.stage === cmd.stage - 1 && c.depth === cmd.depth);
+  if (before && (before.program === "echo" || before.program === "printf") && before.unresolved.length === 0) return undefined;
+  if (before && literalCat(before)) return undefined;
+  return `the output of ${before?.program || "a command"}`;
+}
+
+/** Options and client commands that run SQL from a file: psql -f, sqlcmd -i, mysql `source`, psql `\i`, sqlite `.read`. */
+const SQL_FILE_OPTION = /^(-f|--file(=.*)?|-i|--input-file(=.*)?|--init-command(=.*)?|-init)$/;
+const SQL_FILE_COMMAND = /(^|[\s;])(\\i|\\ir|\\include|\\include_relative|\\\.|source|\.read)\s+\S/i;
+/** SQL built at run time: dynamic EXECUTE, psql's \gexec, PREPARE … FROM a variable, COPY … PROGRAM (a shell command on the server). */
+const DYNAMIC_SQL = /\bexecute\b|\\gexec\b|\bprepare\s+\w+\s+from\b|\bprogram\s+'|(^|[\s;])\\!/i;
+
+/** The words of a client's arguments that may be SQL: operands and option values (`--command=…`), not option names. */
+function sqlWords(args: string[]): string[] {
+  return args.flatMap((a) => (!a.startsWith("-") ? [a] : a.includes("=") ? [a.slice(a.indexOf("=") + 1)] : []));
+}
+
 export function checkSql(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): void {
-  const texts = [...cmd.args];
+  const texts = sqlWords(cmd.args);
   for (const r of cmd.redirects) {
     if (r.heredoc !== undefined) texts.push(r.heredoc);
     if (r.op === "<<<") texts.push(r.target);
@@ -27,18 +111,27 @@ export function checkSql(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): v
   // `echo "DROP TABLE x" | psql`
   for (const c of all) {
     if (c.pipeline === cmd.pipeline && c.stage < cmd.stage && (c.program === "echo" || c.program === "printf")) texts.push(...c.args);
+    if (c.pipeline === cmd.pipeline && c.stage < cmd.stage && literalCat(c)) for (const r of c.redirects) texts.push(r.heredoc ?? (r.op === "<<<" ? r.target : ""));
   }
-  const text = texts.join(" ");
+  // One text per line: a `--` comment in one ends with it, as each is its own statement text.
+  const raw = texts.join("\n");
+  const text = withoutComments(raw);
   if (MONGO_CLIENTS.has(cmd.program)) {
-    if (/\.drop(Database)?\s*\(/.test(text)) s.add("dangerous", "mongo-drop", `${cmd.program} drops a collection or database`);
-    if (/\.(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)/.test(text)) s.add("dangerous", "mongo-delete-all", `${cmd.program} deletes every document in a collection`);
+    if (/\.drop(Database)?\s*\(/.test(raw)) s.add("dangerous", "mongo-drop", `${cmd.program} drops a collection or database`);
+    if (/\.(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)/.test(raw)) s.add("dangerous", "mongo-delete-all", `${cmd.program} deletes every document in a collection`);
   }
-  const m = /\bdrop\s+(table|database|schema|collection)\b/i.exec(text);
+  // Keywords are looked for in strings too: `DO $$ … EXECUTE 'DROP TABLE x' $$` runs them.
+  const m = /\bdrop\s+(table|database|schema|collection|view|index|owned|extension|user|role)\b/i.exec(text);
   if (m) s.add("dangerous", "sql-drop", `${cmd.program} runs DROP ${(m[1] ?? "").toUpperCase()}, permanently deleting it and its data`);
   if (/\btruncate\b/i.test(text)) s.add("dangerous", "sql-truncate", `${cmd.program} runs TRUNCATE, emptying a table`);
-  for (const stmt of text.split(";")) {
+  for (const stmt of withoutComments(withoutQuoted(raw)).split(";")) {
     if (/\bdelete\s+from\s+\S+/i.test(stmt) && !/\bwhere\b/i.test(stmt)) {
       s.add("dangerous", "sql-delete-all", `${cmd.program} runs DELETE FROM without WHERE, deleting every row`);
     }
   }
+  if (!SQL_CLIENTS.has(cmd.program)) return;
+  if (DYNAMIC_SQL.test(text)) s.unresolved("sql-dynamic", `${cmd.program} runs SQL built at run time (EXECUTE, \\gexec, COPY … PROGRAM, \\!), which screening cannot read`);
+  const fromFile = cmd.args.some((a) => SQL_FILE_OPTION.test(a)) || SQL_FILE_COMMAND.test(text);
+  const input = fromFile ? "a file" : unseenInput(cmd, all);
+  if (input !== undefined) s.unresolved("sql-file", `${cmd.program} runs SQL from ${input}, which screening does not read`);
 }

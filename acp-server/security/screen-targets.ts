@@ -9,6 +9,7 @@
 import type { SimpleCommand } from "./shell-parse";
 import type { Screen } from "./screen-rule";
 import { programEntry } from "./programs/registry";
+import { NETCATS } from "./programs/tables";
 
 export function checkWriteTargets(s: Screen, cmd: SimpleCommand): void {
   const { program: p, args } = cmd;
@@ -70,7 +71,7 @@ function checkHostSockets(s: Screen, cmd: SimpleCommand): void {
     else if ((p === "docker" || p === "podman") && (a === "-H" || a === "--host" || a === "--url")) socket(`${p} ${a}`, args[i + 1] ?? "a daemon");
     else if ((p === "docker" || p === "podman") && /^(--host|--url|-H)=?./.test(a) && !/^-H$/.test(a)) socket(`${p} --host`, a.replace(/^(--host|--url|-H)=?/, ""));
   });
-  if (/^(nc|ncat|netcat)$/.test(p) && args.some((a) => /^-[A-Za-z]*U/.test(a) || a === "--unixsock")) socket(p, "a unix socket");
+  if (NETCATS.has(p) && args.some((a) => /^-[A-Za-z]*U/.test(a) || a === "--unixsock")) socket(p, "a unix socket");
   for (const assignment of cmd.assignments) {
     if (/^(DOCKER_HOST|CONTAINER_HOST|PODMAN_HOST|DBUS_SESSION_BUS_ADDRESS|DBUS_SYSTEM_BUS_ADDRESS)=/.test(assignment)) socket(assignment.slice(0, assignment.indexOf("=")), assignment.slice(assignment.indexOf("=") + 1));
   }

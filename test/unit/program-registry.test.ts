@@ -26,7 +26,7 @@ const TABLE_OF: Record<Trait, keyof typeof tables> = {
   "args-are-data": "ARGS_ARE_DATA", "no-content-read": "NO_CONTENT_READ", "o-is-not-output": "O_IS_NOT_OUTPUT", "version-only": "VERSION_ONLY",
   editor: "EDITORS", vim: "VIMS", "sql-client": "SQL_CLIENTS", "mongo-client": "MONGO_CLIENTS", "node-runner": "NODE_RUNNERS",
   "node-package-manager": "NODE_PACKAGE_MANAGERS", "well-known-bin": "WELL_KNOWN_BINS", pip: "PIPS", "xargs-reader": "XARGS_READERS",
-  "code-from-descriptor": "CODE_FROM_DESCRIPTOR", "hides-effects": "HIDES_EFFECTS", "stdin-shell": "STDIN_SHELLS", "runs-templates": "RUNS_TEMPLATES",
+  "code-from-descriptor": "CODE_FROM_DESCRIPTOR", "hides-effects": "HIDES_EFFECTS", "stdin-shell": "STDIN_SHELLS", "runs-templates": "RUNS_TEMPLATES", netcat: "NETCATS",
 };
 
 test("every program name has one entry", () => {

@@ -40,8 +40,9 @@ export const FILE_ENTRIES: ProgramEntry[] = [
   // Changing files.
   { names: ["mkdir", "touch", "truncate"], traits: ["no-content-read"], rule: "resize-or-create" },
   { names: ["chmod", "chown", "chgrp"], traits: ["no-content-read"], rule: "permissions" },
-  { names: ["mv", "ln"], traits: ["no-content-read"], rule: "copy" },
-  { names: ["cp", "install"], rule: "copy" },
+  { names: ["mv", "ln"], traits: ["no-content-read"], rule: "copy", valueOptions: ["-S", "--suffix", "-t", "--target-directory"] },
+  { names: ["cp"], rule: "copy", valueOptions: ["-S", "--suffix", "-t", "--target-directory"] },
+  { names: ["install"], rule: "copy", valueOptions: ["-S", "--suffix", "-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group"] },
   { names: ["rsync"], rule: "copy", runCheck: "rsync-shell" },
   { names: ["tee"], rule: "copy-stdin" },
   { names: ["dd"], rule: "raw-copy" },

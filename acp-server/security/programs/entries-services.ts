@@ -63,7 +63,10 @@ export const SERVICE_ENTRIES: ProgramEntry[] = [
   { names: ["ansible-vault"], printsSecret: /^(view|decrypt)/ },
   { names: ["stripe"], printsSecret: /^config --list/ },
   // Remote shells.
-  { names: ["ssh"], traits: ["hides-effects", "o-is-not-output"], runCheck: "ssh-options", valueOptions: ["-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I"] },
+  { names: ["ssh"], traits: ["hides-effects", "o-is-not-output", "sends-stdin"], runCheck: "ssh-options", valueOptions: ["-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I"] },
+  // Raw connections: what they read on stdin goes to the peer.
+  { names: ["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"], traits: ["sends-stdin", "netcat"] },
+  { names: ["socat", "telnet"], traits: ["sends-stdin"] },
   { names: ["scp", "sftp"], traits: ["o-is-not-output"], runCheck: "ssh-options" },
   { names: ["sshpass"], traits: ["hides-effects"], valueOptions: ["-p", "-f", "-d", "-e"] },
 ];

@@ -14,7 +14,7 @@ export type Trait =
   | "shell" | "interpreter" | "awk" | "downloader" | "deletes-operands" | "declarer" | "assigns" | "args-are-data"
   | "no-content-read" | "version-only" | "editor" | "vim" | "sql-client" | "mongo-client" | "node-runner"
   | "node-package-manager" | "well-known-bin" | "xargs-reader" | "o-is-not-output" | "code-from-descriptor"
-  | "hides-effects" | "prints-environment" | "sends-stdin" | "stdin-shell" | "pip" | "runs-templates";
+  | "hides-effects" | "prints-environment" | "sends-stdin" | "stdin-shell" | "pip" | "runs-templates" | "netcat";
 
 /** The rule of screen-one-command.ts that knows this program's arguments. */
 export type ScreenRule =

@@ -52,6 +52,8 @@ export const CODE_FROM_DESCRIPTOR = withTrait("code-from-descriptor");
 export const HIDES_EFFECTS = withTrait("hides-effects");
 /** Programs that run a script read on stdin as shell code (`source /dev/stdin`, `sudo -s`, `at`). */
 export const STDIN_SHELLS = withTrait("stdin-shell");
+/** netcat and its builds: `-e PROG` hands a program to the peer, `-U` reaches a unix socket. */
+export const NETCATS = withTrait("netcat");
 /** Programs that run commands built from input read at run time (`parallel`). */
 export const RUNS_TEMPLATES = withTrait("runs-templates");
 
