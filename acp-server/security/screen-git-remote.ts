@@ -22,7 +22,10 @@ function remotesSetBefore(all: SimpleCommand[], upTo: SimpleCommand): Set<string
     if (c.program !== "git") continue;
     const { sub, rest } = gitWords(c);
     const operands = rest.filter((a) => !a.startsWith("-"));
-    if (sub === "remote" && ["add", "set-url", "rename"].includes(operands[0] ?? "")) names.add(operands[operands[0] === "rename" ? 2 : 1] ?? "");
+    // `remote add [-t BRANCH] [-m HEAD] NAME URL`: the name is the word before the URL, whatever options came first.
+    if (sub === "remote" && operands[0] === "add") names.add(operands[operands.length - 2] ?? "");
+    if (sub === "remote" && operands[0] === "set-url") names.add(operands[1] ?? "");
+    if (sub === "remote" && operands[0] === "rename") names.add(operands[2] ?? "");
     // `git config remote.x.url URL`, `git config --add remote.x.pushurl URL`.
     if (sub === "config") for (const o of operands) {
       const m = /^remote\.(.+)\.(url|pushurl)$/i.exec(o);
@@ -33,10 +36,29 @@ function remotesSetBefore(all: SimpleCommand[], upTo: SimpleCommand): Set<string
   return names;
 }
 
+/** Settings that send a push somewhere else: a remote's URL, or a URL rewrite that applies to every remote. */
+const REDIRECTING_SETTING = /^(remote\.[^=]+\.(url|pushurl)|url\..+\.(insteadof|pushinsteadof))(=|$)/i;
+
+/** `git -c remote.origin.url=URL push`, `git config url.URL.insteadOf …` earlier: where the push goes is rewritten. */
+function pushRedirected(all: SimpleCommand[], push: SimpleCommand): boolean {
+  const globals = push.args.slice(0, push.args.indexOf("push"));
+  if (globals.some((a, i) => (globals[i - 1] === "-c" && REDIRECTING_SETTING.test(a)) || (/^-c./.test(a) && REDIRECTING_SETTING.test(a.slice(2))))) return true;
+  for (const c of all) {
+    if (c === push) break;
+    const { sub, rest } = c.program === "git" ? gitWords(c) : { sub: undefined, rest: [] };
+    if (sub === "config" && rest.some((a) => /^url\..+\.(insteadof|pushinsteadof)$/i.test(a))) return true;
+  }
+  return false;
+}
+
 export function checkPushToNewRemote(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): void {
   if (cmd.program !== "git") return;
   const { sub, rest } = gitWords(cmd);
   if (sub !== "push") return;
+  if (pushRedirected(all, cmd)) {
+    s.add("dangerous", "git-push-new-remote", "git push goes where a setting of this command line points it (a remote's URL or a URL rewrite)");
+    return;
+  }
   const operands = rest.filter((a, i) => !a.startsWith("-") && !/^(-o|--push-option|--repo|--receive-pack|--exec)$/.test(rest[i - 1] ?? ""));
   const repoAt = rest.indexOf("--repo");
   const repoOption = rest.find((a) => a.startsWith("--repo="))?.slice(7) ?? (repoAt >= 0 ? rest[repoAt + 1] : undefined);

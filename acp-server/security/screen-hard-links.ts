@@ -27,7 +27,8 @@ function linkedSources(cmd: SimpleCommand): string[] {
     else if (withValue.has(a)) k++;
   }
   const { short, long } = shortFlags(cmd.args.filter((a) => a.startsWith("-")));
-  const hard = cmd.program === "ln" ? !short.includes("s") && !long.some((l) => l === "--symbolic" || l === "--relative") : short.includes("l") || long.includes("--link");
+  // ln links unless told -s; link always does; cp only with -l / --link.
+  const hard = cmd.program === "link" || (cmd.program === "ln" ? !short.includes("s") && !long.some((l) => l === "--symbolic" || l === "--relative") : short.includes("l") || long.includes("--link"));
   if (!hard || operands.length === 0) return [];
   // `ln FILE` links FILE into the current folder; `ln A B` links A as B; `-t DIR A B` links both.
   return targetDir || operands.length === 1 ? operands : operands.slice(0, -1);

@@ -16,6 +16,7 @@ import { checkPipeToShell } from "./screen-pipe";
 import { checkEnvironmentToNetwork } from "./screen-exfiltration";
 import { checkPushToNewRemote } from "./screen-git-remote";
 import { checkHardLinks } from "./screen-hard-links";
+import { checkIndirectReads } from "./screen-indirect-reads";
 import { checkWriteTargets } from "./screen-targets";
 import { programEntry } from "./programs/registry";
 import { ARGS_ARE_DATA, DECLARERS, NO_CONTENT_READ, O_IS_NOT_OUTPUT, SHELLS, subcommandsWith } from "./programs/tables";
@@ -161,6 +162,7 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
   checkWriteTargets(s, cmd);
   if (isDatabaseClient(p)) checkSql(s, cmd, all);
   checkEnvironmentToNetwork(s, cmd, all);
+  checkIndirectReads(cmd, all, (word, how) => s.readsFile(word, how));
   checkPushToNewRemote(s, cmd, all);
   checkOperands(s, cmd);
 }

@@ -21,21 +21,42 @@ export function checkRedis(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]):
   if (texts.some((t) => /(^|\s)flush(all|db)(\s|$)/i.test(t))) s.add("dangerous", "redis-flush", "redis-cli FLUSHALL/FLUSHDB erases the whole Redis database");
 }
 
-/** SQL with its comments turned into spaces (block comments nested as PostgreSQL nests them; the text of MySQL's `/*!` comments runs, so it stays). */
-export function withoutComments(sql: string): string {
+interface SqlReading {
+  /** A backslash escapes the next character inside a string (MySQL, PostgreSQL's E'' strings), or is a plain character (standard SQL). */
+  backslashEscapes: boolean;
+  /** Replace strings and quoted identifiers by a placeholder (for a WHERE that must be a keyword, not a name). */
+  dropQuoted: boolean;
+}
+
+/**
+ * SQL as one dialect reads it, comments turned into spaces: block comments nested as
+ * PostgreSQL nests them, `--` and `#` to the end of the line; the text of MySQL's `/*!`
+ * comments runs, so it stays. Dialects disagree on backslashes in strings, so callers read
+ * both ways (a string one dialect ends early could hide a keyword from the other).
+ */
+export function readSql(sql: string, how: SqlReading): string {
   let out = "";
   let depth = 0;
-  let quote = "";
   for (let i = 0; i < sql.length; i++) {
     const c = sql.charAt(i);
     const pair = sql.slice(i, i + 2);
-    if (depth === 0 && quote !== "") {
-      out += c;
-      if (c === quote) quote = "";
+    const dollar = depth === 0 ? /^\$(\w*)\$/.exec(sql.slice(i)) : null;
+    if (depth === 0 && (c === "'" || c === '"' || c === "`" || dollar)) {
+      // A string or quoted identifier, to its closing quote (a doubled quote stays inside).
+      const close = dollar ? dollar[0] : c;
+      let j = i + close.length;
+      for (; j < sql.length; j++) {
+        if (!dollar && how.backslashEscapes && sql.charAt(j) === "\\") j++;
+        else if (close.length === 1 && sql.charAt(j) === close && sql.charAt(j + 1) === close) j++;
+        else if (sql.startsWith(close, j)) break;
+      }
+      const end = Math.min(sql.length, j + close.length);
+      out += how.dropQuoted ? " x " : sql.slice(i, end);
+      i = end - 1;
       continue;
     }
     if (pair === "/*" && sql.charAt(i + 2) === "!" && depth === 0) {
-      out += " "; // MySQL runs the text of `/*!50000 DROP */`: keep it, drop the markers
+      out += " "; // MySQL runs the text of a `/*!50000 … */` comment: keep it, drop the markers
       i += 2;
       while (/\d/.test(sql.charAt(i + 1))) i++;
       continue;
@@ -59,21 +80,20 @@ export function withoutComments(sql: string): string {
       continue;
     }
     if (pair === "--" || c === "#") {
-      // To the end of the line (`#` is MySQL's line comment too).
       while (i < sql.length && sql.charAt(i) !== "\n") i++;
       out += " ";
       continue;
     }
-    if (c === "'" || c === '"' || c === "`") quote = c;
     out += c;
   }
   return out;
 }
 
-/** SQL without strings and quoted identifiers (for a WHERE that must be a keyword, not a name). */
-function withoutQuoted(sql: string): string {
-  return sql.replace(/'(?:[^']|'')*'|"(?:[^"]|"")*"|`(?:[^`]|``)*`|\$(\w*)\$[\s\S]*?\$\1\$/g, " x ");
-}
+/** Every reading the screen checks: each backslash rule, strings kept (for keywords) or dropped (for WHERE). */
+const READINGS = (dropQuoted: boolean): SqlReading[] => [
+  { backslashEscapes: false, dropQuoted },
+  { backslashEscapes: true, dropQuoted },
+];
 
 /** `cat <<EOF … EOF | psql`: cat prints only a here-document, whose text the screen reads. */
 function literalCat(cmd: SimpleCommand): boolean {
@@ -115,7 +135,7 @@ export function checkSql(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): v
   }
   // One text per line: a `--` comment in one ends with it, as each is its own statement text.
   const raw = texts.join("\n");
-  const text = withoutComments(raw);
+  const text = READINGS(false).map((how) => readSql(raw, how)).join("\n");
   if (MONGO_CLIENTS.has(cmd.program)) {
     if (/\.drop(Database)?\s*\(/.test(raw)) s.add("dangerous", "mongo-drop", `${cmd.program} drops a collection or database`);
     if (/\.(deleteMany|remove)\s*\(\s*\{\s*\}\s*\)/.test(raw)) s.add("dangerous", "mongo-delete-all", `${cmd.program} deletes every document in a collection`);
@@ -124,13 +144,18 @@ export function checkSql(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): v
   const m = /\bdrop\s+(table|database|schema|collection|view|index|owned|extension|user|role)\b/i.exec(text);
   if (m) s.add("dangerous", "sql-drop", `${cmd.program} runs DROP ${(m[1] ?? "").toUpperCase()}, permanently deleting it and its data`);
   if (/\btruncate\b/i.test(text)) s.add("dangerous", "sql-truncate", `${cmd.program} runs TRUNCATE, emptying a table`);
-  for (const stmt of withoutComments(withoutQuoted(raw)).split(";")) {
-    if (/\bdelete\s+from\s+\S+/i.test(stmt) && !/\bwhere\b/i.test(stmt)) {
-      s.add("dangerous", "sql-delete-all", `${cmd.program} runs DELETE FROM without WHERE, deleting every row`);
-    }
+  // Under either backslash rule, a statement that deletes or updates with no WHERE keyword touches every row.
+  const statements = READINGS(true).flatMap((how) => readSql(raw, how).split(";"));
+  if (statements.some((stmt) => /\bdelete\s+from\s+\S+/i.test(stmt) && !/\bwhere\b/i.test(stmt))) {
+    s.add("dangerous", "sql-delete-all", `${cmd.program} runs DELETE FROM without WHERE, deleting every row`);
+  }
+  if (statements.some((stmt) => /\bupdate\s+\S+\s+set\b/i.test(stmt) && !/\bwhere\b/i.test(stmt))) {
+    s.add("dangerous", "sql-update-all", `${cmd.program} runs UPDATE without WHERE, changing every row`);
   }
   if (!SQL_CLIENTS.has(cmd.program)) return;
   if (DYNAMIC_SQL.test(text)) s.unresolved("sql-dynamic", `${cmd.program} runs SQL built at run time (EXECUTE, \\gexec, COPY … PROGRAM, \\!), which screening cannot read`);
+  // `psql -v x=DROP` with `:x` in the SQL: the statement is put together by the client.
+  if (cmd.args.some((a) => /^(-v|--set|--variable)(=|$)/.test(a)) && /(^|[^:\w]):['"]?[A-Za-z_]\w*/.test(text)) s.unresolved("sql-dynamic", `${cmd.program} fills SQL from variables (-v), which screening does not put together`);
   const fromFile = cmd.args.some((a) => SQL_FILE_OPTION.test(a)) || SQL_FILE_COMMAND.test(text);
   const input = fromFile ? "a file" : unseenInput(cmd, all);
   if (input !== undefined) s.unresolved("sql-file", `${cmd.program} runs SQL from ${input}, which screening does not read`);

@@ -58,6 +58,18 @@ const TEMPLATE = /\.(example|sample|template|dist|defaults?)$/;
 /** Hermes's files that hold its keys: config.yaml (keys may be set there), .env, auth.json; any letter case. */
 const HERMES_SECRET_FILES = /^(config\.ya?ml|\.env(\..*)?|auth\.json)$/i;
 
+/** $HERMES_HOME as written and as resolved (resolved once per folder: the screen asks for every operand). */
+const REAL_HOMES = new Map<string, string[]>();
+function realHome(home: string): string[] {
+  let both = REAL_HOMES.get(home);
+  if (!both) {
+    const real = realPath(home);
+    both = real === home ? [home] : [home, real];
+    REAL_HOMES.set(home, both);
+  }
+  return both;
+}
+
 /**
  * Is `abs` Hermes's own keys, in any spelling: config.yaml, .env, auth.json under $HERMES_HOME
  * (by its path, any letter case, a glob that matches them, or a link to them), or the folder
@@ -69,8 +81,9 @@ function hermesSecrets(abs: string, st: State): string | undefined {
     const re = globToRegExp(abs);
     return [home, ...["config.yaml", ".env", "auth.json"].map((f) => path.posix.join(home, f))].some((p) => re.test(p)) ? "Hermes's own keys" : undefined;
   }
-  for (const candidate of [abs, realPath(abs)]) {
-    for (const root of [home, realPath(home)]) {
+  const real = realPath(abs);
+  for (const candidate of real === abs ? [abs] : [abs, real]) {
+    for (const root of realHome(home)) {
       const inside = isWithin(candidate.toLowerCase(), root.toLowerCase());
       const rel = inside ? candidate.slice(root.length).replace(/^\/+/, "") : undefined;
       if (rel === "") return "Hermes's own state folder, its keys included";

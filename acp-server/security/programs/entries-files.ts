@@ -41,6 +41,8 @@ export const FILE_ENTRIES: ProgramEntry[] = [
   { names: ["mkdir", "touch", "truncate"], traits: ["no-content-read"], rule: "resize-or-create" },
   { names: ["chmod", "chown", "chgrp"], traits: ["no-content-read"], rule: "permissions" },
   { names: ["mv", "ln"], traits: ["no-content-read"], rule: "copy", valueOptions: ["-S", "--suffix", "-t", "--target-directory"] },
+  // `link A B` makes B a hard link to A.
+  { names: ["link"], rule: "copy" },
   { names: ["cp"], rule: "copy", valueOptions: ["-S", "--suffix", "-t", "--target-directory"] },
   { names: ["install"], rule: "copy", valueOptions: ["-S", "--suffix", "-t", "--target-directory", "-m", "--mode", "-o", "--owner", "-g", "--group"] },
   { names: ["rsync"], rule: "copy", runCheck: "rsync-shell" },

@@ -32,13 +32,13 @@ export const SERVICE_ENTRIES: ProgramEntry[] = [
   { names: ["terraform", "tofu"], destroys: [[/^(destroy|apply .*-auto-approve|apply -destroy|state rm)/, "destroys or changes infrastructure without review"]] },
   { names: ["pulumi"], destroys: [[/^(destroy|up .*--yes|stack rm)/, "destroys or changes infrastructure"]] },
   {
-    names: ["aws"], destroys: [[/^(s3 (rm|rb)|.* (delete|terminate)-)/, DELETES_CLOUD], [/^s3 sync .*--delete\b/, "deletes cloud files missing from the source"]],
+    names: ["aws"], traits: ["sends-stdin"], destroys: [[/^(s3 (rm|rb)|.* (delete|terminate)-)/, DELETES_CLOUD], [/^s3 sync .*--delete\b/, "deletes cloud files missing from the source"]],
     printsSecret: /^(configure (get|export-credentials)|sts get-session-token|ecr get-login-password|codeartifact get-authorization-token|secretsmanager get-secret-value|ssm get-parameters? .*--with-decryption)/,
   },
   { names: ["gcloud"], destroys: [[/\b(delete|remove)\b/, DELETES_CLOUD], [/\brm\b/, DELETES_CLOUD]], printsSecret: /^(auth (print-access-token|print-identity-token|application-default print-access-token)|secrets versions access|config config-helper)/ },
   { names: ["az"], destroys: [[/\b(delete|remove)\b/, DELETES_CLOUD], [/\brm\b/, DELETES_CLOUD]], printsSecret: /^(account get-access-token|keyvault secret show|ad sp credential reset|storage account keys list|acr login .*--expose-token)/ },
-  { names: ["gsutil"], destroys: [[/(^|\s)(rm|rb)\b|rsync .*-d\b/, "deletes cloud storage"]] },
-  { names: ["gh"], destroys: [[/^(repo (delete|archive)|release delete|secret (set|delete)|api .*-X ?DELETE)/, "deletes or changes GitHub resources"]], printsSecret: /^auth (token|status .*(-t|--show-token))/ },
+  { names: ["gsutil"], traits: ["sends-stdin"], destroys: [[/(^|\s)(rm|rb)\b|rsync .*-d\b/, "deletes cloud storage"]] },
+  { names: ["gh"], traits: ["sends-stdin"], destroys: [[/^(repo (delete|archive)|release delete|secret (set|delete)|api .*-X ?DELETE)/, "deletes or changes GitHub resources"]], printsSecret: /^auth (token|status .*(-t|--show-token))/ },
   { names: ["hub"], destroys: [[/^delete\b/, "deletes a GitHub repository"]] },
   { names: ["glab"], printsSecret: /^auth (status .*(-t|--show-token)|token)/ },
   { names: ["doctl"], destroys: [[/\b(delete|rm)\b/, DELETES_CLOUD]] },
@@ -67,6 +67,8 @@ export const SERVICE_ENTRIES: ProgramEntry[] = [
   // Raw connections: what they read on stdin goes to the peer.
   { names: ["nc", "ncat", "netcat", "nc.traditional", "nc.openbsd"], traits: ["sends-stdin", "netcat"] },
   { names: ["socat", "telnet"], traits: ["sends-stdin"] },
-  { names: ["scp", "sftp"], traits: ["o-is-not-output"], runCheck: "ssh-options" },
+  // Mailers, uploaders and socket clients: what they read on stdin leaves the machine.
+  { names: ["mail", "mailx", "sendmail", "mutt", "msmtp", "openssl", "ftp", "lftp", "tftp", "websocat", "wscat", "rclone", "curlie"], traits: ["sends-stdin"] },
+  { names: ["scp", "sftp"], traits: ["o-is-not-output", "sends-stdin"], runCheck: "ssh-options" },
   { names: ["sshpass"], traits: ["hides-effects"], valueOptions: ["-p", "-f", "-d", "-e"] },
 ];
