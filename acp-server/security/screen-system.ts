@@ -9,7 +9,7 @@ import { subcommandsWith, valueOptionsOf } from "./programs/tables";
 
 /** `mkfs.ext4` and friends: the formatter named by its filesystem. */
 export function checkMkfsVariant(s: Screen, p: string): void {
-  if (/^mkfs\../.test(p)) s.add("hardline", "mkfs", `${p} formats a disk partition, destroying everything on it`);
+  if (/^mkfs\../i.test(p)) s.add("hardline", "mkfs", `${p} formats a disk partition, destroying everything on it`);
 }
 
 export function checkFormat(s: Screen, p: string): void {

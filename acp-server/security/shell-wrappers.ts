@@ -18,6 +18,13 @@ const COMPOUND_OPENERS = new Set(["{", "while", "until", "if", "for", "select", 
 export { SHELLS } from "./programs/tables";
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
 
+/** A name the registry knows only in other letters' case (`RM`, `Sudo`), as the registry spells it; any other name as it is. */
+function withRegistryCase(name: string): string {
+  if (!/[A-Z]/.test(name) || programEntry(name)) return name;
+  const lower = name.toLowerCase();
+  return programEntry(lower) ? lower : name;
+}
+
 /** Strip a leading backslash and take the basename of a path, as the shell would resolve it. */
 export function normaliseProgram(word: string): string {
   let name = word;
@@ -122,7 +129,11 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     // `\rm`, `r''m`, `$'\x72m'`: the name resolves, but only through our decoding of it; a name
     // spelled to look unlike itself is treated as unknown (fail closed), never as what it decodes to.
     else if (!wordInfo || wordInfo.escaped) unresolved.push(`the command name \`${word}\` is written with escapes or quotes, which hides what it runs`);
-    const name = normaliseProgram(word);
+    const written = normaliseProgram(word);
+    // `RM -rf ~`, `BASH -c …`: macOS's file system ignores letter case, so that is rm, bash.
+    // The screen applies the rules of the program it may be, and never trusts the spelling.
+    const name = withRegistryCase(written);
+    if (name !== written) unresolved.push(`the command name \`${written}\` is \`${name}\` in other letters' case, which a case-insensitive file system (macOS) runs as \`${name}\``);
     let next = -1;
     const callAt = name === "npx" || name === "pnpx" ? texts.slice(k + 1).findIndex((t) => t === "-c" || t === "--call" || t.startsWith("--call=")) : -1;
     if (callAt >= 0) {

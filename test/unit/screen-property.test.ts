@@ -64,6 +64,8 @@ const single = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const double = (s: string) => `"${s.replace(/(["\\$`])/g, "\\$1")}"`;
 
 type Obfuscation = (core: string, rand: () => number) => string;
+/** Shell keywords: bash matches them in their exact case on every file system. */
+const KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "select", "function", "coproc", "time"]);
 
 // Shell options and option arities, from the program registry: every shell with a random set of
 // its options (flags, `-o VALUE`, clusters whose last letter takes a value such as `-eo pipefail`,
@@ -173,6 +175,9 @@ const OBFUSCATIONS: Obfuscation[] = [
   shellWithOptions,
   shellWithOptions,
   wrapperWithValue,
+  // macOS's file system ignores letter case: `RM -rf ~` is rm (keywords keep theirs: bash's `Until` is no keyword).
+  (c) => c.replace(/^[a-z][a-z0-9.]*/, (word) => (KEYWORDS.has(word) ? word : word.toUpperCase())),
+  (c) => c.replace(/^[a-z][a-z0-9.]*/, (word) => (KEYWORDS.has(word) ? word : word.charAt(0).toUpperCase() + word.slice(1))),
 ];
 
 function obfuscate(core: string, rand: () => number): string {

@@ -53,6 +53,8 @@ export const RUNNER_ENTRIES: ProgramEntry[] = [
   { names: ["faketime"], wrapper: OPERAND, valueOptions: ["-m", "-f", "--exclude-monotonic"] },
   { names: ["xargs"], traits: ["hides-effects", "o-is-not-output"], wrapper: { kind: "per-input" }, valueOptions: ["-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args", "--max-procs", "--max-lines", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace", "--process-slot-var"] },
   { names: ["command"], wrapper: { kind: "builtin-lookup" } },
+  // `script -c CMD FILE` runs CMD in a pseudo-terminal (shell-wrappers.ts reads its -c).
+  { names: ["script"] },
   { names: ["watch"], traits: ["hides-effects"], valueOptions: ["-n", "--interval", "-q", "--equexit", "-s", "--shotsdir"] },
   { names: ["parallel", "rush", "xe"], traits: ["runs-templates"] },
   // Runners whose command follows their own options.
