@@ -29,6 +29,7 @@ import { checkContainer, checkDiskTool, checkFormat, checkKill, checkKillByName,
 import { checkCopy, checkDd, checkDownloadOutput, checkSed, checkTee, checkTruncate } from "./screen-writes";
 import { PATTERN_MARKERS } from "./shell-words";
 import { readOnlyCommand } from "./read-only-commands";
+import { shellInvocation } from "./shell-invocation";
 
 /** What the line walker knows beyond a rule's Screen: functions defined in the line, whether the folder is known. */
 export interface CommandScreen extends Screen {
@@ -143,9 +144,11 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
   if (entry?.rule) SCREEN_RULES[entry.rule](s, cmd, all);
 
   s.executes(p, "the command");
-  if (SHELLS.has(p) && !cmd.args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a))) {
-    const script = cmd.args.find((a) => !a.startsWith("-") && !a.startsWith("+"));
-    if (script !== undefined) s.executes(script, p);
+  if (SHELLS.has(p)) {
+    // The script file comes after the options and their values (`bash -o pipefail x.sh`).
+    const invocation = shellInvocation(cmd.args);
+    const script = invocation.operands[0];
+    if (!invocation.command && script !== undefined && script !== "-") s.executes(script, p);
   }
   checkXargsDelete(s, cmd);
   checkPipeToShell(s, cmd, all);

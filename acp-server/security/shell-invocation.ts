@@ -20,18 +20,23 @@ export interface ShellInvocation {
   operands: string[];
   /** A long option of unknown arity came first: whether a script file follows cannot be told. */
   uncertain: boolean;
+  /** `--command=SCRIPT` (fish): the script glued to the option, and the option's index in args. */
+  gluedCommand?: { at: number; script: string };
 }
 
 export function shellInvocation(args: readonly string[]): ShellInvocation {
   let command = false;
   let stdinFlag = false;
   let uncertain = false;
+  let gluedCommand: ShellInvocation["gluedCommand"];
+  const done = (operands: string[]): ShellInvocation => ({ command, stdinFlag, operands, uncertain, ...(gluedCommand ? { gluedCommand } : {}) });
   for (let k = 0; k < args.length; k++) {
     const a = args[k]!; // k < args.length
-    if (a === "--" || a === "-") return { command, stdinFlag, operands: args.slice(a === "-" ? k : k + 1), uncertain };
+    if (a === "--" || a === "-") return done(args.slice(a === "-" ? k : k + 1));
     if (a.startsWith("--")) {
       const name = a.includes("=") ? a.slice(0, a.indexOf("=")) : a;
       if (name === "--command") command = true;
+      if (name === "--command" && a.includes("=")) gluedCommand = { at: k, script: a.slice(a.indexOf("=") + 1) };
       else if (SHELL_VALUE_OPTIONS.has(name)) k += a.includes("=") ? 0 : 1;
       else if (!SHELL_FLAG_OPTIONS.has(name) && !a.includes("=")) uncertain = true;
       continue;
@@ -42,9 +47,9 @@ export function shellInvocation(args: readonly string[]): ShellInvocation {
       k += (a.slice(1).match(LETTER_TAKES_VALUE) ?? []).length;
       continue;
     }
-    return { command, stdinFlag, operands: args.slice(k), uncertain };
+    return done(args.slice(k));
   }
-  return { command, stdinFlag, operands: [], uncertain };
+  return done([]);
 }
 
 /**

@@ -232,9 +232,8 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     const argWords = words.slice(k + 1);
     const main = make(name, k + 1);
     if (SHELLS.has(name)) {
-      const at = shellScriptIndex(args);
-      const code = at === undefined ? undefined : args[at];
-      if (at !== undefined && code !== undefined) script(code, `${name} -c`, argWords[at]);
+      const found = shellScriptAt(args);
+      if (found) script(found.code, `${name} -c`, argWords[found.at]);
       else {
         // `bash <<EOF ... EOF` and `bash <<< "..."` feed the shell its script on stdin.
         for (const r of base.redirects) {
@@ -309,20 +308,22 @@ function wrapperFolder(name: string, words: Word[], from: number, to: number): W
 }
 
 /**
- * Index (in args) of the script of `bash -c '...'` / `bash -lc '...'` / `bash -eo pipefail -c '...'`,
- * or undefined when the shell is not given one. Options with a value are skipped with it
+ * Where the script of `bash -c '...'` / `bash -lc '...'` / `bash -eo pipefail -c '...'` /
+ * `fish --command='...'` is (its index in args, and its text), or undefined when the shell is not given one. Options with a value are skipped with it
  * (shell-invocation.ts, from the registry), so `pipefail` is not taken for the script.
  */
-function shellScriptIndex(args: string[]): number | undefined {
+function shellScriptAt(args: string[]): { at: number; code: string } | undefined {
   const invocation = shellInvocation(args);
   if (!invocation.command) return undefined;
+  // `fish --command='…'`: the script is glued to the option.
+  if (invocation.gluedCommand) return { at: invocation.gluedCommand.at, code: invocation.gluedCommand.script };
   let at = args.length - invocation.operands.length;
   if (args[at] === "-") at++; // `-` ends the options
-  return at < args.length ? at : undefined;
+  const code = args[at];
+  return code === undefined ? undefined : { at, code };
 }
 
 /** The script of `bash -c '...'`, or undefined when the shell is not given one. */
 export function shellScript(args: string[]): string | undefined {
-  const at = shellScriptIndex(args);
-  return at === undefined ? undefined : args[at];
+  return shellScriptAt(args)?.code;
 }
