@@ -34,7 +34,7 @@ interface SqlReading {
  * comments runs, so it stays. Dialects disagree on backslashes in strings, so callers read
  * both ways (a string one dialect ends early could hide a keyword from the other).
  */
-export function readSql(sql: string, how: SqlReading): string {
+function readSql(sql: string, how: SqlReading): string {
   let out = "";
   let depth = 0;
   for (let i = 0; i < sql.length; i++) {

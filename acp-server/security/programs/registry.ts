@@ -8,7 +8,7 @@ import { RUNNER_ENTRIES } from "./entries-runners";
 import { SERVICE_ENTRIES } from "./entries-services";
 import { SHELL_ENTRIES } from "./entries-shells";
 import { SYSTEM_ENTRIES } from "./entries-system";
-import type { ProgramEntry, Trait } from "./program-entry";
+import type { ProgramEntry } from "./program-entry";
 
 export const PROGRAM_ENTRIES: readonly ProgramEntry[] = [...SHELL_ENTRIES, ...FILE_ENTRIES, ...SYSTEM_ENTRIES, ...SERVICE_ENTRIES, ...CODE_ENTRIES, ...RUNNER_ENTRIES];
 
@@ -35,11 +35,6 @@ export function programEntry(name: string): ProgramEntry | undefined {
   const lower = name.toLowerCase();
   const folded = BY_NAME.get(lower) ?? BY_NAME.get(lower.replace(VERSION_SUFFIX, ""));
   return folded?.versioned ? folded : undefined;
-}
-
-/** Does the program have this trait? */
-export function hasTrait(name: string, trait: Trait): boolean {
-  return programEntry(name)?.traits?.includes(trait) ?? false;
 }
 
 /** A derived table: the programs with a trait, looked up like the registry (versions, case). */
