@@ -19,6 +19,7 @@
 //     agent/           the loop
 //     below the agent  a DAG, not a stack (BELOW_AGENT): each folder imports only what its arrows
 //                      reach, e.g. mcp → tools → security → config
+//                      (security/programs/, the program registry, is data: it imports nothing of the screen)
 //     util/, version.ts  the bottom: they import nothing else of the server
 //   common/            shared by server, extension and panel (the webview protocol, shared types):
 //                      below everything, importing nothing of acp-server/, extension/ or webview-ui/
@@ -178,6 +179,15 @@ module.exports = {
       comment: `extension/ imports only common/ and these server modules: ${EXTENSION_REUSES.join(" ")}.`,
       from: { path: "^extension/" },
       to: { path: "^(acp-server|webview-ui)/", pathNot: EXTENSION_REUSES },
+    },
+    {
+      // (b) The program registry (security/programs/) is data at the bottom of the command screen:
+      // every screen table derives from it, so it imports nothing of the screen (no rule code, no parser).
+      name: "program-registry-is-data",
+      severity: "error",
+      comment: "acp-server/security/programs/ imports only its own files: the screen reads the registry, never the reverse.",
+      from: { path: "^acp-server/security/programs/" },
+      to: { path: "^acp-server/", pathNot: "^acp-server/security/programs/" },
     },
     {
       // (b) The panel runs in a webview and hears only the host's messages.

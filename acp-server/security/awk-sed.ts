@@ -4,6 +4,8 @@
 // and, for sed, which script commands run shell commands (`e`, `s///e`) or write files
 // (`w FILE`, `W`, `s///w FILE`). GNU sed needs no space after `e`/`w` (`1erm -rf ~`).
 
+import { programEntry } from "./programs/registry";
+
 export interface AwkParts {
   /** Program texts (the first operand, or every `-e`/`--source`). */
   programs: string[];
@@ -15,9 +17,11 @@ export interface AwkParts {
   files: string[];
 }
 
-const AWK_VALUE = new Set(["-v", "-F", "-W", "--assign", "--field-separator"]);
-const AWK_CODE_FILE = new Set(["-f", "--file", "-E", "--exec", "-i", "--include", "-l", "--load"]);
-const AWK_SOURCE = new Set(["-e", "--source"]);
+// awk's options, from its registry entry: those with a value, those naming code to load, those carrying program text.
+const AWK = programEntry("awk");
+const AWK_VALUE = new Set(AWK?.valueOptions);
+const AWK_CODE_FILE = new Set(AWK?.codeFileOptions);
+const AWK_SOURCE = new Set(AWK?.codeOptions);
 
 export function parseAwk(args: string[]): AwkParts {
   const parts: AwkParts = { programs: [], loadsCode: [], inplace: false, files: [] };

@@ -21,7 +21,7 @@ import type { Word } from "./shell-types";
 import { BLOCK_DEVICE, describeArea, isWithin, resolvePath, sensitiveArea, tildeLabel, type State } from "./screen-paths";
 import type { Finding } from "./screen-rule";
 import { downloadedFiles } from "./screen-exec";
-import { DECLARERS, DOWNLOADERS } from "./screen-programs";
+import { DECLARERS, DOWNLOADERS } from "./programs/tables";
 import { credentialArea, inHermesState } from "./screen-state";
 import { PATTERN_MARKERS } from "./shell-words";
 import { screenOneCommand, type CommandScreen } from "./screen-one-command";

@@ -5,8 +5,8 @@ import path from "node:path";
 import type { SimpleCommand } from "./shell-parse";
 import { TOP_LEVEL_DIRS, isWithin, resolvePath, tildeLabel, type State } from "./screen-paths";
 import { shortFlags, type Screen } from "./screen-rule";
+import { DELETES_OPERANDS } from "./programs/tables";
 
-const DELETERS = ["rm", "shred", "unlink", "rmdir", "rimraf", "srm"];
 
 type DeleteClass = { kind: "root" | "system" | "home"; what: string } | undefined;
 
@@ -81,7 +81,7 @@ export function checkFindDelete(s: Screen, args: string[]): void {
     if (a.startsWith("-") || a === "(" || a === "!" || a === ")") break;
     starts.push(a);
   }
-  const deletes = args.includes("-delete") || args.some((a, k) => FIND_ACTIONS.includes(a) && DELETERS.includes(path.posix.basename(args[k + 1] ?? "").replace(/^\\/, "")));
+  const deletes = args.includes("-delete") || args.some((a, k) => FIND_ACTIONS.includes(a) && DELETES_OPERANDS.has(path.posix.basename(args[k + 1] ?? "").replace(/^\\/, "")));
   if (deletes) {
     for (const start of starts.length > 0 ? starts : ["."]) {
       const cls = classifyDelete(start, s.st);
@@ -97,7 +97,7 @@ export function checkFindDelete(s: Screen, args: string[]): void {
   }
   for (const [k, a] of args.entries()) {
     const operand = args[k + 1];
-    if (FIND_ACTIONS.includes(a) && DELETERS.includes(path.posix.basename(operand ?? "").replace(/^\\/, ""))) {
+    if (FIND_ACTIONS.includes(a) && DELETES_OPERANDS.has(path.posix.basename(operand ?? "").replace(/^\\/, ""))) {
       s.add("dangerous", "find-exec-rm", `find ${a} ${operand} deletes every file the search matches`);
     }
     if (/^-f(print0?|printf|ls)$/.test(a) && operand !== undefined) s.write(operand, `find ${a}`);
@@ -106,7 +106,7 @@ export function checkFindDelete(s: Screen, args: string[]): void {
 
 /** rm (or any deleter) fed a file list by xargs. */
 export function checkXargsDelete(s: Screen, cmd: SimpleCommand): void {
-  if (cmd.wrappers.includes("xargs") && DELETERS.includes(cmd.program)) {
+  if (cmd.wrappers.includes("xargs") && DELETES_OPERANDS.has(cmd.program)) {
     s.add("dangerous", "xargs-rm", `xargs ${cmd.program} deletes every file named on its input`);
   }
 }

@@ -7,12 +7,13 @@
 import { parseAwk, parseSed, sedEffects } from "./awk-sed";
 import path from "node:path";
 import type { SimpleCommand } from "./shell-parse";
-import { SHELLS } from "./shell-parse";
 import { shellReadsStdin } from "./shell-invocation";
-import { AWKS, DOWNLOADERS, INTERPRETER } from "./screen-programs";
+import { programEntry } from "./programs/registry";
+import { AWKS, ASSIGNERS, CODE_FROM_DESCRIPTOR, DOWNLOADERS, EDITORS, INTERPRETERS, RUNS_TEMPLATES, SHELLS, STDIN_SHELLS, VIMS, valueOptionsOf } from "./programs/tables";
 import type { Screen } from "./screen-rule";
 
 /** Identifiers a one-liner may use and still be "trivially safe": printing, JSON, versions. */
+// registry-scan: identifiers of one-line scripts (print, json, set), not programs.
 const SAFE_IDENTIFIERS = new Set([
   "print", "console", "log", "info", "warn", "error", "JSON", "stringify", "parse", "process", "version", "versions", "platform", "arch",
   "argv", "sys", "stdin", "stdout", "read", "load", "loads", "dumps", "json", "import", "from", "python_version", "len", "str", "int",
@@ -37,47 +38,53 @@ export function trivialCode(code: string): boolean {
   return true;
 }
 
+/** Options that carry inline code for an interpreter the registry gives none for. */
+const DEFAULT_INLINE = /^(-e|-c|--eval)$/;
+
 /** The inline code of an interpreter invocation (`-c`, `-e`, `eval`, ...), or undefined. */
 function inlineCode(cmd: SimpleCommand): { code: string; flag: string } | undefined {
   const { program: p, args } = cmd;
-  const name = p.toLowerCase();
-  if (name === "deno" && (args[0] === "eval" || args[0] === "repl")) return { code: args.slice(1).filter((a) => !a.startsWith("-")).join(" "), flag: "eval" };
+  const entry = programEntry(p);
+  if (entry?.subcommands?.eval && (args[0] === "eval" || args[0] === "repl")) return { code: args.slice(1).filter((a) => !a.startsWith("-")).join(" "), flag: "eval" };
+  const carries = entry?.inlineCodeOption ?? DEFAULT_INLINE;
   for (let k = 0; k < args.length; k++) {
     const a = args[k]!; // k < args.length
     if (!a.startsWith("-")) return undefined; // a script file: its code is the project's
-    let carries: boolean;
-    if (/^python|^pypy/.test(name)) carries = /^-[A-Za-z]*c$/.test(a);
-    else if (/^(node|nodejs|bun)$/.test(name)) carries = /^(-e|-p|-pe|--eval|--print)$/.test(a);
-    else if (/^perl/.test(name)) carries = /^-[A-Za-z]*[eE]$/.test(a);
-    else if (/^(ruby|lua|luajit|rscript|r|julia|osascript|elixir|escript)/.test(name)) carries = /^-[A-Za-z]*e$/.test(a) || a === "--eval" || a === "--expr";
-    else if (/^php/.test(name)) carries = a === "-r" || a === "-R" || a === "-B" || a === "-E";
-    else if (/^(pwsh|powershell)$/.test(name)) carries = /^-(c|command|encodedcommand|ec|e)$/i.test(a);
-    else carries = a === "-e" || a === "-c" || a === "--eval";
-    if (carries) return { code: args[k + 1] ?? "", flag: a };
+    if (carries.test(a)) return { code: args[k + 1] ?? "", flag: a };
     if (a.startsWith("--") && a.includes("=") && /^--(eval|print|command)=/.test(a)) return { code: a.slice(a.indexOf("=") + 1), flag: a.slice(0, a.indexOf("=")) };
-    if (/^(-m|-W|-X|-I|-r|--require|--import|--loader|-x)$/.test(a) && /^python|^pypy|^node/.test(name)) {
-      if (/^(-r|--require|--import|--loader)$/.test(a)) return { code: "", flag: a };
-      if (a === "-m") return undefined; // a module: like a script file
-      k++;
-    }
+    // `node -r ./x`: a module loaded before anything else runs, as unread as inline code.
+    if (entry?.loadsCodeOptions?.includes(a)) return { code: "", flag: a };
+    if (a === "-m") return undefined; // a module: like a script file
+    if (entry?.valueOptions?.includes(a)) k++;
   }
   return undefined;
 }
 
 /** Does this command take its program from stdin (`sh`, `bash -s`, `python -`, `node`)? */
 export function readsScriptFromStdin(cmd: SimpleCommand): boolean {
-  const operands = cmd.args.filter((a) => !a.startsWith("-") || a === "-");
-  if (SHELLS.has(cmd.program)) return shellReadsStdin(cmd.args);
-  if (INTERPRETER.test(cmd.program)) {
-    if (inlineCode(cmd) !== undefined || cmd.args.includes("-m")) return false;
-    return operands.length === 0 || operands[0] === "-" || operands[0] === "/dev/stdin";
+  const { program: p, args } = cmd;
+  if (SHELLS.has(p)) return shellReadsStdin(args);
+  if (INTERPRETERS.has(p)) {
+    if (inlineCode(cmd) !== undefined || args.includes("-m")) return false;
+    // The first operand is the script file, past the options and their values (`python -W ignore`).
+    const values = valueOptionsOf(p);
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k]!; // k < args.length
+      if (a === "-" || a === "/dev/stdin") return true;
+      if (a === "--") return args[k + 1] === undefined || args[k + 1] === "-" || args[k + 1] === "/dev/stdin";
+      if (!a.startsWith("-")) return false;
+      if (values.has(a)) k++;
+    }
+    return true;
   }
-  if (cmd.program === "source" || cmd.program === ".") return operands[0] === "/dev/stdin" || operands[0] === "-";
+  if (!STDIN_SHELLS.has(p)) return false;
+  const entry = programEntry(p);
+  const operands = args.filter((a) => !a.startsWith("-") || a === "-");
+  if (entry?.rule === "run-script-file") return operands[0] === "/dev/stdin" || operands[0] === "-";
   // `sudo -s`, `sudo -i`, `su`, `doas -s` with no command start a root shell that reads stdin.
-  if (["sudo", "doas", "su", "pkexec", "runuser"].includes(cmd.program)) return cmd.args.every((a) => a.startsWith("-") || a === "root" || cmd.args[cmd.args.indexOf(a) - 1] === "-u");
+  if (entry?.escalates) return args.every((a) => a.startsWith("-") || a === "root" || args[args.indexOf(a) - 1] === "-u");
   // `at` and `batch` read the job they schedule from stdin (unless given -f FILE).
-  if (cmd.program === "at" || cmd.program === "batch") return !cmd.args.some((a) => /^-[a-zA-Z]*[flrcd]/.test(a));
-  return false;
+  return !args.some((a) => /^-[a-zA-Z]*[flrcd]/.test(a));
 }
 
 /** Where the command's stdin comes from, when it carries text: a pipe, a here-document, a here-string, a file. */
@@ -111,14 +118,13 @@ function stdinText(cmd: SimpleCommand, all: SimpleCommand[]): { literals?: strin
 }
 
 const FD_PATH = /^(\/dev\/(stdin|fd\/\d+)|\/proc\/self\/fd\/\d+)$/;
-const CODE_RUNNERS = /^(make|gmake|awk|gawk|mawk|nawk|source|\.)$/;
 
 export function checkCodeFedToShell(s: Screen, cmd: SimpleCommand, all: SimpleCommand[]): void {
   const p = cmd.program;
   // A program's code read from a descriptor (`bash /dev/fd/3`, `make -f /dev/stdin`, `bash <&3`).
-  if ((SHELLS.has(p) || INTERPRETER.test(p) || CODE_RUNNERS.test(p)) && (cmd.args.some((a) => FD_PATH.test(a)) || cmd.redirects.some((r) => r.op === "<&" && /^\d+$/.test(r.target) && r.fd === undefined))) {
+  if ((SHELLS.has(p) || INTERPRETERS.has(p) || CODE_FROM_DESCRIPTOR.has(p)) && (cmd.args.some((a) => FD_PATH.test(a)) || cmd.redirects.some((r) => r.op === "<&" && /^\d+$/.test(r.target) && r.fd === undefined))) {
     const input = stdinText(cmd, all);
-    if (cmd.args.includes("/dev/stdin") && input?.literals && (SHELLS.has(p) || p === "source" || p === ".")) {
+    if (cmd.args.includes("/dev/stdin") && input?.literals && (SHELLS.has(p) || programEntry(p)?.rule === "run-script-file")) {
       for (const literal of input.literals) s.nested(literal, `${input.source} | ${p}`);
       return;
     }
@@ -128,7 +134,7 @@ export function checkCodeFedToShell(s: Screen, cmd: SimpleCommand, all: SimpleCo
   if (!readsScriptFromStdin(cmd)) return;
   const input = stdinText(cmd, all);
   if (!input) return;
-  const shell = SHELLS.has(p) || ["source", ".", "at", "batch", "sudo", "doas", "su", "pkexec", "runuser"].includes(p);
+  const shell = SHELLS.has(p) || STDIN_SHELLS.has(p);
   if (shell && input.literals !== undefined) {
     // `bash <<EOF` is parsed by the parser already; a pipe from echo/cat is screened here.
     if (cmd.stage > 0 || !SHELLS.has(p)) for (const literal of input.literals) s.nested(literal, `${input.source} | ${p}`);
@@ -147,7 +153,7 @@ export function checkCodeFedToShell(s: Screen, cmd: SimpleCommand, all: SimpleCo
 
 export function checkInterpreter(s: Screen, cmd: SimpleCommand): void {
   const p = cmd.program;
-  if (!INTERPRETER.test(p)) return;
+  if (!INTERPRETERS.has(p)) return;
   const inline = inlineCode(cmd);
   if (inline) {
     if (inline.code === "" || !trivialCode(inline.code)) {
@@ -164,17 +170,15 @@ export function checkInterpreter(s: Screen, cmd: SimpleCommand): void {
   if (script !== undefined) s.executes(script, p);
 }
 
-const EDITORS = new Set(["vim", "nvim", "vi", "ex", "view", "vimdiff", "rvim", "evim", "gvim", "emacs", "emacsclient", "nano", "less", "more", "man"]);
-
 /** Editors told to run commands (`vim -c '!...'`), and runners of command templates (`parallel`). */
 export function checkCommandRunners(s: Screen, cmd: SimpleCommand): void {
   const { program: p, args } = cmd;
   // vim's -c/-S/-u/-s (a script of keystrokes)/-e/-E (ex mode, commands on stdin) in any cluster (`ex -sc '%d|x'`).
-  const vimScript = (a: string) => /^(vim|nvim|vi|ex|view|vimdiff|rvim|evim|gvim)$/.test(p) && /^-[A-Za-z]*[cSsueE]/.test(a);
+  const vimScript = (a: string) => VIMS.has(p) && /^-[A-Za-z]*[cSsueE]/.test(a);
   if (EDITORS.has(p) && args.some((a) => vimScript(a) || /^(-c|--cmd|-S|--eval|-batch|--batch|-l|--load|-x|--exec|--script|-f|--funcall|-u)$/.test(a) || /^--(eval|load|funcall|script)=/.test(a) || /^\+./.test(a))) {
     s.unresolved("editor-command", `${p} is told to run editor commands, which can run shell commands`);
   }
-  if (p === "parallel" || p === "rush" || p === "xe" || p === "entr") s.unresolved("xargs", `${p} runs commands built from input read at run time`);
+  if (RUNS_TEMPLATES.has(p)) s.unresolved("xargs", `${p} runs commands built from input read at run time`);
 }
 
 export function checkAwkSed(s: Screen, cmd: SimpleCommand): void {
@@ -207,7 +211,7 @@ const COMMAND_VARS = /^(GIT_PAGER|PAGER|MANPAGER|EDITOR|VISUAL|GIT_EDITOR|GIT_SE
 const CODE_VARS = /^(LD_PRELOAD|LD_AUDIT|LD_LIBRARY_PATH|DYLD_INSERT_LIBRARIES|DYLD_LIBRARY_PATH|BASH_ENV|ENV|PROMPT_COMMAND|PS4|PERL5OPT|PERL5LIB|RUBYOPT|RUBYLIB|PYTHONSTARTUP|PYTHONPATH|PYTHONHOME|NODE_PATH|GIT_CONFIG_PARAMETERS|GIT_CONFIG_COUNT|GIT_CONFIG_KEY_\d+|GIT_CONFIG_VALUE_\d+|GIT_EXEC_PATH|GIT_TEMPLATE_DIR|GIT_DIR|GIT_WORK_TREE|GIT_CONFIG|GIT_CONFIG_GLOBAL|GIT_CONFIG_SYSTEM|IFS|SHELLOPTS|BASHOPTS|PATH|JAVA_TOOL_OPTIONS|_JAVA_OPTIONS|JDK_JAVA_OPTIONS|RUSTC_WRAPPER|RUSTC_WORKSPACE_WRAPPER|RUSTC|CARGO_BUILD_RUSTC_WRAPPER|TAR_OPTIONS|PSQLRC|MYSQL_HOME|CURL_HOME|WGETRC|INPUTRC|VIMINIT|EXINIT|MYVIMRC|GVIMINIT|MAKEFLAGS|GNUMAKEFLAGS|MFLAGS|PYTHONWARNINGS|PYTHONBREAKPOINT|PYTHONUSERBASE|NPM_CONFIG_USERCONFIG|NPM_CONFIG_GLOBALCONFIG|BASH_XTRACEFD)$/i;
 
 export function checkEnvAssignments(s: Screen, cmd: SimpleCommand): void {
-  const declared = ["export", "declare", "local", "readonly", "typeset"].includes(cmd.program) ? cmd.args : [];
+  const declared = ASSIGNERS.has(cmd.program) ? cmd.args : [];
   for (const assignment of [...cmd.assignments, ...declared]) {
     const eq = assignment.indexOf("=");
     if (eq <= 0) continue;

@@ -1,9 +1,10 @@
 // Command-screen rules for git commands that destroy work: `reset --hard`, force and
 // delete pushes, `clean -f`, and force-deleting an unmerged branch.
 import { firstSubcommand, shortFlags, type Screen } from "./screen-rule";
+import { valueOptionsOf } from "./programs/tables";
 
 export function checkGit(s: Screen, args: string[]): void {
-  const { sub, rest } = firstSubcommand(args, new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"]));
+  const { sub, rest } = firstSubcommand(args, valueOptionsOf("git"));
   const { short, long, operands } = shortFlags(rest);
   switch (sub) {
     case "reset":

@@ -6,7 +6,6 @@
 // command-screen.ts walks the line (folders, links, downloads) and picks the verdict; this
 // file only decides what one command is.
 import type { SimpleCommand } from "./shell-parse";
-import { SHELLS } from "./shell-parse";
 import type { Screen } from "./screen-rule";
 import { checkFindDelete, checkRm, checkShred, checkUnlink, checkXargsDelete } from "./screen-delete";
 import { checkAwkSed, checkCodeFedToShell, checkCommandRunners, checkEnvAssignments, checkGitExec, checkInterpreter } from "./screen-exec";
@@ -14,8 +13,14 @@ import { checkGit } from "./screen-git";
 import { checkRunOptions } from "./screen-run-options";
 import { checkGitDiscard, checkOperations, checkReverseShell, checkTruncation } from "./screen-ops";
 import { checkPipeToShell } from "./screen-pipe";
+import { checkEnvironmentToNetwork } from "./screen-exfiltration";
+import { checkPushToNewRemote } from "./screen-git-remote";
+import { checkHardLinks } from "./screen-hard-links";
+import { checkIndirectReads } from "./screen-indirect-reads";
 import { checkWriteTargets } from "./screen-targets";
-import { ARGS_ARE_DATA, DECLARERS, ESCALATORS, MESSAGE_OPTIONS, NO_CONTENT_READ, NOT_OUTPUT_OPTION } from "./screen-programs";
+import { programEntry } from "./programs/registry";
+import { ARGS_ARE_DATA, DECLARERS, NO_CONTENT_READ, O_IS_NOT_OUTPUT, SHELLS, subcommandsWith } from "./programs/tables";
+import type { ScreenRule } from "./programs/program-entry";
 import { checkRedis, checkSql, isDatabaseClient } from "./screen-sql";
 import { checkRemotePackage } from "./screen-packages";
 import { checkSecretTools } from "./screen-secret-tools";
@@ -24,6 +29,7 @@ import { checkContainer, checkDiskTool, checkFormat, checkKill, checkKillByName,
 import { checkCopy, checkDd, checkDownloadOutput, checkSed, checkTee, checkTruncate } from "./screen-writes";
 import { PATTERN_MARKERS } from "./shell-words";
 import { readOnlyCommand } from "./read-only-commands";
+import { shellInvocation } from "./shell-invocation";
 
 /** What the line walker knows beyond a rule's Screen: functions defined in the line, whether the folder is known. */
 export interface CommandScreen extends Screen {
@@ -36,10 +42,65 @@ export interface CommandScreen extends Screen {
 }
 
 const WRITE_OPS = new Set([">", ">>", ">|", "&>", "&>>", "<>"]);
+/** Option values that are messages, not paths or commands (git commit -m "$(cat <<EOF ...)"). */
+const MESSAGE_OPTIONS = new Set(["-m", "--message", "-F", "--file", "--author", "--date", "--grep", "--format", "--pretty", "-n", "--since", "--until", "--trailer"]);
+
+type Rule = (s: CommandScreen, cmd: SimpleCommand, all: SimpleCommand[]) => void;
+/** rimraf, del and the trash tools take whole folders without a -r: read as `rm -rf`. */
+const asRecursiveRm = (cmd: SimpleCommand, args: string[]): SimpleCommand => ({ ...cmd, args: ["-rf", ...args.filter((a) => !a.startsWith("-"))] });
+/** The rule that knows a program's arguments, by the name its registry entry gives (programs/program-entry.ts). */
+const SCREEN_RULES: Record<ScreenRule, Rule> = {
+  "delete-files": (s, cmd) => checkRm(s, cmd),
+  "delete-trees": (s, cmd) => checkRm(s, asRecursiveRm(cmd, cmd.args)),
+  "trash-subcommand": (s, cmd) => {
+    if (subcommandsWith(cmd.program, "delete").has(cmd.args[0] ?? "")) checkRm(s, asRecursiveRm(cmd, cmd.args.slice(1)));
+  },
+  "overwrite-files": (s, cmd) => checkShred(s, cmd.args),
+  "delete-entries": (s, cmd) => checkUnlink(s, cmd.args),
+  "find-delete": (s, cmd) => checkFindDelete(s, cmd.args),
+  format: (s, cmd) => checkFormat(s, cmd.program),
+  "raw-copy": (s, cmd) => checkDd(s, cmd.args),
+  "signal-pids": (s, cmd) => checkKill(s, cmd.args),
+  "kill-by-name": (s, cmd) => checkKillByName(s, cmd.program, cmd.args),
+  "power": (s, cmd) => checkShutdown(s, cmd.program, cmd.args),
+  "version-control": (s, cmd) => {
+    checkGit(s, cmd.args);
+    checkGitDiscard(s, cmd.args);
+    checkGitExec(s, cmd.args);
+  },
+  permissions: (s, cmd) => checkPermissions(s, cmd),
+  "copy-stdin": (s, cmd) => checkTee(s, cmd.args),
+  copy: (s, cmd) => {
+    checkCopy(s, cmd);
+    checkHardLinks(s, cmd);
+  },
+  "stream-edit": (s, cmd) => checkSed(s, cmd.args),
+  "resize-or-create": (s, cmd) => checkTruncate(s, cmd.args),
+  "download-output": (s, cmd) => checkDownloadOutput(s, cmd.program, cmd.args),
+  redis: (s, cmd, all) => checkRedis(s, cmd, all),
+  scheduler: (s, cmd) => checkScheduler(s, cmd.program, cmd.args),
+  container: (s, cmd) => checkContainer(s, cmd.program, cmd.args),
+  "run-script-file": (s, cmd) => {
+    const [file] = cmd.args;
+    if (file !== undefined) s.executes(file, cmd.program);
+    if (file !== undefined && /^\/dev\/(stdin|fd\/)|^\/proc\/self\/fd\//.test(file)) s.unresolved("code-on-stdin", `${cmd.program} ${file} runs code read at run time`);
+  },
+  "disk-discard": (s, cmd) => checkDiskTool(s, "disk-discard", cmd.program, cmd.args),
+  "erase-subcommand": (s, cmd) => checkDiskTool(s, "erase-subcommand", cmd.program, cmd.args),
+  "signature-wipe": (s, cmd) => checkDiskTool(s, "signature-wipe", cmd.program, cmd.args),
+  partition: (s, cmd) => checkDiskTool(s, "partition", cmd.program, cmd.args),
+  "disk-settings": (s, cmd) => checkDiskTool(s, "disk-settings", cmd.program, cmd.args),
+  "encrypted-disk": (s, cmd) => checkDiskTool(s, "encrypted-disk", cmd.program, cmd.args),
+  "disk-surface-test": (s, cmd) => checkDiskTool(s, "disk-surface-test", cmd.program, cmd.args),
+  "raid-metadata": (s, cmd) => checkDiskTool(s, "raid-metadata", cmd.program, cmd.args),
+  "storage-destroy": (s, cmd) => checkDiskTool(s, "storage-destroy", cmd.program, cmd.args),
+  firmware: (s, cmd) => checkDiskTool(s, "firmware", cmd.program, cmd.args),
+  kernel: (s, cmd) => checkDiskTool(s, "kernel", cmd.program, cmd.args),
+};
 
 // The order of the checks below fixes the order of the reasons in the result.
 export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: SimpleCommand[]): void {
-  const { program: p, args } = cmd;
+  const p = cmd.program;
 
   for (const reason of cmd.unresolved) s.unresolved("computed", reason);
   // `rｍ` (a fullwidth m), `$'\u0440m'`: a name with non-ASCII letters is made to look like another command.
@@ -49,10 +110,11 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
   if (s.functions.has(p)) s.unresolved("function", `\`${p}\` is a shell function or alias defined in this command; what it runs depends on its arguments at run time`);
 
   for (const w of cmd.wrappers) {
-    const esc = ESCALATORS[w];
+    const esc = programEntry(w)?.escalates;
     if (esc) s.add("dangerous", esc, `runs \`${cmd.program || "a shell"}\` with root privileges (${esc})`);
   }
-  if (ESCALATORS[p]) s.add("dangerous", ESCALATORS[p], `${p} runs commands with root privileges`);
+  const escalates = programEntry(p)?.escalates;
+  if (escalates) s.add("dangerous", escalates, `${p} runs commands with root privileges`);
 
   checkEnvAssignments(s, cmd);
   checkComputedArguments(s, cmd);
@@ -78,122 +140,15 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
 
   checkMkfsVariant(s, p);
 
-  switch (p) {
-    case "rm":
-    case "rimraf":
-    case "del-cli":
-    case "trash":
-    case "trash-put":
-    case "gtrash":
-      // rimraf, del and the trash tools take whole folders without a -r: read as `rm -rf`.
-      checkRm(s, p === "rm" ? cmd : { ...cmd, args: ["-rf", ...args.filter((a) => !a.startsWith("-"))] });
-      break;
-    case "gio":
-    case "kioclient":
-    case "kioclient5":
-      if (args[0] === "trash" || args[0] === "remove" || args[0] === "rm") checkRm(s, { ...cmd, args: ["-rf", ...args.slice(1).filter((a) => !a.startsWith("-"))] });
-      break;
-    case "shred":
-      checkShred(s, args);
-      break;
-    case "unlink":
-    case "rmdir":
-      checkUnlink(s, args);
-      break;
-    case "find":
-      checkFindDelete(s, args);
-      break;
-    case "mkfs":
-    case "mke2fs":
-    case "mkswap":
-      checkFormat(s, p);
-      break;
-    case "dd":
-      checkDd(s, args);
-      break;
-    case "kill":
-      checkKill(s, args);
-      break;
-    case "killall":
-    case "killall5":
-    case "pkill":
-      checkKillByName(s, p, args);
-      break;
-    case "shutdown":
-    case "reboot":
-    case "halt":
-    case "poweroff":
-    case "init":
-    case "telinit":
-    case "systemctl":
-    case "loginctl":
-    case "pm-suspend":
-    case "pm-hibernate":
-    case "rtcwake":
-      checkShutdown(s, p, args);
-      break;
-    case "git":
-      checkGit(s, args);
-      checkGitDiscard(s, args);
-      checkGitExec(s, args);
-      break;
-    case "chmod":
-    case "chown":
-    case "chgrp":
-      checkPermissions(s, cmd);
-      break;
-    case "tee":
-      checkTee(s, args);
-      break;
-    case "cp":
-    case "mv":
-    case "install":
-    case "rsync":
-    case "ln":
-      checkCopy(s, cmd);
-      break;
-    case "sed":
-      checkSed(s, args);
-      break;
-    case "truncate":
-    case "touch":
-    case "mkdir":
-      checkTruncate(s, args);
-      break;
-    case "curl":
-    case "wget":
-      checkDownloadOutput(s, p, args);
-      break;
-    case "redis-cli":
-      checkRedis(s, cmd, all);
-      break;
-    case "crontab":
-    case "at":
-    case "batch":
-      checkScheduler(s, p, args);
-      break;
-    case "docker":
-    case "podman":
-    case "nerdctl":
-    case "finch":
-    case "lima":
-    case "colima":
-      checkContainer(s, p, args);
-      break;
-    case "source":
-    case ".":
-      if (args[0] !== undefined) s.executes(args[0], p);
-      if (args[0] !== undefined && /^\/dev\/(stdin|fd\/)|^\/proc\/self\/fd\//.test(args[0])) s.unresolved("code-on-stdin", `${p} ${args[0]} runs code read at run time`);
-      break;
-    default:
-      checkDiskTool(s, p, args);
-      break;
-  }
+  const entry = programEntry(p);
+  if (entry?.rule) SCREEN_RULES[entry.rule](s, cmd, all);
 
   s.executes(p, "the command");
-  if (SHELLS.has(p) && !cmd.args.some((a) => /^-[A-Za-z]*c[A-Za-z]*$/.test(a))) {
-    const script = cmd.args.find((a) => !a.startsWith("-") && !a.startsWith("+"));
-    if (script !== undefined) s.executes(script, p);
+  if (SHELLS.has(p)) {
+    // The script file comes after the options and their values (`bash -o pipefail x.sh`).
+    const invocation = shellInvocation(cmd.args);
+    const script = invocation.operands[0];
+    if (!invocation.command && script !== undefined && script !== "-") s.executes(script, p);
   }
   checkXargsDelete(s, cmd);
   checkPipeToShell(s, cmd, all);
@@ -209,6 +164,9 @@ export function screenOneCommand(s: CommandScreen, cmd: SimpleCommand, all: Simp
   checkOperations(s, cmd);
   checkWriteTargets(s, cmd);
   if (isDatabaseClient(p)) checkSql(s, cmd, all);
+  checkEnvironmentToNetwork(s, cmd, all);
+  checkIndirectReads(cmd, all, (word, how) => s.readsFile(word, how));
+  checkPushToNewRemote(s, cmd, all);
   checkOperands(s, cmd);
 }
 
@@ -250,7 +208,8 @@ function checkOperands(s: CommandScreen, cmd: SimpleCommand): void {
 
 /** `-o FILE`, `--output=FILE`, ...: most programs write there (gcc, sort, curl, pandoc, tsc --outFile). */
 function outputOptions(s: CommandScreen, cmd: SimpleCommand): void {
-  if (NOT_OUTPUT_OPTION.has(cmd.program) || cmd.program === "curl" || cmd.program === "wget") return;
+  // Downloaders' own output options are read by their rule (screen-writes.ts).
+  if (O_IS_NOT_OUTPUT.has(cmd.program) || programEntry(cmd.program)?.rule === "download-output") return;
   cmd.args.forEach((a, i) => {
     const next = cmd.args[i + 1];
     if (/^(-o|--output|--output-file|--outfile|--outFile|--out|--log-file|--logfile)$/.test(a) && next !== undefined) s.write(next, `${cmd.program} ${a}`);

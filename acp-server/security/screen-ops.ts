@@ -4,12 +4,13 @@
 // administration (firewall, users, mounts, package removal). All ask; none is hardline.
 import type { SimpleCommand } from "./shell-parse";
 import { firstSubcommand, shortFlags, type Screen } from "./screen-rule";
+import { programEntry } from "./programs/registry";
+import { NETCATS, subcommandValueOptions, valueOptionsOf } from "./programs/tables";
 
-const GIT_GLOBAL_ARGS = new Set(["-C", "-c", "--git-dir", "--work-tree", "--namespace", "--exec-path"]);
 
 /** git commands that throw away uncommitted work, stashes, refs or history (beyond screen-git.ts). */
 export function checkGitDiscard(s: Screen, args: string[]): void {
-  const { sub, rest } = firstSubcommand(args, GIT_GLOBAL_ARGS);
+  const { sub, rest } = firstSubcommand(args, valueOptionsOf("git"));
   const { short, long, operands } = shortFlags(rest);
   const discard = (what: string) => s.add("dangerous", "git-discard", `git ${sub} ${what}`);
   switch (sub) {
@@ -77,64 +78,25 @@ export function checkReverseShell(s: Screen, cmd: SimpleCommand): void {
   if (cmd.redirects.some((r) => /^\/dev\/(tcp|udp)\//.test(r.target)) || args.some((a) => /^\/dev\/(tcp|udp)\//.test(a))) {
     s.add("dangerous", "reverse-shell", "connects the shell's input or output to a network socket (/dev/tcp), a remote shell");
   }
-  if (/^(nc|ncat|netcat|nc\.traditional|nc\.openbsd)$/.test(p) && args.some((a) => /^-[a-zA-Z]*[ec]$|^--(exec|sh-exec|lua-exec)/.test(a))) {
+  if (NETCATS.has(p) && args.some((a) => /^-[a-zA-Z]*[ec]$|^--(exec|sh-exec|lua-exec)/.test(a))) {
     s.add("dangerous", "reverse-shell", `${p} -e hands a program to whoever connects: a remote shell`);
   }
   if (p === "socat" && args.some((a) => /^(exec|system):/i.test(a))) s.add("dangerous", "reverse-shell", "socat exec: runs a program for a network peer: a remote shell");
 }
 
-const INFRA: [RegExp, RegExp, string][] = [
-  // The system bus reaches logind (power off, reboot), systemd (units), NetworkManager, polkit.
-  [/^(busctl|gdbus|qdbus|dbus-send)$/, /^(call|emit|set-property|--system|--print-reply|--dest|org\.|\/org\/)|\s(call|emit|set-property)\s/, "sends a command to a system service over D-Bus (power, units, network)"],
-  [/^(docker|podman)$/, /^(system prune|volume (rm|prune)|image prune|container prune|network prune|builder prune|compose down -v|compose down --volumes)/, "deletes containers' data, images or volumes"],
-  [/^kubectl$/, /^(delete|drain|replace --force|scale .*--replicas[= ]0)/, "deletes or drains cluster resources"],
-  [/^helm$/, /^(uninstall|delete|rollback)/, "removes or rolls back a release"],
-  [/^(terraform|tofu)$/, /^(destroy|apply .*-auto-approve|apply -destroy|state rm)/, "destroys or changes infrastructure without review"],
-  [/^pulumi$/, /^(destroy|up .*--yes|stack rm)/, "destroys or changes infrastructure"],
-  [/^aws$/, /^(s3 (rm|rb)|.* (delete|terminate)-)/, "deletes cloud resources"],
-  [/^(gcloud|az)$/, /\b(delete|remove)\b/, "deletes cloud resources"],
-  [/^gh$/, /^(repo (delete|archive)|release delete|secret (set|delete)|api .*-X ?DELETE)/, "deletes or changes GitHub resources"],
-  [/^(npm|pnpm|yarn)$/, /^(publish|unpublish|deprecate|owner|dist-tag (rm|add)|access)/, "publishes or changes a package on the registry"],
-  [/^(cargo|gem|twine|poetry)$/, /^(publish|yank|push|upload)/, "publishes a package"],
-  [/^kubectl$/, /^(apply|patch|replace|edit|set|create)\b/, "changes cluster resources"],
-  [/^aws$/, /^s3 sync .*--delete\b/, "deletes cloud files missing from the source"],
-  [/^gsutil$/, /(^|\s)(rm|rb)\b|rsync .*-d\b/, "deletes cloud storage"],
-  [/^(gcloud|az)$/, /\brm\b/, "deletes cloud resources"],
-  [/^hub$/, /^delete\b/, "deletes a GitHub repository"],
-  [/^doctl$/, /\b(delete|rm)\b/, "deletes cloud resources"],
-  [/^(flyctl|fly)$/, /\b(destroy|delete|remove)\b/, "destroys apps or resources"],
-  [/^heroku$/, /(:destroy|pg:reset)\b/, "destroys apps or data"],
-  [/^(vercel|netlify)$/, /^(remove|rm|delete)\b|\bsites:delete\b/, "removes a deployment"],
-  [/^firebase$/, /:delete\b/, "deletes project data"],
-  [/^(dropdb|dropuser)$/, /(?:)/, "drops a database"],
-  [/^mysqladmin$/, /\bdrop\b/i, "drops a database"],
-  [/^cqlsh$/, /\b(drop|truncate)\b/i, "drops or empties data"],
-  [/^influx$/, /^delete\b|\bbucket delete\b/, "deletes stored data"],
-];
-
-const ADMIN: Record<string, RegExp | null> = {
-  iptables: /^-(F|X|P|Z|D)|^--(flush|delete-chain|policy)/, ip6tables: /^-(F|X|P|D)|^--(flush|policy)/, nft: /^(flush|delete)/, ufw: /^(disable|reset|delete|allow)/, systemctl: /^(enable|disable|start|stop|restart|reload|mask|unmask|kill|isolate|daemon-reload|link|edit|set-property|reboot|poweroff|halt|preset)$/,
-  mount: null, umount: null, swapoff: null, swapon: null, passwd: null, chpasswd: null, usermod: null, useradd: null, userdel: null, groupdel: null,
-  groupmod: null, chsh: null, visudo: null, setfacl: null, chattr: null, "update-alternatives": /^--(set|install|remove)/, hostnamectl: /^set-/, timedatectl: /^set-/,
-};
-const PACKAGE_REMOVAL: Record<string, RegExp> = {
-  apt: /^(remove|purge|autoremove)$/, "apt-get": /^(remove|purge|autoremove)$/, dpkg: /^(-r|-P|--remove|--purge)$/, yum: /^(remove|erase)$/, dnf: /^(remove|erase|autoremove)$/,
-  pacman: /^-R/, zypper: /^(remove|rm)$/, apk: /^del$/, brew: /^(uninstall|remove|rm|cleanup)$/, snap: /^remove$/, flatpak: /^(uninstall|remove)$/, pip: /^uninstall$/, pip3: /^uninstall$/,
-};
-
 export function checkOperations(s: Screen, cmd: SimpleCommand): void {
   const { program: p, args } = cmd;
   const line = args.join(" ");
-  for (const [program, sub, what] of INFRA) if (program.test(p) && sub.test(line)) s.add("dangerous", "infra-delete", `${p} ${args.slice(0, 2).join(" ")} ${what}`);
-  if (p in ADMIN) {
-    const pattern = ADMIN[p];
+  const entry = programEntry(p);
+  for (const [sub, what] of entry?.destroys ?? []) if (sub.test(line)) s.add("dangerous", "infra-delete", `${p} ${args.slice(0, 2).join(" ")} ${what}`);
+  if (entry?.admin !== undefined) {
+    const pattern = entry.admin;
     if (!pattern || args.some((a) => pattern.test(a)) || pattern.test(line)) s.add("dangerous", "system-admin", `${p} changes the system's ${/tables|nft|ufw/.test(p) ? "firewall" : /mount|swap/.test(p) ? "mounts" : "users, permissions or settings"}`);
   }
-  const removal = PACKAGE_REMOVAL[p];
+  const removal = entry?.removesPackages;
   if (removal && args.some((a) => removal.test(a))) s.add("dangerous", "package-remove", `${p} removes installed system packages`);
   if (p === "tar" && args.some((a) => /^-[A-Za-z]*P|^--absolute-names$/.test(a)) && args.some((a) => /^-[A-Za-z]*x|^--extract$|^--get$/.test(a))) s.add("dangerous", "tar-absolute", "tar -P extracts absolute paths, so the archive can write anywhere on the machine");
   if (p === "curl" && args.some((a, i) => /^-X ?DELETE$|^--request=DELETE$/i.test(a) || ((a === "-X" || a === "--request") && /^DELETE$/i.test(args[i + 1] ?? "")))) s.add("dangerous", "http-delete", "curl sends an HTTP DELETE request");
-  if ((p === "psql" || p === "mysql" || p === "sqlite3") && args.some((a) => a === "-f" || a.startsWith("--file"))) s.unresolved("sql-file", `${p} runs the SQL in a file, which screening does not read`);
   if (p === "less") {
     args.forEach((a, i) => {
       const file = a === "-o" || a === "-O" ? args[i + 1] : /^-[oO]./.test(a) ? a.slice(2) : /^--(log-file|LOG-FILE)=/.test(a) ? a.slice(a.indexOf("=") + 1) : undefined;
@@ -142,17 +104,16 @@ export function checkOperations(s: Screen, cmd: SimpleCommand): void {
     });
   }
   if ((p === "docker" || p === "podman" || p === "kubectl") && args.includes("exec")) {
-    const inner = p === "kubectl" ? args.slice(args.indexOf("--") + 1) : containerCommand(args.slice(args.indexOf("exec") + 1));
+    const inner = p === "kubectl" ? args.slice(args.indexOf("--") + 1) : containerCommand(p, args.slice(args.indexOf("exec") + 1));
     if (inner.length > 0 && (p !== "kubectl" || args.includes("--"))) s.nested(inner.map((w) => (/^[\w./=:@%+,-]+$/.test(w) ? w : `'${w.replace(/'/g, "'\\''")}'`)).join(" "), `${p} exec`);
   }
   if ((p === "npm" || p === "pnpm" || p === "yarn") && /^(uninstall|remove|rm|un)$/.test(args[0] ?? "") && args.some((a) => a === "-g" || a === "--global")) s.add("dangerous", "package-remove", `${p} removes a globally installed package`);
 }
 
-const CONTAINER_EXEC_ARGS = new Set(["-e", "--env", "-u", "--user", "-w", "--workdir", "--env-file", "--detach-keys"]);
-
 /** The command of `docker exec [options] CONTAINER CMD...`. */
-function containerCommand(args: string[]): string[] {
+function containerCommand(program: string, args: string[]): string[] {
+  const withValue = subcommandValueOptions(program, "exec");
   let k = 0;
-  for (let a = args[k]; a?.startsWith("-"); a = args[k]) k += CONTAINER_EXEC_ARGS.has(a) ? 2 : 1;
+  for (let a = args[k]; a?.startsWith("-"); a = args[k]) k += withValue.has(a) ? 2 : 1;
   return args.slice(k + 1);
 }

@@ -9,20 +9,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import type { SimpleCommand } from "./shell-types";
 import type { Screen } from "./screen-rule";
-import { INTERPRETER } from "./screen-programs";
+import { INTERPRETERS, NODE_PACKAGE_MANAGERS, NODE_RUNNERS, PIPS, WELL_KNOWN_BINS } from "./programs/tables";
 
-/**
- * Tools so common that `npx NAME` in a project that has not installed them is still the tool
- * everyone means (the package of that name is the tool's own, or tsc's harmless placeholder).
- */
-const WELL_KNOWN_BINS = new Set([
-  "tsc", "vitest", "jest", "eslint", "prettier", "tsx", "ts-node", "mocha", "vite", "webpack", "rollup", "esbuild", "playwright",
-  "next", "turbo", "nx", "lerna", "nodemon", "concurrently", "rimraf", "cross-env", "serve", "http-server", "knip", "depcheck",
-]);
-
-const NODE_RUNNERS = new Set(["npx", "pnpx", "bunx"]);
-const NODE_PMS = new Set(["npm", "pnpm", "yarn", "bun"]);
-const PIPS = /^pip[0-9.]*$/;
 /** A package spec that is not a name on the registry: a URL, a git repository, `user/repo`, a tarball. */
 const REMOTE_SPEC = /^(https?:|git\+|git:|ssh:|github:|gitlab:|bitbucket:|gist:|svn\+|hg\+|bzr\+|[\w.-]+\/[\w.-]+(#.*)?$)|\.(tgz|tar\.gz|whl|zip)$/i;
 
@@ -61,7 +49,7 @@ export function checkRemotePackage(s: Screen, cmd: SimpleCommand): void {
   }
   const sub = args.find((a) => !a.startsWith("-"));
   const operands = args.slice(args.indexOf(sub ?? "") + 1).filter((a) => !a.startsWith("-"));
-  if (NODE_PMS.has(p)) {
+  if (NODE_PACKAGE_MANAGERS.has(p)) {
     if ((p === "pnpm" || p === "yarn") && sub === "dlx") remote(`${p} dlx downloads a package and runs it`);
     else if (["create", "init", "innit"].includes(sub ?? "") && operands.length > 0) remote(`${p} ${sub} ${operands[0]} downloads a starter package and runs it`);
     else if ((p === "npm" && (sub === "exec" || sub === "x")) || (p === "bun" && sub === "x")) {
@@ -74,7 +62,7 @@ export function checkRemotePackage(s: Screen, cmd: SimpleCommand): void {
     }
     return;
   }
-  const pipArgs = PIPS.test(p) ? args : INTERPRETER.test(p) && args[0] === "-m" && PIPS.test(args[1] ?? "") ? args.slice(2) : p === "uv" && args[0] === "pip" ? args.slice(1) : undefined;
+  const pipArgs = PIPS.has(p) ? args : INTERPRETERS.has(p) && args[0] === "-m" && PIPS.has(args[1] ?? "") ? args.slice(2) : p === "uv" && args[0] === "pip" ? args.slice(1) : undefined;
   if (pipArgs && pipArgs.find((a) => !a.startsWith("-")) === "install") {
     const from = pipArgs.find((a) => /^(https?:|git\+|svn\+|hg\+|bzr\+|file:)/.test(a));
     if (from !== undefined) remote(`pip install ${from} installs a package from a URL or repository, and its build scripts run`);

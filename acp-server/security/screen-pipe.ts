@@ -1,31 +1,13 @@
 // Command-screen rules for running code nobody has read: a download (`curl`, `wget`) or a
 // base64 decode piped into a shell or interpreter, and a shell handed a downloaded script
 // through `$(curl ...)`, backticks or `<(curl ...)`.
-import { SHELLS, type SimpleCommand } from "./shell-parse";
+import type { SimpleCommand } from "./shell-parse";
 import { shortFlags, type Screen } from "./screen-rule";
-import { shellReadsStdin } from "./shell-invocation";
+import { readsScriptFromStdin } from "./screen-exec";
+import { DOWNLOADERS, INTERPRETERS, SHELLS } from "./programs/tables";
 
-const INTERPRETER = /^(python[0-9.]*|pypy[0-9.]*|perl[0-9.]*|ruby[0-9.]*|node|nodejs|php[0-9.]*|lua[0-9.]*|deno|bun)$/;
-const DOWNLOADERS = new Set(["curl", "wget", "fetch", "aria2c"]);
-const DOWNLOAD_SUBST = /(\$\(|`|<\()\s*(sudo\s+)?(curl|wget|fetch)\b/;
-
-/** Does this command run a script it reads from stdin (`sh`, `bash -s`, `python -`)? */
-function readsScriptFromStdin(cmd: SimpleCommand): boolean {
-  if (SHELLS.has(cmd.program)) return shellReadsStdin(cmd.args);
-  if (INTERPRETER.test(cmd.program)) {
-    let k = 0;
-    while (k < cmd.args.length) {
-      const a = cmd.args[k];
-      if (a === undefined) break; // k < cmd.args.length
-      if (a === "-") return true;
-      if (!a.startsWith("-")) return false; // a script file
-      if (/^-[a-zA-Z]*[cmeEpr]/.test(a) || a === "--eval" || a === "--print") return false;
-      k += a === "-W" || a === "-X" || a === "-I" ? 2 : 1;
-    }
-    return true;
-  }
-  return false;
-}
+/** `$(curl …)`, `` `wget …` ``, `<(fetch …)`: a download substituted into the command line. */
+const DOWNLOAD_SUBST = new RegExp(`(\\$\\(|\`|<\\()\\s*(sudo\\s+)?(${DOWNLOADERS.names.map((n) => n.replace(/[.+-]/g, "\\$&")).join("|")})\\b`);
 
 function isBase64Decode(cmd: SimpleCommand): boolean {
   if (cmd.program === "base64" || cmd.program === "base32" || cmd.program === "basenc") {
@@ -46,7 +28,7 @@ export function checkPipeToShell(s: Screen, cmd: SimpleCommand, all: SimpleComma
       else s.add("dangerous", "base64-pipe-shell", `decodes hidden base64 content and runs it with ${sink.program}`);
     }
   }
-  if (SHELLS.has(p) || INTERPRETER.test(p) || p === "eval" || p === "source" || p === ".") {
+  if (SHELLS.has(p) || INTERPRETERS.has(p) || p === "eval" || p === "source" || p === ".") {
     if (args.some((a) => DOWNLOAD_SUBST.test(a))) s.add("dangerous", "curl-pipe-shell", `runs a script downloaded from the internet with ${p} without a chance to read it`);
   }
 }

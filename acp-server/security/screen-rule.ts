@@ -45,7 +45,7 @@ export function shortFlags(args: string[]): { short: string; long: string[]; ope
   return { short, long, operands };
 }
 
-export function firstSubcommand(args: string[], withArg: Set<string>): { sub: string | undefined; rest: string[] } {
+export function firstSubcommand(args: string[], withArg: ReadonlySet<string>): { sub: string | undefined; rest: string[] } {
   let k = 0;
   for (let a = args[k]; a?.startsWith("-"); a = args[k]) k += withArg.has(a) ? 2 : 1;
   return { sub: args[k], rest: args.slice(k + 1) };

@@ -6,6 +6,9 @@
 // literal value is also screened as a script, so `--upload-pack='rm -rf ~'` stays a hardline.
 import type { SimpleCommand } from "./shell-parse";
 import type { Screen } from "./screen-rule";
+import type { RunCheck } from "./programs/program-entry";
+import { programEntry } from "./programs/registry";
+import { valueOptionsOf } from "./programs/tables";
 
 function runs(s: Screen, how: string, value?: string): void {
   s.unresolved("runs-option", `${how} makes the program run a command of the caller's choosing`);
@@ -13,7 +16,7 @@ function runs(s: Screen, how: string, value?: string): void {
 }
 
 /** The value of `--name=v`, `--name v`, `-xv` or `-x v` at `args[k]`, when it is that option. */
-function optionValue(args: string[], k: number, long: string[], short: string[]): string | undefined {
+function optionValue(args: string[], k: number, long: readonly string[], short: readonly string[]): string | undefined {
   const a = args[k];
   if (a === undefined) return undefined;
   for (const name of long) {
@@ -27,7 +30,7 @@ function optionValue(args: string[], k: number, long: string[], short: string[])
   return undefined;
 }
 
-function scan(s: Screen, program: string, args: string[], long: string[], short: string[]): void {
+function scan(s: Screen, program: string, args: string[], long: readonly string[], short: readonly string[]): void {
   for (let k = 0; k < args.length; k++) {
     const a = args[k]!; // k < args.length
     const value = optionValue(args, k, long, short);
@@ -35,15 +38,13 @@ function scan(s: Screen, program: string, args: string[], long: string[], short:
   }
 }
 
-const GIT_SUBCOMMAND_SKIP = new Set(["-c", "-C", "--git-dir", "--work-tree", "--namespace", "--config-env", "--exec-path"]);
-
 function checkGit(s: Screen, args: string[]): void {
   let k = 0;
   for (; k < args.length; k++) {
     const a = args[k]!; // k < args.length
     if (a === "--config-env" || a.startsWith("--config-env=")) runs(s, "git --config-env");
     if (!a.startsWith("-")) break;
-    if (GIT_SUBCOMMAND_SKIP.has(a)) k++;
+    if (valueOptionsOf("git").has(a)) k++;
   }
   const sub = args[k] ?? "";
   const rest = args.slice(k + 1);
@@ -80,77 +81,56 @@ export function checkRunOptions(s: Screen, cmd: SimpleCommand): void {
     const name = assignment.slice(0, assignment.indexOf("="));
     if (RUNS_VAR.test(name)) runs(s, `${name}=`, name.endsWith("_COMMAND") ? assignment.slice(name.length + 1) : undefined);
   }
-  switch (p) {
-    case "git":
-      checkGit(s, args);
-      break;
-    case "npx":
-      scan(s, "npx", args, ["--call"], ["-c"]);
-      break;
-    case "npm":
-    case "pnpm": {
-      const ops = args.filter((a) => !a.startsWith("-"));
-      if (ops[0] === "exec" || ops[0] === "x") scan(s, `${p} exec`, args, ["--call"], ["-c"]);
-      if (ops[0] === "pkg" && ops[1] === "set" && ops.slice(2).some((a) => /^scripts\.|^config\.|^bin/.test(a))) {
-        runs(s, `${p} pkg set scripts`);
-        s.add("dangerous", "deferred-exec", `${p} pkg set writes a package.json script that runs later, outside any sandbox`);
-      }
-      if (ops[0] === "set-script") {
-        runs(s, `${p} set-script`);
-        s.add("dangerous", "deferred-exec", `${p} set-script writes a package.json script that runs later, outside any sandbox`);
-      }
-      if ((ops[0] === "config" && ops[1] === "set") || ops[0] === "set") {
-        const keys = ops.slice(ops[0] === "set" ? 1 : 2);
-        if (keys.some((a) => /^(script-shell|shell|node-options|onload-script|editor|browser|git|userconfig|globalconfig|prefix)\b/i.test(a))) runs(s, `${p} config set ${keys[0]}`);
-      }
-      if (args.some((a) => /^--(script-shell|shell|node-options|userconfig)(=|$)/.test(a))) runs(s, `${p} --script-shell`);
-      break;
-    }
-    case "make":
-    case "gmake":
-      for (let k = 0; k < args.length; k++) {
-        const a = args[k]!; // k < args.length
-        if (/^(SHELL|MAKESHELL|\.SHELLFLAGS)=/.test(a)) runs(s, `make ${a.split("=")[0]}=`, a.slice(a.indexOf("=") + 1));
-        if (a === "--eval" || a.startsWith("--eval=") || a === "-E" || (a.startsWith("-E") && a.length > 2)) runs(s, "make --eval");
-        const file = optionValue(args, k, ["--file", "--makefile"], ["-f"]);
-        if (file !== undefined && /^(\/dev\/(stdin|fd\/\d+)|-|\/proc\/self\/fd\/\d+)$/.test(file)) runs(s, "make -f /dev/stdin");
-      }
-      break;
-    case "tar":
-    case "bsdtar":
-    case "gtar":
-      scan(s, p, args, ["--to-command", "--use-compress-program", "--info-script", "--new-volume-script", "--rsh-command"], ["-I", "-F"]);
-      for (const a of args) if (/^--checkpoint-action=(exec|sh)/.test(a) || (a.startsWith("--checkpoint-action") && args.includes("exec"))) runs(s, `${p} --checkpoint-action=exec`, a.replace(/^--checkpoint-action=(exec|sh)=?/, ""));
-      break;
-    case "zip":
-      scan(s, "zip", args, ["--unzip-command"], ["-TT"]);
-      break;
-    case "rsync":
-      for (let k = 0; k < args.length; k++) {
-        const rsh = optionValue(args, k, ["--rsh"], ["-e"]);
-        if (rsh !== undefined && !/^ssh(\s+(-[pil]\s+[\w./~-]+|-[46CqvAaTtx]+))*$/.test(rsh.trim())) runs(s, "rsync -e", rsh);
-        const remote = optionValue(args, k, ["--rsync-path"], []);
-        if (remote !== undefined) runs(s, "rsync --rsync-path", remote);
-      }
-      break;
-    case "ssh":
-    case "scp":
-    case "sftp":
-      checkSshOptions(s, p, args);
-      break;
-    case "man":
-      scan(s, "man", args, ["--pager", "--html"], ["-P", "-H"]);
-      break;
-    case "sort":
-      scan(s, "sort", args, ["--compress-program"], []);
-      break;
-    case "sqlite3": {
-      const texts = [...args, ...cmd.redirects.map((r) => r.heredoc ?? (r.op === "<<<" ? r.target : ""))];
-      if (texts.some((t) => /(^|\n|;)\s*\.(shell|system|load|output|once)\b/.test(t))) runs(s, "sqlite3 .shell/.system");
-      if (args.some((a) => a === "-cmd" || a === "-init")) runs(s, "sqlite3 -cmd/-init");
-      break;
-    }
-    default:
-      break;
-  }
+  const entry = programEntry(p);
+  if (entry?.runOptions) scan(s, p, args, entry.runOptions.long, entry.runOptions.short);
+  if (entry?.runCheck) RUN_CHECKS[entry.runCheck](s, cmd);
 }
+
+/** The checks that need more than a list of options, by the name a registry entry gives. */
+const RUN_CHECKS: Record<RunCheck, (s: Screen, cmd: SimpleCommand) => void> = {
+  "git-transport": (s, cmd) => checkGit(s, cmd.args),
+  "npm-scripts": (s, { program: p, args }) => {
+    const ops = args.filter((a) => !a.startsWith("-"));
+    if (ops[0] === "exec" || ops[0] === "x") scan(s, `${p} exec`, args, ["--call"], ["-c"]);
+    if (ops[0] === "pkg" && ops[1] === "set" && ops.slice(2).some((a) => /^scripts\.|^config\.|^bin/.test(a))) {
+      runs(s, `${p} pkg set scripts`);
+      s.add("dangerous", "deferred-exec", `${p} pkg set writes a package.json script that runs later, outside any sandbox`);
+    }
+    if (ops[0] === "set-script") {
+      runs(s, `${p} set-script`);
+      s.add("dangerous", "deferred-exec", `${p} set-script writes a package.json script that runs later, outside any sandbox`);
+    }
+    if ((ops[0] === "config" && ops[1] === "set") || ops[0] === "set") {
+      const keys = ops.slice(ops[0] === "set" ? 1 : 2);
+      if (keys.some((a) => /^(script-shell|shell|node-options|onload-script|editor|browser|git|userconfig|globalconfig|prefix)\b/i.test(a))) runs(s, `${p} config set ${keys[0]}`);
+    }
+    if (args.some((a) => /^--(script-shell|shell|node-options|userconfig)(=|$)/.test(a))) runs(s, `${p} --script-shell`);
+  },
+  "make-shell": (s, { args }) => {
+    for (let k = 0; k < args.length; k++) {
+      const a = args[k]!; // k < args.length
+      if (/^(SHELL|MAKESHELL|\.SHELLFLAGS)=/.test(a)) runs(s, `make ${a.split("=")[0]}=`, a.slice(a.indexOf("=") + 1));
+      if (a === "--eval" || a.startsWith("--eval=") || a === "-E" || (a.startsWith("-E") && a.length > 2)) runs(s, "make --eval");
+      const file = optionValue(args, k, ["--file", "--makefile"], ["-f"]);
+      if (file !== undefined && /^(\/dev\/(stdin|fd\/\d+)|-|\/proc\/self\/fd\/\d+)$/.test(file)) runs(s, "make -f /dev/stdin");
+    }
+  },
+  "tar-checkpoint": (s, { program: p, args }) => {
+    // registry-scan: tar's checkpoint actions (exec, sh), not programs.
+    for (const a of args) if (/^--checkpoint-action=(exec|sh)/.test(a) || (a.startsWith("--checkpoint-action") && args.includes("exec"))) runs(s, `${p} --checkpoint-action=exec`, a.replace(/^--checkpoint-action=(exec|sh)=?/, ""));
+  },
+  "rsync-shell": (s, { args }) => {
+    for (let k = 0; k < args.length; k++) {
+      const rsh = optionValue(args, k, ["--rsh"], ["-e"]);
+      if (rsh !== undefined && !/^ssh(\s+(-[pil]\s+[\w./~-]+|-[46CqvAaTtx]+))*$/.test(rsh.trim())) runs(s, "rsync -e", rsh);
+      const remote = optionValue(args, k, ["--rsync-path"], []);
+      if (remote !== undefined) runs(s, "rsync --rsync-path", remote);
+    }
+  },
+  "ssh-options": (s, { program: p, args }) => checkSshOptions(s, p, args),
+  "sqlite-dot-commands": (s, cmd) => {
+    const texts = [...cmd.args, ...cmd.redirects.map((r) => r.heredoc ?? (r.op === "<<<" ? r.target : ""))];
+    if (texts.some((t) => /(^|\n|;)\s*\.(shell|system|load|output|once)\b/.test(t))) runs(s, "sqlite3 .shell/.system");
+    if (cmd.args.some((a) => a === "-cmd" || a === "-init")) runs(s, "sqlite3 -cmd/-init");
+  },
+};

@@ -55,10 +55,49 @@ const CREDENTIAL_ABSOLUTE = [/^\/proc\/[^/]+\/(environ|mem|cmdline|auxv)$/, /^\/
 const CREDENTIAL_NAMES = [/^\.env(\..+)?$/, /^.+\.env$/, /^id_(rsa|dsa|ecdsa|ed25519)[^/]*$/, /\.(pem|key|p12|pfx|keystore|jks|kdbx)$/, /^credentials(\.json)?$/, /^\.htpasswd$/, /^secrets?\.(ya?ml|json)$/];
 const TEMPLATE = /\.(example|sample|template|dist|defaults?)$/;
 
+/** Hermes's files that hold its keys, in any of its folders: config.yaml (keys may be set there) and its backups, .env, auth.json; any letter case. */
+const HERMES_SECRET_FILES = /(^|\/)(config\.ya?ml([.~].*)?|\.?config\.ya?ml\.sw.|\.env(\..*)?|auth\.json([.~].*)?)$/i;
+
+/** $HERMES_HOME as written and as resolved (resolved once per folder: the screen asks for every operand). */
+const REAL_HOMES = new Map<string, string[]>();
+function realHome(home: string): string[] {
+  let both = REAL_HOMES.get(home);
+  if (!both) {
+    const real = realPath(home);
+    both = real === home ? [home] : [home, real];
+    REAL_HOMES.set(home, both);
+  }
+  return both;
+}
+
+/**
+ * Is `abs` Hermes's own keys, in any spelling: config.yaml, .env, auth.json under $HERMES_HOME
+ * (by its path, any letter case, a glob that matches them, or a link to them), or the folder
+ * itself (a recursive read takes them)? Read, they are a secret read.
+ */
+function hermesSecrets(abs: string, st: State): string | undefined {
+  const home = st.hermesHome;
+  if (GLOB.test(abs)) {
+    const re = globToRegExp(abs);
+    return [home, ...["config.yaml", ".env", "auth.json"].map((f) => path.posix.join(home, f))].some((p) => re.test(p)) ? "Hermes's own keys" : undefined;
+  }
+  const real = realPath(abs);
+  for (const candidate of real === abs ? [abs] : [abs, real]) {
+    for (const root of realHome(home)) {
+      const inside = isWithin(candidate.toLowerCase(), root.toLowerCase());
+      const rel = inside ? candidate.slice(root.length).replace(/^\/+/, "") : undefined;
+      if (rel === "") return "Hermes's own state folder, its keys included";
+      if (rel !== undefined && HERMES_SECRET_FILES.test(rel)) return `Hermes's ${rel}`;
+    }
+  }
+  return undefined;
+}
+
 /** What kind of credential `abs` is ("/proc/1/environ", "~/.ssh", ".env"), or undefined. */
 export function credentialArea(abs: string, st: State): string | undefined {
   for (const re of CREDENTIAL_ABSOLUTE) if (re.test(abs)) return abs.startsWith("/proc/") ? "process environment" : abs;
-  if (isWithin(abs, st.hermesHome) && /\/(\.env|auth\.json)$/.test(abs)) return "Hermes's .env";
+  const own = hermesSecrets(abs, st);
+  if (own) return own;
   if (abs === st.home || isWithin(st.home, abs)) return "the whole home folder, credentials included";
   if (/^\/dev\/(sd[a-z]|nvme|hd[a-z]|vd[a-z]|xvd[a-z]|mmcblk|disk|mapper\/|dm-|md|mem$|kmem$)/.test(abs)) return "a raw disk";
   if (isWithin(abs, st.home) && abs !== st.home) {

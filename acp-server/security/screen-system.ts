@@ -4,10 +4,12 @@
 import type { SimpleCommand } from "./shell-parse";
 import { SYSTEM_DIRS, isWithin } from "./screen-paths";
 import { firstSubcommand, shortFlags, type Screen } from "./screen-rule";
+import type { ScreenRule } from "./programs/program-entry";
+import { subcommandsWith, valueOptionsOf } from "./programs/tables";
 
 /** `mkfs.ext4` and friends: the formatter named by its filesystem. */
 export function checkMkfsVariant(s: Screen, p: string): void {
-  if (/^mkfs\../.test(p)) s.add("hardline", "mkfs", `${p} formats a disk partition, destroying everything on it`);
+  if (/^mkfs\../i.test(p)) s.add("hardline", "mkfs", `${p} formats a disk partition, destroying everything on it`);
 }
 
 export function checkFormat(s: Screen, p: string): void {
@@ -28,7 +30,7 @@ export function checkKill(s: Screen, args: string[]): void {
   }
 }
 
-const POWER_ACTIONS = ["poweroff", "reboot", "halt", "kexec", "soft-reboot", "suspend", "hibernate", "hybrid-sleep", "suspend-then-hibernate", "rescue", "emergency", "isolate", "default", "sleep"];
+// registry-scan: systemd unit names (poweroff.target), not programs.
 const POWER_TARGETS = /^(poweroff|reboot|halt|kexec|rescue|emergency|suspend|hibernate|hybrid-sleep|suspend-then-hibernate|sleep|shutdown|soft-reboot)(\.target)?$/;
 
 /** `shutdown`, `reboot`, `halt`, `poweroff`, `init 0|1|6`, `systemctl`/`loginctl` power actions, suspend tools. */
@@ -36,8 +38,8 @@ export function checkShutdown(s: Screen, p: string, args: string[]): void {
   if (p === "init" || p === "telinit") {
     if (["0", "1", "6", "s", "S", "single"].includes(args[0] ?? "")) s.add("hardline", "shutdown", `${p} ${args[0]} shuts down, restarts or isolates the machine`);
   } else if (p === "systemctl" || p === "loginctl") {
-    const { sub, rest } = firstSubcommand(args, new Set(["-H", "-M", "--host", "--machine", "-t", "--type", "-p", "--property", "-s", "--signal", "--when", "--kill-whom"]));
-    if (sub && POWER_ACTIONS.includes(sub)) s.add("hardline", "shutdown", `${p} ${sub} shuts down, suspends or isolates the machine`);
+    const { sub, rest } = firstSubcommand(args, valueOptionsOf(p));
+    if (sub && subcommandsWith(p, "power").has(sub)) s.add("hardline", "shutdown", `${p} ${sub} shuts down, suspends or isolates the machine`);
     else if (p === "systemctl" && sub && ["start", "restart", "reload-or-restart", "try-restart"].includes(sub) && rest.some((u) => POWER_TARGETS.test(u))) {
       s.add("hardline", "shutdown", `systemctl ${sub} ${rest.join(" ")} shuts down, suspends or isolates the machine`);
     } else if (p === "loginctl" && sub && ["terminate-session", "terminate-user", "kill-session", "kill-user", "terminate-seat"].includes(sub)) {
@@ -58,7 +60,7 @@ export function checkKillByName(s: Screen, p: string, args: string[]): void {
     s.add("hardline", "kill-all-processes", "killall5 signals every process on the machine");
     return;
   }
-  const withArg = new Set(["-u", "-U", "-G", "-g", "-P", "-s", "--signal", "-t", "--terminal", "--user", "--uid", "--group", "--parent", "--session", "--ns", "--nslist", "-o", "--older-than", "-y", "--younger-than", "-n", "-F", "--pidfile"]);
+  const withArg = valueOptionsOf(p);
   const operands: string[] = [];
   let byOwner = false;
   for (let k = 0; k < args.length; k++) {
@@ -80,59 +82,50 @@ export function checkKillByName(s: Screen, p: string, args: string[]): void {
   else s.add("dangerous", p, `${p} kills every process whose name matches ${operands.join(" ") || "its pattern"}, not one known process`);
 }
 
-/** Partitioning, discarding and secure-erase tools: hardline unless they only list. */
-export function checkDiskTool(s: Screen, p: string, args: string[]): void {
+/** Partitioning, discarding and secure-erase tools: hardline unless they only list. `rule` is the program's registry rule. */
+export function checkDiskTool(s: Screen, rule: ScreenRule, p: string, args: string[]): void {
   const listing = (flags: RegExp) => args.some((a) => flags.test(a)) && args.every((a) => flags.test(a) || a.startsWith("/dev/"));
-  switch (p) {
-    case "blkdiscard":
-    case "nvme":
-      if (p === "nvme" && !["format", "sanitize", "write-zeroes", "dsm", "write", "ns-rescan", "delete-ns"].includes(args[0] ?? "")) return;
-      s.add("hardline", "mkfs", `${p} ${p === "nvme" ? args[0] + " " : ""}discards or erases a whole disk`);
+  const verb = args[0] ?? "";
+  switch (rule) {
+    case "disk-discard":
+      s.add("hardline", "mkfs", `${p} discards or erases a whole disk`);
       return;
-    case "wipefs":
+    case "erase-subcommand":
+      // nvme has many subcommands; these erase.
+      if (["format", "sanitize", "write-zeroes", "dsm", "write", "ns-rescan", "delete-ns"].includes(verb)) s.add("hardline", "mkfs", `${p} ${verb} discards or erases a whole disk`);
+      return;
+    case "signature-wipe":
       if (args.some((a) => /^-[a-zA-Z]*[ao]|^--(all|offset)/.test(a))) s.add("hardline", "mkfs", "wipefs erases a disk's filesystem signatures, making its data unreachable");
       else s.add("dangerous", "disk-tool", "wipefs inspects disk signatures (and can erase them)");
       return;
-    case "fdisk":
-    case "sfdisk":
-    case "gdisk":
-    case "cfdisk":
-    case "sgdisk":
-    case "parted":
-    case "partprobe":
-    case "cgdisk":
+    case "partition":
       if (listing(/^(-l|--list|-s|--show-size|-d|--dump|-p|--print|-v|--verify|-i|--info|print|unit|s|B|MB|GB|-m|--machine)$/)) s.add("dangerous", "disk-tool", `${p} reads a disk's partition table (as root it can also rewrite it)`);
       else s.add("hardline", "partition-disk", `${p} rewrites a disk's partition table, which can make all its data unreachable`);
       return;
-    case "hdparm":
+    case "disk-settings":
       if (args.some((a) => /^--(security-erase|security-erase-enhanced|security-set-pass|security-unlock|trim-sector-ranges|write-sector|make-bad-sector|dco-restore|dco-setmax|fwdownload|yes-i-know-what-i-am-doing)/.test(a))) {
         s.add("hardline", "disk-erase", "hdparm's security-erase / sector-write options destroy a disk's data");
       } else s.add("dangerous", "disk-tool", "hdparm changes low-level disk settings");
       return;
-    case "cryptsetup":
+    case "encrypted-disk":
       if (["luksFormat", "erase", "luksErase", "reencrypt", "luksKillSlot", "luksRemoveKey"].includes(args.find((a) => !a.startsWith("-")) ?? "")) s.add("hardline", "disk-erase", "cryptsetup reformats or erases an encrypted disk's keys, making its data unreachable");
       return;
-    case "badblocks":
+    case "disk-surface-test":
       if (args.some((a) => /^-[a-zA-Z]*w/.test(a))) s.add("hardline", "disk-erase", "badblocks -w overwrites the whole disk");
       return;
-    case "mdadm":
+    case "raid-metadata":
       if (args.some((a) => a === "--zero-superblock" || a === "--create" || a === "-C")) s.add("hardline", "disk-erase", "mdadm rewrites RAID metadata on disks");
       return;
-    case "zpool":
-    case "lvremove":
-    case "vgremove":
-    case "pvremove":
-    case "zfs":
-      if (p === "zpool" ? ["destroy", "labelclear"].includes(args[0] ?? "") : p === "zfs" ? args[0] === "destroy" : true) s.add("hardline", "disk-erase", `${p} ${p.startsWith("z") ? args[0] : ""} destroys a storage volume and its data`);
+    case "storage-destroy": {
+      // zpool and zfs say what they do in a verb; lvremove and friends only remove.
+      const destroys = /^z/.test(p) ? ["destroy", "labelclear"].includes(verb) && (p !== "zfs" || verb === "destroy") : true;
+      if (destroys) s.add("hardline", "disk-erase", `${p} ${p.startsWith("z") ? verb : ""} destroys a storage volume and its data`);
       return;
-    case "flashrom":
-    case "efibootmgr":
+    }
+    case "firmware":
       s.add("dangerous", "firmware", `${p} changes the machine's firmware or boot entries`);
       return;
-    case "insmod":
-    case "rmmod":
-    case "modprobe":
-    case "sysctl":
+    case "kernel":
       if (p !== "sysctl" || args.some((a) => a === "-w" || a.includes("=") || a === "-p" || a === "--load")) s.add("dangerous", "kernel", `${p} changes the running kernel`);
       return;
     default:

@@ -8,42 +8,15 @@
 // Screen's `write`, so Hermes's state is refused and anything outside the workspace asks.
 import type { SimpleCommand } from "./shell-parse";
 import type { Screen } from "./screen-rule";
-
-/** Options whose value is a folder the program writes into, by program. */
-const DIR_OPTIONS: Record<string, { short: string[]; long: string[] }> = {
-  tar: { short: ["-C"], long: ["--directory"] },
-  bsdtar: { short: ["-C"], long: ["--directory"] },
-  unzip: { short: ["-d"], long: [] },
-  "7z": { short: [], long: [] },
-  curl: { short: [], long: ["--output-dir"] },
-  wget: { short: ["-P"], long: ["--directory-prefix"] },
-  pip: { short: ["-t"], long: ["--target", "--prefix", "--root", "--src"] },
-  pip3: { short: ["-t"], long: ["--target", "--prefix", "--root", "--src"] },
-  npm: { short: [], long: ["--prefix"] },
-  pnpm: { short: [], long: ["--dir", "--prefix"] },
-  yarn: { short: [], long: ["--cwd", "--modules-folder"] },
-  cargo: { short: [], long: ["--root", "--target-dir"] },
-};
-
-/** Package managers' global installs: the program lands on your PATH, outside the workspace. */
-const GLOBAL_INSTALL: [program: RegExp, matches: (args: string[]) => boolean][] = [
-  [/^(npm|pnpm)$/, (a) => /^(i|install|add|link|ln)$/.test(a[0] ?? "") && a.some((x) => x === "-g" || x === "--global" || x === "--location=global")],
-  [/^yarn$/, (a) => a[0] === "global" && /^(add|upgrade)$/.test(a[1] ?? "")],
-  [/^pip3?$/, (a) => a[0] === "install" && a.includes("--user")],
-  [/^pipx$/, (a) => /^(install|inject|upgrade|run)$/.test(a[0] ?? "")],
-  [/^cargo$/, (a) => a[0] === "install"],
-  [/^go$/, (a) => a[0] === "install"],
-  [/^gem$/, (a) => a[0] === "install"],
-  [/^uv$/, (a) => a[0] === "tool" && /^(install|run)$/.test(a[1] ?? "")],
-  [/^bun$/, (a) => /^(add|install|i)$/.test(a[0] ?? "") && a.some((x) => x === "-g" || x === "--global")],
-  [/^deno$/, (a) => a[0] === "install" && a.some((x) => x === "-g" || x === "--global")],
-];
+import { programEntry } from "./programs/registry";
+import { NETCATS } from "./programs/tables";
 
 export function checkWriteTargets(s: Screen, cmd: SimpleCommand): void {
   const { program: p, args } = cmd;
-  const dirs = DIR_OPTIONS[p];
+  const entry = programEntry(p);
+  const dirs = entry?.writesIntoOption;
   // tar's -C is where it reads from when it creates an archive, where it writes when it extracts.
-  const extracting = !/^(bsd)?tar$/.test(p) || /^[A-Za-z]*x[A-Za-z]*$/.test(args[0] ?? "") || args.some((a) => a === "--extract" || a === "--get" || /^-[A-Za-z]*x[A-Za-z]*$/.test(a));
+  const extracting = !dirs?.onlyWhenExtracting || /^[A-Za-z]*x[A-Za-z]*$/.test(args[0] ?? "") || args.some((a) => a === "--extract" || a === "--get" || /^-[A-Za-z]*x[A-Za-z]*$/.test(a));
   if (dirs && extracting) {
     args.forEach((a, i) => {
       const next = args[i + 1];
@@ -58,8 +31,8 @@ export function checkWriteTargets(s: Screen, cmd: SimpleCommand): void {
   }
   if (p === "7z" || p === "7za") for (const a of args) if (/^-o./.test(a)) s.write(a.slice(2), `${p} -o`);
   checkCreatedFolders(s, cmd);
-  for (const [program, matches] of GLOBAL_INSTALL) {
-    if (program.test(p) && matches(args)) s.add("dangerous", "install-global", `${p} ${args.slice(0, 2).join(" ")} installs a program onto your PATH, outside the workspace, where it runs later unsandboxed`);
+  if (entry?.installsGlobally?.test(args.join(" "))) {
+    s.add("dangerous", "install-global", `${p} ${args.slice(0, 2).join(" ")} installs a program onto your PATH, outside the workspace, where it runs later unsandboxed`);
   }
   checkHostSockets(s, cmd);
   if (p === "hash" && args.some((a) => /^-[A-Za-z]*p/.test(a))) s.unresolved("hash-p", "`hash -p` makes a command name run another program for the rest of the line");
@@ -98,7 +71,7 @@ function checkHostSockets(s: Screen, cmd: SimpleCommand): void {
     else if ((p === "docker" || p === "podman") && (a === "-H" || a === "--host" || a === "--url")) socket(`${p} ${a}`, args[i + 1] ?? "a daemon");
     else if ((p === "docker" || p === "podman") && /^(--host|--url|-H)=?./.test(a) && !/^-H$/.test(a)) socket(`${p} --host`, a.replace(/^(--host|--url|-H)=?/, ""));
   });
-  if (/^(nc|ncat|netcat)$/.test(p) && args.some((a) => /^-[A-Za-z]*U/.test(a) || a === "--unixsock")) socket(p, "a unix socket");
+  if (NETCATS.has(p) && args.some((a) => /^-[A-Za-z]*U/.test(a) || a === "--unixsock")) socket(p, "a unix socket");
   for (const assignment of cmd.assignments) {
     if (/^(DOCKER_HOST|CONTAINER_HOST|PODMAN_HOST|DBUS_SESSION_BUS_ADDRESS|DBUS_SYSTEM_BUS_ADDRESS)=/.test(assignment)) socket(assignment.slice(0, assignment.indexOf("=")), assignment.slice(assignment.indexOf("=") + 1));
   }

@@ -6,12 +6,10 @@
 // this list does not know may take a value, so what follows it cannot be told apart: the shell
 // then counts as reading stdin (fails closed: the piped text is screened as its script).
 
-/** Long options whose next word is their value, in sh, bash, zsh, dash, ksh and friends. */
-const TAKES_VALUE = new Set(["--init-file", "--rcfile", "--emulate"]);
-/** Long options that take no value. */
-const NO_VALUE = new Set(["--norc", "--noprofile", "--login", "--posix", "--restricted", "--verbose", "--version", "--help", "--noediting", "--debugger", "--dump-strings", "--dump-po-strings", "--pretty-print", "--wordexp", "--no-rcs", "--no-globalrcs", "--interactive", "--privileged"]);
-/** Letters of a `-x`/`+x` cluster whose value is the next word (`-o pipefail`, `-O extglob`). */
-const LETTER_TAKES_VALUE = /[oO]/g;
+import { SHELL_FLAG_OPTIONS, SHELL_VALUE_LETTERS, SHELL_VALUE_OPTIONS } from "./programs/tables";
+
+/** Letters of a `-x`/`+x` cluster whose value is the next word (`-o pipefail`, `-O extglob`), from the registry's shells. */
+const LETTER_TAKES_VALUE = new RegExp(`[${SHELL_VALUE_LETTERS}]`, "g");
 
 export interface ShellInvocation {
   /** `-c` (or `--command`): runs its first operand as the script. */
@@ -22,20 +20,25 @@ export interface ShellInvocation {
   operands: string[];
   /** A long option of unknown arity came first: whether a script file follows cannot be told. */
   uncertain: boolean;
+  /** `--command=SCRIPT` (fish): the script glued to the option, and the option's index in args. */
+  gluedCommand?: { at: number; script: string };
 }
 
 export function shellInvocation(args: readonly string[]): ShellInvocation {
   let command = false;
   let stdinFlag = false;
   let uncertain = false;
+  let gluedCommand: ShellInvocation["gluedCommand"];
+  const done = (operands: string[]): ShellInvocation => ({ command, stdinFlag, operands, uncertain, ...(gluedCommand ? { gluedCommand } : {}) });
   for (let k = 0; k < args.length; k++) {
     const a = args[k]!; // k < args.length
-    if (a === "--" || a === "-") return { command, stdinFlag, operands: args.slice(a === "-" ? k : k + 1), uncertain };
+    if (a === "--" || a === "-") return done(args.slice(a === "-" ? k : k + 1));
     if (a.startsWith("--")) {
       const name = a.includes("=") ? a.slice(0, a.indexOf("=")) : a;
       if (name === "--command") command = true;
-      else if (TAKES_VALUE.has(name)) k += a.includes("=") ? 0 : 1;
-      else if (!NO_VALUE.has(name) && !a.includes("=")) uncertain = true;
+      if (name === "--command" && a.includes("=")) gluedCommand = { at: k, script: a.slice(a.indexOf("=") + 1) };
+      else if (SHELL_VALUE_OPTIONS.has(name)) k += a.includes("=") ? 0 : 1;
+      else if (!SHELL_FLAG_OPTIONS.has(name) && !a.includes("=")) uncertain = true;
       continue;
     }
     if (/^[-+][A-Za-z]+$/.test(a)) {
@@ -44,9 +47,9 @@ export function shellInvocation(args: readonly string[]): ShellInvocation {
       k += (a.slice(1).match(LETTER_TAKES_VALUE) ?? []).length;
       continue;
     }
-    return { command, stdinFlag, operands: args.slice(k), uncertain };
+    return done(args.slice(k));
   }
-  return { command, stdinFlag, operands: [], uncertain };
+  return done([]);
 }
 
 /**

@@ -12,13 +12,13 @@ import { segment, tokenize } from "./shell-lex";
 import type { Redirect, SimpleCommand, Word } from "./shell-types";
 import { fromWords, type Built } from "./shell-wrappers";
 import { WordResolver, type KnownVars } from "./shell-words";
+import { ASSIGNERS } from "./programs/tables";
 
 export type { Redirect, SimpleCommand, Word } from "./shell-types";
 export type { KnownVars } from "./shell-words";
 export { normaliseProgram, shellScript, SHELLS } from "./shell-wrappers";
 
 const MAX_DEPTH = 8;
-const DECLARERS = new Set(["export", "declare", "local", "readonly", "typeset"]);
 
 class Parser {
   private nextPipeline = 0;
@@ -52,7 +52,7 @@ class Parser {
       });
       const words = seg.words.flatMap((w) => this.words.resolve(w));
       const b = fromWords(words, { redirects, raw: src.slice(seg.start, seg.end), pipeline, stage, depth, wrappers: [...wrappers] }, parseScript);
-      if (b.main.program === "" || DECLARERS.has(b.main.program)) {
+      if (b.main.program === "" || ASSIGNERS.has(b.main.program)) {
         this.words.record(b.main.program === "" ? words : b.main.argWords);
       }
       built.push({ pre, b });

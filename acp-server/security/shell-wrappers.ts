@@ -8,12 +8,22 @@
 // command as `unresolved`.
 import type { Redirect, SimpleCommand, Word } from "./shell-types";
 import { PATTERN_MARKERS } from "./shell-words";
-import { OPAQUE_RUNNERS, RUNS_WORD_AS_SCRIPT, SCRIPT_OPTIONS, runnerCandidates, runnerCommandStart } from "./shell-runners";
+import { runnerCandidates, runnerCommandStart } from "./shell-runners";
+import { programEntry } from "./programs/registry";
+import { SHELLS, valueOptionsOf } from "./programs/tables";
+import { shellInvocation } from "./shell-invocation";
 
 const SKIPPED_KEYWORDS = new Set(["!", "{", "}", "then", "do", "else", "elif", "if", "while", "until", "fi", "done", "esac", "[[", "]]", "function", "coproc"]);
 const COMPOUND_OPENERS = new Set(["{", "while", "until", "if", "for", "select", "case", "[["]);
-export const SHELLS = new Set(["sh", "bash", "zsh", "dash", "ksh", "ksh93", "mksh", "ash", "fish", "csh", "tcsh", "yash", "posh", "rbash", "busybox-sh"]);
+export { SHELLS } from "./programs/tables";
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*(\[[^\]]*\])?\+?=/;
+
+/** A name the registry knows only in other letters' case (`RM`, `Sudo`), as the registry spells it; any other name as it is. */
+function withRegistryCase(name: string): string {
+  if (!/[A-Z]/.test(name) || programEntry(name)) return name;
+  const lower = name.toLowerCase();
+  return programEntry(lower) ? lower : name;
+}
 
 /** Strip a leading backslash and take the basename of a path, as the shell would resolve it. */
 export function normaliseProgram(word: string): string {
@@ -27,7 +37,7 @@ export function normaliseProgram(word: string): string {
 }
 
 /** Skip options of a wrapper; `withArg` options consume the following word. Returns the index of the first operand. */
-function skipOptions(words: string[], k: number, withArg: Set<string>, opts: { stopAtAssignment?: boolean } = {}): number {
+function skipOptions(words: string[], k: number, withArg: ReadonlySet<string>, opts: { stopAtAssignment?: boolean } = {}): number {
   while (k < words.length) {
     const w = words[k];
     if (w === undefined) break; // k < words.length
@@ -49,62 +59,6 @@ function skipOptions(words: string[], k: number, withArg: Set<string>, opts: { s
   }
   return k;
 }
-
-const set = (...items: string[]) => new Set(items);
-const SUDO_ARGS = set("-u", "-g", "-C", "-D", "-h", "-p", "-r", "-t", "-U", "-T", "-R", "--user", "--group", "--prompt", "--chdir", "--role", "--type", "--other-user", "--close-from", "--host", "--command-timeout", "--chroot");
-const ENV_ARGS = set("-u", "-C", "-S", "--unset", "--chdir", "--split-string", "-P");
-/** Wrappers whose options are skipped and whose first operand is the command (option → takes an argument). */
-const OPTION_WRAPPERS: Record<string, Set<string>> = {
-  sudo: SUDO_ARGS,
-  doas: set("-u", "-C"),
-  pkexec: set("--user"),
-  nice: set("-n", "--adjustment"),
-  time: set("-f", "-o", "--format", "--output"),
-  ionice: set("-c", "-n", "-p", "-P", "-u", "--class", "--classdata"),
-  stdbuf: set("-i", "-o", "-e", "--input", "--output", "--error"),
-  exec: set("-a"),
-  nohup: set(),
-  builtin: set(),
-  setsid: set(),
-  unbuffer: set(),
-  busybox: set(),
-  toybox: set(),
-  unshare: set("--map-user", "--map-group", "--setgroups", "-S", "-G", "--setuid", "--setgid", "-R", "--root", "-w", "--wd", "--propagation", "--kill-child"),
-  // -m, -u, -n, … take a file only glued on (`-m/proc/1/ns/mnt`, `--mount=…`): never the next word.
-  nsenter: set("-t", "--target", "-S", "--setuid", "-G", "--setgid"),
-  setpriv: set("--reuid", "--regid", "--groups", "--inh-caps", "--ambient-caps", "--bounding-set", "--securebits", "--selinux-label", "--apparmor-profile", "--pdeathsig"),
-  runuser: set("-u", "-g", "-G", "--user", "--group", "--supp-group", "-w", "--whitelist-environment"),
-  "systemd-run": set("-u", "--unit", "-p", "--property", "-E", "--setenv", "--description", "--slice", "-M", "--machine", "-H", "--host", "--uid", "--gid", "--working-directory", "--on-calendar", "--on-active"),
-  firejail: set(),
-  strace: set("-o", "-e", "-p", "-s", "-u", "-P", "-a", "-E", "-I", "-b", "-X", "-U", "-S", "-O"),
-  ltrace: set("-o", "-e", "-p", "-s", "-u", "-n", "-a", "-A", "-D", "-F", "-l", "-L", "-w", "-x"),
-  catchsegv: set(),
-  fakeroot: set("-l", "--lib", "--faked", "-s", "-i"),
-  caffeinate: set("-t", "-w"),
-  "xvfb-run": set("-n", "-s", "-f", "-e", "-p", "--server-num", "--server-args", "--auth-file", "--error-file"),
-  torsocks: set("-u", "-p", "-a", "-P"),
-  proxychains: set("-f"),
-  proxychains4: set("-f"),
-  "dbus-run-session": set("--config-file", "--dbus-daemon"),
-  valgrind: set(),
-  npx: set("-p", "--package", "--cache", "--userconfig"),
-  pnpx: set(),
-  bunx: set("--bun"),
-};
-/** Wrappers that take one operand (a mask, a root, a lock file) before the command. */
-const OPERAND_WRAPPERS: Record<string, Set<string>> = {
-  chroot: set("--userspec", "--groups"),
-  taskset: set(),
-  chrt: set("-T", "-P", "-D"),
-  flock: set("-w", "--timeout", "-E", "--conflict-exit-code"),
-  timeout: set("-s", "-k", "--signal", "--kill-after"),
-  faketime: set("-m", "-f", "--exclude-monotonic"),
-  sg: set(),
-};
-const XARGS_ARGS = set("-I", "-i", "-n", "-P", "-L", "-l", "-d", "-E", "-e", "-s", "-a", "--max-args", "--max-procs", "--max-lines", "--delimiter", "--eof", "--max-chars", "--arg-file", "--replace", "--process-slot-var");
-const WATCH_ARGS = set("-n", "--interval", "-q", "--equexit", "-s", "--shotsdir");
-const SHELL_ARGS = set("-o", "+o", "-O", "+O", "--rcfile", "--init-file");
-const SSH_ARGS = set("-p", "-i", "-l", "-o", "-F", "-J", "-L", "-R", "-D", "-b", "-c", "-E", "-e", "-m", "-O", "-Q", "-S", "-W", "-w", "-B", "-I");
 
 export interface Built {
   main: SimpleCommand;
@@ -175,7 +129,11 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     // `\rm`, `r''m`, `$'\x72m'`: the name resolves, but only through our decoding of it; a name
     // spelled to look unlike itself is treated as unknown (fail closed), never as what it decodes to.
     else if (!wordInfo || wordInfo.escaped) unresolved.push(`the command name \`${word}\` is written with escapes or quotes, which hides what it runs`);
-    const name = normaliseProgram(word);
+    const written = normaliseProgram(word);
+    // `RM -rf ~`, `BASH -c …`: macOS's file system ignores letter case, so that is rm, bash.
+    // The screen applies the rules of the program it may be, and never trusts the spelling.
+    const name = withRegistryCase(written);
+    if (name !== written) unresolved.push(`the command name \`${written}\` is \`${name}\` in other letters' case, which a case-insensitive file system (macOS) runs as \`${name}\``);
     let next = -1;
     const callAt = name === "npx" || name === "pnpx" ? texts.slice(k + 1).findIndex((t) => t === "-c" || t === "--call" || t.startsWith("--call=")) : -1;
     if (callAt >= 0) {
@@ -186,33 +144,36 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       if (text !== undefined) script(text, `${name} -c`, option.startsWith("--call=") ? words[at] : words[at + 1]);
       return { main: make(name, k + 1), nested };
     }
+    const entry = programEntry(name);
+    const runner = entry?.runner;
     const runFrom = runnerCommandStart(name, texts, k);
     if (runFrom !== undefined) {
       // `uv run CMD`, `gosu USER CMD`, `tmux new 'CMD'`: each word that may start the command is tried.
       for (const j of runnerCandidates(texts, runFrom)) {
         const text = texts[j] ?? "";
-        if (RUNS_WORD_AS_SCRIPT.has(name)) script(texts.slice(j).join(" "), name, words.slice(j).find(isComputed));
-        if (!RUNS_WORD_AS_SCRIPT.has(name) || !text.includes(" ")) {
+        if (runner?.wordIsScript) script(texts.slice(j).join(" "), name, words.slice(j).find(isComputed));
+        if (!runner?.wordIsScript || !text.includes(" ")) {
           // The runner's redirections are its command's (`su-exec root sh <<EOF` feeds sh its script).
           const sub = fromWords(words.slice(j), { ...base, raw: texts.slice(j).join(" "), depth: base.depth + 1, wrappers: [...wrappers, name] }, parseScript);
           nested.push(sub.main, ...sub.nested);
         }
       }
     }
-    const opaque = OPAQUE_RUNNERS[name];
+    const opaque = runner?.opaque;
     if (opaque && texts.slice(k + 1).some((t) => opaque.test(t))) unresolved.push(`\`${name}\` runs keystrokes or code of its own that the screen cannot follow`);
-    for (const option of SCRIPT_OPTIONS[name] ?? []) {
+    for (const option of runner?.scriptOptions ?? []) {
       texts.forEach((t, i) => {
         const value = texts[i + 1];
         if (i > k && t === option && value !== undefined) script(value, `${name} ${option}`, words[i + 1]);
         else if (i > k && t.startsWith(`${option}=`)) script(t.slice(option.length + 1), `${name} ${option}`, words[i]);
       });
     }
-    if (runFrom !== undefined || opaque || SCRIPT_OPTIONS[name]) return { main: make(name, k + 1), nested };
-    if (OPTION_WRAPPERS[name]) {
-      next = skipOptions(texts, k + 1, OPTION_WRAPPERS[name]);
-    } else if (OPERAND_WRAPPERS[name]) {
-      const d = skipOptions(texts, k + 1, OPERAND_WRAPPERS[name]);
+    if (runFrom !== undefined || opaque || runner?.scriptOptions) return { main: make(name, k + 1), nested };
+    const wrapper = entry?.wrapper?.kind;
+    if (wrapper === "options") {
+      next = skipOptions(texts, k + 1, valueOptionsOf(name));
+    } else if (wrapper === "operand") {
+      const d = skipOptions(texts, k + 1, valueOptionsOf(name));
       // `flock -c CMD FILE` and `flock FILE -c CMD`: getopt finds -c anywhere.
       const c = name === "flock" ? texts.findIndex((t, i) => i > k && (t === "-c" || t === "--command" || t.startsWith("--command="))) : -1;
       if (c > 0) {
@@ -228,8 +189,8 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       }
       next = d < texts.length ? skipOptions(texts, d + 1, new Set()) : d;
     } else {
-      switch (name) {
-        case "env": {
+      switch (wrapper) {
+        case "assignments": {
           for (let a = k + 1; a < texts.length; a++) {
             const t = texts[a];
             if (t === undefined || !t.startsWith("-")) break;
@@ -239,16 +200,16 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
             } else if (t.startsWith("--split-string=")) script(t.slice(15), "env -S", words[a]);
             else if (/^-[^-]*S./.test(t)) script(t.slice(t.indexOf("S") + 1), "env -S", words[a]);
           }
-          next = skipOptions(texts, k + 1, ENV_ARGS, { stopAtAssignment: true });
+          next = skipOptions(texts, k + 1, valueOptionsOf(name), { stopAtAssignment: true });
           break;
         }
-        case "xargs": {
-          const after = skipOptions(texts, k + 1, XARGS_ARGS);
+        case "per-input": {
+          const after = skipOptions(texts, k + 1, valueOptionsOf(name));
           if (after >= texts.length) return { main: make("xargs", k + 1), nested };
           next = after;
           break;
         }
-        case "command": {
+        case "builtin-lookup": {
           const after = skipOptions(texts, k + 1, new Set());
           if (texts.slice(k + 1, after).some((w) => /^-[a-zA-Z]*[vV]/.test(w))) return { main: make("command", k + 1), nested };
           next = after;
@@ -271,9 +232,8 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
     const argWords = words.slice(k + 1);
     const main = make(name, k + 1);
     if (SHELLS.has(name)) {
-      const at = shellScriptIndex(args);
-      const code = at === undefined ? undefined : args[at];
-      if (at !== undefined && code !== undefined) script(code, `${name} -c`, argWords[at]);
+      const found = shellScriptAt(args);
+      if (found) script(found.code, `${name} -c`, argWords[found.at]);
       else {
         // `bash <<EOF ... EOF` and `bash <<< "..."` feed the shell its script on stdin.
         for (const r of base.redirects) {
@@ -285,7 +245,7 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
       if (args.length > 0) script(args.join(" "), "eval", argWords.find(isComputed));
     } else if (name === "watch") {
       // watch joins its arguments and runs them with `sh -c`.
-      const from = skipOptions(args, 0, WATCH_ARGS);
+      const from = skipOptions(args, 0, valueOptionsOf(name));
       if (from < args.length) script(args.slice(from).join(" "), "watch", argWords.slice(from).find(isComputed));
     } else if (name === "su" || name === "script") {
       for (const [a, arg] of args.entries()) {
@@ -303,9 +263,9 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
         if (eq > 0) script(arg.slice(eq + 1), "alias", argWords[a]);
       }
     } else if (name === "ssh" || name === "sshpass") {
-      const from = skipOptions(args, 0, name === "ssh" ? SSH_ARGS : set("-p", "-f", "-d", "-e"));
+      const from = skipOptions(args, 0, valueOptionsOf(name));
       // OpenSSH reads options after the host too (`ssh host -t cmd`), and `--` ends them.
-      const rest = name === "ssh" ? skipOptions(args, from + 1, SSH_ARGS) : from;
+      const rest = name === "ssh" ? skipOptions(args, from + 1, valueOptionsOf(name)) : from;
       if (name === "sshpass" && rest < args.length) {
         const inner = fromWords(argWords.slice(rest), { ...base, depth: base.depth + 1, wrappers: [...wrappers, "sshpass"] }, parseScript);
         nested.push(inner.main, ...inner.nested);
@@ -330,19 +290,9 @@ export function fromWords(words: Word[], base: CommandBase, parseScript: ParseSc
   return { main: make(normaliseProgram(texts[k] ?? ""), k + 1), nested };
 }
 
-/** Options that make a wrapper run its command in another folder, by wrapper. */
-const FOLDER_OPTIONS: Record<string, string[]> = {
-  env: ["-C", "--chdir"],
-  sudo: ["-D", "--chdir"],
-  nsenter: ["-w", "--wd"],
-  unshare: ["-w", "--wd"],
-  "systemd-run": ["--working-directory"],
-  runuser: [],
-};
-
 /** The folder `env -C DIR` / `sudo -D DIR` / `--chdir=DIR` names among the wrapper's options (words[from..to)). */
 function wrapperFolder(name: string, words: Word[], from: number, to: number): Word | undefined {
-  const options = FOLDER_OPTIONS[name];
+  const options = programEntry(name)?.folderOptions;
   if (!options) return undefined;
   let found: Word | undefined;
   for (let i = from; i < to; i++) {
@@ -357,35 +307,23 @@ function wrapperFolder(name: string, words: Word[], from: number, to: number): W
   return found;
 }
 
-/** Index (in args) of the script of `bash -c '...'` / `bash -lc '...'`, or undefined when the shell is not given one. */
-function shellScriptIndex(args: string[]): number | undefined {
-  let hasC = false;
-  let k = 0;
-  while (k < args.length) {
-    const w = args[k];
-    if (w === undefined) break; // k < args.length
-    if (w === "--" || w === "-") {
-      k++;
-      break;
-    }
-    if (!(w.startsWith("-") || w.startsWith("+")) || w.length < 2) break;
-    if (SHELL_ARGS.has(w)) {
-      k += 2;
-      continue;
-    }
-    if (w.startsWith("--")) {
-      if (w === "--command") hasC = true;
-      k++;
-      continue;
-    }
-    if (w.startsWith("-") && w.slice(1).includes("c")) hasC = true;
-    k++;
-  }
-  return hasC && k < args.length ? k : undefined;
+/**
+ * Where the script of `bash -c '...'` / `bash -lc '...'` / `bash -eo pipefail -c '...'` /
+ * `fish --command='...'` is (its index in args, and its text), or undefined when the shell is not given one. Options with a value are skipped with it
+ * (shell-invocation.ts, from the registry), so `pipefail` is not taken for the script.
+ */
+function shellScriptAt(args: string[]): { at: number; code: string } | undefined {
+  const invocation = shellInvocation(args);
+  if (!invocation.command) return undefined;
+  // `fish --command='…'`: the script is glued to the option.
+  if (invocation.gluedCommand) return { at: invocation.gluedCommand.at, code: invocation.gluedCommand.script };
+  let at = args.length - invocation.operands.length;
+  if (args[at] === "-") at++; // `-` ends the options
+  const code = args[at];
+  return code === undefined ? undefined : { at, code };
 }
 
 /** The script of `bash -c '...'`, or undefined when the shell is not given one. */
 export function shellScript(args: string[]): string | undefined {
-  const at = shellScriptIndex(args);
-  return at === undefined ? undefined : args[at];
+  return shellScriptAt(args)?.code;
 }

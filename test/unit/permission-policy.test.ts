@@ -159,7 +159,8 @@ test("a symlink into Hermes's state folder does not hide a write through it", as
   for (const line of ["echo x >> settings/config.yaml", "cp evil.yaml settings/config.yaml", "cd settings && echo x >> .env"]) {
     assert.equal(decidePermission("dont_ask", command(line, cwd), cwd, home, context).decision, "deny", line);
   }
-  assert.equal(decidePermission("default", command("cat settings/config.yaml", cwd), cwd, home, context).decision, "allow", "reading it is fine");
+  // Reading it is a secret read (its keys), asked about like `cat ~/.ssh/id_rsa` (issue 29, item 6).
+  assert.equal(decidePermission("default", command("cat settings/config.yaml", cwd), cwd, home, context).decision, "ask", "reading it asks");
 });
 
 test("file tools: a credential is asked about each time; outside the workspace may be allowed for the session, by folder", () => {

@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { decidePermission } from "../../acp-server/security/permission-policy";
 import type { SessionMode } from "../../acp-server/security/modes";
+import { PROGRAM_ENTRIES } from "../../acp-server/security/programs/registry";
 
 const HOME = "/home/dev";
 const CWD = "/home/dev/project";
@@ -63,6 +64,52 @@ const single = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 const double = (s: string) => `"${s.replace(/(["\\$`])/g, "\\$1")}"`;
 
 type Obfuscation = (core: string, rand: () => number) => string;
+/** Shell keywords: bash matches them in their exact case on every file system. */
+const KEYWORDS = new Set(["if", "then", "else", "elif", "fi", "for", "while", "until", "do", "done", "case", "esac", "select", "function", "coproc", "time"]);
+
+// Shell options and option arities, from the program registry: every shell with a random set of
+// its options (flags, `-o VALUE`, clusters whose last letter takes a value such as `-eo pipefail`,
+// long options with a value, separate or glued), and wrappers given one of their options that
+// takes a value. A screen that misreads an arity takes a value for the script or the command.
+const SHELL_ENTRIES = PROGRAM_ENTRIES.filter((entry) => entry.traits?.includes("shell"));
+/** Flags that still run the script (not -n, --version, --help, --dump-strings: those print and exit). */
+const RUNNING_FLAGS = ["-e", "-x", "+x", "-u", "+e", "-v", "-a", "-h", "-B", "-C", "-f", "-l", "-p"];
+const SET_VALUES = ["pipefail", "errexit", "nounset", "xtrace", "extglob", "posix", "noclobber"];
+
+function shellOptions(entry: (typeof SHELL_ENTRIES)[number], rand: () => number): string {
+  const longFlags = (entry.flagOptions ?? []).filter((flag) => !/version|help|dump|pretty/.test(flag));
+  const options: string[] = [];
+  for (let k = Math.floor(rand() * 4); k > 0; k--) {
+    const value = pick(SET_VALUES, rand);
+    const valued = pick([...(entry.valueOptions ?? [])], rand) ?? "-o";
+    options.push(pick([
+      pick(RUNNING_FLAGS, rand),
+      `${valued} ${valued.startsWith("--") ? "/dev/null" : value}`,
+      valued.startsWith("--") ? `${valued}=/dev/null` : `${valued} ${value}`,
+      `${pick(["-e", "-x", "-u", "+e"], rand)}${pick([...(entry.valueLetters ?? "o")], rand)} ${value}`,
+      pick(longFlags, rand) ?? "-e",
+    ], rand));
+  }
+  return options.join(" ");
+}
+
+/** `bash -eo pipefail -c CORE`, `echo CORE | zsh -O extglob`, `dash +x <<< CORE`. */
+const shellWithOptions: Obfuscation = (core, rand) => {
+  const entry = pick(SHELL_ENTRIES, rand);
+  const shell = `${pick([...entry.names], rand)} ${shellOptions(entry, rand)}`.trimEnd();
+  return pick([`${shell} -c ${single(core)}`, `echo ${single(core)} | ${shell}`, `${shell} <<< ${single(core)}`, `${shell} -s <<< ${single(core)}`, `printf '%s\\n' ${single(core)} | ${shell} -`], rand);
+};
+
+/** Wrappers given one of their options that take a value: `sudo -u root CORE`, `timeout -s KILL 5 CORE`. */
+const WRAPPERS = PROGRAM_ENTRIES.filter((entry) => entry.wrapper && entry.wrapper.kind !== "builtin-lookup" && (entry.valueOptions?.length ?? 0) > 0);
+const wrapperWithValue: Obfuscation = (core, rand) => {
+  const entry = pick(WRAPPERS, rand);
+  // env -S splits its value into a command of its own: the core would be its arguments.
+  const option = pick((entry.valueOptions ?? []).filter((o) => !/^(-S|--split-string)$/.test(o)), rand);
+  const value = option.startsWith("--") && rand() < 0.5 ? `${option}=1` : !option.startsWith("--") && rand() < 0.3 ? `${option}1` : `${option} 1`;
+  const operand = entry.wrapper?.kind === "operand" ? " /tmp/x" : "";
+  return `${pick([...entry.names], rand)} ${value}${operand} ${core}`;
+};
 const pick = <T>(list: T[], rand: () => number): T => list[Math.floor(rand() * list.length)];
 
 /** Splices quotes into the first word: rm → r''m, "r"m, \rm, 'rm'. */
@@ -125,6 +172,12 @@ const OBFUSCATIONS: Obfuscation[] = [
   spliceProgram,
   (c) => `cd /tmp && ${c}`,
   (c) => `trap ${single(c)} EXIT`,
+  shellWithOptions,
+  shellWithOptions,
+  wrapperWithValue,
+  // macOS's file system ignores letter case: `RM -rf ~` is rm (keywords keep theirs: bash's `Until` is no keyword).
+  (c) => c.replace(/^[a-z][a-z0-9.]*/, (word) => (KEYWORDS.has(word) ? word : word.toUpperCase())),
+  (c) => c.replace(/^[a-z][a-z0-9.]*/, (word) => (KEYWORDS.has(word) ? word : word.charAt(0).toUpperCase() + word.slice(1))),
 ];
 
 function obfuscate(core: string, rand: () => number): string {
@@ -142,6 +195,24 @@ test("every core, literally, is refused or unresolvable", () => {
     assert.equal(decide("dont_ask", core), "deny", core);
     assert.notEqual(decide("default", core), "allow", core);
   }
+});
+
+test("every shell with each of its value options, in every shape, never runs a dangerous core unasked", () => {
+  const failures: string[] = [];
+  for (const entry of SHELL_ENTRIES) {
+    for (const name of entry.names) {
+      const values = (entry.valueOptions ?? []).map((o) => (o.startsWith("--") ? `${o} /dev/null` : `${o} pipefail`));
+      const clusters = [...(entry.valueLetters ?? "")].map((letter) => `-e${letter} pipefail`);
+      for (const options of [...values, ...clusters, "+x", "-eu"]) {
+        for (const core of ["rm -rf ~", "mkfs.ext4 /dev/sda"]) {
+          for (const command of [`${name} ${options} -c ${single(core)}`, `echo ${single(core)} | ${name} ${options}`, `${name} ${options} <<< ${single(core)}`]) {
+            if (decide("default", command) === "allow" || decide("dont_ask", command) === "allow") failures.push(command);
+          }
+        }
+      }
+    }
+  }
+  assert.deepEqual(failures, []);
 });
 
 test(`obfuscated dangerous commands never run unasked (${CASES} cases, seed ${SEED})`, (t) => {
