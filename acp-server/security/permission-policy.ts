@@ -84,6 +84,9 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
   }
 
   if (ask.web) return webVerdict(mode, ask.web.host);
+  if (ask.moved) return movedVerdict(mode, ask);
+  // A file tool's own resolution of its path counts like the path: what it opens is what is judged.
+  if (ask.resolved?.length) ask = { ...ask, paths: [...new Set([...(ask.paths ?? []), ...ask.resolved])] };
   // Hermes's own state (config.yaml, .env, its MCP servers and rules, memories, skills): what
   // the next process reads and runs outside any sandbox. Before dont_ask's blanket allow.
   const ownState = ask.action === "edit" || ask.action === "delete" ? (ask.paths ?? []).filter((target) => inHermesState(target, context.hermesHome ?? hermesHome())) : [];
@@ -134,6 +137,18 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
 function webVerdict(mode: SessionMode, host: string): PolicyVerdict {
   if (mode === "dont_ask") return { decision: "allow", reasons: [], keys: [], sensitive: false };
   return { decision: "ask", reasons: [`web_fetch asks before reaching a site it has not been allowed to (${host})`], keys: [], sensitive: false };
+}
+
+/**
+ * A file tool's path that resolves elsewhere than when it was approved (a link appeared, a
+ * folder was swapped): never written through on the old answer. Nobody to ask in dont_ask, nothing
+ * to change in plan mode: refused; otherwise asked again, for this change only.
+ */
+function movedVerdict(mode: SessionMode, ask: PolicyAsk): PolicyVerdict {
+  const where = [...(ask.resolved ?? ask.paths ?? [])].join(", ");
+  const why = `the path changed after it was checked: it now leads to ${where}`;
+  if (mode === "dont_ask" || mode === "plan") return { decision: "deny", reasons: [`Refused: ${why}. Nothing was read or written through it.`], keys: [], sensitive: true, askEachTime: true };
+  return { decision: "ask", reasons: [`${why}; approved for this change only`], keys: [], sensitive: true, askEachTime: true };
 }
 
 /** `target` is in $HERMES_HOME, however it is spelled: as written, or through a symlink (resolved at each check). */

@@ -7,7 +7,9 @@ import * as z from "zod";
 import { FileNotFoundError } from "./context";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./file-walker";
 import { displayPath, resolvePath } from "./paths";
-import { readHeadSync, withRegularFileSync } from "./local-files";
+import { readHeadSync } from "./local-files";
+import { ioAsApproved, pinTarget } from "./pinned-target";
+import { openPinnedForRead, type PinnedTarget } from "../util/no-follow-io";
 import { defineTool, ToolError } from "./registry";
 import { redactSecrets } from "../util/redact";
 
@@ -79,7 +81,8 @@ export async function notFoundMessage(absolute: string, cwd: string): Promise<st
  * A regular file is checked with blocking calls (microseconds; local-files.ts says why), anything
  * else the asynchronous way.
  */
-async function checkLocalFile(absolute: string, shown: string, viaEditor: boolean): Promise<boolean> {
+async function checkLocalFile(pin: PinnedTarget, shown: string, viaEditor: boolean): Promise<boolean> {
+  const absolute = pin.real;
   let info: Stats | undefined;
   try {
     info = statSync(absolute); // metadata only: never waits on a FIFO
@@ -95,7 +98,8 @@ async function checkLocalFile(absolute: string, shown: string, viaEditor: boolea
   }
   let head: Buffer | undefined;
   try {
-    head = withRegularFileSync(absolute, (fd) => readHeadSync(fd, BINARY_SNIFF_BYTES));
+    // The pinned file, opened no-follow: a name swapped for a link meanwhile is not sniffed through.
+    head = openPinnedForRead(pin, (fd, opened) => (opened.isFile() ? readHeadSync(fd, BINARY_SNIFF_BYTES) : undefined));
   } catch {
     // expected: unreadable here; ctx.files reports the reason when it reads the file
     return true;
@@ -140,14 +144,18 @@ export const readFileTool = defineTool({
   handler: async (args, ctx) => {
     const absolute = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, absolute);
+    // The real file, resolved once: what the policy judges and the only file read.
+    const pin = pinTarget(absolute);
+    const ask = { action: "read" as const, title: `Read ${shown}`, paths: [absolute], resolved: [pin.real] };
     // Inside the workspace this is instant; outside it, or for credentials, the user decides.
-    if (!(await ctx.requestPermission({ action: "read", title: `Read ${shown}`, paths: [absolute] }))) {
+    if (!(await ctx.requestPermission(ask))) {
       throw new ToolError(`The user did not allow reading ${shown}.`);
     }
-    const existsLocally = await checkLocalFile(absolute, shown, ctx.files.viaEditor);
+    const existsLocally = await checkLocalFile(pin, shown, ctx.files.viaEditor);
     let text: string;
     try {
-      text = await ctx.files.readText(absolute);
+      // A path that moved since it was judged is asked about again where it now leads.
+      text = await ioAsApproved(ctx, absolute, pin, ask, (current) => ctx.files.readText(absolute, current));
     } catch (error) {
       if (error instanceof FileNotFoundError || (error as NodeJS.ErrnoException).code === "ENOENT") {
         throw new ToolError(await notFoundMessage(absolute, ctx.cwd));
