@@ -218,3 +218,14 @@ function existingEntry(child: string, pin: PinnedTarget): Stats | undefined {
   if (info.isFile() && info.nlink > 1 && !pin.linked) throw new PathMovedError(pin.real, "it gained another hard link");
   return info;
 }
+
+/**
+ * What is at `file` itself, not followed: "absent", "symlink", or the file's dev:ino. For I/O that
+ * another process does by name (an editor's fs/*): compared before and after, it tells whether
+ * the name was swapped while that process used it.
+ */
+export function entryIdentity(file: string): string {
+  const info = lstatSync(file, { throwIfNoEntry: false });
+  if (!info) return "absent";
+  return info.isSymbolicLink() ? "symlink" : `${info.dev}:${info.ino}:${info.nlink}`;
+}
