@@ -20,11 +20,18 @@ for (;;) {
       fs.writeFileSync(aside, "inside\n");
       fs.renameSync(aside, name); // and a plain file again
     } else {
-      fs.renameSync(name, aside); // the folder steps aside
+      // The folder steps aside and a link to the outside folder takes its name. A folder the tool
+      // created meanwhile at the name (it was missing for a moment) is removed, so flipping goes on.
+      const now = fs.lstatSync(name, { throwIfNoEntry: false });
+      if (now && !now.isSymbolicLink()) {
+        if (fs.existsSync(aside)) fs.rmSync(name, { recursive: true, force: true });
+        else fs.renameSync(name, aside);
+      }
       fs.rmSync(link, { force: true });
-      fs.symlinkSync(outside, name); // a link to the outside folder takes its name
-      fs.renameSync(name, link);
-      fs.renameSync(aside, name); // and the folder is back
+      fs.symlinkSync(outside, link);
+      fs.renameSync(link, name);
+      fs.renameSync(name, link); // and the folder is back
+      fs.renameSync(aside, name);
     }
   } catch (error) {
     // the tool under test created or removed something meanwhile: keep flipping
