@@ -49,7 +49,8 @@ export const writeFileTool = defineTool({
     const info = await stat(pin.real).catch(() => null); // expected: ENOENT: a new file has nothing to stat
     if (info?.isDirectory()) throw new ToolError(`${shown} is a directory; give the path of a file inside it.`);
 
-    const oldText = askedFirst ? await readIfExists(ctx.files, absolute).catch(() => null) : await readIfExists(ctx.files, absolute, pin); // expected: asked first: the old text only feeds the landed diff, and the write below is what is checked
+    // Asked first: the old text only feeds the card's diff, so a path that moved just shows none (the write below asks again).
+    const oldText = askedFirst ? await readIfExists(ctx.files, absolute, pin).catch(() => null) : await readIfExists(ctx.files, absolute, pin); // expected: see the line above
     const diff = { type: "diff" as const, path: absolute, oldText, newText: args.content };
     const diffAsk = { action: "edit" as const, title: `Write ${shown}`, paths: [absolute], resolved: [pin.real], content: [diff], partialAccept: true };
     if (!askedFirst && !(await ctx.requestPermission(diffAsk))) return denied;
