@@ -4,10 +4,11 @@
 // is read here too: a refusal's reason, and a write the user accepted only in part.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { existsSync } from "node:fs";
-import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { FileNotFoundError, type FileAccess, type WriteOutcome } from "../tools/context";
 import { LocalFileAccess } from "../tools/local-files";
+import { checkStillPinned, pinTarget } from "../tools/pinned-target";
+import { entryIdentity, HeldFolder, PathMovedError, type PinnedTarget } from "../util/no-follow-io";
 import { AgentError } from "../util/agent-error";
 import { REVIEW_META, ReviewMetaSchema, type ReviewHunk } from "../../common/review-meta";
 
@@ -24,30 +25,59 @@ export class ClientFileAccess implements FileAccess {
     return this.capabilities.readTextFile === true;
   }
 
-  async readText(file: string): Promise<string> {
-    if (!this.capabilities.readTextFile) return this.local.readText(file);
+  /**
+   * The editor is asked for the file the path really is (links resolved, dangling ones too): the
+   * editor follows links itself, so the path it gets must already be the one the policy judged.
+   */
+  async readText(file: string, pin?: PinnedTarget): Promise<string> {
+    if (!this.capabilities.readTextFile) return this.local.readText(file, pin);
+    const target = resolvedForEditor(file, pin);
+    const before = identityBefore(target);
     try {
-      const response = await this.client.request(acp.methods.client.fs.readTextFile, { sessionId: this.sessionId, path: file });
+      const response = await this.client.request(acp.methods.client.fs.readTextFile, { sessionId: this.sessionId, path: target });
+      // The editor opens by name and follows links: content read while the name was swapped is dropped.
+      if (entryIdentity(target) !== before) throw new PathMovedError(target, "it was replaced while the editor read it");
       return response.content;
     } catch (error) {
+      if (error instanceof PathMovedError) throw error;
       // Clients report a missing file in their own words; the disk tells us which case it is.
       if (!existsSync(file)) throw new FileNotFoundError(file);
       throw new AgentError("internal", `The editor refused or failed to read ${file}: ${clientErrorText(error)}`, { path: file }, { cause: error });
     }
   }
 
-  async writeText(file: string, content: string): Promise<WriteOutcome | void> {
-    if (!this.capabilities.writeTextFile) return this.local.writeText(file, content);
-    // Not every client creates missing folders; doing it here is harmless for those that do.
-    await mkdir(path.dirname(file), { recursive: true });
+  async writeText(file: string, content: string, pin?: PinnedTarget): Promise<WriteOutcome | void> {
+    if (!this.capabilities.writeTextFile) return this.local.writeText(file, content, pin);
+    // A dangling link is resolved to where it leads, so the editor cannot create a file outside
+    // through it: that real path is what the policy judged (and asked about).
+    const target = resolvedForEditor(file, pin);
+    // Not every client creates missing folders; made here no-follow, inside the folder the policy judged.
+    HeldFolder.open(path.dirname(target), true).close();
+    identityBefore(target);
     let response: acp.WriteTextFileResponse | void;
     try {
-      response = await this.client.request(acp.methods.client.fs.writeTextFile, { sessionId: this.sessionId, path: file, content });
+      response = await this.client.request(acp.methods.client.fs.writeTextFile, { sessionId: this.sessionId, path: target, content });
     } catch (error) {
       throw new AgentError("internal", `The editor refused or failed to write ${file}: ${clientErrorText(error)}`, { path: file }, { cause: error });
     }
+    // Too late to stop, but never reported as done: a link at the name now means the editor may have followed it.
+    if (entryIdentity(target) === "symlink") throw new PathMovedError(target, "it became a symlink while the editor wrote it; the editor may have written through it");
     return reviewOutcome(response?._meta);
   }
+}
+
+/** The real path to hand to the editor: the pin when the name still leads there (else PathMovedError), the resolved path otherwise. */
+function resolvedForEditor(file: string, pin: PinnedTarget | undefined): string {
+  if (!pin) return pinTarget(file).real;
+  checkStillPinned(file, pin);
+  return pin.real;
+}
+
+/** The name's identity before the editor uses it; a symlink there (the real path had none) refuses at once. */
+function identityBefore(target: string): string {
+  const identity = entryIdentity(target);
+  if (identity === "symlink") throw new PathMovedError(target, "it is now a symlink");
+  return identity;
 }
 
 // What a client's error answer says, in its own words. Clients often answer a refused request

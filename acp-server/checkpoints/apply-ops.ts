@@ -9,6 +9,7 @@ import path from "node:path";
 import { diskState, sameState } from "./blob-hash";
 import type { Git } from "./git";
 import { guardedPath } from "./path-guard";
+import { withHeldParent } from "../util/no-follow-io";
 import type { RestoreOp } from "./types";
 
 export interface ApplyOutcome {
@@ -52,7 +53,21 @@ function applyOne(op: RestoreOp, context: ApplyContext, blobs: Map<string, Buffe
     outcome.failed.push({ path: op.path, error: `refused: ${guarded.reason}` });
     return;
   }
-  const file = guarded.path;
+  // The parent folder is held open without following links (util/no-follow-io.ts), and the file is
+  // named through it: a folder swapped for a symlink after the guard's check fails this op (ELOOP),
+  // it never redirects the write, the temp file or the delete.
+  let parentMissing = false;
+  try {
+    withHeldParent(guarded.path, op.target !== undefined, (folder, name) => applyInFolder(op, folder.child(name), blobs, outcome));
+  } catch (error) {
+    if (op.target || (error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    parentMissing = true; // expected: a delete whose folder is already gone: the file is absent, as the restore wants
+  }
+  if (parentMissing) outcome.unchanged.push(op.path);
+}
+
+/** One op on `file`, a name inside the held parent folder. */
+function applyInFolder(op: RestoreOp, file: string, blobs: Map<string, Buffer>, outcome: ApplyOutcome): void {
   let state = diskState(file);
   if (state.kind === "other" && op.target && removeIfEmptyFolder(file)) state = { kind: "absent" }; // a file replaces a folder this restore emptied
   if (sameState(state, op.target)) {

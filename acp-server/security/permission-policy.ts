@@ -86,6 +86,9 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
   }
 
   if (ask.web) return webVerdict(mode, ask.web.host);
+  if (ask.moved) return movedVerdict(mode, ask);
+  // A file tool's own resolution of its path counts like the path: what it opens is what is judged.
+  if (ask.resolved?.length) ask = { ...ask, paths: [...new Set([...(ask.paths ?? []), ...ask.resolved])] };
   // What runs later outside any sandbox: Hermes's own state (config.yaml, .env, MCP servers,
   // rules, memories, skills), git's hooks and config, editors' auto-run settings
   // (security/runs-later.ts). Before dont_ask's blanket allow; each change is asked by name.
@@ -160,6 +163,18 @@ function plantedTargets(ask: PolicyAsk, home: string): Array<{ target: string; w
 function refusalHint(planted: Array<{ kind: RunsLaterKind }>): string {
   if (planted.some((entry) => entry.kind === "hermes-state")) return "use Hermes's own commands (/memory, /skills, hermes config) or ask the user in Default mode.";
   return "ask the user to make this change, or to approve it in Default mode.";
+}
+
+/**
+ * A file tool's path that resolves elsewhere than when it was approved (a link appeared, a
+ * folder was swapped): never written through on the old answer. Nobody to ask in dont_ask, nothing
+ * to change in plan mode: refused; otherwise asked again, for this change only.
+ */
+function movedVerdict(mode: SessionMode, ask: PolicyAsk): PolicyVerdict {
+  const where = [...(ask.resolved ?? ask.paths ?? [])].join(", ");
+  const why = `the path changed after it was checked: it now leads to ${where}`;
+  if (mode === "dont_ask" || mode === "plan") return { decision: "deny", reasons: [`Refused: ${why}. Nothing was read or written through it.`], keys: [], sensitive: true, askEachTime: true };
+  return { decision: "ask", reasons: [`${why}; approved for this change only`], keys: [], sensitive: true, askEachTime: true };
 }
 
 function outsideReasons(paths: string[], workspace: Workspace): string[] {

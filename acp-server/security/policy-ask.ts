@@ -8,6 +8,13 @@ export interface PolicyAsk {
   action: PermissionAction;
   /** Absolute paths the action touches (used by policy and shown to the user). */
   paths?: string[];
+  /**
+   * The real paths a file tool will actually open (resolved once before asking: tools/pinned-target.ts).
+   * Judged like `paths`, so a name that flips between a file and a link is judged as the I/O will use it.
+   */
+  resolved?: string[];
+  /** The path resolves elsewhere than when it was approved (or judged): asked each time; refused in dont_ask and plan mode. */
+  moved?: boolean;
   command?: string;
   /** The absolute folder a command runs in, when it is not the session folder (the terminal tool's workdir). */
   workdir?: string;

@@ -1,6 +1,6 @@
 // Paths that are never touched without the user's say-so (except in dont_ask mode), and the
 // workspace boundary. Both compare real paths, so a symlink cannot smuggle a path across.
-import { existsSync, readdirSync, realpathSync, type Dirent } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, type Dirent } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { hermesHome } from "../config/paths";
@@ -17,7 +17,7 @@ export function realPath(target: string): string {
 }
 
 /** realPath, with the folders already resolved during one check shared through `resolved`. */
-function realPathSharing(target: string, resolved: Map<string, string | undefined> | undefined): string {
+function realPathSharing(target: string, resolved: Map<string, string | undefined> | undefined, hops = 0): string {
   const absolute = path.resolve(target);
   const missing: string[] = [];
   let current = absolute;
@@ -29,10 +29,26 @@ function realPathSharing(target: string, resolved: Map<string, string | undefine
       resolved?.set(current, real);
     }
     if (real !== undefined) return path.join(real, ...missing.reverse());
+    // A dangling symlink is where a write through it lands: its target, resolved the same way
+    // (a link loop stops at the kernel's own limit and keeps the last name, which no write follows).
+    const dangling = real === undefined && hops < 40 ? danglingTarget(current) : undefined;
+    if (dangling !== undefined) return path.join(realPathSharing(dangling, undefined, hops + 1), ...missing.reverse());
     const parent = path.dirname(current);
     if (parent === current) return absolute;
     missing.push(path.basename(current));
     current = parent;
+  }
+}
+
+/** Where the symlink `file` points (absolute), when `file` is one; undefined otherwise. */
+function danglingTarget(file: string): string | undefined {
+  // throwIfNoEntry: most names asked about are missing (credential stores), and an exception per name costs more than the call.
+  try {
+    if (lstatSync(file, { throwIfNoEntry: false })?.isSymbolicLink() !== true) return undefined;
+    return path.resolve(path.dirname(file), readlinkSync(file));
+  } catch {
+    // expected: ENOTDIR/EACCES on the way, or the link removed meanwhile: a missing name, resolved through its parent like any other
+    return undefined;
   }
 }
 
@@ -65,7 +81,21 @@ export function workspaceRoots(workspace: Workspace): readonly string[] {
  */
 export function insideWorkspace(workspace: Workspace, target: string): boolean {
   const real = realPath(target);
-  return workspaceRoots(workspace).some((root) => isInside(realPath(root), real));
+  return !hasOtherNames(real) && workspaceRoots(workspace).some((root) => isInside(realPath(root), real));
+}
+
+/**
+ * A regular file with more than one hard link: its other name may be anywhere on the file
+ * system (`ln ~/.bashrc notes.txt`), so reading or changing it is reading or changing outside.
+ */
+export function hasOtherNames(real: string): boolean {
+  try {
+    const info = lstatSync(real, { throwIfNoEntry: false });
+    return info !== undefined && info.isFile() && info.nlink > 1;
+  } catch {
+    // expected: ENOTDIR/EACCES on the way: nothing there to have other names
+    return false;
+  }
 }
 
 /**
@@ -250,7 +280,11 @@ export function credentialStoreRealPaths(home: string, hermesHomeDir: string = h
               continue;
             }
             childReal = target;
-          } // dangling: as missing
+          } else {
+            // dangling: where a write through it would land, realPath's own way
+            resolveOneByOne(child, childLexical, oneByOne, reals);
+            continue;
+          }
         } else childListable = entry?.isDirectory() ?? false;
       }
       for (const index of child.stores) reals[index] = childReal;

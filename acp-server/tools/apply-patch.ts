@@ -16,6 +16,8 @@ import { parsePatch, patchPaths, type FilePatch } from "./patch-format";
 import { displayPath, resolvePath, toolWorkspace } from "./paths";
 import { defineTool, ToolError } from "./registry";
 import { readIfExists } from "./write-file";
+import { pinTarget } from "./pinned-target";
+import { PathMovedError, type PinnedTarget } from "../util/no-follow-io";
 import { createLogger } from "../util/log";
 
 const log = createLogger("apply-patch");
@@ -60,7 +62,7 @@ function previewBeforeReading(patches: FilePatch[], cwd: string): DisplayContent
   });
 }
 
-async function plan(patches: FilePatch[], ctx: ToolContext): Promise<PlannedFile[]> {
+async function plan(patches: FilePatch[], ctx: ToolContext, pins: Map<string, PinnedTarget>): Promise<PlannedFile[]> {
   const seen = new Set<string>();
   const planned: PlannedFile[] = [];
   const claim = (absolute: string, shown: string) => {
@@ -76,7 +78,7 @@ async function plan(patches: FilePatch[], ctx: ToolContext): Promise<PlannedFile
     if ((await stat(absolute).catch(() => undefined))?.isDirectory()) throw new ToolError(`${shown} is a directory; the patch must name files.`); // expected: ENOENT: a file the patch adds does not exist yet
     let before: string | null;
     try {
-      before = await readIfExists(ctx.files, absolute);
+      before = await readIfExists(ctx.files, absolute, pins.get(absolute));
     } catch (error) {
       throw new ToolError(`Cannot read ${shown}: ${(error as Error).message}. Nothing was changed.`);
     }
@@ -91,7 +93,7 @@ async function plan(patches: FilePatch[], ctx: ToolContext): Promise<PlannedFile
       continue;
     }
     // A destination that cannot be read is not known to be free: moving onto it could overwrite a file.
-    const taken = destination !== absolute && (await readIfExists(ctx.files, destination).catch((error: unknown) => {
+    const taken = destination !== absolute && (await readIfExists(ctx.files, destination, pins.get(destination)).catch((error: unknown) => {
       throw new ToolError(`Cannot move ${shown}: ${displayPath(ctx.cwd, destination)} cannot be checked (${(error as Error).message}). Nothing was changed.`);
     })) !== null;
     if (taken) {
@@ -109,11 +111,12 @@ function diffsOf(planned: PlannedFile[]): { type: "diff"; path: string; oldText:
 }
 
 /** The file changes to commit: a move is a write of the destination and a delete of the source. */
-function changesOf(planned: PlannedFile[]): FileChange[] {
+function changesOf(planned: PlannedFile[], pins: Map<string, PinnedTarget>): FileChange[] {
+  const change = (file: string, content: string | null): FileChange => ({ path: file, content, ...(pins.has(file) ? { pin: pins.get(file) } : {}) });
   return planned.flatMap((file): FileChange[] => {
-    if (file.after === null) return [{ path: file.absolute, content: null }];
-    if (file.destination !== file.absolute) return [{ path: file.destination, content: file.after }, { path: file.absolute, content: null }];
-    return [{ path: file.absolute, content: file.after }];
+    if (file.after === null) return [change(file.absolute, null)];
+    if (file.destination !== file.absolute) return [change(file.destination, file.after), change(file.absolute, null)];
+    return [change(file.absolute, file.after)];
   });
 }
 
@@ -127,7 +130,7 @@ async function writeThroughEditor(files: FileAccess, changes: FileChange[], befo
   try {
     for (const change of changes) {
       if (change.content === null) await commitFileChanges([change]);
-      else outcomes.set(change.path, await files.writeText(change.path, change.content));
+      else outcomes.set(change.path, await files.writeText(change.path, change.content, change.pin));
       done.push(change);
     }
   } catch (error) {
@@ -162,21 +165,26 @@ export const applyPatchTool = defineTool({
 
     // A path outside the workspace or on a credential: the user decides before any file is read
     // (a refusal must not reveal whether the files exist or what they hold).
-    const askedFirst = touched.some((file) => guardedPathReasons(toolWorkspace(ctx), file).length > 0);
-    if (askedFirst && !(await ctx.requestPermission({ action, title, paths: touched, content: previewBeforeReading(patches, ctx.cwd) }))) return denied;
+    // Each file's real target, resolved once: what the policy judges and the only files touched.
+    const pins = new Map(touched.map((file) => [file, pinTarget(file)] as const));
+    const resolved = [...pins.values()].map((pin) => pin.real);
+    const askedFirst = [...touched, ...resolved].some((file) => guardedPathReasons(toolWorkspace(ctx), file).length > 0);
+    if (askedFirst && !(await ctx.requestPermission({ action, title, paths: touched, resolved, content: previewBeforeReading(patches, ctx.cwd) }))) return denied;
 
     // A transaction a crashed process left is settled before these files are read (sessions also check when they open).
     if (ctx.files instanceof LocalFileAccess) await recoverFileTransactions();
-    const planned = await plan(patches, ctx);
+    const planned = await plan(patches, ctx, pins);
     const diffs = diffsOf(planned);
-    if (!askedFirst && !(await ctx.requestPermission({ action, title, paths: touched, content: diffs }))) return denied;
+    if (!askedFirst && !(await ctx.requestPermission({ action, title, paths: touched, resolved, content: diffs }))) return denied;
 
-    const changes = changesOf(planned);
+    const changes = changesOf(planned, pins);
     let outcomes = new Map<string, WriteOutcome | void>();
     try {
       if (ctx.files instanceof LocalFileAccess) await commitFileChanges(changes);
       else outcomes = await writeThroughEditor(ctx.files, changes, new Map(planned.flatMap((file) => [[file.absolute, file.before] as const, [file.destination, file.destination === file.absolute ? file.before : null] as const])));
     } catch (error) {
+      // A path that moved after the approval is not written through: the whole patch is refused (and rolled back).
+      if (error instanceof PathMovedError) throw new ToolError(`${error.message}. The approval was for the file as it was, so no file was changed; read the files again before patching.`);
       throw new ToolError(`The patch could not be written (${(error as Error).message}); no file was changed.`);
     }
     const notes = [...outcomes.values()].map((outcome) => outcome?.note).filter((note): note is string => note !== undefined);

@@ -4,6 +4,7 @@
 import type { PolicyAsk } from "../security/policy-ask";
 import type { NamedSecret } from "../security/outbound-secrets";
 import { AgentError } from "../util/agent-error";
+import type { PinnedTarget } from "../util/no-follow-io";
 
 /** An image as base64 bytes (what MCP tools return and models take). */
 export interface ImagePart {
@@ -27,13 +28,18 @@ export interface Location {
 
 /** Reads and writes text files. Paths are absolute. */
 export interface FileAccess {
-  /** Whole file as text. Throws FileNotFoundError when it does not exist. */
-  readText(path: string): Promise<string>;
+  /**
+   * Whole file as text. Throws FileNotFoundError when it does not exist. With `pin` (what the
+   * policy judged: tools/pinned-target.ts), only that real file is read, and PathMovedError
+   * (util/no-follow-io.ts) says the path now leads elsewhere.
+   */
+  readText(path: string, pin?: PinnedTarget): Promise<string>;
   /**
    * Writes the whole file, creating parent folders. An editor that reviews edits may apply only
-   * part of the change; the returned note then tells the model what actually landed.
+   * part of the change; the returned note then tells the model what actually landed. With `pin`,
+   * only that real file is written, or PathMovedError is thrown and nothing is.
    */
-  writeText(path: string, content: string): Promise<WriteOutcome | void>;
+  writeText(path: string, content: string, pin?: PinnedTarget): Promise<WriteOutcome | void>;
   /** True when reads come from the editor (unsaved buffers included). */
   readonly viaEditor: boolean;
 }

@@ -4,14 +4,19 @@
 // $HERMES_HOME/patch-transactions lists them all before the first rename. A failure rolls the
 // renamed files back at once; a crash leaves the manifest, and the next recovery (the next
 // apply_patch, or a new process) rolls back what it finds, unless the user has touched a file
-// since, which is then left alone.
+// since, which is then left alone. Every file is reached through its folder held open without
+// following links (util/no-follow-io.ts): a folder or file swapped for a symlink meanwhile makes
+// the transaction fail and roll back, it never redirects a temp file, backup or rename.
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { chmod, copyFile, link, mkdir, open, readFile, realpath, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
+import { constants, lstatSync } from "node:fs";
+import { copyFile, link, mkdir, open, readFile, rename, rm, rmdir, stat, unlink } from "node:fs/promises";
 import path from "node:path";
 import { hermesHome } from "../config/paths";
 import { writeFileAtomicSync } from "../util/atomic-write";
 import { createLogger } from "../util/log";
+import { HeldFolder, PathMovedError, type PinnedTarget } from "../util/no-follow-io";
+import { checkStillPinned, pinTarget } from "./pinned-target";
 import { ownStartIdentity, sameProcessAlive } from "../util/process-alive";
 
 const log = createLogger("file-transaction");
@@ -20,6 +25,8 @@ const log = createLogger("file-transaction");
 export interface FileChange {
   path: string;
   content: string | null;
+  /** The real file the approval was about (tools/pinned-target.ts); without it, the path is resolved now. */
+  pin?: PinnedTarget;
 }
 
 interface ManifestEntry {
@@ -77,27 +84,35 @@ export async function commitFileChanges(changes: FileChange[], home: string = he
   const entries: ManifestEntry[] = [];
   const manifest: Manifest = { pid: process.pid, ...(ownStartIdentity() ? { start: ownStartIdentity() } : {}), committed: false, entries };
   let manifestWritten = false;
+  // Each target's folder, held open for the whole transaction; `via` names a file through it.
+  const held = new Map<string, HeldFolder>();
+  const via = (file: string): string => held.get(path.dirname(file))?.child(path.basename(file)) ?? file;
   try {
     // 1. Stage every new content next to its target.
     for (const change of changes) {
-      const target = await realpath(change.path).catch(() => change.path); // expected: ENOENT: a new file has no real path yet, its own path is the target
-      const info = await stat(target).catch(() => undefined); // expected: ENOENT: a new file has nothing to stat
+      if (change.pin) checkStillPinned(change.path, change.pin);
+      const pin = change.pin ?? pinTarget(change.path);
+      const target = pin.real;
+      const missing = change.content !== null ? await missingFolders(path.dirname(target)) : [];
+      if (!held.has(path.dirname(target))) held.set(path.dirname(target), HeldFolder.open(path.dirname(target), change.content !== null));
+      const info = lstatSync(via(target), { throwIfNoEntry: false });
+      if (info?.isSymbolicLink()) throw new PathMovedError(target, "it is now a symlink");
+      if (info?.isFile() && info.nlink > 1 && !pin.linked) throw new PathMovedError(target, "it gained another hard link");
       if (info?.isDirectory()) throw new Error(`${change.path} is a directory`);
-      const entry: ManifestEntry = { target, sha: change.content === null ? "" : sha(change.content), createdDirs: [] };
+      const entry: ManifestEntry = { target, sha: change.content === null ? "" : sha(change.content), createdDirs: missing };
       entries.push(entry);
       const stem = path.join(path.dirname(target), `.${path.basename(target)}.hermes-tx-${id}`);
       if (change.content !== null) {
-        entry.createdDirs = await missingFolders(path.dirname(target));
-        await mkdir(path.dirname(target), { recursive: true });
         entry.temp = `${stem}.tmp`;
-        const handle = await open(entry.temp, "w", 0o666);
+        // O_EXCL|O_NOFOLLOW in the held folder: the temp file is created there or not at all.
+        const handle = await open(via(entry.temp), constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o666);
         try {
           await handle.writeFile(change.content, "utf8");
+          if (info) await handle.chmod(info.mode & 0o7777);
           await handle.sync();
         } finally {
           await handle.close();
         }
-        if (info) await chmod(entry.temp, info.mode & 0o7777);
       }
       if (info) entry.backup = `${stem}.bak`;
     }
@@ -105,30 +120,32 @@ export async function commitFileChanges(changes: FileChange[], home: string = he
     await mkdir(dir, { recursive: true });
     writeFileAtomicSync(manifestPath, JSON.stringify(manifest));
     manifestWritten = true;
-    // 3. Backups of the originals (a hard link costs no copy).
+    // 3. Backups of the originals (a hard link costs no copy; link(2) does not follow a symlink).
     for (const entry of entries) {
-      if (entry.backup) await link(entry.target, entry.backup).catch(() => copyFile(entry.target, entry.backup as string)); // expected: no hard link across devices or on some file systems (EXDEV, EPERM): the backup is copied instead, and a copy failure rejects
+      if (entry.backup) await link(via(entry.target), via(entry.backup)).catch(() => copyFile(via(entry.target), via(entry.backup as string), constants.COPYFILE_EXCL)); // expected: no hard link across devices or on some file systems (EXDEV, EPERM): the backup is copied instead, and a copy failure rejects
     }
-    // 4. The switch.
+    // 4. The switch, each rename and unlink relative to the held folder.
     for (const entry of entries) {
-      if (entry.temp) await rename(entry.temp, entry.target);
-      else await unlink(entry.target);
+      if (entry.temp) await rename(via(entry.temp), via(entry.target));
+      else await unlink(via(entry.target));
     }
   } catch (error) {
-    await rollBack(entries);
+    await rollBack(entries, false, via);
     if (manifestWritten) await unlink(manifestPath).catch(() => {}); // expected: the rollback already ran; a manifest left behind is cleaned up by the next recovery
+    for (const folder of held.values()) folder.close();
     throw error;
   }
   // Committed: from here a crash keeps the new contents (recovery only cleans up).
   manifest.committed = true;
   writeFileAtomicSync(manifestPath, JSON.stringify(manifest));
-  for (const entry of entries) if (entry.backup) await unlink(entry.backup).catch(() => {}); // expected: committed: a backup left behind only costs space and is swept by the next recovery
+  for (const entry of entries) if (entry.backup) await unlink(via(entry.backup)).catch(() => {}); // expected: committed: a backup left behind only costs space and is swept by the next recovery
   await unlink(manifestPath).catch(() => {}); // expected: committed: a manifest left behind is marked committed, and recovery only cleans it up
   for (const entry of entries) if (entry.temp) await fsyncFile(path.dirname(entry.target)).catch(() => {}); // expected: the new contents are renamed in place; a folder that cannot be fsync'ed only risks the rename on a power loss
+  for (const folder of held.values()) folder.close();
 }
 
 /** Puts every entry's original back (a best effort per file: one failure does not stop the others). */
-async function rollBack(entries: ManifestEntry[], onlyIfOurs = false): Promise<string[]> {
+async function rollBack(entries: ManifestEntry[], onlyIfOurs = false, via: (file: string) => string = (file) => file): Promise<string[]> {
   const left: string[] = [];
   for (const entry of entries) {
     try {
@@ -138,9 +155,9 @@ async function rollBack(entries: ManifestEntry[], onlyIfOurs = false): Promise<s
         if (entry.temp) await unlink(entry.temp).catch(() => {}); // expected: best-effort cleanup of our own temp file, which may not exist
         continue;
       }
-      if (entry.backup && existsSync(entry.backup)) await restoreBackup(entry.backup, entry.target);
-      else if (!entry.backup && entry.temp && !existsSync(entry.temp)) await rm(entry.target, { force: true });
-      if (entry.temp) await unlink(entry.temp).catch(() => {}); // expected: best-effort cleanup of our own temp file, which may not exist
+      if (entry.backup && existsSync(via(entry.backup))) await restoreBackup(via(entry.backup), via(entry.target));
+      else if (!entry.backup && entry.temp && !existsSync(via(entry.temp))) await rm(via(entry.target), { force: true });
+      if (entry.temp) await unlink(via(entry.temp)).catch(() => {}); // expected: best-effort cleanup of our own temp file, which may not exist
       for (const folder of entry.createdDirs) await rmdir(folder).catch(() => {}); // expected: ENOTEMPTY or gone: a folder we created that now holds other files stays
     } catch (error) {
       log.warn("could not roll back a file", { file: entry.target, error });

@@ -1,40 +1,71 @@
 // FileAccess on the local disk, used when the client does not serve fs/* itself.
-import { closeSync, constants, fstatSync, openSync, readFileSync, readSync } from "node:fs";
-import { chmod, mkdir, readFile, realpath, rename, stat, unlink, writeFile } from "node:fs/promises";
+import { constants, readFileSync, readSync } from "node:fs";
+import { open } from "node:fs/promises";
 import path from "node:path";
 import { AgentError } from "../util/agent-error";
+import { HeldFolder, openPinnedForRead, PathMovedError, READ_FLAGS, writePinned, type PinnedTarget } from "../util/no-follow-io";
 import { FileNotFoundError, type FileAccess } from "./context";
+import { checkStillPinned, pinTarget } from "./pinned-target";
 
 export class LocalFileAccess implements FileAccess {
   readonly viaEditor = false;
 
-  async readText(file: string): Promise<string> {
+  /**
+   * Reads the real file the path resolves to (or `pin`, the one the policy judged), opened
+   * without following links: a name swapped for a symlink meanwhile is refused, not followed.
+   */
+  async readText(file: string, pin?: PinnedTarget): Promise<string> {
     try {
-      return readSmallFileSync(file, SYNC_READ_BYTES)?.toString("utf8") ?? (await readFile(file, "utf8"));
+      if (pin) checkStillPinned(file, pin);
+      const target = pin ?? pinTarget(file);
+      return readSmallPinnedSync(target, SYNC_READ_BYTES)?.toString("utf8") ?? (await readPinnedAsync(target));
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === "ENOENT") throw new FileNotFoundError(file);
+      if (error instanceof PathMovedError) throw error;
       throw diskFailure(error);
     }
   }
 
   /**
-   * Writes a sibling temp file and renames it over the target, so a crash never leaves a
-   * half-written file. A symlink is followed (the link stays a link) and an existing
-   * file keeps its permissions (an edited script stays executable).
+   * Writes a temp file in the target's folder, held open, and renames it over the target, so a
+   * crash never leaves a half-written file and a swapped folder or link cannot redirect either.
+   * A symlink is followed as resolved before (the link stays a link); an existing file keeps its
+   * permissions (an edited script stays executable).
    */
-  async writeText(file: string, content: string): Promise<void> {
-    const target = await realpath(file).catch(() => file); // expected: ENOENT: a new file has no real path yet, its own path is the target
-    await mkdir(path.dirname(target), { recursive: true });
-    const mode = (await stat(target).catch(() => undefined))?.mode; // expected: ENOENT: a new file has no mode to keep
-    const temp = path.join(path.dirname(target), `.${path.basename(target)}.hermes-${process.pid}-${Date.now()}.tmp`);
+  async writeText(file: string, content: string, pin?: PinnedTarget): Promise<void> {
     try {
-      await writeFile(temp, content, "utf8");
-      if (mode !== undefined) await chmod(temp, mode & 0o7777);
-      await rename(temp, target);
+      if (pin) checkStillPinned(file, pin);
+      writePinned(pin ?? pinTarget(file), content);
     } catch (error) {
-      await unlink(temp).catch(() => {}); // expected: the temp file may not exist; the write's own error is thrown below
+      if (error instanceof PathMovedError) throw error;
       throw diskFailure(error);
     }
+  }
+}
+
+/** A regular file of at most `maxBytes`, whole, opened no-follow; undefined for anything else (read the async way). */
+function readSmallPinnedSync(pin: PinnedTarget, maxBytes: number): Buffer | undefined {
+  return openPinnedForRead(pin, (fd, info) => (info.isFile() && info.size <= maxBytes ? readFileSync(fd) : undefined));
+}
+
+/** A large file or a FIFO: opened no-follow through the held folder, read without blocking the thread. */
+async function readPinnedAsync(pin: PinnedTarget): Promise<string> {
+  const folder = HeldFolder.open(path.dirname(pin.real), false);
+  try {
+    const handle = await open(folder.child(path.basename(pin.real)), READ_FLAGS & ~(constants.O_NONBLOCK ?? 0)).catch((error: unknown) => {
+      throw (error as NodeJS.ErrnoException).code === "ELOOP" ? new PathMovedError(pin.real, "it is now a symlink") : error;
+    });
+    try {
+      const info = await handle.stat();
+      if (info.isFile() && info.nlink > 1 && !pin.linked) throw new PathMovedError(pin.real, "it gained another hard link");
+      const text = await handle.readFile("utf8");
+      folder.verify();
+      return text;
+    } finally {
+      await handle.close();
+    }
+  } finally {
+    folder.close();
   }
 }
 
@@ -52,25 +83,6 @@ function diskFailure(error: unknown): AgentError {
  */
 export const SYNC_READ_BYTES = 4 * 1024 * 1024;
 
-/** Opened without blocking: a FIFO's open would wait for a writer (regular files ignore the flag). */
-const OPEN_NONBLOCKING = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
-
-/**
- * Runs `use` on a regular file opened for reading with blocking calls, and closes it; undefined
- * for anything else (a FIFO, a device, a socket, a directory), which the caller reads the
- * asynchronous way, so no read can block the thread. The descriptor is checked, not the path,
- * so a file swapped for a FIFO meanwhile cannot make a read block. Throws what open(2) throws.
- */
-export function withRegularFileSync<T>(file: string, use: (fd: number, size: number) => T): T | undefined {
-  const fd = openSync(file, OPEN_NONBLOCKING);
-  try {
-    const info = fstatSync(fd);
-    return info.isFile() ? use(fd, info.size) : undefined;
-  } finally {
-    closeSync(fd);
-  }
-}
-
 /** Up to `count` bytes from the start of an open file. */
 export function readHeadSync(fd: number, count: number): Buffer {
   const bytes = Buffer.alloc(count);
@@ -81,9 +93,4 @@ export function readHeadSync(fd: number, count: number): Buffer {
     filled += read;
   }
   return bytes.subarray(0, filled);
-}
-
-/** A regular file of at most `maxBytes`, whole (to its end, should it grow meanwhile); undefined otherwise. */
-function readSmallFileSync(file: string, maxBytes: number): Buffer | undefined {
-  return withRegularFileSync(file, (fd, size) => (size <= maxBytes ? readFileSync(fd) : undefined));
 }

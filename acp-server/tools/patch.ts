@@ -4,6 +4,7 @@ import { guardedPathReasons } from "../security/sensitive-paths";
 import { FileNotFoundError } from "./context";
 import { applyMatches, candidatesText, findMatches, LEVEL_TEXT, lineAt, nonOverlapping } from "./fuzzy-match";
 import { landedDiff } from "./landed-diff";
+import { ioAsApproved, pinTarget } from "./pinned-target";
 import { displayPath, resolvePath, toolWorkspace } from "./paths";
 import { notFoundMessage } from "./read-file";
 import { defineTool, ToolError } from "./registry";
@@ -92,16 +93,16 @@ export const patchTool = defineTool({
 
     // Outside the workspace or on a credential, the user decides before the file is read: a
     // refused call must not say whether the file exists or whether old_string is in it.
-    const askedFirst = guardedPathReasons(toolWorkspace(ctx), absolute).length > 0;
-    if (askedFirst) {
-      const preview = { type: "diff" as const, path: absolute, oldText: args.old_string, newText: args.new_string };
-      const allowed = await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [preview] });
-      if (!allowed) return denied(shown);
-    }
+    // The real file, resolved once: what the policy judges and the only file read and written.
+    const pin = pinTarget(absolute);
+    const askedFirst = guardedPathReasons(toolWorkspace(ctx), absolute).length > 0 || guardedPathReasons(toolWorkspace(ctx), pin.real).length > 0;
+    const preview = { type: "diff" as const, path: absolute, oldText: args.old_string, newText: args.new_string };
+    const firstAsk = { action: "edit" as const, title: `Edit ${shown}`, paths: [absolute], resolved: [pin.real], content: [preview] };
+    if (askedFirst && !(await ctx.requestPermission(firstAsk))) return denied(shown);
 
     let before: string;
     try {
-      before = await ctx.files.readText(absolute);
+      before = await ctx.files.readText(absolute, pin);
     } catch (error) {
       if (error instanceof FileNotFoundError || (error as NodeJS.ErrnoException).code === "ENOENT") {
         throw new ToolError(`${await notFoundMessage(absolute, ctx.cwd)} To create a new file, use write_file.`);
@@ -125,10 +126,10 @@ export const patchTool = defineTool({
     if (after === before) throw new ToolError(`The edit changes nothing in ${shown}: old_string and new_string differ only in ways the file already has.`);
 
     const diff = { type: "diff" as const, path: absolute, oldText: before, newText: after };
-    if (!askedFirst && !(await ctx.requestPermission({ action: "edit", title: `Edit ${shown}`, paths: [absolute], content: [diff], partialAccept: true }))) {
-      return denied(shown);
-    }
-    const written = await ctx.files.writeText(absolute, after);
+    const diffAsk = { action: "edit" as const, title: `Edit ${shown}`, paths: [absolute], resolved: [pin.real], content: [diff], partialAccept: true };
+    if (!askedFirst && !(await ctx.requestPermission(diffAsk))) return denied(shown);
+    // Written only where it was judged and read; a path that moved meanwhile is asked about again.
+    const written = await ioAsApproved(ctx, absolute, pin, askedFirst ? firstAsk : diffAsk, (current) => ctx.files.writeText(absolute, after, current));
 
     const first = hunk(before, after, firstMatch.start, firstMatch.end - firstMatch.start, firstMatch.replacement.length);
     const firstLine = first.line;

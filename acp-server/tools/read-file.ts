@@ -1,13 +1,15 @@
 // read_file: a page of a text file with line numbers, read through ctx.files so the
 // editor's unsaved buffers win when the client serves the file system.
-import { statSync, type Stats } from "node:fs";
+import { constants, statSync, type Stats } from "node:fs";
 import { open, readdir } from "node:fs/promises";
 import path from "node:path";
 import * as z from "zod";
 import { FileNotFoundError } from "./context";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./file-walker";
 import { displayPath, resolvePath } from "./paths";
-import { readHeadSync, withRegularFileSync } from "./local-files";
+import { readHeadSync, SYNC_READ_BYTES } from "./local-files";
+import { ioAsApproved, pinTarget } from "./pinned-target";
+import { openPinnedForRead, type PinnedTarget } from "../util/no-follow-io";
 import { defineTool, ToolError } from "./registry";
 import { redactSecrets } from "../util/redact";
 
@@ -76,16 +78,19 @@ export async function notFoundMessage(absolute: string, cwd: string): Promise<st
 
 /**
  * Checks the local copy (if any) before reading: folders, huge and binary files are refused.
- * A regular file is checked with blocking calls (microseconds; local-files.ts says why), anything
+ * Undefined when there is no local file. A small regular file read from this disk is sniffed in
+ * the text read next (`sniffed: false`): one no-follow walk per read instead of two. Anything
+ * else is sniffed here, a regular file with blocking calls (local-files.ts says why), anything
  * else the asynchronous way.
  */
-async function checkLocalFile(absolute: string, shown: string, viaEditor: boolean): Promise<boolean> {
+async function checkLocalFile(pin: PinnedTarget, shown: string, viaEditor: boolean): Promise<{ size: number; sniffed: boolean } | undefined> {
+  const absolute = pin.real;
   let info: Stats | undefined;
   try {
     info = statSync(absolute); // metadata only: never waits on a FIFO
   } catch {
     // expected: a path that cannot be stat'ed is left to ctx.files, which reports why
-    return false;
+    return undefined;
   }
   if (info.isDirectory()) {
     throw new ToolError(`${shown} is a directory, not a file. Use search_files with target "files" to list what it contains.`);
@@ -93,21 +98,23 @@ async function checkLocalFile(absolute: string, shown: string, viaEditor: boolea
   if (!viaEditor && info.size > MAX_FILE_BYTES) {
     throw new ToolError(`${shown} is too large to read (${info.size} bytes). Use search_files to find the relevant lines.`);
   }
+  if (!viaEditor && info.isFile() && info.size <= SYNC_READ_BYTES) return { size: info.size, sniffed: false };
   let head: Buffer | undefined;
   try {
-    head = withRegularFileSync(absolute, (fd) => readHeadSync(fd, BINARY_SNIFF_BYTES));
+    // The pinned file, opened no-follow: a name swapped for a link meanwhile is not sniffed through.
+    head = openPinnedForRead(pin, (fd, opened) => (opened.isFile() ? readHeadSync(fd, BINARY_SNIFF_BYTES) : undefined));
   } catch {
     // expected: unreadable here; ctx.files reports the reason when it reads the file
-    return true;
+    return { size: info.size, sniffed: true };
   }
   if (head === undefined) head = await readHeadAsync(absolute);
   if (head && looksBinary(head)) throw binaryError(shown, info.size);
-  return true;
+  return { size: info.size, sniffed: true };
 }
 
 /** The first bytes of something that is not a regular file (undefined: unreadable here). */
 async function readHeadAsync(absolute: string): Promise<Buffer | undefined> {
-  const handle = await open(absolute, "r").catch(() => null); // expected: unreadable here: undefined means "do not sniff", and ctx.files reports the reason
+  const handle = await open(absolute, constants.O_RDONLY | constants.O_NOFOLLOW).catch(() => null); // expected: unreadable here: undefined means "do not sniff", and ctx.files reports the reason
   if (!handle) return undefined;
   try {
     const buffer = Buffer.alloc(BINARY_SNIFF_BYTES);
@@ -140,22 +147,26 @@ export const readFileTool = defineTool({
   handler: async (args, ctx) => {
     const absolute = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, absolute);
+    // The real file, resolved once: what the policy judges and the only file read.
+    const pin = pinTarget(absolute);
+    const ask = { action: "read" as const, title: `Read ${shown}`, paths: [absolute], resolved: [pin.real] };
     // Inside the workspace this is instant; outside it, or for credentials, the user decides.
-    if (!(await ctx.requestPermission({ action: "read", title: `Read ${shown}`, paths: [absolute] }))) {
+    if (!(await ctx.requestPermission(ask))) {
       throw new ToolError(`The user did not allow reading ${shown}.`);
     }
-    const existsLocally = await checkLocalFile(absolute, shown, ctx.files.viaEditor);
+    const local = await checkLocalFile(pin, shown, ctx.files.viaEditor);
     let text: string;
     try {
-      text = await ctx.files.readText(absolute);
+      // A path that moved since it was judged is asked about again where it now leads.
+      text = await ioAsApproved(ctx, absolute, pin, ask, (current) => ctx.files.readText(absolute, current));
     } catch (error) {
       if (error instanceof FileNotFoundError || (error as NodeJS.ErrnoException).code === "ENOENT") {
         throw new ToolError(await notFoundMessage(absolute, ctx.cwd));
       }
       throw new ToolError(`Cannot read ${shown}: ${(error as Error).message}`);
     }
-    // Editor-only files were not sniffed on disk: the text itself is the evidence.
-    if (!existsLocally && text.slice(0, BINARY_SNIFF_BYTES).includes("\0")) throw binaryError(shown);
+    // Files not sniffed on disk (editor-only, or small and local): the text itself is the evidence.
+    if (!local?.sniffed && text.slice(0, BINARY_SNIFF_BYTES).includes("\0")) throw binaryError(shown, local?.size);
 
     const lines = text.split("\n");
     if (lines[lines.length - 1] === "") lines.pop(); // a final newline does not start a new line

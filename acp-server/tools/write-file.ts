@@ -4,6 +4,8 @@ import * as z from "zod";
 import { guardedPathReasons } from "../security/sensitive-paths";
 import { FileNotFoundError, type FileAccess } from "./context";
 import { landedDiff } from "./landed-diff";
+import { ioAsApproved, pinTarget } from "./pinned-target";
+import type { PinnedTarget } from "../util/no-follow-io";
 import { displayPath, resolvePath, toolWorkspace } from "./paths";
 import { defineTool, ToolError } from "./registry";
 
@@ -13,9 +15,9 @@ const schema = z.object({
 });
 
 /** Current text of a file, or null when it does not exist. */
-export async function readIfExists(files: FileAccess, absolute: string): Promise<string | null> {
+export async function readIfExists(files: FileAccess, absolute: string, pin?: PinnedTarget): Promise<string | null> {
   try {
-    return await files.readText(absolute);
+    return await files.readText(absolute, pin);
   } catch (error) {
     if (error instanceof FileNotFoundError || (error as NodeJS.ErrnoException).code === "ENOENT") return null;
     throw error;
@@ -36,23 +38,24 @@ export const writeFileTool = defineTool({
     const absolute = resolvePath(ctx.cwd, args.path);
     const shown = displayPath(ctx.cwd, absolute);
     const denied = { output: { error: `The user denied writing ${shown}. The file was not changed.` }, isError: true };
+    // The real file, resolved once: what the policy judges and the only file the write may touch.
+    const pin = pinTarget(absolute);
     // Outside the workspace or on a credential, ask before looking at the file at all (its
     // existence and old content are not the model's business until the user says yes).
-    const askedFirst = guardedPathReasons(toolWorkspace(ctx), absolute).length > 0;
-    if (askedFirst) {
-      const note = { type: "text" as const, text: `${shown} is not an ordinary workspace file; its current content (if any) was not read and is replaced entirely.` };
-      const preview = { type: "diff" as const, path: absolute, oldText: null, newText: args.content };
-      if (!(await ctx.requestPermission({ action: "edit", title: `Write ${shown}`, paths: [absolute], content: [note, preview] }))) return denied;
-    }
-    const info = await stat(absolute).catch(() => null); // expected: ENOENT: a new file has nothing to stat
+    const askedFirst = guardedPathReasons(toolWorkspace(ctx), absolute).length > 0 || guardedPathReasons(toolWorkspace(ctx), pin.real).length > 0;
+    const note = { type: "text" as const, text: `${shown} is not an ordinary workspace file; its current content (if any) was not read and is replaced entirely.` };
+    const firstAsk = { action: "edit" as const, title: `Write ${shown}`, paths: [absolute], resolved: [pin.real], content: [note, { type: "diff" as const, path: absolute, oldText: null, newText: args.content }] };
+    if (askedFirst && !(await ctx.requestPermission(firstAsk))) return denied;
+    const info = await stat(pin.real).catch(() => null); // expected: ENOENT: a new file has nothing to stat
     if (info?.isDirectory()) throw new ToolError(`${shown} is a directory; give the path of a file inside it.`);
 
-    const oldText = await readIfExists(ctx.files, absolute);
+    // Asked first: the old text only feeds the card's diff, so a path that moved just shows none (the write below asks again).
+    const oldText = askedFirst ? await readIfExists(ctx.files, absolute, pin).catch(() => null) : await readIfExists(ctx.files, absolute, pin); // expected: see the line above
     const diff = { type: "diff" as const, path: absolute, oldText, newText: args.content };
-    if (!askedFirst && !(await ctx.requestPermission({ action: "edit", title: `Write ${shown}`, paths: [absolute], content: [diff], partialAccept: true }))) {
-      return denied;
-    }
-    const written = await ctx.files.writeText(absolute, args.content);
+    const diffAsk = { action: "edit" as const, title: `Write ${shown}`, paths: [absolute], resolved: [pin.real], content: [diff], partialAccept: true };
+    if (!askedFirst && !(await ctx.requestPermission(diffAsk))) return denied;
+    // Written only where it was judged; a path that moved meanwhile is asked about again.
+    const written = await ioAsApproved(ctx, absolute, pin, askedFirst ? firstAsk : diffAsk, (current) => ctx.files.writeText(absolute, args.content, current));
     return {
       output: {
         path: shown,
