@@ -100,7 +100,7 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
     }
     return { ...verdict("ask", [`it changes ${what}; approved for this change only`], [], true), askEachTime: true };
   }
-  if (mode === "dont_ask") return verdict("allow");
+  if (mode === "dont_ask") return dontAskVerdict(ask, workspace);
   if (ask.mcp) {
     const { server, tool, readOnly, confirm } = ask.mcp;
     if (mode === "plan" && !readOnly) {
@@ -175,6 +175,20 @@ function movedVerdict(mode: SessionMode, ask: PolicyAsk): PolicyVerdict {
   const why = `the path changed after it was checked: it now leads to ${where}`;
   if (mode === "dont_ask" || mode === "plan") return { decision: "deny", reasons: [`Refused: ${why}. Nothing was read or written through it.`], keys: [], sensitive: true, askEachTime: true };
   return { decision: "ask", reasons: [`${why}; approved for this change only`], keys: [], sensitive: true, askEachTime: true };
+}
+
+/**
+ * dont_ask pre-approves the workspace, not the machine: a file tool's edit or delete outside it
+ * (through a link, or a file with another hard link, which may be `~/.bashrc`) is refused, since
+ * nobody is there to approve a write the card never showed. Everything else runs.
+ */
+function dontAskVerdict(ask: PolicyAsk, workspace: Workspace): PolicyVerdict {
+  const allow: PolicyVerdict = { decision: "allow", reasons: [], keys: [], sensitive: false };
+  if (ask.action !== "edit" && ask.action !== "delete") return allow;
+  const outside = outsideReasons(ask.paths ?? [], workspace);
+  if (outside.length === 0) return allow;
+  const reason = `Refused in Don't ask mode: a file tool changes nothing outside the workspace (${outside.join("; ")}). Ask the user to switch to Default mode, where each such change is asked.`;
+  return { decision: "deny", reasons: [reason], keys: [], sensitive: true, askEachTime: true };
 }
 
 function outsideReasons(paths: string[], workspace: Workspace): string[] {

