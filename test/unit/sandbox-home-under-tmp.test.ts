@@ -21,18 +21,21 @@ after(async () => {
 });
 
 function machineAt(homeBase: string, workspaceBase: string) {
-  const home = makeTempDirSync("hermes-home-", homeBase);
-  const hermesHome = path.join(home, ".hermes");
+  // HOME=/tmp itself: the files live in a folder of their own under it (the host's /tmp is shared).
+  const home = homeBase === "/tmp itself" ? "/tmp" : makeTempDirSync("hermes-home-", homeBase);
+  const own = home === "/tmp" ? makeTempDirSync("hermes-home-", "/tmp") : home;
+  const hermesHome = path.join(own, ".hermes");
   const workspace = path.join(makeTempDirSync("hermes-ws-", workspaceBase), "project");
-  for (const dir of [path.join(home, ".ssh"), path.join(home, ".cache"), hermesHome, workspace]) mkdirSync(dir, { recursive: true });
-  writeFileSync(path.join(home, ".ssh", "id_rsa"), "secret-key-material");
-  writeFileSync(path.join(home, "notes.txt"), "private notes");
+  for (const dir of [path.join(own, ".ssh"), path.join(own, ".cache"), hermesHome, workspace]) mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(own, ".ssh", "id_rsa"), "secret-key-material");
+  writeFileSync(path.join(own, "notes.txt"), "private notes");
   writeFileSync(path.join(hermesHome, "config.yaml"), "model: x\n");
-  const sandbox = new CommandSandbox({ mode: "on", allowedDomains: [] }, () => ({ roots: [workspace], readOnlyWorkspace: false, sessionKey: `home-${path.basename(home)}`, home, hermesHome }));
-  return { home, hermesHome, workspace, sandbox, runner: new LocalShellRunner({ ...process.env, HOME: home, HERMES_HOME: hermesHome }, sandbox) };
+  const sandbox = new CommandSandbox({ mode: "on", allowedDomains: [] }, () => ({ roots: [workspace], readOnlyWorkspace: false, sessionKey: `home-${path.basename(own)}`, home, hermesHome }));
+  return { home, own, hermesHome, workspace, sandbox, runner: new LocalShellRunner({ ...process.env, HOME: home, HERMES_HOME: hermesHome }, sandbox) };
 }
 
 const places: [string, string][] = [
+  ["/tmp itself", "/var/tmp"],
   ["/tmp", "/tmp"],
   ["/tmp", "/var/tmp"],
   ["/var/tmp", "/tmp"],
@@ -47,8 +50,8 @@ describe("the sandbox with HOME and the workspace under /tmp or not", { skip: sa
       const line = [
         "echo made > here.txt && cat here.txt",
         "echo t > /tmp/t && echo tmp-ok",
-        `cat ${machine.home}/.ssh/id_rsa ${machine.home}/notes.txt`,
-        `echo x > ${machine.home}/planted.txt`,
+        `cat ${machine.own}/.ssh/id_rsa ${machine.own}/notes.txt`,
+        `echo x > ${machine.own}/planted.txt`,
         `echo x >> ${machine.hermesHome}/config.yaml`,
         "echo end",
       ].join("; ");
@@ -61,27 +64,24 @@ describe("the sandbox with HOME and the workspace under /tmp or not", { skip: sa
       assert.match(text, /end/, text);
       assert.doesNotMatch(text, /secret-key-material|private notes/);
       assert.equal(readFileSync(path.join(machine.workspace, "here.txt"), "utf8"), "made\n");
-      assert.throws(() => readFileSync(path.join(machine.home, "planted.txt")));
+      assert.throws(() => readFileSync(path.join(machine.own, "planted.txt")));
       assert.equal(readFileSync(path.join(machine.hermesHome, "config.yaml"), "utf8"), "model: x\n");
     });
   }
 });
 
-describe("bwrapArgs: the outer of /tmp and the home is mounted first", () => {
+describe("bwrapArgs: the session's /tmp is mounted before the home", () => {
   const base = { writable: ["/work/app"], readOnly: [], hidden: [], tmpDir: "/var/tmp/hermes-sandbox-1/s", network: { kind: "off" as const }, unixSockets: false };
   const proc = { readOnly: [], masked: [] };
-  const order = (home: string) => {
-    const argv = bwrapArgs({ ...base, home: { path: home, visible: [] } }, { root: false, cwd: "/work/app", command: ["true"], proc });
-    const tmp = argv.findIndex((word, i) => word === "--bind" && argv[i + 2] === "/tmp");
-    const homeTmpfs = argv.findIndex((word, i) => word === "--tmpfs" && argv[i + 1] === home);
-    return { tmp, homeTmpfs };
-  };
+  const argvFor = (home: string) => bwrapArgs({ ...base, home: { path: home, visible: [] } }, { root: false, cwd: "/work/app", command: ["true"], proc });
   it("a home under /tmp comes after the session's /tmp", () => {
-    const { tmp, homeTmpfs } = order("/tmp/ci-home");
-    assert.ok(tmp !== -1 && tmp < homeTmpfs);
+    const argv = argvFor("/tmp/ci-home");
+    const tmp = argv.findIndex((word, i) => word === "--bind" && argv[i + 2] === "/tmp");
+    const homeTmpfs = argv.findIndex((word, i) => word === "--tmpfs" && argv[i + 1] === "/tmp/ci-home");
+    assert.ok(tmp !== -1 && tmp < homeTmpfs, argv.join(" "));
   });
-  it("a home that is /tmp comes before it (the session's /tmp stays writable)", () => {
-    const { tmp, homeTmpfs } = order("/tmp");
-    assert.ok(homeTmpfs !== -1 && homeTmpfs < tmp);
+  it("a home that is /tmp is not remounted read-only (that would make the session's /tmp read-only)", () => {
+    const argv = argvFor("/tmp");
+    assert.equal(argv.some((word, i) => word === "--remount-ro" && argv[i + 1] === "/tmp"), false, argv.join(" "));
   });
 });
