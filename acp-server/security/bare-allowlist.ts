@@ -1,0 +1,67 @@
+// Where no sandbox applies (none on this machine, terminal.sandbox: off, or an editor's bare
+// terminals the user chose), a command runs without asking only if it is on the read-only
+// allowlist (the one plan mode uses) AND every word it could read as a path stays inside the
+// workspace and out of $HERMES_HOME. Read-only is not harmless without walls: `cat` of Hermes's
+// config.yaml (its API key) or of another project's files puts them in the model's context.
+// Deliberately strict: any operand, option value or redirection is taken for a path, resolved
+// through symlinks; one that leaves the workspace, or cannot be resolved (a `$VAR`), means ask.
+// Only programs that read no files at all (echo, pwd, date…) are spared.
+import path from "node:path";
+import { isInside } from "../util/inside-folder";
+import { planModeAllows } from "./read-only-commands";
+import { resolvePath } from "./screen-paths";
+import { insideWorkspace, realPath, type Workspace } from "./sensitive-paths";
+import { parseShell } from "./shell-parse";
+
+export interface BareScope {
+  /** Where the command runs. */
+  cwd: string;
+  workspace: Workspace;
+  home: string;
+  hermesHome: string;
+}
+
+/** Runs unasked with nothing around it: read-only, and it names nothing outside the workspace. */
+export function bareCommandAllowed(command: string, scope: BareScope): boolean {
+  if (!planModeAllows(command)) return false;
+  let commands;
+  try {
+    commands = parseShell(command);
+  } catch {
+    // expected: planModeAllows parsed it already; a line that fails now is not known read-only
+    return false;
+  }
+  return commands.every((simple) => {
+    if (PRINTS_ENVIRONMENT.has(simple.program) || simple.wrappers.some((wrapper) => wrapper.startsWith("xargs"))) return false;
+    if (simple.args.some((arg) => FOLLOWS_LINKS.test(arg))) return false;
+    if (NO_FILE_READS.has(simple.program) && simple.redirects.length === 0 && !simple.chdir) return true;
+    const words = [...simple.args.map(optionValue), ...simple.redirects.filter((r) => !/^(&?\d+|-|\/dev\/null)$/.test(r.target) && r.heredoc === undefined && r.op !== "<<<").map((r) => r.target)];
+    if (simple.chdir) return false;
+    return words.every((word) => word === "" || staysInside(word, scope));
+  });
+}
+
+/** Programs whose operands are never files they read (text, numbers, names). */
+const NO_FILE_READS = new Set(["echo", "printf", "pwd", "true", "false", ":", "which", "type", "whoami", "id", "uname", "date", "seq", "sleep", "expr", "basename", "dirname", "unset", "local", "exit", "wait", "nproc"]);
+/**
+ * Print the environment: an editor's terminal has the editor's, tokens included (Hermes's own
+ * commands get a cleaned one). `xargs` takes its operands from input nobody has seen.
+ */
+const PRINTS_ENVIRONMENT = new Set(["env", "printenv", "set", "export", "declare", "typeset", "compgen"]);
+/** Options that follow symlinks while walking a tree (grep -R, find -L, rg --follow, du -L): out of the workspace. */
+const FOLLOWS_LINKS = /^(-[A-Za-z]*[RL][A-Za-z]*|-follow|--follow|--dereference-recursive|--dereference)$/;
+
+/** `--file=x` → x; `-n` → "" (a flag names no path); anything else is taken as a path. */
+function optionValue(arg: string): string {
+  if (!arg.startsWith("-")) return arg;
+  const eq = arg.indexOf("=");
+  return eq === -1 ? "" : arg.slice(eq + 1);
+}
+
+function staysInside(word: string, scope: BareScope): boolean {
+  const resolved = resolvePath(word, scope.cwd, scope.home, scope.hermesHome);
+  if (resolved.includes("$") || resolved.includes("`")) return false;
+  const hermes = path.resolve(scope.hermesHome);
+  if (isInside(hermes, resolved) || isInside(realPath(hermes), realPath(resolved))) return false;
+  return insideWorkspace(scope.workspace, resolved);
+}
