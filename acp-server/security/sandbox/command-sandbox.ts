@@ -62,6 +62,9 @@ export class SandboxUnavailableError extends AgentError<"config"> {
 
 
 export class CommandSandbox {
+  /** The last status() and the scope it was found for. */
+  private checked?: { key: string; status: SandboxStatus };
+
   constructor(
     readonly config: SandboxConfig,
     private readonly scope: () => SandboxScope,
@@ -74,13 +77,19 @@ export class CommandSandbox {
   status(): SandboxStatus {
     const machine = sandboxStatus(this.config.mode);
     if (!machine.active || !machine.program) return machine;
+    // Asked before every command (the permission gate, then the spawn): resolving the policy
+    // reads the disk, so the answer is kept while the session's scope stays the same.
+    const scope = this.scope();
+    const key = JSON.stringify(scope);
+    if (this.checked?.key === key) return this.checked.status;
     const policy: SandboxPolicy = { ...this.policy(), network: { kind: "off" } };
-    const cwd = this.scope().roots[0] ?? "/";
     const probe = probeShapeOnce(policy, () => {
-      const plan = this.spawnPlan(machine, policy, "/bin/sh", shapeProbeScript(policy), cwd);
+      const plan = this.spawnPlan(machine, policy, "/bin/sh", shapeProbeScript(policy), scope.roots[0] ?? "/");
       return runProbe(plan.file, plan.args, { ...process.env, ...plan.env });
     });
-    return probedStatus(machine, probe, this.config.mode);
+    const status = probedStatus(machine, probe, this.config.mode);
+    this.checked = { key, status };
+    return status;
   }
 
   /** The policy commands of this session run under right now. */
