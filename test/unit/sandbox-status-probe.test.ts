@@ -2,7 +2,8 @@
 // cannot run here, so detection's decision is tested with the probe's result injected; the
 // session's probe (a command with the session's real mounts) runs for real with bubblewrap.
 import assert from "node:assert/strict";
-import { mkdirSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { describe, it } from "node:test";
 import { CommandSandbox } from "../../acp-server/security/sandbox/command-sandbox";
@@ -85,9 +86,26 @@ describe("the session's probe", () => {
   it("the script checks the temp folder, each writable root and each read-only place", () => {
     const script = shapeProbeScript({ writable: ["/w"], readOnly: ["/h/.hermes", "/w/.git/hooks"], hidden: [], tmpDir: "/t", network: { kind: "off" }, unixSockets: false });
     assert.match(script, /test -w '\/w' \|\|/);
-    assert.match(script, /! test -w '\/h\/\.hermes' \|\|/);
-    assert.match(script, /! test -w '\/w\/\.git\/hooks' \|\|/);
+    assert.match(script, /\( : > '\/h\/\.hermes\/\.hermes-probe' \)/);
+    assert.match(script, /\( : >> '\/w\/\.git\/hooks' \)/);
     assert.match(script, /TMPDIR/);
+  });
+});
+
+describe("the probe script finds a missing wall (run bare, where nothing is read-only)", () => {
+  it("a read-only place that takes a write is named, and the probe leaves it as it was", () => {
+    const root = makeTempDirSync("hermes-probe-bare-", "/var/tmp");
+    const folder = path.join(root, "state");
+    const file = path.join(root, "config");
+    mkdirSync(folder);
+    writeFileSync(file, "kept\n");
+    const script = shapeProbeScript({ writable: [root], readOnly: [folder, file], hidden: [], tmpDir: root, network: { kind: "off" }, unixSockets: false });
+    const run = spawnSync("/bin/sh", ["-c", script], { encoding: "utf8" });
+    const probe = readShapeProbe({ status: run.status, stderr: run.stderr });
+    assert.equal(probe.ok, false);
+    assert.equal(probe.problem, `inside the sandbox ${folder} is writable; ${file} is writable`);
+    assert.deepEqual(readdirSync(folder), []);
+    assert.equal(readFileSync(file, "utf8"), "kept\n");
   });
 });
 

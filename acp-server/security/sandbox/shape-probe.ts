@@ -17,12 +17,19 @@ export interface ShapeProbeResult {
   problem?: string;
 }
 
-/** The probe's shell script: each writable place writable, each read-only one not, the session's /tmp writable. */
+/** The probe's shell script: the session's /tmp and each writable root writable, each read-only place refusing a write. */
 export function shapeProbeScript(policy: SandboxPolicy): string {
   const fail = (what: string) => `{ echo ${quote(`${MARK} ${what}`)} >&2; failed=1; }`;
   const checks = [`test -w "\${TMPDIR:-/tmp}" || ${fail("the temp folder is not writable")}`];
   for (const dir of policy.writable) checks.push(`test -w ${quote(dir)} || ${fail(`${dir} is not writable`)}`);
-  for (const entry of policy.readOnly) checks.push(`! test -w ${quote(entry)} || ${fail(`${entry} is writable`)}`);
+  // A real write attempt, not `test -w`: access(2) need not consult Seatbelt's rules. A folder
+  // gets a new file (removed at once if it was created: the wall is missing); a file is opened
+  // for appending and nothing written, which leaves its content as it was.
+  for (const entry of policy.readOnly) {
+    const q = quote(entry);
+    const probeFile = quote(`${entry}/.hermes-probe`);
+    checks.push(`if [ -d ${q} ]; then ( : > ${probeFile} ) 2>/dev/null && { rm -f ${probeFile}; ${fail(`${entry} is writable`)}; }; else ( : >> ${q} ) 2>/dev/null && ${fail(`${entry} is writable`)}; fi`);
+  }
   return `failed=0; ${checks.join("; ")}; exit $failed`;
 }
 
