@@ -6,6 +6,7 @@
 // Deliberately strict: any operand, option value or redirection is taken for a path, resolved
 // through symlinks; one that leaves the workspace, or cannot be resolved (a `$VAR`), means ask.
 // Only programs that read no files at all (echo, pwd, date…) are spared.
+import { statSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../util/inside-folder";
 import { planModeAllows } from "./read-only-commands";
@@ -63,5 +64,16 @@ function staysInside(word: string, scope: BareScope): boolean {
   if (resolved.includes("$") || resolved.includes("`")) return false;
   const hermes = path.resolve(scope.hermesHome);
   if (isInside(hermes, resolved) || isInside(realPath(hermes), realPath(resolved))) return false;
-  return insideWorkspace(scope.workspace, resolved);
+  return insideWorkspace(scope.workspace, resolved) && !hardLinked(resolved);
+}
+
+/** A file with more than one name may be another name of something outside (`ln ~/.bashrc notes.txt`). */
+function hardLinked(file: string): boolean {
+  try {
+    const info = statSync(file);
+    return info.isFile() && info.nlink > 1;
+  } catch {
+    // expected: a missing file has no other names; reading it fails on its own
+    return false;
+  }
 }

@@ -120,3 +120,20 @@ test("inside the sandbox nothing changes: everyday commands run, dont_ask runs w
     assert.equal(decide("dont_ask", command, true).decision, "allow", command);
   }
 });
+
+test("no sandbox: a read of a hard link or a symlink out of the workspace is asked about", async () => {
+  const { linkSync, mkdirSync, symlinkSync, writeFileSync } = await import("node:fs");
+  const { makeTempDirSync } = await import("../support/temp-dirs");
+  const root = makeTempDirSync("hermes-bare-links-", "/var/tmp");
+  const home = `${root}/home`;
+  const project = `${home}/project`;
+  mkdirSync(project, { recursive: true });
+  writeFileSync(`${home}/.bashrc`, "export TOKEN=outside-secret\n");
+  writeFileSync(`${project}/plain.txt`, "in the workspace\n");
+  linkSync(`${home}/.bashrc`, `${project}/notes.txt`);
+  symlinkSync(home, `${project}/up`);
+  const verdict = (line: string) => decidePermission("default", { action: "execute", command: line, paths: [project] }, project, home, { hermesHome: `${home}/.hermes`, sandboxed: false }).decision;
+  assert.equal(verdict("cat notes.txt"), "ask", "hard link");
+  assert.equal(verdict("cat up/.bashrc"), "ask", "symlink out");
+  assert.equal(verdict("cat plain.txt"), "allow");
+});
