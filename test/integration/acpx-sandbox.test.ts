@@ -26,7 +26,8 @@ after(async () => {
 });
 
 test("acpx offers terminals: commands run in Hermes's sandbox instead; an approved write outside the workspace is blocked", { skip }, async () => {
-  const project = await makeTempDir("hermes-acpx-sandbox-project-");
+  const project = path.join(await makeTempDir("hermes-acpx-sandbox-"), "project");
+  await mkdir(project);
   const home = await makeTempDir("hermes-acpx-sandbox-home-");
   const hermesHome = path.join(home, ".hermes");
   await mkdir(hermesHome);
