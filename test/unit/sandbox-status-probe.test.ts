@@ -8,7 +8,7 @@ import path from "node:path";
 import { describe, it } from "node:test";
 import { CommandSandbox } from "../../acp-server/security/sandbox/command-sandbox";
 import { detectWith, sandboxStatus, type DetectionProbes, type ProbeRun } from "../../acp-server/security/sandbox/detect";
-import { probedStatus, readShapeProbe, shapeProbeScript } from "../../acp-server/security/sandbox/shape-probe";
+import { probedStatus, probeShapeOnce, readShapeProbe, shapeProbeScript } from "../../acp-server/security/sandbox/shape-probe";
 import { SANDBOX_EXEC } from "../../acp-server/security/sandbox/seatbelt";
 import { sandboxSkip } from "../support/sandbox";
 import { makeTempDirSync } from "../support/temp-dirs";
@@ -78,6 +78,15 @@ describe("the session's probe", () => {
     const on = probedStatus(active, probe, "on");
     assert.equal(on.refuse, true);
     assert.match(on.reason, /terminal\.sandbox is on but .*Can't remount/);
+  });
+  it("a run that timed out is not kept: the next command probes again", () => {
+    const policy = { writable: ["/w-transient"], readOnly: [], hidden: [], tmpDir: "/t-transient", network: { kind: "off" as const }, unixSockets: false };
+    let runs = 0;
+    const timedOut = () => (runs++, { status: null, stderr: "", error: "spawnSync /usr/bin/bwrap ETIMEDOUT" });
+    assert.equal(probeShapeOnce(policy, timedOut).ok, false);
+    assert.equal(probeShapeOnce(policy, () => (runs++, { status: 0, stderr: "" })).ok, true);
+    assert.equal(probeShapeOnce(policy, timedOut).ok, true, "a passed probe is kept");
+    assert.equal(runs, 2);
   });
   it("names each wall the probe found wrong", () => {
     const probe = readShapeProbe({ status: 1, stderr: "hermes-probe: /w is not writable\nhermes-probe: /h/.hermes is writable\n" });

@@ -88,7 +88,7 @@ export class CommandSandbox {
       return runProbe(plan.file, plan.args, { ...process.env, ...plan.env });
     });
     const status = probedStatus(machine, probe, this.config.mode);
-    this.checked = { key, status };
+    if (!probe.transient) this.checked = { key, status };
     return status;
   }
 

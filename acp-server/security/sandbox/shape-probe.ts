@@ -15,6 +15,8 @@ export interface ShapeProbeResult {
   ok: boolean;
   /** The exact failure: the sandbox program's own message, or which wall the probe found wrong. */
   problem?: string;
+  /** The run could not start or timed out: not kept, the next command probes again. */
+  transient?: boolean;
 }
 
 /** The probe's shell script: the session's /tmp and each writable root writable, each read-only place refusing a write. */
@@ -37,7 +39,7 @@ export function shapeProbeScript(policy: SandboxPolicy): string {
 export function readShapeProbe(run: ProbeRun): ShapeProbeResult {
   if (run.status === 0 && !run.error) return { ok: true };
   const walls = run.stderr.split("\n").filter((line) => line.startsWith(MARK)).map((line) => line.slice(MARK.length).trim());
-  return { ok: false, problem: walls.length > 0 ? `inside the sandbox ${walls.join("; ")}` : failureText(run) };
+  return { ok: false, problem: walls.length > 0 ? `inside the sandbox ${walls.join("; ")}` : failureText(run), ...(run.error ? { transient: true } : {}) };
 }
 
 /** The machine's status after this session's probe: not active (refused with `on`) when the probe failed. */
@@ -51,14 +53,16 @@ export function probedStatus(status: SandboxStatus, probe: ShapeProbeResult, set
 
 const results = new Map<string, ShapeProbeResult>();
 
-/** The probe's result for one shape, run once per process (the shape is the policy's mounts). */
+/**
+ * The probe's result for one shape (the policy's mounts), run once per process. A run that
+ * could not start or timed out (a loaded machine) is not kept: the next command probes again.
+ */
 export function probeShapeOnce(policy: SandboxPolicy, run: () => ProbeRun): ShapeProbeResult {
   const key = JSON.stringify([policy.writable, policy.readOnly, policy.hidden, policy.home, policy.tmpDir, policy.unixSockets]);
-  let result = results.get(key);
-  if (!result) {
-    result = readShapeProbe(run());
-    results.set(key, result);
-  }
+  const known = results.get(key);
+  if (known) return known;
+  const result = readShapeProbe(run());
+  if (!result.transient) results.set(key, result);
   return result;
 }
 
