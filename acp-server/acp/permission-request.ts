@@ -54,12 +54,14 @@ function permissionOptions(ask: PermissionAsk): acp.PermissionOption[] {
     ];
   }
   const savable = ask.action === "execute" || ask.action === "edit";
+  // The scope in words: a wider answer covers exactly what the card names (security/approval-scope.ts).
+  const what = ask.approvalScope ?? ACTION_NOUN[ask.action];
   return [
     { optionId: "allow_once", name: "Allow once", kind: "allow_once" },
-    { optionId: "allow_session", name: `Allow ${ACTION_NOUN[ask.action]} for this session`, kind: "allow_always" },
-    ...(savable ? [{ optionId: "allow_always", name: "Always allow (saved to config.yaml)", kind: "allow_always" as const }] : []),
+    { optionId: "allow_session", name: `Allow ${what} for this session`, kind: "allow_always" },
+    ...(savable ? [{ optionId: "allow_always", name: ask.approvalScope ? `Always allow ${what} (saved to config.yaml)` : "Always allow (saved to config.yaml)", kind: "allow_always" as const }] : []),
     { optionId: "reject_once", name: "Reject", kind: "reject_once" },
-    ...(savable ? [{ optionId: "reject_always", name: "Always reject (saved to config.yaml)", kind: "reject_always" as const }] : []),
+    ...(savable ? [{ optionId: "reject_always", name: ask.approvalScope ? `Always reject ${what} (saved to config.yaml)` : "Always reject (saved to config.yaml)", kind: "reject_always" as const }] : []),
   ];
 }
 
@@ -99,7 +101,8 @@ export async function requestPermission(
       {
         sessionId,
         toolCall,
-        options: permissionOptions(ask),
+        // Redacted too: a scoped option quotes the command, which may hold a token.
+        options: redactDeep(permissionOptions(ask)),
         ...(ask.partialAccept && options.editorWrites ? { _meta: { "hermes/partialAccept": true } } : {}),
       },
       { cancellationSignal: stop, stopWaitingOnCancel: true },

@@ -2,12 +2,17 @@
 // ask), then answers the user already gave (saved in config, or for this session), then
 // the user. A refusal by policy becomes the tool's result, with the reason; so does a user's
 // rejection that came with their words.
+import os from "node:os";
+import path from "node:path";
 import { hermesHome } from "../config/paths";
 import type { ApprovalRules } from "../security/approval-rules";
+import { commandScope, describeScope, legacyKeyMayCover, type CommandScope, type ScopeContext } from "../security/approval-scope";
 import { decidePermission, type PolicyVerdict } from "../security/permission-policy";
 import type { PermissionAsk } from "../tools/context";
 import { ToolError } from "../tools/registry";
 import { relativeInside } from "../util/inside-folder";
+import { literalGlob } from "../util/path-match";
+import { containsSecret } from "../util/redact";
 import type { AgentSession } from "./session";
 import { UserRejection, type PermissionAnswer, type ToolCallView, type TurnHost } from "./turn-io";
 
@@ -38,23 +43,42 @@ export function permissionGate(
 
     // Outside the workspace: "for this session" covers that action in those folders only, and nothing is saved.
     const outside = verdict.outsideFolders;
-    const grants = outside ? outside.map((folder) => `outside:${ask.action}:${folder}`) : grantKeys(ask, verdict);
+    const grants = outside ? outside.map((folder) => `outside:${ask.action}:${folder}`) : grantKeys(ask, session.cwd);
     if (outside && session.isAllowed(grants)) return true;
+    // A command's answer holds exactly for the commands the card shows (security/approval-scope.ts).
+    const scopeContext = commandScopeContext(session, ask);
+    const scope = ask.action === "execute" && ask.command !== undefined && verdict.keys.length > 0 ? commandScope(ask.command, verdict.keys, scopeContext) : undefined;
     if (!verdict.sensitive) {
-      const saved = savedAnswer(host.approvals, ask, verdict, session.cwd);
+      const saved = savedAnswer(host.approvals, ask, verdict, scope, session.cwd);
       if (saved) return saved === "allow";
-      if (session.isAllowed(grants)) return true;
+      if (scope ? session.commandAllowed(scope) : ask.action !== "execute" && session.isAllowed(grants)) return true;
+    }
+    // A command with no scope (it changes its own folder, variables or links, or only its paths
+    // were flagged) is allowed once at a time: nothing could say how far a wider answer reaches.
+    // So is one outside the workspace: no remembered answer is ever consulted for it.
+    if (ask.action === "execute" && (!scope || verdict.sensitive)) {
+      const why = "an answer holds for this run only: the command changes its own folder, variables, links or functions, or a path in it leads through a link, so its text does not pin what a wider answer would cover";
+      const reasons = verdict.keys.length > 0 && !verdict.sensitive ? [...verdict.reasons, why] : verdict.reasons;
+      const answer = await askUser(session, host, call, { ...ask, reasons, askEachTime: true }, signal, () => {});
+      return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
     }
 
-    const answer = await askUser(session, host, call, { ...ask, reasons: verdict.reasons, ...(outside ? { outsideFolders: outside } : {}) }, signal, () => {
-      for (const problem of remember(host.approvals, ask, verdict, session.cwd, "reject")) notice(problem);
+    const approvalScope = outside ? undefined : scope ? describeScope(scope, scopeContext) : describeAsk(ask, session.cwd);
+    const shown: PermissionAsk = { ...ask, reasons: verdict.reasons, ...(outside ? { outsideFolders: outside } : {}), ...(approvalScope ? { approvalScope } : {}) };
+    const answer = await askUser(session, host, call, shown, signal, () => {
+      for (const problem of remember(host.approvals, ask, scope, session.cwd, "reject")) notice(problem);
     });
-    if (answer === "allow_session") session.allow(grants);
-    if (outside) return answer === "allow_once" || answer === "allow_session";
-    if (answer === "allow_always" || answer === "reject_always") {
-      for (const problem of remember(host.approvals, ask, verdict, session.cwd, answer === "allow_always" ? "allow" : "reject")) notice(problem);
+    if (outside) {
+      if (answer === "allow_session") session.allow(grants);
+      return answer === "allow_once" || answer === "allow_session";
     }
-    if (answer === "allow_always") session.allow(grants);
+    if (answer === "allow_always" || answer === "reject_always") {
+      for (const problem of remember(host.approvals, ask, scope, session.cwd, answer === "allow_always" ? "allow" : "reject")) notice(problem);
+    }
+    if (answer === "allow_session" || answer === "allow_always") {
+      if (scope) session.allowCommands(scope);
+      else session.allow(grants);
+    }
     return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
   };
 }
@@ -76,33 +100,57 @@ async function askUser(session: AgentSession, host: TurnHost, call: ToolCallView
   }
 }
 
-/** What "allow for this session" covers: the command's rule keys, the MCP tool, else the kind of action. */
-function grantKeys(ask: PermissionAsk, verdict: PolicyVerdict): string[] {
+/**
+ * What "allow for this session" covers for anything but a command: the MCP tool, the host, the
+ * exact files of an edit or deletion (never every edit of the session), else the kind of action.
+ */
+function grantKeys(ask: PermissionAsk, cwd: string): string[] {
   if (ask.mcp) return [`mcp:${ask.mcp.server}:${ask.mcp.tool}`];
   if (ask.web) return [`web:${ask.web.host}`];
-  return verdict.keys.length > 0 ? verdict.keys.map((key) => `command:${key}`) : [`action:${ask.action}`];
+  if ((ask.action === "edit" || ask.action === "delete") && ask.paths?.length) return ask.paths.map((file) => `${ask.action}:${path.resolve(cwd, file)}`);
+  // Anything else (a child agent's request): that very request, as titled and shown.
+  return [`${ask.action}:${ask.title}\u0000${JSON.stringify(ask.content ?? [])}`];
 }
 
-function savedAnswer(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string): "allow" | "reject" | undefined {
+/** The card's words for what a session or saved answer covers, for asks other than commands. */
+function describeAsk(ask: PermissionAsk, cwd: string): string | undefined {
+  if (ask.mcp) return `\`${ask.mcp.tool}\` on the ${ask.mcp.server} MCP server`;
+  if (!ask.paths?.length || (ask.action !== "edit" && ask.action !== "delete")) return `exactly this request (\`${ask.title}\`)`;
+  const files = ask.paths.map((file) => `\`${relativeInside(cwd, file) || file}\``);
+  const list = files.length <= 3 ? files.join(", ") : `these ${files.length} files`;
+  return ask.action === "edit" ? `edits to ${list}` : `deleting ${list}`;
+}
+
+function commandScopeContext(session: AgentSession, ask: PermissionAsk): ScopeContext {
+  return { home: os.homedir(), cwd: ask.workdir ?? session.cwd, workspace: session.cwd, extraRoots: session.extraRoots, hermesHome: hermesHome() };
+}
+
+function savedAnswer(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, scope: CommandScope | undefined, cwd: string): "allow" | "reject" | undefined {
   if (!rules) return undefined;
   if (ask.web) return rules.forWeb(ask.web.host);
-  if (ask.action === "execute" && verdict.keys.length > 0) return rules.forCommand(verdict.keys);
+  if (ask.action === "execute" && ask.command !== undefined && verdict.keys.length > 0) {
+    const legacy = () => legacyKeyMayCover(ask.command ?? "", verdict.keys, { home: os.homedir(), cwd: ask.workdir ?? cwd, workspace: cwd, hermesHome: hermesHome() });
+    return rules.forCommand(verdict.keys, scope, scope !== undefined && legacy());
+  }
   if (ask.action === "edit" && ask.paths?.length) return rules.forEdit(ask.paths, cwd);
   return undefined;
 }
 
-/** Saves the answer as rules; returns what the user should be told about rules that were not saved. */
-function remember(rules: ApprovalRules | undefined, ask: PermissionAsk, verdict: PolicyVerdict, cwd: string, decision: "allow" | "reject"): string[] {
+/**
+ * Saves the answer as rules, as narrow as the card: a command's exact commands and folder, an
+ * edit's exact files (absolute, as a literal glob). Returns what the user should be told about
+ * rules that were not saved.
+ */
+function remember(rules: ApprovalRules | undefined, ask: PermissionAsk, scope: CommandScope | undefined, cwd: string, decision: "allow" | "reject"): string[] {
   if (!rules) return [];
   const problems: (string | undefined)[] = [];
   if (ask.web) return [rules.remember({ web: ask.web.host, decision })].filter((problem): problem is string => problem !== undefined);
-  if (ask.action === "execute") for (const key of verdict.keys) problems.push(rules.remember({ command: key, decision }));
-  if (ask.action === "edit") {
-    for (const file of ask.paths ?? []) {
-      const relative = relativeInside(cwd, file) || file;
-      problems.push(rules.remember({ edit: relative, decision }));
-    }
+  if (ask.action === "execute" && scope) {
+    // The rule is the command's text: one that holds a token is not written into config.yaml.
+    if (scope.commands.some(containsSecret)) return ["Your \"always\" answer holds for this session only: the command holds a secret, which Hermes does not write into config.yaml."];
+    problems.push(rules.remember({ commands: scope.commands, folder: scope.folder, keys: scope.keys, decision }));
   }
+  if (ask.action === "edit") for (const file of ask.paths ?? []) problems.push(rules.remember({ edit: literalGlob(path.resolve(cwd, file)), decision }));
   // One notice is enough when several rules of one answer failed for the same reason.
   return [...new Set(problems.filter((problem): problem is string => problem !== undefined))];
 }

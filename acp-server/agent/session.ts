@@ -16,6 +16,7 @@ import { SeenFiles } from "./seen-files";
 import { startActivity, type TurnActivity } from "./turn-activity";
 import type { ToolCallOutcome, ToolCallView } from "./tool-call-view";
 import { UsageAccount } from "./usage";
+import { scopeCovers, type CommandScope } from "../security/approval-scope";
 
 /** Prompt size the provider reported for the last call, and the history length it covered. */
 export interface LastCall {
@@ -98,8 +99,10 @@ export class AgentSession {
   private activity?: TurnActivity;
   private previousActivity?: TurnActivity;
   private nudgedTurn?: number;
-  /** What the user allowed for the rest of this session ("command:<rule key>", "action:<kind>"). */
+  /** What the user allowed for the rest of this session ("edit:<file>", "mcp:<server>:<tool>", "web:<host>", ...). */
   private readonly grants = new Set<string>();
+  /** Commands the user allowed for the rest of this session, each exactly as its card showed (security/approval-scope.ts). */
+  private readonly commandGrants: CommandScope[] = [];
   private readonly takenToolCallIds = new Set<string>();
   /** Tool calls waiting for the user's answer to a permission question (journaled as asked). */
   private readonly openAsks = new Set<string>();
@@ -120,6 +123,7 @@ export class AgentSession {
     this.extraRoots = options.extraRoots ?? [];
     this.usage = options.parent?.usage ?? new UsageAccount();
     if (options.parent) for (const grant of options.parent.grants) this.grants.add(grant);
+    if (options.parent) this.commandGrants.push(...options.parent.commandGrants);
     const restored = options.restored;
     if (restored?.deferred) this.deferred = restored.deferred;
     else if (restored) this.adopt(restored);
@@ -465,6 +469,16 @@ export class AgentSession {
   /** "Allow for this session" (and "always", which also holds for the rest of this session). */
   allow(grants: readonly string[]): void {
     for (const grant of grants) this.grants.add(grant);
+  }
+
+  /** Whether a command line is covered by one command approval given for this session. */
+  commandAllowed(scope: CommandScope): boolean {
+    return this.commandGrants.some((granted) => scopeCovers(granted, scope));
+  }
+
+  /** "Allow for this session" (or "always") on a command: exactly the commands the card showed. */
+  allowCommands(scope: CommandScope): void {
+    this.commandGrants.push(scope);
   }
 
   /** ACP needs tool call ids unique within a session; providers may reuse theirs across turns. */

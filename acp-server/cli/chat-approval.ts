@@ -39,7 +39,8 @@ export async function askApproval(
   }
   // Choices of their own (a restore's "keep the files changed since / overwrite them / cancel"): a numbered menu.
   if (params.options.some((option) => !TOOL_OPTION_IDS.has(option.optionId))) return choose(params, options.questions, stderr);
-  const session = allowSession ? `, s = ${allowSession.name.toLowerCase()}` : "";
+  // Only the first letter is lowered: the name quotes the approved command or file as written.
+  const session = allowSession ? `, s = ${allowSession.name.charAt(0).toLowerCase()}${allowSession.name.slice(1)}` : "";
   const always = allowAlways ? `, a = always (saved in config.yaml approvals.rules, like an editor's "Always allow")` : "";
   for (;;) {
     const answer = (await options.questions.ask(`Allow? y = yes once${session}, n = no${always}`, "n")).trim().toLowerCase();

@@ -1,5 +1,6 @@
 // The shape of $HERMES_HOME/config.yaml. Zod is the single source of truth: the types
 // below are inferred from it, and validation errors name the offending key.
+import path from "node:path";
 import { DEFAULT_MAX_FRAME_MB } from "./frame-limit";
 import * as z from "zod";
 import { McpSettingsSchema } from "./mcp-schema";
@@ -98,7 +99,18 @@ export const LearningConfigSchema = z
 
 /** A saved answer to a permission prompt ("always allow / always reject"). */
 export const ApprovalRuleSchema = z.union([
+  // Saved before approvals were scoped: a screen rule key alone. Read as before, but it no longer
+  // covers a command that names a path or a secret (security/approval-scope.ts, legacyKeyMayCover).
   z.object({ command: z.string().min(1).describe("a command rule key, e.g. git-push-force"), decision: z.enum(["allow", "reject"]) }).strict(),
+  // What Hermes saves now: exactly the commands the card showed, in the folder they ran in.
+  z
+    .object({
+      commands: z.array(z.string().min(1)).min(1).describe("the approved commands as written, e.g. rm -rf build"),
+      folder: z.string().refine((folder) => path.isAbsolute(folder), "an absolute folder").describe("the folder they run in"),
+      keys: z.array(z.string().min(1)).default([]).describe("the screen's rule keys of the approved line"),
+      decision: z.enum(["allow", "reject"]),
+    })
+    .strict(),
   z.object({ edit: z.string().min(1).describe("a path glob, relative to the workspace or absolute"), decision: z.enum(["allow", "reject"]) }).strict(),
   z.object({ web: z.string().regex(/^(\*\.)?[A-Za-z0-9.:[\]-]+$/, "a host name or *.domain").describe("a host web_fetch may reach, or *.domain"), decision: z.enum(["allow", "reject"]) }).strict(),
 ]);

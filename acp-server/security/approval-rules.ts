@@ -1,11 +1,14 @@
 // Answers the user chose to keep ("always allow", "always reject"): saved under
-// approvals.rules in config.yaml, so they hold in every later session and editor. Commands
-// are matched by rule key (from the screener), edits by path glob.
+// approvals.rules in config.yaml, so they hold in every later session and editor. A command
+// rule names exactly the commands its card showed and the folder they ran in
+// (approval-scope.ts); a rule key alone (saved by older versions) covers only commands that name
+// no path and no secret. Edits are matched by path glob (Hermes saves the exact file).
 import { editConfigFile } from "../config/config-edit";
 import type { ApprovalRule } from "../config/schema";
 import type { Logger } from "../util/log";
 import { wholePathMatches } from "../util/path-match";
 import { yaml } from "../util/yaml";
+import { scopeCovers, scopeOverlaps, type CommandScope } from "./approval-scope";
 
 export type SavedDecision = "allow" | "reject";
 
@@ -23,13 +26,20 @@ export class ApprovalRules {
   }
 
   /**
-   * The saved answer for a command with these rule keys: any rejection wins, and "allow" needs a
-   * saved allow for every key (one approved finding does not cover the others in the command).
+   * The saved answer for a command line with these rule keys and this scope (undefined: it has
+   * none, so only rejections apply). Any rejection wins: a rule key rejected, or a rejected
+   * command among the line's. "allow" needs one saved approval whose commands and keys cover
+   * the whole line, or, from older versions, an allow for every key when `legacyMayCover`.
    */
-  forCommand(keys: string[]): SavedDecision | undefined {
-    const decisions = keys.map((key) => strongest(this.rules.filter((rule) => "command" in rule && rule.command === key)));
-    if (decisions.includes("reject")) return "reject";
-    return decisions.length > 0 && decisions.every((d) => d === "allow") ? "allow" : undefined;
+  forCommand(keys: string[], scope: CommandScope | undefined, legacyMayCover: boolean): SavedDecision | undefined {
+    const byKey = (key: string) => this.rules.filter((rule) => "command" in rule && rule.command === key);
+    if (keys.some((key) => byKey(key).some((rule) => rule.decision === "reject"))) return "reject";
+    if (!scope) return undefined;
+    const scoped = this.rules.filter((rule): rule is Extract<ApprovalRule, { commands: string[] }> => "commands" in rule);
+    if (scoped.some((rule) => rule.decision === "reject" && scopeOverlaps(rule, scope))) return "reject";
+    if (scoped.some((rule) => rule.decision === "allow" && scopeCovers(rule, scope))) return "allow";
+    if (legacyMayCover && keys.length > 0 && keys.every((key) => byKey(key).some((rule) => rule.decision === "allow"))) return "allow";
+    return undefined;
   }
 
   /** The saved answer for editing these paths (all must be allowed; any rejection wins). */

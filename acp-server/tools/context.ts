@@ -113,6 +113,11 @@ export interface PermissionAsk extends PolicyAsk {
   askEachTime?: boolean;
   /** Outside the workspace: "allow once", "allow in these folders for this session", "reject" (set by the permission gate). */
   outsideFolders?: string[];
+  /**
+   * What "for this session" and "always" would cover, in the card's words ("`rm -rf` on `build/`",
+   * "edits to `a.txt`"); set by the permission gate (security/approval-scope.ts for commands).
+   */
+  approvalScope?: string;
   /** Preview shown with the prompt (a diff for edits). */
   content?: DisplayContent[];
   /** Why the action needs approval (set by the policy, shown with the prompt). */

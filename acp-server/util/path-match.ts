@@ -49,6 +49,15 @@ export function wholePathMatches(glob: string, file: string, cwd: string): boole
   return picomatch.isMatch(toSlashes(target), toSlashes(glob), { dot: true, nobrace: true, noextglob: true });
 }
 
+/**
+ * A glob that matches exactly one path: `*`, `?`, brackets, braces and the other pattern
+ * characters are escaped, so a file named `[a]*.ts` is not taken for a pattern (an "always"
+ * answer for an edit covers that file only).
+ */
+export function literalGlob(file: string): string {
+  return toSlashes(file).replace(/[\\*?[\]{}()!+@|]/g, "\\$&");
+}
+
 interface IgnoreLayer {
   /** Absolute folder holding the ignore file; rules match paths relative to it. */
   base: string;

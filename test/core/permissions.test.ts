@@ -49,9 +49,11 @@ test("allow once asks again next time; allow for the session does not", async ()
   try {
     await second.initialize();
     const { sessionId } = await second.newSession(project);
-    model.enqueue(write("w3", "c.txt"), write("w4", "d.txt"), { text: "ok" });
-    await second.prompt(sessionId, "write two more");
-    assert.equal(second.permissionRequests.length, 1, "the session grant covers the second edit");
+    model.enqueue(write("w3", "c.txt"), write("w4", "c.txt", "again\n"), write("w5", "d.txt"), { text: "ok" });
+    await second.prompt(sessionId, "write c twice, then d");
+    // "for this session" on an edit covers the file the card named, not every edit of the session.
+    assert.deepEqual(second.permissionRequests.map((r) => r.toolCall.toolCallId), ["w3", "w5"], "the session grant covers the second edit of c.txt only");
+    assert.equal(second.permissionRequests[0].options.find((o) => o.optionId === "allow_session")?.name, "Allow edits to `c.txt` for this session");
     assert.ok(await exists(path.join(project, "d.txt")));
   } finally {
     await second.close();
@@ -100,7 +102,8 @@ test("always allow is saved to config.yaml and holds after a restart; always rej
     assert.equal(await exists(path.join(project, "build")), false);
     const config = await readFile(path.join(first.home, "config.yaml"), "utf8");
     assert.match(config, /approvals:/);
-    assert.match(config, /edit: notes\.md/);
+    assert.ok(config.includes(`edit: ${path.join(project, "notes.md")}`), "the exact file is saved");
+    assert.match(config, /commands:\n\s+- rm -rf build\n/, "and the exact command");
   } finally {
     await first.close();
   }
@@ -116,7 +119,8 @@ test("always allow is saved to config.yaml and holds after a restart; always rej
     assert.equal(await exists(path.join(project, "build")), false, "the saved command rule applied");
     assert.equal(await readFile(path.join(project, "notes.md"), "utf8"), "new\n");
     assert.equal(await exists(path.join(project, "other.md")), false, "rejected");
-    assert.match(await readFile(path.join(first.home, "config.yaml"), "utf8"), /edit: other\.md\n\s+decision: reject/);
+    const saved = (await readFile(path.join(first.home, "config.yaml"), "utf8")).replace(/\s+/g, " ");
+    assert.ok(saved.includes(`edit: ${path.join(project, "other.md")} decision: reject`), "the rejection is saved for that file");
   } finally {
     await second.close();
   }
@@ -322,7 +326,7 @@ test("commands never write Hermes's own config, by a variable or from a workdir,
   }
 });
 
-test("saved always rules never override a hardline refusal, Hermes's state or an unresolvable command, and cover only the findings they name", async () => {
+test("saved always rules never override a hardline refusal, Hermes's state or an unresolvable command, and a key alone covers no path", async () => {
   const model = scripted();
   const project = await makeTempDir();
   await mkdir(path.join(project, "build"));
@@ -346,9 +350,11 @@ test("saved always rules never override a hardline refusal, Hermes's state or an
     assert.match(toolResult(body, "h"), /never runs this command/);
     assert.equal(await readFile(path.join(hermes.home, "config.yaml"), "utf8"), before);
     assert.equal(await exists(path.join(project, "made.txt")), false, "the unresolvable command was asked about (and rejected), not run by the saved rule");
-    assert.equal(existsSync(path.join(project, "build")), false, "a saved rule still covers a resolved command whose only finding it names");
+    // A key-only rule (saved by older versions) no longer covers a command that names a path: it
+    // would cover every recursive delete, while the user approved one.
+    assert.ok(existsSync(path.join(project, "build")), "rm-recursive saved alone does not cover rm -rf build: asked (and rejected)");
     assert.ok(existsSync(path.join(project, "build2")), "rm-recursive saved does not cover sudo");
-    assert.deepEqual(hermes.permissionRequests.map((r) => r.toolCall.toolCallId), ["u", "s"]);
+    assert.deepEqual(hermes.permissionRequests.map((r) => r.toolCall.toolCallId), ["u", "r", "s"]);
   } finally {
     await hermes.close();
   }

@@ -43,7 +43,7 @@ test("two turns in one session; an edit's approval shows the diff and explains a
   );
   let mark = pty.output().length;
   pty.write("capitalize beta\r");
-  await pty.waitFor(/Allow\? y = yes once, s = allow edits like this for this session, n = no, a = always \(saved in config\.yaml approvals\.rules, like an editor's "Always allow"\) \[n\]: $/, { from: mark });
+  await pty.waitFor(/Allow\? y = yes once, s = allow edits to `notes\.txt` for this session, n = no, a = always \(saved in config\.yaml approvals\.rules, like an editor's "Always allow"\) \[n\]: $/, { from: mark });
   const shown = pty.output().slice(mark);
   assert.match(shown, /- beta\n\+ BETA/, shown);
   assert.match(shown, / {2}alpha/, "context lines around the change");

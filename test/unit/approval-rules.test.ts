@@ -68,7 +68,7 @@ describe("approval rules in config.yaml", () => {
     assert.ok(readFileSync(target, "utf8").includes("# trailing comment"));
   });
 
-  test("a saved command rule covers a command only when every finding is approved; a rejection wins", () => {
+  test("a legacy key-only rule covers a command only when every finding is approved (and it may cover it at all); a rejection wins", () => {
     const rules = new ApprovalRules(
       [
         { command: "rm-recursive", decision: "allow" },
@@ -77,10 +77,14 @@ describe("approval rules in config.yaml", () => {
       path.join(makeTempDirSync(), "config.yaml"),
       createLogger("test"),
     );
-    assert.equal(rules.forCommand(["rm-recursive"]), "allow");
-    assert.equal(rules.forCommand(["rm-recursive", "sudo"]), undefined, "sudo was never approved");
-    assert.equal(rules.forCommand(["rm-recursive", "git-push-force"]), "reject");
-    assert.equal(rules.forCommand([]), undefined);
+    const scope = { folder: "/w", commands: ["x"], keys: [] };
+    assert.equal(rules.forCommand(["rm-recursive"], scope, true), "allow");
+    assert.equal(rules.forCommand(["rm-recursive"], scope, false), undefined, "a command that names a path is not covered by a key alone");
+    assert.equal(rules.forCommand(["rm-recursive"], undefined, true), undefined, "nor one without a scope");
+    assert.equal(rules.forCommand(["rm-recursive", "sudo"], scope, true), undefined, "sudo was never approved");
+    assert.equal(rules.forCommand(["rm-recursive", "git-push-force"], scope, true), "reject");
+    assert.equal(rules.forCommand(["git-push-force"], undefined, false), "reject", "a rejected key rejects with or without a scope");
+    assert.equal(rules.forCommand([], scope, true), undefined);
   });
 
   test("an unparseable or unreadable config is never overwritten; the rule holds for the process and the user is told", () => {
@@ -92,7 +96,7 @@ describe("approval rules in config.yaml", () => {
     const notice = rules.remember({ command: "git push", decision: "allow" });
     assert.match(notice ?? "", /holds until Hermes restarts.*not valid YAML/);
     assert.equal(readFileSync(file, "utf8"), broken);
-    assert.equal(rules.forCommand(["git push"]), "allow");
+    assert.equal(rules.forCommand(["git push"], { folder: "/w", commands: ["git push"], keys: [] }, true), "allow");
 
     for (const content of ["- just\n- a list\n", "approvals:\n  rules: not-a-list\n", "approvals: 3\n"]) {
       writeFileSync(file, content);

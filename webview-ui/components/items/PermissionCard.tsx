@@ -173,7 +173,9 @@ function outcomeText(option: PermissionOption): string {
     case "allow_session":
       return "Allowed for this session";
     case "allow_always":
-      return option.name.toLowerCase().includes("session") ? "Allowed for this session" : "Always allowed";
+      // Hermes's ids say which is which; another agent's name may (a name can quote a file called "session").
+      if (option.optionId === "allow_session") return "Allowed for this session";
+      return option.optionId !== "allow_always" && /for this session/i.test(option.name) ? "Allowed for this session" : "Always allowed";
     case "reject_once":
       return "Rejected by you";
     case "reject_always":
