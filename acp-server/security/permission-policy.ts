@@ -89,10 +89,12 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
     }
     const outside = outsideReasons(ask.paths ?? [], workspace);
     // No sandbox under it: an allowlist, not a list of dangers. A command not known to be
-    // read-only is asked about each time (a safe-looking one has no rule key that could keep
-    // an approval as narrow as this one command line).
-    if (mode !== "plan" && !context.sandboxed && screen.level !== "dangerous" && !bareAllowed()) {
-      return { ...verdict("ask", [BARE_COMMAND, ...outside], screen.keys, outside.length > 0), askEachTime: true };
+    // read-only is asked about each time: a safe-looking one has no rule key that could keep
+    // an approval as narrow as this one line, and a rule saved while commands ran sandboxed
+    // did not mean "without the sandbox".
+    if (mode !== "plan" && !context.sandboxed && !bareAllowed()) {
+      const dangers = screen.level === "dangerous" ? screen.reasons : [];
+      return { ...verdict("ask", [BARE_COMMAND, ...dangers, ...outside], screen.keys, outside.length > 0), askEachTime: true };
     }
     if (screen.level === "dangerous") return { ...verdict("ask", [...screen.reasons, ...outside], screen.keys, outside.length > 0), askEachTime };
     return outside.length > 0 ? verdict("ask", outside, [], true) : verdict("allow");

@@ -104,9 +104,12 @@ test("no sandbox: a command not known to be read-only never runs unasked, in any
 
 test("no sandbox: what is asked is asked each time (no remembered rule can widen it), naming the missing sandbox", () => {
   for (const mode of ["default", "accept_edits", "dont_ask"] as const) {
-    const verdict = decide(mode, "npm test", false);
-    assert.equal(verdict.askEachTime, true, mode);
-    assert.match(verdict.reasons.join(" "), /no OS sandbox applies/, mode);
+    for (const command of ["npm test", "rm -rf build", "git push origin main"]) {
+      const verdict = decide(mode, command, false);
+      assert.equal(verdict.decision, "ask", `${mode}: ${command}`);
+      assert.equal(verdict.askEachTime, true, `${mode}: ${command}`);
+      assert.match(verdict.reasons.join(" "), /no OS sandbox applies/, `${mode}: ${command}`);
+    }
   }
 });
 

@@ -88,7 +88,8 @@ test("commands fail closed: unresolvable asks in default, runs only sandboxed in
   // means); with no sandbox under it, it is asked about each time.
   assert.equal(decide("dont_ask", "rm -rf build", { sandboxed: true }).decision, "allow");
   assert.equal(decide("dont_ask", "rm -rf build").decision, "ask");
-  assert.equal(decide("default", "rm -rf build").askEachTime, false);
+  assert.equal(decide("default", "rm -rf build", { sandboxed: true }).askEachTime, false);
+  assert.equal(decide("default", "rm -rf build").askEachTime, true, "no sandbox: no saved or session rule covers it");
   // Literal everyday commands stay frictionless inside the sandbox.
   for (const line of ["npm test", "make", "git commit -m 'x'", "node build.js", "echo $HOME"]) assert.equal(decide("default", line, { sandboxed: true }).decision, "allow", line);
 });
