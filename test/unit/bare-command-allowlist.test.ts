@@ -140,3 +140,13 @@ test("no sandbox: a read of a hard link or a symlink out of the workspace is ask
   assert.equal(verdict("cat up/.bashrc"), "ask", "symlink out");
   assert.equal(verdict("cat plain.txt"), "allow");
 });
+
+test("no sandbox: the shared corpora (attacks, plan-mode writes) never run unasked in default, accept_edits or dont_ask", async (t) => {
+  const { ATTACKS } = await import("../fixtures/screen-corpus/attacks");
+  const { PLAN_WRITES } = await import("../fixtures/screen-corpus/plan-writes");
+  const commands = [...Object.values(ATTACKS).flatMap((list) => list.map(([command]) => command)), ...PLAN_WRITES];
+  const ran: string[] = [];
+  for (const command of commands) for (const mode of ["default", "accept_edits", "dont_ask"] as const) if (decide(mode, command, false).decision === "allow") ran.push(`${mode}: ${command}`);
+  t.diagnostic(`${commands.length} commands × 3 modes with no sandbox: ${ran.length} ran unasked`);
+  assert.deepEqual(ran, []);
+});
