@@ -83,6 +83,15 @@ const NOT_READ_ONLY = [
   "env",
   "printenv",
   "set",
+  "cat ..$HOME/.bashrc",
+  "cat ..$HOME",
+  "cat .$X",
+  "cat ~$USER/.bashrc",
+  'cat x${IFS}/etc/passwd',
+  "tree -l",
+  "grep -r token .*",
+  "ls -a ./.?*",
+  "cat src/.[!a]*/x",
   "xdg-open https://example.com",
 ];
 
@@ -139,6 +148,11 @@ test("no sandbox: a read of a hard link or a symlink out of the workspace is ask
   assert.equal(verdict("cat notes.txt"), "ask", "hard link");
   assert.equal(verdict("cat up/.bashrc"), "ask", "symlink out");
   assert.equal(verdict("cat plain.txt"), "allow");
+  assert.equal(verdict("cat *"), "ask", "a pattern that matches the links");
+  assert.equal(verdict("cat */x"), "ask", "a pattern in a folder part");
+  mkdirSync(`${project}/src`);
+  writeFileSync(`${project}/src/a.ts`, "x");
+  assert.equal(verdict("cat src/*.ts"), "allow", "a pattern over a folder of plain files");
 });
 
 test("no sandbox: the shared corpora (attacks, plan-mode writes) never run unasked in default, accept_edits or dont_ask", async (t) => {
