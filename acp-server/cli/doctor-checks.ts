@@ -151,15 +151,27 @@ export function checkPrograms(searchPath = process.env.PATH ?? "", platform = pr
   return results;
 }
 
-/** The OS sandbox around local commands, as the command runner sees it (a real probe run on Linux). */
-export async function checkSandbox(loaded: LoadedConfig): Promise<CheckResult> {
-  const { sandboxStatus } = await import("../security/sandbox/detect");
+/**
+ * The OS sandbox around local commands, as a command in `cwd` would get it: active only after a
+ * probe command ran inside it with the mounts real commands use (home hidden, /tmp replaced,
+ * the workspace bound, $HERMES_HOME read-only); otherwise the exact failure.
+ */
+export async function checkSandbox(loaded: LoadedConfig, cwd: string): Promise<CheckResult> {
+  const { CommandSandbox } = await import("../security/sandbox/command-sandbox");
+  const { sandboxConfig } = await import("../runtime/local-shell");
   const setting = loaded.config.terminal.sandbox;
-  const status = sandboxStatus(setting);
-  if (status.active) return ok("sandbox", `${status.reason.replace(/\.$/, "")}${status.program ? `: ${status.program}` : ""}`);
-  if (status.refuse) return fail("sandbox", status.reason, installSandboxFix());
+  const sandbox = new CommandSandbox(sandboxConfig(loaded.config.terminal), () => ({ roots: [cwd], readOnlyWorkspace: false, sessionKey: "doctor", hermesHome: loaded.home }));
+  const status = sandbox.status();
+  if (status.active) return ok("sandbox", `${status.reason.replace(/\.$/, "")}${status.program ? `: ${status.program}` : ""}; a probe command ran inside it with ${cwd} as the workspace`);
+  // The program is there but this machine's paths break it: installing it again fixes nothing.
+  const fix = status.available ? probeFailureFix(loaded.configPath) : installSandboxFix();
+  if (status.refuse) return fail("sandbox", status.reason, fix);
   if (setting === "off") return warn("sandbox", status.reason, `Set terminal.sandbox: auto in ${loaded.configPath} to run commands sandboxed.`);
-  return warn("sandbox", status.reason, installSandboxFix());
+  return warn("sandbox", status.reason, fix);
+}
+
+function probeFailureFix(configPath: string): string {
+  return `The sandbox program works but not with these folders (HOME, the workspace, HERMES_HOME): the message above names the mount that failed. Until it is fixed, commands run without the sandbox (terminal.sandbox: auto in ${configPath}) and Default mode asks before any that is not read-only.`;
 }
 
 function installSandboxFix(): string {

@@ -55,7 +55,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
     add({ name: "endpoint", status: "warn", detail: "not checked (--offline)", fix: "Run `hermes doctor` without --offline to check the endpoint and the key." });
   }
   add(...checkPrograms());
-  add(await checkSandbox(loaded));
+  add(await checkSandbox(loaded, options.cwd));
   add(await checkSessionIndex(loaded.home, log));
   add(...(await checkMcpServers(loaded, options.cwd, log)));
 

@@ -144,6 +144,15 @@ export const TerminalConfigSchema = z
      */
     sandbox: z.enum(["auto", "on", "off"]).default("auto"),
     /**
+     * Whether commands use the terminals an editor offers (Zed, JetBrains, acpx):
+     * when_sandboxed = only where Hermes's sandbox applies inside them (its VS Code extension)
+     * or where no sandbox works anyway; elsewhere commands run locally inside the sandbox and
+     * stream their output into the tool card. always = the editor's terminals whenever offered,
+     * even though they run commands WITHOUT the sandbox (Default mode then asks before every
+     * command not known to be read-only). terminal.sandbox: on overrides always.
+     */
+    editor_terminals: z.enum(["when_sandboxed", "always"]).default("when_sandboxed"),
+    /**
      * More of the home folder that sandboxed commands may read, on top of the built-in
      * toolchain list (security/sandbox/policy.ts HOME_READ_ALLOW): "~/.config/foo", "notes".
      * The rest of the home folder is hidden; ["~"] shows all of it (read-only). Credential

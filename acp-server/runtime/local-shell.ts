@@ -3,7 +3,8 @@
 // the turn (when the editor's terminals are not), the learning loop's background passes and
 // delegation; app/session-shell.ts decides between these and the editor's terminals.
 import { childEnv } from "../security/child-env";
-import { CommandSandbox } from "../security/sandbox/command-sandbox";
+import type { HermesConfig } from "../config/schema";
+import { CommandSandbox, type SandboxConfig } from "../security/sandbox/command-sandbox";
 import { LocalShellRunner } from "../tools/local-shell";
 import type { LiveSession } from "./live-session";
 import type { AgentRuntime } from "./runtime";
@@ -13,12 +14,16 @@ import type { AgentRuntime } from "./runtime";
  * roots) or a delegated task's folder, read-only in plan mode; the mode is read at each command.
  */
 export function sessionSandbox(runtime: AgentRuntime, session: LiveSession, roots?: string[]): CommandSandbox {
-  const terminal = runtime.loaded.config.terminal;
-  return new CommandSandbox({ mode: terminal.sandbox, allowedDomains: terminal.network.allowed_domains, readAllow: terminal.sandbox_read_allow, unixSockets: terminal.sandbox_unix_sockets }, () => ({
+  return new CommandSandbox(sandboxConfig(runtime.loaded.config.terminal), () => ({
     roots: roots ?? session.agent.workspaceRoots,
     readOnlyWorkspace: session.agent.mode === "plan",
     sessionKey: session.id,
   }));
+}
+
+/** The sandbox settings of config.yaml's `terminal` section (also what `hermes doctor` probes with). */
+export function sandboxConfig(terminal: HermesConfig["terminal"]): SandboxConfig {
+  return { mode: terminal.sandbox, allowedDomains: terminal.network.allowed_domains, readAllow: terminal.sandbox_read_allow, unixSockets: terminal.sandbox_unix_sockets };
 }
 
 /**

@@ -2,15 +2,18 @@
 // The session mode sets the baseline; commands are screened (hardline ones never run);
 // anything outside the workspace or touching credentials asks in every mode but dont_ask.
 // Commands fail closed: what the screen cannot resolve asks in default mode, is refused in
-// plan mode, and in dont_ask runs only inside the sandbox; Hermes's own state is never
-// written by a command in any mode. A file tool changes what runs later (Hermes's state, git's
-// hooks and config, editors' auto-run settings) only with the user's yes to that very change
-// (never in dont_ask or plan mode, never remembered).
+// plan mode, and in dont_ask runs only inside the sandbox; where no sandbox applies (none
+// here, turned off, or the editor's bare terminals) only commands known to be read-only run
+// without asking, in every mode: the rest is asked each time, dont_ask included; Hermes's own
+// state is never written by a command in any mode. A file tool changes what runs later
+// (Hermes's state, git's hooks and config, editors' auto-run settings) only with the user's
+// yes to that very change (never in dont_ask or plan mode, never remembered).
 import os from "node:os";
 import type { PolicyAsk } from "./policy-ask";
 import { screenCommand } from "./command-screen";
 import type { SessionMode } from "./modes";
 import { planModeAllows } from "./read-only-commands";
+import { bareCommandAllowed } from "./bare-allowlist";
 import path from "node:path";
 import { insideWorkspace, realPath, sensitiveReason, type Workspace } from "./sensitive-paths";
 import { hermesHome } from "../config/paths";
@@ -49,6 +52,9 @@ export interface PolicyContext {
   extraRoots?: readonly string[];
 }
 
+const BARE_COMMAND = "no OS sandbox applies to this session's commands, and this one is not known to be read-only";
+
+
 const PLAN_REFUSAL = "Plan mode is read-only: commands that may change files or state are not run. Finish with a plan (todo); the user switches mode to act.";
 
 export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string, home: string = os.homedir(), context: PolicyContext = {}): PolicyVerdict {
@@ -68,6 +74,8 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
       hermesHome: context.hermesHome ?? hermesHome(),
       ...(context.user ? { user: context.user } : {}),
     });
+    // Where nothing contains it: screened safe, read-only, and naming nothing outside the workspace.
+    const bareAllowed = () => screen.level === "safe" && bareCommandAllowed(ask.command as string, { cwd: runsIn, workspace, home, hermesHome: context.hermesHome ?? hermesHome() });
     if (screen.level === "hardline") return verdict("deny", [`Hermes never runs this command: ${screen.reasons.join("; ")}.`], screen.keys);
     const askEachTime = screen.unresolved || screen.hermesState;
     if (mode === "dont_ask") {
@@ -75,12 +83,21 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
       if (screen.unresolved && !context.sandboxed) {
         return verdict("deny", [`This command cannot be checked before it runs (${screen.reasons.join("; ")}), and without the sandbox Don't ask mode does not run such commands. Write it with literal commands and paths, or switch to Default mode to approve it.`], screen.keys);
       }
+      if (!context.sandboxed && !bareAllowed()) return { ...verdict("ask", [BARE_COMMAND, ...screen.reasons], screen.keys, true), askEachTime: true };
       return verdict("allow", [], screen.keys);
     }
     if (mode === "plan") {
       if (screen.unresolved || !planModeAllows(ask.command)) return verdict("deny", [PLAN_REFUSAL]);
     }
     const outside = outsideReasons(ask.paths ?? [], workspace);
+    // No sandbox under it: an allowlist, not a list of dangers. A command not known to be
+    // read-only is asked about each time: a safe-looking one has no rule key that could keep
+    // an approval as narrow as this one line, and a rule saved while commands ran sandboxed
+    // did not mean "without the sandbox".
+    if (mode !== "plan" && !context.sandboxed && !bareAllowed()) {
+      const dangers = screen.level === "dangerous" ? screen.reasons : [];
+      return { ...verdict("ask", [BARE_COMMAND, ...dangers, ...outside], screen.keys, outside.length > 0), askEachTime: true };
+    }
     if (screen.level === "dangerous") return { ...verdict("ask", [...screen.reasons, ...outside], screen.keys, outside.length > 0), askEachTime };
     return outside.length > 0 ? verdict("ask", outside, [], true) : verdict("allow");
   }

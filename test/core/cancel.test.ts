@@ -123,7 +123,8 @@ test("cancel during a command in the editor's terminal kills and releases the te
   const model = scripted();
   const project = await makeTempDir();
   model.enqueue({ toolCalls: [{ id: "term", name: "terminal", arguments: { command: "sleep 30" } }] });
-  const hermes = await startAgent({ config: scriptedConfig(model.url), serveTerminal: true });
+  // The editor's own (unsandboxed) terminals, by the user's choice: where the sandbox works they are not used otherwise.
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { editor_terminals: "always" } }), serveTerminal: true });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);

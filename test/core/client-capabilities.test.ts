@@ -82,7 +82,8 @@ test("terminal runs through terminal/create and embeds the terminal in the tool 
   const project = await makeTempDir();
   const first = model.requests.length;
   model.enqueue({ toolCalls: [{ id: "t", name: "terminal", arguments: { command: "echo from-editor-terminal; exit 3" } }] }, { text: "ran it" });
-  const hermes = await startAgent({ config: scriptedConfig(model.url), serveTerminal: true });
+  // The editor's own (unsandboxed) terminals, by the user's choice: where the sandbox works they are not used otherwise.
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { editor_terminals: "always" } }), serveTerminal: true });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);

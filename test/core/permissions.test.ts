@@ -281,8 +281,10 @@ test("command screening fails closed over ACP: obfuscation asks each time, dont_
     await hermes.prompt(sessionId, "now without asking");
     assert.match(toolResult(model.requests[second + 2].body, "d1"), /cannot be checked before it runs.*without the sandbox/);
     assert.equal(await exists(path.join(project, "dont.txt")), false, "refused without a sandbox");
-    assert.ok(await exists(path.join(project, "literal.txt")), "a literal command still runs in dont_ask");
-    assert.equal(hermes.permissionRequests.length, 2, "dont_ask asked nobody");
+    // No sandbox applies (terminal.sandbox: off): a command not known to be read-only is asked about, dont_ask included.
+    assert.ok(await exists(path.join(project, "literal.txt")), "a literal command runs in dont_ask once allowed");
+    assert.equal(hermes.permissionRequests.length, 3, "dont_ask asked about the command it cannot contain, not the refused one");
+    assert.match(JSON.stringify(hermes.permissionRequests[2]?.toolCall.content), /no OS sandbox applies/);
 
     await hermes.agent.request(acp.methods.agent.session.setMode, { sessionId, modeId: "plan" });
     const third = model.requests.length;

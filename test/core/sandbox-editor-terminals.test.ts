@@ -1,8 +1,10 @@
 // Editor terminals and the sandbox: Hermes sends its policy in terminal/create `_meta` only to a
 // client that advertised it can apply it, and the VS Code extension's TerminalProcess really
-// runs the command inside it. /context says plainly whether the sandbox applies.
+// runs the command inside it. A client that cannot sandbox its terminals does not get the
+// commands (they run locally in the sandbox, streaming into the tool card) unless the user
+// opted into its bare terminals. /context says plainly whether the sandbox applies.
 import assert from "node:assert/strict";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import type * as acp from "@agentclientprotocol/sdk/unstable";
@@ -78,27 +80,77 @@ test("the extension refuses a terminal whose sandbox policy is invalid, and runs
   return plain.exited.then((status) => assert.equal(status.exitCode, 0));
 });
 
-test("a client that cannot sandbox its terminals gets no policy, and /context says screening is the only layer", async () => {
+test("a client that offers terminals but cannot sandbox them: commands run locally in the sandbox, output streams into the tool card", { skip }, async () => {
   const model = scripted();
   const machine = fakeMachine();
-  const hermes = await startAgent({ config: scriptedConfig(model.url), env: { HOME: machine.home }, serveTerminal: true });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }), env: { HOME: machine.home }, serveTerminal: true });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(machine.workspace);
-    model.enqueue({ toolCalls: [{ id: "t", name: "terminal", arguments: { command: "true" } }] }, { text: "done" });
-    await hermes.prompt(sessionId, "run it");
-    assert.equal(hermes.terminals.created[0]?._meta?.["hermes/sandbox"], undefined);
+    // Streams: the card shows the first line while the command still waits for the test's go.
+    model.enqueue({ toolCalls: [{ id: "s", name: "terminal", arguments: { command: "echo first-line-streamed; while [ ! -e go ]; do sleep 0.02; done; echo after-go" } }] }, { text: "done" });
+    const turn = hermes.prompt(sessionId, "run it");
+    await hermes.waitForUpdate((u) => u.sessionUpdate === "tool_call_update" && u.status !== "completed" && JSON.stringify(u.content ?? []).includes("first-line-streamed"));
+    writeFileSync(path.join(machine.workspace, "go"), "");
+    await turn;
+    const final = model.requests.at(-1)!.body.messages.find((m: any) => m.role === "tool")?.content ?? "";
+    assert.match(final, /after-go/);
+    assert.equal(hermes.terminals.created.length, 0, "the editor's unsandboxable terminals are not used");
+
+    // A write outside the workspace and a secret read are blocked, in dont_ask.
+    const before = { home: snapshot(machine.home), outside: snapshot(machine.outside) };
+    model.enqueue({ toolCalls: [{ id: "w", name: "terminal", arguments: { command: `cat ~/.ssh/id_rsa; echo planted > ${machine.outside}/keep.txt; echo x >> ~/.bashrc; echo end` } }] }, { text: "done" });
+    await hermes.prompt(sessionId, "try it");
+    const result = model.requests.at(-1)!.body.messages.filter((m: any) => m.role === "tool").at(-1)?.content ?? "";
+    assert.match(result, BLOCKED_WRITE);
+    assert.doesNotMatch(result, /secret-key-material/);
+    assert.deepEqual(snapshot(machine.home), before.home);
+    assert.deepEqual(snapshot(machine.outside), before.outside);
+    assert.equal(hermes.terminals.created.length, 0);
+
     await hermes.prompt(sessionId, "/context");
-    assert.match(agentText(hermes, sessionId), /Sandbox: NOT applied\. Commands run in this editor's terminals, which Hermes cannot sandbox; command screening is the only layer/);
+    assert.match(agentText(hermes, sessionId), /Sandbox: active \(bwrap\)\. Commands run as local processes \(this editor's terminals cannot be sandboxed\), their output streamed into the tool card/);
   } finally {
     await hermes.close();
   }
 });
 
+test("terminal.editor_terminals: always: the editor's bare terminals, no policy, /context says so, and Default mode asks before what is not read-only", async () => {
+  const model = scripted();
+  const machine = fakeMachine();
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { editor_terminals: "always" } }), env: { HOME: machine.home }, serveTerminal: true, permission: () => "allow_once" });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(machine.workspace);
+    model.enqueue({ toolCalls: [{ id: "r", name: "terminal", arguments: { command: "ls -la" } }, { id: "t", name: "terminal", arguments: { command: "touch made.txt" } }] }, { text: "done" });
+    await hermes.prompt(sessionId, "run them");
+    assert.equal(hermes.terminals.created.length, 2, "both ran in the editor's terminals");
+    assert.equal(hermes.terminals.created[0]?._meta?.["hermes/sandbox"], undefined);
+    assert.equal(hermes.permissionRequests.length, 1, "only the command that is not read-only was asked about");
+    assert.match(JSON.stringify(hermes.permissionRequests[0]?.toolCall), /touch made\.txt/);
+    assert.match(JSON.stringify(hermes.permissionRequests[0]?.toolCall.content), /no OS sandbox applies/);
+    await hermes.prompt(sessionId, "/context");
+    assert.match(agentText(hermes, sessionId), /Sandbox: NOT applied\. Commands run in this editor's terminals, which Hermes cannot sandbox \(terminal\.editor_terminals: always\); command screening is the only layer\. Default mode asks before every command not known to be read-only/);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("terminal.editor_terminals takes only its two values", async () => {
+  const { ConfigSchema } = await import("../../acp-server/config/schema");
+  const terminal = (value: unknown) => ConfigSchema.safeParse({ terminal: { editor_terminals: value } });
+  assert.equal(terminal("always").success, true);
+  assert.equal(terminal("when_sandboxed").success, true);
+  assert.equal(terminal("yes").success, false);
+  assert.equal(terminal(true).success, false);
+  assert.equal(ConfigSchema.parse({}).terminal.editor_terminals, "when_sandboxed");
+});
+
 test("terminal.sandbox: on with a client that cannot sandbox: commands run locally, inside the sandbox", { skip }, async () => {
   const model = scripted();
   const machine = fakeMachine();
-  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { sandbox: "on" } }), env: { HOME: machine.home }, serveTerminal: true });
+  // `on` is a promise that every command is sandboxed: it overrides the opt-in to the editor's terminals.
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { sandbox: "on", editor_terminals: "always" } }), env: { HOME: machine.home }, serveTerminal: true });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(machine.workspace);

@@ -22,8 +22,9 @@ type Row = { default: string; plan: string; dontAsk: string; dontAskSandboxed: s
 const EXPECTED: Record<Expectation, Row> = {
   deny: { default: "deny", plan: "deny", dontAsk: "deny", dontAskSandboxed: "deny" },
   sandbox: { default: "ask", plan: "deny", dontAsk: "deny", dontAskSandboxed: "allow" },
-  ask: { default: "ask", plan: "deny", dontAsk: "allow", dontAskSandboxed: "allow" },
-  read: { default: "ask", plan: "ask", dontAsk: "allow", dontAskSandboxed: "allow" },
+  // dontAsk is dont_ask with no sandbox under the command: only known read-only ones run unasked.
+  ask: { default: "ask", plan: "deny", dontAsk: "ask", dontAskSandboxed: "allow" },
+  read: { default: "ask", plan: "ask", dontAsk: "ask", dontAskSandboxed: "allow" },
   hermes: { default: "ask", plan: "deny", dontAsk: "deny", dontAskSandboxed: "deny" },
 };
 
@@ -61,11 +62,14 @@ test("benign corpus: everyday commands run without asking; the read-only ones ru
   const asked: string[] = [];
   const planWrong: string[] = [];
   for (const [command, readOnly] of BENIGN) {
-    const verdict = decide("default", command);
+    const verdict = decide("default", command, true);
     if (verdict.decision !== "allow") asked.push(`${JSON.stringify(command)} → ${verdict.decision}: ${verdict.reasons.join("; ")}`);
     const plan = decide("plan", command).decision;
     if ((plan === "allow") !== readOnly) planWrong.push(`${JSON.stringify(command)} → plan ${plan}, expected ${readOnly ? "allow" : "deny"}`);
-    assert.equal(decide("dont_ask", command).decision, "allow", `dont_ask runs ${command}`);
+    assert.equal(decide("dont_ask", command, true).decision, "allow", `dont_ask runs ${command}`);
+    // With no sandbox under it: the read-only allowlist, in every mode (a read-only one that
+    // names a path outside the workspace, `echo $HOME` included, is asked about too).
+    for (const mode of ["default", "dont_ask"] as const) if (!readOnly) assert.equal(decide(mode, command).decision, "ask", `${mode}, no sandbox: ${command}`);
   }
   t.diagnostic(`benign corpus: ${BENIGN.length} commands, ${BENIGN.length - asked.length} allowed in default, ${BENIGN.filter(([, r]) => r).length} read-only allowed in plan`);
   assert.deepEqual(asked, []);

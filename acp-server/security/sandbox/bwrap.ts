@@ -38,11 +38,15 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   // The home folder becomes an empty tmpfs with only the allowed entries bound back (read-only,
   // through their links); the workspace and the rest are mounted over it below, then it is
   // made read-only last (non-recursive, so the writable workspace inside stays writable).
-  if (policy.home) {
-    args.push("--tmpfs", policy.home.path);
-    for (const entry of policy.home.visible) args.push("--ro-bind-try", entry, entry);
-  }
+  // /tmp before the home: a HOME under /tmp (CI, containers) mounted first was buried under
+  // the session's /tmp, and bwrap then failed every command remounting a home no longer there.
+  // A HOME that is /tmp itself is hidden by that replacement already.
+  const home = policy.home && policy.home.path !== "/tmp" ? policy.home : undefined;
   args.push("--bind", policy.tmpDir, "/tmp");
+  if (home) {
+    args.push("--tmpfs", home.path);
+    for (const entry of home.visible) args.push("--ro-bind-try", entry, entry);
+  }
   // Writable roots after /tmp: a workspace under the host's /tmp shows through the session's.
   for (const dir of policy.writable) args.push("--bind", dir, dir);
   // A repository's .git onto itself: a mount point, so it cannot be renamed aside (git-mounts.ts).
@@ -52,7 +56,7 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   if (policy.network.kind === "allowlist" && policy.network.proxySocket) {
     args.push("--ro-bind", dirname(policy.network.proxySocket), SANDBOX_PROXY_DIR);
   }
-  if (policy.home) args.push("--remount-ro", policy.home.path);
+  if (home) args.push("--remount-ro", home.path);
   if (options.seccompFd !== undefined) args.push("--seccomp", String(options.seccompFd));
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", options.cwd, "--", ...options.command);
   return args;

@@ -9,10 +9,11 @@ import { hermesHome } from "../../config/paths";
 import { bwrapArgs, proxyEnv, SANDBOX_PROXY_DIR, SANDBOX_PROXY_PORT } from "./bwrap";
 import { FORWARDER_SCRIPT } from "./forwarder";
 import { allowlistProxy } from "./proxy";
-import { sandboxStatus, type SandboxSetting, type SandboxStatus } from "./detect";
+import { runProbe, sandboxStatus, type SandboxSetting, type SandboxStatus } from "./detect";
 import { procGuard } from "./proc-guard";
 import { resolveSandboxPolicy, type SandboxPolicy } from "./policy";
 import { seatbeltProfile } from "./seatbelt";
+import { probedStatus, probeShapeOnce, shapeProbeScript } from "./shape-probe";
 import { SECCOMP_FD, filterFile, spawnWithFilter } from "./seccomp";
 import { sandboxStateDir, sessionTempDir } from "./temp-dir";
 import { AgentError } from "../../util/agent-error";
@@ -61,13 +62,34 @@ export class SandboxUnavailableError extends AgentError<"config"> {
 
 
 export class CommandSandbox {
+  /** The last status() and the scope it was found for. */
+  private checked?: { key: string; status: SandboxStatus };
+
   constructor(
     readonly config: SandboxConfig,
     private readonly scope: () => SandboxScope,
   ) {}
 
+  /**
+   * Active only once a probe command ran inside the sandbox with this session's mounts (run
+   * once per shape, at the first command or /context); otherwise the exact failure.
+   */
   status(): SandboxStatus {
-    return sandboxStatus(this.config.mode);
+    const machine = sandboxStatus(this.config.mode);
+    if (!machine.active || !machine.program) return machine;
+    // Asked before every command (the permission gate, then the spawn): resolving the policy
+    // reads the disk, so the answer is kept while the session's scope stays the same.
+    const scope = this.scope();
+    const key = JSON.stringify(scope);
+    if (this.checked?.key === key) return this.checked.status;
+    const policy: SandboxPolicy = { ...this.policy(), network: { kind: "off" } };
+    const probe = probeShapeOnce(policy, () => {
+      const plan = this.spawnPlan(machine, policy, "/bin/sh", shapeProbeScript(policy), scope.roots[0] ?? "/");
+      return runProbe(plan.file, plan.args, { ...process.env, ...plan.env });
+    });
+    const status = probedStatus(machine, probe, this.config.mode);
+    if (!probe.transient) this.checked = { key, status };
+    return status;
   }
 
   /** The policy commands of this session run under right now. */
@@ -92,30 +114,40 @@ export class CommandSandbox {
     if (!status.active || !status.program) return { file: shell, args: ["-c", line], env: {} };
     const policy = this.policy();
     const network = policy.network;
-    if (status.kind === "seatbelt") {
-      let env: Record<string, string> = { TMPDIR: policy.tmpDir };
-      if (network.kind === "allowlist") {
+    if (network.kind === "allowlist") {
+      if (status.kind === "seatbelt") {
         const proxy = await allowlistProxy(network.domains, { loopback: true });
         network.proxyPort = proxy.address as number;
-        env = { ...env, ...proxyEnv(`http://127.0.0.1:${network.proxyPort}`) };
+      } else {
+        // The socket's folder is named after the domain list: one proxy per list, reused.
+        const folder = path.join(sandboxStateDir(), `.proxy-${createHash("sha256").update(network.domains.join(",")).digest("hex").slice(0, 12)}`);
+        mkdirSync(folder, { recursive: true, mode: 0o700 });
+        const proxy = await allowlistProxy(network.domains, { socket: path.join(folder, "proxy.sock") });
+        network.proxySocket = proxy.address as string;
       }
-      return { file: status.program, args: ["-p", seatbeltProfile(policy), shell, "-c", line], env, policy };
+    }
+    return this.spawnPlan(status, policy, shell, line, cwd);
+  }
+
+  /** The program to spawn for `policy` (its allowlist proxy, if any, already started). */
+  private spawnPlan(status: SandboxStatus, policy: SandboxPolicy, shell: string, line: string, cwd: string): SpawnPlan {
+    const program = status.program as string;
+    const network = policy.network;
+    if (status.kind === "seatbelt") {
+      let env: Record<string, string> = { TMPDIR: policy.tmpDir };
+      if (network.kind === "allowlist" && network.proxyPort) env = { ...env, ...proxyEnv(`http://127.0.0.1:${network.proxyPort}`) };
+      return { file: program, args: ["-p", seatbeltProfile(policy), shell, "-c", line], env, policy };
     }
     let command = [shell, "-c", line];
     let env: Record<string, string> = {};
     if (network.kind === "allowlist") {
-      // The socket's folder is named after the domain list: one proxy per list, reused.
-      const folder = path.join(sandboxStateDir(), `.proxy-${createHash("sha256").update(network.domains.join(",")).digest("hex").slice(0, 12)}`);
-      mkdirSync(folder, { recursive: true, mode: 0o700 });
-      const proxy = await allowlistProxy(network.domains, { socket: path.join(folder, "proxy.sock") });
-      network.proxySocket = proxy.address as string;
       command = [process.execPath, "-e", FORWARDER_SCRIPT, `${SANDBOX_PROXY_DIR}/proxy.sock`, String(SANDBOX_PROXY_PORT), ...command];
       env = proxyEnv(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`);
     }
     // The allowlist's relay reaches Hermes's proxy through a unix socket: it needs them.
     const filter = filterFile({ unixSockets: policy.unixSockets || network.kind === "allowlist" }, sandboxStateDir());
     const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command, proc: procGuard(), ...(filter ? { seccompFd: SECCOMP_FD } : {}) });
-    if (filter) return { ...spawnWithFilter(status.program, args, filter), env, policy };
-    return { file: status.program, args, env, policy };
+    if (filter) return { ...spawnWithFilter(program, args, filter), env, policy };
+    return { file: program, args, env, policy };
   }
 }
