@@ -9,6 +9,7 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../util/inside-folder";
+import { DECLARERS, NO_FILE_OPERANDS, PRINTS_ENVIRONMENT as ENV_PRINTERS } from "./programs/tables";
 import { planModeAllows } from "./read-only-commands";
 import { resolvePath } from "./screen-paths";
 import { insideWorkspace, realPath, type Workspace } from "./sensitive-paths";
@@ -33,22 +34,21 @@ export function bareCommandAllowed(command: string, scope: BareScope): boolean {
     return false;
   }
   return commands.every((simple) => {
-    if (PRINTS_ENVIRONMENT.has(simple.program) || simple.wrappers.some((wrapper) => wrapper.startsWith("xargs"))) return false;
+    if (printsEnvironment(simple.program) || simple.wrappers.some((wrapper) => wrapper.startsWith("xargs"))) return false;
     if (simple.args.some((arg) => (simple.program === "tree" ? TREE_FOLLOWS_LINKS : FOLLOWS_LINKS).test(arg))) return false;
-    if (NO_FILE_READS.has(simple.program) && simple.redirects.length === 0 && !simple.chdir) return true;
+    if (NO_FILE_OPERANDS.has(simple.program) && simple.redirects.length === 0 && !simple.chdir) return true;
     const words = [...simple.args.map(optionValue), ...simple.redirects.filter((r) => !/^(&?\d+|-|\/dev\/null)$/.test(r.target) && r.heredoc === undefined && r.op !== "<<<").map((r) => r.target)];
     if (simple.chdir) return false;
     return words.every((word) => word === "" || staysInside(word, scope));
   });
 }
 
-/** Programs whose operands are never files they read (text, numbers, names). */
-const NO_FILE_READS = new Set(["echo", "printf", "pwd", "true", "false", ":", "which", "type", "whoami", "id", "uname", "date", "seq", "sleep", "expr", "basename", "dirname", "unset", "local", "exit", "wait", "nproc"]);
 /**
  * Print the environment: an editor's terminal has the editor's, tokens included (Hermes's own
  * commands get a cleaned one). `xargs` takes its operands from input nobody has seen.
  */
-const PRINTS_ENVIRONMENT = new Set(["env", "printenv", "set", "export", "declare", "typeset", "compgen"]);
+/** Declarers print every variable when called bare (`export`, `declare -p`): counted with the registry's environment printers. */
+const printsEnvironment = (program: string): boolean => ENV_PRINTERS.has(program) || DECLARERS.has(program) || program === "compgen";
 /** Options that follow symlinks while walking a tree (grep -R, find -L, rg --follow, du -L): out of the workspace. */
 const FOLLOWS_LINKS = /^(-[A-Za-z]*[RL][A-Za-z]*|-follow|--follow|--dereference-recursive|--dereference)$/;
 const GLOB = /[*?[]/;

@@ -68,7 +68,8 @@ test("an editor's terminal (no sandbox): a script the user approved plants a hoo
   git(project, "init", "-q", ".");
   git(project, "commit", "-q", "--allow-empty", "-m", "init");
   writeFileSync(path.join(project, "setup.sh"), `printf '#!/bin/sh\\ntouch ${marker}\\n' > .git/hooks/pre-commit\nchmod +x .git/hooks/pre-commit\ngit config core.fsmonitor 'touch ${marker}; false'\necho set up\n`);
-  const hermes = await startAgent({ config: scriptedConfig(model.url), serveTerminal: true, permission: "allow" });
+  // The user opted into the editor's bare terminals: the plant guard is the only layer there.
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { editor_terminals: "always" } }), serveTerminal: true, permission: "allow" });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(project);

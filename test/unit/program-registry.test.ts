@@ -22,7 +22,8 @@ const PROGRAM_NAMES = new Set(ALL_NAMES.filter((name) => /^[a-z][a-z0-9._+-]+$/.
 /** Each trait's derived table, by the export name tables.ts gives it. */
 const TABLE_OF: Record<Trait, keyof typeof tables> = {
   shell: "SHELLS", interpreter: "INTERPRETERS", awk: "AWKS", downloader: "DOWNLOADERS", "sends-stdin": "SENDS_STDIN",
-  "prints-environment": "PRINTS_ENVIRONMENT", "deletes-operands": "DELETES_OPERANDS", declarer: "DECLARERS", assigns: "ASSIGNERS",
+  "prints-environment": "PRINTS_ENVIRONMENT",
+  "no-file-operands": "NO_FILE_OPERANDS", "deletes-operands": "DELETES_OPERANDS", declarer: "DECLARERS", assigns: "ASSIGNERS",
   "args-are-data": "ARGS_ARE_DATA", "no-content-read": "NO_CONTENT_READ", "o-is-not-output": "O_IS_NOT_OUTPUT", "version-only": "VERSION_ONLY",
   editor: "EDITORS", vim: "VIMS", "sql-client": "SQL_CLIENTS", "mongo-client": "MONGO_CLIENTS", "node-runner": "NODE_RUNNERS",
   "node-package-manager": "NODE_PACKAGE_MANAGERS", "well-known-bin": "WELL_KNOWN_BINS", pip: "PIPS", "xargs-reader": "XARGS_READERS",

@@ -7,7 +7,8 @@ const DATA = ["args-are-data"] as const;
 
 export const FILE_ENTRIES: ProgramEntry[] = [
   // Printing and reading.
-  { names: ["echo", "printf"], traits: [...DATA, "no-content-read"], readOnly: true },
+  { names: ["pwd", "whoami", "id", "uname", "sleep", "expr", "seq"], traits: [...DATA, "no-file-operands"], readOnly: true },
+  { names: ["echo", "printf"], traits: [...DATA, "no-content-read", "no-file-operands"], readOnly: true },
   { names: ["cat"], traits: [...DATA, "xargs-reader"], readOnly: true },
   { names: ["tac"], traits: DATA, readOnly: true },
   { names: ["head", "tail", "wc"], traits: [...DATA, "xargs-reader"], readOnly: true },
@@ -18,7 +19,7 @@ export const FILE_ENTRIES: ProgramEntry[] = [
   { names: ["ag", "whereis", "tsort", "zcat", "bzcat", "xzcat", "nm", "objdump", "readelf", "size", "sum"], readOnly: true },
   { names: ["less"], traits: ["editor", "o-is-not-output"], readOnly: { unless: /^(-[a-zA-Z]*[oO]|--log-file|--LOG-FILE|-k|--lesskey-file)/ } },
   { names: ["more"], traits: ["editor"], readOnly: { unless: /^(-[a-zA-Z]*[oO]|--log-file|--LOG-FILE|-k|--lesskey-file)/ } },
-  { names: ["cut", "tr", "pwd", "cmp", "whoami", "id", "uname", "sleep", "nl", "od", "hexdump", "strings", "expr", "seq", "fold", "fmt", "rev", "paste", "join", "comm", "expand", "unexpand", "sha1sum", "sha512sum", "shasum", "b2sum", "cksum", "df"], traits: DATA, readOnly: true },
+  { names: ["cut", "tr", "cmp", "nl", "od", "hexdump", "strings", "fold", "fmt", "rev", "paste", "join", "comm", "expand", "unexpand", "sha1sum", "sha512sum", "shasum", "b2sum", "cksum", "df"], traits: DATA, readOnly: true },
   { names: ["md5sum", "sha256sum"], traits: [...DATA, "xargs-reader"], readOnly: true },
   { names: ["jq", "column"], traits: [...DATA, "o-is-not-output"], readOnly: true },
   { names: ["diff"], traits: DATA, readOnly: { unless: /^--output/ } },
@@ -31,7 +32,8 @@ export const FILE_ENTRIES: ProgramEntry[] = [
   { names: ["ls"], traits: [...DATA, "no-content-read", "xargs-reader", "o-is-not-output"], readOnly: true },
   { names: ["ll", "la"], readOnly: true },
   { names: ["stat"], traits: [...DATA, "no-content-read", "xargs-reader"], readOnly: true },
-  { names: ["du", "basename", "dirname", "realpath", "readlink", "which", "type"], traits: [...DATA, "no-content-read"], readOnly: true },
+  { names: ["du", "realpath", "readlink"], traits: [...DATA, "no-content-read"], readOnly: true },
+  { names: ["basename", "dirname", "which", "type"], traits: [...DATA, "no-content-read", "no-file-operands"], readOnly: true },
   { names: ["file"], traits: ["no-content-read", "xargs-reader"], readOnly: { unless: /^-[a-zA-Z]*C|^--compile/ } },
   { names: ["find"], traits: ["no-content-read", "o-is-not-output"], rule: "find-delete", readOnly: { unless: /^-(delete|exec|execdir|ok|okdir|fprint0?|fprintf|fls)$/ } },
   { names: ["fd"], traits: ["no-content-read"], readOnly: { unless: /^(-x|-X|--exec|--exec-batch)/ } },

@@ -14,7 +14,9 @@ export type Trait =
   | "shell" | "interpreter" | "awk" | "downloader" | "deletes-operands" | "declarer" | "assigns" | "args-are-data"
   | "no-content-read" | "version-only" | "editor" | "vim" | "sql-client" | "mongo-client" | "node-runner"
   | "node-package-manager" | "well-known-bin" | "xargs-reader" | "o-is-not-output" | "code-from-descriptor"
-  | "hides-effects" | "prints-environment" | "sends-stdin" | "stdin-shell" | "pip" | "runs-templates" | "netcat";
+  | "hides-effects" | "prints-environment" | "sends-stdin" | "stdin-shell" | "pip" | "runs-templates" | "netcat"
+  /** Its operands are never files it reads (text, numbers, names): the no-sandbox allowlist lets it name any path. */
+  | "no-file-operands";
 
 /** The rule of screen-one-command.ts that knows this program's arguments. */
 export type ScreenRule =

@@ -16,6 +16,8 @@ export const DOWNLOADERS = withTrait("downloader");
 export const SENDS_STDIN = withTrait("sends-stdin");
 /** Programs that print the whole environment (`env`, `printenv`, `set`). */
 export const PRINTS_ENVIRONMENT = withTrait("prints-environment");
+/** Programs whose operands are never files they read (`echo`, `seq`, `basename`). */
+export const NO_FILE_OPERANDS = withTrait("no-file-operands");
 /** Programs that delete the files they are given, whatever runs them (`xargs rm`, `find -exec rm`). */
 export const DELETES_OPERANDS = withTrait("deletes-operands");
 /** Shell builtins that set variables, options or the folder: their computed arguments are not a command's. */
