@@ -17,7 +17,7 @@ import { SeenSecrets } from "../security/seen-secrets";
 import { startActivity, type TurnActivity } from "./turn-activity";
 import type { ToolCallOutcome, ToolCallView } from "./tool-call-view";
 import { UsageAccount } from "./usage";
-import { scopeCovers, type CommandScope } from "../security/approval-scope";
+import { scopeCovers, type CommandScope } from "../security/approval-scope-match";
 
 /** Prompt size the provider reported for the last call, and the history length it covered. */
 export interface LastCall {

@@ -8,7 +8,7 @@ import type { ApprovalRule } from "../config/schema";
 import type { Logger } from "../util/log";
 import { wholePathMatches } from "../util/path-match";
 import { yaml } from "../util/yaml";
-import { scopeCovers, scopeOverlaps, type CommandScope } from "./approval-scope";
+import { scopeCovers, scopeOverlaps, type CommandScope } from "./approval-scope-match";
 
 export type SavedDecision = "allow" | "reject";
 

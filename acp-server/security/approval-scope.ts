@@ -20,20 +20,11 @@
 // `head .env`. The card words the scope (describeScope) so the user sees what "always" means.
 import { lstatSync, realpathSync, statSync } from "node:fs";
 import path from "node:path";
+import type { CommandScope } from "./approval-scope-match";
 import { screenCommand, type ScreenContext } from "./command-screen";
 import { planModeAllows } from "./read-only-commands";
 import { parseShell, type KnownVars, type SimpleCommand } from "./shell-parse";
 import { PATTERN_MARKERS } from "./shell-words";
-
-/** What one approval of a command line covers. */
-export interface CommandScope {
-  /** The absolute folder the line runs in: relative paths in `commands` mean files there. */
-  folder: string;
-  /** The source text of each command the approval is about, in the line's order, without repeats. */
-  commands: string[];
-  /** The screen's rule keys of the approved line (a later line must not add one). */
-  keys: string[];
-}
 
 /**
  * Programs that change what the rest of the line means (its folder, its variables, its links,
@@ -69,19 +60,6 @@ export function commandScope(command: string, keys: readonly string[], context: 
 function commandText(cmd: SimpleCommand): string {
   const bodies = cmd.redirects.filter((r) => r.heredoc !== undefined).map((r) => `\n${r.heredoc ?? ""}\n${r.target}`);
   return `${cmd.raw.trim()}${bodies.join("")}`;
-}
-
-/** Whether an approval `approved` covers a later line with scope `later` (see the header). */
-export function scopeCovers(approved: CommandScope, later: CommandScope): boolean {
-  if (path.resolve(approved.folder) !== path.resolve(later.folder)) return false;
-  const commands = new Set(approved.commands);
-  const keys = new Set(approved.keys);
-  return later.commands.length > 0 && later.commands.every((text) => commands.has(text)) && later.keys.every((key) => keys.has(key));
-}
-
-/** A rejection of `rejected` holds for a later line that contains any of its commands, in the same folder. */
-export function scopeOverlaps(rejected: CommandScope, later: CommandScope): boolean {
-  return path.resolve(rejected.folder) === path.resolve(later.folder) && later.commands.some((text) => rejected.commands.includes(text));
 }
 
 /**
