@@ -11,7 +11,7 @@
 // auto-run files (runs-later.ts explains why each).
 import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
 import path from "node:path";
-import { canonicalName } from "./runs-later";
+import { listFolder } from "./folder-listings";
 
 /** One recorded path: a file's bytes and mode, a link's target, or a folder. */
 export type SurfaceEntry =
@@ -87,26 +87,15 @@ export function snapshotGitSurface(roots: readonly string[], limits: SurfaceLimi
       surface.partial = `the walk stopped after ${limits.maxDirs} folders; ${near.length + far.length + 1} folders (and what is below them) were not checked, first ${dir}`;
       break;
     }
-    let children;
-    try {
-      children = readdirSync(dir, { withFileTypes: true });
-    } catch {
-      // expected: a folder removed or unreadable mid-walk has nothing git could read either
-      continue;
-    }
+    const children = listFolder(dir);
+    if (children === undefined) continue;
     // A bare repository is recorded, and still walked: a repository nested inside it is not hidden.
-    if (isBareShape(dir, children.map((child) => child.name))) {
+    if (isBareShape(dir, children.names)) {
       surface.repoMarkers.add(dir);
       record.gitDir(dir);
     }
-    for (const child of children) {
-      const full = path.join(dir, child.name);
-      if (canonicalName(child.name) === ".git") {
-        record.gitEntry(full, true);
-        continue;
-      }
-      if (child.isDirectory()) (DEPENDENCY_FOLDERS.has(child.name) ? far : near).push(full);
-    }
+    for (const name of children.gitEntries) record.gitEntry(path.join(dir, name), true);
+    for (const name of children.folders) (DEPENDENCY_FOLDERS.has(name) ? far : near).push(path.join(dir, name));
   }
   return surface;
 }
