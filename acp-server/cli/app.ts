@@ -1,9 +1,9 @@
 // The `hermes` command line, loaded by the lean entry (main.ts) as dist/chunks/app.mjs: every
 // command, and `hermes acp` once its initialize is answered. Each command is imported when
 // chosen, so serving loads only what serving needs.
-import { statSync } from "node:fs";
 import path from "node:path";
 import { VERSION } from "../version";
+import { isDirectory } from "../util/path-kind";
 
 export { runAcpServer } from "./acp-command";
 
@@ -160,15 +160,6 @@ function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: bool
   const folder = path.resolve(cwd);
   if (!isDirectory(folder)) fail(`--cwd ${folder}: no such folder`);
   return { prompt, cwd: folder, yes, continueLast, takeOver, ...(resume ? { resume } : {}) };
-}
-
-function isDirectory(folder: string): boolean {
-  try {
-    return statSync(folder).isDirectory();
-  } catch {
-    // expected: a path that cannot be stat'ed is not a folder
-    return false;
-  }
 }
 
 /** A one-line usage error (exit 2) where the help text would add nothing. */

@@ -9,9 +9,10 @@
 // config, config.worktree, commondir, gitdir, info/attributes and every entry of hooks/. For
 // every `.git` entry anywhere (folder, gitfile, link): what it is. At each root: the editors'
 // auto-run files (runs-later.ts explains why each).
-import { lstatSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, type Stats } from "node:fs";
+import { readdirSync, readFileSync, readlinkSync, type Stats } from "node:fs";
 import path from "node:path";
 import { listFolder } from "./folder-listings";
+import { lstatOrUndefined, pathKind, realPathOrUndefined } from "../util/path-kind";
 
 /** One recorded path: a file's bytes and mode, a link's target, or a folder. */
 export type SurfaceEntry =
@@ -102,7 +103,7 @@ export function snapshotGitSurface(roots: readonly string[], limits: SurfaceLimi
 
 /** HEAD beside objects/ (or a commondir): git takes the folder itself for a repository. */
 function isBareShape(dir: string, names: string[]): boolean {
-  return names.includes("HEAD") && (names.includes("objects") || names.includes("commondir")) && kindAt(path.join(dir, "HEAD")) === "file";
+  return names.includes("HEAD") && (names.includes("objects") || names.includes("commondir")) && pathKind(path.join(dir, "HEAD")) === "file";
 }
 
 function recorder(surface: GitSurface, limits: SurfaceLimits) {
@@ -128,8 +129,8 @@ function recorder(surface: GitSurface, limits: SurfaceLimits) {
       for (const name of listNames(dir)) {
         const hook = path.join(dir, name);
         if (surface.entries.get(hook)?.kind !== "link") continue;
-        const target = realOrUndefined(hook);
-        if (target && kindAt(target) === "file") visit(target);
+        const target = realPathOrUndefined(hook);
+        if (target && pathKind(target) === "file") visit(target);
       }
     },
     /** A `.git` entry: a folder, a gitfile naming one, or a link to either. */
@@ -143,8 +144,8 @@ function recorder(surface: GitSurface, limits: SurfaceLimits) {
       } else self.gitDir(full);
     },
     gitDir(dir: string) {
-      const real = realOrUndefined(dir);
-      if (!real || surface.gitDirs.has(real) || kindAt(real) !== "dir") return;
+      const real = realPathOrUndefined(dir);
+      if (!real || surface.gitDirs.has(real) || pathKind(real) !== "dir") return;
       surface.gitDirs.add(real);
       for (const file of GIT_DIR_FILES) visit(path.join(real, file));
       self.hooks(path.join(real, "hooks"));
@@ -164,9 +165,9 @@ function recorder(surface: GitSurface, limits: SurfaceLimits) {
       if (depth > 6) return;
       for (const name of listNames(dir)) {
         const child = path.join(dir, name);
-        if (kindAt(child) !== "dir") continue;
+        if (pathKind(child) !== "dir") continue;
         visit(child);
-        if (kindAt(path.join(child, "HEAD")) === "file") self.gitDir(child);
+        if (pathKind(path.join(child, "HEAD")) === "file") self.gitDir(child);
         else self.nested(child, depth + 1);
       }
     },
@@ -222,30 +223,3 @@ function listNames(dir: string): string[] {
   }
 }
 
-function lstatOrUndefined(target: string): Stats | undefined {
-  try {
-    return lstatSync(target);
-  } catch {
-    // expected: a path that does not exist is recorded as absent
-    return undefined;
-  }
-}
-
-function kindAt(target: string): "dir" | "file" | undefined {
-  try {
-    const info = statSync(target);
-    return info.isDirectory() ? "dir" : "file";
-  } catch {
-    // expected: missing
-    return undefined;
-  }
-}
-
-function realOrUndefined(target: string): string | undefined {
-  try {
-    return realpathSync(target);
-  } catch {
-    // expected: a gitfile or commondir naming a folder that does not exist points nowhere git can use
-    return undefined;
-  }
-}

@@ -11,6 +11,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../util/inside-folder";
 import { realPath } from "./sensitive-paths";
+import { isDirectory, isRegularFile } from "../util/path-kind";
 
 export type RunsLaterKind = "hermes-state" | "git" | "editor";
 
@@ -108,14 +109,14 @@ function gitReason(absolute: string): string | undefined {
   for (let index = parts.length - 1; index >= 1; index--) {
     const dir = `${path.sep}${parts.slice(0, index).join(path.sep)}`;
     const next = canonicalName(parts[index] ?? "");
-    const head = next === "head" || isFile(path.join(dir, "HEAD"));
-    const store = next === "objects" || next === "commondir" || isDir(path.join(dir, "objects")) || isFile(path.join(dir, "commondir"));
+    const head = next === "head" || isRegularFile(path.join(dir, "HEAD"));
+    const store = next === "objects" || next === "commondir" || isDirectory(path.join(dir, "objects")) || isRegularFile(path.join(dir, "commondir"));
     if (head && store) return `a file in a git repository folder (${dir}): git runs hooks and the programs its config names`;
   }
   // Hooks kept in the work tree: the folder the enclosing repository's core.hooksPath names.
   for (let index = parts.length - 1; index >= 0; index--) {
     const dir = `${path.sep}${parts.slice(0, index).join(path.sep)}`;
-    if (!isDir(path.join(dir, ".git"))) continue;
+    if (!isDirectory(path.join(dir, ".git"))) continue;
     const hooks = hooksPathOf(dir);
     if (hooks && isInside(hooks, absolute)) return `a git hook (core.hooksPath of ${dir} is ${hooks}): git runs it on your next commit`;
     break;
@@ -151,20 +152,3 @@ function editorReason(absolute: string): string | undefined {
   return undefined;
 }
 
-function isFile(target: string): boolean {
-  try {
-    return statSync(target).isFile();
-  } catch {
-    // expected: a missing or unreadable path is not (yet) part of a repository
-    return false;
-  }
-}
-
-function isDir(target: string): boolean {
-  try {
-    return statSync(target).isDirectory();
-  } catch {
-    // expected: a missing or unreadable path is not (yet) part of a repository
-    return false;
-  }
-}

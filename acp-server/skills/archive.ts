@@ -6,6 +6,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { AgentError } from "../util/agent-error";
 import { createLogger } from "../util/log";
+import { isDirectory } from "../util/path-kind";
 
 const log = createLogger("skills");
 
@@ -107,11 +108,3 @@ function moveFolder(from: string, to: string): void {
   }
 }
 
-function isDirectory(dir: string): boolean {
-  try {
-    return fs.statSync(dir).isDirectory();
-  } catch {
-    // expected: a path that cannot be stat'ed is not a folder
-    return false;
-  }
-}

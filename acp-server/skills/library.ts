@@ -9,6 +9,7 @@ import { scanForThreats } from "../security/threat-scan";
 import { missingRequirements } from "./requirements";
 import { parseSkillFile, SkillFormatError, type SkillFrontmatter } from "./skill-file";
 import { skillSources, type SkillSourceKind } from "./sources";
+import { isRegularFile } from "../util/path-kind";
 
 export const SKILL_FILE = "SKILL.md";
 
@@ -104,13 +105,13 @@ function skillFiles(dir: string, warnings: string[]): string[] {
   for (const entry of entries(dir, warnings)) {
     if (!entry.isDirectory() || entry.name.startsWith(".")) continue;
     const folder = path.join(dir, entry.name);
-    if (isFile(path.join(folder, SKILL_FILE))) {
+    if (isRegularFile(path.join(folder, SKILL_FILE))) {
       files.push(path.join(folder, SKILL_FILE));
       continue;
     }
     for (const inner of entries(folder, warnings)) {
       const file = path.join(folder, inner.name, SKILL_FILE);
-      if (inner.isDirectory() && !inner.name.startsWith(".") && isFile(file)) files.push(file);
+      if (inner.isDirectory() && !inner.name.startsWith(".") && isRegularFile(file)) files.push(file);
     }
   }
   return files.sort();
@@ -168,11 +169,3 @@ function entries(dir: string, warnings?: string[]): Dirent[] {
   }
 }
 
-function isFile(file: string): boolean {
-  try {
-    return statSync(file).isFile();
-  } catch {
-    // expected: no SKILL.md here (ENOENT) is the common case; an unreadable one is reported by readdir/readSkill of its folder
-    return false;
-  }
-}

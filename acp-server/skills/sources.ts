@@ -1,9 +1,10 @@
 // Where skills come from, in order of precedence: the project (.hermes/skills, then the
 // folders other agents use, .agents/skills and .claude/skills, nearest folder first up to the
 // repository root), the user ($HERMES_HOME/skills), then the skills bundled with Hermes.
-import { existsSync, statSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { isDirectory } from "../util/path-kind";
 
 export type SkillSourceKind = "project" | "user" | "bundled";
 
@@ -65,11 +66,3 @@ export function bundledSkillsDir(): string | undefined {
   return bundledDir ?? undefined;
 }
 
-function isDirectory(dir: string): boolean {
-  try {
-    return statSync(dir).isDirectory();
-  } catch {
-    // expected: a candidate bundled-skills folder that is not there is skipped
-    return false;
-  }
-}

@@ -12,10 +12,11 @@
 // - Writable: objects, refs, index, logs, HEAD, COMMIT_EDITMSG, packed-refs… what commit needs.
 // What cannot be pinned because it does not exist yet (a new commondir, a new .git in a
 // subfolder) is left to the plant guard after the command (security/git-plant-guard.ts).
-import { lstatSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../../util/inside-folder";
 import { realPath } from "../sensitive-paths";
+import { pathKind } from "../../util/path-kind";
 
 export interface GitMounts {
   /** Bound onto themselves, writable: mount points a command cannot rename. */
@@ -31,11 +32,11 @@ const MAX_GIT_MOUNTS = 32;
 export function gitMounts(root: string): GitMounts {
   const mounts: GitMounts = { pinned: [], readOnly: [] };
   const dotGit = path.join(root, ".git");
-  const kind = kindOf(dotGit);
+  const kind = pathKind(dotGit);
   if (kind === "file") {
     mounts.readOnly.push(dotGit);
     const named = gitfileDir(dotGit);
-    if (named && isInside(root, named) && kindOf(named) === "dir") protectGitDir(named, root, mounts);
+    if (named && isInside(root, named) && pathKind(named) === "dir") protectGitDir(named, root, mounts);
   } else if (kind === "dir" && isInside(root, realPath(dotGit))) {
     // A link to a repository outside the workspace leads somewhere read-only already: pinning it would open it.
     protectGitDir(realPath(dotGit), root, mounts);
@@ -51,13 +52,13 @@ function protectGitDir(dir: string, root: string, mounts: GitMounts): void {
     found.push(...existing(moduleDir, ["hooks", "config", "config.worktree", "info"]));
     // The submodule's checkout holds a gitfile naming this folder: read-only too.
     const worktree = configuredWorktree(moduleDir);
-    if (worktree && isInside(root, worktree) && kindOf(path.join(worktree, ".git")) === "file") checkouts.push(path.join(worktree, ".git"));
+    if (worktree && isInside(root, worktree) && pathKind(path.join(worktree, ".git")) === "file") checkouts.push(path.join(worktree, ".git"));
   };
   // A submodule's name may hold slashes: a folder without HEAD is a level of the name.
   const visitModules = (folder: string, depth: number) => {
     for (const name of listDirs(folder)) {
       const child = path.join(folder, name);
-      if (kindOf(path.join(child, "HEAD")) === "file") {
+      if (pathKind(path.join(child, "HEAD")) === "file") {
         modules(child);
         if (depth < 4) visitModules(path.join(child, "modules"), depth + 1);
       } else if (depth < 4) visitModules(child, depth + 1);
@@ -69,7 +70,7 @@ function protectGitDir(dir: string, root: string, mounts: GitMounts): void {
     found.push(...existing(worktree, WORKTREE_READ_ONLY));
     // Its gitdir file names the linked checkout's gitfile: read-only too, when in the workspace.
     const gitfile = firstLine(path.join(worktree, "gitdir"));
-    if (gitfile && isInside(root, path.resolve(worktree, gitfile)) && kindOf(path.resolve(worktree, gitfile)) === "file") checkouts.push(path.resolve(worktree, gitfile));
+    if (gitfile && isInside(root, path.resolve(worktree, gitfile)) && pathKind(path.resolve(worktree, gitfile)) === "file") checkouts.push(path.resolve(worktree, gitfile));
   }
   if (found.length + checkouts.length > MAX_GIT_MOUNTS) {
     // Hundreds of submodules would be hundreds of mounts (and overflow the editor's wire policy).
@@ -111,7 +112,7 @@ function gitfileDir(gitfile: string): string | undefined {
 }
 
 function existing(dir: string, names: string[]): string[] {
-  return names.map((name) => path.join(dir, name)).filter((entry) => kindOf(entry) !== undefined);
+  return names.map((name) => path.join(dir, name)).filter((entry) => pathKind(entry) !== undefined);
 }
 
 function listDirs(dir: string): string[] {
@@ -123,13 +124,3 @@ function listDirs(dir: string): string[] {
   }
 }
 
-/** A symlinked `.git` counts as what it leads to (git follows it too); undefined when missing. */
-function kindOf(target: string): "dir" | "file" | undefined {
-  try {
-    lstatSync(target);
-    return statSync(target).isDirectory() ? "dir" : "file";
-  } catch {
-    // expected: missing (or a dangling link, which git cannot use either)
-    return undefined;
-  }
-}

@@ -1,11 +1,11 @@
 // What one sandboxed command may touch: the only input of the argv (bwrap) and profile
 // (Seatbelt) builders. resolveSandboxPolicy() looks at the disk once (which credential stores
 // exist, real paths behind symlinks); everything after it is pure and table-tested.
-import { statSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../../util/inside-folder";
 import { credentialStorePaths, realPath } from "../sensitive-paths";
 import { gitMounts } from "./git-mounts";
+import { pathKind } from "../../util/path-kind";
 
 /** `off`: no network at all; `on`: the host's network; `allowlist`: only through the domain proxy. */
 export type NetworkPolicy =
@@ -98,13 +98,13 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
   const hermes = realPath(input.hermesHome);
   const hidden: HiddenPath[] = [];
   for (const store of credentialStorePaths(input.home, input.hermesHome)) {
-    const kind = kindOf(realPath(store));
+    const kind = pathKind(realPath(store));
     if (kind) hidden.push({ path: realPath(store), kind });
   }
   const mountedInside = [...roots, hermes];
   for (const socket of [...HOST_SOCKET_PATHS, ...HOME_SOCKET_PATHS.map((relative) => path.join(input.home, relative))]) {
     const real = realPath(socket);
-    const kind = kindOf(real);
+    const kind = pathKind(real);
     // Never over a folder the command works in (a workspace under /run/user would vanish).
     if (kind && !mountedInside.some((dir) => isInside(real, dir))) hidden.push({ path: real, kind });
   }
@@ -116,7 +116,7 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
     ...(home ? { home } : {}),
     writable: input.readOnlyWorkspace ? [] : roots,
     // Plan mode still mounts the workspace (read-only) because /tmp is replaced inside.
-    readOnly: unique([...(input.readOnlyWorkspace ? roots : []), ...(kindOf(hermes) === "dir" ? [hermes] : []), ...git.flatMap((mounts) => mounts.readOnly)]),
+    readOnly: unique([...(input.readOnlyWorkspace ? roots : []), ...(pathKind(hermes) === "dir" ? [hermes] : []), ...git.flatMap((mounts) => mounts.readOnly)]),
     // Still every store, also under a hidden home: the second lock if the home is shown (["~"]).
     hidden: uniqueBy(hidden, (entry) => entry.path),
     tmpDir: realPath(input.tmpDir),
@@ -128,11 +128,11 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
 /** The home folder to hide, unless the config keeps it readable or a workspace root holds it. */
 function hiddenHome(input: PolicyInput, roots: string[]): HiddenHome | undefined {
   const home = realPath(input.home);
-  if (home === "/" || kindOf(home) !== "dir" || roots.some((root) => isInside(root, home))) return undefined;
+  if (home === "/" || pathKind(home) !== "dir" || roots.some((root) => isInside(root, home))) return undefined;
   const wanted = [...HOME_READ_ALLOW, ...(input.readAllow ?? [])].map((entry) => (entry === "~" ? home : entry.startsWith("~/") ? path.join(home, entry.slice(2)) : path.resolve(home, entry)));
   if (wanted.some((entry) => path.resolve(entry) === home)) return undefined;
   // Relative to the real home (a /home/you symlink into /data), existing, inside it (the rest is visible anyway).
-  const visible = wanted.map((entry) => (isInside(input.home, entry) ? path.join(home, path.relative(input.home, entry)) : entry)).filter((entry) => isInside(home, entry) && entry !== home && kindOf(entry) !== undefined);
+  const visible = wanted.map((entry) => (isInside(input.home, entry) ? path.join(home, path.relative(input.home, entry)) : entry)).filter((entry) => isInside(home, entry) && entry !== home && pathKind(entry) !== undefined);
   return { path: home, visible: unique(visible) };
 }
 
@@ -164,16 +164,6 @@ export const HOST_SOCKET_PATHS = [
 ];
 /** The same under the home folder: Docker Desktop, Colima, Rancher Desktop. */
 export const HOME_SOCKET_PATHS = [".docker/run", ".colima", ".rd/docker.sock"];
-
-function kindOf(target: string): "dir" | "file" | undefined {
-  try {
-    const info = statSync(target);
-    return info.isDirectory() ? "dir" : "file";
-  } catch {
-    // expected: a path that does not exist is left out of the sandbox policy
-    return undefined;
-  }
-}
 
 function unique(paths: string[]): string[] {
   return [...new Set(paths.map((entry) => path.resolve(entry)))];

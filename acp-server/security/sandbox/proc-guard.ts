@@ -5,8 +5,8 @@
 // does not apply when it runs as root (checked with bubblewrap 0.8: the write went through).
 // Looks at the disk (bwrap cannot bind a source that does not exist); node:fs only, because the
 // VS Code extension imports it too.
-import { statSync } from "node:fs";
 import type { HiddenPath } from "./policy";
+import { pathKind } from "../../util/path-kind";
 
 /** Writable kernel knobs and trigger files (the set container runtimes also lock). */
 export const PROC_READ_ONLY = ["/proc/sys", "/proc/sysrq-trigger", "/proc/irq", "/proc/bus", "/proc/fs"];
@@ -22,19 +22,11 @@ export interface ProcGuard {
 
 /** The entries of both lists this kernel has. */
 export function procGuard(): ProcGuard {
-  const readOnly = PROC_READ_ONLY.filter((entry) => kindOf(entry) !== undefined);
+  const readOnly = PROC_READ_ONLY.filter((entry) => pathKind(entry) !== undefined);
   const masked = PROC_MASKED.flatMap((entry): HiddenPath[] => {
-    const kind = kindOf(entry);
+    const kind = pathKind(entry);
     return kind ? [{ path: entry, kind }] : [];
   });
   return { readOnly, masked };
 }
 
-function kindOf(target: string): "dir" | "file" | undefined {
-  try {
-    return statSync(target).isDirectory() ? "dir" : "file";
-  } catch {
-    // expected: a path that does not exist has no kind and is not guarded
-    return undefined;
-  }
-}
