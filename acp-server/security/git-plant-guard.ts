@@ -12,6 +12,7 @@
 import { chmodSync, lstatSync, mkdirSync, realpathSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../util/inside-folder";
+import { lstatOrUndefined } from "../util/path-kind";
 import { plantedConfigKeys } from "./git-config-change";
 import { DEFAULT_LIMITS, gitfileTarget, sameEntry, snapshotGitSurface, type GitSurface, type SurfaceEntry, type SurfaceLimits } from "./git-surface";
 
@@ -104,7 +105,7 @@ export function undoPlants(before: GitSurface, after: GitSurface): UndoResult {
   // A known git folder that is gone (one above the workspace, where a gitfile led): nothing is
   // written into where it was, which would leave a half repository behind.
   for (const dir of before.gitDirs) {
-    if (gone(dir) || after.gitDirs.has(dir) || isDirectory(dir)) continue;
+    if (gone(dir) || after.gitDirs.has(dir) || lstatOrUndefined(dir)?.isDirectory()) continue;
     removed.push(dir);
     report.forgotten.push(dir);
     report.notRestored.push(`the repository folder ${dir} was removed or moved by the command; it was not restored`);
@@ -248,24 +249,6 @@ function realOrSelf(target: string): string {
 
 function isConfig(target: string): boolean {
   return path.basename(target) === "config" || path.basename(target) === "config.worktree";
-}
-
-function lstatOrUndefined(target: string): ReturnType<typeof lstatSync> | undefined {
-  try {
-    return lstatSync(target);
-  } catch {
-    // expected: missing
-    return undefined;
-  }
-}
-
-function isDirectory(target: string): boolean {
-  try {
-    return lstatSync(target).isDirectory();
-  } catch {
-    // expected: it is gone
-    return false;
-  }
 }
 
 function remove(target: string): void {
