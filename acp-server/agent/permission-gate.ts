@@ -45,14 +45,14 @@ export function permissionGate(
     // Outside the workspace: "for this session" covers that action in those folders only, and nothing is saved.
     const outside = verdict.outsideFolders;
     const grants = outside ? outside.map((folder) => `outside:${ask.action}:${folder}`) : grantKeys(ask, session.cwd);
-    if (outside && session.isAllowed(grants)) return true;
+    if (outside && session.approvals.isAllowed(grants)) return true;
     // A command's answer holds exactly for the commands the card shows (security/approval-scope.ts).
     const scopeContext = commandScopeContext(session, ask);
     const scope = ask.action === "execute" && ask.command !== undefined && verdict.keys.length > 0 ? commandScope(ask.command, verdict.keys, scopeContext) : undefined;
     if (!verdict.sensitive) {
       const saved = savedAnswer(host.approvals, ask, verdict, scope, session.cwd);
       if (saved) return saved === "allow";
-      if (scope ? session.commandAllowed(scope) : ask.action !== "execute" && session.isAllowed(grants)) return true;
+      if (scope ? session.approvals.commandAllowed(scope) : ask.action !== "execute" && session.approvals.isAllowed(grants)) return true;
     }
     // A command with no scope (it changes its own folder, variables or links, or only its paths
     // were flagged) is allowed once at a time: nothing could say how far a wider answer reaches.
@@ -70,15 +70,15 @@ export function permissionGate(
       for (const problem of remember(host.approvals, ask, scope, session.cwd, "reject")) notice(problem);
     });
     if (outside) {
-      if (answer === "allow_session") session.allow(grants);
+      if (answer === "allow_session") session.approvals.allow(grants);
       return answer === "allow_once" || answer === "allow_session";
     }
     if (answer === "allow_always" || answer === "reject_always") {
       for (const problem of remember(host.approvals, ask, scope, session.cwd, answer === "allow_always" ? "allow" : "reject")) notice(problem);
     }
     if (answer === "allow_session" || answer === "allow_always") {
-      if (scope) session.allowCommands(scope);
-      else session.allow(grants);
+      if (scope) session.approvals.allowCommands(scope);
+      else session.approvals.allow(grants);
     }
     return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
   };

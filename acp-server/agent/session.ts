@@ -17,7 +17,7 @@ import { SeenSecrets } from "../security/seen-secrets";
 import { startActivity, type TurnActivity } from "./turn-activity";
 import type { ToolCallOutcome, ToolCallView } from "./tool-call-view";
 import { UsageAccount } from "./usage";
-import { scopeCovers, type CommandScope } from "../security/approval-scope-match";
+import { SessionApprovals } from "./session-approvals";
 
 /** Prompt size the provider reported for the last call, and the history length it covered. */
 export interface LastCall {
@@ -105,10 +105,8 @@ export class AgentSession {
   private activity?: TurnActivity;
   private previousActivity?: TurnActivity;
   private nudgedTurn?: number;
-  /** What the user allowed for the rest of this session ("edit:<file>", "mcp:<server>:<tool>", "web:<host>", ...). */
-  private readonly grants = new Set<string>();
-  /** Commands the user allowed for the rest of this session, each exactly as its card showed (security/approval-scope.ts). */
-  private readonly commandGrants: CommandScope[] = [];
+  /** What the user allowed for the rest of this session (a subagent starts with a copy of its parent's). */
+  readonly approvals: SessionApprovals;
   private readonly takenToolCallIds = new Set<string>();
   /** Tool calls waiting for the user's answer to a permission question (journaled as asked). */
   private readonly openAsks = new Set<string>();
@@ -129,8 +127,7 @@ export class AgentSession {
     this.extraRoots = options.extraRoots ?? [];
     this.usage = options.parent?.usage ?? new UsageAccount();
     this.seenSecrets = options.parent?.seenSecrets ?? new SeenSecrets();
-    if (options.parent) for (const grant of options.parent.grants) this.grants.add(grant);
-    if (options.parent) this.commandGrants.push(...options.parent.commandGrants);
+    this.approvals = options.parent ? options.parent.approvals.copy() : new SessionApprovals();
     const restored = options.restored;
     if (restored?.deferred) this.deferred = restored.deferred;
     else if (restored) this.adopt(restored);
@@ -466,26 +463,6 @@ export class AgentSession {
     this.recorder?.settings({ title, titleSource: source });
     this.titleText = title;
     this.titleFrom = source;
-  }
-
-  /** Whether the user already allowed all of these for this session. */
-  isAllowed(grants: readonly string[]): boolean {
-    return grants.every((grant) => this.grants.has(grant));
-  }
-
-  /** "Allow for this session" (and "always", which also holds for the rest of this session). */
-  allow(grants: readonly string[]): void {
-    for (const grant of grants) this.grants.add(grant);
-  }
-
-  /** Whether a command line is covered by one command approval given for this session. */
-  commandAllowed(scope: CommandScope): boolean {
-    return this.commandGrants.some((granted) => scopeCovers(granted, scope));
-  }
-
-  /** "Allow for this session" (or "always") on a command: exactly the commands the card showed. */
-  allowCommands(scope: CommandScope): void {
-    this.commandGrants.push(scope);
   }
 
   /** ACP needs tool call ids unique within a session; providers may reuse theirs across turns. */
