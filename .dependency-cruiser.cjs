@@ -62,13 +62,15 @@ const BELOW_AGENT = {
   mcp: ["tools", "providers", "security", "config"],
   sessions: ["tools", "providers"],
   tools: ["skills", "memory", "security", "config"],
-  skills: ["security", "config"],
+  skills: ["plugins", "security", "config"],
   memory: ["security"],
   checkpoints: ["security", "config"],
   // JSON-RPC over stdio (frame checks, stdout writes), for the edge and the lean entry.
   transport: ["config"],
   providers: ["config"],
   security: ["config"],
+  // Installed plugins read from disk (their manifest and what they bring); nothing runs here.
+  plugins: ["config"],
   config: [],
 };
 

@@ -26,6 +26,7 @@ import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import { BUILT_IN_COMMANDS } from "./commands/all-commands";
 import { parseCommandLine, RESERVED_COMMAND_NAMES, type CommandLine } from "./commands/command-line";
+import { sessionPluginCommands } from "./commands/offered";
 import { sessionShell } from "./session-shell";
 import { TURN_STEPS } from "./turn-steps";
 
@@ -107,10 +108,19 @@ export async function runPrompt(deps: PromptDeps, session: LiveSession, input: P
       // `/<skill> text` runs the turn on the skill's body and the user's text.
       const loaded = deps.runtime.loaded;
       const skillText = input.firstText === undefined ? undefined : expandSkillInvocation(input.firstText, session.agent.cwd, loaded, RESERVED_COMMAND_NAMES, session.id, session.agent.toolState.skillsUsed);
-      return runPromptTurn(deps, session, client, output, signal, (files) => input.toParts(files, skillText));
+      // `/<plugin command> text` (or `/<plugin>:<command>`) runs the turn on the command's prompt.
+      const firstText = skillText ?? (input.firstText?.trimStart().startsWith("/") ? await expandedPluginCommand(deps.runtime, session.agent.cwd, input.firstText) : undefined);
+      return runPromptTurn(deps, session, client, output, signal, (files) => input.toParts(files, firstText));
     },
     { label: input.label, id: input.queueId },
   );
+}
+
+/** The prompt a plugin command's invocation becomes, or undefined when `text` invokes none. */
+async function expandedPluginCommand(runtime: AgentRuntime, cwd: string, text: string): Promise<string | undefined> {
+  const [{ skillCommands }, { expandPluginCommand }] = await Promise.all([import("../skills/commands/skill-invocation"), import("../plugins/plugin-commands")]);
+  const commands = await sessionPluginCommands(runtime, skillCommands(cwd, runtime.loaded, RESERVED_COMMAND_NAMES));
+  return commands.length === 0 ? undefined : expandPluginCommand(text, commands);
 }
 
 /**

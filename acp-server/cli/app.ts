@@ -37,6 +37,10 @@ Usage:
                              export --format markdown|json)
   hermes skills [list|show NAME]
                              The skills a session here gets
+  hermes plugins [list|install SOURCE|enable NAME|disable NAME|remove NAME]
+                             Plugins in Claude Code's layout (commands, agents, skills, hooks,
+                             MCP servers); SOURCE is a folder, a git URL or an npm package
+                             (install asks first; --yes for scripts)
   hermes model [list|set NAME]
                              The model in use; list adds the endpoint's models; set writes model.name
                              (provider/name switches the provider too)
@@ -77,6 +81,8 @@ export async function runCli(argv: string[]): Promise<void> {
       return process.exit(await (await import("./sessions-command")).runSessions(rest));
     case "skills":
       return process.exit(await (await import("./skills-command")).runSkills(rest));
+    case "plugins":
+      return process.exit(await (await import("./plugins-command")).runPlugins(rest));
     case "model":
       return process.exit(await (await import("./model-command")).runModel(rest));
     case "config":

@@ -195,6 +195,23 @@ export async function checkSessionIndex(home: string, log: Logger): Promise<Chec
 }
 
 /** Connects every MCP server in config.yaml and lists its tools, within a time limit. */
+/** Installed plugins: a broken one is skipped by sessions, so it is a warning with its reason. */
+export async function checkPlugins(home: string): Promise<CheckResult[]> {
+  const { installedPlugins } = await import("../plugins/plugin-store");
+  let plugins;
+  try {
+    plugins = installedPlugins(home);
+  } catch (error) {
+    return [fail("plugins", (error as Error).message, "Fix or remove the file named; `hermes plugins list` reads it.")];
+  }
+  if (plugins.length === 0) return [];
+  return plugins.map((entry) =>
+    entry.read.ok
+      ? ok(`plugin ${entry.name}`, `${entry.state.enabled ? "enabled" : "disabled"}${entry.read.plugin.version ? `, v${entry.read.plugin.version}` : ""}`)
+      : warn(`plugin ${entry.name}`, `skipped by sessions: ${entry.read.problem}`, `Reinstall it (hermes plugins install ${entry.state.source}) or remove it (hermes plugins remove ${entry.name}).`),
+  );
+}
+
 export async function checkMcpServers(loaded: LoadedConfig, cwd: string, log: Logger, timeoutMs = 15_000): Promise<CheckResult[]> {
   const { configServerSpecs } = await import("../mcp/server-spec");
   const specs = configServerSpecs(loaded.config.mcp_servers, loaded.env, loaded.configPath);

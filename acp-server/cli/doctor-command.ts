@@ -10,6 +10,7 @@ import {
   checkEndpoint,
   checkHomePermissions,
   checkMcpServers,
+  checkPlugins,
   checkModel,
   checkModelCall,
   checkNode,
@@ -57,6 +58,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   add(...checkPrograms());
   add(await checkSandbox(loaded, options.cwd));
   add(await checkSessionIndex(loaded.home, log));
+  add(...(await checkPlugins(loaded.home)));
   add(...(await checkMcpServers(loaded, options.cwd, log)));
 
   const failed = results.filter((r) => r.status === "fail").length;

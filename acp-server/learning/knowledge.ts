@@ -8,6 +8,7 @@ import { scanForThreats } from "../security/threat-scan";
 import { listArchivedSkills } from "../skills/archive";
 import { catalogFor, type SkillsContext } from "../skills/settings";
 import { readSkillUsage } from "../skills/usage-store";
+import { isReadOnlySource } from "../skills/sources";
 import { listSkillVersions } from "../skills/versions";
 import type { Knowledge, KnowledgeMemoryFile as MemoryFileView, KnowledgeOutcome, KnowledgeSkill as SkillView } from "../../common/panel-state/knowledge";
 
@@ -48,8 +49,8 @@ export function readKnowledge(context: SkillsContext): Knowledge {
       ...(skill.version ? { version: skill.version } : {}),
       file: skill.file,
       ...(skill.unavailable ? { unavailable: skill.unavailable } : {}),
-      editable: skill.source !== "bundled",
-      ...(skill.source !== "bundled" ? { text: skill.text } : {}),
+      editable: !isReadOnlySource(skill.source),
+      ...(!isReadOnlySource(skill.source) ? { text: skill.text } : {}),
       views: used?.views ?? 0,
       invocations: used?.invocations ?? 0,
       ...(used?.lastUsed ? { lastUsed: used.lastUsed } : {}),

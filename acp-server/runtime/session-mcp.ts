@@ -1,7 +1,9 @@
 // A session's MCP servers: the client's (already in Hermes's terms) merged with config.yaml's,
 // the bridge started within the connect budget, /reload-mcp, and MCP prompts as commands. The
 // bridge itself (acp-server/mcp/) knows nothing about sessions.
+import type { LoadedConfig } from "../config/load";
 import type { McpBridge } from "../mcp/bridge";
+import { activePlugins } from "../plugins/plugin-store";
 import { configServerSpecs, mergeServerSpecs, type McpServerSpec } from "../mcp/server-spec";
 import { argumentHint, mcpPromptCommandName } from "../mcp/prompt-command";
 import type { Logger } from "../util/log";
@@ -9,10 +11,25 @@ import type { LiveSession } from "./live-session";
 import type { AgentRuntime } from "./runtime";
 import type { CommandInfo } from "./slash-command";
 
-/** Every server of a session: the client's first (they win a name clash), then config.yaml's. Throws invalid params on duplicates. */
+/**
+ * config.yaml's servers, then the enabled plugins' (`${CLAUDE_PLUGIN_ROOT}` set to the plugin's
+ * folder; a name config.yaml already uses becomes `<plugin>-<name>`).
+ */
+function configuredSpecs(loaded: Pick<LoadedConfig, "config" | "env" | "configPath" | "home">): McpServerSpec[] {
+  const specs = configServerSpecs(loaded.config.mcp_servers, loaded.env, loaded.configPath);
+  for (const plugin of activePlugins(loaded.home).plugins) {
+    const taken = new Set(specs.map((spec) => spec.name));
+    const entries = Object.entries(plugin.mcpServers).map(([name, entry]) => [taken.has(name) ? `${plugin.name}-${name}` : name, entry] as const);
+    const env = { ...loaded.env, CLAUDE_PLUGIN_ROOT: plugin.root, HERMES_PLUGIN_ROOT: plugin.root };
+    specs.push(...configServerSpecs(Object.fromEntries(entries), env, plugin.manifestPath));
+  }
+  return specs;
+}
+
+/** Every server of a session: the client's first (they win a name clash), then config.yaml's and the plugins'. Throws invalid params on duplicates. */
 export function sessionMcpSpecs(runtime: AgentRuntime, clientServers: McpServerSpec[], log: Logger): McpServerSpec[] {
   const { loaded } = runtime;
-  const configured = configServerSpecs(loaded.config.mcp_servers, loaded.env, loaded.configPath);
+  const configured = configuredSpecs(loaded);
   // A duplicate name throws DuplicateMcpServerError: invalid params for the client to fix.
   return mergeServerSpecs(clientServers, configured, (name) =>
     log.info(`MCP server "${name}" is both in the request and in config.yaml; using the client's`, { server: name }),
@@ -43,7 +60,7 @@ export async function reloadMcp(runtime: AgentRuntime, session: LiveSession, log
   if (fresh.error) return `config.yaml could not be read, so the MCP servers were left as they are: ${fresh.error}`;
   let specs: McpServerSpec[];
   try {
-    specs = mergeServerSpecs(session.mcpServers, configServerSpecs(fresh.config.mcp_servers, fresh.env, fresh.configPath), () => {});
+    specs = mergeServerSpecs(session.mcpServers, configuredSpecs(fresh), () => {});
   } catch (error) {
     return `The MCP servers were left as they are: ${(error as Error).message}`;
   }

@@ -10,6 +10,7 @@ import { catalogFor, type SkillsContext } from "./settings";
 import { applySkillChange, planSkillChange, SkillManageError } from "./skill-writer";
 import { keepSkillVersion, listSkillVersions } from "./versions";
 import { writeFileAtomicSync } from "../util/atomic-write";
+import { isReadOnlySource } from "./sources";
 
 export interface SkillOutcome {
   ok: boolean;
@@ -23,7 +24,9 @@ function lookUp(context: SkillsContext, name: string): Skill | SkillOutcome {
 }
 
 function readOnly(skill: Skill): SkillOutcome | undefined {
-  return skill.source === "bundled" ? { ok: false, message: `"${skill.name}" is bundled with Hermes and read-only. To change it, create a user skill of the same name: it takes precedence.` } : undefined;
+  if (!isReadOnlySource(skill.source)) return undefined;
+  const from = skill.source === "plugin" ? "comes with a plugin" : "is bundled with Hermes";
+  return { ok: false, message: `"${skill.name}" ${from} and read-only. To change it, create a user skill of the same name: it takes precedence.` };
 }
 
 /** `/skills revert NAME [N]`: version N of the kept ones (1, the default: the text before the last change). */

@@ -9,7 +9,7 @@ import { isInside } from "../util/inside-folder";
 import { archiveSkill } from "./archive";
 import { findSkill, SKILL_FILE, type Skill, type SkillCatalog } from "./library";
 import { parseSkillFile, SKILL_NAME, SkillFormatError, stampSkillFile, type ParsedSkillFile } from "./skill-file";
-import { PROJECT_WRITE_DIR, userSkillsDir } from "./sources";
+import { isReadOnlySource, PROJECT_WRITE_DIR, userSkillsDir } from "./sources";
 import { keepSkillVersion } from "./versions";
 import { scanSkillWrite } from "./write-scan";
 import { AgentError } from "../util/agent-error";
@@ -156,7 +156,7 @@ interface WritableSkill {
 function planCreate(request: ManageRequest, context: ManageContext): SkillChange {
   const content = required(request.content, "content", "the whole SKILL.md: `---` frontmatter with name and description, `---`, then the markdown body");
   const existing = findSkill(context.catalog, request.name);
-  if (existing && existing.source !== "bundled") {
+  if (existing && !isReadOnlySource(existing.source)) {
     throw new SkillManageError(`A ${existing.source} skill named "${request.name}" already exists (${existing.file}). Use edit or patch to change it, or pick another name.`);
   }
   const scope = request.scope ?? "user";
@@ -180,8 +180,8 @@ function planCreate(request: ManageRequest, context: ManageContext): SkillChange
 /** The project or user skill to change; bundled skills and unknown names are refused with what to do instead. */
 function writableSkill(name: string, context: ManageContext): WritableSkill {
   const skill: Skill | undefined = findSkill(context.catalog, name);
-  if (skill?.source === "bundled") {
-    throw new SkillManageError(`"${name}" is bundled with Hermes and read-only. To change it, create a user skill with the same name (action create, with the adapted SKILL.md): it takes precedence over the bundled one.`);
+  if (skill && isReadOnlySource(skill.source)) {
+    throw new SkillManageError(`"${name}" ${skill.source === "plugin" ? "comes with a plugin" : "is bundled with Hermes"} and read-only. To change it, create a user skill with the same name (action create, with the adapted SKILL.md): it takes precedence over the bundled one.`);
   }
   if (skill) return { dir: skill.dir, file: skill.file, text: skill.text, scope: skill.source === "project" ? "project" : "user", version: skill.version ?? "1.0.0" };
   // A SKILL.md that exists but cannot be parsed: edit may repair it.

@@ -1,12 +1,19 @@
 // Where skills come from, in order of precedence: the project (.hermes/skills, then the
 // folders other agents use, .agents/skills and .claude/skills, nearest folder first up to the
-// repository root), the user ($HERMES_HOME/skills), then the skills bundled with Hermes.
+// repository root), the user ($HERMES_HOME/skills), the enabled plugins' skills folders, then
+// the skills bundled with Hermes.
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { activePlugins } from "../plugins/plugin-store";
 import { isDirectory } from "../util/path-kind";
 
-export type SkillSourceKind = "project" | "user" | "bundled";
+export type SkillSourceKind = "project" | "user" | "plugin" | "bundled";
+
+/** Skills that come with something installed (Hermes itself, a plugin): read, never written by skill_manage. */
+export function isReadOnlySource(kind: SkillSourceKind): boolean {
+  return kind === "bundled" || kind === "plugin";
+}
 
 export interface SkillSource {
   kind: SkillSourceKind;
@@ -30,6 +37,7 @@ export function skillSources(options: { cwd: string; home: string; bundled: bool
     for (const relative of PROJECT_SKILL_DIRS) sources.push({ kind: "project", dir: path.join(dir, relative) });
   }
   sources.push({ kind: "user", dir: userSkillsDir(options.home) });
+  for (const plugin of activePlugins(options.home).plugins) for (const dir of plugin.skillDirs) sources.push({ kind: "plugin", dir });
   const bundled = options.bundled ? bundledSkillsDir() : undefined;
   if (bundled) sources.push({ kind: "bundled", dir: bundled });
   return sources;

@@ -20,7 +20,7 @@ export interface KnowledgeMemoryFile {
 export interface KnowledgeSkill {
   name: string;
   description: string;
-  source: "project" | "user" | "bundled";
+  source: "project" | "user" | "plugin" | "bundled";
   version?: string;
   file: string;
   unavailable?: string;

@@ -11,6 +11,7 @@ import { learnedCommand } from "../../learning/commands/learned";
 import { mcpCommand } from "../../mcp/commands/mcp";
 import { reloadMcpCommand } from "../../mcp/commands/reload-mcp";
 import { memoryCommand } from "../../memory/commands/memory";
+import { pluginsCommand } from "../../plugins/commands/plugins";
 import type { SlashCommand } from "../../runtime/slash-command";
 import { skillsCommand } from "../../skills/commands/skills";
 import { toolsCommand } from "../../tools/commands/tools";
@@ -31,6 +32,7 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
   compressCommand,
   memoryCommand,
   skillsCommand,
+  pluginsCommand,
   learnedCommand,
   resetCommand,
   modelCommand,

@@ -1,0 +1,98 @@
+// `hermes plugins install PATH|GIT-URL|NPM-NAME [--yes] | list | enable NAME | disable NAME | remove NAME`.
+// Installing shows what the plugin adds (every hook command and MCP server command in full) and
+// asks before anything is put in place; --yes answers for scripts, and without a terminal to ask
+// on, installing needs it. Changes apply to sessions started afterwards.
+import { hermesHome } from "../config/paths";
+import { describePluginContents, removePlugin, setPluginEnabled, stagePlugin } from "../plugins/plugin-install";
+import { installedPlugins } from "../plugins/plugin-store";
+import { configureLogging } from "../util/log";
+import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
+import { terminalQuestions } from "./terminal-questions";
+
+export async function runPlugins(args: string[]): Promise<number> {
+  return runCommand("plugins", async () => {
+    const parsed = parseArgs(args);
+    checkFlags(parsed, ["json", "yes"]);
+    const [verb = "list", target] = parsed.words;
+    const json = parsed.flags.has("json");
+    const home = hermesHome();
+    configureLogging({ home, stderrLevel: "error" });
+    switch (verb) {
+      case "list":
+        return list(home, json);
+      case "install":
+        if (!target) throw new UsageError("install needs a folder, a git URL or an npm package name");
+        return install(home, target, parsed.flags.has("yes"), json);
+      case "enable":
+      case "disable":
+        if (!target) throw new UsageError(`${verb} needs a plugin name (hermes plugins list)`);
+        setPluginEnabled(home, target, verb === "enable");
+        report(json, { name: target, enabled: verb === "enable" }, `${verb === "enable" ? "Enabled" : "Disabled"} the plugin "${target}" for new sessions.`);
+        return 0;
+      case "remove":
+        if (!target) throw new UsageError("remove needs a plugin name (hermes plugins list)");
+        removePlugin(home, target);
+        report(json, { name: target, removed: true }, `Removed the plugin "${target}".`);
+        return 0;
+      default:
+        throw new UsageError(`unknown plugins command "${verb}" (install, list, enable, disable, remove)`);
+    }
+  });
+}
+
+function list(home: string, json: boolean): number {
+  const plugins = installedPlugins(home);
+  if (json) {
+    printJson(
+      plugins.map((entry) => ({
+        name: entry.name,
+        enabled: entry.state.enabled,
+        source: entry.state.source,
+        installed_at: entry.state.installed_at,
+        folder: entry.folder,
+        ...(entry.read.ok ? { version: entry.read.plugin.version, description: entry.read.plugin.description, adds: describePluginContents(entry.read.plugin) } : { problem: entry.read.problem }),
+      })),
+    );
+    return 0;
+  }
+  if (plugins.length === 0) process.stderr.write("No plugins installed. hermes plugins install PATH|GIT-URL|NPM-NAME adds one.\n");
+  for (const entry of plugins) {
+    const state = entry.state.enabled ? "enabled" : "disabled";
+    if (!entry.read.ok) {
+      process.stdout.write(`${entry.name.padEnd(24)} ${state.padEnd(9)} BROKEN: ${entry.read.problem}\n`);
+      continue;
+    }
+    const plugin = entry.read.plugin;
+    process.stdout.write(`${entry.name.padEnd(24)} ${state.padEnd(9)} ${plugin.version ? `v${plugin.version} ` : ""}${plugin.description ?? ""}\n`);
+    for (const line of describePluginContents(plugin)) process.stdout.write(`    ${line}\n`);
+  }
+  return plugins.some((entry) => !entry.read.ok) ? 1 : 0;
+}
+
+async function install(home: string, source: string, yes: boolean, json: boolean): Promise<number> {
+  const staged = await stagePlugin(home, source, process.cwd());
+  try {
+    const { plugin } = staged;
+    const adds = describePluginContents(plugin);
+    if (!yes) {
+      if (!process.stdin.isTTY) throw new UsageError("installing a plugin asks for confirmation on a terminal; pass --yes to install without asking");
+      process.stderr.write(`The plugin "${plugin.name}"${plugin.version ? ` v${plugin.version}` : ""} from ${staged.source}${staged.replaces ? " (replacing the installed one)" : ""} adds:\n${adds.map((line) => `  - ${line}\n`).join("")}A plugin's hooks and MCP servers run as your own programs, outside the sandbox.\n`);
+      const questions = terminalQuestions();
+      const answer = await questions.ask("Install it? [y/N]", "n").finally(() => questions.close());
+      if (!/^y(es)?$/i.test(answer.trim())) {
+        process.stderr.write("Not installed.\n");
+        return 1;
+      }
+    }
+    staged.commit();
+    report(json, { name: plugin.name, version: plugin.version, source: staged.source, adds }, `Installed the plugin "${plugin.name}" (enabled for new sessions).\n${adds.map((line) => `  - ${line}`).join("\n")}`);
+    return 0;
+  } finally {
+    staged.discard();
+  }
+}
+
+function report(json: boolean, data: Record<string, unknown>, text: string): void {
+  if (json) printJson(data);
+  else process.stdout.write(`${text}\n`);
+}

@@ -1,0 +1,66 @@
+// A plugin written for Claude Code, installed as a user would install it, in a session over the
+// real protocol: its command is offered and runs as the turn's prompt, its skill joins the
+// catalog, its MCP server starts with ${CLAUDE_PLUGIN_ROOT} expanded and its tool reaches the
+// model, /plugins lists it; disabled, every part is gone from the next session.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { setPluginEnabled, stagePlugin } from "../../acp-server/plugins/plugin-install";
+import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
+import { copyPluginFixture } from "../support/plugin-fixtures";
+import { useScriptedModel } from "../support/scripted-model";
+
+const scripted = useScriptedModel();
+
+const toolNames = (body: any): string[] => (body.tools ?? []).map((tool: any) => tool.function.name);
+const lastUserText = (body: any): string => JSON.stringify(body.messages.filter((message: any) => message.role === "user").at(-1)?.content ?? "");
+
+/** The command names the session's available_commands_update offered. */
+async function offered(hermes: InProcessAgent, sessionId: string): Promise<string[]> {
+  const frame = await hermes.waitForFrame((f) => f.method === "session/update" && f.params?.sessionId === sessionId && f.params.update?.sessionUpdate === "available_commands_update");
+  return (frame.params.update.availableCommands as { name: string }[]).map((command) => command.name);
+}
+
+async function answerOf(hermes: InProcessAgent, sessionId: string, prompt: string): Promise<string> {
+  const before = agentText(hermes, sessionId).length;
+  await hermes.prompt(sessionId, prompt);
+  return agentText(hermes, sessionId).slice(before);
+}
+
+test("an installed Claude Code plugin: command, skill and MCP server work in a session; disabled, none of them is there", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
+  try {
+    (await stagePlugin(hermes.home, copyPluginFixture(), "/")).commit();
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const commands = await offered(hermes, sessionId);
+    for (const name of ["review", "code-review-kit:git:summary", "code-review-kit:help", "plugins", "commit-style"]) assert.ok(commands.includes(name), `${name} offered: ${commands.join(", ")}`);
+    assert.equal(commands.filter((name) => name === "help").length, 1, "the built-in /help is not shadowed");
+
+    model.enqueue({ text: "Reviewed." });
+    await hermes.prompt(sessionId, "/review src/app.ts");
+    const request = model.requests.at(-1)!.body;
+    assert.match(lastUserText(request), /Review src\/app\.ts for bugs\. Start with src\/app\.ts\./);
+    assert.ok(toolNames(request).some((name) => /checklist/.test(name)), `the plugin's MCP tool reaches the model: ${toolNames(request).join(", ")}`);
+
+    model.enqueue({ toolCalls: [{ name: toolNames(request).find((name) => /checklist/.test(name))!, arguments: {} }] }, { text: "Checked." });
+    await hermes.prompt(sessionId, "what is on the checklist?");
+    assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /No unhandled errors/, "the server ran with ${CLAUDE_PLUGIN_ROOT} expanded");
+
+    assert.match(await answerOf(hermes, sessionId, "/skills"), /`\/commit-style` \(plugin/);
+    assert.match(await answerOf(hermes, sessionId, "/plugins"), /\*\*code-review-kit\*\* v1\.2\.0 \(enabled[\s\S]*commands: \/git:summary, \/help, \/review/);
+
+    setPluginEnabled(hermes.home, "code-review-kit", false);
+    const second = await hermes.newSession(project);
+    const after = await offered(hermes, second.sessionId);
+    assert.ok(!after.includes("review") && !after.includes("commit-style"), after.join(", "));
+    model.enqueue({ text: "No such command here." });
+    await hermes.prompt(second.sessionId, "/review src/app.ts");
+    const plain = model.requests.at(-1)!.body;
+    assert.match(lastUserText(plain), /\/review src\/app\.ts/, "the text goes to the model as typed");
+    assert.ok(!toolNames(plain).some((name) => /checklist/.test(name)), "no plugin MCP tool");
+  } finally {
+    await hermes.close();
+  }
+});
