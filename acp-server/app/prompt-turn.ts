@@ -27,6 +27,8 @@ import { VERSION } from "../version";
 import { BUILT_IN_COMMANDS } from "./commands/all-commands";
 import { parseCommandLine, RESERVED_COMMAND_NAMES, type CommandLine } from "./commands/command-line";
 import { sessionPluginCommands } from "./commands/offered";
+import { pluginAgents } from "../plugins/plugin-agents";
+import { activePlugins } from "../plugins/plugin-store";
 import { sessionShell } from "./session-shell";
 import { TURN_STEPS } from "./turn-steps";
 
@@ -298,6 +300,7 @@ function delegationFor(deps: PromptDeps, session: LiveSession) {
       compression: compressionSettings(config),
     },
     mcpServers: () => session.mcpServers,
+    pluginAgents: () => pluginAgents(activePlugins(runtime.loaded.home).plugins),
     shell: (taskFolder) => localShellFor(runtime, session, [taskFolder]),
     version: VERSION,
     log: deps.log,

@@ -15,6 +15,7 @@ import { parentAsker } from "./permissions";
 import { boundSummary, ProgressBoard, type TaskProgress } from "./progress";
 import { runSubagent, type SubagentSettings } from "./subagent";
 import type { McpServerSpec } from "../mcp/server-spec";
+import type { PluginAgent } from "../plugins/plugin-agents";
 
 export interface DelegationDeps {
   config: DelegationConfig;
@@ -32,6 +33,8 @@ export interface DelegationDeps {
   externalAgents: RunExternalAgent;
   /** Where to look for agents' commands (tests); defaults to this process's PATH. */
   env?: NodeJS.ProcessEnv;
+  /** Agents the enabled plugins bring (run as in-process subagents with their own instructions). */
+  pluginAgents?: () => PluginAgent[];
 }
 
 /** The TurnHost's delegation factory: one Delegation per delegate_task call. */
@@ -97,17 +100,21 @@ async function runTask(
   const cwd = await taskFolder(call.session.workspaceRoots, task.cwd);
   const askAs = (child: Parameters<typeof ask>[1], question: Parameters<typeof ask>[2], signal: AbortSignal) => ask(label, child, question, signal);
   const agent = task.agent ?? HERMES_AGENT;
-  if (agent === HERMES_AGENT) {
+  const pluginAgent = agent === HERMES_AGENT ? undefined : deps.pluginAgents?.().find((candidate) => candidate.name === agent);
+  if (agent === HERMES_AGENT || pluginAgent) {
     const taskId = `${call.session.id}/${call.call.id}/task-${index + 1}`;
+    // A plugin's agent: its instructions lead the subagent's prompt; its tools narrow the toolsets (a task's own list wins).
+    const profile = pluginAgent ? { role: pluginAgent.instructions, name: pluginAgent.name } : undefined;
+    const toolsets = task.toolsets ?? pluginAgent?.toolsets;
     const outcome = await runSubagent(
-      { task, taskId, cwd, label, parent: call, progress, ask: askAs, signal: call.signal },
+      { task: { ...task, ...(toolsets ? { toolsets } : {}) }, taskId, cwd, label, parent: call, progress, ask: askAs, signal: call.signal, ...(profile ? { profile } : {}) },
       { ...deps.subagents, maxIterations: deps.config.max_iterations, maxDepth: deps.config.max_depth, log: deps.log },
     );
     return { status: outcome.status, answer: outcome.answer, tool_calls: outcome.toolCalls, ...(outcome.error ? { error: outcome.error } : {}) };
   }
 
   const entry = catalog.find((candidate) => candidate.name === agent);
-  const names = [HERMES_AGENT, ...catalog.filter((candidate) => candidate.resolved).map((candidate) => candidate.name)].join(", ");
+  const names = [HERMES_AGENT, ...(deps.pluginAgents?.() ?? []).map((candidate) => candidate.name), ...catalog.filter((candidate) => candidate.resolved).map((candidate) => candidate.name)].join(", ");
   if (!entry) return failed(`Unknown agent "${agent}". Available: ${names} (external agents come from delegation.acp_agents; /agents lists them).`);
   if (!entry.resolved) return failed(`Agent "${agent}" is not installed: \`${entry.command}\` was not found. Available: ${names}.`);
   const outcome = await deps.externalAgents({

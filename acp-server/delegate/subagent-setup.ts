@@ -35,11 +35,14 @@ export interface SubagentPromptFacts {
   cwd: string;
   toolNames: string[];
   maxIterations: number;
+  /** A named agent's own instructions, which lead the prompt. */
+  profile?: { name: string; role: string };
 }
 
 /** The subagent's whole system prompt. */
 export function subagentPrompt(facts: SubagentPromptFacts): string {
   const sections = [
+    ...(facts.profile ? [`# You are the agent "${facts.profile.name}"\n${facts.profile.role.trim()}`] : []),
     `You are a subagent of Hermes, a coding agent. You were given one task by the parent agent, which will read your final answer; the user watches your steps. Work on this task only, with the tools you have, and stop when it is done.`,
     `# Goal\n${facts.task.goal.trim()}`,
     ...(facts.task.context?.trim() ? [`# Context\n${facts.task.context.trim()}`] : []),

@@ -31,6 +31,8 @@ export interface SubagentSpec {
   progress: TaskProgress;
   ask: (call: Omit<ToolCallView, "id" | "requestId" | "name">, ask: PermissionAsk, signal: AbortSignal) => Promise<PermissionAnswer>;
   signal: AbortSignal;
+  /** A named agent's own instructions (a plugin's agents/*.md), put first in its system prompt. */
+  profile?: { name: string; role: string };
 }
 
 export interface SubagentOutcome {
@@ -45,7 +47,7 @@ export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings
   const canDelegate = parent.session.depth + 1 < settings.maxDepth;
   const tools = parent.session.tools.narrow(childTools(parent.session, task.toolsets, canDelegate).filter);
   const toolNames = tools.list().map((tool) => tool.name);
-  const systemPrompt = subagentPrompt({ task, taskId: spec.taskId, cwd: spec.cwd, toolNames, maxIterations: settings.maxIterations });
+  const systemPrompt = subagentPrompt({ task, taskId: spec.taskId, cwd: spec.cwd, toolNames, maxIterations: settings.maxIterations, ...(spec.profile ? { profile: spec.profile } : {}) });
   // As a child of the parent's session it starts with what the user already allowed for that
   // session, and its model calls count in the parent's usage (/usage).
   const child = new AgentSession(spec.taskId, spec.cwd, parent.session.mode, { parent: parent.session, tools, systemPrompt });

@@ -15,7 +15,7 @@ const taskSchema = z.object({
     .string()
     .min(1)
     .optional()
-    .describe('"hermes" (default): a subagent in this process. Otherwise the name of a configured external agent (see /agents), e.g. "claude".'),
+    .describe('"hermes" (default): a subagent in this process. Otherwise an agent from /agents: a plugin\'s agent, or a configured external agent such as "claude".'),
   cwd: z.string().optional().describe("Folder to work in, relative to the session's folder and inside it (default: the session's folder)."),
 });
 

@@ -64,3 +64,33 @@ test("an installed Claude Code plugin: command, skill and MCP server work in a s
     await hermes.close();
   }
 });
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+const systemText = (body: any): string => JSON.stringify(body.messages.filter((message: any) => message.role === "system"));
+
+test("a plugin's agent runs as a subagent with its own instructions and tools; /agents lists it", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
+  try {
+    (await stagePlugin(hermes.home, copyPluginFixture(), "/")).commit();
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    assert.match(await answerOf(hermes, sessionId, "/agents"), /`checker` \(plugin code-review-kit, a subagent with its own instructions\): Checks a change against the checklist/);
+
+    model.enqueue(
+      { toolCalls: [{ name: "delegate_task", arguments: { tasks: [{ goal: "Check the last change", agent: "checker" }] } }] },
+      { text: "Nothing wrong." },
+      { text: "The checker found nothing wrong." },
+    );
+    await hermes.prompt(sessionId, "have the checker look at it");
+    const child = model.requests.find((request) => /You check changes against the team checklist/.test(systemText(request.body)));
+    assert.ok(child, "the subagent's request carries the agent's instructions");
+    assert.match(systemText(child.body), /# You are the agent \\"checker\\"/);
+    // tools: Read, Grep → the file toolset only.
+    assert.ok(toolNames(child.body).includes("read_file") && !toolNames(child.body).includes("terminal"), toolNames(child.body).join(", "));
+    assert.match(agentText(hermes, sessionId), /The checker found nothing wrong/);
+  } finally {
+    await hermes.close();
+  }
+});
