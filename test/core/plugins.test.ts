@@ -65,7 +65,6 @@ test("an installed Claude Code plugin: command, skill and MCP server work in a s
   }
 });
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 const systemText = (body: any): string => JSON.stringify(body.messages.filter((message: any) => message.role === "system"));
 
 test("a plugin's agent runs as a subagent with its own instructions and tools; /agents lists it", async () => {
