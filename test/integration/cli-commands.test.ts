@@ -7,6 +7,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { SessionStore } from "../../acp-server/sessions/session-store";
 import { HERMES_BIN, makeTempDir } from "../support/acp-harness";
+import { copyPluginFixture } from "../support/plugin-fixtures";
 import { assistantMessage, recordingLogger, sessionMeta, userMessage } from "../support/session-fixtures";
 
 function hermes(args: string[], home: string, cwd?: string, extraEnv: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -116,4 +117,30 @@ test("logout removes the stored keys and keeps the rest of .env; a key still in 
   const bad = await hermes(["logout", "--provider", "nope"], home);
   assert.equal(bad.code, 2);
   assert.match(bad.stderr, /--provider is one of openai, anthropic/);
+});
+
+test("plugins install (asks first; --yes for scripts) / list / disable / remove with --json", async () => {
+  const home = await makeTempDir("hermes-cmd-home-");
+  const source = copyPluginFixture();
+  // Without a terminal to ask on, install refuses unless --yes says so; nothing is installed.
+  const refused = await hermes(["plugins", "install", source], home);
+  assert.equal(refused.code, 2, refused.stderr);
+  assert.match(refused.stderr, /pass --yes to install without asking/);
+  assert.equal(JSON.parse((await hermes(["plugins", "list", "--json"], home)).stdout).length, 0);
+
+  const installed = await hermes(["plugins", "install", source, "--yes", "--json"], home);
+  assert.equal(installed.code, 0, installed.stderr);
+  const report = JSON.parse(installed.stdout);
+  assert.equal(report.name, "code-review-kit");
+  assert.ok(report.adds.some((line: string) => line.startsWith("runs on PreToolUse (Bash)")), report.adds.join("\n"));
+
+  const [listed] = JSON.parse((await hermes(["plugins", "list", "--json"], home)).stdout);
+  assert.deepEqual([listed.name, listed.enabled, listed.version], ["code-review-kit", true, "1.2.0"]);
+  assert.equal((await hermes(["plugins", "disable", "code-review-kit"], home)).code, 0);
+  assert.equal(JSON.parse((await hermes(["plugins", "list", "--json"], home)).stdout)[0].enabled, false);
+  const removed = await hermes(["plugins", "remove", "code-review-kit"], home);
+  assert.match(removed.stdout, /Removed the plugin "code-review-kit"/);
+  const missing = await hermes(["plugins", "remove", "code-review-kit"], home);
+  assert.equal(missing.code, 1);
+  assert.match(missing.stderr, /no plugin named "code-review-kit"/);
 });
