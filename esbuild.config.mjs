@@ -75,7 +75,8 @@ const serverEntryBuild = build({
 });
 
 const serverAppBuild = build({
-  entryPoints: { "chunks/app": "acp-server/cli/app.ts" },
+  // chunks/plugin-tool-host: the process a plugin's JavaScript tools run in (acp-server/plugins/tool-host.ts).
+  entryPoints: { "chunks/app": "acp-server/cli/app.ts", "chunks/plugin-tool-host": "acp-server/plugins/tool-host.ts" },
   outdir,
   outExtension: { ".js": ".mjs" },
   chunkNames: "chunks/[name]-[hash]",

@@ -133,6 +133,7 @@ export function describePluginContents(plugin: PluginContents): string[] {
     if (typeof entry.command === "string") lines.push(`MCP server "${name}" runs: ${[entry.command, ...(Array.isArray(entry.args) ? entry.args.map(String) : [])].join(" ")}`);
     else lines.push(`MCP server "${name}" at ${typeof entry.url === "string" ? entry.url : "(no url)"}`);
   }
+  if (plugin.toolsModule) lines.push(`JavaScript tools (in their own process): ${path.relative(plugin.root, plugin.toolsModule)}`);
   if (lines.length === 0) lines.push("nothing Hermes uses (no commands, agents, skills, hooks or MCP servers)");
   return lines;
 }

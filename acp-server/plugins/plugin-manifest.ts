@@ -25,6 +25,8 @@ const PluginJsonSchema = z.looseObject({
   skills: PathList.optional(),
   hooks: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
   mcpServers: z.union([z.string().min(1), z.record(z.string(), z.unknown())]).optional(),
+  /** Hermes's own additions (Claude Code ignores the key): `tools`, an ES module of JavaScript tools. */
+  hermes: z.looseObject({ tools: z.string().min(1).optional() }).optional(),
 });
 
 /** A markdown file a plugin brings (a command or an agent), by the name it is offered under. */
@@ -48,6 +50,8 @@ export interface PluginContents {
   hooks?: Record<string, unknown>;
   /** MCP servers by name, as written (config.yaml's `mcp_servers` shape). */
   mcpServers: Record<string, unknown>;
+  /** The ES module of the plugin's JavaScript tools (plugin-tools.ts), when it has one. */
+  toolsModule?: string;
 }
 
 export type PluginRead = { ok: true; plugin: PluginContents } | { ok: false; root: string; problem: string };
@@ -105,7 +109,15 @@ function readContents(root: string): PluginContents {
     skillDirs,
     ...hooksOf(data.hooks, inside),
     mcpServers: mcpServersOf(data.mcpServers, inside),
+    ...toolsModuleOf(data.hermes?.tools, inside),
   };
+}
+
+function toolsModuleOf(declared: string | undefined, inside: (relative: string, what: string) => string): { toolsModule?: string } {
+  if (declared === undefined) return {};
+  const file = inside(declared, "tools module");
+  if (!isRegularFile(file)) throw new PluginProblem(`the tools module ${file} does not exist`);
+  return { toolsModule: file };
 }
 
 /** `hooks/hooks.json` (`{"hooks": {...}}`), or what the manifest names or holds inline. */

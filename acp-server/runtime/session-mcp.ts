@@ -4,6 +4,7 @@
 import type { LoadedConfig } from "../config/load";
 import type { McpBridge } from "../mcp/bridge";
 import { activePlugins } from "../plugins/plugin-store";
+import { pluginToolServer } from "../plugins/plugin-tools";
 import { configServerSpecs, mergeServerSpecs, type McpServerSpec } from "../mcp/server-spec";
 import { argumentHint, mcpPromptCommandName } from "../mcp/prompt-command";
 import type { Logger } from "../util/log";
@@ -21,6 +22,8 @@ function configuredSpecs(loaded: Pick<LoadedConfig, "config" | "env" | "configPa
     const taken = new Set(specs.map((spec) => spec.name));
     const entries = Object.entries(plugin.mcpServers).map(([name, entry]) => [taken.has(name) ? `${plugin.name}-${name}` : name, entry] as const);
     const env = { ...loaded.env, CLAUDE_PLUGIN_ROOT: plugin.root, HERMES_PLUGIN_ROOT: plugin.root };
+    const tools = pluginToolServer(plugin);
+    if (tools) entries.push([taken.has(tools.name) ? `${plugin.name}-${tools.name}` : tools.name, tools.entry]);
     specs.push(...configServerSpecs(Object.fromEntries(entries), env, plugin.manifestPath));
   }
   return specs;

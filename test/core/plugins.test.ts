@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { setPluginEnabled, stagePlugin } from "../../acp-server/plugins/plugin-install";
 import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
-import { copyPluginFixture } from "../support/plugin-fixtures";
+import { copyPluginFixture, PLUGIN_JS_TOOLS } from "../support/plugin-fixtures";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
@@ -89,6 +89,41 @@ test("a plugin's agent runs as a subagent with its own instructions and tools; /
     // tools: Read, Grep → the file toolset only.
     assert.ok(toolNames(child.body).includes("read_file") && !toolNames(child.body).includes("terminal"), toolNames(child.body).join(", "));
     assert.match(agentText(hermes, sessionId), /The checker found nothing wrong/);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("a plugin's JavaScript tools run in their own process: answers reach the model, a throw is an error result, a crash leaves Hermes serving", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
+  try {
+    (await stagePlugin(hermes.home, PLUGIN_JS_TOOLS, "/")).commit();
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue({ text: "Ready." });
+    await hermes.prompt(sessionId, "hello");
+    const names = toolNames(model.requests.at(-1)!.body);
+    const named = (part: string) => names.find((name) => name.endsWith(part))!;
+    assert.ok(named("word_count") && named("always_fails") && named("exits_process"), names.join(", "));
+
+    model.enqueue({ toolCalls: [{ name: named("word_count"), arguments: { text: "one two three" } }] }, { text: "Three." });
+    await hermes.prompt(sessionId, "count");
+    assert.match(JSON.stringify(model.requests.at(-1)!.body.messages.at(-1)), /3 words/);
+
+    model.enqueue({ toolCalls: [{ name: named("always_fails"), arguments: {} }] }, { text: "It failed." });
+    await hermes.prompt(sessionId, "fail");
+    assert.match(JSON.stringify(model.requests.at(-1)!.body.messages.at(-1)), /this tool failed on purpose/);
+
+    model.enqueue({ toolCalls: [{ name: named("exits_process"), arguments: {} }] }, { text: "The tool process ended." });
+    const crashed = await hermes.prompt(sessionId, "crash it");
+    assert.equal(crashed.stopReason, "end_turn");
+    assert.match(JSON.stringify(model.requests.at(-1)!.body.messages.at(-1)), /disconnected during exits_process \(exit code 7\)/);
+
+    model.enqueue({ text: "Still here." });
+    assert.equal((await hermes.prompt(sessionId, "are you there?")).stopReason, "end_turn");
+    assert.match(agentText(hermes, sessionId), /Still here\./);
   } finally {
     await hermes.close();
   }

@@ -6,6 +6,8 @@ import { ROOT } from "./acp-harness";
 import { makeTempDirSync } from "./temp-dirs";
 
 export const PLUGIN_FIXTURE = path.join(ROOT, "test/fixtures/plugins/code-review-kit");
+/** A plugin with JavaScript tools (Hermes's own extension point); it needs no dependencies. */
+export const PLUGIN_JS_TOOLS = path.join(ROOT, "test/fixtures/plugins/js-tools-kit");
 
 /** A fresh copy of the fixture plugin (folder name `code-review-kit`); returns its path. */
 export function copyPluginFixture(): string {
