@@ -49,6 +49,7 @@ test("an installed Claude Code plugin: command, skill and MCP server work in a s
     assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /No unhandled errors/, "the server ran with ${CLAUDE_PLUGIN_ROOT} expanded");
 
     assert.match(await answerOf(hermes, sessionId, "/skills"), /`\/commit-style` \(plugin/);
+    assert.match(await answerOf(hermes, sessionId, "/context"), /Plugins: `code-review-kit` \(3 commands, 1 agent, skills, hooks, MCP tools\)/);
     assert.match(await answerOf(hermes, sessionId, "/plugins"), /\*\*code-review-kit\*\* v1\.2\.0 \(enabled[\s\S]*commands: \/git:summary, \/help, \/review/);
 
     setPluginEnabled(hermes.home, "code-review-kit", false);

@@ -15,7 +15,7 @@ export const contextCommand = defineCommand({
   async run({ session, runtime, client, output }) {
     const agent = session.agent;
     const model = runtime.chainFor(agent.modelId)[0];
-    const notes = [describeCommandSandbox(runtime, session, client), await checkpointsLine(runtime, agent.cwd)].filter(Boolean).join("\n\n");
+    const notes = [describeCommandSandbox(runtime, session, client), await checkpointsLine(runtime, agent.cwd), await pluginsLine(runtime)].filter(Boolean).join("\n\n");
     const sandbox = notes ? `\n\n${notes}` : "";
     if (!model || agent.history.length === 0) return output.say(`No model call yet in this context: nothing to measure.${sandbox}`);
     // A reloaded session has no measured call yet: its size is estimated.
@@ -32,6 +32,25 @@ export const contextCommand = defineCommand({
 async function checkpointsLine(runtime: AgentRuntime, cwd: string): Promise<string> {
   const opened = await runtime.checkpoints.open(cwd);
   return opened.ok ? "Checkpoints: on (`/checkpoints`, `/undo`, `/rollback N`)." : `Checkpoints: off, ${opened.reason}.`;
+}
+
+/** /context's line on plugins: which add what to this session (empty without plugins). */
+async function pluginsLine(runtime: AgentRuntime): Promise<string> {
+  const { activePlugins } = await import("../../plugins/plugin-store");
+  const { plugins, problems } = activePlugins(runtime.loaded.home);
+  if (plugins.length === 0 && problems.length === 0) return "";
+  const parts = plugins.map((plugin) => {
+    const pieces = [
+      plugin.commands.length ? `${plugin.commands.length} command${plugin.commands.length === 1 ? "" : "s"}` : "",
+      plugin.agents.length ? `${plugin.agents.length} agent${plugin.agents.length === 1 ? "" : "s"}` : "",
+      plugin.skillDirs.length ? "skills" : "",
+      plugin.hooks ? "hooks" : "",
+      Object.keys(plugin.mcpServers).length || plugin.toolsModule ? "MCP tools" : "",
+    ].filter(Boolean);
+    return `\`${plugin.name}\` (${pieces.join(", ") || "nothing"})`;
+  });
+  const skipped = problems.length ? ` Skipped: ${problems.join("; ")}.` : "";
+  return `Plugins: ${parts.join(", ") || "none enabled"} (\`/plugins\` for details).${skipped}`;
 }
 
 /** How far the context is from automatic compression. */
