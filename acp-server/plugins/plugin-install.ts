@@ -75,14 +75,19 @@ async function fetchInto(kind: SourceKind, source: string, cwd: string, staging:
   }
   if (kind === "git") {
     const url = isDirectory(path.resolve(cwd, source)) ? path.resolve(cwd, source) : source;
-    await run("git", ["clone", "--quiet", "--depth", "1", "--", url, target], { env: { ...process.env, GIT_TERMINAL_PROMPT: "0" }, timeout: 120_000 });
+    // Transports that run a command (ext::, fd::) stay off; the user named what to clone, nothing else runs.
+    await run("git", ["-c", "protocol.ext.allow=never", "-c", "protocol.fd.allow=never", "clone", "--quiet", "--depth", "1", "--no-recurse-submodules", "--", url, target], {
+      env: { ...process.env, GIT_TERMINAL_PROMPT: "0" },
+      timeout: 120_000,
+    });
     rmSync(path.join(target, ".git"), { recursive: true, force: true });
     return target;
   }
   const spec = isRegularFile(path.resolve(cwd, source)) ? path.resolve(cwd, source) : source;
   const packed = path.join(staging, "packed");
   mkdirSync(packed);
-  await run("npm", ["pack", spec, "--pack-destination", packed, "--silent"], { cwd: staging, timeout: 120_000 });
+  // --ignore-scripts: packing runs none of the package's lifecycle scripts (a plugin's code runs only when used).
+  await run("npm", ["pack", spec, "--pack-destination", packed, "--silent", "--ignore-scripts"], { cwd: staging, timeout: 120_000 });
   const tarball = readdirSync(packed).find((name) => name.endsWith(".tgz"));
   if (!tarball) throw new Error(`npm pack ${spec} produced no package`);
   await run("tar", ["-xzf", path.join(packed, tarball), "-C", staging], { timeout: 120_000 });

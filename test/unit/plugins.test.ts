@@ -157,3 +157,17 @@ test("the installed plugin's files are what was staged, byte for byte", async ()
   (await stagePlugin(home, source, "/")).commit();
   assert.equal(readFileSync(path.join(pluginFolder(home, "code-review-kit"), "commands", "review.md"), "utf8"), readFileSync(path.join(source, "commands", "review.md"), "utf8"));
 });
+
+test("install from an npm package tarball (npm pack, no lifecycle scripts run)", async () => {
+  const home = makeTempDirSync("hermes-plugin-home-");
+  const source = copyPluginFixture();
+  const marker = path.join(makeTempDirSync("hermes-plugin-marker-"), "ran");
+  writeFileSync(path.join(source, "package.json"), JSON.stringify({ name: "code-review-kit", version: "1.2.0", scripts: { prepack: `touch ${marker}` } }));
+  const out = makeTempDirSync("hermes-plugin-pack-");
+  execFileSync("npm", ["pack", source, "--pack-destination", out, "--silent", "--ignore-scripts"], { cwd: out, stdio: "pipe" });
+  const tarball = path.join(out, readdirSync(out).find((name) => name.endsWith(".tgz"))!);
+  assert.equal(sourceKind(tarball, "/"), "npm");
+  (await stagePlugin(home, tarball, "/")).commit();
+  assert.ok(existsSync(path.join(pluginFolder(home, "code-review-kit"), "commands", "review.md")));
+  assert.ok(!existsSync(marker), "no package script ran");
+});
