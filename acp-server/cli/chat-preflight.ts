@@ -1,8 +1,8 @@
 // Before `hermes chat` starts the agent: is there a configuration it can use? A chat with a
 // broken config.yaml would silently run on defaults, and one without a model can only say so;
 // both are configuration errors (exit 2), reported with the file, the key and the fix.
-import { configErrorFix } from "../config/config-error";
-import { loadConfig, type LoadedConfig } from "../config/load";
+import { describeConfigError } from "../config/config-error";
+import { loadConfig } from "../config/load";
 import { probeLocalServers } from "../config/probe-local";
 import { resolveModel } from "../config/resolve-model";
 
@@ -15,8 +15,4 @@ export async function chatPreflight(): Promise<string | undefined> {
   // Nothing configured at all: a running Ollama or LM Studio is used, as `hermes acp` would.
   if (/^No model is configured/.test(model.reason) && (await probeLocalServers())) return undefined;
   return `hermes: ${model.reason}\n`;
-}
-
-function describeConfigError(loaded: LoadedConfig): string {
-  return `hermes: the configuration cannot be used:\n${loaded.error}\n\n${configErrorFix(loaded)}\n`;
 }

@@ -3,6 +3,7 @@
 // typo never leaves a config Hermes ignores.
 import { yaml } from "../util/yaml";
 import { editConfigFile } from "../config/config-edit";
+import { describeConfigError } from "../config/config-error";
 import { describeIssues, loadConfig } from "../config/load";
 import { ConfigSchema } from "../config/schema";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
@@ -20,7 +21,10 @@ export async function runConfig(args: string[]): Promise<number> {
         else process.stdout.write(`${loaded.configPath}\n`);
         return 0;
       case "get": {
-        if (loaded.error) process.stderr.write(`warning: ${loaded.error}\n(values below are the defaults Hermes uses meanwhile)\n`);
+        if (loaded.error) {
+          process.stderr.write(describeConfigError(loaded));
+          return 2;
+        }
         const value = key ? lookup(loaded.config, key.split(".")) : loaded.config;
         if (value === undefined) {
           process.stderr.write(`hermes config: no setting ${key}\n`);
@@ -34,6 +38,9 @@ export async function runConfig(args: string[]): Promise<number> {
       case "set": {
         if (!key || valueWords.length === 0) throw new UsageError("set needs a key and a value, e.g. hermes config set agent.max_turns 60");
         if (/(^|\.)api_key$/.test(key)) throw new UsageError("keys go in $HERMES_HOME/.env: run hermes setup (config.yaml is not for secrets)");
+        // Unknown top-level sections are tolerated when read (a newer Hermes may add some), never written.
+        const known = Object.keys(ConfigSchema.shape);
+        if (!known.includes(key.split(".")[0] ?? "")) throw new UsageError(`${key.split(".")[0]} is not a Hermes setting; the sections are: ${known.join(", ")}`);
         const text = valueWords.join(" ");
         const value = parseValue(text);
         const path = key.split(".");

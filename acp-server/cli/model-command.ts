@@ -2,6 +2,7 @@
 // and switching model.name (or provider/name for a known provider) in config.yaml.
 import path from "node:path";
 import { setConfigValue } from "../config/config-edit";
+import { describeConfigError } from "../config/config-error";
 import { loadConfig } from "../config/load";
 import { discoverModels } from "../config/model-discovery";
 import { resolveModel, resolveModelSet } from "../config/resolve-model";
@@ -15,6 +16,11 @@ export async function runModel(args: string[]): Promise<number> {
     const json = parsed.flags.has("json");
     const [verb, name] = parsed.words;
     const loaded = loadConfig();
+    // A broken config.yaml is named, not taken for "no model": the model it names is not in use.
+    if (loaded.error) {
+      process.stderr.write(describeConfigError(loaded));
+      return 2;
+    }
     const main = resolveModel(loaded);
     if (verb === undefined || verb === "list") {
       if (!main.ok) {

@@ -37,3 +37,8 @@ export function configErrorFix(loaded: ConfigLoadOutcome): string | undefined {
       : "Fix the file named above";
   return `${what}, then run \`hermes acp --check\` to confirm. (Hermes ignores ${loaded.configPath} until it is valid.)`;
 }
+
+/** The whole message every command prints for a config.yaml / .env it cannot use: the problem, then the fix. */
+export function describeConfigError(loaded: ConfigLoadOutcome): string {
+  return `hermes: the configuration cannot be used:\n${loaded.error ?? ""}\n\n${configErrorFix(loaded) ?? `Fix ${loaded.configPath}.`}\n`;
+}

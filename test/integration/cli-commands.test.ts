@@ -144,3 +144,17 @@ test("plugins install (asks first; --yes for scripts) / list / disable / remove 
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no plugin named "code-review-kit"/);
 });
+
+test("config set refuses an unknown section with the valid ones; a broken config.yaml is named by config get and model as by chat", async () => {
+  const home = await makeTempDir("hermes-cmd-home-");
+  const unknown = await hermes(["config", "set", "foo.bar", "1"], home);
+  assert.equal(unknown.code, 2);
+  assert.match(unknown.stderr, /foo is not a Hermes setting; the sections are: model, .*agent/);
+
+  writeFileSync(path.join(home, "config.yaml"), "model:\n  name: [unclosed\n");
+  for (const args of [["config", "get", "model.name"], ["model"], ["chat", "hello"]]) {
+    const answer = await hermes(args, home);
+    assert.equal(answer.code, 2, `${args.join(" ")}: ${answer.stderr}`);
+    assert.match(answer.stderr, /^hermes: the configuration cannot be used:\n.*config\.yaml.*\n\nFix the YAML syntax in .*config\.yaml/s, args.join(" "));
+  }
+});
