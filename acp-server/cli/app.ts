@@ -1,6 +1,7 @@
 // The `hermes` command line, loaded by the lean entry (main.ts) as dist/chunks/app.mjs: every
 // command, and `hermes acp` once its initialize is answered. Each command is imported when
 // chosen, so serving loads only what serving needs.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { VERSION } from "../version";
 import { isDirectory } from "../util/path-kind";
@@ -13,11 +14,13 @@ Usage:
   hermes acp                 Serve ACP on stdin/stdout (for Zed, JetBrains, VS Code, acpx, ...)
   hermes acp --check         Print the resolved model and configuration and probe the model
                              endpoint (--offline skips the probe); exit 1 if unusable
-  hermes chat [options]      Chat in this terminal (multi-turn; /help for commands, Ctrl-D quits)
+  hermes chat [options]      Chat in this terminal (multi-turn; /help for commands, Ctrl-D quits);
+                             a bare \`hermes\` on a terminal does the same
   hermes chat [options] "prompt..."
-                             Run one turn and stream the reply (one-shot, for scripts)
-      -c, --continue         Resume the last session in this folder
-      --resume ID            Resume a session
+                             Run one turn and stream the reply (one-shot, for scripts); also
+                             \`hermes -p "prompt"\`, and -p alone reads the prompt from stdin
+      -c, --continue         Resume the last session in this folder (with a prompt: one turn in it)
+      --resume ID            Resume a session (with a prompt: one turn in it)
       --take-over            Own a resumed session another Hermes process (an editor) has open
       --cwd DIR              Working directory (default: the current one)
       -y, --yes              Allow every edit without asking
@@ -56,9 +59,46 @@ Configuration: $HERMES_HOME/config.yaml and $HERMES_HOME/.env (HERMES_HOME defau
 Environment overrides: HERMES_PROVIDER, HERMES_MODEL, HERMES_BASE_URL, HERMES_API_KEY.
 `;
 
+/** The lines of HELP about `command` (its usage line and the indented lines under it), or undefined. */
+export function commandHelp(command: string): string | undefined {
+  const lines = HELP.split("\n");
+  const start = lines.findIndex((line) => line.startsWith(`  hermes ${command} `) || line === `  hermes ${command}`);
+  if (start < 0) return undefined;
+  const section = [lines[start]!];
+  for (const line of lines.slice(start + 1)) {
+    // The next command's block starts another `  hermes` line; the shared note closes the list.
+    if (/^ {2}hermes /.test(line) && !line.startsWith(`  hermes ${command} `) && !line.startsWith(`  hermes ${command}\n`)) break;
+    if (!line.trim() || /All of these take --json/.test(line)) break;
+    section.push(line);
+  }
+  return `Usage:\n${section.join("\n")}\n`;
+}
+
+/** Writing to a closed pipe (`hermes sessions list | head -1`) ends the command quietly, as other tools do. */
+function quietOnClosedPipe(): void {
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on("error", (error: NodeJS.ErrnoException) => {
+      if (error.code === "EPIPE") process.exit(0);
+      throw error;
+    });
+  }
+}
+
 /** Runs one command line (everything but a bare `hermes acp`, which main.ts serves). */
 export async function runCli(argv: string[]): Promise<void> {
-  const [command, ...rest] = argv;
+  quietOnClosedPipe();
+  let [command, ...rest] = argv;
+  // `hermes -p "prompt"` is one turn of chat, as `claude -p` is; `hermes` alone opens the chat on a terminal.
+  if (command === "-p" || command === "--print") [command, rest] = ["chat", argv];
+  else if (command === undefined && process.stdin.isTTY) [command, rest] = ["chat", []];
+  // `hermes <command> --help`: that command's part of the help.
+  if (command && command !== "--help" && command !== "-h" && command !== "help" && (rest.includes("--help") || rest.includes("-h"))) {
+    const help = commandHelp(command);
+    if (help) {
+      process.stdout.write(help);
+      return;
+    }
+  }
   switch (command) {
     case "acp":
       // An editor's terminal sign-in runs its Hermes command plus the advertised args: `hermes acp --setup`.
@@ -144,10 +184,12 @@ function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: bool
   let continueLast = false;
   let takeOver = false;
   let resume: string | undefined;
+  let print = false;
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!; // i < args.length
     if (arg === "--yes" || arg === "-y") yes = true;
+    else if (arg === "-p" || arg === "--print") print = true;
     else if (arg === "--continue" || arg === "-c") continueLast = true;
     else if (arg === "--take-over") takeOver = true;
     else if (arg === "--resume") resume = args[++i] ?? usageError("--resume needs a session id (hermes sessions list)");
@@ -159,8 +201,10 @@ function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: bool
     else if (arg.startsWith("-") && words.length === 0) usageError(`unknown option for chat: ${arg}`);
     else words.push(arg);
   }
-  const prompt = words.join(" ").trim();
-  if (prompt && (continueLast || resume)) usageError("--continue and --resume start the interactive chat: leave out the prompt");
+  let prompt = words.join(" ").trim();
+  // `-p` with no prompt words reads the prompt from a pipe (`git diff | hermes -p`).
+  if (print && !prompt) prompt = process.stdin.isTTY ? usageError("-p needs a prompt, as words or on stdin") : readFileSync(0, "utf8").trim();
+  if (print && !prompt) usageError("-p got an empty prompt");
   if (continueLast && resume) usageError("--continue or --resume, not both");
   if (takeOver && !continueLast && !resume) usageError("--take-over goes with --continue or --resume");
   const folder = path.resolve(cwd);

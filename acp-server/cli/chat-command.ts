@@ -15,6 +15,7 @@ import { answerElicitation } from "./chat-elicitation";
 import { chatHistoryFile, HISTORY_LIMIT, readChatHistory } from "./chat-history";
 import { chatPreflight } from "./chat-preflight";
 import { chatRenderer } from "./chat-render";
+import { recentSessions } from "./chat-sessions";
 import { runRepl, turn } from "./chat-repl";
 import { terminalQuestions } from "./terminal-questions";
 
@@ -26,9 +27,9 @@ export interface ChatOptions {
   cwd: string;
   /** Approve every permission request without asking. */
   yes: boolean;
-  /** REPL: resume the last session in this folder. */
+  /** Resume the last session in this folder (the REPL; with a prompt, one turn in it). */
   continueLast?: boolean;
-  /** REPL: resume this session. */
+  /** Resume this session (the REPL; with a prompt, one turn in it). */
   resume?: string;
   /** REPL: resume as the owner even if another Hermes process has the session open. */
   takeOver?: boolean;
@@ -74,7 +75,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }
       let sessionId: string;
       try {
-        ({ sessionId } = await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] }));
+        sessionId = await oneShotSession(agent, options);
       } catch (error) {
         process.stderr.write(`hermes: cannot start a session: ${requestErrorText(error)}\n`);
         return EXIT.turnFailed;
@@ -104,4 +105,22 @@ export async function runChat(options: ChatOptions): Promise<number> {
     questions?.close();
     killAllProcessGroups();
   }
+}
+
+/** The session a one-shot prompt runs in: a new one, the last one of this folder (--continue), or a given one (--resume). */
+async function oneShotSession(agent: acp.ClientContext, options: ChatOptions): Promise<string> {
+  const takeOver = options.takeOver ? { _meta: { "hermes/takeOver": true } } : {};
+  if (options.resume) {
+    await agent.request(acp.methods.agent.session.resume, { sessionId: options.resume, cwd: options.cwd, mcpServers: [], ...takeOver });
+    return options.resume;
+  }
+  if (options.continueLast) {
+    const last = (await recentSessions(agent, options.cwd))[0];
+    if (last) {
+      await agent.request(acp.methods.agent.session.resume, { sessionId: last.sessionId, cwd: options.cwd, mcpServers: [], ...takeOver });
+      return last.sessionId;
+    }
+    process.stderr.write("No earlier session in this folder: starting a new one.\n");
+  }
+  return (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] })).sessionId;
 }

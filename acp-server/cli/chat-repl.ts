@@ -6,6 +6,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { requestErrorText } from "../acp/error-map";
 import { chatHistoryFile, readChatHistory, rememberChatLine } from "./chat-history";
 import type { ChatRenderer } from "./chat-render";
+import { recentSessions } from "./chat-sessions";
 import { Interrupted, type Questions } from "./terminal-questions";
 
 export interface ReplOptions {
@@ -29,10 +30,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
   const historyFile = chatHistoryFile(options.home);
   const mcpServers: acp.McpServer[] = [];
 
-  const recent = async () => {
-    const { sessions } = await agent.request(acp.methods.agent.session.list, { cwd: options.cwd });
-    return [...sessions].sort((a, b) => String(b.updatedAt ?? "").localeCompare(String(a.updatedAt ?? "")));
-  };
+  const recent = () => recentSessions(agent, options.cwd);
   // Taking a session over is explicit (the editor that had it open stops writing to it), so it
   // happens only with --take-over or /takeover, never on a plain resume.
   const resume = async (sessionId: string, takeOver = false) => {
