@@ -21,6 +21,9 @@ import { setMode } from "../app/session-settings";
 import { availableCommands, usageUpdate } from "./updates";
 import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD } from "../../common/hermes-methods";
 import type { CommandInfo } from "../runtime/slash-command";
+import { disableTools } from "../tools/commands/tools";
+import { AgentError } from "../util/agent-error";
+import { disabledToolsOf } from "./script-meta";
 
 export interface AgentAppOptions {
   version: string;
@@ -132,7 +135,18 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     .onRequest(acp.methods.agent.session.new, ({ params, client }) =>
       opening.run(async () => {
         await app.usableRuntime();
+        const disabledTools = disabledToolsOf(params._meta);
         const session = await hub.create(params.cwd, clientMcpSpecs(params.mcpServers), params.additionalDirectories);
+        if (disabledTools) {
+          // The tools load after the first session/new otherwise; naming them needs them here.
+          await (await getRuntime()).loadTools();
+          const unknown = disableTools(session.agent, disabledTools);
+          if (unknown.length > 0) {
+            // Nothing half-made stays behind: the session is gone again, and the script is told why.
+            await hub.delete(session.id);
+            throw new AgentError("invalid_params", `_meta["hermes/disabledTools"]: no tool or toolset named ${unknown.join(", ")}`, { unknown });
+          }
+        }
         return { sessionId: session.id, ...(await opened(session, client)) };
       }),
     )

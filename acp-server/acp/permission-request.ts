@@ -91,6 +91,8 @@ export async function requestPermission(
     rawInput: call.rawInput,
     ...(content.length ? { content: toToolCallContent(content) } : {}),
     ...(call.locations.length ? { locations: toLocations(call.locations) } : {}),
+    // Which tool asks, by its Hermes name: a script's --allowed-tools answers by it.
+    _meta: { "hermes/tool": call.name },
   });
   // On cancel or timeout, stop waiting at once: the turn must go on (or end) promptly.
   const stop = AbortSignal.any([signal, AbortSignal.timeout(options.timeoutMs)]);

@@ -4,6 +4,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { randomUUID } from "node:crypto";
 import { runPrompt, type PromptInput, type PromptOutcome } from "../app/prompt-turn";
+import { maxTurnsOf } from "./script-meta";
 import type { LiveSession } from "../runtime/live-session";
 import type { TurnStep } from "../runtime/turn-step";
 import type { AgentRuntime } from "../runtime/runtime";
@@ -69,7 +70,9 @@ function promptInput(params: acp.PromptRequest, client: acp.AgentContext, sessio
   const blocks = params.prompt;
   const [first] = blocks;
   const queueId = queueIdOf(params._meta);
+  const maxTurns = maxTurnsOf(params._meta);
   return {
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
     ...(blocks.length === 1 && first?.type === "text" ? { onlyText: first.text } : {}),
     ...(first?.type === "text" ? { firstText: first.text } : {}),
     label: promptLabel(blocks),

@@ -44,6 +44,8 @@ export interface PromptInput {
   queueId?: string;
   /** The client does not show the prompt itself: it is echoed even when it did not wait. */
   echoAlways: boolean;
+  /** At most this many model calls with tools in the turn (a script's --max-turns); else agent.max_turns. */
+  maxTurns?: number;
   /** The prompt for the model (file links read through `files`); `firstText` replaces the first text. */
   toParts(files: FileAccess, firstText?: string): Promise<UserPart[]>;
   /** Shows the prompt in the chat as the user's message, named by its queue id. */
@@ -105,14 +107,14 @@ export async function runPrompt(deps: PromptDeps, session: LiveSession, input: P
           await output.flush();
           return { stopReason: "end_turn" };
         }
-        return runPromptTurn(deps, session, client, output, signal, async () => expanded.parts);
+        return runPromptTurn(deps, session, client, output, signal, async () => expanded.parts, input.maxTurns);
       }
       // `/<skill> text` runs the turn on the skill's body and the user's text.
       const loaded = deps.runtime.loaded;
       const skillText = input.firstText === undefined ? undefined : expandSkillInvocation(input.firstText, session.agent.cwd, loaded, RESERVED_COMMAND_NAMES, session.id, session.agent.toolState.skillsUsed);
       // `/<plugin command> text` (or `/<plugin>:<command>`) runs the turn on the command's prompt.
       const firstText = skillText ?? (input.firstText?.trimStart().startsWith("/") ? await expandedPluginCommand(deps.runtime, session.agent.cwd, input.firstText) : undefined);
-      return runPromptTurn(deps, session, client, output, signal, (files) => input.toParts(files, firstText));
+      return runPromptTurn(deps, session, client, output, signal, (files) => input.toParts(files, firstText), input.maxTurns);
     },
     { label: input.label, id: input.queueId },
   );
@@ -164,6 +166,7 @@ async function runPromptTurn(
   output: SessionOutput,
   signal: AbortSignal,
   promptParts: (files: FileAccess) => Promise<UserPart[]>,
+  maxTurns?: number,
 ): Promise<PromptOutcome> {
   const { model, loaded } = deps.runtime;
   if (!model.ok) {
@@ -189,7 +192,7 @@ async function runPromptTurn(
         host,
         observer: output,
         signal,
-        maxTurns: loaded.config.agent.max_turns,
+        maxTurns: maxTurns ?? loaded.config.agent.max_turns,
         maxTokens: model.model.maxTokens,
         temperature: model.model.temperature,
         retryBaseDelayMs: loaded.config.agent.retry_base_delay * 1000,

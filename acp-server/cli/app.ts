@@ -4,6 +4,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { VERSION } from "../version";
+import type { ChatOptions } from "./chat-command";
 import { isDirectory } from "../util/path-kind";
 
 export { runAcpServer } from "./acp-command";
@@ -21,6 +22,12 @@ Usage:
                              \`hermes -p "prompt"\`, and -p alone reads the prompt from stdin
       -c, --continue         Resume the last session in this folder (with a prompt: one turn in it)
       --resume ID            Resume a session (with a prompt: one turn in it)
+      --output-format F      One turn's output: text (default), json (one result object at the
+                             end) or stream-json (one JSON event per line; docs/cli.md)
+      --allowed-tools T      Answer these tools' permission questions with yes (Hermes or Claude
+                             Code names: "Read,Bash" or "read_file,terminal")
+      --disallowed-tools T   Switch these tools (or toolsets) off for the session
+      --max-turns N          At most N model calls with tools per turn (agent.max_turns)
       --take-over            Own a resumed session another Hermes process (an editor) has open
       --cwd DIR              Working directory (default: the current one)
       -y, --yes              Allow every edit without asking
@@ -54,6 +61,8 @@ Usage:
                              All of these take --json for scripts.
   hermes --version           Print the version
   hermes --help              Show this help
+
+Exit codes: 0 done, 1 the turn or command failed, 2 a usage or configuration error, 130 interrupted.
 
 Configuration: $HERMES_HOME/config.yaml and $HERMES_HOME/.env (HERMES_HOME defaults to ~/.hermes).
 Environment overrides: HERMES_PROVIDER, HERMES_MODEL, HERMES_BASE_URL, HERMES_API_KEY.
@@ -178,13 +187,18 @@ async function runSetupCommand(args: string[]): Promise<never> {
   );
 }
 
-function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: boolean; continueLast: boolean; resume?: string; takeOver: boolean } {
+function parseChatArgs(args: string[]): ChatOptions {
   let cwd = process.cwd();
   let yes = false;
   let continueLast = false;
   let takeOver = false;
   let resume: string | undefined;
   let print = false;
+  let outputFormat: "text" | "json" | "stream-json" = "text";
+  let maxTurns: number | undefined;
+  const allowedTools: string[] = [];
+  const disallowedTools: string[] = [];
+  const list = (value: string | undefined, flag: string) => (value ?? usageError(`${flag} needs tool names, e.g. ${flag} "Read,Grep"`)).split(/[\s,]+/).filter(Boolean);
   const words: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!; // i < args.length
@@ -192,6 +206,16 @@ function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: bool
     else if (arg === "-p" || arg === "--print") print = true;
     else if (arg === "--continue" || arg === "-c") continueLast = true;
     else if (arg === "--take-over") takeOver = true;
+    else if (arg === "--output-format") {
+      const value = args[++i];
+      if (value !== "text" && value !== "json" && value !== "stream-json") usageError("--output-format is text, json or stream-json");
+      outputFormat = value;
+    } else if (arg === "--max-turns") {
+      const value = Number(args[++i]);
+      if (!Number.isInteger(value) || value < 1) usageError("--max-turns needs a whole number of at least 1");
+      maxTurns = value;
+    } else if (arg === "--allowed-tools" || arg === "--allowedTools") allowedTools.push(...list(args[++i], "--allowed-tools"));
+    else if (arg === "--disallowed-tools" || arg === "--disallowedTools") disallowedTools.push(...list(args[++i], "--disallowed-tools"));
     else if (arg === "--resume") resume = args[++i] ?? usageError("--resume needs a session id (hermes sessions list)");
     else if (arg === "--cwd") cwd = args[++i] ?? usageError("--cwd needs a directory");
     else if (arg === "--") {
@@ -207,9 +231,21 @@ function parseChatArgs(args: string[]): { prompt: string; cwd: string; yes: bool
   if (print && !prompt) usageError("-p got an empty prompt");
   if (continueLast && resume) usageError("--continue or --resume, not both");
   if (takeOver && !continueLast && !resume) usageError("--take-over goes with --continue or --resume");
+  if (outputFormat !== "text" && !prompt) usageError(`--output-format ${outputFormat} is for one turn: give a prompt (hermes -p "..." --output-format ${outputFormat})`);
   const folder = path.resolve(cwd);
   if (!isDirectory(folder)) fail(`--cwd ${folder}: no such folder`);
-  return { prompt, cwd: folder, yes, continueLast, takeOver, ...(resume ? { resume } : {}) };
+  return {
+    prompt,
+    cwd: folder,
+    yes,
+    continueLast,
+    takeOver,
+    ...(resume ? { resume } : {}),
+    outputFormat,
+    ...(maxTurns !== undefined ? { maxTurns } : {}),
+    ...(allowedTools.length > 0 ? { allowedTools } : {}),
+    ...(disallowedTools.length > 0 ? { disallowedTools } : {}),
+  };
 }
 
 /** A one-line usage error (exit 2) where the help text would add nothing. */

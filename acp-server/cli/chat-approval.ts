@@ -10,7 +10,16 @@ const TOOL_OPTION_IDS = new Set(["allow_once", "allow_session", "allow_always", 
 
 export async function askApproval(
   params: acp.RequestPermissionRequest,
-  options: { yes: boolean; questions?: Questions; renderer: ChatRenderer; stderr?: NodeJS.WritableStream },
+  options: {
+    yes: boolean;
+    /** Hermes tool names answered "yes once" without asking (--allowed-tools). */
+    allowedTools?: ReadonlySet<string>;
+    questions?: Questions;
+    renderer: ChatRenderer;
+    stderr?: NodeJS.WritableStream;
+    /** Told every decision (stream-json prints it). */
+    decided?: (event: { tool_call_id: string; tool?: string; title: string; decision: "allowed" | "rejected"; by: "yes_flag" | "allowed_tools" | "terminal" | "no_terminal" }) => void;
+  },
 ): Promise<acp.RequestPermissionResponse> {
   const stderr = options.stderr ?? process.stderr;
   const allowOnce = params.options.find((o) => o.kind === "allow_once");
@@ -26,10 +35,21 @@ export async function askApproval(
   };
 
   const title = params.toolCall.title ?? params.toolCall.toolCallId;
-  if (options.yes) return pick(allowOnce ?? allowAlways);
+  const tool = typeof params.toolCall._meta?.["hermes/tool"] === "string" ? params.toolCall._meta["hermes/tool"] : undefined;
+  const tell = (decision: "allowed" | "rejected", by: "yes_flag" | "allowed_tools" | "terminal" | "no_terminal") =>
+    options.decided?.({ tool_call_id: params.toolCall.toolCallId, ...(tool ? { tool } : {}), title, decision, by });
+  if (options.yes) {
+    tell("allowed", "yes_flag");
+    return pick(allowOnce ?? allowAlways);
+  }
+  if (tool && options.allowedTools?.has(tool)) {
+    tell("allowed", "allowed_tools");
+    return pick(allowOnce ?? allowAlways);
+  }
   options.renderer.finishLine();
   if (!options.questions) {
-    stderr.write(`  ✗ refused: ${title} (no terminal to ask in; pass --yes to allow)\n`);
+    stderr.write(`  ✗ refused: ${title} (no terminal to ask in; pass --yes or --allowed-tools to allow)\n`);
+    tell("rejected", "no_terminal");
     return refuse();
   }
   stderr.write(`\n? ${title}\n`);
@@ -44,11 +64,12 @@ export async function askApproval(
   const always = allowAlways ? `, a = always (saved in config.yaml approvals.rules, like an editor's "Always allow")` : "";
   for (;;) {
     const answer = (await options.questions.ask(`Allow? y = yes once${session}, n = no${always}`, "n")).trim().toLowerCase();
-    if (answer === "s" && allowSession) return pick(allowSession);
-    if ((answer === "a" || answer === "always") && allowAlways) return pick(allowAlways);
-    if (answer === "y" || answer === "yes") return pick(allowOnce ?? allowAlways);
+    if (answer === "s" && allowSession) return (tell("allowed", "terminal"), pick(allowSession));
+    if ((answer === "a" || answer === "always") && allowAlways) return (tell("allowed", "terminal"), pick(allowAlways));
+    if (answer === "y" || answer === "yes") return (tell("allowed", "terminal"), pick(allowOnce ?? allowAlways));
     if (answer === "n" || answer === "no") {
       stderr.write(`  refused: ${title}\n`);
+      tell("rejected", "terminal");
       return refuse();
     }
     stderr.write(`Answer y${allowSession ? ", s" : ""}, n${allowAlways ? " or a" : ""}.\n`);

@@ -14,7 +14,9 @@ import { askApproval } from "./chat-approval";
 import { answerElicitation } from "./chat-elicitation";
 import { chatHistoryFile, HISTORY_LIMIT, readChatHistory } from "./chat-history";
 import { chatPreflight } from "./chat-preflight";
-import { chatRenderer } from "./chat-render";
+import { chatRenderer, type ChatRenderer } from "./chat-render";
+import { jsonOutput, type JsonOutput, type OutputFormat } from "./json-output";
+import { hermesToolNames } from "../tools/tool-aliases";
 import { recentSessions } from "./chat-sessions";
 import { runRepl, turn } from "./chat-repl";
 import { terminalQuestions } from "./terminal-questions";
@@ -33,6 +35,14 @@ export interface ChatOptions {
   resume?: string;
   /** REPL: resume as the owner even if another Hermes process has the session open. */
   takeOver?: boolean;
+  /** One-shot: how the turn is printed (text: the reply as it streams). */
+  outputFormat?: OutputFormat;
+  /** Tools whose permission questions are answered "yes once" (Hermes or Claude Code names). */
+  allowedTools?: string[];
+  /** Tools switched off for the session (Hermes or Claude Code names, or toolsets). */
+  disallowedTools?: string[];
+  /** At most this many model calls with tools in a turn. */
+  maxTurns?: number;
 }
 
 export async function runChat(options: ChatOptions): Promise<number> {
@@ -49,7 +59,10 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const runtime = loadAgentRuntime(log, { stderrLevel: "error" });
   const agentApp = createAgentApp({ version: VERSION, log, source: "chat", loadRuntime: async () => runtime });
   const interactive = !options.prompt;
-  const renderer = chatRenderer();
+  const format = options.outputFormat ?? "text";
+  const json = format === "text" ? undefined : jsonOutput(format);
+  const renderer: ChatRenderer = json ?? chatRenderer();
+  const allowedTools = new Set((options.allowedTools ?? []).flatMap(hermesToolNames));
   // The chat prompt offers what was typed in earlier chats (up/down, Ctrl-R).
   const history = { history: readChatHistory(chatHistoryFile(hermesHome())).slice(-HISTORY_LIMIT) };
   const questions = (process.stdin.isTTY && process.stderr.isTTY) || interactive ? terminalQuestions(process.stdin, process.stderr, history) : undefined;
@@ -62,7 +75,14 @@ export async function runChat(options: ChatOptions): Promise<number> {
     .client({ name: "hermes-chat" })
     .onNotification(acp.methods.client.session.update, ({ params }) => renderer.update(params.update))
     .onRequest(acp.methods.client.session.requestPermission, async ({ params }) =>
-      askApproval(params, { yes: options.yes, questions: process.stdin.isTTY ? questions : undefined, renderer }),
+      askApproval(params, {
+        yes: options.yes,
+        allowedTools,
+        // A JSON run never stops to ask: what --yes or --allowed-tools does not allow is refused.
+        questions: process.stdin.isTTY && !json ? questions : undefined,
+        renderer,
+        ...(json ? { decided: (event: Parameters<JsonOutput["permission"]>[0]) => json.permission(event) } : {}),
+      }),
     )
     // The agent's questions (clarify) are asked at the prompt; without a terminal they go unanswered.
     .onRequest(acp.methods.client.elicitation.create, async ({ params }) => answerElicitation(params, { questions: process.stdin.isTTY ? questions : undefined, renderer }));
@@ -71,13 +91,22 @@ export async function runChat(options: ChatOptions): Promise<number> {
     return await clientApp.connectWith(agentApp, async (agent) => {
       await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { elicitation: { form: {} } } });
       if (interactive) {
-        return runRepl(agent, renderer, questions!, { cwd: options.cwd, continueLast: !!options.continueLast, resume: options.resume, takeOver: !!options.takeOver, home: hermesHome(), timeoutSeconds: await timeoutSeconds() });
+        return runRepl(agent, renderer, questions!, {
+          cwd: options.cwd,
+          continueLast: !!options.continueLast,
+          resume: options.resume,
+          takeOver: !!options.takeOver,
+          home: hermesHome(),
+          timeoutSeconds: await timeoutSeconds(),
+          ...scriptMeta(options),
+        });
       }
       let sessionId: string;
       try {
         sessionId = await oneShotSession(agent, options);
       } catch (error) {
         process.stderr.write(`hermes: cannot start a session: ${requestErrorText(error)}\n`);
+        json?.result({ error: `cannot start a session: ${requestErrorText(error)}`, durationMs: 0 });
         return EXIT.turnFailed;
       }
       // Off a terminal, Ctrl-C arrives as a signal: the first cancels the turn, a second quits.
@@ -94,7 +123,8 @@ export async function runChat(options: ChatOptions): Promise<number> {
       process.on("SIGINT", onInterrupt);
       questions?.setInterruptHandler(onInterrupt);
       try {
-        const outcome = await turn(agent, renderer, undefined, sessionId, options.prompt, await timeoutSeconds());
+        if (json) return await jsonTurn(agent, json, sessionId, options);
+        const outcome = await turn(agent, renderer, undefined, sessionId, options.prompt, await timeoutSeconds(), scriptMeta(options).promptMeta);
         if (outcome === "failed") return interrupts > 0 ? EXIT.interrupted : EXIT.turnFailed;
         return outcome === "cancelled" ? EXIT.interrupted : EXIT.ok;
       } finally {
@@ -122,5 +152,31 @@ async function oneShotSession(agent: acp.ClientContext, options: ChatOptions): P
     }
     process.stderr.write("No earlier session in this folder: starting a new one.\n");
   }
-  return (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [] })).sessionId;
+  return (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers: [], ...scriptMeta(options).sessionMeta })).sessionId;
+}
+
+/** The `_meta` of a script's options (acp/script-meta.ts reads them): on a new session, and on each prompt. */
+function scriptMeta(options: ChatOptions): { sessionMeta?: { _meta: Record<string, unknown> }; promptMeta?: Record<string, unknown> } {
+  const disabled = (options.disallowedTools ?? []).flatMap(hermesToolNames);
+  return {
+    ...(disabled.length > 0 ? { sessionMeta: { _meta: { "hermes/disabledTools": disabled } } } : {}),
+    ...(options.maxTurns !== undefined ? { promptMeta: { "hermes/maxTurns": options.maxTurns } } : {}),
+  };
+}
+
+/** One turn printed as JSON: the events as they come (stream-json) and the result at the end. */
+async function jsonTurn(agent: acp.ClientContext, json: JsonOutput, sessionId: string, options: ChatOptions): Promise<number> {
+  json.start(sessionId, options.cwd);
+  const started = performance.now();
+  const promptMeta = scriptMeta(options).promptMeta;
+  try {
+    const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: options.prompt }], ...(promptMeta ? { _meta: promptMeta } : {}) });
+    json.result({ stopReason: response.stopReason, usage: response.usage, durationMs: performance.now() - started });
+    return response.stopReason === "cancelled" ? EXIT.interrupted : EXIT.ok;
+  } catch (error) {
+    const message = requestErrorText(error);
+    process.stderr.write(`hermes: ${message}\n`);
+    json.result({ error: message, durationMs: performance.now() - started });
+    return EXIT.turnFailed;
+  }
 }

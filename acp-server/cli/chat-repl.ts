@@ -17,6 +17,10 @@ export interface ReplOptions {
   takeOver?: boolean;
   home: string;
   timeoutSeconds: number;
+  /** `_meta` for new sessions (tools switched off by --disallowed-tools). */
+  sessionMeta?: { _meta: Record<string, unknown> };
+  /** `_meta` for every prompt (--max-turns). */
+  promptMeta?: Record<string, unknown>;
 }
 
 const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /sessions (this folder's), /resume ID,
@@ -38,7 +42,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     err(`${takeOver ? "Took over" : "Resumed"} session ${sessionId}.\n`);
     return sessionId;
   };
-  const fresh = async () => (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers })).sessionId;
+  const fresh = async () => (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers, ...options.sessionMeta })).sessionId;
 
   let sessionId: string;
   try {
@@ -94,12 +98,20 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
       continue;
     }
     if (command === "/help") err(REPL_HELP);
-    await turn(agent, renderer, questions, sessionId, line, options.timeoutSeconds);
+    await turn(agent, renderer, questions, sessionId, line, options.timeoutSeconds, options.promptMeta);
   }
 }
 
 /** One prompt: streamed, cancellable with Ctrl-C, its failure said once. */
-export async function turn(agent: acp.ClientContext, renderer: ChatRenderer, questions: Questions | undefined, sessionId: string, text: string, timeoutSeconds: number): Promise<acp.StopReason | "failed"> {
+export async function turn(
+  agent: acp.ClientContext,
+  renderer: ChatRenderer,
+  questions: Questions | undefined,
+  sessionId: string,
+  text: string,
+  timeoutSeconds: number,
+  promptMeta?: Record<string, unknown>,
+): Promise<acp.StopReason | "failed"> {
   const stopWaiting = renderer.waiting(timeoutSeconds);
   let cancelled = false;
   questions?.setInterruptHandler(() => {
@@ -109,7 +121,7 @@ export async function turn(agent: acp.ClientContext, renderer: ChatRenderer, que
     void agent.notify(acp.methods.agent.session.cancel, { sessionId });
   });
   try {
-    const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }] });
+    const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }], ...(promptMeta ? { _meta: promptMeta } : {}) });
     renderer.finishLine();
     if (response.stopReason !== "end_turn") process.stderr.write(`(stopped: ${response.stopReason})\n`);
     return response.stopReason;

@@ -7,6 +7,19 @@ import { defineCommand } from "../../runtime/slash-command";
 
 const USAGE = "Use `/tools` to list, `/tools enable <tool or toolset>`, `/tools disable <tool or toolset>`, or `/tools reset` (back to config.yaml's tools.enabled / tools.disabled).";
 
+/** Names that are neither a tool nor a toolset of the session. */
+function unknownSelectors(agent: AgentSession, names: readonly string[]): string[] {
+  const known = agent.tools.known();
+  return names.filter((name) => !known.some((tool) => { const s = selectorsOf(tool); return s.name === name || s.sets.includes(name); }));
+}
+
+/** Switches tools off for the session (a script's --disallowed-tools), as `/tools disable` does; the unknown names when there are any (nothing is changed then). */
+export function disableTools(agent: AgentSession, names: readonly string[]): string[] {
+  const unknown = unknownSelectors(agent, names);
+  if (unknown.length === 0) for (const name of names) agent.toggleTools(name, false);
+  return unknown;
+}
+
 /** The answer to `/tools <argument>`, after applying any toggle it asks for. */
 export function toolsAnswer(agent: AgentSession, argument: string): string {
   const [verb = "", ...rest] = argument.split(/\s+/).filter(Boolean);
@@ -18,8 +31,7 @@ export function toolsAnswer(agent: AgentSession, argument: string): string {
   }
   if ((verb !== "enable" && verb !== "disable") || rest.length === 0) return USAGE;
   const on = verb === "enable";
-  const known = agent.tools.known();
-  const unknown = rest.filter((name) => !known.some((tool) => { const s = selectorsOf(tool); return s.name === name || s.sets.includes(name); }));
+  const unknown = unknownSelectors(agent, rest);
   if (unknown.length > 0) return `Unknown tool or toolset: ${unknown.map((name) => `\`${name}\``).join(", ")}. \`/tools\` lists them.`;
   let changed = false;
   for (const name of rest) changed = agent.toggleTools(name, on) || changed;

@@ -1,0 +1,30 @@
+// What a scripting client (`hermes -p`, or any ACP client) may ask for in `_meta`, read with zod:
+// - session/new, load, resume: `_meta["hermes/disabledTools"]`: tool or toolset names switched
+//   off for the session (as `/tools disable` does, journaled with it);
+// - session/prompt: `_meta["hermes/maxTurns"]`: at most this many model calls with tools in the
+//   turn, instead of agent.max_turns.
+// A value that is present but malformed is invalid params, not ignored: a script must not run
+// with tools it asked to have off.
+import * as z from "zod";
+import { AgentError } from "../util/agent-error";
+
+const DISABLED_TOOLS = "hermes/disabledTools";
+const MAX_TURNS = "hermes/maxTurns";
+
+type Meta = Record<string, unknown> | null | undefined;
+
+function read<T>(meta: Meta, key: string, schema: z.ZodType<T>): T | undefined {
+  const value = meta?.[key];
+  if (value === undefined) return undefined;
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new AgentError("invalid_params", `_meta["${key}"]: ${parsed.error.issues[0]?.message ?? "invalid"}`, { key });
+  return parsed.data;
+}
+
+export function disabledToolsOf(meta: Meta): string[] | undefined {
+  return read(meta, DISABLED_TOOLS, z.array(z.string().min(1)).max(200));
+}
+
+export function maxTurnsOf(meta: Meta): number | undefined {
+  return read(meta, MAX_TURNS, z.number().int().positive().max(10_000));
+}
