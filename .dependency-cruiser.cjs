@@ -71,6 +71,8 @@ const BELOW_AGENT = {
   security: ["config"],
   // Installed plugins read from disk (their manifest and what they bring); nothing runs here.
   plugins: ["config"],
+  // Hooks: their sources (config, project file, plugins), trust, runner and what they answered.
+  hooks: ["tools", "plugins", "security", "config"],
   config: [],
 };
 

@@ -24,6 +24,8 @@ export function permissionGate(
   signal: AbortSignal,
   /** Tells the user something that is not an answer (an "always" rule that could not be saved). */
   notice: (text: string) => void = () => {},
+  /** A PreToolUse hook's decision: "allow" answers the question the user would be asked, "ask" asks even where the mode would not. */
+  hookDecision?: "allow" | "ask",
 ): (ask: PermissionAsk) => Promise<boolean> {
   return async (ask) => {
     const sandboxed = ask.action === "execute" && !ask.unsandboxed && host.shell.sandboxed?.() === true;
@@ -31,7 +33,15 @@ export function permissionGate(
     if (ask.web && host.approvals?.forWeb(ask.web.host) === "reject") throw new ToolError(`The user has rejected fetches from ${ask.web.host} (a saved rule in config.yaml).`);
     const verdict = decidePermission(session.mode, ask, session.cwd, undefined, { sandboxed, hermesHome: hermesHome(), extraRoots: session.extraRoots });
     if (verdict.decision === "deny") throw new ToolError(verdict.reasons.join(" "));
-    if (verdict.decision === "allow") return true;
+    if (verdict.decision === "allow") {
+      // A hook that wants the user asked is obeyed even where the mode would not ask.
+      if (hookDecision !== "ask") return true;
+      const answer = await askUser(session, host, call, { ...ask, reasons: [...verdict.reasons, "a PreToolUse hook asked for this to be confirmed"], askEachTime: true }, signal, () => {});
+      return answer === "allow_once" || answer === "allow_session" || answer === "allow_always";
+    }
+    // A hook's "allow" stands in for the user's "yes, once", never for what is asked about every
+    // time (secrets, code that runs later, a command outside the sandbox) and never for a refusal.
+    if (hookDecision === "allow" && !verdict.askEachTime && !verdict.sensitive && !ask.unsandboxed) return true;
 
     // A command that cannot be resolved statically, or that touches Hermes's own state, is
     // asked about every time: no saved or session grant covers it, and none is created from it.

@@ -107,15 +107,27 @@ function prepareCall(request: ToolCallRequest, session: AgentSession, log: Logge
 async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<{ message: ChatMessage; endTurnWith?: string }> {
   const { view, tool } = call;
   let result: ToolResult;
+  /** What hooks decided about this call, for its card. */
+  const hookNotes: string[] = [];
   if (call.problem || !tool) {
     result = failure(call.problem ?? "tool unavailable");
   } else if (env.signal.aborted) {
     result = failure("Cancelled by the user before it ran.");
   } else {
-    env.observer.toolCallRunning(view.id);
-    // Mutating calls run one at a time, so the first one snapshots before anything changed.
-    await env.checkpoint?.beforeTool(tool, call.args);
-    result = await execute(tool, call.args, view, env);
+    const hooked = await beforeToolHooks(call, tool, env);
+    hookNotes.push(...hooked.said);
+    if (hooked.refused !== undefined) result = failure(hooked.refused);
+    else {
+      env.observer.toolCallRunning(view.id);
+      // Mutating calls run one at a time, so the first one snapshots before anything changed.
+      await env.checkpoint?.beforeTool(tool, hooked.args);
+      result = await execute(tool, hooked.args, view, env, hooked.decision);
+      const after = await env.host.toolHooks?.afterTool({ name: tool.name, toolset: tool.toolset, input: hooked.args }, { text: resultText(result.output, tool.maxResultChars), isError: result.isError === true }, env.signal);
+      if (after) {
+        hookNotes.push(...after.said);
+        result = withHookWords(result, after.context, after.block);
+      }
+    }
   }
 
   // Credentials a command printed or a file held go no further: not to the model, the
@@ -124,7 +136,7 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<{ message: 
   if (tool) env.session.seenSecrets.noteOutput(resultText(result.output, tool.maxResultChars), tool.name);
   const output = redactDeep(result.output);
   const text = redactSecrets(resultText(output, tool?.maxResultChars));
-  const content = (result.content ?? [{ type: "text", text: displayText(output) }]).map(redactText);
+  const content = [...(result.content ?? [{ type: "text" as const, text: displayText(output) }]), ...hookNotes.map((note) => ({ type: "text" as const, text: `Hook: ${note}` }))].map(redactText);
   // Stopped by the user (before it ran, while it asked or ran): the card says cancelled, not failed.
   const cancelled = result.isError === true && env.signal.aborted;
   const outcome: ToolCallOutcome = {
@@ -145,7 +157,35 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<{ message: 
   return { message, ...(result.endTurnWith !== undefined ? { endTurnWith: redactSecrets(result.endTurnWith) } : {}) };
 }
 
-async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, env: ToolRunEnv): Promise<ToolResult> {
+/**
+ * The PreToolUse hooks of a call: a deny refuses it (the reason goes to the model), a rewritten
+ * input replaces the arguments (checked against the tool's schema like the model's own), and an
+ * allow or ask goes on to the permission gate.
+ */
+async function beforeToolHooks(call: PreparedCall, tool: ToolDefinition, env: ToolRunEnv): Promise<{ args: unknown; decision?: "allow" | "ask"; refused?: string; said: string[] }> {
+  const hooks = env.host.toolHooks;
+  if (!hooks) return { args: call.args, said: [] };
+  const before = await hooks.beforeTool({ name: tool.name, toolset: tool.toolset, input: call.args }, env.signal);
+  if (before.decision === "deny") return { args: call.args, refused: `A PreToolUse hook blocked this call: ${before.reason ?? "no reason given"}`, said: before.said };
+  let args = call.args;
+  if (before.updatedInput) {
+    const parsed = tool.schema.safeParse(before.updatedInput);
+    if (!parsed.success) return { args, refused: `A PreToolUse hook rewrote the input into one ${tool.name} cannot take:\n${z.prettifyError(parsed.error)}`, said: before.said };
+    args = parsed.data;
+    call.view.rawInput = before.updatedInput;
+  }
+  return { args, ...(before.decision ? { decision: before.decision } : {}), said: before.said };
+}
+
+/** A result with what PostToolUse hooks told the model: their context, or their block's reason. */
+function withHookWords(result: ToolResult, context: string[], block: string | undefined): ToolResult {
+  if (context.length === 0 && block === undefined) return result;
+  const words = [...(block !== undefined ? [`A PostToolUse hook objected: ${block}`] : []), ...context.map((text) => `Hook context: ${text}`)].join("\n");
+  const output = typeof result.output === "string" ? `${result.output}\n\n${words}` : { result: result.output, hooks: words };
+  return { ...result, output };
+}
+
+async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, env: ToolRunEnv, hookDecision?: "allow" | "ask"): Promise<ToolResult> {
   const { session, host, observer, signal } = env;
   const context: ToolContext = {
     sessionId: session.id,
@@ -157,7 +197,7 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     shell: host.shell,
     state: session.toolState,
     progress: (update) => observer.toolCallProgress(view.id, update.content ? { ...update, content: update.content.map(redactText) } : update),
-    requestPermission: permissionGate(session, host, view, signal, (text) => observer.notice(text)),
+    requestPermission: permissionGate(session, host, view, signal, (text) => observer.notice(text), hookDecision),
     secretsSeen: session.seenSecrets,
     publishPlan: (todos) => {
       session.recordPlan(todos);

@@ -82,6 +82,21 @@ export interface TurnHost {
   checkpoints?: WorkspaceCheckpoints;
   /** delegate_task's children for one tool call (acp-server/delegate/); absent: no delegation. */
   delegation?: (call: DelegationCall) => Delegation;
+  /** The session's PreToolUse / PostToolUse hooks (hooks/session-hooks.ts); absent: none. */
+  toolHooks?: ToolHooks;
+}
+
+/** A tool call as hooks see it: the tool's name and toolset (for matchers) and its input. */
+export interface HookedToolCall {
+  name: string;
+  toolset: string;
+  input: unknown;
+}
+
+/** Hooks around each tool call. A hook's failure is its own business: these never throw. */
+export interface ToolHooks {
+  beforeTool(call: HookedToolCall, signal?: AbortSignal): Promise<{ decision?: "allow" | "deny" | "ask"; reason?: string; updatedInput?: Record<string, unknown>; said: string[] }>;
+  afterTool(call: HookedToolCall, result: { text: string; isError: boolean }, signal?: AbortSignal): Promise<{ context: string[]; block?: string; said: string[] }>;
 }
 
 /** The delegate_task call a Delegation serves: whose children they are and where progress goes. */

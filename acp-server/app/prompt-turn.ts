@@ -30,6 +30,8 @@ import { sessionPluginCommands } from "./commands/offered";
 import { pluginAgents } from "../plugins/plugin-agents";
 import { activePlugins } from "../plugins/plugin-store";
 import { sessionShell } from "./session-shell";
+import { sessionHooks } from "../runtime/session-hooks";
+import type { SessionHooks } from "../hooks/session-hooks";
 import { TURN_STEPS } from "./turn-steps";
 
 /** A prompt as the app takes it from a front end. */
@@ -179,13 +181,23 @@ async function runPromptTurn(
     return { stopReason: "end_turn" };
   }
 
-  const host = turnHost(deps, session, client);
+  const hooks = await sessionHooks(deps.runtime, session, client, deps.log);
+  const host = turnHost(deps, session, client, hooks);
   const parts = await promptParts(host.files);
+  if (hooks) {
+    const heard = await promptHooks(hooks, session, parts, signal);
+    if (heard.blocked !== undefined) {
+      output.say(`**A UserPromptSubmit hook blocked this prompt**, so it was not sent to the model: ${heard.blocked}`);
+      await output.flush();
+      return { stopReason: "end_turn" };
+    }
+    if (heard.context.length > 0) parts.push({ type: "text", text: `<hook-context>\n${heard.context.join("\n\n")}\n</hook-context>` });
+  }
   const turn: TurnContext = { session, runtime: deps.runtime, client, output, log: deps.log, signal, parts, promptText: promptText(parts) };
   const steps = stepsOf(deps);
   const before = runBeforeSteps(steps, turn);
   try {
-    const stopReason = await runTurn(
+    const loopOptions = (): Parameters<typeof runTurn>[0] => (
       {
         session: session.agent,
         models: deps.runtime.chainFor(session.agent.modelId),
@@ -206,9 +218,16 @@ async function runPromptTurn(
             ? { afterToolCalls: loaded.config.skills.nudge_tool_calls, onRecovery: loaded.config.skills.nudge_on_recovery }
             : { afterToolCalls: 0, onRecovery: false },
         ...(before.contextNote ? { contextNote: before.contextNote } : {}),
-      },
-      parts,
-    );
+      });
+    let stopReason = await runTurn(loopOptions(), parts);
+    // A Stop hook may send the agent on, with its reason as the next instruction; at most a few
+    // times in a row, and the hook is told (stop_hook_active) when it already did.
+    for (let round = 0; hooks && stopReason === "end_turn" && !signal.aborted && round < MAX_STOP_CONTINUES; round++) {
+      const verdict = await hooks.stop(round > 0);
+      if (verdict.block === undefined) break;
+      output.notice(`A Stop hook asked the agent to go on: ${verdict.block}`);
+      stopReason = await runTurn(loopOptions(), [{ type: "text", text: `A Stop hook asks you to continue before finishing: ${verdict.block}` }]);
+    }
     const ended: EndedTurn = { ...turn, stopReason, messages: turnMessages(session.agent.history) };
     runAfterSteps(steps, "ended", ended);
     await output.flush();
@@ -272,13 +291,18 @@ function promptText(parts: UserPart[]): string {
   return parts.map((part) => (part.type === "text" ? part.text : "")).join("\n");
 }
 
-function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel): TurnHost {
+function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel, hooks: SessionHooks | undefined): TurnHost {
   const config = deps.runtime.loaded.config;
   const auxiliary = deps.runtime.auxiliary();
   return {
     files: client.files(),
     shell: sessionShell(deps.runtime, session, client),
-    askUser: (call, ask, signal) => client.askUser(call, ask, signal, { timeoutMs: config.approvals.timeout * 1000, editorWrites: client.editorWrites }),
+    askUser: (call, ask, signal) => {
+      // Notification hooks hear that Hermes waits for the user; they never hold the question up.
+      if (hooks) void hooks.notification(`Hermes needs your permission: ${ask.title}`);
+      return client.askUser(call, ask, signal, { timeoutMs: config.approvals.timeout * 1000, editorWrites: client.editorWrites });
+    },
+    ...(hooks ? { toolHooks: hooks } : {}),
     clarify: (call, question, signal) => client.clarify(call, question, signal, { timeoutMs: config.clarify.timeout * 1000 }),
     history: deps.runtime.sessions,
     ...(auxiliary ? { auxiliary } : {}),
@@ -286,6 +310,30 @@ function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel)
     checkpoints: deps.runtime.checkpoints,
     delegation: delegationFor(deps, session),
   };
+}
+
+/** How many times in a row Stop hooks may send the agent on before the turn ends anyway. */
+const MAX_STOP_CONTINUES = 3;
+
+/** Sessions whose SessionStart hooks ran in this process. */
+const started = new WeakSet<LiveSession>();
+
+/**
+ * The hooks before a prompt: SessionStart once per session in this process (its source:
+ * startup for a new conversation, resume for one with earlier prompts), then UserPromptSubmit.
+ */
+async function promptHooks(hooks: SessionHooks, session: LiveSession, parts: UserPart[], signal: AbortSignal): Promise<{ blocked?: string; context: string[] }> {
+  const context: string[] = [];
+  if (!started.has(session)) {
+    started.add(session);
+    const start = await hooks.sessionStart(session.agent.promptCount > 0 ? "resume" : "startup");
+    context.push(...start.context);
+    session.onClose(() => void hooks.sessionEnd("other"));
+  }
+  const submitted = await hooks.userPromptSubmit(promptText(parts), signal);
+  if (submitted.block !== undefined) return { blocked: submitted.block, context };
+  if (submitted.stop !== undefined) return { blocked: submitted.stop, context };
+  return { context: [...context, ...submitted.context] };
 }
 
 /** delegate_task's children: subagents on this session's models, external agents with its MCP servers. */

@@ -47,6 +47,9 @@ Usage:
                              export --format markdown|json)
   hermes skills [list|show NAME]
                              The skills a session here gets
+  hermes hooks [list|test EVENT]
+                             The hooks a session here runs; test EVENT runs the matching ones on
+                             the JSON they would receive (--tool NAME --input JSON, --prompt TEXT)
   hermes plugins [list|install SOURCE|enable NAME|disable NAME|remove NAME]
                              Plugins in Claude Code's layout (commands, agents, skills, hooks,
                              MCP servers); SOURCE is a folder, a git URL or an npm package
@@ -130,6 +133,8 @@ export async function runCli(argv: string[]): Promise<void> {
       return process.exit(await (await import("./sessions-command")).runSessions(rest));
     case "skills":
       return process.exit(await (await import("./skills-command")).runSkills(rest));
+    case "hooks":
+      return process.exit(await (await import("./hooks-command")).runHooksCli(rest));
     case "plugins":
       return process.exit(await (await import("./plugins-command")).runPlugins(rest));
     case "model":

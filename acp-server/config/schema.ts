@@ -278,6 +278,8 @@ export const ConfigSchema = z
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
     web: WebConfigSchema.default(WebConfigSchema.parse({})),
     tools: ToolsConfigSchema.default(ToolsConfigSchema.parse({})),
+    /** The user's hooks (Claude Code's `hooks` shape; config/hooks-schema.ts validates it where it is used, so one bad hook never stops Hermes). */
+    hooks: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),
   })
   // Unknown top-level sections are tolerated: later versions (memory, skills, mcp_servers...)
   // add them, and an older binary must still start on a newer config.

@@ -62,6 +62,9 @@ export const ROOT_EDITOR_FILES = [
   path.join(".gemini", "settings.json"),
   path.join(".claude", "settings.json"),
   path.join(".claude", "settings.local.json"),
+  path.join(".hermes", "hooks.json"),
+  path.join(".hermes", "hooks.yaml"),
+  path.join(".hermes", "hooks.yml"),
 ];
 /** Folders at a root whose every file is recorded (hooks by another name, container setup). */
 export const ROOT_EDITOR_FOLDERS = [".husky", ".devcontainer"];

@@ -34,7 +34,9 @@ export interface RunsLater {
  * - `.husky/`: the usual `core.hooksPath`, so its files are git hooks;
  * - other agents' settings that start programs: MCP servers (`.mcp.json`, `.vscode/mcp.json`,
  *   `.cursor/mcp.json`, `.gemini/settings.json`) and Claude Code's hooks (`.claude/settings*.json`),
- *   run by a delegated agent or your own next session, outside Hermes's sandbox.
+ *   run by a delegated agent or your own next session, outside Hermes's sandbox;
+ * - Hermes's own project hooks (`.hermes/hooks.json|yaml|yml`): commands the user's next session
+ *   runs outside the sandbox once the file is trusted.
  */
 const EDITOR_FILES: ReadonlyArray<{ folder?: string; name?: string; suffix?: string }> = [
   { folder: ".vscode", name: "tasks.json" },
@@ -57,6 +59,9 @@ const EDITOR_FILES: ReadonlyArray<{ folder?: string; name?: string; suffix?: str
   { folder: ".gemini", name: "settings.json" },
   { folder: ".claude", name: "settings.json" },
   { folder: ".claude", name: "settings.local.json" },
+  { folder: ".hermes", name: "hooks.json" },
+  { folder: ".hermes", name: "hooks.yaml" },
+  { folder: ".hermes", name: "hooks.yml" },
 ];
 
 /** What runs `target` later, or undefined when nothing does (as far as this list knows). */

@@ -23,3 +23,10 @@ const CLAUDE_ALIASES: Record<string, readonly string[]> = {
 export function hermesToolNames(name: string): readonly string[] {
   return Object.hasOwn(CLAUDE_ALIASES, name) ? (CLAUDE_ALIASES[name] ?? [name]) : [name];
 }
+
+/** Claude Code's names for a Hermes tool (a hooks matcher written for Claude Code matches them). */
+export function claudeNamesOf(hermesName: string): string[] {
+  return Object.entries(CLAUDE_ALIASES)
+    .filter(([, targets]) => targets.includes(hermesName))
+    .map(([claude]) => claude);
+}

@@ -158,3 +158,22 @@ test("config set refuses an unknown section with the valid ones; a broken config
     assert.match(answer.stderr, /^hermes: the configuration cannot be used:\n.*config\.yaml.*\n\nFix the YAML syntax in .*config\.yaml/s, args.join(" "));
   }
 });
+
+test("hooks list and hooks test EVENT: the JSON a hook receives, the hook run for real, and what Hermes reads", async () => {
+  const home = await makeTempDir("hermes-cmd-home-");
+  const project = await makeTempDir("hermes-cmd-project-");
+  writeFileSync(
+    path.join(home, "config.yaml"),
+    `hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: "cat > ${project}/seen.json; echo 'no sudo here' >&2; exit 2"\n`,
+  );
+  const listed = await hermes(["hooks", "list", "--json"], home, project);
+  assert.equal(listed.code, 0, listed.stderr);
+  assert.deepEqual(JSON.parse(listed.stdout).map((hook: any) => [hook.event, hook.matcher, hook.from]), [["PreToolUse", "Bash", "config.yaml"]]);
+
+  const dry = await hermes(["hooks", "test", "PreToolUse", "--tool", "terminal", "--input", '{"command":"sudo ls"}'], home, project);
+  assert.equal(dry.code, 0, dry.stderr);
+  assert.match(dry.stdout, /"tool_name": "terminal"/);
+  assert.match(dry.stdout, /blocked: no sudo here/);
+  const seen = JSON.parse(readFileSync(path.join(project, "seen.json"), "utf8"));
+  assert.equal(seen.tool_input.command, "sudo ls");
+});

@@ -34,7 +34,7 @@ async function hermes(home: string, args: string[], options: { input?: string; c
   return { code, stdout, stderr };
 }
 
-const SUBCOMMANDS = ["acp", "chat", "setup", "logout", "doctor", "sessions", "skills", "plugins", "model", "config", "logs"];
+const SUBCOMMANDS = ["acp", "chat", "setup", "logout", "doctor", "sessions", "skills", "hooks", "plugins", "model", "config", "logs"];
 
 test("every subcommand answers --help with its own usage, exit 0", async () => {
   const home = await makeTempDir("hermes-home-");

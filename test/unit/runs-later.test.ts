@@ -78,6 +78,9 @@ function plantedPaths(cwd: string): string[] {
     at(".gemini", "settings.json"),
     at(".claude", "settings.json"),
     at(".claude", "settings.local.json"),
+    at(".hermes", "hooks.json"),
+    at(".hermes", "hooks.yaml"),
+    at(".HERMES", "Hooks.yml"),
   ];
 }
 
@@ -93,6 +96,7 @@ function ordinaryPaths(cwd: string): string[] {
     at(".gitkeep"),
     at("my.git", "config"),
     at(".vscode", "extensions.json"),
+    at(".hermes", "skills", "x", "SKILL.md"),
     at("vscode", "tasks.json"),
     at("src", "HEAD.ts"),
     at("objects", "model.ts"),

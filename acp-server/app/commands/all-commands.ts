@@ -12,6 +12,7 @@ import { mcpCommand } from "../../mcp/commands/mcp";
 import { reloadMcpCommand } from "../../mcp/commands/reload-mcp";
 import { memoryCommand } from "../../memory/commands/memory";
 import { pluginsCommand } from "../../plugins/commands/plugins";
+import { hooksCommand } from "../../hooks/commands/hooks";
 import type { SlashCommand } from "../../runtime/slash-command";
 import { skillsCommand } from "../../skills/commands/skills";
 import { toolsCommand } from "../../tools/commands/tools";
@@ -33,6 +34,7 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
   memoryCommand,
   skillsCommand,
   pluginsCommand,
+  hooksCommand,
   learnedCommand,
   resetCommand,
   modelCommand,
