@@ -199,6 +199,7 @@ function compressionContext(options: TurnOptions, systemPrompt: string, tools: T
 }
 
 async function compress(options: TurnOptions, systemPrompt: string, tools: ToolSpec[], trigger: CompressTrigger) {
+  await options.host.toolHooks?.beforeCompact?.("auto");
   return (await compressSession(compressionContext(options, systemPrompt, tools), trigger)).kind;
 }
 

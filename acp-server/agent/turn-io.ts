@@ -82,7 +82,7 @@ export interface TurnHost {
   checkpoints?: WorkspaceCheckpoints;
   /** delegate_task's children for one tool call (acp-server/delegate/); absent: no delegation. */
   delegation?: (call: DelegationCall) => Delegation;
-  /** The session's PreToolUse / PostToolUse hooks (hooks/session-hooks.ts); absent: none. */
+  /** The session's PreToolUse / PostToolUse / PreCompact / SubagentStop hooks (hooks/session-hooks.ts); absent: none. */
   toolHooks?: ToolHooks;
 }
 
@@ -93,8 +93,12 @@ export interface HookedToolCall {
   input: unknown;
 }
 
-/** Hooks around each tool call. A hook's failure is its own business: these never throw. */
+/** Hooks the loop runs: around each tool call, before compression, when a subagent would stop. A hook's failure is its own business: these never throw. */
 export interface ToolHooks {
+  /** PreCompact: told before the conversation is compressed. */
+  beforeCompact?(trigger: "manual" | "auto"): Promise<unknown>;
+  /** SubagentStop: a reason to go on instead of stopping, or none. */
+  subagentStop?(stopHookActive: boolean): Promise<{ block?: string }>;
   beforeTool(call: HookedToolCall, signal?: AbortSignal): Promise<{ decision?: "allow" | "deny" | "ask"; reason?: string; updatedInput?: Record<string, unknown>; said: string[] }>;
   afterTool(call: HookedToolCall, result: { text: string; isError: boolean }, signal?: AbortSignal): Promise<{ context: string[]; block?: string; said: string[] }>;
 }

@@ -58,11 +58,13 @@ export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings
     approvals: parent.host.approvals,
     askUser: (call, ask, signal) => spec.ask({ title: call.title, kind: call.kind, rawInput: call.rawInput, locations: call.locations }, ask, signal),
     ...(canDelegate && parent.host.delegation ? { delegation: parent.host.delegation } : {}),
+    // The session's hooks see a subagent's tool calls too: delegating is no way around them.
+    ...(parent.host.toolHooks ? { toolHooks: parent.host.toolHooks } : {}),
   };
   const observer = new SubagentObserver(spec.progress);
   spec.progress.started();
   try {
-    const stop = await runTurn(
+    const turnOptions = (): Parameters<typeof runTurn>[0] => (
       {
         session: child,
         models: settings.models(),
@@ -78,9 +80,14 @@ export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings
         // No memory nudges or skill suggestions: the subagent has neither tool.
         nudges: { memoryEvery: 0, changedFiles: false },
         skillNudge: { afterToolCalls: 0, onRecovery: false },
-      },
-      [{ type: "text", text: subagentRequest(task) }],
-    );
+      });
+    let stop = await runTurn(turnOptions(), [{ type: "text", text: subagentRequest(task) }]);
+    // SubagentStop hooks may send the subagent on with a reason, as Stop hooks do for the session.
+    for (let round = 0; host.toolHooks?.subagentStop && stop === "end_turn" && !spec.signal.aborted && round < MAX_STOP_CONTINUES; round++) {
+      const verdict = await host.toolHooks.subagentStop(round > 0);
+      if (verdict.block === undefined) break;
+      stop = await runTurn(turnOptions(), [{ type: "text", text: `A SubagentStop hook asks you to continue before finishing: ${verdict.block}` }]);
+    }
     const answer = finalAnswer(child);
     if (stop === "cancelled") return { status: "cancelled", answer, toolCalls: observer.toolCalls, error: "cancelled by the user" };
     if (stop === "max_turn_requests") return { status: "max_iterations", answer, toolCalls: observer.toolCalls, error: `stopped after ${settings.maxIterations} model calls with tools (delegation.max_iterations)` };
@@ -92,6 +99,9 @@ export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings
     return { status: "failed", answer: finalAnswer(child), toolCalls: observer.toolCalls, error: `the subagent's model request failed: ${message}` };
   }
 }
+
+/** How many times in a row SubagentStop hooks may send a subagent on. */
+const MAX_STOP_CONTINUES = 3;
 
 /** The text of the subagent's last assistant message. */
 function finalAnswer(session: AgentSession): string {

@@ -77,6 +77,14 @@ export class SessionHooks {
     return this.run(subagent ? "SubagentStop" : "Stop", { stop_hook_active: stopHookActive });
   }
 
+  subagentStop(stopHookActive: boolean): Promise<HookVerdict> {
+    return this.stop(stopHookActive, true);
+  }
+
+  beforeCompact(trigger: "manual" | "auto"): Promise<HookVerdict> {
+    return this.preCompact(trigger);
+  }
+
   notification(message: string): Promise<HookVerdict> {
     return this.run("Notification", { message });
   }

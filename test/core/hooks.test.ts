@@ -242,3 +242,45 @@ test("a plugin's hooks/hooks.json runs with CLAUDE_PLUGIN_ROOT set to the plugin
     await hermes.close();
   }
 });
+
+test("subagents' tool calls pass the session's PreToolUse hooks; SubagentStop sends a subagent on once; PreCompact runs before /compress", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const scripts = await makeTempDir("hermes-hook-scripts-");
+  const marker = path.join(scripts, "events.log");
+  const guard = script(scripts, "guard.sh", `#!/bin/sh\ncat >/dev/null\necho "PreToolUse" >> ${marker}\necho "no reading in subagents today" >&2\nexit 2\n`);
+  const subStop = script(scripts, "substop.mjs", `#!/usr/bin/env node\nlet t="";process.stdin.on("data",(c)=>t+=c);process.stdin.on("end",()=>{const i=JSON.parse(t);if(!i.stop_hook_active)process.stdout.write(JSON.stringify({decision:"block",reason:"double-check your answer"}));});\n`);
+  const compact = script(scripts, "compact.sh", `#!/bin/sh\ncat >> ${marker}\necho >> ${marker}\n`);
+  const hermes = await startAgent({
+    config: scriptedConfig(model.url, {
+      hooks: {
+        PreToolUse: [{ matcher: "Read", hooks: [{ type: "command", command: guard }] }],
+        SubagentStop: [{ hooks: [{ type: "command", command: `node ${subStop}` }] }],
+        PreCompact: [{ hooks: [{ type: "command", command: compact }] }],
+      },
+    }),
+  });
+  try {
+    writeFileSync(path.join(project, "a.txt"), "alpha\n");
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue(
+      { toolCalls: [{ name: "delegate_task", arguments: { tasks: [{ goal: "Read a.txt" }] } }] },
+      { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }] },
+      { text: "I could not read it." },
+      { text: "Double-checked: still could not read it." },
+      { text: "The subagent was blocked." },
+    );
+    await hermes.prompt(sessionId, "delegate the read");
+    const subagentCalls = model.requests.map((request) => JSON.stringify(request.body.messages));
+    assert.ok(subagentCalls.some((text) => /A PreToolUse hook blocked this call: no reading in subagents today/.test(text)), "the subagent's read went through the hook");
+    assert.ok(subagentCalls.some((text) => /A SubagentStop hook asks you to continue before finishing: double-check your answer/.test(text)));
+    assert.match(agentText(hermes, sessionId), /The subagent was blocked\./);
+
+    model.enqueue({ text: "Summary of the earlier turns." });
+    await hermes.prompt(sessionId, "/compress");
+    assert.match(readFileSync(marker, "utf8"), /"hook_event_name":"PreCompact".*"trigger":"manual"/);
+  } finally {
+    await hermes.close();
+  }
+});
