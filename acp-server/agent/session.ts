@@ -5,7 +5,7 @@
 // knows about ACP; the protocol edge wraps it and only calls these methods.
 import { isUserPrompt, type ChatMessage, type TokenUsage } from "../providers/types";
 import type { SessionRecorder } from "../sessions/recorder";
-import type { CompactionRecord, LearnedNote, TitleSource } from "../sessions/types";
+import type { CompactionRecord, HookRunRecord, LearnedNote, TitleSource } from "../sessions/types";
 import type { SessionMode } from "../security/modes";
 import { createSessionToolState, type ClarifyQuestion, type DisplayContent, type PermissionAsk, type SessionToolState, type TodoItem } from "../tools/context";
 import { redactSecrets } from "../util/redact";
@@ -368,6 +368,11 @@ export class AgentSession {
   /** A change the learning review made to memory or a skill, for session/load to replay. */
   recordLearned(note: LearnedNote): void {
     this.recorder?.learned(note);
+  }
+
+  /** A hook ran for this session (hooks/session-hooks.ts): journaled for the record. */
+  recordHookRun(run: HookRunRecord): void {
+    this.recorder?.hookRan(run);
   }
 
   /**

@@ -8,7 +8,7 @@ import { redactSecrets } from "../util/redact";
 import { matcherSelects, toolNamesFor, type ToolIdentity } from "./hook-matcher";
 import { combineHookRuns, type HookVerdict } from "./hook-output";
 import { runHookCommands } from "./hook-runner";
-import type { HookSpec, LoadedHooks } from "./hook-sources";
+import { describeOrigin, type HookSpec, type LoadedHooks } from "./hook-sources";
 import { isHooksFileTrusted, trustHooksFile } from "./hook-trust";
 
 export interface SessionHooksOptions {
@@ -23,6 +23,8 @@ export interface SessionHooksOptions {
   askTrust: (file: string, commands: string[]) => Promise<boolean>;
   /** Tells the user something about hooks (a failure, a skipped file). */
   tell: (text: string) => void;
+  /** Keeps a hook run in the session's journal. */
+  journal: (run: { event: string; command: string; origin: string; exit: number | null; timedOut: boolean; ms: number; decision: string }) => void;
   log: Logger;
 }
 
@@ -107,6 +109,10 @@ export class SessionHooks {
       log.info("hook ran", { event, command: redactSecrets(run.spec.command), origin: run.spec.origin.kind, exit: run.exitCode, timedOut: run.timedOut, ms: run.durationMs });
     }
     const verdict = combineHookRuns(event, runs);
+    for (const run of runs) {
+      const decided = verdict.said.find((line) => line.startsWith(`${run.spec.command} (`)) ?? verdict.failures.find((line) => line.includes(run.spec.command)) ?? "";
+      this.options.journal({ event, command: run.spec.command, origin: describeOrigin(run.spec.origin), exit: run.exitCode, timedOut: run.timedOut, ms: run.durationMs, decision: decided });
+    }
     for (const failure of verdict.failures) tell(`Hook ${event}: ${failure}. The turn goes on.`);
     for (const message of verdict.messages) tell(message);
     return verdict;

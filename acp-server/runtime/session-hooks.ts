@@ -42,6 +42,7 @@ async function makeHooks(runtime: AgentRuntime, session: LiveSession, client: Cl
     transcriptPath: journalPath(runtime.sessions.dir, session.id),
     mode: () => session.agent.mode,
     tell,
+    journal: (run) => session.agent.recordHookRun(run),
     log,
     askTrust: async (file, commands) => {
       const answer = await client.choose(

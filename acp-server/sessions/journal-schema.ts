@@ -103,6 +103,9 @@ function build() {
         .optional(),
       permissionAnswer: z.looseObject({ toolCallId: z.string(), outcome: z.enum(["answered", "shutdown"]) }).optional(),
       learned: z.looseObject({ id: z.string(), kind: z.enum(["memory", "skill"]), what: z.string(), where: z.string() }).optional(),
+      hook: z
+        .looseObject({ event: z.string(), command: z.string(), origin: z.string(), exit: z.number().nullable(), timedOut: z.boolean(), ms: z.number(), decision: z.string() })
+        .optional(),
       redaction,
     }),
   ]);

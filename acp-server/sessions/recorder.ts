@@ -7,7 +7,7 @@ import type { DisplayContent, TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
 import { redactRecord } from "./redact-record";
 import { SessionNotOwnedError } from "./session-lease";
-import type { CompactionRecord, JournalRecord, LearnedNote, PermissionAnswerRecord, PermissionAskRecord, ToolCallRecord, TitleSource } from "./types";
+import type { CompactionRecord, HookRunRecord, JournalRecord, LearnedNote, PermissionAnswerRecord, PermissionAskRecord, ToolCallRecord, TitleSource } from "./types";
 
 export interface JournalWriter {
   append(sessionId: string, record: JournalRecord, options?: { sync?: boolean }): void;
@@ -80,6 +80,11 @@ export class SessionRecorder {
   /** A change the learning review made (replayed as its "Learned: …" line). */
   learned(note: LearnedNote): void {
     this.write({ t: "update", at: Date.now(), learned: note }, false, false);
+  }
+
+  /** A hook run: kept for the record (what ran, how it ended, what it decided); not part of the conversation. */
+  hookRan(hook: HookRunRecord): void {
+    this.write({ t: "update", at: Date.now(), hook }, false, false);
   }
 
   /** Titles, mode and model changes are the user's choices: made durable at once. */

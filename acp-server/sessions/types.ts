@@ -45,6 +45,18 @@ export interface ToolCallRecord {
   cancelled?: boolean;
 }
 
+/** One hook run as the journal keeps it (the command redacted like every record). */
+export interface HookRunRecord {
+  event: string;
+  command: string;
+  origin: string;
+  exit: number | null;
+  timedOut: boolean;
+  ms: number;
+  /** What Hermes read from it: "blocked: …", "allow (…)", "failed: …", or "" for nothing. */
+  decision: string;
+}
+
 export type JournalRecord = JournalEntry & {
   /** REDACTION_VERSION of the rules that redacted the record as it was written; absent before stamps (see redact-record.ts). */
   redaction?: number;
@@ -85,6 +97,8 @@ type JournalEntry =
       turn?: "start" | "end";
       /** How the turn ended (with `turn: "end"`): the prompt's stopReason, or "error". */
       stopReason?: string;
+      /** A hook ran (hooks/): which, for what event, how it ended and what it decided. Not replayed. */
+      hook?: HookRunRecord;
       /** A tool call asked the user's permission (replay shows one never answered as cancelled). */
       permission?: PermissionAskRecord;
       /** The permission asked for this tool call got its answer, or was cancelled when the agent shut down. */

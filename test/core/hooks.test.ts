@@ -10,6 +10,7 @@ import path from "node:path";
 import { test } from "node:test";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { stagePlugin } from "../../acp-server/plugins/plugin-install";
+import { journalPath } from "../../acp-server/sessions/journal";
 import { agentText, makeTempDir, scriptedConfig, startAgent } from "../support/in-process-agent";
 import { copyPluginFixture } from "../support/plugin-fixtures";
 import { useScriptedModel } from "../support/scripted-model";
@@ -40,6 +41,12 @@ test("PreToolUse (matcher Bash, exit 2) blocks a command: it does not run, and t
     await hermes.prompt(sessionId, "remove keep.txt");
     assert.ok(existsSync(path.join(project, "keep.txt")), "the blocked command did not run");
     assert.match(lastMessages(model), /A PreToolUse hook blocked this call: rm is not allowed in this repository/);
+    // The run is in the session's journal, with what it decided; a reload replays the conversation without it.
+    const journal = readFileSync(journalPath(path.join(hermes.home, "sessions"), sessionId), "utf8");
+    const record = journal.split("\n").filter(Boolean).map((line) => JSON.parse(line)).find((entry) => entry.hook);
+    assert.deepEqual(record && [record.hook.event, record.hook.exit, record.hook.origin], ["PreToolUse", 2, "config.yaml"]);
+    assert.match(record.hook.decision, /blocked: rm is not allowed/);
+    await hermes.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
   } finally {
     await hermes.close();
   }
