@@ -7,6 +7,7 @@ import { requestErrorText } from "../acp/error-map";
 import { chatHistoryFile, readChatHistory, rememberChatLine } from "./chat-history";
 import type { ChatRenderer } from "./chat-render";
 import { recentSessions } from "./chat-sessions";
+import { when } from "./cli-output";
 import { Interrupted, type Questions } from "./terminal-questions";
 
 export interface ReplOptions {
@@ -78,7 +79,8 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     if (command === "/sessions") {
       const sessions = await recent();
       if (sessions.length === 0) err("No sessions in this folder yet.\n");
-      for (const s of sessions.slice(0, 20)) err(`  ${s.sessionId}  ${s.updatedAt ?? ""}  ${s.title ?? ""}\n`);
+      // The same time format as `hermes sessions list`.
+      for (const s of sessions.slice(0, 20)) err(`  ${s.sessionId}  ${s.updatedAt ? when(Date.parse(s.updatedAt)) : ""}  ${s.title ?? ""}\n`);
       continue;
     }
     if (command === "/resume") {

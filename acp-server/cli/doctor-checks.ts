@@ -10,6 +10,7 @@ import { isLegacyKeySource } from "../config/endpoint-key";
 import { endpointKeyVariable } from "../config/key-hosts";
 import { resolveModel, type ResolvedModel } from "../config/resolve-model";
 import { ConfigSchema } from "../config/schema";
+import { docsPath } from "../util/docs-path";
 import { findExecutable } from "../util/find-executable";
 import type { Logger } from "../util/log";
 
@@ -78,7 +79,7 @@ export function checkConfig(loaded: LoadedConfig): CheckResult {
   if (loaded.error) {
     return fail("config", loaded.error, configErrorFix(loaded) ?? `Fix ${loaded.configPath}.`);
   }
-  if (!loaded.configFound) return warn("config", `${loaded.configPath} not found (using defaults)`, "Create it with a `model:` section; see docs/configuration.md.");
+  if (!loaded.configFound) return warn("config", `${loaded.configPath} not found (using defaults)`, `Create it with a \`model:\` section (run \`hermes setup\`); see ${docsPath("configuration.md")}.`);
   const known = new Set(Object.keys(ConfigSchema.shape));
   const unknown = Object.keys(loaded.config).filter((key) => !known.has(key));
   if (unknown.length > 0) return warn("config", `${loaded.configPath}: ${unknown.join(", ")} ${unknown.length === 1 ? "is not a Hermes setting" : "are not Hermes settings"} (ignored)`, `Remove or rename ${unknown.length === 1 ? "it" : "them"}; the sections are: ${[...known].join(", ")}.`);

@@ -11,6 +11,7 @@ import { combineHookRuns } from "../hooks/hook-output";
 import { runHookCommands } from "../hooks/hook-runner";
 import { describeOrigin, loadHooks, type HookSpec } from "../hooks/hook-sources";
 import { isHooksFileTrusted } from "../hooks/hook-trust";
+import { docsPath } from "../util/docs-path";
 import { configureLogging } from "../util/log";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
 
@@ -34,7 +35,7 @@ export async function runHooksCli(args: string[]): Promise<number> {
 
     if (verb === "list") {
       if (json) printJson(all.map(({ spec, active }) => ({ event: spec.event, matcher: spec.matcher, command: spec.command, timeout: spec.timeout, from: describeOrigin(spec.origin), active })));
-      else if (all.length === 0) process.stderr.write("No hooks (config.yaml `hooks:`, .hermes/hooks.json, or a plugin; see docs/extending.md).\n");
+      else if (all.length === 0) process.stderr.write(`No hooks (config.yaml \`hooks:\`, .hermes/hooks.json, or a plugin; see ${docsPath("extending.md")}).\n`);
       else for (const { spec, active } of all) process.stdout.write(`${spec.event.padEnd(17)} ${(spec.matcher || "*").padEnd(14)} ${spec.command}  (${describeOrigin(spec.origin)}${active ? "" : ", not trusted yet"})\n`);
       return 0;
     }

@@ -39,7 +39,7 @@ export async function runSessions(args: string[]): Promise<number> {
         }
         case "show":
         case "export": {
-          const id = rest[0];
+          const id = rest[0] && (await resolveId(store, rest[0]));
           if (!id) throw new UsageError(`${verb} needs a session id (hermes sessions list)`);
           const summary = await indexed(() => store.summary(id));
           if (!summary) return notFound(id);
@@ -56,7 +56,7 @@ export async function runSessions(args: string[]): Promise<number> {
           return 0;
         }
         case "delete": {
-          const id = rest[0];
+          const id = rest[0] && (await resolveId(store, rest[0]));
           if (!id) throw new UsageError("delete needs a session id (hermes sessions list)");
           const deleted = await store.delete(id);
           if (!deleted) return notFound(id);
@@ -71,6 +71,18 @@ export async function runSessions(args: string[]): Promise<number> {
       await store.close();
     }
   });
+}
+
+/**
+ * A session id as typed: the whole id, or its first characters (at least 4) when exactly one
+ * session starts with them, as git takes a short commit hash. Ambiguous prefixes are refused.
+ */
+async function resolveId(store: SessionStore, typed: string): Promise<string> {
+  if ((await store.summary(typed)) || typed.length < 4) return typed;
+  const { sessions } = await store.list({ limit: 100_000 });
+  const matches = sessions.filter((session) => session.id.startsWith(typed));
+  if (matches.length > 1) throw new UsageError(`${typed} could be ${matches.slice(0, 5).map((session) => session.id).join(", ")}${matches.length > 5 ? ", …" : ""}: type more of the id`);
+  return matches[0]?.id ?? typed;
 }
 
 function notFound(id: string): number {

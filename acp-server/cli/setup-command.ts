@@ -21,6 +21,7 @@ import { hermesHome } from "../config/paths";
 import { configureLogging } from "../util/log";
 import { checkModelCall } from "./doctor-checks";
 import { Interrupted, terminalQuestions, type Questions } from "./terminal-questions";
+import { counted } from "../util/plural";
 
 export const SETUP_EXIT = { ok: 0, failed: 1, usage: 2, interrupted: 130 } as const;
 
@@ -116,7 +117,7 @@ async function interview(questions: Questions, loaded: LoadedConfig, options: Se
   out("Hermes setup: pick a model provider, give its key, pick a model. Ctrl-C stops without saving.\n\n");
   const local = await probeLocalServers();
   const entries: { label: string; provider: ProviderId; server?: LocalServer }[] = [
-    ...(local ? [{ label: `${local.provider === "ollama" ? "Ollama" : "LM Studio"} (running at ${local.baseUrl}, ${local.models.length} models, no key)`, provider: local.provider, server: local }] : []),
+    ...(local ? [{ label: `${local.provider === "ollama" ? "Ollama" : "LM Studio"} (running at ${local.baseUrl}, ${counted(local.models.length, "model")}, no key)`, provider: local.provider, server: local }] : []),
     ...API_KEY_METHODS.map((m) => ({ label: `${m.label}${existingKey(loaded, m.provider, options.baseUrl).key ? " (key found)" : ""}`, provider: m.provider })),
     { label: "Custom OpenAI-compatible endpoint (base URL)", provider: "custom" as ProviderId },
   ];

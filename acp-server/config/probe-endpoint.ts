@@ -2,6 +2,7 @@
 // there, speaks HTTP and accepts the key: GET <base_url>/models (listed by OpenAI-compatible
 // servers and by Anthropic). It costs no tokens. Used by `hermes acp --check` (and doctor).
 import type { ResolvedModel } from "./resolve-model";
+import { counted } from "../util/plural";
 
 export type EndpointProbe =
   | { ok: true; url: string; status: number; detail: string; models?: string[] }
@@ -38,7 +39,7 @@ export async function probeEndpoint(
   if (status >= 500) return { ok: false, url, status, detail: `the endpoint answered HTTP ${status}${snippet(body)}` };
   if (status >= 200 && status < 300) {
     const models = listedModels(body);
-    return { ok: true, url, status, models, detail: models ? `answered (${models.length} models listed)` : `answered HTTP ${status}` };
+    return { ok: true, url, status, models, detail: models ? `answered (${counted(models.length, "model")} listed)` : `answered HTTP ${status}` };
   }
   // 404 and friends: some servers list no models, but an HTTP server is listening there.
   return { ok: true, url, status, detail: `reachable (GET /models answered HTTP ${status})` };

@@ -47,7 +47,7 @@ export function toProviderError(error: unknown, context: ErrorContext, sdk: SdkE
   if (error instanceof sdk.APIConnectionError) {
     const code = errorCode(sdkError.cause);
     const why =
-      code === "ECONNREFUSED" ? "is the server running?"
+      code === "ECONNREFUSED" ? "nothing is listening there (connection refused); start the server or check base_url"
       : code === "ENOTFOUND" || code === "EAI_AGAIN" ? "host not found; check base_url"
       : describe(sdkError.cause ?? error);
     return new ProviderError(`${provider}: could not reach ${baseURL}: ${why}`, { kind: "network" });

@@ -36,6 +36,13 @@ test("sessions list / search / show / export / delete with --json", async () => 
   const all = await hermes(["sessions", "list", "--all", "--json"], home, project);
   assert.deepEqual(JSON.parse(all.stdout).map((s: any) => s.id).sort(), ["s-one", "s-two"]);
 
+  // A unique prefix of at least 4 characters names a session, as a short git hash does.
+  const short = await hermes(["sessions", "show", "s-on", "--json"], home, project);
+  assert.equal(short.code, 0, short.stderr);
+  assert.equal(JSON.parse(short.stdout).id, "s-one");
+  const ambiguous = await hermes(["sessions", "show", "s-", "--json"], home, project);
+  assert.equal(ambiguous.code, 1, "too short to be taken as a prefix");
+
   const search = await hermes(["sessions", "search", "pelican", "--json"], home, project);
   assert.equal(search.code, 0, search.stderr);
   assert.equal(JSON.parse(search.stdout)[0].sessionId, "s-one");

@@ -79,7 +79,7 @@ test("acp --check probes the endpoint: a closed port and a rejected key fail wit
   const model = scripted();
   const ok = await hermes(["acp", "--check"], { config: scriptedConfig(model.url) });
   assert.equal(ok.code, 0, ok.stderr);
-  assert.match(ok.stdout, /endpoint:\s+\S+\/models answered \(\d+ models listed\)/);
+  assert.match(ok.stdout, /endpoint:\s+\S+\/models answered \(\d+ models? listed\)/);
 
   const closedUrl = `http://127.0.0.1:${await closedPort()}/v1`;
   const closed = await hermes(["acp", "--check"], { config: scriptedConfig(closedUrl) });

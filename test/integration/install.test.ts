@@ -57,6 +57,7 @@ async function packInto(destination: string, env: Record<string, string>): Promi
   assert.ok(files.includes("dist/hermes.js") && files.includes("dist/sql-wasm.wasm") && files.includes("skills/code-review/SKILL.md"), files.join("\n"));
   assert.ok(files.includes("dist/chunks/app.mjs") && files.some((f) => /^dist\/chunks\/.+-\w+\.mjs$/.test(f)), "the lazily loaded chunks ship");
   assert.ok(files.includes("dist/package.json"), "dist/package.json ships: it makes dist/hermes.js CommonJS in a type: module package");
+  assert.ok(files.includes("docs/configuration.md") && files.includes("docs/cli.md"), "the docs that doctor and --help point at ship with the package");
   assert.deepEqual(
     files.filter((f) => /\.map$|extension\.cjs|webview|^acp-server\/|^test\//.test(f)),
     [],

@@ -229,7 +229,7 @@ test("an unreachable server gives a 'could not reach' error", async (t) => {
   const error = await errorOf(collect(provider, hello));
   assert.ok(error instanceof ProviderError);
   assert.equal(error.retryable, true);
-  assert.ok(error.message.includes(`could not reach ${deadUrl}: is the server running?`), error.message);
+  assert.ok(error.message.includes(`could not reach ${deadUrl}: nothing is listening there (connection refused)`), error.message);
 });
 
 async function abortAfterFirstDelta(model: ScriptedModel, provider: ChatCompletionsProvider) {

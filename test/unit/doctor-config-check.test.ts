@@ -1,7 +1,7 @@
 // hermes doctor's config check: a section Hermes does not know is tolerated when read (a newer
 // Hermes may add one) but named as a warning with the valid sections, not passed as "ok".
 import assert from "node:assert/strict";
-import { writeFileSync } from "node:fs";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { checkConfig } from "../../acp-server/cli/doctor-checks";
@@ -18,4 +18,12 @@ test("an unknown top-level section is a warning naming it; a known config is ok"
 
   writeFileSync(path.join(home, "config.yaml"), "agent:\n  max_turns: 30\n");
   assert.equal(checkConfig(loadConfig({ home, env: {} })).status, "ok");
+});
+
+test("without a config.yaml the fix names a docs file that exists on this machine", () => {
+  const home = makeTempDirSync("hermes-doctor-config-");
+  const result = checkConfig(loadConfig({ home, env: {} }));
+  assert.equal(result.status, "warn");
+  const named = /see (\S+configuration\.md)/.exec(result.fix ?? "")?.[1];
+  assert.ok(named && path.isAbsolute(named) && existsSync(named), result.fix);
 });
