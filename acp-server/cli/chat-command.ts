@@ -16,6 +16,7 @@ import { chatHistoryFile, HISTORY_LIMIT, readChatHistory } from "./chat-history"
 import { chatPreflight } from "./chat-preflight";
 import { chatRenderer, type ChatRenderer } from "./chat-render";
 import { jsonOutput, type JsonOutput, type OutputFormat } from "./json-output";
+import type { MarkdownStream } from "./markdown-stream";
 import { hermesToolNames } from "../tools/tool-aliases";
 import { recentSessions } from "./chat-sessions";
 import { runRepl, turn } from "./chat-repl";
@@ -61,7 +62,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const interactive = !options.prompt;
   const format = options.outputFormat ?? "text";
   const json = format === "text" ? undefined : jsonOutput(format);
-  const renderer: ChatRenderer = json ?? chatRenderer();
+  const renderer: ChatRenderer = json ?? chatRenderer({ markdown: await terminalMarkdown() });
   const allowedTools = new Set((options.allowedTools ?? []).flatMap(hermesToolNames));
   // The chat prompt offers what was typed in earlier chats (up/down, Ctrl-R).
   const history = { history: readChatHistory(chatHistoryFile(hermesHome())).slice(-HISTORY_LIMIT) };
@@ -179,4 +180,15 @@ async function jsonTurn(agent: acp.ClientContext, json: JsonOutput, sessionId: s
     json.result({ error: message, durationMs: performance.now() - started });
     return EXIT.turnFailed;
   }
+}
+
+/**
+ * Markdown rendering for a reply read in a terminal (stdout a TTY, or FORCE_COLOR set); a pipe or
+ * a file gets the model's text as it is, for scripts. Loaded only then: it is a large module.
+ */
+async function terminalMarkdown(): Promise<MarkdownStream | undefined> {
+  const forced = process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== "0";
+  if (!process.stdout.isTTY && !forced) return undefined;
+  const { markdownStream } = await import("./markdown-stream");
+  return markdownStream({ width: process.stdout.columns ?? 80, color: !process.env.NO_COLOR });
 }

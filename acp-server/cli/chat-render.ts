@@ -5,6 +5,7 @@
 // line with the setting that bounds the wait.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { diffHunks } from "../../common/line-diff";
+import type { MarkdownStream } from "./markdown-stream";
 
 const OUTPUT_LINES = 12;
 
@@ -20,9 +21,17 @@ export interface ChatRenderer {
   finishLine(): void;
 }
 
-export function chatRenderer(options: { stdout?: NodeJS.WritableStream; stderr?: NodeJS.WritableStream & { isTTY?: boolean } } = {}): ChatRenderer {
+export function chatRenderer(
+  options: {
+    stdout?: NodeJS.WritableStream;
+    stderr?: NodeJS.WritableStream & { isTTY?: boolean };
+    /** Render the reply as markdown (a terminal reading it); absent: plain text, as scripts want it. */
+    markdown?: MarkdownStream;
+  } = {},
+): ChatRenderer {
   const stdout = options.stdout ?? process.stdout;
   const stderr = options.stderr ?? process.stderr;
+  const markdown = options.markdown;
   const tty = stderr.isTTY === true;
   const dim = (text: string) => (tty ? `\x1b[2m${text}\x1b[0m` : text);
   const titles = new Map<string, { title: string; kind?: string }>();
@@ -35,6 +44,12 @@ export function chatRenderer(options: { stdout?: NodeJS.WritableStream; stderr?:
   let lastActivity = Date.now();
 
   const newline = () => {
+    // Markdown held for its block to complete goes out before anything else is shown.
+    const held = markdown?.end();
+    if (held) {
+      stdout.write(atLineStart ? held : `\n${held}`);
+      atLineStart = held.endsWith("\n");
+    }
     if (!atLineStart) stdout.write("\n");
     atLineStart = true;
   };
@@ -56,8 +71,16 @@ export function chatRenderer(options: { stdout?: NodeJS.WritableStream; stderr?:
           else if (toolSinceText && !atLineStart) stdout.write("\n");
           toolSinceText = false;
           textSinceTool = true;
-          stdout.write(update.content.text);
           reply += update.content.text;
+          if (markdown) {
+            const rendered = markdown.push(update.content.text);
+            if (rendered) {
+              stdout.write(rendered);
+              atLineStart = rendered.endsWith("\n");
+            }
+            return;
+          }
+          stdout.write(update.content.text);
           atLineStart = update.content.text.endsWith("\n");
           return;
         case "agent_thought_chunk":

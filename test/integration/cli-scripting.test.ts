@@ -84,3 +84,33 @@ test("hermes -p runs one turn (prompt as words or on stdin); --continue and --re
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /cannot start a session/);
 });
+
+test("in a terminal (a real pty through script(1)) the reply is rendered markdown; through a pipe it is the model's text as is", async () => {
+  const model = scripted();
+  const home = await makeTempDir("hermes-home-");
+  const project = await makeTempDir("hermes-project-");
+  writeFileSync(path.join(home, "config.yaml"), toYaml(scriptedConfig(model.url)));
+  const reply = "# Result\n\nAll **tests** pass.\n\n```js\nconst ok = true;\n```\n";
+
+  model.enqueue({ text: reply });
+  const piped = await hermes(home, ["-p", "report"], { cwd: project });
+  assert.equal(piped.code, 0, piped.stderr);
+  assert.equal(piped.stdout.trim(), reply.trim(), "a pipe gets the text unchanged");
+
+  model.enqueue({ text: reply });
+  const env: Record<string, string> = {};
+  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith("HERMES_") && !key.endsWith("_API_KEY")) env[key] = value;
+  const quoted = [process.execPath, HERMES_BIN, "-p", "report"].map((word) => `'${word}'`).join(" ");
+  const child = spawn("script", ["-qfec", quoted, "/dev/null"], { cwd: project, env: { ...env, HERMES_HOME: home, COLUMNS: "80", TERM: "xterm-256color" }, stdio: ["pipe", "pipe", "pipe"] });
+  let screen = "";
+  child.stdout.on("data", (chunk) => (screen += String(chunk)));
+  child.stdin.end();
+  const [code] = (await once(child, "exit")) as [number | null];
+  assert.equal(code, 0, screen);
+  const text = screen.replace(/\x1b\[[0-9;?]*[A-Za-z]/g, "").replace(/\r/g, "");
+  assert.match(text, /Result/);
+  assert.doesNotMatch(text, /# Result|\*\*tests\*\*|```/, `rendered, not raw:\n${text}`);
+  assert.match(text, /All tests pass\./);
+  assert.match(text, /const ok = true;/);
+  assert.match(screen, /\x1b\[/, "with colour on a terminal");
+});

@@ -1,0 +1,41 @@
+// The terminal's markdown stream: complete blocks render as they arrive, a code fence is held
+// until it closes (a blank line inside it does not cut it), and the end renders the rest; the
+// output is rendered markdown, never the raw syntax.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import { markdownStream } from "../../acp-server/cli/markdown-stream";
+
+const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");
+
+test("blocks render when complete; the rest at the end", () => {
+  const stream = markdownStream({ width: 60, color: false });
+  const first = plain(stream.push("# Plan\n\nFirst **bol"));
+  assert.match(first, /Plan/, "the heading's block is complete");
+  assert.doesNotMatch(first, /First/, "the paragraph is not");
+  assert.equal(stream.push("d** step"), "");
+  const rest = plain(stream.end());
+  assert.match(rest, /First bold step/);
+});
+
+test("a heading, bold, a list and a table come out rendered, not as raw markdown", () => {
+  const stream = markdownStream({ width: 60, color: false });
+  let out = "";
+  for (const piece of ["# Pl", "an\n\nSome **bold** words.\n\n- one\n- two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n"]) out += stream.push(piece);
+  out += stream.end();
+  const text = plain(out);
+  assert.match(text, /Plan/);
+  assert.doesNotMatch(text, /^# /m, "the heading's # is gone");
+  assert.doesNotMatch(text, /\*\*bold\*\*/, "bold is rendered");
+  assert.match(text, /bold words/);
+  assert.match(text, /[│|] *1 *[│|] *2 *[│|]/, "the table has cells");
+});
+
+test("a code fence is held until it closes, even across a blank line", () => {
+  const stream = markdownStream({ width: 60, color: false });
+  assert.equal(stream.push("```ts\nconst a = 1;\n\nconst b = 2;\n"), "", "an open fence is not cut at its blank line");
+  const out = plain(stream.push("```\n\nAfter.\n\n"));
+  assert.match(out, /const a = 1;[\s\S]*const b = 2;/);
+  assert.match(out, /After\./);
+  assert.doesNotMatch(out, /```/);
+  assert.equal(stream.end(), "");
+});
