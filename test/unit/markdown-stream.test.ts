@@ -3,9 +3,10 @@
 // output is rendered markdown, never the raw syntax.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { stripVTControlCharacters } from "node:util";
 import { markdownStream } from "../../acp-server/cli/markdown-stream";
 
-const plain = (text: string) => text.replace(/\x1b\[[0-9;]*m/g, "");
+const plain = (text: string) => stripVTControlCharacters(text);
 
 test("blocks render when complete; the rest at the end", () => {
   const stream = markdownStream({ width: 60, color: false });
