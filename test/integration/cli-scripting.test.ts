@@ -80,7 +80,6 @@ test("hermes -p runs one turn (prompt as words or on stdin); --continue and --re
   assert.match(messages, /a prompt from a pipe/, "the last session's history came along");
   assert.match(messages, /what word\?/);
 
-  model.enqueue({ text: "Nope." });
   const missing = await hermes(home, ["chat", "--resume", "no-such-session", "hello"], { cwd: project });
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /cannot start a session/);
