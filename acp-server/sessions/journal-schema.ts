@@ -36,6 +36,7 @@ function build() {
       reasoning: text.optional(),
       toolCalls: z.array(toolCallRequest).optional(),
       replay: z.array(replayBlock).optional(),
+      id: z.string().optional(),
     }),
     z.looseObject({ role: z.literal("tool"), toolCallId: z.string(), name: z.string(), content: text, images: z.array(z.looseObject(imageData)).optional() }),
   ]);

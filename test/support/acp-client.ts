@@ -64,6 +64,8 @@ export interface RecordingClient {
   recordFrame: (frame: any) => void;
   /** Call with each frame the client writes, before the agent can read it (validated only). */
   recordSentFrame: (frame: any) => void;
+  /** Call with each frame a test writes raw (not judged: malformed on purpose, maybe). */
+  recordRawFrame: (frame: any) => void;
   /** The peer for a connected client. */
   peer: (agent: acp.ClientContext, home: string) => AcpPeer;
 }
@@ -199,7 +201,8 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
   };
 
   const recordSentFrame = (frame: any) => frameSchema.check("client→agent", frame);
-  return { app, recordFrame, recordSentFrame, peer };
+  const recordRawFrame = (frame: any) => frameSchema.noteRaw("client→agent", frame);
+  return { app, recordFrame, recordSentFrame, recordRawFrame, peer };
 }
 
 function answerPermission(policy: PermissionPolicy, request: acp.RequestPermissionRequest): acp.RequestPermissionResponse {

@@ -67,6 +67,14 @@ export class FrameValidator {
     if (error) this.invalid.push({ direction, frame, error });
   }
 
+  /**
+   * A frame a test wrote raw on purpose (malformed-input tests): not judged, but a request's id is
+   * remembered so the answer to it is checked against its method.
+   */
+  noteRaw(direction: FrameDirection, frame: any): void {
+    if (typeof frame?.method === "string" && frame !== null && "id" in frame) this.pending.set(`${direction}:${JSON.stringify(frame.id)}`, frame.method);
+  }
+
   /** A readable list of the invalid frames, or "" when all were valid. */
   report(): string {
     return this.invalid.map((bad) => `${bad.direction} ${JSON.stringify(bad.frame).slice(0, 600)}\n  ${bad.error}`).join("\n");

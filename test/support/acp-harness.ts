@@ -90,6 +90,7 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
 
   // What the client writes is schema-checked on its way to the agent's stdin, before the agent can answer it.
   const splitSent = ndJsonFrames(client.recordSentFrame);
+  const splitRaw = ndJsonFrames(client.recordRawFrame);
   const toAgent = new Writable({
     write(chunk: Buffer, _encoding, done) {
       splitSent(chunk.toString("utf8"));
@@ -128,7 +129,10 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
         }
         child.stderr.on("data", onData);
       }),
-    writeRaw: (text) => child.stdin.write(text),
+    writeRaw: (text) => {
+      splitRaw(text);
+      child.stdin.write(text);
+    },
     close: async () => {
       peer.terminals.killAll();
       if (child.exitCode !== null || child.signalCode !== null) {
