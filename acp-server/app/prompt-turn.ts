@@ -173,7 +173,7 @@ async function runPromptTurn(
     const stopReason = await runTurn(
       {
         session: session.agent,
-        models: deps.runtime.chainFor(session.agent.modelId),
+        models: deps.runtime.chainFor(session.agent.modelId, { thinking: session.agent.thinking }),
         host,
         observer: output,
         signal,
@@ -281,7 +281,7 @@ function delegationFor(deps: PromptDeps, session: LiveSession) {
   return createDelegation({
     config: config.delegation,
     subagents: {
-      models: () => runtime.chainFor(session.agent.modelId),
+      models: () => runtime.chainFor(session.agent.modelId, { thinking: session.agent.thinking }),
       maxTokens: model?.maxTokens,
       temperature: model?.temperature,
       retryBaseDelayMs: config.agent.retry_base_delay * 1000,

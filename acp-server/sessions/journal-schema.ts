@@ -86,6 +86,7 @@ function build() {
       titleSource: z.enum(["auto", "user", "first_line"]).optional(),
       mode: z.string().optional(),
       modelId: z.string().optional(),
+      thinking: z.boolean().optional(),
       additionalDirectories: z.array(z.string()).optional(),
       toolToggles: z.record(z.string(), z.boolean()).optional(),
       tokens: z.number().optional(),
@@ -247,6 +248,7 @@ export function isPlainRecord(value: unknown): boolean {
         (value.titleSource === undefined || TITLE_SOURCES.has(value.titleSource as string)) &&
         optStr(value.mode) &&
         optStr(value.modelId) &&
+        (value.thinking === undefined || typeof value.thinking === "boolean") &&
         (value.additionalDirectories === undefined || every(value.additionalDirectories, isStr)) &&
         (value.toolToggles === undefined || (isObj(value.toolToggles) && Object.values(value.toolToggles).every((on) => typeof on === "boolean"))) &&
         optNum(value.tokens) &&

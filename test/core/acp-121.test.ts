@@ -5,6 +5,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { makeTempDir, scriptedConfig, sessionUpdates, startAgent } from "../support/in-process-agent";
+import { startScriptedAnthropic } from "../support/scripted-anthropic";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
@@ -54,5 +55,62 @@ test("messageId: one per model reply on its message and thought chunks, the same
     assert.deepEqual(chunks(sessionUpdates(hermes, sessionId).slice(middle)), replayed);
   } finally {
     await hermes.close();
+  }
+});
+
+test("boolean option: extended thinking on by default, off by session/set_config_option, kept across a load", async () => {
+  const anthropic = await startScriptedAnthropic();
+  const project = await makeTempDir();
+  anthropic.enqueue({ thinking: "hmm", text: "with thought" }, { text: "without" });
+  const config = { model: { provider: "anthropic", name: "claude-sonnet-4-5", base_url: anthropic.url, api_key: "sk-ant-test", thinking_budget: 2048 }, sessions: { auto_title: false } };
+  const hermes = await startAgent({ config, clientCapabilities: { session: { configOptions: { boolean: {} } } } });
+  try {
+    await hermes.initialize();
+    const { sessionId, configOptions } = await hermes.newSession(project);
+    const thinking = configOptions?.find((o) => o.id === "thinking");
+    assert.deepEqual(
+      thinking && { type: thinking.type, category: thinking.category, currentValue: thinking.currentValue },
+      { type: "boolean", category: "model_config", currentValue: true },
+    );
+    await hermes.prompt(sessionId, "one");
+    assert.equal(anthropic.requests[0]!.body.thinking?.budget_tokens, 2048);
+
+    const answer = await hermes.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "thinking", type: "boolean", value: false });
+    assert.equal(answer.configOptions.find((o) => o.id === "thinking")?.currentValue, false);
+    await hermes.prompt(sessionId, "two");
+    assert.equal(anthropic.requests[1]!.body.thinking, undefined, "no thinking once switched off");
+
+    // A string for a boolean option is refused, nothing changes.
+    await assert.rejects(hermes.agent.request(acp.methods.agent.session.setConfigOption, { sessionId, configId: "thinking", value: "on" }), (error: any) => error.code === -32602);
+
+    const loaded = await hermes.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    assert.equal(loaded.configOptions?.find((o) => o.id === "thinking")?.currentValue, false, "the switch is journaled");
+  } finally {
+    await hermes.close();
+    await anthropic.close();
+  }
+});
+
+test("boolean option: not offered to a client without session.configOptions.boolean, nor for a model that does not think", async () => {
+  const anthropic = await startScriptedAnthropic();
+  const project = await makeTempDir();
+  const config = { model: { provider: "anthropic", name: "claude-sonnet-4-5", base_url: anthropic.url, api_key: "sk-ant-test", thinking_budget: 2048 }, sessions: { auto_title: false } };
+  const plainClient = await startAgent({ config });
+  try {
+    await plainClient.initialize();
+    const { configOptions } = await plainClient.newSession(project);
+    assert.ok(!configOptions?.some((o) => o.type === "boolean"), JSON.stringify(configOptions));
+  } finally {
+    await plainClient.close();
+    await anthropic.close();
+  }
+  const model = scripted();
+  const noThinking = await startAgent({ config: scriptedConfig(model.url), clientCapabilities: { session: { configOptions: { boolean: {} } } } });
+  try {
+    await noThinking.initialize();
+    const { configOptions } = await noThinking.newSession(project);
+    assert.ok(!configOptions?.some((o) => o.id === "thinking"), JSON.stringify(configOptions));
+  } finally {
+    await noThinking.close();
   }
 });
