@@ -114,3 +114,41 @@ test("boolean option: not offered to a client without session.configOptions.bool
     await noThinking.close();
   }
 });
+
+test("$/cancel_request on a prompt whose model hangs: the prompt ends cancelled, the reply so far is kept, the session goes on", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const abortedBefore = model.abortedStreams;
+  model.enqueue({ text: "partial words", hang: true });
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const cancel = new AbortController();
+    // The SDK client sends `$/cancel_request` for this request id when the signal aborts.
+    const prompt = hermes.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "go" }] }, { cancellationSignal: cancel.signal });
+    await hermes.waitForUpdate((u) => u.sessionUpdate === "agent_message_chunk");
+    cancel.abort();
+    const settled = await prompt.then(
+      (response) => ({ stopReason: response.stopReason }),
+      (error: any) => ({ code: error.code }),
+    );
+    // 1.21: either the method's own cancelled outcome or -32800; Hermes answers like session/cancel.
+    assert.deepEqual(settled, { stopReason: "cancelled" });
+    assert.ok(hermes.frames.some((f) => f.method === undefined && f.result?.stopReason === "cancelled"));
+    await model.waitForAbortedStreams(abortedBefore + 1); // the hanging HTTP stream was dropped
+
+    model.enqueue({ text: "next answer" });
+    assert.equal((await hermes.prompt(sessionId, "again")).stopReason, "end_turn");
+    // Nothing lost: the cancelled reply and the next one are both in the journal.
+    const before = sessionUpdates(hermes, sessionId).length;
+    await hermes.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    const replayed = sessionUpdates(hermes, sessionId)
+      .slice(before)
+      .map((u) => (u.sessionUpdate === "agent_message_chunk" && u.content.type === "text" ? u.content.text : ""))
+      .join("");
+    assert.match(replayed, /partial words[\s\S]*next answer/);
+  } finally {
+    await hermes.close();
+  }
+});

@@ -27,6 +27,8 @@ export interface InvalidFrame {
 interface SchemaSet {
   /** By method: the validator of its params and of its result. */
   methods: Map<string, { params?: ValidateFunction; result?: ValidateFunction }>;
+  /** The `sessionUpdate` kinds this schema defines. */
+  updateKinds: Set<string>;
 }
 
 let compiled: { stable: SchemaSet; unstable: SchemaSet } | undefined;
@@ -50,7 +52,12 @@ function loadSchemas(): { stable: SchemaSet; unstable: SchemaSet } {
       else entry.params = validate;
       methods.set(method, entry);
     }
-    return { methods };
+    const updateKinds = new Set<string>();
+    for (const branch of schema.$defs.SessionUpdate?.anyOf ?? schema.$defs.SessionUpdate?.oneOf ?? []) {
+      const kind = branch?.properties?.sessionUpdate?.const;
+      if (typeof kind === "string") updateKinds.add(kind);
+    }
+    return { methods, updateKinds };
   };
   compiled = { stable: load("schema.json", "acp-1.21"), unstable: load("schema.unstable.json", "acp-1.21-unstable") };
   return compiled;
@@ -87,6 +94,13 @@ export class FrameValidator {
       if (hasId) this.pending.set(`${direction}:${JSON.stringify(frame.id)}`, frame.method);
       const schema = this.schemaFor(frame.method)?.params;
       if (!schema) return frame.method.startsWith("_") ? undefined : `no schema defines the method ${frame.method}`;
+      // An update kind only the unstable schema has (compaction_update, for a client that asked
+      // for it with an unstable capability) is judged by that schema; every stable kind by the stable one.
+      const kind = frame.method === "session/update" ? frame.params?.update?.sessionUpdate : undefined;
+      const { stable, unstable } = loadSchemas();
+      if (typeof kind === "string" && !stable.updateKinds.has(kind) && unstable.updateKinds.has(kind)) {
+        return validationError(unstable.methods.get("session/update")!.params!, frame.params, "params (unstable update kind)");
+      }
       return validationError(schema, frame.params ?? {}, "params");
     }
     if (!hasId) return "neither a request, a notification nor a response";

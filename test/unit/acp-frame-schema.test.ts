@@ -49,3 +49,13 @@ test("a boolean config option and a terminal auth method are valid 1.21", () => 
   });
   assert.equal(frames.invalid.length, 1, "a boolean option's value is a boolean");
 });
+
+test("an update kind only the unstable schema has is judged by it; a stable kind never falls back", () => {
+  const frames = new FrameValidator();
+  const update = (u: object) => ({ jsonrpc: "2.0", method: "session/update", params: { sessionId: "s", update: u } });
+  frames.check("agent→client", update({ sessionUpdate: "compaction_update", compactionId: "c1", status: "in_progress" }));
+  assert.equal(frames.report(), "");
+  frames.check("agent→client", update({ sessionUpdate: "compaction_update", status: "in_progress" }));
+  frames.check("agent→client", update({ sessionUpdate: "tool_call" }));
+  assert.equal(frames.invalid.length, 2);
+});
