@@ -2,6 +2,7 @@
 // (the user's prompts, thoughts, answers, each tool call in its final state, plans).
 // Tool calls are journaled as they finish but were shown when announced, all of a reply's
 // calls at once and in call order; replay restores that order. replay-send.ts writes it out.
+import { promptMessageId } from "../sessions/message-ids";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { existsSync } from "node:fs";
 import type { UserPart } from "../providers/types";
@@ -94,8 +95,8 @@ export class ReplayBuilder {
       if (message.role === "user") {
         // The first chunk of each prompt names its turn (`_meta["hermes/turn"]`: checkpoints and forks count turns).
         const turn = ++this.turn;
-        // The prompt's messageId, derived from its turn so every load names it the same way.
-        const messageId = `prompt-${turn}`;
+        // The prompt's messageId, derived from its turn: the same as its live echo and on every load.
+        const messageId = promptMessageId(turn);
         let first = true;
         for (const part of message.content) {
           const json = part.type === "text" ? textChunkJson("user_message_chunk", part.text, messageId) : JSON.stringify(imageChunk(part, messageId));

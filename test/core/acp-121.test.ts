@@ -49,10 +49,22 @@ test("messageId: one per model reply on its message and thought chunks, the same
     const prompt = replayed.filter((c) => c.kind === "user_message_chunk");
     assert.ok(prompt.length > 0 && prompt.every((c) => typeof c.messageId === "string"), "the prompt's chunks carry a messageId too");
 
+    // A prompt the client did not show (named by `hermes/queueId`) is echoed live with the id a load gives it.
+    model.enqueue({ text: "third reply" });
+    await hermes.agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: "queued one" }], _meta: { "hermes/queueId": "q-1" } });
+    const echo = sessionUpdates(hermes, sessionId).find((u) => u.sessionUpdate === "user_message_chunk" && u._meta?.["hermes/queueId"] === "q-1");
+    assert.ok(echo && echo.sessionUpdate === "user_message_chunk" && echo.messageId, "the echo carries a messageId");
+    const afterEcho = sessionUpdates(hermes, sessionId).length;
+    await hermes.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
+    const wholeReplay = sessionUpdates(hermes, sessionId).slice(afterEcho);
+    const echoReplayed = wholeReplay
+      .find((u) => u.sessionUpdate === "user_message_chunk" && u.content.type === "text" && u.content.text === "queued one");
+    assert.equal(echoReplayed && echoReplayed.sessionUpdate === "user_message_chunk" ? echoReplayed.messageId : undefined, echo.messageId);
+
     // A second load names everything the same way.
     const middle = sessionUpdates(hermes, sessionId).length;
     await hermes.agent.request(acp.methods.agent.session.load, { sessionId, cwd: project, mcpServers: [] });
-    assert.deepEqual(chunks(sessionUpdates(hermes, sessionId).slice(middle)), replayed);
+    assert.deepEqual(chunks(sessionUpdates(hermes, sessionId).slice(middle)), chunks(wholeReplay));
   } finally {
     await hermes.close();
   }

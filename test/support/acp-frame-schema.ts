@@ -38,6 +38,14 @@ function loadSchemas(): { stable: SchemaSet; unstable: SchemaSet } {
   // strict off: the spec's schema carries its own `x-…` annotations.
   const ajv = new Ajv2020({ strict: false, allErrors: false });
   (addFormats as unknown as (ajv: unknown) => void)(ajv);
+  // The spec's numeric formats (from its Rust types): integers in range; JSON numbers for double.
+  const integerIn = (min: number, max: number) => ({ type: "number" as const, validate: (n: number) => Number.isInteger(n) && n >= min && n <= max });
+  ajv.addFormat("uint16", integerIn(0, 0xffff));
+  ajv.addFormat("uint32", integerIn(0, 0xffffffff));
+  ajv.addFormat("int32", integerIn(-0x80000000, 0x7fffffff));
+  ajv.addFormat("uint64", integerIn(0, Number.MAX_SAFE_INTEGER));
+  ajv.addFormat("int64", integerIn(Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER));
+  ajv.addFormat("double", { type: "number", validate: (n: number) => Number.isFinite(n) });
   const load = (file: string, id: string): SchemaSet => {
     const schema = JSON.parse(readFileSync(path.join(FIXTURES, file), "utf8"));
     schema.$id = id;
