@@ -29,7 +29,8 @@ async function serveAcp(): Promise<void> {
   const handshake = await earlyHandshake(
     () => process.stdin,
     () => process.stdout,
-    (params) => initializeResponse(VERSION, params.clientCapabilities),
+    // This process's own command line, for clients that run terminal sign-in from the legacy `_meta` key.
+    (params) => initializeResponse(VERSION, params.clientCapabilities, { command: process.execPath, args: [...process.execArgv, process.argv[1] ?? "hermes", "acp"] }),
     log,
     { blocking: blockingStdio() },
   );

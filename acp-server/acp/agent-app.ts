@@ -58,7 +58,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   const opened = async (session: LiveSession, client: acp.AgentContext, journal?: OpenedJournal) => {
     const current = await getRuntime();
     // Everything awaited comes first: the updates below must not overtake the response.
-    const configOptions = await sessionConfigOptions(current, session.agent);
+    const configOptions = await sessionConfigOptions(current, session.agent, clientCapabilities);
     // A reopened session's commands go out right after the answer (its replay came first anyway).
     // A new one's follow once the answer has left: reading every SKILL.md is a large part of a
     // first session/new otherwise, and a client takes the list whenever it arrives.
@@ -233,7 +233,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       const session = hub.get(params.sessionId);
       setMode(session.agent, params.modeId);
       notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
-      const options = await sessionConfigOptions(await getRuntime(), session.agent);
+      const options = await sessionConfigOptions(await getRuntime(), session.agent, clientCapabilities);
       notifyAfterResponse(client, session.id, { sessionUpdate: "config_option_update", configOptions: options }, log);
       return {};
     })
@@ -242,7 +242,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       const current = await getRuntime();
       const changed = await setConfigOption(current, session.agent, params, log);
       if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
-      return { configOptions: await sessionConfigOptions(current, session.agent) };
+      return { configOptions: await sessionConfigOptions(current, session.agent, clientCapabilities) };
     });
 }
 

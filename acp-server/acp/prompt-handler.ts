@@ -2,7 +2,6 @@
 // runs it), and the app's outcome becomes the PromptResponse (stop reason, usage, and what a
 // command did in `_meta`).
 import type * as acp from "@agentclientprotocol/sdk/unstable";
-import { randomUUID } from "node:crypto";
 import { runPrompt, type PromptInput, type PromptOutcome } from "../app/prompt-turn";
 import { maxTurnsOf } from "./script-meta";
 import type { LiveSession } from "../runtime/live-session";
@@ -80,10 +79,9 @@ function promptInput(params: acp.PromptRequest, client: acp.AgentContext, sessio
     // A client that named the prompt (`hermes/queueId`) did not show it: it is echoed even when it did not wait.
     echoAlways: queueId !== undefined,
     toParts: (files, firstText) => toUserParts(firstText === undefined || first?.type !== "text" ? blocks : [{ type: "text", text: firstText }, ...blocks.slice(1)], files),
-    echo: async (id) => {
-      // One message, named by its queue id.
+    echo: async (id, messageId) => {
+      // One message, named by its queue id; its messageId is the one a load gives the prompt.
       const output = new AcpTurnObserver(client, session, log);
-      const messageId = randomUUID();
       for (const block of blocks) output.send({ sessionUpdate: "user_message_chunk", content: block, messageId, _meta: { [QUEUE_ID_META]: id } });
       await output.flush();
     },

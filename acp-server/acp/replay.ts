@@ -2,6 +2,7 @@
 // (the user's prompts, thoughts, answers, each tool call in its final state, plans).
 // Tool calls are journaled as they finish but were shown when announced, all of a reply's
 // calls at once and in call order; replay restores that order. replay-send.ts writes it out.
+import { promptMessageId } from "../sessions/message-ids";
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { existsSync } from "node:fs";
 import type { UserPart } from "../providers/types";
@@ -94,16 +95,19 @@ export class ReplayBuilder {
       if (message.role === "user") {
         // The first chunk of each prompt names its turn (`_meta["hermes/turn"]`: checkpoints and forks count turns).
         const turn = ++this.turn;
+        // The prompt's messageId, derived from its turn: the same as its live echo and on every load.
+        const messageId = promptMessageId(turn);
         let first = true;
         for (const part of message.content) {
-          const json = part.type === "text" ? textChunkJson("user_message_chunk", part.text) : JSON.stringify(imageChunk(part));
+          const json = part.type === "text" ? textChunkJson("user_message_chunk", part.text, messageId) : JSON.stringify(imageChunk(part, messageId));
           yield first ? withTurn(json, turn) : json;
           first = false;
         }
       }
       if (message.role === "assistant") {
-        if (message.reasoning) yield textChunkJson("agent_thought_chunk", message.reasoning);
-        if (message.content) yield textChunkJson("agent_message_chunk", message.content);
+        // The reply's journaled id: the same messageId its chunks carried live.
+        if (message.reasoning) yield textChunkJson("agent_thought_chunk", message.reasoning, message.id);
+        if (message.content) yield textChunkJson("agent_message_chunk", message.content, message.id);
         if (message.toolCalls?.length) this.batch = { order: message.toolCalls.map((call) => call.id), calls: [], plans: [], asks: [] };
       }
     } else if (record.t === "tool_call") {
@@ -188,8 +192,9 @@ function withTurn(json: string, turn: number): string {
 }
 
 /** The JSON of a text chunk update, byte for byte what JSON.stringify gives for textChunk()/thoughtChunk(). */
-function textChunkJson(kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", text: string): string {
-  return `{"sessionUpdate":"${kind}","content":{"type":"text","text":${JSON.stringify(text)}}}`;
+function textChunkJson(kind: "user_message_chunk" | "agent_message_chunk" | "agent_thought_chunk", text: string, messageId?: string): string {
+  const id = messageId ? `,"messageId":${JSON.stringify(messageId)}` : "";
+  return `{"sessionUpdate":"${kind}","content":{"type":"text","text":${JSON.stringify(text)}}${id}}`;
 }
 
 /** A call that asked the user and never finished: cancelled before an answer, cut while it ran, or still waiting. */
@@ -215,6 +220,6 @@ function toolCallUpdate(call: ToolCallRecord, fullOutputAvailable: boolean): acp
   };
 }
 
-function imageChunk(part: Extract<UserPart, { type: "image" }>): acp.SessionUpdate {
-  return { sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: part.mimeType, data: part.data } };
+function imageChunk(part: Extract<UserPart, { type: "image" }>, messageId: string): acp.SessionUpdate {
+  return { sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: part.mimeType, data: part.data }, messageId };
 }

@@ -66,12 +66,12 @@ export class AcpTurnObserver implements SessionOutput {
     this.send(updates.usageUpdate({ inputTokens: usedTokens, outputTokens: 0 }, contextWindow, this.session.agent.usage.costUsd));
   }
 
-  textDelta(text: string): void {
-    if (text) this.send(updates.textChunk(text));
+  textDelta(text: string, messageId?: string): void {
+    if (text) this.send(updates.textChunk(text, messageId));
   }
 
-  reasoningDelta(text: string): void {
-    if (text) this.send(updates.thoughtChunk(text));
+  reasoningDelta(text: string, messageId?: string): void {
+    if (text) this.send(updates.thoughtChunk(text, messageId));
   }
 
   toolCallPending(call: ToolCallView): void {

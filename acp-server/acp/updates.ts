@@ -7,12 +7,13 @@ import { LEARNED_META, type LearnedNote } from "../../common/learned-note";
 import type { CommandInfo } from "../runtime/slash-command";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 
-export function textChunk(text: string): acp.SessionUpdate {
-  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text } };
+/** `messageId`: the model reply the chunk belongs to (absent for Hermes's own notes between replies). */
+export function textChunk(text: string, messageId?: string): acp.SessionUpdate {
+  return { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, ...(messageId ? { messageId } : {}) };
 }
 
-export function thoughtChunk(text: string): acp.SessionUpdate {
-  return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text } };
+export function thoughtChunk(text: string, messageId?: string): acp.SessionUpdate {
+  return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text }, ...(messageId ? { messageId } : {}) };
 }
 
 export function toolCallStarted(call: ToolCallView): acp.SessionUpdate {

@@ -1,6 +1,7 @@
 // The agent loop: call the model, run the tools it asks for, append the results, and
 // repeat until it answers without tool calls. Each step ends in one of a few explicit
 // outcomes (answer, tools, cancelled); the budget turns the last call into a summary.
+import { randomUUID } from "node:crypto";
 import { ProviderError, type ChatMessage, type FinishReason, type ToolCallRequest, type ToolSpec, type UserPart } from "../providers/types";
 import { toolJsonSchema } from "../tools/registry";
 import type { Logger } from "../util/log";
@@ -243,8 +244,9 @@ async function callModel(options: TurnOptions, system: ChatMessage & { role: "sy
  * message, shown and journaled as one, and the user's next prompt answers it.
  */
 function endTurnWith(options: TurnOptions, reply: string): TurnStopReason {
-  options.observer.textDelta(reply);
-  options.session.append({ role: "assistant", content: reply });
+  const id = randomUUID();
+  options.observer.textDelta(reply, id);
+  options.session.append({ role: "assistant", content: reply, id });
   return "end_turn";
 }
 

@@ -5,6 +5,7 @@
 // Deltas go through a StreamRedactor, which holds back a bounded tail that could be the
 // start of a secret until the next delta or end() — a key split across chunks is caught.
 import type { ChatMessage, FinishReason, ModelEvent, ReplayBlock, TokenUsage, ToolCallRequest } from "../providers/types";
+import { randomUUID } from "node:crypto";
 import { redactSecrets } from "../util/redact";
 import { StreamRedactor } from "../util/stream-redactor";
 import type { TurnObserver } from "./turn-io";
@@ -16,6 +17,8 @@ export class ReplyCollector {
   readonly replay: ReplayBlock[] = [];
   finish: FinishReason = "stop";
   usage?: TokenUsage;
+  /** Names this reply's chunks for the client, live and (journaled in the message) on replay. */
+  readonly messageId = randomUUID();
   private readonly textStream = new StreamRedactor();
   private readonly reasoningStream = new StreamRedactor();
 
@@ -27,16 +30,16 @@ export class ReplyCollector {
         this.text += event.text;
         // A switch of kind ends the other stream's piece (a secret never spans both): what it
         // held back goes out first, so the client sees them in the order the model sent them.
-        this.release(this.reasoningStream, (held) => this.observer.reasoningDelta(held));
+        this.release(this.reasoningStream, (held) => this.observer.reasoningDelta(held, this.messageId));
         const shown = this.textStream.push(event.text);
-        if (shown) this.observer.textDelta(shown);
+        if (shown) this.observer.textDelta(shown, this.messageId);
         break;
       }
       case "reasoning_delta": {
         this.reasoning += event.text;
-        this.release(this.textStream, (held) => this.observer.textDelta(held));
+        this.release(this.textStream, (held) => this.observer.textDelta(held, this.messageId));
         const shown = this.reasoningStream.push(event.text);
-        if (shown) this.observer.reasoningDelta(shown);
+        if (shown) this.observer.reasoningDelta(shown, this.messageId);
         break;
       }
       case "tool_call":
@@ -56,8 +59,8 @@ export class ReplyCollector {
 
   /** The stream is over (finished, failed or cancelled): shows what was held back. Idempotent. */
   end(): void {
-    this.release(this.reasoningStream, (held) => this.observer.reasoningDelta(held));
-    this.release(this.textStream, (held) => this.observer.textDelta(held));
+    this.release(this.reasoningStream, (held) => this.observer.reasoningDelta(held, this.messageId));
+    this.release(this.textStream, (held) => this.observer.textDelta(held, this.messageId));
   }
 
   private release(stream: StreamRedactor, show: (held: string) => void): void {
@@ -82,6 +85,7 @@ export class ReplyCollector {
       ...(this.reasoning ? { reasoning: this.reasoning } : {}),
       ...(calls.length ? { toolCalls: calls.map((call) => ({ ...call, arguments: redactSecrets(call.arguments) })) } : {}),
       ...(this.replay.length && !options.cancelled ? { replay: this.replay } : {}),
+      id: this.messageId,
     };
   }
 }

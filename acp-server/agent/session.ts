@@ -42,6 +42,7 @@ export interface RestoredState extends RestoredConversation {
   deferred?: () => RestoredConversation;
   systemPrompt?: string;
   modelId?: string;
+  thinking?: boolean;
   title?: string;
   titleSource?: TitleSource;
   /** User prompts in the journal so far. */
@@ -95,6 +96,7 @@ export class AgentSession {
   private deferred?: () => RestoredConversation;
   private currentMode: SessionMode;
   private model?: string;
+  private thinkingSwitch?: boolean;
   private titleText?: string;
   private titleFrom?: TitleSource;
   private prompt?: Promise<string>;
@@ -134,6 +136,7 @@ export class AgentSession {
     if (restored) {
       if (restored.systemPrompt !== undefined) this.prompt = Promise.resolve(restored.systemPrompt);
       this.model = restored.modelId;
+      this.thinkingSwitch = restored.thinking;
       this.titleText = restored.title;
       this.titleFrom = restored.titleSource;
       this.journaledPrompts = restored.prompts ?? 0;
@@ -428,6 +431,16 @@ export class AgentSession {
   setModel(modelId: string): void {
     this.recorder?.settings({ modelId });
     this.model = modelId;
+  }
+
+  /** Extended thinking on or off for the session's model calls; undefined: as the model is configured. */
+  get thinking(): boolean | undefined {
+    return this.thinkingSwitch;
+  }
+
+  setThinking(on: boolean): void {
+    this.recorder?.settings({ thinking: on });
+    this.thinkingSwitch = on;
   }
 
   /**

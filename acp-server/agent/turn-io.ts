@@ -13,8 +13,9 @@ export type { ToolCallOutcome, ToolCallView } from "./tool-call-view";
 
 /** Everything the user should see, as it happens. */
 export interface TurnObserver {
-  textDelta(text: string): void;
-  reasoningDelta(text: string): void;
+  /** `messageId`: the same for every delta of one model reply (ACP's messageId; journaled with the reply). */
+  textDelta(text: string, messageId?: string): void;
+  reasoningDelta(text: string, messageId?: string): void;
   toolCallPending(call: ToolCallView): void;
   toolCallRunning(id: string): void;
   toolCallProgress(id: string, update: { content?: DisplayContent[]; title?: string; locations?: Location[] }): void;

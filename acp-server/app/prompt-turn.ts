@@ -3,6 +3,7 @@
 // or a turn of the agent loop with the turn's steps around it (app/turn-steps.ts). The front end
 // converts its request into a PromptInput and the outcome back into its answer; nothing here
 // knows the protocol.
+import { promptMessageId } from "../sessions/message-ids";
 import { runTurn, type TurnStopReason } from "../agent/loop";
 import type { TurnHost } from "../agent/turn-io";
 import type { UsageTotals } from "../agent/usage";
@@ -51,7 +52,7 @@ export interface PromptInput {
   /** The prompt for the model (file links read through `files`); `firstText` replaces the first text. */
   toParts(files: FileAccess, firstText?: string): Promise<UserPart[]>;
   /** Shows the prompt in the chat as the user's message, named by its queue id. */
-  echo(queueId: string): Promise<void>;
+  echo(queueId: string, messageId: string): Promise<void>;
 }
 
 /** How a prompt ended: a turn's stop reason and usage, or what a command did. */
@@ -93,7 +94,8 @@ export async function runPrompt(deps: PromptDeps, session: LiveSession, input: P
     async (signal, { queued, id }) => {
       if (signal.aborted) return { stopReason: "cancelled" };
       // The client already shows what it sent; a prompt that waited is echoed when its turn starts.
-      if (queued || input.echoAlways) await input.echo(id);
+      // Its messageId is the one session/load will give the prompt: the turn it is about to start.
+      if (queued || input.echoAlways) await input.echo(id, promptMessageId(session.agent.promptCount + 1));
       const output = client.output();
       const line = parseCommandLine(input.onlyText);
       if (line) {
@@ -200,7 +202,7 @@ async function runPromptTurn(
     const loopOptions = (): Parameters<typeof runTurn>[0] => (
       {
         session: session.agent,
-        models: deps.runtime.chainFor(session.agent.modelId),
+        models: deps.runtime.chainFor(session.agent.modelId, { thinking: session.agent.thinking }),
         host,
         observer: output,
         signal,
@@ -344,7 +346,7 @@ function delegationFor(deps: PromptDeps, session: LiveSession) {
   return createDelegation({
     config: config.delegation,
     subagents: {
-      models: () => runtime.chainFor(session.agent.modelId),
+      models: () => runtime.chainFor(session.agent.modelId, { thinking: session.agent.thinking }),
       maxTokens: model?.maxTokens,
       temperature: model?.temperature,
       retryBaseDelayMs: config.agent.retry_base_delay * 1000,

@@ -173,3 +173,13 @@ function dedupe(models: ResolvedModel[]): ResolvedModel[] {
 function fail(reason: string): ModelResolution {
   return { ok: false, reason };
 }
+
+/**
+ * Whether a model is configured to think in a way its API sends: Anthropic Messages' thinking
+ * budget, the Responses API's reasoning effort (build-provider.ts passes only these).
+ */
+export function thinks(model: ResolvedModel): boolean {
+  if (model.apiMode === "anthropic_messages") return model.thinkingBudget !== undefined;
+  if (model.apiMode === "codex_responses") return model.reasoningEffort !== undefined;
+  return false;
+}

@@ -31,16 +31,33 @@ export const TERMINAL_SETUP_METHOD = { id: "hermes-setup", args: ["--setup"] } a
 /** `_meta` keys an `authenticate` request may carry. */
 export const AUTH_META = { apiKey: "hermes/apiKey", model: "hermes/model" } as const;
 
+/** How this Hermes was started (`node …/hermes.js acp`): the command a client runs for the legacy terminal key. */
+export interface SelfLaunch {
+  command: string;
+  args: string[];
+}
+
+/**
+ * The key clients used for terminal sign-in before ACP 1.21 typed it (Zed's first version): the
+ * whole command to run, since such a client does not add args to its own agent command.
+ */
+export const LEGACY_TERMINAL_AUTH_META = "terminal-auth";
+
 export interface AdvertisedMethod {
   id: string;
   name: string;
   description: string;
   type?: "terminal";
   args?: string[];
+  _meta?: Record<string, unknown>;
 }
 
-/** authMethods for `initialize`. The terminal method only for clients that can run it (the spec's MUST). */
-export function signInMethods(options: { terminal: boolean }): AdvertisedMethod[] {
+/**
+ * authMethods for `initialize`. The typed terminal method only for clients that can run it (the
+ * spec's MUST); it and, for older clients, a plain method carry the legacy `_meta["terminal-auth"]`
+ * when Hermes knows its own command line (`hermes acp`, not an agent run inside a test).
+ */
+export function signInMethods(options: { terminal: boolean; launch?: SelfLaunch }): AdvertisedMethod[] {
   const keys: AdvertisedMethod[] = API_KEY_METHODS.map((method) => ({
     id: method.id,
     name: `${method.label} API key`,
@@ -49,17 +66,17 @@ export function signInMethods(options: { terminal: boolean }): AdvertisedMethod[
       `_meta "${AUTH_META.apiKey}" or from ${PROVIDERS[method.provider].keyEnv[0]} in Hermes's environment. ` +
       `With a configured base_url that is not ${method.label}'s own API, the key is that endpoint's: stored under its own variable, and taken only from _meta or acpx's credential.`,
   }));
-  if (!options.terminal) return keys;
-  return [
-    {
-      id: TERMINAL_SETUP_METHOD.id,
-      name: "Set up Hermes in a terminal",
-      description: "Choose a provider, key and model (or a local Ollama / LM Studio) with `hermes setup`",
-      type: "terminal",
-      args: [...TERMINAL_SETUP_METHOD.args],
-    },
-    ...keys,
-  ];
+  const setup = {
+    id: TERMINAL_SETUP_METHOD.id,
+    name: "Set up Hermes in a terminal",
+    description: "Choose a provider, key and model (or a local Ollama / LM Studio) with `hermes setup`",
+  };
+  const legacy = options.launch
+    ? { _meta: { [LEGACY_TERMINAL_AUTH_META]: { label: "hermes setup", command: options.launch.command, args: [...options.launch.args, ...TERMINAL_SETUP_METHOD.args] } } }
+    : undefined;
+  if (options.terminal) return [{ ...setup, type: "terminal", args: [...TERMINAL_SETUP_METHOD.args], ...legacy }, ...keys];
+  // A client without the capability gets the setup only as the legacy key it may know (authenticate refuses the id).
+  return legacy ? [{ ...setup, ...legacy }, ...keys] : keys;
 }
 
 export function apiKeyMethod(id: string): ApiKeyMethod | undefined {

@@ -33,7 +33,8 @@ export type ChatMessage =
   | { role: "system"; content: string }
   /** `steer`: guidance the user sent during a running turn (/steer), not a prompt of its own. */
   | { role: "user"; content: UserPart[]; steer?: true }
-  | { role: "assistant"; content: string; reasoning?: string; toolCalls?: ToolCallRequest[]; replay?: ReplayBlock[] }
+  /** `id`: the ACP messageId its chunks carried live, journaled so session/load replays it with the same one. */
+  | { role: "assistant"; content: string; reasoning?: string; toolCalls?: ToolCallRequest[]; replay?: ReplayBlock[]; id?: string }
   /** `images`: what a tool returned beside its text (MCP); APIs that cannot carry them get a note instead. */
   | { role: "tool"; toolCallId: string; name: string; content: string; images?: { mimeType: string; data: string }[] };
 

@@ -7,7 +7,7 @@ import { loadConfigCached } from "../config/config-cache";
 import type { LoadedConfig } from "../config/load";
 import { discoverModels } from "../config/model-discovery";
 import { probeLocalServers } from "../config/probe-local";
-import { resolveEntry, resolveModel, resolveModelSet, type ModelResolution, type ModelSet, type ResolvedModel } from "../config/resolve-model";
+import { resolveEntry, resolveModel, resolveModelSet, thinks, type ModelResolution, type ModelSet, type ResolvedModel } from "../config/resolve-model";
 import { ModelEntrySchema } from "../config/model-entry-schema";
 import { createProvider } from "../providers/create-provider";
 import type { ApprovalRules } from "../security/approval-rules";
@@ -44,7 +44,8 @@ export interface AgentRuntime {
   /** Main, fallbacks, picker choices and auxiliary (when there is a main model). */
   models?: ModelSet;
   /** What to call for a session: its model (or the main one), then the fallbacks. */
-  chainFor(modelId?: string): ModelChoice[];
+  /** `thinking: false`: the same models with their configured extended thinking / reasoning effort left out. */
+  chainFor(modelId?: string, options?: { thinking?: boolean }): ModelChoice[];
   /** A choice the picker offers, by id. */
   findModel(modelId: string): ResolvedModel | undefined;
   /** Everything the picker offers: configured models, then what the endpoint lists (GET /models). */
@@ -109,8 +110,10 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
 
   const providers = new Map<string, ModelProvider>();
   const providerFor = (resolved: ResolvedModel) => {
-    let provider = providers.get(resolved.id);
-    if (!provider) providers.set(resolved.id, (provider = createProvider(resolved)));
+    // A model with thinking switched off is another provider instance (its options differ).
+    const key = thinks(resolved) ? resolved.id : `${resolved.id}\0plain`;
+    let provider = providers.get(key);
+    if (!provider) providers.set(key, (provider = createProvider(resolved)));
     return provider;
   };
   const toChoice = (resolved: ResolvedModel): ModelChoice => ({
@@ -136,9 +139,10 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     findModel,
     pickerChoices,
     auxiliary: () => toChoice(models.auxiliary),
-    chainFor: (modelId) => {
+    chainFor: (modelId, options) => {
       const first = (modelId && findModel(modelId)) || models.main;
-      return [first, ...models.fallbacks.filter((fallback) => fallback.id !== first.id)].map(toChoice);
+      const chain = [first, ...models.fallbacks.filter((fallback) => fallback.id !== first.id)];
+      return (options?.thinking === false ? chain.map(withoutThinking) : chain).map(toChoice);
     },
     warmUp: async (modelId) => {
       await providerFor((modelId && findModel(modelId)) || models.main).warmUp?.();
@@ -215,4 +219,10 @@ async function discoverChoices(loaded: LoadedConfig, models: ModelSet): Promise<
     const resolved = resolveEntry(ModelEntrySchema.parse({ name }), loaded, { inheritFrom: main, where: "models" });
     return resolved.ok && !known.has(resolved.model.id) ? [resolved.model] : [];
   });
+}
+
+/** The model as called with extended thinking switched off for the session. */
+function withoutThinking(model: ResolvedModel): ResolvedModel {
+  const { thinkingBudget: _budget, reasoningEffort: _effort, ...plain } = model;
+  return plain;
 }

@@ -14,6 +14,8 @@ export interface RestoredSettings {
   titleSource?: TitleSource;
   mode?: string;
   modelId?: string;
+  /** The extended-thinking switch, as last journaled (absent: the model's default). */
+  thinking?: boolean;
   /** The extra roots the session last had (meta, then the latest update that changed them). */
   additionalDirectories: string[];
   /** The session's /tools toggles, as last journaled. */
@@ -57,6 +59,7 @@ export function applySettings(settings: RestoredSettings, record: JournalRecord)
   }
   if (record.mode !== undefined) settings.mode = record.mode;
   if (record.modelId !== undefined) settings.modelId = record.modelId;
+  if (record.thinking !== undefined) settings.thinking = record.thinking;
   if (record.additionalDirectories !== undefined) settings.additionalDirectories = record.additionalDirectories;
   if (record.toolToggles !== undefined) settings.toolToggles = record.toolToggles;
   if (record.systemPrompt !== undefined) settings.systemPrompt = record.systemPrompt;

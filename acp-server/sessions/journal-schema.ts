@@ -36,6 +36,7 @@ function build() {
       reasoning: text.optional(),
       toolCalls: z.array(toolCallRequest).optional(),
       replay: z.array(replayBlock).optional(),
+      id: z.string().optional(),
     }),
     z.looseObject({ role: z.literal("tool"), toolCallId: z.string(), name: z.string(), content: text, images: z.array(z.looseObject(imageData)).optional() }),
   ]);
@@ -85,6 +86,7 @@ function build() {
       titleSource: z.enum(["auto", "user", "first_line"]).optional(),
       mode: z.string().optional(),
       modelId: z.string().optional(),
+      thinking: z.boolean().optional(),
       additionalDirectories: z.array(z.string()).optional(),
       toolToggles: z.record(z.string(), z.boolean()).optional(),
       tokens: z.number().optional(),
@@ -249,6 +251,7 @@ export function isPlainRecord(value: unknown): boolean {
         (value.titleSource === undefined || TITLE_SOURCES.has(value.titleSource as string)) &&
         optStr(value.mode) &&
         optStr(value.modelId) &&
+        (value.thinking === undefined || typeof value.thinking === "boolean") &&
         (value.additionalDirectories === undefined || every(value.additionalDirectories, isStr)) &&
         (value.toolToggles === undefined || (isObj(value.toolToggles) && Object.values(value.toolToggles).every((on) => typeof on === "boolean"))) &&
         optNum(value.tokens) &&

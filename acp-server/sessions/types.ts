@@ -78,6 +78,8 @@ type JournalEntry =
       titleSource?: TitleSource;
       mode?: string;
       modelId?: string;
+      /** The session's extended-thinking switch (ACP boolean option "thinking"); absent: the model's configured default. */
+      thinking?: boolean;
       /** The workspace's extra roots changed (a load or resume with another list): the whole new list. */
       additionalDirectories?: string[];
       /** The session's /tools toggles after a change (tool or toolset name → on), all of them. */

@@ -73,7 +73,8 @@ test("200 MB without a newline, then a newline and a request: answered, bounded,
     const before = peakRssMb(hermes.child.pid!);
     const stdin = hermes.child.stdin;
     await stream(stdin, 200 * MB, "x");
-    stdin.write('\n{"jsonrpc":"2.0","id":"after","method":"session/new","params":{"cwd":' + JSON.stringify(project) + ',"mcpServers":[]}}\n');
+    // Through writeRaw: the test client then knows the request this answer belongs to (frame schema check).
+    hermes.writeRaw('\n{"jsonrpc":"2.0","id":"after","method":"session/new","params":{"cwd":' + JSON.stringify(project) + ',"mcpServers":[]}}\n');
     const skipped = await hermes.waitForFrame((f) => f.error?.code === -32600 && /frame limit/.test(f.error.message), 120_000);
     assert.equal(skipped.id, null, "no id can be recovered from a line of x");
     const created = await hermes.waitForFrame((f) => f.id === "after", 60_000);

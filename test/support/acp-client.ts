@@ -7,6 +7,7 @@ import * as acp from "@agentclientprotocol/sdk";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { zSessionNotification } from "../../node_modules/@agentclientprotocol/sdk/dist/v1/schema/zod.gen.js";
+import { FrameValidator, type InvalidFrame } from "./acp-frame-schema";
 import { EditorTerminals } from "./editor-terminals";
 
 /** A function may answer with an option id, "cancelled", or a whole response (e.g. with `_meta`). */
@@ -41,6 +42,10 @@ export interface AcpPeer {
   updates: acp.SessionNotification[];
   /** Updates that failed the protocol schema (must stay empty). */
   invalidUpdates: { update: unknown; error: string }[];
+  /** Frames either way that failed the 1.21 JSON schema (must stay empty: close() fails the test otherwise). */
+  invalidFrames: InvalidFrame[];
+  /** Throws with every frame that failed the 1.21 JSON schema. */
+  assertFramesValid(): void;
   permissionRequests: acp.RequestPermissionRequest[];
   elicitationRequests: acp.CreateElicitationRequest[];
   fsCalls: { method: string; path: string }[];
@@ -57,6 +62,10 @@ export interface RecordingClient {
   app: acp.ClientApp;
   /** Call with each frame the agent wrote, in order (the transport parses them). */
   recordFrame: (frame: any) => void;
+  /** Call with each frame the client writes, before the agent can read it (validated only). */
+  recordSentFrame: (frame: any) => void;
+  /** Call with each frame a test writes raw (not judged: malformed on purpose, maybe). */
+  recordRawFrame: (frame: any) => void;
   /** The peer for a connected client. */
   peer: (agent: acp.ClientContext, home: string) => AcpPeer;
 }
@@ -76,6 +85,7 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
   const elicitationRequests: acp.CreateElicitationRequest[] = [];
   const fsCalls: { method: string; path: string }[] = [];
   const terminals = new EditorTerminals();
+  const frameSchema = new FrameValidator();
 
   let app = acp
     .client({ name })
@@ -133,6 +143,7 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
   }
 
   const recordFrame = (frame: any) => {
+    frameSchema.check("agent→client", frame);
     frames.push(frame);
     if (frame?.method === acp.methods.client.session.update) updateFrameNumber.set(frame, ++updateFramesSeen);
     for (const waiter of [...frameWaiters]) {
@@ -150,6 +161,10 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
       frames,
       updates,
       invalidUpdates,
+      invalidFrames: frameSchema.invalid,
+      assertFramesValid: () => {
+        if (frameSchema.invalid.length) throw new Error(`ACP frames invalid against schema 1.21:\n${frameSchema.report()}`);
+      },
       permissionRequests,
       elicitationRequests,
       fsCalls,
@@ -185,7 +200,9 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
     return self;
   };
 
-  return { app, recordFrame, peer };
+  const recordSentFrame = (frame: any) => frameSchema.check("client→agent", frame);
+  const recordRawFrame = (frame: any) => frameSchema.noteRaw("client→agent", frame);
+  return { app, recordFrame, recordSentFrame, recordRawFrame, peer };
 }
 
 function answerPermission(policy: PermissionPolicy, request: acp.RequestPermissionRequest): acp.RequestPermissionResponse {

@@ -11,6 +11,7 @@ import { PassThrough, Readable, Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { stringify as toYaml } from "yaml";
 import { recordingClient, type AcpPeer, type ClientOptions } from "./acp-client";
+import { ndJsonFrames } from "./acp-frame-schema";
 import { makeTempDirSync } from "./temp-dirs";
 
 export { agentText, scriptedConfig, sessionUpdates, type AcpPeer, type PermissionPolicy } from "./acp-client";
@@ -87,8 +88,24 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
   });
   child.stdout.on("end", () => toSdk.end());
 
+  // What the client writes is schema-checked on its way to the agent's stdin, before the agent can answer it.
+  const splitSent = ndJsonFrames(client.recordSentFrame);
+  const splitRaw = ndJsonFrames(client.recordRawFrame);
+  const toAgent = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      splitSent(chunk.toString("utf8"));
+      if (child.stdin.writable) child.stdin.write(chunk, done);
+      else done();
+    },
+    final(done) {
+      child.stdin.end();
+      done();
+    },
+  });
+  // A dead agent's stdin fails the client's next write, as it did when the SDK wrote to it directly.
+  child.stdin.on("error", (error) => toAgent.destroy(error));
   const connection = client.app.connect(
-    acp.ndJsonStream(Writable.toWeb(child.stdin) as WritableStream<Uint8Array>, Readable.toWeb(toSdk) as ReadableStream<Uint8Array>),
+    acp.ndJsonStream(Writable.toWeb(toAgent) as WritableStream<Uint8Array>, Readable.toWeb(toSdk) as ReadableStream<Uint8Array>),
   );
   const peer = client.peer(connection.agent, home);
   return {
@@ -112,16 +129,24 @@ export async function startHermes(options: HarnessOptions = {}): Promise<Harness
         }
         child.stderr.on("data", onData);
       }),
-    writeRaw: (text) => child.stdin.write(text),
+    writeRaw: (text) => {
+      splitRaw(text);
+      child.stdin.write(text);
+    },
     close: async () => {
       peer.terminals.killAll();
-      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      if (child.exitCode !== null || child.signalCode !== null) {
+        peer.assertFramesValid();
+        return child.exitCode;
+      }
       const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
       child.stdin.end();
       const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
       const code = await exited;
       clearTimeout(timer);
       connection.close();
+      // Every frame either way must be valid ACP 1.21: the test that produced one that is not fails here.
+      peer.assertFramesValid();
       return code;
     },
   };

@@ -15,6 +15,7 @@ import { createAgentApp } from "../../acp-server/acp/agent-app";
 import { loadAgentRuntime } from "../../acp-server/runtime/runtime";
 import type { Logger } from "../../acp-server/util/log";
 import { recordingClient, type AcpPeer, type ClientOptions } from "./acp-client";
+import { ndJsonFrames } from "./acp-frame-schema";
 import { makeTempDirSync } from "./temp-dirs";
 
 export { agentText, scriptedConfig, sessionUpdates, type PermissionPolicy } from "./acp-client";
@@ -74,14 +75,13 @@ export async function startAgent(options: InProcessOptions = {}): Promise<InProc
     loadRuntime: () => loadAgentRuntime(log, { stderrLevel: "error" }),
   });
 
-  // Two one-way pipes of bytes; the agent's output is also read by the frame recorder.
-  const toAgent = new TransformStream<Uint8Array, Uint8Array>();
-  const toClient = new TransformStream<Uint8Array, Uint8Array>();
-  const [clientInput, recorderInput] = toClient.readable.tee();
-  const agentConnection = app.connect(agentAcp.ndJsonStream(toClient.writable, toAgent.readable));
+  // Two one-way pipes of bytes, each recording its frames as they pass: a frame is recorded (and
+  // schema-checked) before the other side can read it, so a request is always seen before its answer.
   const client = recordingClient(options);
-  const recording = recordFrames(recorderInput, client.recordFrame);
-  const clientConnection = client.app.connect(acp.ndJsonStream(toAgent.writable, clientInput));
+  const toAgent = recordingPipe(client.recordSentFrame);
+  const toClient = recordingPipe(client.recordFrame);
+  const agentConnection = app.connect(agentAcp.ndJsonStream(toClient.writable, toAgent.readable));
+  const clientConnection = client.app.connect(acp.ndJsonStream(toAgent.writable, toClient.readable));
   const peer = client.peer(clientConnection.agent, home);
 
   return {
@@ -114,42 +114,28 @@ export async function startAgent(options: InProcessOptions = {}): Promise<InProc
         for (const sessionId of sessions) await peer.agent.request(acp.methods.agent.session.close, { sessionId }).catch(() => {});
         clientConnection.close();
         agentConnection.close();
-        // The pipes stay open (the SDK does not close them): stop reading them ourselves.
-        await recording.stop();
       } finally {
         if (running && --running.agents === 0) {
           running.restoreEnv();
           running = undefined;
         }
       }
+      // Every frame either way must be valid ACP 1.21: the test that produced one that is not fails here.
+      peer.assertFramesValid();
     },
   };
 }
 
-/** Parses each newline-delimited frame the agent wrote and hands it on, until stopped. */
-function recordFrames(input: ReadableStream<Uint8Array>, record: (frame: unknown) => void): { stop(): Promise<void> } {
+/** A pipe of newline-delimited JSON that hands each whole frame to `record` as it passes. */
+function recordingPipe(record: (frame: unknown) => void): TransformStream<Uint8Array, Uint8Array> {
   const decoder = new TextDecoder();
-  const reader = input.getReader();
-  const reading = (async () => {
-    let pending = "";
-    for (;;) {
-      const { value, done } = await reader.read();
-      if (done) return;
-      pending += decoder.decode(value, { stream: true });
-      let newline: number;
-      while ((newline = pending.indexOf("\n")) >= 0) {
-        const line = pending.slice(0, newline).trim();
-        pending = pending.slice(newline + 1);
-        if (line) record(JSON.parse(line));
-      }
-    }
-  })();
-  return {
-    stop: async () => {
-      await reader.cancel();
-      await reading;
+  const split = ndJsonFrames(record);
+  return new TransformStream<Uint8Array, Uint8Array>({
+    transform(chunk, controller) {
+      split(decoder.decode(chunk, { stream: true }));
+      controller.enqueue(chunk);
     },
-  };
+  });
 }
 
 /** Like the spawned harness's environment: no Hermes settings or API keys from the shell. */

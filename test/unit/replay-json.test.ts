@@ -12,16 +12,17 @@ const awkward = 'quotes " and \\ backslash, newline\n, tab\t, control \u0001, li
 test("text chunks are byte for byte what JSON.stringify gives for the update objects", () => {
   const records: JournalRecord[] = [
     { t: "message", seq: 0, at: 1, tokens: 1, redaction: REDACTION_VERSION, message: { role: "user", content: [{ type: "text", text: awkward }, { type: "image", mimeType: "image/png", data: "AAAA" }] } },
-    { t: "message", seq: 1, at: 2, tokens: 1, redaction: REDACTION_VERSION, message: { role: "assistant", content: awkward, reasoning: `thinking: ${awkward}` } },
+    { t: "message", seq: 1, at: 2, tokens: 1, redaction: REDACTION_VERSION, message: { role: "assistant", content: awkward, reasoning: `thinking: ${awkward}`, id: "reply-1" } },
   ];
   assert.deepEqual(
     [...replayUpdateJson(records)],
     [
       // A prompt's first chunk names its turn (checkpoints and forks count turns).
-      JSON.stringify({ sessionUpdate: "user_message_chunk", content: { type: "text", text: awkward }, _meta: { "hermes/turn": 1 } }),
-      JSON.stringify({ sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: "image/png", data: "AAAA" } }),
-      JSON.stringify(thoughtChunk(`thinking: ${awkward}`)),
-      JSON.stringify(textChunk(awkward)),
+      // Chunks carry their message's id: the prompt's from its turn, the reply's as journaled.
+      JSON.stringify({ sessionUpdate: "user_message_chunk", content: { type: "text", text: awkward }, messageId: "prompt-1", _meta: { "hermes/turn": 1 } }),
+      JSON.stringify({ sessionUpdate: "user_message_chunk", content: { type: "image", mimeType: "image/png", data: "AAAA" }, messageId: "prompt-1" }),
+      JSON.stringify(thoughtChunk(`thinking: ${awkward}`, "reply-1")),
+      JSON.stringify(textChunk(awkward, "reply-1")),
     ],
   );
 });
