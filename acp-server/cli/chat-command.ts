@@ -190,5 +190,7 @@ async function terminalMarkdown(): Promise<MarkdownStream | undefined> {
   const forced = process.env.FORCE_COLOR !== undefined && process.env.FORCE_COLOR !== "0";
   if (!process.stdout.isTTY && !forced) return undefined;
   const { markdownStream } = await import("./markdown-stream");
-  return markdownStream({ width: process.stdout.columns ?? 80, color: !process.env.NO_COLOR });
+  // A pty whose size was never set reports 0 columns: COLUMNS, then 80, stand in.
+  const width = process.stdout.columns || Number(process.env.COLUMNS) || 80;
+  return markdownStream({ width, color: !process.env.NO_COLOR });
 }
