@@ -11,6 +11,11 @@ export function textChunk(text: string): acp.SessionUpdate {
   return { sessionUpdate: "agent_message_chunk", content: { type: "text", text } };
 }
 
+/** A notice (retry, fallback, a cut reply, a failed turn), live and on replay alike. */
+export function noticeChunk(text: string): acp.SessionUpdate {
+  return thoughtChunk(`\n⚠ ${text}\n`);
+}
+
 export function thoughtChunk(text: string): acp.SessionUpdate {
   return { sessionUpdate: "agent_thought_chunk", content: { type: "text", text } };
 }

@@ -70,6 +70,11 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
   try {
     stopReason = await prepareAndRun(options, prompt, activity);
     return stopReason;
+  } catch (error) {
+    // The client hears of the failure in the prompt's error; the journal keeps it so a reload
+    // shows why the turn stopped, not only the model's text before it.
+    session.recordNotice(`The turn failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
   } finally {
     session.endTurn(stopReason);
   }

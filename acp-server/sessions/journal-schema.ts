@@ -103,6 +103,7 @@ function build() {
         .optional(),
       permissionAnswer: z.looseObject({ toolCallId: z.string(), outcome: z.enum(["answered", "shutdown"]) }).optional(),
       learned: z.looseObject({ id: z.string(), kind: z.enum(["memory", "skill"]), what: z.string(), where: z.string() }).optional(),
+      notice: z.string().optional(),
       redaction,
     }),
   ]);
@@ -256,6 +257,7 @@ export function isPlainRecord(value: unknown): boolean {
         (value.permission === undefined || isPermissionAsk(value.permission)) &&
         (value.permissionAnswer === undefined || isPermissionAnswer(value.permissionAnswer)) &&
         (value.learned === undefined || isLearned(value.learned)) &&
+        optStr(value.notice) &&
         (compaction === undefined || (isObj(compaction) && isNum(compaction.head) && isNum(compaction.tail) && isStr(compaction.summary)))
       );
     }

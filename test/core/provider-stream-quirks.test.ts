@@ -62,6 +62,12 @@ for (const api of ["anthropic", "chat", "responses"] as const) {
       assert.match(thoughts(updates), /output limit \(max_tokens\)/, "the user is told why the turn stopped");
       await assert.rejects(access(path.join(project, "big.ts")), "the cut call never ran");
       assert.equal(wire.requests.length - first, 1, "the cut call is not sent back to the model within the turn");
+      // Journaled: a reload shows the same notice, and still no card for the cut call.
+      const shown = sessionUpdates(hermes, sessionId).length;
+      await hermes.agent.request("session/load", { sessionId, cwd: project, mcpServers: [] });
+      const replayed = sessionUpdates(hermes, sessionId).slice(shown);
+      assert.match(thoughts(replayed), /output limit \(max_tokens\)/, "the notice survives a reload");
+      assert.deepEqual(toolCalls(replayed), []);
 
       const next = await hermes.prompt(sessionId, "go on");
       assert.equal(next.stopReason, "end_turn");
@@ -120,6 +126,24 @@ test("rawInput of a tool Hermes does not know is the parsed arguments object", a
     const [call] = toolCalls(sessionUpdates(hermes, sessionId)) as Extract<acp.SessionUpdate, { sessionUpdate: "tool_call" }>[];
     assert.ok(call, "the unknown tool's call is shown");
     assert.deepEqual(call.rawInput, { url: "https://example.com", depth: 2 });
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("a failed turn's error is journaled: session/load shows why the turn stopped", async () => {
+  const project = await makeTempDir();
+  wire.enqueue({ frames: [], status: 400, errorBody: { error: { message: "the scripted model refuses this request shape", type: "invalid_request_error" } } });
+  const hermes = await startAgent({ config: { model: modelConfig("chat"), sessions: { auto_title: false } } });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    await assert.rejects(hermes.prompt(sessionId, "hello"), /refuses this request shape/);
+    const shown = sessionUpdates(hermes, sessionId).length;
+    await hermes.agent.request("session/load", { sessionId, cwd: project, mcpServers: [] });
+    const replayed = thoughts(sessionUpdates(hermes, sessionId).slice(shown));
+    assert.match(replayed, /⚠ The turn failed: .*refuses this request shape/);
+    assert.deepEqual(hermes.invalidUpdates, []);
   } finally {
     await hermes.close();
   }
