@@ -7,18 +7,19 @@
 import assert from "node:assert/strict";
 import { access } from "node:fs/promises";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { afterEach, beforeEach, test } from "node:test";
 import type * as acp from "@agentclientprotocol/sdk";
 import { agentText, makeTempDir, sessionUpdates, startAgent } from "../support/in-process-agent";
 import { startScriptedWire, type WireReply } from "../support/scripted-wire";
 import type { ScriptedServer } from "../support/scripted-http";
 import * as fixtures from "../support/stream-fixtures";
 
+// A server per test: a reply one failing test left queued cannot answer the next test's call.
 let wire: ScriptedServer<WireReply>;
-before(async () => {
+beforeEach(async () => {
   wire = await startScriptedWire();
 });
-after(async () => {
+afterEach(async () => {
   await wire.close();
 });
 
