@@ -4,6 +4,7 @@ import type { CompactionReport, ToolCallOutcome, ToolCallView } from "../agent/t
 import type { UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
 import { LEARNED_META, type LearnedNote } from "../../common/learned-note";
+import { NOTICE_META } from "../../common/notice-meta";
 import type { CommandInfo } from "../runtime/slash-command";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 
@@ -13,7 +14,7 @@ export function textChunk(text: string): acp.SessionUpdate {
 
 /** A notice (retry, fallback, a cut reply, a failed turn), live and on replay alike. */
 export function noticeChunk(text: string): acp.SessionUpdate {
-  return thoughtChunk(`\n⚠ ${text}\n`);
+  return { ...thoughtChunk(`\n⚠ ${text}\n`), _meta: { [NOTICE_META]: text } };
 }
 
 export function thoughtChunk(text: string): acp.SessionUpdate {
