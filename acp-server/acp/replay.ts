@@ -10,7 +10,7 @@ import type { JournalRecord, PermissionAskRecord, ToolCallRecord } from "../sess
 import type { TodoItem } from "../tools/context";
 import { redactLoadedRecords } from "../sessions/redact-record";
 import { cancelledPermissionUpdate, waitingCallUpdate } from "./replay-permission";
-import { learnedChunk, markerChunk, planUpdate, steerChunk, toLocations, toolCallMeta, toToolCallContent } from "./updates";
+import { learnedChunk, markerChunk, noticeChunk, planUpdate, steerChunk, toLocations, toolCallMeta, toToolCallContent } from "./updates";
 import type { ReplayState } from "../sessions/replay-snapshot";
 export type { ReplayState };
 
@@ -119,6 +119,9 @@ export class ReplayBuilder {
     } else if (record.t === "update" && record.learned) {
       if (this.batch) yield* this.flush();
       yield JSON.stringify(learnedChunk(record.learned));
+    } else if (record.t === "update" && record.notice !== undefined) {
+      if (this.batch) yield* this.flush();
+      yield JSON.stringify(noticeChunk(record.notice));
     } else if (record.t === "update" && (record.permission || record.permissionAnswer)) {
       if (record.permissionAnswer) this.answers.set(record.permissionAnswer.toolCallId, record.permissionAnswer.outcome);
       if (record.permission) (this.batch ??= { order: [], calls: [], plans: [], asks: [] }).asks.push(record.permission);

@@ -107,7 +107,8 @@ export class AcpTurnObserver implements SessionOutput {
   }
 
   notice(text: string): void {
-    this.send(updates.thoughtChunk(`\n⚠ ${text}\n`));
+    this.session.agent.recordNotice(text);
+    this.send(updates.noticeChunk(text));
   }
 
   compactionStarted(id: string): void {

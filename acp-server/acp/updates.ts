@@ -4,12 +4,18 @@ import type { CompactionReport, ToolCallOutcome, ToolCallView } from "../agent/t
 import type { UsageTotals } from "../agent/usage";
 import type { TokenUsage } from "../providers/types";
 import { LEARNED_META, type LearnedNote } from "../../common/learned-note";
+import { NOTICE_META } from "../../common/notice-meta";
 import type { CommandInfo } from "../runtime/slash-command";
 import type { DisplayContent, Location, TodoItem } from "../tools/context";
 
 /** `messageId`: the model reply the chunk belongs to (absent for Hermes's own notes between replies). */
 export function textChunk(text: string, messageId?: string): acp.SessionUpdate {
   return { sessionUpdate: "agent_message_chunk", content: { type: "text", text }, ...(messageId ? { messageId } : {}) };
+}
+
+/** A notice (retry, fallback, a cut reply, a failed turn), live and on replay alike. */
+export function noticeChunk(text: string): acp.SessionUpdate {
+  return { ...thoughtChunk(`\n⚠ ${text}\n`), _meta: { [NOTICE_META]: text } };
 }
 
 export function thoughtChunk(text: string, messageId?: string): acp.SessionUpdate {

@@ -71,6 +71,11 @@ export async function runTurn(options: TurnOptions, prompt: UserPart[]): Promise
   try {
     stopReason = await prepareAndRun(options, prompt, activity);
     return stopReason;
+  } catch (error) {
+    // The client hears of the failure in the prompt's error; the journal keeps it so a reload
+    // shows why the turn stopped, not only the model's text before it.
+    session.recordNotice(`The turn failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw error;
   } finally {
     session.endTurn(stopReason);
   }
@@ -228,6 +233,7 @@ async function callModel(options: TurnOptions, system: ChatMessage & { role: "sy
     return call();
   });
   const cancelled = result.kind === "cancelled" || signal.aborted;
+  if (!cancelled) reportOutputLimit(result.reply, observer);
   const message = result.reply.message({ cancelled });
   if (message) session.append(message);
   if (cancelled) return { kind: "cancelled" };
@@ -237,6 +243,21 @@ async function callModel(options: TurnOptions, system: ChatMessage & { role: "sy
   }
   const calls = result.reply.calls;
   return calls.length > 0 ? { kind: "tools", calls } : { kind: "answer", finish: result.reply.finish };
+}
+
+/**
+ * A reply cut by the output limit: its tool calls are dropped, since the last one's arguments
+ * are cut mid-JSON and the batch is not what the model meant to send. They are never shown,
+ * run or sent back as failures; the turn ends `max_tokens` and the user is told in words.
+ */
+function reportOutputLimit(reply: ReplyCollector, observer: TurnObserver): void {
+  if (reply.finish !== "length") return;
+  const dropped = reply.dropCalls();
+  observer.notice(
+    dropped > 0
+      ? `The model's reply hit the output limit (max_tokens) while it was writing ${dropped === 1 ? "a tool call" : `${dropped} tool calls`}; ${dropped === 1 ? "it was" : "they were"} not run. Ask it to continue in smaller steps, or raise the model's max_tokens.`
+      : "The model's reply was cut off by the output limit (max_tokens). Ask it to continue, or raise the model's max_tokens.",
+  );
 }
 
 /**

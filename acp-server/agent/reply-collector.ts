@@ -57,6 +57,11 @@ export class ReplyCollector {
     }
   }
 
+  /** Forgets the tool calls (a reply cut by the output limit); returns how many there were. */
+  dropCalls(): number {
+    return this.calls.splice(0).length;
+  }
+
   /** The stream is over (finished, failed or cancelled): shows what was held back. Idempotent. */
   end(): void {
     this.release(this.reasoningStream, (held) => this.observer.reasoningDelta(held, this.messageId));

@@ -287,6 +287,11 @@ export class AgentSession {
     this.recorder?.turn("end", stopReason);
   }
 
+  /** A notice the user was shown goes to the journal, so session/load shows it again. */
+  recordNotice(text: string): void {
+    this.recorder?.notice(text);
+  }
+
   markSkillNudged(turn: number): void {
     this.nudgedTurn = turn;
   }

@@ -70,6 +70,16 @@ export async function runToolCalls(requests: ToolCallRequest[], env: ToolRunEnv)
   return { messages: results, ...(ending.length ? { endTurnWith: ending.join("\n\n") } : {}) };
 }
 
+function parsedOrText(text: string): unknown {
+  if (text.trim() === "") return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    // expected: not JSON; the call fails with a clear problem below and shows the text as sent
+    return text;
+  }
+}
+
 function runsConcurrently(call: PreparedCall): boolean {
   return call.problem !== undefined || call.tool?.readOnly === true;
 }
@@ -77,7 +87,9 @@ function runsConcurrently(call: PreparedCall): boolean {
 function prepareCall(request: ToolCallRequest, session: AgentSession, log: Logger): PreparedCall {
   const id = session.uniqueToolCallId(request.id);
   const tool = session.tools.get(request.name);
-  const view: ToolCallView = { id, requestId: request.id, name: request.name, title: request.name, kind: tool?.kind ?? "other", locations: [], rawInput: request.arguments };
+  // The client gets the parsed object whenever the arguments parse, known tool or not; the
+  // raw text only when it is not JSON (then it is the best view of what the model sent).
+  const view: ToolCallView = { id, requestId: request.id, name: request.name, title: request.name, kind: tool?.kind ?? "other", locations: [], rawInput: parsedOrText(request.arguments) };
   if (!tool || !session.tools.allows(tool)) {
     const names = session.tools.list().map((t) => t.name).join(", ");
     return { request, view, problem: `Unknown tool "${request.name}". Available tools: ${names}.` };

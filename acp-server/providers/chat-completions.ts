@@ -50,6 +50,7 @@ export class ChatCompletionsProvider extends SdkProvider<OpenAIModule, OpenAI> {
     const toolCalls = new ToolCallAccumulator();
     let finish: string | undefined;
     let usage: TokenUsage | undefined;
+    let refused = false;
     for await (const chunk of stream) {
       guard.pause();
       // Keep the last usage seen: some servers repeat running totals on every chunk.
@@ -60,6 +61,11 @@ export class ChatCompletionsProvider extends SdkProvider<OpenAIModule, OpenAI> {
         const reasoning = reasoningOf(delta);
         if (reasoning) yield { type: "reasoning_delta", text: reasoning };
         if (typeof delta.content === "string" && delta.content !== "") yield { type: "text_delta", text: delta.content };
+        // A refusal streams in its own field: it is the model's answer, shown as its message.
+        if (typeof delta.refusal === "string" && delta.refusal !== "") {
+          refused = true;
+          yield { type: "text_delta", text: delta.refusal };
+        }
         for (const call of delta.tool_calls ?? []) toolCalls.add(call);
         if (choice.finish_reason) finish = choice.finish_reason;
       }
@@ -77,6 +83,8 @@ export class ChatCompletionsProvider extends SdkProvider<OpenAIModule, OpenAI> {
     let reason: FinishReason = finish ? mapFinishReason(finish) : "stop";
     // Some local servers (Ollama, llama.cpp) say "stop" (or nothing) after tool calls.
     if (reason === "stop" && toolCalls.size > 0) reason = "tool_calls";
+    // OpenAI ends a refusal with "stop": the refusal field is what says the model declined.
+    if (refused && reason === "stop") reason = "content_filter";
     yield { type: "finish", reason };
   }
 

@@ -70,10 +70,16 @@ export class CodexResponsesProvider extends SdkProvider<OpenAIModule, OpenAI> {
     let finish: FinishReason | undefined;
     let usage: TokenUsage | undefined;
     let reasoned = false;
+    let refused = false;
     for await (const event of stream) {
       guard.pause();
       switch (event.type) {
         case "response.output_text.delta":
+          if (event.delta) yield { type: "text_delta", text: event.delta };
+          break;
+        case "response.refusal.delta":
+          // The refusal content part is the model's answer: shown as its message, turn ends `refusal`.
+          refused = true;
           if (event.delta) yield { type: "text_delta", text: event.delta };
           break;
         case "response.reasoning_summary_part.added":
@@ -117,6 +123,7 @@ export class CodexResponsesProvider extends SdkProvider<OpenAIModule, OpenAI> {
     const whole = calls.finish(finish !== "stop");
     for (const call of whole) yield { type: "tool_call", call };
     if (usage) yield { type: "usage", usage };
+    if (refused && finish === "stop") finish = "content_filter";
     yield { type: "finish", reason: finish === "stop" && whole.length > 0 ? "tool_calls" : finish };
   }
 

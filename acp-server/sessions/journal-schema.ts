@@ -108,6 +108,7 @@ function build() {
       hook: z
         .looseObject({ event: z.string(), command: z.string(), origin: z.string(), exit: z.number().nullable(), timedOut: z.boolean(), ms: z.number(), decision: z.string() })
         .optional(),
+      notice: z.string().optional(),
       redaction,
     }),
   ]);
@@ -262,6 +263,9 @@ export function isPlainRecord(value: unknown): boolean {
         (value.permission === undefined || isPermissionAsk(value.permission)) &&
         (value.permissionAnswer === undefined || isPermissionAnswer(value.permissionAnswer)) &&
         (value.learned === undefined || isLearned(value.learned)) &&
+        optStr(value.notice) &&
+        // A hook run's record is rare: the schema checks it.
+        value.hook === undefined &&
         (compaction === undefined || (isObj(compaction) && isNum(compaction.head) && isNum(compaction.tail) && isStr(compaction.summary)))
       );
     }

@@ -87,6 +87,11 @@ export class SessionRecorder {
     this.write({ t: "update", at: Date.now(), hook }, false, false);
   }
 
+  /** A notice shown to the user (failures included), so a reload shows it too. Redacted like every record. */
+  notice(text: string): void {
+    this.write({ t: "update", at: Date.now(), notice: text }, false, false);
+  }
+
   /** Titles, mode and model changes are the user's choices: made durable at once. */
   settings(fields: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string; thinking?: boolean; additionalDirectories?: string[]; toolToggles?: Record<string, boolean>; tokens?: number }): void {
     this.write({ t: "update", at: Date.now(), ...fields }, fields.tokens === undefined);

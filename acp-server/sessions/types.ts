@@ -107,6 +107,8 @@ type JournalEntry =
       permissionAnswer?: PermissionAnswerRecord;
       /** The learning review changed memory or a skill (replayed as its "Learned: …" line). */
       learned?: LearnedNote;
+      /** A notice the user was shown (a retry, a fallback, a cut reply, the turn's failure): replayed as it was shown. */
+      notice?: string;
     };
 
 /** A permission request as the user saw it: the tool call's card and the question. */

@@ -5,6 +5,7 @@ import type { ChatAction } from "./actions";
 import { appendTerminalOutput, markTerminalExited } from "./terminals";
 import type { AttachmentSummary, ChatState, PermissionItem, QuestionItem, ReviewItem, TranscriptItem } from "./types";
 import { LEARNED_META } from "../learned-note";
+import { noticeOf } from "../notice-meta";
 import { learnedNoteSchema } from "./schemas";
 
 export function initialState(): ChatState {
@@ -196,6 +197,8 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
     case "agent_thought_chunk": {
       const marker = turnMarker(update);
       if (marker) return appendMarker(state, marker);
+      const notice = update.sessionUpdate === "agent_thought_chunk" ? noticeOf(metaOf(update)) : undefined;
+      if (notice !== undefined) return append(state, { kind: "notice", id: localId("notice", state), severity: "warning", text: notice });
       const learned = learnedNote(update);
       if (learned) return append(state, { kind: "learned", id: localId("learned", state), ...learned });
       const kind = update.sessionUpdate === "agent_message_chunk" ? "agent" : "thought";
