@@ -183,6 +183,7 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
       observer.plan(todos);
     },
     history: host.history,
+    ...(host.codeExecLimits ? { codeExecLimits: host.codeExecLimits } : {}),
   };
   const auxiliary = host.auxiliary;
   if (auxiliary) context.summarize = (request) => auxiliaryText(auxiliary, session, request, signal);

@@ -1,5 +1,6 @@
 // The loop's two-way boundary with whoever hosts it (the ACP edge, in practice):
 // what it reports as the turn runs, and what it needs from the editor side.
+import type { CodeExecLimits } from "../tools/code-exec/limits";
 import type { TokenUsage } from "../providers/types";
 import type { ApprovalRules } from "../security/approval-rules";
 import type { ModelChoice } from "./model-choice";
@@ -82,6 +83,8 @@ export interface TurnHost {
   checkpoints?: WorkspaceCheckpoints;
   /** delegate_task's children for one tool call (acp-server/delegate/); absent: no delegation. */
   delegation?: (call: DelegationCall) => Delegation;
+  /** execute_code's limits (config.yaml `code_exec`); absent: the defaults. */
+  codeExecLimits?: CodeExecLimits;
 }
 
 /** The delegate_task call a Delegation serves: whose children they are and where progress goes. */

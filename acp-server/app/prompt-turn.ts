@@ -270,6 +270,7 @@ function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel)
     approvals: deps.runtime.approvals,
     checkpoints: deps.runtime.checkpoints,
     delegation: delegationFor(deps, session),
+    codeExecLimits: config.code_exec,
   };
 }
 

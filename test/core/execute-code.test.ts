@@ -82,3 +82,112 @@ test("a Python and a JavaScript program read, search and patch through hermes_to
     await hermes.close();
   }
 });
+
+test("a write outside the workspace from a program asks exactly as a direct write does; dont_ask's refusals apply", async () => {
+  const model = scripted();
+  const dir = await project();
+  const outside = await makeTempDir("hermes-outside-");
+  const target = path.join(outside, "x.txt");
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: allowOnce });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(dir);
+    const code = `from hermes_tools import write_file\nprint(write_file(path=${JSON.stringify(target)}, content="from program\\n").get("path", "written"))`;
+    model.enqueue({ toolCalls: [{ id: "direct", name: "write_file", arguments: { path: target, content: "direct\n" } }] }, program("prog", code, "python"), { text: "ok" });
+    await hermes.prompt(sessionId, "write outside twice");
+    const direct = hermes.permissionRequests.find((r) => r.toolCall.toolCallId === "direct");
+    const nested = hermes.permissionRequests.find((r) => r.toolCall.toolCallId === "prog.1");
+    assert.ok(direct && nested, "both writes asked");
+    assert.deepEqual(nested.options, direct.options, "the same choices");
+    assert.equal(nested.toolCall.title, direct.toolCall.title);
+    assert.equal(await readFile(target, "utf8"), "from program\n");
+  } finally {
+    await hermes.close();
+  }
+
+  const refusing = await startAgent({ config: scriptedConfig(model.url, { agent: { default_mode: "dont_ask" } }) });
+  try {
+    await refusing.initialize();
+    const { sessionId } = await refusing.newSession(dir);
+    const code = `from hermes_tools import write_file, ToolError\ntry:\n    write_file(path=${JSON.stringify(target)}, content="sneaky\\n")\nexcept ToolError as e:\n    print("refused:", e)`;
+    model.enqueue(program("dont", code, "python"), { text: "ok" });
+    await refusing.prompt(sessionId, "try again");
+    assert.equal(refusing.permissionRequests.length, 0, "dont_ask never asks");
+    assert.equal(await readFile(target, "utf8"), "from program\n", "the refused write did not happen");
+    const result = resultOf(model, "dont");
+    // Either the program itself or its write was refused; nothing reached the file either way.
+    assert.ok(result.error || /refused:/.test(result.output), JSON.stringify(result));
+  } finally {
+    await refusing.close();
+  }
+});
+
+test("limits: tool calls, output and wall time", async () => {
+  const model = scripted();
+  const dir = await project();
+  const hermes = await startAgent({
+    config: scriptedConfig(model.url, { code_exec: { max_tool_calls: 2, max_output_chars: 2000, timeout_seconds: 2 } }),
+    permission: allowOnce,
+  });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(dir);
+    const calls = `from hermes_tools import read_file, ToolError\nfor name in ["a.txt", "b.txt", "c.txt"]:\n    try:\n        read_file(name)\n        print("read", name)\n    except ToolError as e:\n        print("stopped:", e)`;
+    const loud = `print("x" * 10000)`;
+    const slow = `import time\ntime.sleep(60)`;
+    model.enqueue(program("calls", calls, "python"), program("loud", loud, "python"), program("slow", slow, "python"), { text: "ok" });
+    const started = Date.now();
+    await hermes.prompt(sessionId, "limits");
+    const counted = resultOf(model, "calls");
+    assert.match(counted.output, /read a\.txt\nread b\.txt\nstopped: tool call limit reached \(2 per program\)/);
+    assert.equal(counted.tool_calls, 2);
+    const truncated = resultOf(model, "loud");
+    assert.ok(truncated.output.length <= 2100, `output capped (${truncated.output.length})`);
+    assert.match(truncated.note, /dropped/);
+    const killed = resultOf(model, "slow");
+    assert.match(killed.error, /Killed after 2 s/);
+    assert.ok(Date.now() - started < 30_000, "the sleeping program did not run its 60 s");
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("hostile RPC input gets error replies, and the channel still works after it", async () => {
+  const model = scripted();
+  const dir = await project();
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: allowOnce });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(dir);
+    const code = [
+      "import os, json",
+      "req = os.fdopen(3, 'w'); rep = os.fdopen(4, 'r')",
+      "def raw(line):",
+      "    req.write(line + '\\n'); req.flush()",
+      "    return json.loads(rep.readline())",
+      "print(raw('not json')['error'])",
+      "print(raw(json.dumps({'id': 1, 'tool': 'read_file', 'args': ['a.txt']}))['error'].splitlines()[0])",
+      "print(raw(json.dumps({'id': 2, 'tool': 'read_file', 'args': {}, 'extra': 1}))['ok'])",
+      "print(raw('{\"id\": 3, \"tool\": \"' + 'x' * 1200000 + '\"}')['error'])",
+      "print(raw(json.dumps({'id': 4, 'tool': 'memory', 'args': {}}))['error'])",
+      "print(raw(json.dumps({'id': 5, 'tool': 'execute_code', 'args': {'code': 'print(1)'}}))['error'])",
+      "print(raw(json.dumps({'id': 6, 'tool': 'no_such_tool', 'args': {}}))['error'][:40])",
+      "print('still:', raw(json.dumps({'id': 7, 'tool': 'read_file', 'args': {'path': 'b.txt'}}))['result']['content'].strip())",
+    ].join("\n");
+    model.enqueue(program("hostile", code, "python"), { text: "ok" });
+    await hermes.prompt(sessionId, "poke");
+    const result = resultOf(model, "hostile");
+    assert.equal(result.exit_code, 0, result.output);
+    const lines = result.output.trim().split("\n");
+    assert.equal(lines[0], "request is not valid JSON");
+    assert.match(lines[1], /^malformed request/);
+    assert.equal(lines[2], "False");
+    assert.match(lines[3], /request too large/);
+    assert.equal(lines[4], "memory cannot be called from inside execute_code.");
+    assert.equal(lines[5], "execute_code cannot be called from inside execute_code.");
+    assert.match(lines[6], /Unknown tool "no_such_tool"/);
+    assert.equal(lines[7], "still: 1|beta");
+  } finally {
+    await hermes.close();
+  }
+});

@@ -14,6 +14,8 @@ export interface RpcServerOptions {
 export class ToolRpcServer {
   calls = 0;
   private pending = "";
+  /** Inside a line already answered as too large: its rest is dropped up to the next newline. */
+  private skipping = false;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -36,13 +38,19 @@ export class ToolRpcServer {
     while ((newline = this.pending.indexOf("\n")) >= 0) {
       const line = this.pending.slice(0, newline);
       this.pending = this.pending.slice(newline + 1);
-      if (line.trim()) this.enqueue(line);
+      if (this.skipping) this.skipping = false;
+      else if (line.trim()) this.enqueue(line);
     }
-    // A line that never ends must not grow without bound: answer it and drop what came so far.
-    if (this.pending.length > MAX_REQUEST_BYTES) {
+    // A line that never ends must not grow without bound: answer it (in turn) and drop the rest of it.
+    if (this.pending.length > MAX_REQUEST_BYTES || (this.skipping && this.pending)) {
+      if (!this.skipping) this.enqueueReply({ id: null, ok: false, error: `request too large (over ${MAX_REQUEST_BYTES} bytes)` });
       this.pending = "";
-      this.send({ id: null, ok: false, error: `request too large (over ${MAX_REQUEST_BYTES} bytes)` });
+      this.skipping = true;
     }
+  }
+
+  private enqueueReply(reply: RpcReply): void {
+    this.queue = this.queue.then(() => this.send(reply));
   }
 
   private enqueue(line: string): void {
