@@ -25,6 +25,7 @@ export function parseRequestLine(line: string): { request: RpcRequest } | { id: 
   try {
     raw = JSON.parse(line);
   } catch {
+    // expected: the program sent a line that is not JSON; it gets an error reply
     return { id: null, error: "request is not valid JSON" };
   }
   const parsed = RpcRequestSchema.safeParse(raw);
