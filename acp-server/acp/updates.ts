@@ -25,7 +25,7 @@ export function toolCallStarted(call: ToolCallView): acp.SessionUpdate {
     locations: toLocations(call.locations),
     rawInput: call.rawInput,
     // A nested step (execute_code's program called a tool): the panel shows it inside its parent's card.
-    ...(call.parentId ? { _meta: { hermes: { parentToolCallId: call.parentId } } } : {}),
+    ...(call.parentId ? { _meta: { "hermes/parentToolCallId": call.parentId } } : {}),
   };
 }
 

@@ -79,8 +79,8 @@ test("a Python and a JavaScript program read, search and patch through hermes_to
     assert.match(js.output, /rejected: ToolError/);
     assert.equal(await readFile(path.join(dir, "b.txt"), "utf8"), "BETA\n");
     // The nested steps are tool calls of their own, linked to their parent; their results never reach the model.
-    const nested = sessionUpdates(hermes, sessionId).filter((u: any) => u.sessionUpdate === "tool_call" && u._meta?.hermes?.parentToolCallId);
-    assert.equal(nested.filter((u: any) => u._meta.hermes.parentToolCallId === "py").length, 4);
+    const nested = sessionUpdates(hermes, sessionId).filter((u: any) => u.sessionUpdate === "tool_call" && u._meta?.["hermes/parentToolCallId"]);
+    assert.equal(nested.filter((u: any) => u._meta["hermes/parentToolCallId"] === "py").length, 4);
     const last = model.requests.at(-1)!.body.messages;
     assert.ok(!last.some((m: any) => m.role === "tool" && String(m.tool_call_id).startsWith("py.")), "nested results stay out of the context");
   } finally {
