@@ -103,6 +103,8 @@ export interface StartCommandOptions {
    * and reads replies on fd 4. Runners that cannot offer them leave `rpc` unset.
    */
   rpcPipes?: boolean;
+  /** No network inside the sandbox, even where the session's commands have some (execute_code). */
+  offline?: boolean;
 }
 
 /** The agent's ends of a command's RPC pipes (StartCommandOptions.rpcPipes). */

@@ -49,7 +49,7 @@ export class LocalShellRunner implements ShellRunner {
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
     await checkDirectory(options.cwd);
     // Refusal (terminal.sandbox: on with no sandbox) throws here, before anything runs.
-    const plan = this.sandbox && !options.unsandboxed ? await this.sandbox.plan(SHELL, command, options.cwd) : { file: SHELL, args: ["-c", command], env: {} };
+    const plan = this.sandbox && !options.unsandboxed ? await this.sandbox.plan(SHELL, command, options.cwd, { offline: options.offline === true }) : { file: SHELL, args: ["-c", command], env: {} };
     let group: ProcessGroup;
     try {
       group = ProcessGroup.spawn(plan.file, plan.args, {

@@ -237,7 +237,7 @@ test("cancelling the turn mid-program kills the program and what it started; no 
   }
 });
 
-test("the program runs in the session's OS sandbox: no write outside the workspace, no network, no provider key", { skip: sandboxSkip() }, async () => {
+test("the program runs in the session's OS sandbox, offline even where commands have the network; no write outside, no provider key", { skip: sandboxSkip() }, async () => {
   const model = scripted();
   const dir = await project();
   const outside = await makeTempDir("hermes-outside-");
@@ -256,7 +256,7 @@ test("the program runs in the session's OS sandbox: no write outside the workspa
     "    print('network blocked')",
     "print('key:', os.environ.get('HERMES_TEST_SECRET_KEY', 'absent'))",
   ].join("\n");
-  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { sandbox: "on" } }), permission: allowOnce, env: { HERMES_TEST_SECRET_KEY: "sk-should-not-pass" } });
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { sandbox: "on", network: { allowed_domains: ["*"] } } }), permission: allowOnce, env: { HERMES_TEST_SECRET_KEY: "sk-should-not-pass" } });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(dir);
