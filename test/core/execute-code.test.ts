@@ -269,3 +269,25 @@ test("the program runs in the session's OS sandbox, offline even where commands 
     await hermes.close();
   }
 });
+
+test("hermes_tools is also an ES module, and a JavaScript program's throw gives its exit status and stderr", async () => {
+  const model = scripted();
+  const dir = await project();
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: allowOnce });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(dir);
+    const esm = `import { read_file } from "hermes_tools";\nconst { content } = await read_file({ path: "a.txt" });\nconsole.log(content.trim());`;
+    const throws = `throw new Error("boom from the program");`;
+    model.enqueue(program("esm", esm, "javascript"), program("throws", throws, "javascript"), { text: "ok" });
+    await hermes.prompt(sessionId, "esm");
+    const imported = resultOf(model, "esm");
+    assert.equal(imported.exit_code, 0, imported.output);
+    assert.equal(imported.output, "1|alpha TODO one\n");
+    const thrown = resultOf(model, "throws");
+    assert.equal(thrown.exit_code, 1);
+    assert.match(thrown.output, /boom from the program/);
+  } finally {
+    await hermes.close();
+  }
+});
