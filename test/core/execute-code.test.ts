@@ -83,6 +83,14 @@ test("a Python and a JavaScript program read, search and patch through hermes_to
     assert.equal(nested.filter((u: any) => u._meta["hermes/parentToolCallId"] === "py").length, 4);
     const last = model.requests.at(-1)!.body.messages;
     assert.ok(!last.some((m: any) => m.role === "tool" && String(m.tool_call_id).startsWith("py.")), "nested results stay out of the context");
+    // Journaled: a reload shows the same steps, each right after its program's card.
+    const before = sessionUpdates(hermes, sessionId).length;
+    await hermes.agent.request("session/load", { sessionId, cwd: dir, mcpServers: [] });
+    const replayed = sessionUpdates(hermes, sessionId).slice(before).filter((u: any) => u.sessionUpdate === "tool_call");
+    assert.deepEqual(
+      replayed.map((u: any) => [u.toolCallId, u._meta?.["hermes/parentToolCallId"]]),
+      [["py", undefined], ["py.1", "py"], ["py.2", "py"], ["py.3", "py"], ["py.4", "py"], ["js", undefined], ["js.1", "js"], ["js.2", "js"], ["js.3", "js"], ["js.4", "js"]],
+    );
   } finally {
     await hermes.close();
   }
