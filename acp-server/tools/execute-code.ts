@@ -111,6 +111,9 @@ async function runProgram(args: Args, ctx: ToolContext): Promise<ToolResult> {
   ctx.signal.addEventListener("abort", onAbort, { once: true });
   try {
     const exit = await command.waitForExit();
+    // A call already running finishes (its card ends); one the dead program queued never starts.
+    server.close();
+    await server.settled();
     const captured = await command.output();
     const output: Record<string, unknown> = { exit_code: exit.code, output: captured.text, tool_calls: server.calls };
     if (exit.signal) output.signal = exit.signal;

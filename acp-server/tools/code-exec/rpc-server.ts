@@ -16,6 +16,7 @@ export class ToolRpcServer {
   private pending = "";
   /** Inside a line already answered as too large: its rest is dropped up to the next newline. */
   private skipping = false;
+  private closed = false;
   private queue: Promise<void> = Promise.resolve();
 
   constructor(
@@ -30,6 +31,11 @@ export class ToolRpcServer {
   /** Resolves when every request received so far has been answered. */
   settled(): Promise<void> {
     return this.queue;
+  }
+
+  /** The program has ended: requests still queued are not run (nobody waits for them). */
+  close(): void {
+    this.closed = true;
   }
 
   private receive(chunk: string): void {
@@ -61,6 +67,7 @@ export class ToolRpcServer {
     const parsed = parseRequestLine(line);
     if (!("request" in parsed)) return this.send({ id: parsed.id, ok: false, error: parsed.error });
     const { id, tool, args } = parsed.request;
+    if (this.closed) return this.send({ id, ok: false, error: "the program has ended" });
     if (this.calls >= this.options.maxCalls) {
       return this.send({ id, ok: false, error: `tool call limit reached (${this.options.maxCalls} per program)` });
     }
