@@ -184,6 +184,7 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     },
     history: host.history,
     ...(host.codeExecLimits ? { codeExecLimits: host.codeExecLimits } : {}),
+    ...(host.localShell ? { localShell: host.localShell } : {}),
   };
   const auxiliary = host.auxiliary;
   if (auxiliary) context.summarize = (request) => auxiliaryText(auxiliary, session, request, signal);

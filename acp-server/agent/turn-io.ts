@@ -85,6 +85,8 @@ export interface TurnHost {
   delegation?: (call: DelegationCall) => Delegation;
   /** execute_code's limits (config.yaml `code_exec`); absent: the defaults. */
   codeExecLimits?: CodeExecLimits;
+  /** Hermes's own processes under the session's sandbox, even where commands run in the editor's terminals (execute_code needs their pipes). */
+  localShell?: ShellRunner;
 }
 
 /** The delegate_task call a Delegation serves: whose children they are and where progress goes. */

@@ -26,6 +26,7 @@ import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import { BUILT_IN_COMMANDS } from "./commands/all-commands";
 import { parseCommandLine, RESERVED_COMMAND_NAMES, type CommandLine } from "./commands/command-line";
+import { chosenOnFirstUse } from "./chosen-on-first-use";
 import { sessionShell } from "./session-shell";
 import { TURN_STEPS } from "./turn-steps";
 
@@ -271,6 +272,8 @@ function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel)
     checkpoints: deps.runtime.checkpoints,
     delegation: delegationFor(deps, session),
     codeExecLimits: config.code_exec,
+    // Built only if a program runs (execute_code): most turns start none.
+    localShell: chosenOnFirstUse(() => localShellFor(deps.runtime, session)),
   };
 }
 

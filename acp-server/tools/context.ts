@@ -270,6 +270,8 @@ export interface ToolContext {
   runNestedTool?: (name: string, args: unknown) => Promise<NestedToolResult>;
   /** execute_code's limits (config.yaml `code_exec`); absent: the defaults. */
   codeExecLimits?: CodeExecLimits;
+  /** Hermes's own processes under the session's sandbox (execute_code's programs need their pipes); absent: `shell`. */
+  localShell?: ShellRunner;
 }
 
 /** What a nested tool call returned: the redacted output the program gets, and whether it failed. */

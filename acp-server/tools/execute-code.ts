@@ -81,7 +81,7 @@ async function runProgram(args: Args, ctx: ToolContext): Promise<ToolResult> {
 
   let command: RunningCommand;
   try {
-    command = await ctx.shell.start(launchLine(language, limits), { cwd: ctx.cwd, outputLimit: limits.max_output_chars, rpcPipes: true, offline: true });
+    command = await (ctx.localShell ?? ctx.shell).start(launchLine(language, limits), { cwd: ctx.cwd, outputLimit: limits.max_output_chars, rpcPipes: true, offline: true });
   } catch (error) {
     return { output: { error: `Could not start the program: ${(error as Error).message ?? String(error)}` }, isError: true };
   }

@@ -299,3 +299,20 @@ test("hermes_tools is also an ES module, and a JavaScript program's throw gives 
     await hermes.close();
   }
 });
+
+test("where commands run in the editor's terminals, the program still runs as Hermes's own sandboxed process", async () => {
+  const model = scripted();
+  const dir = await project();
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { terminal: { editor_terminals: "always" } }), serveTerminal: true, permission: allowOnce });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(dir);
+    model.enqueue(program("here", `from hermes_tools import read_file\nprint(read_file("b.txt")["content"].strip())`, "python"), { text: "ok" });
+    await hermes.prompt(sessionId, "read");
+    const result = resultOf(model, "here");
+    assert.equal(result.exit_code, 0, JSON.stringify(result));
+    assert.equal(result.output, "1|beta\n");
+  } finally {
+    await hermes.close();
+  }
+});
