@@ -135,11 +135,11 @@ test("a write outside the workspace from a program asks exactly as a direct writ
   }
 });
 
-test("limits: tool calls, output and wall time", async () => {
+test("limits: tool calls, output, memory and wall time", async () => {
   const model = scripted();
   const dir = await project();
   const hermes = await startAgent({
-    config: scriptedConfig(model.url, { code_exec: { max_tool_calls: 2, max_output_chars: 2000, timeout_seconds: 2 } }),
+    config: scriptedConfig(model.url, { code_exec: { max_tool_calls: 2, max_output_chars: 2000, timeout_seconds: 2, memory_mb: 256 } }),
     permission: allowOnce,
   });
   try {
@@ -148,7 +148,8 @@ test("limits: tool calls, output and wall time", async () => {
     const calls = `from hermes_tools import read_file, ToolError\nfor name in ["a.txt", "b.txt", "c.txt"]:\n    try:\n        read_file(name)\n        print("read", name)\n    except ToolError as e:\n        print("stopped:", e)`;
     const loud = `print("x" * 10000)`;
     const slow = `import time\ntime.sleep(60)`;
-    model.enqueue(program("calls", calls, "python"), program("loud", loud, "python"), program("slow", slow, "python"), { text: "ok" });
+    const hungry = `try:\n    block = bytearray(600 * 1024 * 1024)\n    print("allocated")\nexcept MemoryError:\n    print("memory capped")`;
+    model.enqueue(program("calls", calls, "python"), program("loud", loud, "python"), program("hungry", hungry, "python"), program("slow", slow, "python"), { text: "ok" });
     const started = Date.now();
     await hermes.prompt(sessionId, "limits");
     const counted = resultOf(model, "calls");
@@ -157,6 +158,7 @@ test("limits: tool calls, output and wall time", async () => {
     const truncated = resultOf(model, "loud");
     assert.ok(truncated.output.length <= 2100, `output capped (${truncated.output.length})`);
     assert.match(truncated.note, /dropped/);
+    assert.equal(resultOf(model, "hungry").output, "memory capped\n");
     const killed = resultOf(model, "slow");
     assert.match(killed.error, /Killed after 2 s/);
     assert.ok(Date.now() - started < 30_000, "the sleeping program did not run its 60 s");
