@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import { type BenchRow, ensureBuilt, makeTempDir, ROOT } from "./lib";
 
-const BENCHMARKS = ["cold-start", "first-session", "loop-overhead", "rss", "cache", "session-append", "session-search", "session-load", "checkpoint", "plant-guard", "sandbox"];
+const BENCHMARKS = ["cold-start", "first-session", "loop-overhead", "rss", "cache", "session-append", "session-search", "session-load", "checkpoint", "plant-guard", "task-calls", "sandbox"];
 
 async function runOne(name: string, resultFile: string): Promise<{ rows: BenchRow[]; code: number | null }> {
   process.stdout.write(`\n== ${name} ==\n`);

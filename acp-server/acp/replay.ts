@@ -148,7 +148,8 @@ export class ReplayBuilder {
     this.batch = undefined;
     const mayBeWaiting = last && this.options.turnMayBeRunning === true;
     // Each card by the id the reply announced it with (its position in `order`).
-    const cards: { key: string; update: () => acp.SessionUpdate }[] = calls.map((call) => ({ key: call.requestId ?? call.id, update: () => this.toolCallUpdate(call) }));
+    // A nested step (execute_code's program called it) is journaled before its parent ends: it goes right after it.
+    const cards: { key: string; parent?: string; update: () => acp.SessionUpdate }[] = calls.map((call) => ({ key: call.requestId ?? call.id, ...(call.parentId ? { parent: call.parentId } : {}), update: () => this.toolCallUpdate(call) }));
     if (asks.length > 0) {
       const shown = new Set(calls.map((call) => call.id));
       for (const ask of asks) {
@@ -161,7 +162,8 @@ export class ReplayBuilder {
       }
     }
     if (cards.length > 1) {
-      const position = (card: { key: string }) => {
+      const position = (card: { key: string; parent?: string }) => {
+        if (card.parent !== undefined && order.includes(card.parent)) return order.indexOf(card.parent) + 0.5;
         const at = order.indexOf(card.key);
         return at === -1 ? Number.MAX_SAFE_INTEGER : at;
       };

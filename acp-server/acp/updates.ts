@@ -31,6 +31,8 @@ export function toolCallStarted(call: ToolCallView): acp.SessionUpdate {
     status: "pending",
     locations: toLocations(call.locations),
     rawInput: call.rawInput,
+    // A nested step (execute_code's program called a tool): the panel shows it inside its parent's card.
+    ...(call.parentId ? { _meta: { "hermes/parentToolCallId": call.parentId } } : {}),
   };
 }
 
@@ -64,10 +66,11 @@ export function toolCallFinished(id: string, outcome: ToolCallOutcome): acp.Sess
  * A finished card's `_meta`: `hermes/fullOutput` (the file with the whole output) and
  * `hermes/cancelled` (stopped by the user: ACP v1's status has no "cancelled", so it says "failed").
  */
-export function toolCallMeta(call: { fullOutput?: { path: string; bytes: number }; cancelled?: boolean }, fullOutputAvailable = true): { _meta?: Record<string, unknown> } {
+export function toolCallMeta(call: { fullOutput?: { path: string; bytes: number }; cancelled?: boolean; parentId?: string }, fullOutputAvailable = true): { _meta?: Record<string, unknown> } {
   const meta = {
     ...(call.fullOutput && fullOutputAvailable ? fullOutputMeta(call.fullOutput) : {}),
     ...(call.cancelled ? { "hermes/cancelled": true } : {}),
+    ...(call.parentId ? { "hermes/parentToolCallId": call.parentId } : {}),
   };
   return Object.keys(meta).length > 0 ? { _meta: meta } : {};
 }

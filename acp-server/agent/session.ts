@@ -310,7 +310,7 @@ export class AgentSession {
 
   /** A finished tool call's card, for session/load to replay. */
   recordToolCall(call: ToolCallView, outcome: ToolCallOutcome): void {
-    const { id, requestId, name, title, kind, rawInput } = call;
+    const { id, requestId, name, title, kind, rawInput, parentId } = call;
     const { status, content, rawOutput, fullOutput, cancelled } = outcome;
     this.recorder?.toolCall({
       id,
@@ -325,6 +325,7 @@ export class AgentSession {
       rawOutput,
       ...(fullOutput ? { fullOutput } : {}),
       ...(cancelled ? { cancelled } : {}),
+      ...(parentId ? { parentId } : {}),
     });
   }
 

@@ -15,6 +15,8 @@ export interface ToolCallView {
   kind: ToolKind;
   locations: Location[];
   rawInput: unknown;
+  /** A step of another call (a tool called from inside execute_code's program): that call's id. */
+  parentId?: string;
 }
 
 export interface ToolCallOutcome {

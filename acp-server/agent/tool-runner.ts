@@ -4,7 +4,7 @@
 // every call that was announced ends "completed" or "failed", even on cancel.
 import * as z from "zod";
 import type { ChatMessage, ToolCallRequest } from "../providers/types";
-import type { DisplayContent, ToolContext } from "../tools/context";
+import type { DisplayContent, NestedToolResult, ToolContext } from "../tools/context";
 import { resultText, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { redactDeep, redactSecrets } from "../util/redact";
@@ -116,7 +116,25 @@ function prepareCall(request: ToolCallRequest, session: AgentSession, log: Logge
   return { request, view, tool, args: parsed.data };
 }
 
-async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<{ message: ChatMessage; endTurnWith?: string }> {
+/** Tools a program inside execute_code may not call: itself, and those that talk to the user or another agent. */
+const NOT_NESTABLE = new Set(["execute_code", "delegate_task", "clarify", "memory"]);
+
+/**
+ * One tool call made from inside another (execute_code's program), run exactly as a direct
+ * call: prepared, gated, guarded, redacted and journaled by the same code, shown as a step of
+ * its parent's card. Only its result stays out of the model's context: the program gets it.
+ */
+async function runNestedCall(parent: ToolCallView, step: number, name: string, args: unknown, env: ToolRunEnv): Promise<NestedToolResult> {
+  const request: ToolCallRequest = { id: `${parent.id}.${step}`, name, arguments: JSON.stringify(args ?? {}) };
+  const call = prepareCall(request, env.session, env.log);
+  call.view.parentId = parent.id;
+  if (NOT_NESTABLE.has(name)) call.problem = `${name} cannot be called from inside execute_code.`;
+  env.observer.toolCallPending(call.view);
+  const { result } = await runCall(call, env, { nested: true });
+  return result;
+}
+
+async function runCall(call: PreparedCall, env: ToolRunEnv, options: { nested?: boolean } = {}): Promise<{ message: ChatMessage; endTurnWith?: string; result: NestedToolResult }> {
   const { view, tool } = call;
   let result: ToolResult;
   /** What hooks decided about this call, for its card. */
@@ -164,9 +182,10 @@ async function runCall(call: PreparedCall, env: ToolRunEnv): Promise<{ message: 
   // Files the agent now knows the content of: a later change outside the agent gets a note.
   if (!result.isError && (view.kind === "read" || view.kind === "edit")) env.session.seenFiles.remember((result.locations ?? view.locations).map((l) => l.path));
   const message: ChatMessage = { role: "tool", toolCallId: call.request.id, name: call.request.name, content: text, ...(result.images?.length ? { images: result.images } : {}) };
-  // Durable as soon as this tool is done: a crash later in the batch keeps this result.
-  env.session.append(message);
-  return { message, ...(result.endTurnWith !== undefined ? { endTurnWith: redactSecrets(result.endTurnWith) } : {}) };
+  // Durable as soon as this tool is done: a crash later in the batch keeps this result. A nested
+  // call's result went to the program, not the model: its card is journaled, the message is not.
+  if (!options.nested) env.session.append(message);
+  return { message, result: { output, isError: result.isError === true }, ...(result.endTurnWith !== undefined ? { endTurnWith: redactSecrets(result.endTurnWith) } : {}) };
 }
 
 /**
@@ -216,6 +235,8 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
       observer.plan(todos);
     },
     history: host.history,
+    ...(host.codeExecLimits ? { codeExecLimits: host.codeExecLimits } : {}),
+    ...(host.localShell ? { localShell: host.localShell } : {}),
   };
   const auxiliary = host.auxiliary;
   if (auxiliary) context.summarize = (request) => auxiliaryText(auxiliary, session, request, signal);
@@ -231,6 +252,11 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
         session.recordPermissionAnswered(view.id);
       }
     };
+  }
+  // A program's tool calls (execute_code) are steps of this call; a step cannot nest further.
+  if (view.parentId === undefined) {
+    let steps = 0;
+    context.runNestedTool = (name, nestedArgs) => runNestedCall(view, ++steps, name, nestedArgs, env);
   }
   // Cheap to build (the children start only when delegate_task runs them).
   context.delegation = host.delegation?.({ session, host, call: view, signal, progress: (content) => context.progress({ content }) });

@@ -1,5 +1,6 @@
 // The loop's two-way boundary with whoever hosts it (the ACP edge, in practice):
 // what it reports as the turn runs, and what it needs from the editor side.
+import type { CodeExecLimits } from "../tools/code-exec/limits";
 import type { TokenUsage } from "../providers/types";
 import type { ApprovalRules } from "../security/approval-rules";
 import type { ModelChoice } from "./model-choice";
@@ -83,6 +84,10 @@ export interface TurnHost {
   checkpoints?: WorkspaceCheckpoints;
   /** delegate_task's children for one tool call (acp-server/delegate/); absent: no delegation. */
   delegation?: (call: DelegationCall) => Delegation;
+  /** execute_code's limits (config.yaml `code_exec`); absent: the defaults. */
+  codeExecLimits?: CodeExecLimits;
+  /** Hermes's own processes under the session's sandbox, even where commands run in the editor's terminals (execute_code needs their pipes). */
+  localShell?: ShellRunner;
   /** The session's PreToolUse / PostToolUse / PreCompact / SubagentStop hooks (hooks/session-hooks.ts); absent: none. */
   toolHooks?: ToolHooks;
 }

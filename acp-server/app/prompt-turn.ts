@@ -30,6 +30,7 @@ import { parseCommandLine, RESERVED_COMMAND_NAMES, type CommandLine } from "./co
 import { sessionPluginCommands } from "./commands/offered";
 import { pluginAgents } from "../plugins/plugin-agents";
 import { activePlugins } from "../plugins/plugin-store";
+import { chosenOnFirstUse } from "./chosen-on-first-use";
 import { sessionShell } from "./session-shell";
 import { sessionHooks } from "../runtime/session-hooks";
 import type { SessionHooks } from "../hooks/session-hooks";
@@ -311,6 +312,9 @@ function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel,
     approvals: deps.runtime.approvals,
     checkpoints: deps.runtime.checkpoints,
     delegation: delegationFor(deps, session),
+    codeExecLimits: config.code_exec,
+    // Built only if a program runs (execute_code): most turns start none.
+    localShell: chosenOnFirstUse(() => localShellFor(deps.runtime, session)),
   };
 }
 

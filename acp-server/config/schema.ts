@@ -249,6 +249,20 @@ export const ToolsConfigSchema = z
   })
   .strict();
 
+/** execute_code's limits (one program): wall time, tool calls, output the model gets, memory. */
+export const CodeExecConfigSchema = z
+  .object({
+    /** Wall time before the program (and everything it started) is killed. */
+    timeout_seconds: z.number().positive().max(3600).default(300),
+    /** Tool calls one program may make; later calls get an error. */
+    max_tool_calls: z.number().int().positive().max(1000).default(50),
+    /** Characters of stdout+stderr the model gets (head and tail kept, with a note). */
+    max_output_chars: z.number().int().positive().max(1_000_000).default(50_000),
+    /** Data-segment limit for the program (ulimit -d), in MB. */
+    memory_mb: z.number().int().positive().max(65_536).default(2048),
+  })
+  .strict();
+
 export const ConfigSchema = z
   .object({
     model: ModelEntrySchema.default(ModelEntrySchema.parse({})),
@@ -280,6 +294,7 @@ export const ConfigSchema = z
     tools: ToolsConfigSchema.default(ToolsConfigSchema.parse({})),
     /** The user's hooks (Claude Code's `hooks` shape; config/hooks-schema.ts validates it where it is used, so one bad hook never stops Hermes). */
     hooks: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),
+    code_exec: CodeExecConfigSchema.default(CodeExecConfigSchema.parse({})),
   })
   // Unknown top-level sections are tolerated: later versions (memory, skills, mcp_servers...)
   // add them, and an older binary must still start on a newer config.

@@ -70,6 +70,7 @@ function build() {
     rawOutput: z.unknown(),
     fullOutput: z.looseObject({ path: z.string(), bytes: z.number() }).optional(),
     cancelled: z.boolean().optional(),
+    parentId: z.string().optional(),
   });
   const todo = z.looseObject({ id: z.string(), content: z.string(), status: z.enum(["pending", "in_progress", "completed", "cancelled"]) });
 
@@ -211,7 +212,8 @@ const isToolCall = (value: unknown) =>
   every(value.content, isDisplayContent) &&
   "rawOutput" in value &&
   (value.fullOutput === undefined || (isObj(value.fullOutput) && isStr(value.fullOutput.path) && isNum(value.fullOutput.bytes))) &&
-  (value.cancelled === undefined || typeof value.cancelled === "boolean");
+  (value.cancelled === undefined || typeof value.cancelled === "boolean") &&
+  optStr(value.parentId);
 
 const isAskedCall = (value: unknown) =>
   isObj(value) && isStr(value.id) && optStr(value.requestId) && isStr(value.name) && isStr(value.title) && isStr(value.kind) && every(value.locations, isLocation) && "rawInput" in value;

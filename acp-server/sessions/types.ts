@@ -43,6 +43,8 @@ export interface ToolCallRecord {
   fullOutput?: { path: string; bytes: number };
   /** Stopped by the user while it waited or ran (replayed as cancelled, not failed). */
   cancelled?: boolean;
+  /** A step of another call (a tool called from execute_code's program): that call's id. */
+  parentId?: string;
 }
 
 /** One hook run as the journal keeps it (the command redacted like every record). */

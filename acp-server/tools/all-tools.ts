@@ -3,6 +3,7 @@
 import { applyPatchTool } from "./apply-patch";
 import { clarifyTool } from "./clarify";
 import { delegateTaskTool } from "./delegate-task";
+import { executeCodeTool } from "./execute-code";
 import { memoryTool } from "./memory";
 import { patchTool } from "./patch";
 import { processTool } from "./process";
@@ -35,6 +36,7 @@ const BUILTIN_TOOLS = [
   skillViewTool,
   skillManageTool,
   delegateTaskTool,
+  executeCodeTool,
   clarifyTool,
   webFetchTool,
   webSearchTool,

@@ -2,6 +2,7 @@
 // ACP edge supplies the editor-backed pieces (client fs, client terminals, permission
 // prompts), so tools never know which side of the protocol they are on.
 import type { PolicyAsk } from "../security/policy-ask";
+import type { CodeExecLimits } from "./code-exec/limits";
 import type { NamedSecret } from "../security/outbound-secrets";
 import { AgentError } from "../util/agent-error";
 import type { PinnedTarget } from "../util/no-follow-io";
@@ -86,6 +87,8 @@ export interface RunningCommand {
   onOutput?(listener: (chunk: string) => void): () => void;
   /** For a command that ran in the OS sandbox: what the sandbox probably blocked, read from its output. */
   sandboxNote?(output: string): string | undefined;
+  /** Set when started with rpcPipes by a runner that offers them. */
+  readonly rpc?: CommandRpcPipes;
 }
 
 export interface StartCommandOptions {
@@ -95,6 +98,19 @@ export interface StartCommandOptions {
   env?: Record<string, string>;
   /** Run outside the OS sandbox, once: only after the user approved exactly that. */
   unsandboxed?: boolean;
+  /**
+   * Two extra pipes for a program's tool calls (execute_code): the child writes requests on fd 3
+   * and reads replies on fd 4. Runners that cannot offer them leave `rpc` unset.
+   */
+  rpcPipes?: boolean;
+  /** No network inside the sandbox, even where the session's commands have some (execute_code). */
+  offline?: boolean;
+}
+
+/** The agent's ends of a command's RPC pipes (StartCommandOptions.rpcPipes). */
+export interface CommandRpcPipes {
+  requests: NodeJS.ReadableStream;
+  replies: NodeJS.WritableStream;
 }
 
 /** Runs shell command lines (sh -c) in the editor's terminal or as local processes. */
@@ -246,4 +262,20 @@ export interface ToolContext {
   delegation?: Delegation;
   /** Asks the user a question and waits (clarify); absent for subagents and hosts that cannot ask. */
   clarify?: (question: ClarifyQuestion) => Promise<ClarifyAnswer>;
+  /**
+   * Runs another tool as a nested step of this call, through the same path as a direct call
+   * (permission gate, guard, redaction, journal); its result does not enter the model's context.
+   * Used by execute_code's program; absent where nesting is not offered.
+   */
+  runNestedTool?: (name: string, args: unknown) => Promise<NestedToolResult>;
+  /** execute_code's limits (config.yaml `code_exec`); absent: the defaults. */
+  codeExecLimits?: CodeExecLimits;
+  /** Hermes's own processes under the session's sandbox (execute_code's programs need their pipes); absent: `shell`. */
+  localShell?: ShellRunner;
+}
+
+/** What a nested tool call returned: the redacted output the program gets, and whether it failed. */
+export interface NestedToolResult {
+  output: unknown;
+  isError: boolean;
 }

@@ -8,7 +8,7 @@ import { StringDecoder } from "node:string_decoder";
 import type { CommandSandbox } from "../security/sandbox/command-sandbox";
 import { sandboxBlockedNote } from "../security/sandbox/blocked-note";
 import type { SandboxPolicy } from "../security/sandbox/policy";
-import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "./context";
+import type { CommandOutput, CommandRpcPipes, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "./context";
 import { OutputBuffer } from "./output-buffer";
 import { ProcessGroup } from "../util/process-group";
 import { AgentError } from "../util/agent-error";
@@ -49,13 +49,14 @@ export class LocalShellRunner implements ShellRunner {
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
     await checkDirectory(options.cwd);
     // Refusal (terminal.sandbox: on with no sandbox) throws here, before anything runs.
-    const plan = this.sandbox && !options.unsandboxed ? await this.sandbox.plan(SHELL, command, options.cwd) : { file: SHELL, args: ["-c", command], env: {} };
+    const plan = this.sandbox && !options.unsandboxed ? await this.sandbox.plan(SHELL, command, options.cwd, { offline: options.offline === true }) : { file: SHELL, args: ["-c", command], env: {} };
     let group: ProcessGroup;
     try {
       group = ProcessGroup.spawn(plan.file, plan.args, {
         cwd: options.cwd,
         env: { ...this.baseEnv, ...NON_INTERACTIVE_ENV, ...options.env, ...plan.env },
-        stdio: ["ignore", "pipe", "pipe"],
+        // fd 3: the program's tool requests; fd 4: their replies (execute_code). Inherited through bwrap.
+        stdio: options.rpcPipes ? ["ignore", "pipe", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
       });
     } catch (error) {
       throw new AgentError("internal", `Could not start command: ${errorMessage(error)}`, {}, { cause: error });
@@ -64,11 +65,20 @@ export class LocalShellRunner implements ShellRunner {
       group.child.once("spawn", resolve);
       group.child.once("error", (error) => reject(new AgentError("internal", `Could not start command: ${error.message}`, {}, { cause: error })));
     });
-    return new LocalCommand(group, options.outputLimit, plan.policy);
+    const running = new LocalCommand(group, options.outputLimit, plan.policy);
+    const [requests, replies] = [group.child.stdio[3], group.child.stdio[4]];
+    if (options.rpcPipes && requests && replies && "read" in requests && "write" in replies) {
+      // A program that exits mid-reply closes its end: that is its business, not an agent error.
+      replies.on("error", () => {}); // expected: EPIPE after the program exited
+      requests.on("error", () => {}); // expected: the program closed its end
+      running.rpc = { requests, replies };
+    }
+    return running;
   }
 }
 
 class LocalCommand implements RunningCommand {
+  rpc?: CommandRpcPipes;
   private readonly buffer: OutputBuffer;
   private readonly listeners = new Set<(chunk: string) => void>();
   private exitStatus: ExitStatus | undefined;

@@ -224,6 +224,7 @@ function applyUpdate(state: ChatState, update: acp.SessionUpdate): ChatState {
         rawInput: update.rawInput,
         ...(isCancelled(update) ? { cancelled: true } : {}),
         ...fullOutputOf(update),
+        ...parentOf(update),
       };
       if (state.index[update.toolCallId] !== undefined) return patch(state, update.toolCallId, (old) => (old.kind === "tool" && old.rejected ? { ...item, rejected: true } : item));
       const added = append(state, item);
@@ -379,6 +380,12 @@ function attachmentsOf(block: acp.ContentBlock): AttachmentSummary[] {
 function fullOutputOf(update: acp.SessionUpdate): { fullOutput?: string } {
   const full = (update as { _meta?: Record<string, unknown> | null })._meta?.["hermes/fullOutput"] as { path?: unknown } | undefined;
   return typeof full?.path === "string" && full.path ? { fullOutput: full.path } : {};
+}
+
+/** A step of another call (a tool called from execute_code's program): `_meta["hermes/parentToolCallId"]`. */
+function parentOf(update: acp.SessionUpdate): { parentId?: string } {
+  const parent = (update as { _meta?: Record<string, unknown> | null })._meta?.["hermes/parentToolCallId"];
+  return typeof parent === "string" && parent ? { parentId: parent } : {};
 }
 
 function isCancelled(update: acp.SessionUpdate): boolean {

@@ -144,6 +144,7 @@ const transcriptItem: z.ZodType<TranscriptItem> = z.discriminatedUnion("kind", [
     rejected: z.boolean().optional(),
     cancelled: z.boolean().optional(),
     fullOutput: text.optional(),
+    parentId: text.optional(),
   }),
   z.object({
     kind: z.literal("permission"),

@@ -58,6 +58,8 @@ export interface ToolItem {
   cancelled?: boolean;
   /** The agent's file with the whole output (`_meta["hermes/fullOutput"]`): the card's "Show all" opens it. */
   fullOutput?: string;
+  /** A step of another tool call (execute_code's program): shown indented under it. */
+  parentId?: string;
 }
 export interface PermissionItem {
   kind: "permission";

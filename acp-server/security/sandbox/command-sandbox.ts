@@ -108,11 +108,13 @@ export class CommandSandbox {
   }
 
   /** How to spawn `shell -c line` in `cwd` under this session's sandbox; throws when refused. */
-  async plan(shell: string, line: string, cwd: string): Promise<SpawnPlan> {
+  async plan(shell: string, line: string, cwd: string, options: { offline?: boolean } = {}): Promise<SpawnPlan> {
     const status = this.status();
     if (status.refuse) throw new SandboxUnavailableError(status.reason);
     if (!status.active || !status.program) return { file: shell, args: ["-c", line], env: {} };
     const policy = this.policy();
+    // execute_code's programs reach out only through their tool channel, whatever commands may reach.
+    if (options.offline) policy.network = { kind: "off" };
     const network = policy.network;
     if (network.kind === "allowlist") {
       if (status.kind === "seatbelt") {

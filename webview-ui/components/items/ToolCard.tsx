@@ -40,7 +40,7 @@ export function ToolCard({ item }: { item: ToolItem }) {
   // A rejected edit's result only repeats its decision's "Rejected by you" (and the reason).
   const hasBody = item.content.length > 0 && !(decision && status === "rejected");
   return (
-    <div class={`card tool-card status-${status}`} data-testid="tool-card" data-status={item.status} data-rejected={item.rejected ? "true" : undefined} data-kind={item.toolKind}>
+    <div class={`card tool-card status-${status}${item.parentId ? " nested-step" : ""}`} data-testid="tool-card" data-parent={item.parentId} data-status={item.status} data-rejected={item.rejected ? "true" : undefined} data-kind={item.toolKind}>
       <div class="tool-head">
         <span class="tool-icon">
           <Icon name={toolIcon(item.toolKind)} />
