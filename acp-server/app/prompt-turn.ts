@@ -265,6 +265,8 @@ function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel)
     shell: sessionShell(deps.runtime, session, client),
     askUser: (call, ask, signal) => client.askUser(call, ask, signal, { timeoutMs: config.approvals.timeout * 1000, editorWrites: client.editorWrites }),
     clarify: (call, question, signal) => client.clarify(call, question, signal, { timeoutMs: config.clarify.timeout * 1000 }),
+    elicit: (call, ask, signal) => client.elicit(call, ask, signal),
+    completeElicitation: (elicitationId) => client.completeElicitation(elicitationId),
     history: deps.runtime.sessions,
     ...(auxiliary ? { auxiliary } : {}),
     approvals: deps.runtime.approvals,

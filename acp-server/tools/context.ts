@@ -2,6 +2,7 @@
 // ACP edge supplies the editor-backed pieces (client fs, client terminals, permission
 // prompts), so tools never know which side of the protocol they are on.
 import type { PolicyAsk } from "../security/policy-ask";
+import type { UserElicitation } from "./elicitation";
 import type { NamedSecret } from "../security/outbound-secrets";
 import { AgentError } from "../util/agent-error";
 import type { PinnedTarget } from "../util/no-follow-io";
@@ -246,4 +247,6 @@ export interface ToolContext {
   delegation?: Delegation;
   /** Asks the user a question and waits (clarify); absent for subagents and hosts that cannot ask. */
   clarify?: (question: ClarifyQuestion) => Promise<ClarifyAnswer>;
+  /** Forwards an elicitation (an MCP server's) to the user; absent for subagents and hosts that cannot ask. */
+  elicitation?: UserElicitation;
 }
