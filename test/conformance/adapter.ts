@@ -68,4 +68,4 @@ async function main(serverUrl: string | undefined): Promise<number> {
   }
 }
 
-main(process.argv[2]).then((code) => process.exit(code));
+void main(process.argv[2]).then((code) => process.exit(code));
