@@ -9,6 +9,15 @@ import { test } from "node:test";
 import { makeTempDir, scriptedConfig, sessionUpdates, startAgent, type InProcessOptions } from "../support/in-process-agent";
 import { ROOT } from "../support/acp-harness";
 import { useScriptedModel, type RecordedRequest } from "../support/scripted-model";
+import { zCompleteElicitationNotification, zCreateElicitationRequest } from "../../node_modules/@agentclientprotocol/sdk/dist/v1/schema/zod.gen.js";
+
+/** Every elicitation frame the agent sent is valid against the SDK's schema. */
+function assertFramesValid(frames: any[]): void {
+  for (const frame of frames) {
+    if (frame.method === "elicitation/create") assert.ok(zCreateElicitationRequest.safeParse(frame.params).success, JSON.stringify(frame.params));
+    if (frame.method === "elicitation/complete") assert.ok(zCompleteElicitationNotification.safeParse(frame.params).success, JSON.stringify(frame.params));
+  }
+}
 
 const scripted = useScriptedModel();
 const ELICIT_SERVER = path.join(ROOT, "test/fixtures/mcp/elicit-server.mjs");
@@ -61,6 +70,7 @@ test("a form elicitation reaches the editor tied to the tool call; accept (with 
     await hermes.prompt(sessionId, "and again");
     assert.deepEqual(serverSaw(model.requests.at(-1), "f3"), { action: "cancel" });
     assert.deepEqual(hermes.invalidUpdates, []);
+    assertFramesValid(hermes.frames);
   } finally {
     await hermes.close();
   }
@@ -96,6 +106,7 @@ test("URL mode: the editor gets the link, the server's completion comes back as 
     assert.equal(request.elicitationId, "mcp:ask:flow-1");
     assert.equal(request.sessionId, sessionId);
     assert.deepEqual((await completed).params, { elicitationId: "mcp:ask:flow-1" });
+    assertFramesValid(hermes.frames);
   } finally {
     await hermes.close();
   }
