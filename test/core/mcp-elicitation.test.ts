@@ -145,3 +145,29 @@ test("cancelling the turn while the editor shows the server's form withdraws it 
     await hermes.close();
   }
 });
+
+test("a subagent's MCP call: the server's question is declined with the reason, and the editor is never asked", async () => {
+  const { callNumber, isSubagent, startRoutedModel, toolMessages } = await import("../support/delegation");
+  const model = await startRoutedModel((request) => {
+    if (!isSubagent(request)) {
+      return callNumber(request) === 1 ? { toolCalls: [{ id: "d1", name: "delegate_task", arguments: { tasks: [{ goal: "ask the server", toolsets: ["mcp-ask"] }] } }] } : { text: "done" };
+    }
+    return callNumber(request) === 1 ? call("s1", "ask_form") : { text: "asked" };
+  });
+  const config = scriptedConfig(model.url, { mcp_servers: { ask: { command: process.execPath, args: [ELICIT_SERVER] } } });
+  const hermes = await startAgent({ config, elicitation: () => ({ action: "accept", content: { colour: "red" } }) });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(await makeTempDir());
+    assert.equal((await hermes.prompt(sessionId, "delegate it")).stopReason, "end_turn");
+    const childResults = model.requests.filter(isSubagent).flatMap((request) => toolMessages(request));
+    const saw = childResults.find((text) => text.includes("declineReason"));
+    assert.ok(saw, `the server's report reached the subagent: ${childResults.join(" | ")}`);
+    assert.match(saw, /"action":\s*"decline"/);
+    assert.match(saw, /subagent/);
+    assert.equal(hermes.elicitationRequests.length, 0, "the editor was not asked");
+  } finally {
+    await hermes.close();
+    await model.close();
+  }
+});
