@@ -11,6 +11,7 @@ import { LocalFileAccess } from "../tools/local-files";
 import type { FileAccess } from "../tools/context";
 import type { Logger } from "../util/log";
 import { askClarify } from "./clarify-request";
+import { askElicitation, completeElicitation, elicitationModes } from "./elicitation-request";
 import { ClientFileAccess } from "./client-files";
 import { ClientShellRunner } from "./client-shell";
 import { requestPermission } from "./permission-request";
@@ -21,6 +22,7 @@ export function acpChannel(client: acp.AgentContext, session: LiveSession, capab
   const fs = capabilities.fs ?? {};
   const sessionId = session.id;
   const sandboxes = clientSandboxesTerminals(capabilities._meta);
+  const elicitation = elicitationModes(capabilities);
   return {
     sessionId,
     editorWrites: fs.writeTextFile === true,
@@ -32,6 +34,9 @@ export function acpChannel(client: acp.AgentContext, session: LiveSession, capab
       : {}),
     askUser: (call, ask, signal, options) => requestPermission(client, sessionId, call, ask, signal, { ...options, log }),
     clarify: (call, question, signal, options) => askClarify(client, sessionId, capabilities, call, question, signal, { ...options, log }),
+    elicitation,
+    elicit: (call, ask, signal) => askElicitation(client, sessionId, elicitation, call, ask, signal, log),
+    completeElicitation: (elicitationId) => completeElicitation(client, elicitation, elicitationId, log),
     choose: (question, signal) => choose(client, session, question, signal, log),
   };
 }

@@ -19,6 +19,7 @@ import { reopened, warmUpSession } from "../app/session-start";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption } from "./session-settings";
 import { setMode } from "../app/session-settings";
 import { availableCommands, usageUpdate } from "./updates";
+import { elicitationModes } from "./elicitation-request";
 import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD } from "../../common/hermes-methods";
 import type { CommandInfo } from "../runtime/slash-command";
 import { disableTools } from "../tools/commands/tools";
@@ -45,7 +46,8 @@ export interface AgentAppOptions {
 export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   const { log } = options;
   let clientCapabilities: acp.ClientCapabilities = {};
-  const app = new HermesApp({ loadRuntime: options.loadRuntime, source: options.source ?? "acp", log });
+  // A session's MCP servers are told the elicitation modes this client advertised.
+  const app = new HermesApp({ loadRuntime: options.loadRuntime, source: options.source ?? "acp", log, elicitation: () => elicitationModes(clientCapabilities) });
   const { hub, opening, arrivals: promptArrivals } = app;
   const getRuntime = () => app.runtime();
   const signIn = () => import("./sign-in");

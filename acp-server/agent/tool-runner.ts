@@ -258,6 +258,12 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
     let steps = 0;
     context.runNestedTool = (name, nestedArgs) => runNestedCall(view, ++steps, name, nestedArgs, env);
   }
+  // Elicitations (an MCP server's questions) likewise reach only the user's own session; a
+  // subagent's tools find no `elicit` and the MCP client declines with that reason.
+  const elicit = host.elicit?.bind(host);
+  if (elicit && session.depth === 0) {
+    context.elicitation = { ask: (ask, stop) => elicit(view, ask, stop ? AbortSignal.any([signal, stop]) : signal), complete: (elicitationId) => host.completeElicitation?.(elicitationId) ?? Promise.resolve() };
+  }
   // Cheap to build (the children start only when delegate_task runs them).
   context.delegation = host.delegation?.({ session, host, call: view, signal, progress: (content) => context.progress({ content }) });
   try {

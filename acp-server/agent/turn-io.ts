@@ -5,6 +5,7 @@ import type { TokenUsage } from "../providers/types";
 import type { ApprovalRules } from "../security/approval-rules";
 import type { ModelChoice } from "./model-choice";
 import type { ClarifyAnswer, ClarifyQuestion, Delegation, DisplayContent, FileAccess, Location, PermissionAsk, SessionHistoryAccess, ShellRunner, TodoItem } from "../tools/context";
+import type { ElicitationAnswer, ElicitationAsk } from "../tools/elicitation";
 import type { AgentSession } from "./session";
 import type { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
 import { AgentError } from "../util/agent-error";
@@ -80,6 +81,10 @@ export interface TurnHost {
   askUser(call: ToolCallView, ask: PermissionAsk, signal: AbortSignal): Promise<PermissionAnswer>;
   /** Asks the user a question for the clarify tool (absent: the tool cannot ask, as for a subagent). */
   clarify?(call: ToolCallView, question: ClarifyQuestion, signal: AbortSignal): Promise<ClarifyAnswer>;
+  /** Forwards an elicitation to the user (absent: nobody can answer, as for a subagent). */
+  elicit?(call: ToolCallView, ask: ElicitationAsk, signal: AbortSignal): Promise<ElicitationAnswer>;
+  /** Tells the user a URL-mode elicitation's flow ended. */
+  completeElicitation?(elicitationId: string): Promise<void>;
   /** Checkpoints before a turn's first change (absent: none, as for a subagent's turns). */
   checkpoints?: WorkspaceCheckpoints;
   /** delegate_task's children for one tool call (acp-server/delegate/); absent: no delegation. */

@@ -3,6 +3,7 @@
 // arrived in, and the gate that lets a session being opened go before the background warm-up.
 // Front ends (the ACP edge) call this and convert; none of it knows a protocol.
 import type { AgentRuntime } from "../runtime/runtime";
+import type { ElicitationModes } from "../tools/elicitation";
 import type { Logger } from "../util/log";
 import { quietGate } from "../util/quiet-gate";
 import { ArrivalOrder } from "./arrival-order";
@@ -14,6 +15,8 @@ export interface HermesAppOptions {
   /** Recorded with new sessions: "acp" (an editor) or "chat" (the terminal). */
   source: string;
   log: Logger;
+  /** The elicitations the front end answers (read when a session's MCP servers start). */
+  elicitation?: () => ElicitationModes;
 }
 
 export class HermesApp {
@@ -25,7 +28,7 @@ export class HermesApp {
   readonly opening = quietGate();
 
   constructor(private readonly options: HermesAppOptions) {
-    this.hub = new SessionHub({ runtime: () => this.runtime(), source: options.source, log: options.log });
+    this.hub = new SessionHub({ runtime: () => this.runtime(), source: options.source, log: options.log, elicitation: options.elicitation });
   }
 
   runtime(): Promise<AgentRuntime> {

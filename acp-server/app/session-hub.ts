@@ -12,6 +12,7 @@ import { SessionRecorder } from "../sessions/recorder";
 import type { JournalRecord, SessionMeta } from "../sessions/types";
 import { isSessionMode, type SessionMode } from "../security/modes";
 import { SessionTools } from "../tools/tool-set";
+import type { ElicitationModes } from "../tools/elicitation";
 import type { Logger } from "../util/log";
 import { LiveSession } from "../runtime/live-session";
 import type { AgentRuntime } from "../runtime/runtime";
@@ -36,7 +37,13 @@ export class SessionHub {
   private readonly live = new Map<string, LiveSession>();
 
   constructor(
-    private readonly options: { runtime: () => Promise<AgentRuntime>; source: string; log: Logger },
+    private readonly options: {
+      runtime: () => Promise<AgentRuntime>;
+      source: string;
+      log: Logger;
+      /** The elicitations the front end answers (its MCP servers are told so); absent: none. */
+      elicitation?: () => ElicitationModes;
+    },
   ) {}
 
   /** A session of this process, or a JSON-RPC "not found". */
@@ -106,7 +113,7 @@ export class SessionHub {
     if (existing && current && sameList(existing.agent.extraRoots, extra)) {
       existing.mcpServers = mcpServers;
       // Other servers than the session has now: the new set replaces the old one.
-      if (!sameServers(existing.mcp?.specs ?? [], specs)) await existing.setMcp(await openMcpBridge(runtime, specs, existing.agent.cwd, this.options.log));
+      if (!sameServers(existing.mcp?.specs ?? [], specs)) await existing.setMcp(await openMcpBridge(runtime, specs, existing.agent.cwd, this.options.log, this.options.elicitation?.()));
       return { session: existing, journal };
     }
     if (existing) await this.drop(existing);
@@ -248,7 +255,7 @@ export class SessionHub {
     if (rootsChanged && runtime.sessions.owns(meta.id)) agent.recordExtraRoots();
     const session = new LiveSession(agent, mcpServers);
     this.live.set(meta.id, session);
-    await session.setMcp(await openMcpBridge(runtime, specs, meta.cwd, this.options.log));
+    await session.setMcp(await openMcpBridge(runtime, specs, meta.cwd, this.options.log, this.options.elicitation?.()));
     // (A deferred history is not counted: that would restore it now.)
     this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, ...(restored.deferred ? {} : { messages: agent.history.length }) });
     return session;

@@ -86,11 +86,13 @@ export async function runChat(options: ChatOptions): Promise<number> {
       }),
     )
     // The agent's questions (clarify) are asked at the prompt; without a terminal they go unanswered.
-    .onRequest(acp.methods.client.elicitation.create, async ({ params }) => answerElicitation(params, { questions: process.stdin.isTTY ? questions : undefined, renderer }));
+    .onRequest(acp.methods.client.elicitation.create, async ({ params }) => answerElicitation(params, { questions: process.stdin.isTTY ? questions : undefined, renderer }))
+    // A link the user was sent to (an MCP server's sign-in, say) has done its job.
+    .onNotification(acp.methods.client.elicitation.complete, () => void process.stderr.write("  (done in the browser)\n"));
 
   try {
     return await clientApp.connectWith(agentApp, async (agent) => {
-      await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { elicitation: { form: {} } } });
+      await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { elicitation: { form: {}, url: {} } } });
       if (interactive) {
         return runRepl(agent, renderer, questions!, {
           cwd: options.cwd,

@@ -2,6 +2,7 @@
 // each form field in turn: a numbered menu for a choice (titles and descriptions), a line for
 // text, y/n for a yes-or-no, a number for a number. An empty answer declines; with no terminal to
 // ask in (piped input, --yes) the question is dismissed and the agent decides without it.
+// A URL-mode question (an MCP server's sign-in page, say) shows the link and asks whether to go.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ChatRenderer } from "./chat-render";
 import type { Questions } from "./terminal-questions";
@@ -16,6 +17,7 @@ export async function answerElicitation(
   const stderr = options.stderr ?? process.stderr;
   const form = params as { mode: string; message: string; requestedSchema?: { properties?: Record<string, Field> } };
   options.renderer.finishLine();
+  if (form.mode === "url" && options.questions) return answerUrl(params as { message: string; url: string }, options.questions, stderr);
   if (form.mode !== "form" || !options.questions) {
     stderr.write(`\n? ${form.message}\n  (no terminal to answer in: left unanswered)\n`);
     return { action: "cancel" };
@@ -61,4 +63,13 @@ async function askField(name: string, field: Field, questions: Questions, stderr
       return answer;
     }
   }
+}
+
+/** The link is printed (never opened behind the user's back); "y" accepts, anything else declines. */
+async function answerUrl(params: { message: string; url: string }, questions: Questions, stderr: NodeJS.WritableStream): Promise<acp.CreateElicitationResponse> {
+  stderr.write(`\n? ${params.message}\n  Open: ${params.url}\n`);
+  const answer = (await questions.ask("Open this link in your browser and continue there? (y/n)", "")).trim();
+  if (/^(y|yes)$/i.test(answer)) return { action: "accept" };
+  stderr.write("  (declined)\n");
+  return { action: "decline" };
 }

@@ -37,7 +37,7 @@ export function mcpToolDefinition(connection: McpConnection, tool: McpToolInfo, 
       // The arguments leave for the server's process (and wherever it sends them): a known secret
       // in any spelling is asked about, in every mode.
       await guardOutbound(ctx, { tool: `${tool.name} (MCP)`, destination: `the MCP server "${server}"`, texts: stringsOf(args) });
-      return toolResultFromMcp(await connection.callTool(tool.name, args, ctx.signal));
+      return toolResultFromMcp(await connection.callTool(tool.name, args, ctx.signal, ctx.elicitation));
     },
   };
 }

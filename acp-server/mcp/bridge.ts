@@ -1,6 +1,7 @@
 // A session's MCP servers: connects them all in parallel, offers their tools to the loop
 // (SessionToolSource: listed per request in a stable order, never in the system prompt),
 // their prompts to the slash-command layer, and closes them with the session.
+import type { ElicitationModes } from "../tools/elicitation";
 import type { ToolDefinition } from "../tools/registry";
 import type { SessionToolSource } from "../tools/tool-set";
 import type { Logger } from "../util/log";
@@ -31,8 +32,10 @@ export class McpBridge implements SessionToolSource {
     readonly specs: McpServerSpec[],
     cwd: string,
     private readonly log: Logger,
+    /** The elicitations the session's front end answers (declared to every server). */
+    readonly elicitation: ElicitationModes = { form: false, url: false },
   ) {
-    this.connections = specs.map((spec) => new McpConnection(spec, cwd, log, () => this.notify()));
+    this.connections = specs.map((spec) => new McpConnection(spec, cwd, log, () => this.notify(), elicitation));
     this.started = Promise.all(this.connections.map((connection) => connection.start())).then(() => undefined);
   }
 

@@ -4,9 +4,11 @@
 // loads on the first connection, never before.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { ElicitationModes, UserElicitation } from "../tools/elicitation";
 import { ToolError } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
+import { answerServerElicitation, scopedElicitationId, type McpElicitParams } from "./elicitation";
 import type { McpCallResult, McpResourceContents } from "./results";
 import type { McpServerSpec } from "./server-spec";
 
@@ -61,6 +63,8 @@ function loadSdk() {
       SSEClientTransport: sse.SSEClientTransport,
       ToolListChanged: types.ToolListChangedNotificationSchema,
       PromptListChanged: types.PromptListChangedNotificationSchema,
+      ElicitRequest: types.ElicitRequestSchema,
+      ElicitationComplete: types.ElicitationCompleteNotificationSchema,
       GroupStdioTransport: stdio.GroupStdioTransport,
     };
   })();
@@ -80,6 +84,10 @@ export class McpConnection {
   private retries = 0;
   private retryTimer?: NodeJS.Timeout;
   private closed = false;
+  /** The tool calls in flight that can ask the user, latest last: a server's elicitation goes to the latest. */
+  private readonly askers: UserElicitation[] = [];
+  /** URL-mode elicitations still open, by the server's id: its completion notice goes to the same user. */
+  private readonly openUrlElicitations = new Map<string, UserElicitation>();
 
   constructor(
     readonly spec: McpServerSpec,
@@ -87,6 +95,8 @@ export class McpConnection {
     private readonly cwd: string,
     private readonly log: Logger,
     private readonly changed: () => void,
+    /** Which elicitations the session's front end answers: the client declares only those to the server. */
+    private readonly elicitation: ElicitationModes = { form: false, url: false },
   ) {}
 
   get name(): string {
@@ -119,12 +129,16 @@ export class McpConnection {
     await this.transport?.close().catch((error: unknown) => this.log.warn("closing an MCP server's transport failed", { server: this.name, error }));
   }
 
-  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<McpCallResult> {
+  /** `asker`: who answers the server's elicitations while the call runs (absent: they are declined). */
+  async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, asker?: UserElicitation): Promise<McpCallResult> {
     const client = this.readyClient();
+    if (asker) this.askers.push(asker);
     try {
       return (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.spec.timeoutMs })) as McpCallResult;
     } catch (error) {
       throw this.callError(error, `${name}`);
+    } finally {
+      if (asker) this.askers.splice(this.askers.lastIndexOf(asker), 1);
     }
   }
 
@@ -195,7 +209,8 @@ export class McpConnection {
   }
 
   private async connectWith(loaded: Sdk, makeTransport: () => Transport): Promise<void> {
-    const client = new loaded.Client({ name: "hermes", version: VERSION }, { capabilities: {} });
+    const client = new loaded.Client({ name: "hermes", version: VERSION }, { capabilities: this.clientCapabilities() });
+    if (this.elicitation.form || this.elicitation.url) this.answerElicitations(loaded, client);
     const transport = makeTransport();
     this.transport = transport;
     try {
@@ -223,6 +238,29 @@ export class McpConnection {
       await transport.close().catch((closeError: unknown) => this.log.debug("closing a half-connected MCP transport failed", { server: this.name, error: closeError }));
       throw error;
     }
+  }
+
+  /** Elicitation is declared only in the modes the user's front end answers (MCP: `form`, `url`). */
+  private clientCapabilities(): Record<string, unknown> {
+    const { form, url } = this.elicitation;
+    if (!form && !url) return {};
+    return { elicitation: { ...(form ? { form: { applyDefaults: true } } : {}), ...(url ? { url: {} } : {}) } };
+  }
+
+  private answerElicitations(loaded: Sdk, client: Client): void {
+    client.setRequestHandler(loaded.ElicitRequest, async (request, extra) => {
+      const params = request.params as McpElicitParams;
+      const asker = this.askers.at(-1);
+      const result = await answerServerElicitation(this.name, params, asker, extra.signal, this.log);
+      if (params.mode === "url" && result.action === "accept" && asker) this.openUrlElicitations.set(params.elicitationId, asker);
+      return result;
+    });
+    client.setNotificationHandler(loaded.ElicitationComplete, (notification) => {
+      const id = notification.params.elicitationId;
+      const asker = this.openUrlElicitations.get(id);
+      this.openUrlElicitations.delete(id);
+      return asker?.complete(scopedElicitationId(this.name, id));
+    });
   }
 
   private async listTools(client: Client): Promise<McpToolInfo[]> {

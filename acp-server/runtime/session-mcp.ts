@@ -7,6 +7,7 @@ import { activePlugins } from "../plugins/plugin-store";
 import { pluginToolServer } from "../plugins/plugin-tools";
 import { configServerSpecs, mergeServerSpecs, type McpServerSpec } from "../mcp/server-spec";
 import { argumentHint, mcpPromptCommandName } from "../mcp/prompt-command";
+import type { ElicitationModes } from "../tools/elicitation";
 import type { Logger } from "../util/log";
 import type { LiveSession } from "./live-session";
 import type { AgentRuntime } from "./runtime";
@@ -44,10 +45,16 @@ export function sessionMcpSpecs(runtime: AgentRuntime, clientServers: McpServerS
  * seconds; slower ones keep connecting and their tools appear when ready. No servers, no
  * bridge (and the MCP SDK is never loaded).
  */
-export async function openMcpBridge(runtime: AgentRuntime, specs: McpServerSpec[], cwd: string, log: Logger): Promise<McpBridge | undefined> {
+export async function openMcpBridge(
+  runtime: AgentRuntime,
+  specs: McpServerSpec[],
+  cwd: string,
+  log: Logger,
+  elicitation?: ElicitationModes,
+): Promise<McpBridge | undefined> {
   if (specs.length === 0) return undefined;
   const { McpBridge } = await import("../mcp/bridge");
-  const bridge = new McpBridge(specs, cwd, log);
+  const bridge = new McpBridge(specs, cwd, log, elicitation);
   await bridge.settle(runtime.loaded.config.mcp.connect_wait * 1000);
   return bridge;
 }
@@ -67,7 +74,7 @@ export async function reloadMcp(runtime: AgentRuntime, session: LiveSession, log
   } catch (error) {
     return `The MCP servers were left as they are: ${(error as Error).message}`;
   }
-  const bridge = await openMcpBridge(runtime, specs, session.agent.cwd, log);
+  const bridge = await openMcpBridge(runtime, specs, session.agent.cwd, log, session.mcp?.elicitation);
   await session.setMcp(bridge);
   return `Reconnected the MCP servers.\n${describeServers(bridge?.states() ?? [])}`;
 }

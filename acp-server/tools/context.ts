@@ -3,6 +3,7 @@
 // prompts), so tools never know which side of the protocol they are on.
 import type { PolicyAsk } from "../security/policy-ask";
 import type { CodeExecLimits } from "./code-exec/limits";
+import type { UserElicitation } from "./elicitation";
 import type { NamedSecret } from "../security/outbound-secrets";
 import { AgentError } from "../util/agent-error";
 import type { PinnedTarget } from "../util/no-follow-io";
@@ -262,6 +263,8 @@ export interface ToolContext {
   delegation?: Delegation;
   /** Asks the user a question and waits (clarify); absent for subagents and hosts that cannot ask. */
   clarify?: (question: ClarifyQuestion) => Promise<ClarifyAnswer>;
+  /** Forwards an elicitation (an MCP server's) to the user; absent for subagents and hosts that cannot ask. */
+  elicitation?: UserElicitation;
   /**
    * Runs another tool as a nested step of this call, through the same path as a direct call
    * (permission gate, guard, redaction, journal); its result does not enter the model's context.

@@ -111,6 +111,8 @@ export function recordingClient(options: ClientOptions, name = "hermes-test-clie
       elicitationRequests.push(params);
       return elicitation(params);
     });
+    // URL-mode flows end with the agent's notice (recorded in `frames`).
+    app = app.onNotification(acp.methods.client.elicitation.complete, () => {});
   }
   if (options.serveFs) {
     app = app
