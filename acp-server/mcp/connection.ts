@@ -192,20 +192,46 @@ export class McpConnection {
   private async connect(): Promise<void> {
     const loaded = await (sdk ??= loadSdk());
     const transport = this.spec.transport;
-    if (transport.kind === "http") {
-      try {
-        await this.connectWith(loaded, () => new loaded.StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers } }));
-        return;
-      } catch (error) {
-        if (this.closed || codeOf(error) === REQUEST_TIMEOUT) throw error;
-        this.log.info("MCP server did not take streamable HTTP; trying SSE", { server: this.name, error: this.describe(error) });
-      }
-    }
     if (transport.kind === "stdio") {
       await this.connectWith(loaded, () => new loaded.GroupStdioTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd ?? this.cwd }));
-    } else {
-      await this.connectWith(loaded, () => new loaded.SSEClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, eventSourceInit: { fetch: withHeaders(transport.headers) } }));
+      return;
     }
+    const connectSse = () =>
+      this.connectWith(loaded, () => new loaded.SSEClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, eventSourceInit: { fetch: withHeaders(transport.headers) } }));
+    if (transport.kind === "sse") {
+      try {
+        await connectSse();
+      } catch (error) {
+        throw needsSignIn(error) ? this.signInError() : error;
+      }
+      return;
+    }
+    let streamableError: unknown;
+    try {
+      await this.connectWith(loaded, () => new loaded.StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers } }));
+      return;
+    } catch (error) {
+      if (this.closed || codeOf(error) === REQUEST_TIMEOUT) throw error;
+      // A server that wants a token answers 401 on every transport: trying SSE would only
+      // replace "sign in" with a misleading SSE error (issue 30, item 5).
+      if (needsSignIn(error)) throw this.signInError();
+      streamableError = error;
+      this.log.info("MCP server did not take streamable HTTP; trying SSE", { server: this.name, error: this.describe(error) });
+    }
+    try {
+      await connectSse();
+    } catch (sseError) {
+      if (this.closed) throw sseError;
+      if (needsSignIn(sseError)) throw this.signInError();
+      // The first transport's error is usually the real one (the SSE try is a guess for old
+      // servers), so it leads and the fallback's failure follows.
+      throw new Error(`${errorMessage(streamableError)} (and the SSE fallback failed too: ${errorMessage(sseError)})`, { cause: sseError });
+    }
+  }
+
+  /** What a server that answered 401 tells the user: who needs what, and how to do it. */
+  private signInError(): ToolError {
+    return new ToolError(`MCP server "${this.name}" needs you to sign in: run \`hermes mcp login ${this.name}\` or \`/mcp login ${this.name}\`.`);
   }
 
   private async connectWith(loaded: Sdk, makeTransport: () => Transport): Promise<void> {
@@ -361,6 +387,17 @@ export class McpConnection {
     if (transport?.exitDescription) return `${message} (${this.exitDescription()})`;
     return message;
   }
+}
+
+/** A 401 from either transport (their errors carry the HTTP status as `code`), or the SDK's UnauthorizedError. */
+function needsSignIn(error: unknown): boolean {
+  if (codeOf(error) === 401) return true;
+  // UnauthorizedError sets no `name`; its class is how it is known without loading the auth module.
+  return (error as object | undefined)?.constructor?.name === "UnauthorizedError";
+}
+
+function errorMessage(error: unknown): string {
+  return (error as Error | undefined)?.message ?? String(error);
 }
 
 function codeOf(error: unknown): number | undefined {
