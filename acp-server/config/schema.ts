@@ -6,6 +6,7 @@ import * as z from "zod";
 import { McpSettingsSchema } from "./mcp-schema";
 import { ModelEntrySchema, type API_MODES, type PriceSchema, type PROVIDER_IDS } from "./model-entry-schema";
 import { WebConfigSchema } from "./web-schema";
+import { BrowserConfigSchema } from "./browser-schema";
 
 // One model entry lives in its own module (model-entry-schema.ts): the runtime resolves models
 // without building the whole config schema, which a cached config does not need (config-cache.ts).
@@ -277,6 +278,7 @@ export const ConfigSchema = z
     mcp_servers: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
     web: WebConfigSchema.default(WebConfigSchema.parse({})),
+    browser: BrowserConfigSchema.default(BrowserConfigSchema.parse({})),
     tools: ToolsConfigSchema.default(ToolsConfigSchema.parse({})),
   })
   // Unknown top-level sections are tolerated: later versions (memory, skills, mcp_servers...)
