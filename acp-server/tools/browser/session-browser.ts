@@ -98,9 +98,11 @@ export class SessionBrowser {
   private async guard(route: Route): Promise<void> {
     const url = route.request().url();
     const verdict = await checkBrowserRequest(url, webSettings().allowPrivate, AbortSignal.timeout(browserSettings().config.timeout * 1000));
-    if (verdict.allowed) return route.continue();
-    this.record({ kind: "blocked", text: `${url.slice(0, 300)}: ${verdict.reason}` });
-    return route.abort("blockedbyclient");
+    if (!verdict.allowed) {
+      this.record({ kind: "blocked", text: `${url.slice(0, 300)}: ${verdict.reason}` });
+      return route.abort("blockedbyclient");
+    }
+    return route.continue();
   }
 
   private watch(page: Page): void {
