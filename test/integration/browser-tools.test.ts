@@ -117,9 +117,9 @@ test("the model navigates, clicks by ref, fills the form and reads the console; 
   }
 });
 
-test("a private non-loopback address is refused before any connection; no Chromium outlives a kill -9", async () => {
+test("a redirect to a private non-loopback address is refused before any connection; no Chromium outlives a kill -9", async () => {
   const model = scripted();
-  model.enqueue({ toolCalls: [{ id: "n1", name: "browser_navigate", arguments: { url: "http://169.254.169.254/latest/meta-data/" } }] }, { text: "Refused." });
+  model.enqueue({ toolCalls: [{ id: "n1", name: "browser_navigate", arguments: { url: `${site.origin}/to-metadata` } }] }, { text: "Refused." });
   const hermes = await startHermes({ config: scriptedConfig(model.url), permission: "allow" });
   let chromium: number[];
   try {

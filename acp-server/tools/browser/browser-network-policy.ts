@@ -5,7 +5,8 @@
 import { parseRange, type AddressRange } from "../../util/ip-address";
 import { resolveTarget } from "../web/guarded-fetch";
 
-const LOOPBACK: AddressRange[] = [parseRange("127.0.0.0/8"), parseRange("::1/128")];
+/** Allowed by default: local dev servers are what the browser is for. */
+export const BROWSER_LOOPBACK: AddressRange[] = [parseRange("127.0.0.0/8"), parseRange("::1/128")];
 /** Schemes that never reach the network. */
 const LOCAL_SCHEMES = new Set(["data:", "blob:", "about:"]);
 
@@ -25,7 +26,7 @@ export async function checkBrowserRequest(urlText: string, allowPrivate: readonl
   }
   try {
     // ws(s) are checked like http(s): resolveTarget reads only the host.
-    await resolveTarget(url, [...LOOPBACK, ...allowPrivate], signal);
+    await resolveTarget(url, [...BROWSER_LOOPBACK, ...allowPrivate], signal);
     return { allowed: true };
   } catch (error) {
     return { allowed: false, reason: error instanceof Error ? error.message.replace(/web_fetch/g, "the browser") : String(error) };

@@ -11,6 +11,7 @@ import { ToolError } from "../registry";
 import { webSettings } from "../web/web-settings";
 import { chooseBrowser } from "./browser-executable";
 import { checkBrowserRequest } from "./browser-network-policy";
+import { startGuardProxy, type GuardProxy } from "./guard-proxy";
 import { browserSettings } from "./browser-settings";
 
 /** Entries kept per log (console, errors, network): the latest ones matter. */
@@ -29,6 +30,7 @@ export class SessionBrowser {
     private readonly browser: Browser | undefined,
     readonly context: BrowserContext,
     readonly downloads: string,
+    private readonly proxy: GuardProxy,
   ) {}
 
   static async start(sessionId: string): Promise<SessionBrowser> {
@@ -39,13 +41,22 @@ export class SessionBrowser {
     const timeout = config.timeout * 1000;
     let browser: Browser | undefined;
     let context: BrowserContext;
+    const refused: PageEvent[] = [];
+    // Filled in once the session exists; refusals before that are kept and replayed into it.
+    let report: (event: PageEvent) => void = (event) => refused.push(event);
+    const guardProxy = await startGuardProxy(
+      () => webSettings().allowPrivate,
+      (url, reason) => report({ kind: "blocked", text: `${url.slice(0, 300)}: ${reason}` }),
+    );
+    // Loopback stays direct (allowed anyway; Chromium never proxies it); everything else, every hop, goes through the guard.
+    const proxy = { server: guardProxy.url };
     try {
       if (config.cdp_url) {
         browser = await chromium.connectOverCDP(config.cdp_url, { timeout });
-        context = await browser.newContext({ acceptDownloads: true });
+        context = await browser.newContext({ acceptDownloads: true, proxy });
       } else {
         const chosen = chooseBrowser(config.executable);
-        const launch = { headless: config.headless, timeout, ...(chosen.executable ? { executablePath: chosen.executable } : {}), downloadsPath: downloads };
+        const launch = { headless: config.headless, timeout, proxy, ...(chosen.executable ? { executablePath: chosen.executable } : {}), downloadsPath: downloads };
         if (config.persist_profile) {
           const profile = path.join(home ?? path.join(os.homedir(), ".hermes"), "browser-profile");
           context = await chromium.launchPersistentContext(profile, { ...launch, acceptDownloads: true });
@@ -55,10 +66,13 @@ export class SessionBrowser {
         }
       }
     } catch (error) {
+      guardProxy.close();
       throw new ToolError(`The browser could not start: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}. Set browser.executable in config.yaml to a Chrome or Chromium binary (see docs/browser.md).`);
     }
     context.setDefaultTimeout(timeout);
-    const session = new SessionBrowser(browser, context, downloads);
+    const session = new SessionBrowser(browser, context, downloads, guardProxy);
+    report = (event) => session.record(event);
+    for (const event of refused) session.record(event);
     await context.route("**/*", (route) => session.guard(route));
     context.on("page", (page) => session.watch(page));
     for (const page of context.pages()) session.watch(page);
@@ -88,6 +102,7 @@ export class SessionBrowser {
 
   async close(): Promise<void> {
     try {
+      this.proxy.close();
       await this.context.close();
       await this.browser?.close();
     } catch {
@@ -125,7 +140,7 @@ export class SessionBrowser {
     });
   }
 
-  private record(event: PageEvent): void {
+  record(event: PageEvent): void {
     this.events.push({ ...event, text: event.text.slice(0, 2_000) });
     if (this.events.length > LOG_LIMIT) this.events.splice(0, this.events.length - LOG_LIMIT);
   }
