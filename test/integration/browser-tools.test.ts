@@ -80,6 +80,13 @@ function alive(pid: number): boolean {
   }
 }
 
+/** The processes of `pids` still alive once they had up to 15 s to exit (polls the processes, bounded). */
+async function survivors(pids: number[]): Promise<number[]> {
+  const deadline = Date.now() + 15_000;
+  while (pids.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+  return pids.filter(alive);
+}
+
 test("the model navigates, clicks by ref, fills the form and reads the console; a screenshot reaches it as an image", async () => {
   const model = scripted();
   const url = `${site.origin}/`;
@@ -112,6 +119,11 @@ test("the model navigates, clicks by ref, fills the form and reads the console; 
     assert.equal(imageTurn.role, "user");
     const image = imageTurn.content.find((part) => part.type === "image_url");
     assert.ok(image?.image_url?.url.startsWith("data:image/png;base64,iVBOR"), "a PNG image part");
+    // session/close closes the session's browser while the agent runs on.
+    const chromium = chromiumChildrenOf(hermes.child.pid!);
+    assert.ok(chromium.length > 0, "the browser ran as the agent's child");
+    await hermes.agent.request("session/close", { sessionId });
+    assert.deepEqual(await survivors(chromium), [], "no Chromium left after session/close");
   } finally {
     await hermes.close();
   }
@@ -136,9 +148,6 @@ test("a redirect to a private non-loopback address is refused before any connect
   } finally {
     await hermes.close();
   }
-  // Chromium reads its control pipe from the agent: when the agent dies, it quits. Wait on the
-  // processes themselves (bounded), not a fixed sleep.
-  const deadline = Date.now() + 15_000;
-  while (chromium.some(alive) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
-  assert.deepEqual(chromium.filter(alive), [], "no Chromium left after kill -9 of the agent");
+  // Chromium reads its control pipe from the agent: when the agent dies, it quits.
+  assert.deepEqual(await survivors(chromium), [], "no Chromium left after kill -9 of the agent");
 });

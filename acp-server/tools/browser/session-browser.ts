@@ -12,6 +12,7 @@ import { webSettings } from "../web/web-settings";
 import { chooseBrowser } from "./browser-executable";
 import { checkBrowserRequest } from "./browser-network-policy";
 import { startGuardProxy, type GuardProxy } from "./guard-proxy";
+import { forgetBrowser, registerBrowser } from "./open-browsers";
 import { browserSettings } from "./browser-settings";
 
 /** Entries kept per log (console, errors, network): the latest ones matter. */
@@ -154,6 +155,7 @@ export function sessionBrowser(sessionId: string): Promise<SessionBrowser> {
   if (!started) {
     started = SessionBrowser.start(sessionId);
     browsers.set(sessionId, started);
+    registerBrowser(sessionId, () => closeSessionBrowser(sessionId));
     // A failed start is not cached: the next call tries again (after the user fixed the config).
     started.catch(() => browsers.delete(sessionId)); // expected: the caller gets the error from `started` itself
   }
@@ -164,5 +166,6 @@ export function sessionBrowser(sessionId: string): Promise<SessionBrowser> {
 export async function closeSessionBrowser(sessionId: string): Promise<void> {
   const started = browsers.get(sessionId);
   browsers.delete(sessionId);
+  forgetBrowser(sessionId);
   if (started) await (await started.catch(() => undefined))?.close(); // expected: a browser that never started has nothing to close
 }
