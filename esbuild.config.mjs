@@ -91,6 +91,9 @@ const serverAppBuild = build({
   // lazySdkSchemas: the ACP SDK's ~300 zod schemas are built when first used, not at import
   // (scripts/lazy-schemas.mjs): the first session/new waits for the SDK's import.
   plugins: [zodEnglishOnly, noDomino, lazySdkSchemas],
+  // The browser tools' engine stays a package resolved at run time: it finds its own files
+  // (driver scripts, browser registry) from __dirname, which bundling into ESM would break.
+  external: ["playwright-core"],
   // HERMES_BUNDLED_FRONTMATTER: the shipped skills' frontmatter, parsed here rather than by every
   // first session/new (scripts/bundled-frontmatter.mjs).
   // HERMES_BUILD_ID: which build this is (scripts/build-id.mjs), the key of caches of what the code computes.

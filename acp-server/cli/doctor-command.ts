@@ -1,6 +1,7 @@
 // `hermes doctor`: checks what Hermes depends on and explains each problem with its fix.
 // Exits 1 when any check fails (warnings alone exit 0); `--json` prints one object instead.
 // `--offline` skips the checks that need the network (the endpoint probe and the model call).
+import { checkBrowser } from "./doctor-browser";
 import { loadConfig } from "../config/load";
 import { configureLogging, createLogger } from "../util/log";
 import { VERSION } from "../version";
@@ -57,6 +58,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   }
   add(...checkPrograms());
   add(await checkSandbox(loaded, options.cwd));
+  add(checkBrowser(loaded));
   add(await checkSessionIndex(loaded.home, log));
   add(...(await checkPlugins(loaded.home)));
   add(...(await checkMcpServers(loaded, options.cwd, log)));

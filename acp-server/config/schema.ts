@@ -6,6 +6,7 @@ import * as z from "zod";
 import { McpSettingsSchema } from "./mcp-schema";
 import { ModelEntrySchema, type API_MODES, type PriceSchema, type PROVIDER_IDS } from "./model-entry-schema";
 import { WebConfigSchema } from "./web-schema";
+import { BrowserConfigSchema } from "./browser-schema";
 
 // One model entry lives in its own module (model-entry-schema.ts): the runtime resolves models
 // without building the whole config schema, which a cached config does not need (config-cache.ts).
@@ -291,6 +292,7 @@ export const ConfigSchema = z
     mcp_servers: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),
     mcp: McpSettingsSchema.default(McpSettingsSchema.parse({})),
     web: WebConfigSchema.default(WebConfigSchema.parse({})),
+    browser: BrowserConfigSchema.default(BrowserConfigSchema.parse({})),
     tools: ToolsConfigSchema.default(ToolsConfigSchema.parse({})),
     /** The user's hooks (Claude Code's `hooks` shape; config/hooks-schema.ts validates it where it is used, so one bad hook never stops Hermes). */
     hooks: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),

@@ -17,11 +17,37 @@ import type { ChatMessage, FinishReason, TokenUsage, ToolSpec, UserPart } from "
 const converted = new WeakMap<ChatMessage, ChatCompletionMessageParam>();
 
 export function toOpenAIMessages(messages: ChatMessage[]): ChatCompletionMessageParam[] {
-  return messages.map((message) => {
+  const wireMessages: ChatCompletionMessageParam[] = [];
+  messages.forEach((message, index) => {
     let wire = converted.get(message);
     if (wire === undefined) converted.set(message, (wire = toOpenAIMessage(message)));
-    return wire;
+    wireMessages.push(wire);
+    // After the last tool result of a batch: the images those results carried, as a user turn.
+    if (message.role === "tool" && messages[index + 1]?.role !== "tool") {
+      const images = toolRunImages(messages, index);
+      if (images) wireMessages.push(images);
+    }
   });
+  return wireMessages;
+}
+
+/**
+ * This API's tool messages take text only, so images tools returned (screenshots, image files)
+ * follow the batch of tool results as one user message of image parts, each named by its call.
+ * It cannot go between the results: every result must directly follow the assistant's calls.
+ */
+function toolRunImages(messages: ChatMessage[], last: number): ChatCompletionMessageParam | undefined {
+  const parts: ChatCompletionContentPart[] = [];
+  for (let index = last; index >= 0; index--) {
+    const message = messages[index]!;
+    if (message.role !== "tool") break;
+    if (!message.images?.length) continue;
+    parts.unshift(
+      { type: "text", text: `Image(s) returned by the tool call ${message.toolCallId} (${message.name}):` },
+      ...message.images.map((image): ChatCompletionContentPart => ({ type: "image_url", image_url: { url: `data:${image.mimeType};base64,${image.data}` } })),
+    );
+  }
+  return parts.length ? { role: "user", content: parts } : undefined;
 }
 
 function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
@@ -47,7 +73,7 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
       };
     }
     case "tool":
-      // Tool messages carry text only in this API: images a tool returned are named, not sent.
+      // Tool messages carry text only in this API: the images follow the batch (toolRunImages).
       return { role: "tool", tool_call_id: message.toolCallId, content: message.content + imagesNote(message.images) };
   }
 }
@@ -55,7 +81,7 @@ function toOpenAIMessage(message: ChatMessage): ChatCompletionMessageParam {
 function imagesNote(images: { mimeType: string; data: string }[] | undefined): string {
   if (!images?.length) return "";
   const list = images.map((image) => `${image.mimeType}, ${Math.round((image.data.length * 3) / 4 / 1024)} KB`).join("; ");
-  return `\n[The tool also returned ${images.length} image(s) (${list}), which this API cannot pass to the model in a tool result.]`;
+  return `\n[The tool also returned ${images.length} image(s) (${list}); they follow the tool results as a user message.]`;
 }
 
 /**

@@ -2,6 +2,7 @@
 // plus what lives only while it is open: the MCP servers the client passed, its bridge, and the
 // queue of prompts (one turn runs at a time; a prompt that arrives during a turn waits and runs
 // right after). Front ends (the ACP edge) reach sessions only through this and the app layer.
+import { closeBrowserOf } from "../tools/browser/open-browsers";
 import type { AgentSession } from "../agent/session";
 import type { McpBridge } from "../mcp/bridge";
 import type { McpServerSpec } from "../mcp/server-spec";
@@ -189,6 +190,6 @@ export class LiveSession {
     this.closed = true;
     this.cancel();
     for (const hook of this.closeHooks) hook();
-    await this.setMcp(undefined);
+    await Promise.all([this.setMcp(undefined), closeBrowserOf(this.id)]);
   }
 }

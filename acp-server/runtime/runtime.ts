@@ -14,6 +14,7 @@ import type { ApprovalRules } from "../security/approval-rules";
 import { WorkspaceCheckpoints } from "../checkpoints/workspace-checkpoints";
 import { SessionStore } from "../sessions/session-store";
 import { setWebSettings } from "../tools/web/web-settings";
+import { setBrowserSettings } from "../tools/browser/browser-settings";
 import { toolJsonSchema } from "../tools/registry";
 import { ToolRegistry } from "../tools/tool-set";
 import type { ModelProvider } from "../providers/types";
@@ -87,6 +88,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     return approvals;
   };
   setWebSettings(loaded.config.web, loaded.env);
+  setBrowserSettings(loaded.config.browser, loaded.home);
   const checkpoints = new WorkspaceCheckpoints(loaded.config.checkpoints, loaded.home, log);
   let model = resolveModel(loaded);
   if (!model.ok && !loaded.error && /^No model is configured/.test(model.reason)) model = await localModel(loaded, model, log);

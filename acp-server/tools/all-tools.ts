@@ -1,6 +1,17 @@
 // The agent's built-in tools, listed once. Adding a tool = its file + one entry here. Loaded
 // with the runtime (after `initialize` is answered), never by the handshake path.
 import { applyPatchTool } from "./apply-patch";
+import { browserClickTool, browserEvaluateTool, browserHoverTool, browserPressTool, browserSelectTool, browserTypeTool } from "./browser/browser-action-tools";
+import {
+  browserBackTool,
+  browserConsoleTool,
+  browserNavigateTool,
+  browserScreenshotTool,
+  browserScrollTool,
+  browserSnapshotTool,
+  browserTabsTool,
+  browserWaitForTool,
+} from "./browser/browser-read-tools";
 import { clarifyTool } from "./clarify";
 import { delegateTaskTool } from "./delegate-task";
 import { executeCodeTool } from "./execute-code";
@@ -40,6 +51,20 @@ const BUILTIN_TOOLS = [
   clarifyTool,
   webFetchTool,
   webSearchTool,
+  browserNavigateTool,
+  browserSnapshotTool,
+  browserClickTool,
+  browserTypeTool,
+  browserPressTool,
+  browserSelectTool,
+  browserHoverTool,
+  browserScrollTool,
+  browserWaitForTool,
+  browserBackTool,
+  browserTabsTool,
+  browserConsoleTool,
+  browserScreenshotTool,
+  browserEvaluateTool,
 ] as unknown as readonly ToolDefinition[];
 
 /** A registry of the built-in tools (one per runtime; sessions see it through their SessionTools). */

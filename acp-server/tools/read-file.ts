@@ -8,6 +8,7 @@ import { FileNotFoundError } from "./context";
 import { BINARY_SNIFF_BYTES, looksBinary } from "./file-walker";
 import { displayPath, resolvePath } from "./paths";
 import { readHeadSync, SYNC_READ_BYTES } from "./local-files";
+import { imageMimeType, readImageFile } from "./image-file";
 import { ioAsApproved, pinTarget } from "./pinned-target";
 import { openPinnedForRead, type PinnedTarget } from "../util/no-follow-io";
 import { defineTool, ToolError } from "./registry";
@@ -154,6 +155,8 @@ export const readFileTool = defineTool({
     if (!(await ctx.requestPermission(ask))) {
       throw new ToolError(`The user did not allow reading ${shown}.`);
     }
+    const imageType = imageMimeType(absolute);
+    if (imageType) return readImageFile(pin, shown, imageType);
     const local = await checkLocalFile(pin, shown, ctx.files.viaEditor);
     let text: string;
     try {

@@ -128,7 +128,7 @@ test("prompt commands: parsing, arguments by name or in order, messages to promp
   );
 });
 
-test("tool images per API: Anthropic and Responses carry them in the tool result; Chat Completions names them", () => {
+test("tool images per API: Anthropic and Responses carry them in the tool result; Chat Completions names them and sends them after the results", () => {
   const messages: ChatMessage[] = [
     { role: "user", content: [{ type: "text", text: "look" }] },
     { role: "assistant", content: "", toolCalls: [{ id: "call_1", name: "mcp_x_img", arguments: "{}" }] },
@@ -146,9 +146,14 @@ test("tool images per API: Anthropic and Responses carry them in the tool result
     { type: "input_text", text: "[image 1: image/png, 2 bytes]" },
     { type: "input_image", detail: "auto", image_url: "data:image/png;base64,aGk=" },
   ]);
-  const chat = toOpenAIMessages(messages).at(-1) as any;
+  const chatMessages = toOpenAIMessages(messages) as any[];
+  const chat = chatMessages.at(-2);
   assert.equal(chat.role, "tool");
-  assert.match(chat.content, /The tool also returned 1 image\(s\) \(image\/png, 0 KB\)/);
+  assert.match(chat.content, /The tool also returned 1 image\(s\) \(image\/png, 0 KB\); they follow/);
+  // This API's tool messages take text only: the image follows the batch of results as a user turn.
+  const images = chatMessages.at(-1);
+  assert.equal(images.role, "user");
+  assert.equal(images.content.find((part: any) => part.type === "image_url")?.image_url.url.startsWith("data:image/png;base64,"), true);
 });
 
 test("/mcp lists every server with its status and tool count", () => {

@@ -104,8 +104,8 @@ describe("read_file", () => {
 
   test("refuses binary files, directories and offsets past the end", async () => {
     const cwd = await tempDir();
-    await writeFile(path.join(cwd, "img.png"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x0d]));
-    await assert.rejects(read(cwd, { path: "img.png" }), (error: unknown) => error instanceof ToolError && /binary file/.test(error.message));
+    await writeFile(path.join(cwd, "blob.bin"), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x00, 0x0d]));
+    await assert.rejects(read(cwd, { path: "blob.bin" }), (error: unknown) => error instanceof ToolError && /binary file/.test(error.message));
     await mkdir(path.join(cwd, "src"));
     await assert.rejects(read(cwd, { path: "src" }), (error: unknown) => error instanceof ToolError && /directory.*search_files/.test(error.message));
     await writeFile(path.join(cwd, "a.txt"), numbered(3));
@@ -152,5 +152,20 @@ describe("read_file", () => {
   test("similarNames ranks typos and extension slips", () => {
     assert.deepEqual(similarNames("index.js", ["index.ts", "main.ts", "Index.js"]), ["Index.js", "index.ts"]);
     assert.deepEqual(similarNames("zzz.txt", ["alpha.md"]), []);
+  });
+});
+
+describe("read_file of an image", () => {
+  // A 1×1 PNG: real image bytes, which the text path refuses as binary.
+  const PNG = Buffer.from("iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==", "base64");
+
+  test("returns the image for the model and the card, not a binary refusal", async () => {
+    const cwd = await tempDir();
+    await writeFile(path.join(cwd, "logo.png"), PNG);
+    const ctx = recordingContext({ cwd });
+    const result = await readFileTool.handler(readFileTool.schema.parse({ path: "logo.png" }), ctx);
+    assert.deepEqual(result.images, [{ mimeType: "image/png", data: PNG.toString("base64") }]);
+    assert.equal(result.content?.[0]?.type, "image");
+    assert.match(String(result.output), /Image logo\.png \(image\/png, 1 KB\), attached as an image/);
   });
 });
