@@ -231,7 +231,8 @@ export class McpConnection {
 
   /** What a server that answered 401 tells the user: who needs what, and how to do it. */
   private signInError(): ToolError {
-    return new ToolError(`MCP server "${this.name}" needs you to sign in: run \`hermes mcp login ${this.name}\` or \`/mcp login ${this.name}\`.`);
+    // Hermes cannot run the OAuth sign-in itself yet (issue 30): say what works today.
+    return new ToolError(`MCP server "${this.name}" needs you to sign in (it answered 401). Hermes cannot sign in to MCP servers with OAuth yet: give it a token in the server's \`headers\` (for example \`Authorization: Bearer …\`) in config.yaml or in your editor's MCP settings.`);
   }
 
   private async connectWith(loaded: Sdk, makeTransport: () => Transport): Promise<void> {

@@ -35,7 +35,7 @@ test("a 401 on streamable HTTP says the server needs sign-in and does not fall b
   try {
     const connection = await connectTo(url);
     assert.equal(connection.status, "failed");
-    assert.match(connection.error ?? "", /MCP server "remote" needs you to sign in: run `hermes mcp login remote` or `\/mcp login remote`/);
+    assert.match(connection.error ?? "", /MCP server "remote" needs you to sign in \(it answered 401\)\. .*give it a token in the server's `headers`/);
     assert.doesNotMatch(connection.error ?? "", /SSE/);
     assert.ok(seen.every((line) => line.startsWith("POST ")), `only streamable HTTP was tried: ${seen.join(", ")}`);
     await connection.close();
@@ -51,7 +51,7 @@ test("a 401 on an SSE server says it needs sign-in too", async () => {
   try {
     const connection = await connectTo(url, "sse");
     assert.equal(connection.status, "failed");
-    assert.match(connection.error ?? "", /needs you to sign in: run `hermes mcp login remote`/);
+    assert.match(connection.error ?? "", /needs you to sign in \(it answered 401\)/);
     await connection.close();
   } finally {
     server.close();
