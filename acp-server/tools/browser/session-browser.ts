@@ -36,7 +36,7 @@ export class SessionBrowser {
 
   static async start(sessionId: string): Promise<SessionBrowser> {
     const { config, home } = browserSettings();
-    const { chromium } = await import("playwright-core");
+    const { chromium } = await loadPlaywright();
     const downloads = path.join(os.tmpdir(), `hermes-browser-${sessionId.replace(/[^\w-]/g, "_")}`, "downloads");
     mkdirSync(downloads, { recursive: true });
     const timeout = config.timeout * 1000;
@@ -169,3 +169,18 @@ export async function closeSessionBrowser(sessionId: string): Promise<void> {
   forgetBrowser(sessionId);
   if (started) await (await started.catch(() => undefined))?.close(); // expected: a browser that never started has nothing to close
 }
+
+/**
+ * The browser engine's driver. It is not bundled (it finds its own files from its folder), so an
+ * installed Hermes without it says how to add it rather than failing with a module error.
+ */
+async function loadPlaywright(): Promise<typeof import("playwright-core")> {
+  try {
+    return await import("playwright-core");
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
+    throw new ToolError("The browser tools need the playwright-core package, which this installation of Hermes does not have: install it next to Hermes (`npm install -g playwright-core`), then try again. No browser is downloaded; Hermes uses your Chrome or Chromium.");
+  }
+}
+
