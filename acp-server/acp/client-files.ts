@@ -8,7 +8,7 @@ import path from "node:path";
 import { FileNotFoundError, type FileAccess, type WriteOutcome } from "../tools/context";
 import { LocalFileAccess } from "../tools/local-files";
 import { checkStillPinned, pinTarget } from "../tools/pinned-target";
-import { entryIdentity, HeldFolder, PathMovedError, type PinnedTarget } from "../util/no-follow-io";
+import { entryIdentity, HeldEntry, HeldFolder, PathMovedError, type PinnedTarget } from "../util/no-follow-io";
 import { AgentError } from "../util/agent-error";
 import { REVIEW_META, ReviewMetaSchema, type ReviewHunk } from "../../common/review-meta";
 
@@ -32,17 +32,20 @@ export class ClientFileAccess implements FileAccess {
   async readText(file: string, pin?: PinnedTarget): Promise<string> {
     if (!this.capabilities.readTextFile) return this.local.readText(file, pin);
     const target = resolvedForEditor(file, pin);
-    const before = identityBefore(target);
+    // Held open while the editor reads: a swap and a swap back cannot hide behind a reused inode.
+    const held = HeldEntry.open(target);
     try {
       const response = await this.client.request(acp.methods.client.fs.readTextFile, { sessionId: this.sessionId, path: target });
       // The editor opens by name and follows links: content read while the name was swapped is dropped.
-      if (entryIdentity(target) !== before) throw new PathMovedError(target, "it was replaced while the editor read it");
+      if (!held.unchanged()) throw new PathMovedError(target, "it was replaced while the editor read it");
       return response.content;
     } catch (error) {
       if (error instanceof PathMovedError) throw error;
       // Clients report a missing file in their own words; the disk tells us which case it is.
       if (!existsSync(file)) throw new FileNotFoundError(file);
       throw new AgentError("internal", `The editor refused or failed to read ${file}: ${clientErrorText(error)}`, { path: file }, { cause: error });
+    } finally {
+      held.close();
     }
   }
 

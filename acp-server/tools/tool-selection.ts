@@ -32,9 +32,19 @@ export function toolIsOn(tool: Pick<ToolDefinition, "name" | "toolset">, config:
   if (disabled.includes(name)) return false;
   if (enabled.includes(name)) return true;
   if (sets.some((set) => disabled.includes(set))) return false;
-  if (enabled.length > 0) return sets.some((set) => enabled.includes(set));
+  // An opt-in toolset is on only when named; naming it does not narrow the others.
+  if (sets.some((set) => OPT_IN_TOOLSETS.has(set))) return sets.some((set) => enabled.includes(set));
+  const narrowing = enabled.filter((selector) => !OPT_IN_TOOLSETS.has(selector));
+  if (narrowing.length > 0) return sets.some((set) => narrowing.includes(set));
   return true;
 }
+
+/**
+ * Toolsets that are off until config.yaml's `tools.enabled` names them (or `/tools enable`): each
+ * costs every model call its schemas (the browser's 14 tools, about 2k tokens), so until tools can
+ * be loaded on demand (issue 34) only those who use them pay for them.
+ */
+export const OPT_IN_TOOLSETS: ReadonlySet<string> = new Set(["browser"]);
 
 /**
  * The session's toggles after turning `selector` on or off. Turning a toolset on or off drops

@@ -229,3 +229,45 @@ export function entryIdentity(file: string): string {
   if (!info) return "absent";
   return info.isSymbolicLink() ? "symlink" : `${info.dev}:${info.ino}:${info.nlink}`;
 }
+
+/**
+ * A file held open (without following links) while another program reads it by name, as an
+ * editor does for fs/read_text_file. Holding it keeps its inode allocated, so a file swapped away
+ * and replaced cannot come back under the same inode number; `unchanged()` then tells whether the
+ * name still is this very file, never renamed or unlinked meanwhile (either changes its ctime).
+ * A name that was a link, or becomes one, is PathMovedError / not unchanged.
+ */
+export class HeldEntry {
+  private constructor(
+    private readonly file: string,
+    private readonly fd: number | undefined,
+    private readonly ctimeNs: bigint | undefined,
+  ) {}
+
+  static open(file: string): HeldEntry {
+    let fd: number;
+    try {
+      fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === "ELOOP") throw new PathMovedError(file, "it is now a symlink");
+      // Missing (the reader reports it) or not openable: nothing to hold, and "unchanged" means still absent.
+      if (code === "ENOENT") return new HeldEntry(file, undefined, undefined);
+      throw error;
+    }
+    return new HeldEntry(file, fd, fstatSync(fd, { bigint: true }).ctimeNs);
+  }
+
+  unchanged(): boolean {
+    const now = lstatSync(this.file, { bigint: true, throwIfNoEntry: false });
+    if (this.fd === undefined) return now === undefined;
+    if (!now || now.isSymbolicLink()) return false;
+    const held = fstatSync(this.fd, { bigint: true });
+    return now.dev === held.dev && now.ino === held.ino && held.nlink > 0n && held.ctimeNs === this.ctimeNs;
+  }
+
+  close(): void {
+    if (this.fd !== undefined) closeSync(this.fd);
+  }
+}
+

@@ -99,7 +99,7 @@ test("the model navigates, clicks by ref, fills the form and reads the console; 
     { toolCalls: [{ id: "p1", name: "browser_screenshot", arguments: {} }] },
     { text: "The page works." },
   );
-  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: "allow" });
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { tools: { enabled: ["browser"] } }), permission: "allow" });
   try {
     await hermes.initialize();
     const { sessionId } = await hermes.newSession(await makeTempDir("hermes-browser-"));
@@ -132,7 +132,7 @@ test("the model navigates, clicks by ref, fills the form and reads the console; 
 test("a redirect to a private non-loopback address is refused before any connection; no Chromium outlives a kill -9", async () => {
   const model = scripted();
   model.enqueue({ toolCalls: [{ id: "n1", name: "browser_navigate", arguments: { url: `${site.origin}/to-metadata` } }] }, { text: "Refused." });
-  const hermes = await startHermes({ config: scriptedConfig(model.url), permission: "allow" });
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { tools: { enabled: ["browser"] } }), permission: "allow" });
   let chromium: number[];
   try {
     await hermes.initialize();
