@@ -4,8 +4,7 @@
 // system prompt starts with those instructions and whose tools are the toolsets those names
 // map to (never more than the parent has). `model` is read and shown; the subagent uses the
 // session's model.
-import { readFileSync } from "node:fs";
-import { yaml } from "../util/yaml";
+import { readMarkdownFile } from "./markdown-file";
 import type { PluginContents } from "./plugin-manifest";
 
 export interface PluginAgent {
@@ -51,24 +50,11 @@ export function pluginAgents(plugins: readonly PluginContents[]): PluginAgent[] 
 }
 
 function readAgent(file: string, fallbackName: string, plugin: string): PluginAgent | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    // expected: an agent file removed since the plugin was read is not offered
-    return undefined;
-  }
-  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  let data: Record<string, unknown> = {};
-  if (match) {
-    try {
-      const parsed: unknown = yaml().parse(match[1] ?? "");
-      if (parsed && typeof parsed === "object" && !Array.isArray(parsed)) data = parsed as Record<string, unknown>;
-    } catch {
-      // expected: broken frontmatter counts as none; the body is still the agent's instructions
-    }
-  }
-  const body = (match ? text.slice(match[0].length) : text).trim();
+  // A file removed since the plugin was read is not offered.
+  const read = readMarkdownFile(file);
+  if (!read) return undefined;
+  const { data } = read;
+  const body = read.body.trim();
   const name = typeof data.name === "string" && /^[a-z0-9][\w-]*$/i.test(data.name) ? data.name : fallbackName.replace(/:/g, "-");
   const toolsets = toolsetsOf(data.tools);
   return {

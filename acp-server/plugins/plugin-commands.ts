@@ -10,8 +10,7 @@
 // an instruction to run it with the terminal tool, which asks like any other command.
 // `allowed-tools` and `model` are read and shown, not obeyed: a plugin does not widen what runs
 // without asking.
-import { readFileSync } from "node:fs";
-import { yaml } from "../util/yaml";
+import { readMarkdownFile } from "./markdown-file";
 import type { PluginContents } from "./plugin-manifest";
 
 export interface PluginCommand {
@@ -88,26 +87,9 @@ function baseName(command: PluginCommand): string {
   return command.name.startsWith(prefix) ? command.name.slice(prefix.length) : command.name;
 }
 
-/** The file's optional `---` frontmatter (YAML) and its body; a file that cannot be read has neither. */
+/** The command file's frontmatter and body; a file removed since the plugin was read offers a command that says so when run. */
 function frontmatterOf(file: string): { data: Record<string, unknown>; body: string } {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    // expected: a command file removed since the plugin was read offers an empty command, which says so when run
-    return { data: {}, body: `(the plugin's command file ${file} could not be read)` };
-  }
-  const match = /^\uFEFF?---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
-  if (!match) return { data: {}, body: text };
-  let data: unknown;
-  try {
-    data = yaml().parse(match[1] ?? "");
-  } catch {
-    // expected: broken frontmatter is treated as none; the body still works
-    data = {};
-  }
-  const record = typeof data === "object" && data !== null && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
-  return { data: record, body: text.slice(match[0].length) };
+  return readMarkdownFile(file) ?? { data: {}, body: `(the plugin's command file ${file} could not be read)` };
 }
 
 function firstLine(text: string): string | undefined {
