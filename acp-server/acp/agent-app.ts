@@ -103,6 +103,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         if (meter) notifyAfterResponse(client, session.id, usageUpdate({ inputTokens: meter.usedTokens, outputTokens: 0 }, meter.contextWindow, meter.costUsd), log);
       }
       warmUpSession(current, session, !journal, log);
+      // MCP servers waiting for an OAuth sign-in: their links go to the user now that the session exists for the client.
+      if (session.mcp?.connections.some((connection) => connection.status === "needs_sign_in")) {
+        const [{ acpChannel }, { offerMcpSignIns }] = await Promise.all([import("./acp-channel"), import("../runtime/mcp-sign-in")]);
+        offerMcpSignIns(session, acpChannel(client, session, clientCapabilities, log), log);
+      }
     }).catch((error: unknown) => log.warn("the work after opening a session failed", { sessionId: session.id, error }));
     return { modes: modeState(session.agent), configOptions };
   };

@@ -50,6 +50,10 @@ Usage:
   hermes hooks [list|test EVENT]
                              The hooks a session here runs; test EVENT runs the matching ones on
                              the JSON they would receive (--tool NAME --input JSON, --prompt TEXT)
+  hermes mcp [list|login NAME|logout NAME]
+                             MCP servers in config.yaml and their sign-in; login signs in to a
+                             remote server with OAuth (opens the browser, waits for it to come
+                             back); logout deletes the stored tokens
   hermes plugins [list|install SOURCE|enable NAME|disable NAME|remove NAME]
                              Plugins in Claude Code's layout (commands, agents, skills, hooks,
                              MCP servers); SOURCE is a folder, a git URL or an npm package
@@ -137,6 +141,8 @@ export async function runCli(argv: string[]): Promise<void> {
       return process.exit(await (await import("./hooks-command")).runHooksCli(rest));
     case "plugins":
       return process.exit(await (await import("./plugins-command")).runPlugins(rest));
+    case "mcp":
+      return process.exit(await (await import("./mcp-command")).runMcpCli(rest));
     case "model":
       return process.exit(await (await import("./model-command")).runModel(rest));
     case "config":

@@ -5,6 +5,7 @@
 // A URL-mode question (an MCP server's sign-in page, say) shows the link and asks whether to go.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ChatRenderer } from "./chat-render";
+import { openInBrowser } from "./open-browser";
 import type { Questions } from "./terminal-questions";
 
 type Value = string | number | boolean;
@@ -69,7 +70,10 @@ async function askField(name: string, field: Field, questions: Questions, stderr
 async function answerUrl(params: { message: string; url: string }, questions: Questions, stderr: NodeJS.WritableStream): Promise<acp.CreateElicitationResponse> {
   stderr.write(`\n? ${params.message}\n  Open: ${params.url}\n`);
   const answer = (await questions.ask("Open this link in your browser and continue there? (y/n)", "")).trim();
-  if (/^(y|yes)$/i.test(answer)) return { action: "accept" };
+  if (/^(y|yes)$/i.test(answer)) {
+    if (openInBrowser(params.url)) stderr.write("  (opened in your browser)\n");
+    return { action: "accept" };
+  }
   stderr.write("  (declined)\n");
   return { action: "decline" };
 }

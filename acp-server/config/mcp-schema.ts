@@ -5,6 +5,26 @@
 // session/new imports this and, without MCP servers in config.yaml, validates nothing with it.
 import * as z from "zod";
 
+/** A pre-registered OAuth client, or what a sign-in asks for. */
+const McpOAuthSchema = z.lazy(() =>
+  z
+    .object({
+      /** The client id the authorization server issued (skips dynamic registration). */
+      client_id: z.string().min(1).optional(),
+      /** Its secret, for confidential clients (use `${ENV}`; never written anywhere by Hermes). */
+      client_secret: z.string().min(1).optional(),
+      /** Scopes to ask for when the server does not say which it needs. */
+      scopes: z.union([z.string().min(1), z.array(z.string().min(1))]).optional(),
+      /** The loopback port of the redirect URI registered for `client_id` (http://127.0.0.1:PORT/callback). */
+      redirect_port: z.number().int().min(1024).max(65535).optional(),
+      /** An https URL of a client ID metadata document, used where the authorization server supports them. */
+      client_metadata_url: z.string().url().optional(),
+    })
+    .strict(),
+);
+
+export type McpOAuthSettings = z.infer<typeof McpOAuthSchema>;
+
 export const McpServerEntrySchema = z.lazy(() =>
   z
     .object({
@@ -27,6 +47,12 @@ export const McpServerEntrySchema = z.lazy(() =>
       exclude_tools: z.array(z.string().min(1)).default([]),
       /** Tools that ask the user (an ACP permission request) before every call. */
       require_confirmation: z.array(z.string().min(1)).default([]),
+      /**
+       * HTTP servers: OAuth sign-in (on by default; a server that never answers 401 never uses
+       * it). `false` turns it off (a token in `headers` instead); an object names a client the
+       * authorization server already knows, when it does not allow dynamic registration.
+       */
+      oauth: z.union([z.literal(false), McpOAuthSchema]).optional(),
     })
     .strict()
     .superRefine((entry, context) => {

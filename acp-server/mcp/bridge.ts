@@ -7,6 +7,7 @@ import type { SessionToolSource } from "../tools/tool-set";
 import type { Logger } from "../util/log";
 import { mcpToolDefinition } from "./bridge-tools";
 import { McpConnection, type McpPromptInfo, type McpServerStatus } from "./connection";
+import { describeSignIn } from "./oauth/auth-state";
 import { readMcpResourceTool } from "./resource-tool";
 import type { McpServerSpec } from "./server-spec";
 import { mcpToolName, uniqueName } from "./tool-names";
@@ -20,6 +21,10 @@ export interface McpServerState {
   tools: number;
   prompts: number;
   pid?: number;
+  /** OAuth: "signed in as …", "needs sign-in", a token past its lifetime (absent: the server did not ask for a sign-in). */
+  signIn?: string;
+  /** The link a sign-in waits on. */
+  signInUrl?: string;
 }
 
 export class McpBridge implements SessionToolSource {
@@ -77,6 +82,7 @@ export class McpBridge implements SessionToolSource {
       tools: this.toolCount(connection),
       prompts: connection.prompts.length,
       ...(connection.pid !== undefined ? { pid: connection.pid } : {}),
+      ...signInFields(connection),
     }));
   }
 
@@ -121,13 +127,23 @@ export class McpBridge implements SessionToolSource {
   }
 }
 
+function signInFields(connection: McpConnection): Pick<McpServerState, "signIn" | "signInUrl"> {
+  const oauth = connection.signIn;
+  if (!oauth) return {};
+  const url = connection.signInUrl;
+  const signIn = describeSignIn(oauth.store.read(), connection.status === "needs_sign_in");
+  return { ...(signIn ? { signIn } : {}), ...(url ? { signInUrl: url.href } : {}) };
+}
+
 /** `/mcp`: every server, its status and its tool count. */
 export function describeServers(states: McpServerState[]): string {
   if (states.length === 0) return "No MCP servers in this session. Editors pass theirs with the session; add your own under `mcp_servers` in config.yaml.";
   const lines = states.map((state) => {
     const tools = state.status === "ready" || state.status === "reconnecting" ? `, ${state.tools} tool${state.tools === 1 ? "" : "s"}${state.prompts ? `, ${state.prompts} prompt${state.prompts === 1 ? "" : "s"}` : ""}` : "";
     const error = state.error ? `: ${state.error}` : "";
-    return `- **${state.name}** (${state.source === "client" ? "from the editor" : "config.yaml"}, ${state.transport}): ${state.status}${tools}${error}`;
+    const signIn = state.signIn && state.status !== "needs_sign_in" ? ` (${state.signIn})` : "";
+    const link = state.signInUrl ? `\n  [Sign in to ${state.name}](${state.signInUrl})` : "";
+    return `- **${state.name}** (${state.source === "client" ? "from the editor" : "config.yaml"}, ${state.transport}): ${state.status.replaceAll("_", " ")}${signIn}${tools}${error}${link}`;
   });
   return `MCP servers:\n${lines.join("\n")}`;
 }

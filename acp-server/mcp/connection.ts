@@ -4,15 +4,18 @@
 // loads on the first connection, never before.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { randomUUID } from "node:crypto";
 import type { ElicitationModes, UserElicitation } from "../tools/elicitation";
 import { ToolError } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { VERSION } from "../version";
 import { answerServerElicitation, scopedElicitationId, type McpElicitParams } from "./elicitation";
 import type { McpCallResult, McpResourceContents } from "./results";
+import { SignInFailedError } from "./oauth/loopback-redirect";
+import { ServerSignIn, type FinishesAuth } from "./oauth/server-sign-in";
 import type { McpServerSpec } from "./server-spec";
 
-export type McpServerStatus = "connecting" | "ready" | "reconnecting" | "failed" | "closed";
+export type McpServerStatus = "connecting" | "ready" | "reconnecting" | "needs_sign_in" | "failed" | "closed";
 
 export interface McpToolInfo {
   name: string;
@@ -88,6 +91,9 @@ export class McpConnection {
   private readonly askers: UserElicitation[] = [];
   /** URL-mode elicitations still open, by the server's id: its completion notice goes to the same user. */
   private readonly openUrlElicitations = new Map<string, UserElicitation>();
+  /** OAuth for an HTTP server that may ask for it (made on first connection; absent for stdio, `oauth: false` or a configured Authorization header). */
+  private oauth?: ServerSignIn;
+  private readonly statusWatchers = new Set<() => void>();
 
   constructor(
     readonly spec: McpServerSpec,
@@ -114,14 +120,157 @@ export class McpConnection {
     try {
       await this.connect();
     } catch (error) {
-      this.fail(this.describe(error));
+      this.failOrAwaitSignIn(error);
     }
+    // A link followed here (HERMES_MCP_SIGN_IN=fetch) finishes within moments: the session waits for it like any slow server.
+    if (this.status === "needs_sign_in" && this.oauth?.followsLinks) await this.waitForSignIn(AbortSignal.timeout(CONNECT_TIMEOUT_MS)).catch(() => false); // expected: a slow link leaves the server "needs sign-in", which /mcp shows
+  }
+
+  /** The server's OAuth sign-in, when it may use one. */
+  get signIn(): ServerSignIn | undefined {
+    return this.oauth;
+  }
+
+  /** The link a sign-in waits on (status needs_sign_in), if one is open. */
+  get signInUrl(): URL | undefined {
+    return this.oauth?.pending?.url;
+  }
+
+  /**
+   * Signs in afresh (/mcp login, hermes mcp login): the stored tokens are dropped, the server is
+   * asked again, and a sign-in link is opened when it wants one; `show` gets the link. Resolves
+   * when the server is ready again, throws when signing in failed or the signal ended it.
+   */
+  async login(show: (url: URL) => Promise<void> | void, signal: AbortSignal): Promise<void> {
+    const oauth = this.oauthFor();
+    if (!oauth) throw new ToolError(`MCP server "${this.name}" does not sign in with OAuth (${this.spec.transport.kind === "stdio" ? "it runs as a local program" : "its entry has oauth: false or an Authorization header"}).`);
+    oauth.forgetTokens();
+    clearTimeout(this.retryTimer);
+    this.retries = 0;
+    await this.dropClient();
+    this.status = "connecting";
+    this.notify();
+    try {
+      await this.connect();
+      return;
+    } catch (error) {
+      this.failOrAwaitSignIn(error);
+    }
+    const pending = oauth.pending;
+    if ((this.status as McpServerStatus) !== "needs_sign_in" || !pending) throw new ToolError(`MCP server "${this.name}" could not start a sign-in: ${this.error ?? "unknown error"}`);
+    await show(pending.url);
+    await oauth.finish(this.transport as unknown as FinishesAuth, signal);
+    await this.until(() => this.status !== "needs_sign_in" && this.status !== "connecting", signal);
+    if ((this.status as McpServerStatus) !== "ready") throw new ToolError(`MCP server "${this.name}" did not connect after the sign-in: ${this.error ?? this.status}`);
+  }
+
+  /** Resolves once a sign-in the server waits on has ended: true when the server is ready. */
+  async waitForSignIn(signal: AbortSignal): Promise<boolean> {
+    await this.until(() => this.status !== "needs_sign_in" && this.status !== "connecting", signal);
+    return this.status === "ready";
+  }
+
+  /** hermes mcp logout / /mcp logout: the stored sign-in is deleted and the server is left signed out. */
+  async logout(): Promise<boolean> {
+    const oauth = this.oauthFor();
+    if (!oauth) return false;
+    oauth.close();
+    const had = oauth.store.remove();
+    clearTimeout(this.retryTimer);
+    await this.dropClient();
+    this.status = "needs_sign_in";
+    this.error = `signed out: /mcp login ${this.name} signs in again`;
+    this.tools = [];
+    this.toolsVersion++;
+    this.prompts = [];
+    this.hasResources = false;
+    this.notify();
+    return had;
+  }
+
+  /** Resolves when `done()` holds (checked at every status change), or rejects when the signal ends. */
+  private until(done: () => boolean, signal: AbortSignal): Promise<void> {
+    if (done()) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const check = () => {
+        if (!done()) return;
+        cleanup();
+        resolve();
+      };
+      const stop = () => {
+        cleanup();
+        reject(new SignInFailedError(`Waiting for the MCP server "${this.name}" was cancelled.`));
+      };
+      const cleanup = () => {
+        this.statusWatchers.delete(check);
+        signal.removeEventListener("abort", stop);
+      };
+      this.statusWatchers.add(check);
+      signal.addEventListener("abort", stop, { once: true });
+    });
+  }
+
+  private notify(): void {
+    this.changed();
+    for (const watcher of [...this.statusWatchers]) watcher();
+  }
+
+  /** A connection that failed because the server wants a sign-in waits for it (in the background); anything else fails. */
+  private failOrAwaitSignIn(error: unknown): void {
+    const oauth = this.oauth;
+    const pending = oauth?.pending;
+    if (!needsSignIn(error) || !oauth || !pending || this.closed) {
+      this.fail(error instanceof SignInFailedError ? error.message : this.describe(error));
+      return;
+    }
+    this.status = "needs_sign_in";
+    this.error = `needs you to sign in: /mcp login ${this.name} (in a chat) or hermes mcp login ${this.name}`;
+    this.tools = [];
+    this.toolsVersion++;
+    this.prompts = [];
+    this.hasResources = false;
+    this.log.info("MCP server needs a sign-in", { server: this.name });
+    this.notify();
+    const transport = this.transport as unknown as FinishesAuth;
+    oauth
+      .finish(transport)
+      .then(() => {
+        if (this.closed || this.status !== "needs_sign_in") return;
+        this.status = "connecting";
+        this.notify();
+        return this.connect();
+      })
+      .catch((failure: unknown) => {
+        if (this.closed) return;
+        // A newer link (a second /mcp login) supersedes this one: it reports for itself.
+        if (oauth.pending && oauth.pending !== pending) return;
+        this.failOrAwaitSignIn(failure);
+        if (this.status === "needs_sign_in" || this.status === "failed") this.log.warn("an MCP sign-in did not finish", { server: this.name, error: failure });
+      });
+  }
+
+  /** Closes the client and transport of the current connection, if any (before connecting afresh). */
+  private async dropClient(): Promise<void> {
+    const client = this.client;
+    this.client = undefined;
+    await client?.close().catch((error: unknown) => this.log.debug("closing an MCP client before signing in again failed", { server: this.name, error }));
+  }
+
+  /** The server's ServerSignIn, made on first use, when OAuth applies to it. */
+  private oauthFor(): ServerSignIn | undefined {
+    const transport = this.spec.transport;
+    if (transport.kind === "stdio" || transport.oauth === false) return undefined;
+    // A token given by hand wins: Hermes never replaces a configured Authorization header.
+    if (Object.keys(transport.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
+    this.oauth ??= new ServerSignIn(transport.url, this.name, transport.oauth || undefined, this.log);
+    return this.oauth;
   }
 
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     clearTimeout(this.retryTimer);
+    this.oauth?.close();
     this.status = "closed";
     const client = this.client;
     this.client = undefined;
@@ -133,12 +282,41 @@ export class McpConnection {
   async callTool(name: string, args: Record<string, unknown>, signal: AbortSignal, asker?: UserElicitation): Promise<McpCallResult> {
     const client = this.readyClient();
     if (asker) this.askers.push(asker);
+    const call = async () => (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.spec.timeoutMs })) as McpCallResult;
     try {
-      return (await client.callTool({ name, arguments: args }, undefined, { signal, timeout: this.spec.timeoutMs })) as McpCallResult;
+      try {
+        return await call();
+      } catch (error) {
+        // The token no longer does (revoked, or the tool wants more scopes: a 403 step-up): once
+        // the user has signed in again the call is made once more.
+        if (!needsSignIn(error) || !this.oauth?.pending) throw error;
+        await this.signInDuringCall(this.oauth, asker, signal);
+        return await call();
+      }
     } catch (error) {
       throw this.callError(error, `${name}`);
     } finally {
       if (asker) this.askers.splice(this.askers.lastIndexOf(asker), 1);
+    }
+  }
+
+  /** Shows the sign-in link to whoever made the call (a URL-mode elicitation) and waits for the browser. */
+  private async signInDuringCall(oauth: ServerSignIn, asker: UserElicitation | undefined, signal: AbortSignal): Promise<void> {
+    const pending = oauth.pending!;
+    const transport = this.transport as unknown as FinishesAuth;
+    const elicitationId = `hermes-mcp-sign-in-${randomUUID()}`;
+    if (asker && !oauth.followsLinks) {
+      const answer = await asker.ask({ mode: "url", message: `The MCP server "${this.name}" needs you to sign in (again, or with more access) before this call can go on.`, url: pending.url.href, elicitationId }, signal);
+      if (answer.action !== "accept") {
+        // The link stays good for a while: signing in from it later still lets the next call through.
+        oauth.finish(transport).catch((error: unknown) => this.log.info("an MCP sign-in link was not used", { server: this.name, error: errorMessage(error) }));
+        throw new SignInNeededError(`MCP server "${this.name}" needs you to sign in before this call: open ${pending.url.href} in a browser (or run /mcp login ${this.name}), then try again.`);
+      }
+    }
+    try {
+      await oauth.finish(transport, AbortSignal.any([signal, AbortSignal.timeout(this.spec.timeoutMs)]));
+    } finally {
+      if (asker && !oauth.followsLinks) void asker.complete(elicitationId);
     }
   }
 
@@ -196,25 +374,42 @@ export class McpConnection {
       await this.connectWith(loaded, () => new loaded.GroupStdioTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd ?? this.cwd }));
       return;
     }
+    const authProvider = this.oauthFor()?.provider;
     const connectSse = () =>
-      this.connectWith(loaded, () => new loaded.SSEClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, eventSourceInit: { fetch: withHeaders(transport.headers) } }));
+      this.connectWith(
+        loaded,
+        () =>
+          new loaded.SSEClientTransport(new URL(transport.url), {
+            requestInit: { headers: transport.headers },
+            eventSourceInit: { fetch: withHeaders(transport.headers) },
+            ...(authProvider ? { authProvider, fetch: authProvider.watchScopeChallenges() } : {}),
+          }),
+      );
+    const attemptsBefore = authProvider?.authAttempts ?? 0;
     if (transport.kind === "sse") {
       try {
         await connectSse();
       } catch (error) {
-        throw needsSignIn(error) ? this.signInError() : error;
+        if (needsSignIn(error)) throw this.signInError();
+        throw authProvider && authProvider.authAttempts > attemptsBefore ? this.oauthFailed(error) : error;
       }
       return;
     }
     let streamableError: unknown;
     try {
-      await this.connectWith(loaded, () => new loaded.StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers } }));
+      await this.connectWith(
+        loaded,
+        () => new loaded.StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, ...(authProvider ? { authProvider, fetch: authProvider.watchScopeChallenges() } : {}) }),
+      );
       return;
     } catch (error) {
-      if (this.closed || codeOf(error) === REQUEST_TIMEOUT) throw error;
+      if (this.closed || codeOf(error) === REQUEST_TIMEOUT || error instanceof SignInFailedError) throw error;
       // A server that wants a token answers 401 on every transport: trying SSE would only
       // replace "sign in" with a misleading SSE error (issue 30, item 5).
       if (needsSignIn(error)) throw this.signInError();
+      // The server asked for a sign-in and OAuth itself failed (no metadata, registration refused):
+      // that is the real error, and an SSE retry would hide it.
+      if (authProvider && authProvider.authAttempts > attemptsBefore) throw this.oauthFailed(error);
       streamableError = error;
       this.log.info("MCP server did not take streamable HTTP; trying SSE", { server: this.name, error: this.describe(error) });
     }
@@ -229,10 +424,19 @@ export class McpConnection {
     }
   }
 
+  /** Signing in was needed but the OAuth flow broke before a link could be shown. */
+  private oauthFailed(error: unknown): ToolError {
+    return new ToolError(
+      `MCP server "${this.name}" needs you to sign in (it answered 401), but signing in with OAuth failed: ${errorMessage(error)}. If the server takes a token instead, put it in the server's \`headers\` (\`Authorization: Bearer …\`) or set \`oauth: false\`.`,
+    );
+  }
+
   /** What a server that answered 401 tells the user: who needs what, and how to do it. */
   private signInError(): ToolError {
-    // Hermes cannot run the OAuth sign-in itself yet (issue 30): say what works today.
-    return new ToolError(`MCP server "${this.name}" needs you to sign in (it answered 401). Hermes cannot sign in to MCP servers with OAuth yet: give it a token in the server's \`headers\` (for example \`Authorization: Bearer …\`) in config.yaml or in your editor's MCP settings.`);
+    if (this.oauth?.pending) return new SignInNeededError(`MCP server "${this.name}" needs you to sign in: run /mcp login ${this.name} in a chat, or hermes mcp login ${this.name} in a terminal.`);
+    const transport = this.spec.transport;
+    const why = transport.kind !== "stdio" && transport.oauth === false ? "its entry has oauth: false" : "it rejected the Authorization header it was given";
+    return new ToolError(`MCP server "${this.name}" needs you to sign in (it answered 401), and Hermes does not sign in to it with OAuth because ${why}: give it a valid token in the server's \`headers\` (for example \`Authorization: Bearer …\`), or remove that to let Hermes sign in.`);
   }
 
   private async connectWith(loaded: Sdk, makeTransport: () => Transport): Promise<void> {
@@ -258,7 +462,7 @@ export class McpConnection {
       this.error = undefined;
       this.retries = 0;
       this.log.info("MCP server ready", { server: this.name, source: this.spec.source, tools: tools.length, prompts: prompts.length, resources: this.hasResources });
-      this.changed();
+      this.notify();
     } catch (error) {
       // The connect error is what matters (thrown below); failures while cleaning up are only logged.
       await client.close().catch((closeError: unknown) => this.log.debug("closing a half-connected MCP client failed", { server: this.name, error: closeError }));
@@ -308,7 +512,7 @@ export class McpConnection {
         this.tools = tools;
         this.toolsVersion++;
         this.log.info("MCP server tools changed", { server: this.name, tools: tools.length });
-        this.changed();
+        this.notify();
       })
       .catch((error: unknown) => this.log.warn("refreshing MCP tools failed", { server: this.name, error }));
   }
@@ -319,7 +523,7 @@ export class McpConnection {
       .then(({ prompts }) => {
         if (this.client !== client) return;
         this.prompts = prompts;
-        this.changed();
+        this.notify();
       })
       .catch((error: unknown) => this.log.warn("refreshing MCP prompts failed", { server: this.name, error }));
   }
@@ -339,10 +543,11 @@ export class McpConnection {
     if (delay === undefined) return this.fail(`${this.error ?? "disconnected"}; gave up after ${this.retries} reconnection attempts`);
     this.retries++;
     this.status = "reconnecting";
-    this.changed();
+    this.notify();
     this.retryTimer = setTimeout(() => {
       this.connect().catch((error: unknown) => {
         if (this.closed) return;
+        if (needsSignIn(error) && this.oauth?.pending) return this.failOrAwaitSignIn(error);
         this.error = this.describe(error);
         this.log.warn("MCP server reconnection failed", { server: this.name, attempt: this.retries, error: this.error });
         this.scheduleReconnect();
@@ -360,7 +565,7 @@ export class McpConnection {
     this.prompts = [];
     this.hasResources = false;
     this.log.warn("MCP server failed", { server: this.name, source: this.spec.source, reason });
-    this.changed();
+    this.notify();
   }
 
   /** A tool call's failure, as the model should read it. */
@@ -392,9 +597,17 @@ export class McpConnection {
 
 /** A 401 from either transport (their errors carry the HTTP status as `code`), or the SDK's UnauthorizedError. */
 function needsSignIn(error: unknown): boolean {
-  if (codeOf(error) === 401) return true;
+  if (codeOf(error) === 401 || error instanceof SignInNeededError) return true;
   // UnauthorizedError sets no `name`; its class is how it is known without loading the auth module.
   return (error as object | undefined)?.constructor?.name === "UnauthorizedError";
+}
+
+/** A server refused Hermes until the user signs in (a sign-in link is open). */
+export class SignInNeededError extends ToolError {
+  constructor(message: string) {
+    super(message);
+    this.name = "SignInNeededError";
+  }
 }
 
 function errorMessage(error: unknown): string {

@@ -3,12 +3,12 @@
 // expanded here; a broken entry becomes a server that is "failed" with the reason, so
 // /mcp shows it and nothing else is affected.
 import { describeIssues } from "../config/config-issues";
-import { McpServerEntrySchema } from "../config/mcp-schema";
+import { McpServerEntrySchema, type McpOAuthSettings } from "../config/mcp-schema";
 import { AgentError } from "../util/agent-error";
 
 export type McpTransportSpec =
   | { kind: "stdio"; command: string; args: string[]; env: Record<string, string>; cwd?: string }
-  | { kind: "http" | "sse"; url: string; headers: Record<string, string> };
+  | { kind: "http" | "sse"; url: string; headers: Record<string, string>; oauth?: McpOAuthSettings | false };
 
 export interface McpServerSpec {
   name: string;
@@ -59,7 +59,7 @@ export function configServerSpecs(entries: Record<string, unknown>, env: Record<
     const transport: McpTransportSpec =
       type === "stdio"
         ? { kind: "stdio", command: expand(entry.command ?? ""), args: entry.args.map(expand), env: expandAll(entry.env), ...(entry.cwd ? { cwd: expand(entry.cwd) } : {}) }
-        : { kind: type, url: expand(entry.url ?? ""), headers: expandAll(entry.headers) };
+        : { kind: type, url: expand(entry.url ?? ""), headers: expandAll(entry.headers), ...oauthSettings(entry.oauth, expand) };
     if (missing.size > 0) {
       specs.push(broken(`${configPath}: mcp_servers.${name}: ${[...missing].map((v) => `\${${v}}`).join(", ")} ${missing.size > 1 ? "are" : "is"} not set in the environment or $HERMES_HOME/.env`));
       continue;
@@ -122,4 +122,17 @@ export function mergeServerSpecs(client: McpServerSpec[], config: McpServerSpec[
 /** Same servers, same settings: a session reloaded with them keeps its connections. */
 export function sameServers(a: McpServerSpec[], b: McpServerSpec[]): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The entry's `oauth`, its id and secret expanded (`${ENV}`); nothing when absent. */
+function oauthSettings(oauth: McpOAuthSettings | false | undefined, expand: (text: string) => string): { oauth?: McpOAuthSettings | false } {
+  if (oauth === undefined) return {};
+  if (oauth === false) return { oauth: false };
+  return {
+    oauth: {
+      ...oauth,
+      ...(oauth.client_id ? { client_id: expand(oauth.client_id) } : {}),
+      ...(oauth.client_secret ? { client_secret: expand(oauth.client_secret) } : {}),
+    },
+  };
 }

@@ -17,7 +17,7 @@ import type { CommandInfo } from "./slash-command";
  * config.yaml's servers, then the enabled plugins' (`${CLAUDE_PLUGIN_ROOT}` set to the plugin's
  * folder; a name config.yaml already uses becomes `<plugin>-<name>`).
  */
-function configuredSpecs(loaded: Pick<LoadedConfig, "config" | "env" | "configPath" | "home">): McpServerSpec[] {
+export function configuredSpecs(loaded: Pick<LoadedConfig, "config" | "env" | "configPath" | "home">): McpServerSpec[] {
   const specs = configServerSpecs(loaded.config.mcp_servers, loaded.env, loaded.configPath);
   for (const plugin of activePlugins(loaded.home).plugins) {
     const taken = new Set(specs.map((spec) => spec.name));

@@ -55,8 +55,8 @@ const CREDENTIAL_ABSOLUTE = [/^\/proc\/[^/]+\/(environ|mem|cmdline|auxv)$/, /^\/
 const CREDENTIAL_NAMES = [/^\.env(\..+)?$/, /^.+\.env$/, /^id_(rsa|dsa|ecdsa|ed25519)[^/]*$/, /\.(pem|key|p12|pfx|keystore|jks|kdbx)$/, /^credentials(\.json)?$/, /^\.htpasswd$/, /^secrets?\.(ya?ml|json)$/];
 const TEMPLATE = /\.(example|sample|template|dist|defaults?)$/;
 
-/** Hermes's files that hold its keys, in any of its folders: config.yaml (keys may be set there) and its backups, .env, auth.json; any letter case. */
-const HERMES_SECRET_FILES = /(^|\/)(config\.ya?ml([.~].*)?|\.?config\.ya?ml\.sw.|\.env(\..*)?|auth\.json([.~].*)?)$/i;
+/** Hermes's files that hold its keys, in any of its folders: config.yaml (keys may be set there) and its backups, .env, auth.json, and the MCP sign-ins under mcp-auth/; any letter case. */
+const HERMES_SECRET_FILES = /(^|\/)(config\.ya?ml([.~].*)?|\.?config\.ya?ml\.sw.|\.env(\..*)?|auth\.json([.~].*)?)$|(^|\/)mcp-auth(\/|$)/i;
 
 /** $HERMES_HOME as written and as resolved (resolved once per folder: the screen asks for every operand). */
 const REAL_HOMES = new Map<string, string[]>();
@@ -79,7 +79,7 @@ function hermesSecrets(abs: string, st: State): string | undefined {
   const home = st.hermesHome;
   if (GLOB.test(abs)) {
     const re = globToRegExp(abs);
-    return [home, ...["config.yaml", ".env", "auth.json"].map((f) => path.posix.join(home, f))].some((p) => re.test(p)) ? "Hermes's own keys" : undefined;
+    return [home, ...["config.yaml", ".env", "auth.json", "mcp-auth", "mcp-auth/x.json"].map((f) => path.posix.join(home, f))].some((p) => re.test(p)) ? "Hermes's own keys" : undefined;
   }
   const real = realPath(abs);
   for (const candidate of real === abs ? [abs] : [abs, real]) {

@@ -254,9 +254,9 @@ function homeStoreTree(): StoreNode {
 export function credentialStoreRealPaths(home: string, hermesHomeDir: string = hermesHome()): string[] {
   const resolved = new Map<string, string | undefined>();
   const oneByOne = (store: string) => realPathSharing(store, resolved);
-  const own = realPathSharing(path.join(hermesHomeDir, ".env"), resolved);
+  const own = HERMES_CREDENTIAL_STORES.map((relative) => realPathSharing(path.join(hermesHomeDir, relative), resolved));
   const homeReal = process.platform === "linux" && path.isAbsolute(home) ? resolveExisting(home) : undefined;
-  if (homeReal === undefined) return [...HOME_CREDENTIAL_STORES.map((relative) => oneByOne(path.join(home, relative))), own];
+  if (homeReal === undefined) return [...HOME_CREDENTIAL_STORES.map((relative) => oneByOne(path.join(home, relative))), ...own];
   const reals: string[] = new Array<string>(HOME_CREDENTIAL_STORES.length);
   // `lexical`: the folder as named under home; `real`: its real path; `listable`: an existing
   // folder (not a symlink) whose entries say what exists below it.
@@ -292,7 +292,7 @@ export function credentialStoreRealPaths(home: string, hermesHomeDir: string = h
     }
   };
   walk(homeStoreTree(), home.length > 1 && home.endsWith("/") ? home.slice(0, -1) : home, homeReal, true);
-  return [...reals, own];
+  return [...reals, ...own];
 }
 
 /** Every store at or below `node` (named `lexical`), through realPath's own way. */
@@ -318,9 +318,12 @@ function listFolder(folder: string): Listing | undefined {
   }
 }
 
-/** Absolute credential-store paths for `home`, plus Hermes's own secrets ($HERMES_HOME/.env). */
+/** Hermes's own secrets under $HERMES_HOME: the API keys, and MCP servers' OAuth tokens (mcp/oauth/auth-store.ts). */
+const HERMES_CREDENTIAL_STORES = [".env", "mcp-auth"];
+
+/** Absolute credential-store paths for `home`, plus Hermes's own secrets ($HERMES_HOME/.env, mcp-auth/). */
 export function credentialStorePaths(home: string, hermesHomeDir: string = hermesHome()): string[] {
-  return [...HOME_CREDENTIAL_STORES.map((relative) => path.join(home, relative)), path.join(hermesHomeDir, ".env")];
+  return [...HOME_CREDENTIAL_STORES.map((relative) => path.join(home, relative)), ...HERMES_CREDENTIAL_STORES.map((relative) => path.join(hermesHomeDir, relative))];
 }
 
 /** Why `target` is sensitive, or undefined. Both the path as given and its real path count. */

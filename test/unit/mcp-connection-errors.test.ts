@@ -22,8 +22,8 @@ async function listen(handler: RequestListener): Promise<{ server: Server; url: 
   return { server, url: `http://127.0.0.1:${port}/mcp`, seen };
 }
 
-async function connectTo(url: string, kind: "http" | "sse" = "http"): Promise<McpConnection> {
-  const connection = new McpConnection(clientServerSpec("remote", { kind, url, headers: {} }), process.cwd(), createLogger("test"), () => {});
+async function connectTo(url: string, kind: "http" | "sse" = "http", oauth?: false): Promise<McpConnection> {
+  const connection = new McpConnection(clientServerSpec("remote", { kind, url, headers: {}, ...(oauth === false ? { oauth } : {}) }), process.cwd(), createLogger("test"), () => {});
   await connection.start();
   return connection;
 }
@@ -33,12 +33,20 @@ test("a 401 on streamable HTTP says the server needs sign-in and does not fall b
     response.writeHead(401, { "WWW-Authenticate": 'Bearer error="invalid_token"' }).end("unauthorized");
   });
   try {
+    // OAuth on (the default): the server publishes no metadata, so signing in cannot start, and that is what is said.
     const connection = await connectTo(url);
     assert.equal(connection.status, "failed");
-    assert.match(connection.error ?? "", /MCP server "remote" needs you to sign in \(it answered 401\)\. .*give it a token in the server's `headers`/);
+    assert.match(connection.error ?? "", /MCP server "remote" needs you to sign in \(it answered 401\), but signing in with OAuth failed: .*`oauth: false`/);
     assert.doesNotMatch(connection.error ?? "", /SSE/);
-    assert.ok(seen.every((line) => line.startsWith("POST ")), `only streamable HTTP was tried: ${seen.join(", ")}`);
+    assert.ok(!seen.includes("GET /mcp"), `no SSE stream was tried: ${seen.join(", ")}`);
     await connection.close();
+    // OAuth off: the token in headers is the way.
+    seen.length = 0;
+    const without = await connectTo(url, "http", false);
+    assert.equal(without.status, "failed");
+    assert.match(without.error ?? "", /MCP server "remote" needs you to sign in \(it answered 401\), and Hermes does not sign in to it with OAuth because its entry has oauth: false/);
+    assert.ok(seen.every((line) => line.startsWith("POST ")), `only streamable HTTP was tried: ${seen.join(", ")}`);
+    await without.close();
   } finally {
     server.close();
   }
@@ -49,9 +57,14 @@ test("a 401 on an SSE server says it needs sign-in too", async () => {
     response.writeHead(401, { "WWW-Authenticate": "Bearer" }).end();
   });
   try {
-    const connection = await connectTo(url, "sse");
+    const connection = await connectTo(url, "sse", false);
     assert.equal(connection.status, "failed");
     assert.match(connection.error ?? "", /needs you to sign in \(it answered 401\)/);
+    await connection.close();
+    const withOAuth = await connectTo(url, "sse");
+    assert.equal(withOAuth.status, "failed");
+    assert.match(withOAuth.error ?? "", /needs you to sign in \(it answered 401\), but signing in with OAuth failed/);
+    await withOAuth.close();
     await connection.close();
   } finally {
     server.close();
