@@ -19,8 +19,24 @@ const McpOAuthSchema = z.lazy(() =>
       redirect_port: z.number().int().min(1024).max(65535).optional(),
       /** An https URL of a client ID metadata document, used where the authorization server supports them. */
       client_metadata_url: z.string().url().optional(),
+      /**
+       * `client_credentials`: a machine signs in with `client_id` and `client_secret`, or with a
+       * private key (`private_key_pem`, JWT client assertion signed with `signing_algorithm`); no
+       * browser. Default: the user signs in in the browser (authorization code with PKCE).
+       */
+      grant: z.enum(["authorization_code", "client_credentials"]).default("authorization_code"),
+      private_key_pem: z.string().min(1).optional(),
+      signing_algorithm: z.string().min(1).default("RS256"),
+      /** The authorization server configured credentials belong to (they are presented to no other). */
+      issuer: z.string().url().optional(),
     })
-    .strict(),
+    .strict()
+    .superRefine((entry, context) => {
+      if (entry.grant === "client_credentials" && !entry.client_id) context.addIssue({ code: "custom", message: "client_credentials needs client_id", path: ["client_id"] });
+      if (entry.grant === "client_credentials" && !entry.client_secret && !entry.private_key_pem) {
+        context.addIssue({ code: "custom", message: "client_credentials needs client_secret or private_key_pem", path: ["client_secret"] });
+      }
+    }),
 );
 
 export type McpOAuthSettings = z.infer<typeof McpOAuthSchema>;

@@ -4,6 +4,8 @@
 // loads on the first connection, never before.
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { OAuthClientProvider } from "@modelcontextprotocol/sdk/client/auth.js";
+import type { McpOAuthSettings } from "../config/mcp-schema";
 import { randomUUID } from "node:crypto";
 import type { ElicitationModes, UserElicitation } from "../tools/elicitation";
 import { ToolError } from "../tools/registry";
@@ -93,6 +95,7 @@ export class McpConnection {
   private readonly openUrlElicitations = new Map<string, UserElicitation>();
   /** OAuth for an HTTP server that may ask for it (made on first connection; absent for stdio, `oauth: false` or a configured Authorization header). */
   private oauth?: ServerSignIn;
+  private machine?: Promise<OAuthClientProvider | undefined>;
   private readonly statusWatchers = new Set<() => void>();
 
   constructor(
@@ -256,10 +259,18 @@ export class McpConnection {
     await client?.close().catch((error: unknown) => this.log.debug("closing an MCP client before signing in again failed", { server: this.name, error }));
   }
 
-  /** The server's ServerSignIn, made on first use, when OAuth applies to it. */
+  /** `oauth.grant: client_credentials`: the SDK's machine provider, made once. */
+  private machineAuth(): Promise<OAuthClientProvider | undefined> {
+    const transport = this.spec.transport;
+    if (transport.kind === "stdio" || !transport.oauth || transport.oauth.grant !== "client_credentials") return Promise.resolve(undefined);
+    this.machine ??= import("./oauth/machine-sign-in").then(({ machineProvider }) => machineProvider(transport.oauth as McpOAuthSettings));
+    return this.machine;
+  }
+
+  /** The server's ServerSignIn, made on first use, when a person's OAuth sign-in applies to it. */
   private oauthFor(): ServerSignIn | undefined {
     const transport = this.spec.transport;
-    if (transport.kind === "stdio" || transport.oauth === false) return undefined;
+    if (transport.kind === "stdio" || transport.oauth === false || transport.oauth?.grant === "client_credentials") return undefined;
     // A token given by hand wins: Hermes never replaces a configured Authorization header.
     if (Object.keys(transport.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
     this.oauth ??= new ServerSignIn(transport.url, this.name, transport.oauth || undefined, this.log);
@@ -374,7 +385,9 @@ export class McpConnection {
       await this.connectWith(loaded, () => new loaded.GroupStdioTransport({ command: transport.command, args: transport.args, env: transport.env, cwd: transport.cwd ?? this.cwd }));
       return;
     }
-    const authProvider = this.oauthFor()?.provider;
+    const signIn = this.oauthFor()?.provider;
+    const authProvider: OAuthClientProvider | undefined = signIn ?? (await this.machineAuth());
+    const watchedFetch = signIn ? { fetch: signIn.watchScopeChallenges() } : {};
     const connectSse = () =>
       this.connectWith(
         loaded,
@@ -382,16 +395,16 @@ export class McpConnection {
           new loaded.SSEClientTransport(new URL(transport.url), {
             requestInit: { headers: transport.headers },
             eventSourceInit: { fetch: withHeaders(transport.headers) },
-            ...(authProvider ? { authProvider, fetch: authProvider.watchScopeChallenges() } : {}),
+            ...(authProvider ? { authProvider, ...watchedFetch } : {}),
           }),
       );
-    const attemptsBefore = authProvider?.authAttempts ?? 0;
+    const attemptsBefore = signIn?.authAttempts ?? 0;
     if (transport.kind === "sse") {
       try {
         await connectSse();
       } catch (error) {
         if (needsSignIn(error)) throw this.signInError();
-        throw authProvider && authProvider.authAttempts > attemptsBefore ? this.oauthFailed(error) : error;
+        throw signIn && signIn.authAttempts > attemptsBefore ? this.oauthFailed(error) : error;
       }
       return;
     }
@@ -399,7 +412,7 @@ export class McpConnection {
     try {
       await this.connectWith(
         loaded,
-        () => new loaded.StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, ...(authProvider ? { authProvider, fetch: authProvider.watchScopeChallenges() } : {}) }),
+        () => new loaded.StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: transport.headers }, ...(authProvider ? { authProvider, ...watchedFetch } : {}) }),
       );
       return;
     } catch (error) {
@@ -409,7 +422,9 @@ export class McpConnection {
       if (needsSignIn(error)) throw this.signInError();
       // The server asked for a sign-in and OAuth itself failed (no metadata, registration refused):
       // that is the real error, and an SSE retry would hide it.
-      if (authProvider && authProvider.authAttempts > attemptsBefore) throw this.oauthFailed(error);
+      if (signIn && signIn.authAttempts > attemptsBefore) throw this.oauthFailed(error);
+      // A machine sign-in (client credentials) that failed is that failure, not a transport problem.
+      if (authProvider && !signIn && isOAuthFailure(error)) throw this.oauthFailed(error);
       streamableError = error;
       this.log.info("MCP server did not take streamable HTTP; trying SSE", { server: this.name, error: this.describe(error) });
     }
@@ -608,6 +623,11 @@ export class SignInNeededError extends ToolError {
     super(message);
     this.name = "SignInNeededError";
   }
+}
+
+/** An error of the SDK's OAuth client (its OAuthError classes carry an `errorCode` such as invalid_client). */
+function isOAuthFailure(error: unknown): boolean {
+  return typeof (error as { errorCode?: unknown } | undefined)?.errorCode === "string";
 }
 
 function errorMessage(error: unknown): string {

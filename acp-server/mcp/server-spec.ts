@@ -133,6 +133,7 @@ function oauthSettings(oauth: McpOAuthSettings | false | undefined, expand: (tex
       ...oauth,
       ...(oauth.client_id ? { client_id: expand(oauth.client_id) } : {}),
       ...(oauth.client_secret ? { client_secret: expand(oauth.client_secret) } : {}),
+      ...(oauth.private_key_pem ? { private_key_pem: expand(oauth.private_key_pem) } : {}),
     },
   };
 }

@@ -35,13 +35,35 @@ function sampleArguments(schema: { properties?: Record<string, { type?: string }
   return sample;
 }
 
+/** The suite's client metadata document URL: what a client that publishes one would be configured with. */
+const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json";
+
+/**
+ * config.yaml's `oauth` for the scenario, from the credentials the suite hands out in
+ * MCP_CONFORMANCE_CONTEXT (a pre-registered client, a machine's secret or private key), as a
+ * user would write them; otherwise the published client metadata document.
+ */
+function oauthSettings(): Record<string, unknown> {
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { name?: string; client_id?: string; client_secret?: string; private_key_pem?: string; signing_algorithm?: string };
+  if (context.client_id && context.name?.startsWith("auth/client-credentials")) {
+    return {
+      grant: "client_credentials",
+      client_id: context.client_id,
+      ...(context.client_secret ? { client_secret: context.client_secret } : {}),
+      ...(context.private_key_pem ? { private_key_pem: context.private_key_pem, signing_algorithm: context.signing_algorithm ?? "ES256" } : {}),
+    };
+  }
+  if (context.client_id) return { client_id: context.client_id, ...(context.client_secret ? { client_secret: context.client_secret } : {}) };
+  return { client_metadata_url: CLIENT_METADATA_URL };
+}
+
 async function main(serverUrl: string | undefined): Promise<number> {
   if (!serverUrl) {
     process.stderr.write("usage: adapter.ts <server-url>\n");
     return 2;
   }
   const model = await startScriptedModel({ fallback: { handler: callEveryTool } });
-  const config = scriptedConfig(model.url, { mcp_servers: { conformance: { url: serverUrl } }, mcp: { connect_wait: 30 } });
+  const config = scriptedConfig(model.url, { mcp_servers: { conformance: { url: serverUrl, oauth: oauthSettings() } }, mcp: { connect_wait: 30 } });
   const hermes = await startHermes({
     config,
     env: { HERMES_MCP_SIGN_IN: "fetch" },

@@ -197,7 +197,7 @@ test("a pre-registered client from config: no dynamic registration, its redirect
   const port = await freePort();
   const world = await startOAuthWorld({ preRegistered: { client_id: "hermes-configured", redirect_uris: [`http://127.0.0.1:${port}/callback`] } });
   const log = recordingLogger();
-  const connection = connectionTo(world, log, { client_id: "hermes-configured", redirect_port: port });
+  const connection = connectionTo(world, log, { client_id: "hermes-configured", redirect_port: port, grant: "authorization_code", signing_algorithm: "RS256" });
   try {
     await signIn(connection);
     assert.equal(world.registrations.length, 0);

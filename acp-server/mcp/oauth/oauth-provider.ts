@@ -70,7 +70,7 @@ export class HermesOAuthProvider implements OAuthClientProvider {
     const configured = this.settings?.client_id;
     if (configured) {
       // A configured client, bound to the authorization server it was first used with.
-      const bound = record.client_information?.client_id === configured ? (record.client_information.issuer as string | undefined) : undefined;
+      const bound = this.settings?.issuer ?? (record.client_information?.client_id === configured ? (record.client_information.issuer as string | undefined) : undefined);
       return { client_id: configured, ...(this.settings?.client_secret ? { client_secret: this.settings.client_secret } : {}), ...(bound ? { issuer: bound } : {}) };
     }
     const registered = record.client_information as (OAuthClientInformationMixed & { scope?: string }) | undefined;
