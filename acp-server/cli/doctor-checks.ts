@@ -227,7 +227,8 @@ export async function checkMcpServers(loaded: LoadedConfig, cwd: string, log: Lo
     await bridge.settle(timeoutMs);
     return bridge.states().map((state) => {
       const name = `mcp ${state.name}`;
-      if (state.status === "ready") return ok(name, `${state.transport}: ${state.tools} tool${state.tools === 1 ? "" : "s"}`);
+      if (state.status === "ready") return ok(name, `${state.transport}: ${state.tools} tool${state.tools === 1 ? "" : "s"}${state.signIn ? ` (${state.signIn})` : ""}`);
+      if (state.status === "needs_sign_in") return warn(name, `${state.transport}: needs sign-in (OAuth)`, `Sign in once: hermes mcp login ${state.name} (or /mcp login ${state.name} in a chat).`);
       if (state.status === "connecting") return fail(name, `${state.transport}: no answer within ${timeoutMs / 1000} s`, `Check mcp_servers.${state.name} in ${loaded.configPath}: does the command start on its own?`);
       return fail(name, `${state.transport}: ${state.error ?? state.status}`, `Check mcp_servers.${state.name} in ${loaded.configPath}.`);
     });

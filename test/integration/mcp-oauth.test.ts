@@ -5,10 +5,12 @@
 // Either way the server's tools work once the browser has come back, and no token reaches the
 // session's journal or the log.
 import assert from "node:assert/strict";
-import { readdirSync, readFileSync, statSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { agentText, makeTempDir, scriptedConfig, startHermes, type Harness } from "../support/acp-harness";
+import { agentText, HERMES_BIN, makeTempDir, scriptedConfig, startHermes, type Harness } from "../support/acp-harness";
 import { followLikeABrowser, startOAuthWorld } from "../support/oauth-servers";
 import { useScriptedModel } from "../support/scripted-model";
 
@@ -120,6 +122,48 @@ test("an editor without elicitation gets a message with the link; /mcp login wai
     hermes.assertFramesValid();
   } finally {
     await hermes.close();
+    await world.close();
+  }
+});
+
+test("hermes mcp login NAME prints the link, waits for the browser, and says what it got; list shows it; logout removes it", async () => {
+  const world = await startOAuthWorld();
+  const home = await makeTempDir("hermes-home-");
+  writeFileSync(path.join(home, "config.yaml"), `mcp_servers:\n  protected:\n    url: ${world.mcpUrl}\n`);
+  const env = { ...process.env, HERMES_HOME: home, HERMES_NO_BROWSER: "1" };
+  const hermes = (...args: string[]) => spawn(process.execPath, [HERMES_BIN, ...args], { env, stdio: ["ignore", "pipe", "pipe"] });
+  try {
+    const login = hermes("mcp", "login", "protected");
+    let stderr = "";
+    let stdout = "";
+    login.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+    const link = await new Promise<string>((resolve, reject) => {
+      login.stderr.on("data", (chunk: Buffer) => {
+        stderr += chunk.toString();
+        const found = /(http:\/\/127\.0\.0\.1:\d+\/auth\?\S+)/.exec(stderr)?.[1];
+        if (found && /waiting for the browser/.test(stderr)) resolve(found);
+      });
+      login.once("exit", (code) => reject(new Error(`hermes mcp login exited ${code} before printing a link: ${stderr}`)));
+    });
+    assert.match(stderr, /open it yourself; waiting for the browser to come back/);
+    await followLikeABrowser(link);
+    const [code] = (await once(login, "exit")) as [number];
+    assert.equal(code, 0, stderr);
+    assert.match(stdout, /^Signed in to protected: 2 tools\.$/m);
+
+    const list = hermes("mcp", "list");
+    let listed = "";
+    list.stdout.on("data", (chunk: Buffer) => (listed += chunk.toString()));
+    await once(list, "exit");
+    assert.match(listed, /^protected\s+http\s+http:\/\/127\.0\.0\.1:\d+\/mcp\s+\(signed in\)$/m);
+
+    const logout = hermes("mcp", "logout", "protected");
+    let out = "";
+    logout.stdout.on("data", (chunk: Buffer) => (out += chunk.toString()));
+    await once(logout, "exit");
+    assert.match(out, /Signed out of protected: its stored tokens are deleted\./);
+    assert.deepEqual(readdirSync(path.join(home, "mcp-auth")).filter((name) => name.endsWith(".json")), []);
+  } finally {
     await world.close();
   }
 });

@@ -229,3 +229,27 @@ test("a sign-in link from another page (wrong state) is refused; the real one st
     await world.close();
   }
 });
+
+test("hermes doctor: a server waiting for a sign-in is a warning naming the command; signed in, it is ok and says so", async () => {
+  const world = await startOAuthWorld();
+  const log = recordingLogger();
+  const { checkMcpServers } = await import("../../acp-server/cli/doctor-checks");
+  const loaded = { config: { mcp_servers: { protected: { url: world.mcpUrl } } }, env: {}, configPath: path.join(home, "config.yaml") } as unknown as Parameters<typeof checkMcpServers>[0];
+  try {
+    const [before] = await checkMcpServers(loaded, process.cwd(), log, 15_000);
+    assert.equal(before!.status, "warn");
+    assert.match(before!.detail ?? "", /needs sign-in/);
+    assert.match(before!.fix ?? "", /hermes mcp login protected/);
+    const connection = connectionTo(world, log);
+    try {
+      await signIn(connection);
+    } finally {
+      await connection.close();
+    }
+    const [after] = await checkMcpServers(loaded, process.cwd(), log, 15_000);
+    assert.equal(after!.status, "ok");
+    assert.match(after!.detail ?? "", /2 tools \(signed in\)/);
+  } finally {
+    await world.close();
+  }
+});

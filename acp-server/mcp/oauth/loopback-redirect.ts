@@ -75,7 +75,7 @@ export async function listenForRedirect(options: { port: number; state: string; 
       resolve();
     });
   });
-  server.unref();
+  // Referenced on purpose: `hermes mcp login` has nothing else keeping it alive while the browser is out.
   if (options.signal?.aborted) onAbort();
   return { code, close: () => finish(() => settle.reject(new SignInFailedError(`Signing in to the MCP server "${serverName}" was stopped.`))) };
 }
