@@ -24,6 +24,8 @@ export interface ClientHandlers {
   requestPermission: (params: acp.RequestPermissionRequest, signal: AbortSignal) => Promise<acp.RequestPermissionResponse>;
   /** The agent's questions (form elicitation); advertised as `elicitation: {form: {}}` when present. */
   elicitation?: (params: acp.CreateElicitationRequest, signal: AbortSignal) => Promise<acp.CreateElicitationResponse>;
+  /** The modes `elicitation` answers (default: form only). */
+  elicitationModes?: { form: Record<string, never>; url?: Record<string, never> };
   fs?: {
     read(params: acp.ReadTextFileRequest): Promise<acp.ReadTextFileResponse>;
     write(params: acp.WriteTextFileRequest, signal: AbortSignal): Promise<acp.WriteTextFileResponse>;
@@ -89,6 +91,8 @@ export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: Cl
   }
   const elicitation = handlers.elicitation;
   if (elicitation) app = app.onRequest(acp.methods.client.elicitation.create, logged("elicitation/create", elicitation));
+  // A URL flow's end (a sign-in done): the card was answered when the page opened; nothing more to do.
+  if (handlers.elicitationModes?.url) app = app.onNotification(acp.methods.client.elicitation.complete, () => undefined);
   const fs = handlers.fs;
   if (fs) {
     app = app
@@ -123,7 +127,7 @@ export function connectAgent(child: ChildProcessWithoutNullStreams, handlers: Cl
     initialize: () =>
       connection.agent.request(acp.methods.agent.initialize, {
         protocolVersion: acp.PROTOCOL_VERSION,
-        clientCapabilities: { fs: { readTextFile: !!fs, writeTextFile: !!fs }, terminal: !!terminal, ...(elicitation ? { elicitation: { form: {} } } : {}), ...(meta ? { _meta: meta } : {}) },
+        clientCapabilities: { fs: { readTextFile: !!fs, writeTextFile: !!fs }, terminal: !!terminal, ...(elicitation ? { elicitation: handlers.elicitationModes ?? { form: {} } } : {}), ...(meta ? { _meta: meta } : {}) },
         clientInfo: CLIENT_INFO,
       }),
   };

@@ -24,7 +24,7 @@ import { QuestionBroker } from "./questions";
 import { signIn, signOut } from "./sign-in";
 import { TerminalFeed } from "./terminal-feed";
 import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd, workspaceExtraRoots } from "./settings";
-import { documentText } from "./workspace-actions";
+import { documentText, openLink } from "./workspace-actions";
 
 const LAST_SESSION_KEY = "hermes.lastSessionId";
 /** After activation, when old spilled output is swept (not on the way to the first chat). */
@@ -74,7 +74,7 @@ export class ChatController implements vscode.Disposable {
       // One decision per edit: hunks decided in the permission card are what its write applies.
       { perHunk: () => reviewEdits() === "perHunk", decided: (edit) => this.reviews.approve(edit) },
     );
-    this.questions = new QuestionBroker(dispatch);
+    this.questions = new QuestionBroker(dispatch, (url) => void openLink(url).catch((error: unknown) => log.warn(`opening ${new URL(url).host} failed: ${String(error)}`)));
     const files = new EditorFiles(this.reviews, reviewEdits);
     const process = new AgentProcess(() => agentCommand(extensionUri.fsPath, agentSettings()), log);
     this.agent = new AgentHost(
@@ -84,6 +84,7 @@ export class ChatController implements vscode.Disposable {
         queueChanged: (params) => this.session.onQueueChanged(params),
         requestPermission: (params, signal) => this.permissions.request(params, signal),
         elicitation: (params, signal) => this.questions.request(params, signal),
+        elicitationModes: this.questions.modes,
         fs: { read: (params) => files.read(params), write: (params, signal) => files.write(params, signal) },
         terminal: {
           create: (params) => this.terminals.create(params),

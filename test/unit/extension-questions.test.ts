@@ -72,3 +72,25 @@ test("a steer note shows as its own item where it arrives, not as a new prompt",
     ],
   );
 });
+
+test("a URL question (an MCP server's sign-in page) is a card whose Open button opens the page and answers accept; other schemes are declined unseen", async () => {
+  const actions: ChatAction[] = [];
+  const opened: string[] = [];
+  const broker = new QuestionBroker((action) => actions.push(action), (url) => opened.push(url));
+  assert.deepEqual(broker.modes, { form: {}, url: {} });
+  const url = "https://auth.example.com/authorize?client_id=x&state=y";
+  const response = broker.request({ sessionId: "s1", mode: "url", message: 'Sign in to the MCP server "linear"', url, elicitationId: "e1" } as never);
+  assert.equal(actions[0]?.type, "questionAsked");
+  for (const action of actions) assert.ok(chatActionSchema.safeParse(action).success, "the action passes the panel's schema");
+  const question = actions[0]?.type === "questionAsked" ? actions[0].question : undefined;
+  assert.deepEqual(question?.choices, [{ value: "open", title: "Open in browser", description: "auth.example.com" }]);
+  assert.equal(broker.answer(question!.id, "something else"), false);
+  assert.equal(broker.answer(question!.id, "open"), true);
+  assert.deepEqual(opened, [url]);
+  assert.deepEqual(await response, { action: "accept" });
+
+  const hostile = await broker.request({ sessionId: "s1", mode: "url", message: "run this", url: "command:workbench.action.terminal.new", elicitationId: "e2" } as never);
+  assert.deepEqual(hostile, { action: "decline" });
+  assert.equal(actions.filter((action) => action.type === "questionAsked").length, 1, "no card for it");
+  assert.deepEqual(new QuestionBroker(() => {}).modes, { form: {} }, "without a way to open pages, only forms are advertised");
+});
