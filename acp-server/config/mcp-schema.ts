@@ -24,7 +24,17 @@ const McpOAuthSchema = z.lazy(() =>
        * private key (`private_key_pem`, JWT client assertion signed with `signing_algorithm`); no
        * browser. Default: the user signs in in the browser (authorization code with PKCE).
        */
-      grant: z.enum(["authorization_code", "client_credentials"]).default("authorization_code"),
+      grant: z.enum(["authorization_code", "client_credentials", "enterprise"]).default("authorization_code"),
+      /**
+       * `enterprise` (enterprise-managed authorization, SEP-990): your identity provider's ID token
+       * is exchanged at its token endpoint for an identity assertion (RFC 8693), which the MCP
+       * server's authorization server takes as a JWT bearer grant (RFC 7523) from `client_id` /
+       * `client_secret`; no browser. The ID token usually comes from the environment (`${IDP_ID_TOKEN}`).
+       */
+      idp_token_endpoint: z.string().url().optional(),
+      idp_client_id: z.string().min(1).optional(),
+      idp_client_secret: z.string().min(1).optional(),
+      idp_id_token: z.string().min(1).optional(),
       private_key_pem: z.string().min(1).optional(),
       signing_algorithm: z.string().min(1).default("RS256"),
       /** The authorization server configured credentials belong to (they are presented to no other). */
@@ -32,7 +42,12 @@ const McpOAuthSchema = z.lazy(() =>
     })
     .strict()
     .superRefine((entry, context) => {
-      if (entry.grant === "client_credentials" && !entry.client_id) context.addIssue({ code: "custom", message: "client_credentials needs client_id", path: ["client_id"] });
+      if (entry.grant !== "authorization_code" && !entry.client_id) context.addIssue({ code: "custom", message: `${entry.grant} needs client_id`, path: ["client_id"] });
+      if (entry.grant === "enterprise") {
+        for (const key of ["client_secret", "idp_token_endpoint", "idp_client_id", "idp_id_token"] as const) {
+          if (!entry[key]) context.addIssue({ code: "custom", message: `enterprise needs ${key}`, path: [key] });
+        }
+      }
       if (entry.grant === "client_credentials" && !entry.client_secret && !entry.private_key_pem) {
         context.addIssue({ code: "custom", message: "client_credentials needs client_secret or private_key_pem", path: ["client_secret"] });
       }

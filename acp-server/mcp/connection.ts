@@ -259,10 +259,10 @@ export class McpConnection {
     await client?.close().catch((error: unknown) => this.log.debug("closing an MCP client before signing in again failed", { server: this.name, error }));
   }
 
-  /** `oauth.grant: client_credentials`: the SDK's machine provider, made once. */
+  /** `oauth.grant: client_credentials | enterprise`: a sign-in without a person, made once. */
   private machineAuth(): Promise<OAuthClientProvider | undefined> {
     const transport = this.spec.transport;
-    if (transport.kind === "stdio" || !transport.oauth || transport.oauth.grant !== "client_credentials") return Promise.resolve(undefined);
+    if (transport.kind === "stdio" || !transport.oauth || transport.oauth.grant === "authorization_code") return Promise.resolve(undefined);
     this.machine ??= import("./oauth/machine-sign-in").then(({ machineProvider }) => machineProvider(transport.oauth as McpOAuthSettings));
     return this.machine;
   }
@@ -270,7 +270,7 @@ export class McpConnection {
   /** The server's ServerSignIn, made on first use, when a person's OAuth sign-in applies to it. */
   private oauthFor(): ServerSignIn | undefined {
     const transport = this.spec.transport;
-    if (transport.kind === "stdio" || transport.oauth === false || transport.oauth?.grant === "client_credentials") return undefined;
+    if (transport.kind === "stdio" || transport.oauth === false || (transport.oauth && transport.oauth.grant !== "authorization_code")) return undefined;
     // A token given by hand wins: Hermes never replaces a configured Authorization header.
     if (Object.keys(transport.headers).some((name) => name.toLowerCase() === "authorization")) return undefined;
     this.oauth ??= new ServerSignIn(transport.url, this.name, transport.oauth || undefined, this.log);

@@ -134,6 +134,9 @@ function oauthSettings(oauth: McpOAuthSettings | false | undefined, expand: (tex
       ...(oauth.client_id ? { client_id: expand(oauth.client_id) } : {}),
       ...(oauth.client_secret ? { client_secret: expand(oauth.client_secret) } : {}),
       ...(oauth.private_key_pem ? { private_key_pem: expand(oauth.private_key_pem) } : {}),
+      ...(oauth.idp_client_id ? { idp_client_id: expand(oauth.idp_client_id) } : {}),
+      ...(oauth.idp_client_secret ? { idp_client_secret: expand(oauth.idp_client_secret) } : {}),
+      ...(oauth.idp_id_token ? { idp_id_token: expand(oauth.idp_id_token) } : {}),
     },
   };
 }

@@ -44,7 +44,26 @@ const CLIENT_METADATA_URL = "https://conformance-test.local/client-metadata.json
  * user would write them; otherwise the published client metadata document.
  */
 function oauthSettings(): Record<string, unknown> {
-  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as { name?: string; client_id?: string; client_secret?: string; private_key_pem?: string; signing_algorithm?: string };
+  const context = JSON.parse(process.env.MCP_CONFORMANCE_CONTEXT ?? "{}") as {
+    name?: string;
+    client_id?: string;
+    client_secret?: string;
+    private_key_pem?: string;
+    signing_algorithm?: string;
+    idp_client_id?: string;
+    idp_id_token?: string;
+    idp_token_endpoint?: string;
+  };
+  if (context.idp_id_token && context.idp_token_endpoint) {
+    return {
+      grant: "enterprise",
+      client_id: context.client_id,
+      client_secret: context.client_secret,
+      idp_token_endpoint: context.idp_token_endpoint,
+      idp_client_id: context.idp_client_id,
+      idp_id_token: context.idp_id_token,
+    };
+  }
   if (context.client_id && context.name?.startsWith("auth/client-credentials")) {
     return {
       grant: "client_credentials",

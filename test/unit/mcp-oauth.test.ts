@@ -253,3 +253,24 @@ test("hermes doctor: a server waiting for a sign-in is a warning naming the comm
     await world.close();
   }
 });
+
+test("config: oauth entries are checked (a machine grant needs its credentials; enterprise needs the identity provider's), ${ENV} is expanded in secrets", async () => {
+  const { configServerSpecs } = await import("../../acp-server/mcp/server-spec");
+  const specs = configServerSpecs(
+    {
+      good: { url: "https://mcp.example.com/mcp", oauth: { client_id: "${CID}", client_secret: "${SECRET}", scopes: ["a", "b"] } },
+      off: { url: "https://mcp.example.com/mcp", oauth: false },
+      machine: { url: "https://mcp.example.com/mcp", oauth: { grant: "client_credentials", client_id: "ci" } },
+      enterprise: { url: "https://mcp.example.com/mcp", oauth: { grant: "enterprise", client_id: "x", client_secret: "y", idp_token_endpoint: "https://idp.example.com/token" } },
+      typo: { url: "https://mcp.example.com/mcp", oauth: { clientid: "x" } },
+    },
+    { CID: "hermes", SECRET: "s3cret" },
+    "/home/you/.hermes/config.yaml",
+  );
+  const byName = Object.fromEntries(specs.map((spec) => [spec.name, spec]));
+  assert.deepEqual(byName.good!.transport, { kind: "http", url: "https://mcp.example.com/mcp", headers: {}, oauth: { client_id: "hermes", client_secret: "s3cret", scopes: ["a", "b"], grant: "authorization_code", signing_algorithm: "RS256" } });
+  assert.equal(byName.off!.transport.kind !== "stdio" && byName.off!.transport.oauth, false);
+  assert.match(byName.machine!.problem ?? "", /client_credentials needs client_secret or private_key_pem/);
+  assert.match(byName.enterprise!.problem ?? "", /enterprise needs idp_client_id.*enterprise needs idp_id_token|enterprise needs idp_client_id/);
+  assert.match(byName.typo!.problem ?? "", /clientid/);
+});
