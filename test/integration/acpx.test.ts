@@ -2,7 +2,8 @@
 // spawns `dist/hermes.js acp` itself, serves fs/* and terminal/* for it and approves
 // permissions (--approve-all). The model is the in-process scripted server.
 import assert from "node:assert/strict";
-import { execFile } from "node:child_process";
+import { execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { existsSync, readdirSync } from "node:fs";
 import { mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,6 +12,7 @@ import { stringify as toYaml } from "yaml";
 import { startScriptedModel, type ScriptedModel } from "../support/scripted-model";
 import { HERMES_BIN, makeTempDir, ROOT, scriptedConfig } from "../support/acp-harness";
 import { waitForChangeIn } from "../support/wait";
+import { followLikeABrowser, startOAuthWorld } from "../support/oauth-servers";
 
 const ACPX = path.join(ROOT, "node_modules", ".bin", "acpx");
 const AGENT_COMMAND = `${process.execPath} ${HERMES_BIN} acp`;
@@ -228,4 +230,32 @@ test("acpx without a key sees auth-required; with a credential for openai-api-ke
   assert.equal(later.code, 0, explain(later));
   assert.match(later.stdout, /ACPX-STILL-IN/);
   assert.equal(model.requests.at(-1)!.headers.authorization, "Bearer sk-acpx-credential");
+});
+
+test("acpx: a remote MCP server behind OAuth signs in with /mcp login (the link in the reply, the browser back on the loopback) and its tools work in the next session", async (t) => {
+  const box = await sandbox(t);
+  const world = await startOAuthWorld();
+  t.after(() => world.close());
+  await writeFile(path.join(box.env.HERMES_HOME!, "config.yaml"), toYaml(scriptedConfig(model.url, { mcp_servers: { protected: { url: world.mcpUrl } } })));
+  const login = spawn(ACPX, ["--agent", AGENT_COMMAND, "--cwd", box.project, "--format", "json", "--json-strict", "exec", "/mcp login protected"], { cwd: box.project, env: box.env, stdio: ["ignore", "pipe", "pipe"] });
+  let stdout = "";
+  const link = await new Promise<string>((resolve, reject) => {
+    login.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+      const found = /Open this link to sign in to \*\*protected\*\*: (http:\/\/127\.0\.0\.1:\d+\/auth\?[^\s"\\]+)/.exec(stdout)?.[1];
+      if (found) resolve(found);
+    });
+    login.once("exit", (code) => reject(new Error(`acpx exited ${code} before the link: ${stdout}`)));
+  });
+  await followLikeABrowser(link);
+  const [code] = (await once(login, "exit")) as [number | null];
+  assert.equal(code, 0, stdout);
+  assert.match(stdout, /Signed in to \*\*protected\*\*: 2 tools available\./);
+
+  const before = model.requests.length;
+  model.enqueue({ toolCalls: [{ id: "m1", name: "mcp_protected_whoami", arguments: {} }] }, { text: "ACPX-OAUTH-OK" });
+  const run = await acpx(box, ["--approve-all", "--format", "quiet", "exec", "Who am I on the protected server?"]);
+  assert.equal(run.code, 0, explain(run));
+  assert.match(run.stdout, /ACPX-OAUTH-OK/);
+  assert.match(JSON.stringify(model.requests.slice(before)), /account alice/);
 });
