@@ -227,7 +227,7 @@ export class McpConnection {
       return;
     }
     this.status = "needs_sign_in";
-    this.error = `needs you to sign in: /mcp login ${this.name} (in a chat) or hermes mcp login ${this.name}`;
+    this.error = `use /mcp login ${this.name} here, or hermes mcp login ${this.name} in a terminal`;
     this.tools = [];
     this.toolsVersion++;
     this.prompts = [];
