@@ -184,6 +184,7 @@ export class AgentSession {
     return [this.cwd, ...this.extraRoots];
   }
 
+  private contextRestart?: "clear" | "compact";
   /** The model-facing history (compacted after a compression; empty after /reset). */
   get history(): readonly ChatMessage[] {
     return this.messages;
@@ -402,6 +403,17 @@ export class AgentSession {
     this.messages.splice(0, this.messages.length, ...messages);
     this.last = undefined;
     this.context = contextTokens;
+    this.contextRestart = "compact";
+  }
+
+  /**
+   * How the model's context last started over since it was asked (SessionStart hooks' `clear` or
+   * `compact` source, heard at the next prompt); reading it clears it.
+   */
+  takeContextRestart(): "clear" | "compact" | undefined {
+    const restart = this.contextRestart;
+    this.contextRestart = undefined;
+    return restart;
   }
 
   /** /reset: a fresh context; the next prompt also rebuilds the system prompt (memory may have changed). */
@@ -411,6 +423,7 @@ export class AgentSession {
     this.prompt = undefined;
     this.context = undefined;
     this.last = undefined;
+    this.contextRestart = "clear";
   }
 
   /** One successful model call of this session: its size (compression, /context) and its cost (/usage). */

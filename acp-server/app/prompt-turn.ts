@@ -306,8 +306,14 @@ function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel,
       return client.askUser(call, ask, signal, { timeoutMs: config.approvals.timeout * 1000, editorWrites: client.editorWrites });
     },
     ...(hooks ? { toolHooks: hooks } : {}),
-    clarify: (call, question, signal) => client.clarify(call, question, signal, { timeoutMs: config.clarify.timeout * 1000 }),
-    elicit: (call, ask, signal) => client.elicit(call, ask, signal),
+    clarify: (call, question, signal) => {
+      if (hooks) void hooks.notification(`Hermes is waiting for your answer: ${question.question}`);
+      return client.clarify(call, question, signal, { timeoutMs: config.clarify.timeout * 1000 });
+    },
+    elicit: (call, ask, signal) => {
+      if (hooks && client.elicitation[ask.mode]) void hooks.notification(`Hermes is waiting for your answer: ${ask.message}`);
+      return client.elicit(call, ask, signal);
+    },
     completeElicitation: (elicitationId) => client.completeElicitation(elicitationId),
     history: deps.runtime.sessions,
     ...(auxiliary ? { auxiliary } : {}),
@@ -328,15 +334,19 @@ const started = new WeakSet<LiveSession>();
 
 /**
  * The hooks before a prompt: SessionStart once per session in this process (its source:
- * startup for a new conversation, resume for one with earlier prompts), then UserPromptSubmit.
+ * startup for a new conversation, resume for one with earlier prompts) and again after the
+ * context started over (`clear` after /reset, `compact` after a compression), then UserPromptSubmit.
  */
 async function promptHooks(hooks: SessionHooks, session: LiveSession, parts: UserPart[], signal: AbortSignal): Promise<{ blocked?: string; context: string[] }> {
   const context: string[] = [];
+  const restart = session.agent.takeContextRestart();
   if (!started.has(session)) {
     started.add(session);
-    const start = await hooks.sessionStart(session.agent.promptCount > 0 ? "resume" : "startup");
+    const start = await hooks.sessionStart(restart ?? (session.agent.promptCount > 0 ? "resume" : "startup"));
     context.push(...start.context);
     session.onClose(() => void hooks.sessionEnd("other"));
+  } else if (restart) {
+    context.push(...(await hooks.sessionStart(restart)).context);
   }
   const submitted = await hooks.userPromptSubmit(promptText(parts), signal);
   if (submitted.block !== undefined) return { blocked: submitted.block, context };

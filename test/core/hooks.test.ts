@@ -14,6 +14,7 @@ import { journalPath } from "../../acp-server/sessions/journal";
 import { agentText, makeTempDir, scriptedConfig, startAgent } from "../support/in-process-agent";
 import { copyPluginFixture } from "../support/plugin-fixtures";
 import { useScriptedModel } from "../support/scripted-model";
+import { waitForChangeIn } from "../support/wait";
 
 const scripted = useScriptedModel();
 
@@ -284,9 +285,61 @@ test("subagents' tool calls pass the session's PreToolUse hooks; SubagentStop se
     assert.ok(subagentCalls.some((text) => /A SubagentStop hook asks you to continue before finishing: double-check your answer/.test(text)));
     assert.match(agentText(hermes, sessionId), /The subagent was blocked\./);
 
-    model.enqueue({ text: "Summary of the earlier turns." });
+    // Too little to compress here (PreCompact is told all the same), so no summary reply is queued.
     await hermes.prompt(sessionId, "/compress");
     assert.match(readFileSync(marker, "utf8"), /"hook_event_name":"PreCompact".*"trigger":"manual"/);
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("SessionStart runs again after the context starts over (clear after /reset, compact after /compress) and adds its context; Notification hears a clarify question", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const scripts = await makeTempDir("hermes-hook-scripts-");
+  const events = path.join(scripts, "events.log");
+  // Each SessionStart says which source it heard, as context and in the log.
+  const start = script(scripts, "start.cjs", `#!/usr/bin/env node\nlet t="";process.stdin.on("data",(c)=>t+=c);process.stdin.on("end",()=>{const i=JSON.parse(t);require("fs").appendFileSync(${JSON.stringify(events)},"start:"+i.source+"\\n");process.stdout.write("Context after "+i.source);});\n`);
+  const notify = script(scripts, "notify.cjs", `#!/usr/bin/env node\nlet t="";process.stdin.on("data",(c)=>t+=c);process.stdin.on("end",()=>{const i=JSON.parse(t);require("fs").appendFileSync(${JSON.stringify(events)},"notify:"+i.message+"\\n");});\n`);
+  const hermes = await startAgent({
+    config: scriptedConfig(model.url, {
+      hooks: {
+        SessionStart: [{ hooks: [{ type: "command", command: `node ${start}` }] }],
+        Notification: [{ hooks: [{ type: "command", command: `node ${notify}` }] }],
+      },
+      compression: { protect_last: 2 },
+    }),
+    elicitation: async () => ({ action: "accept", content: { answer: "the blue one" } }),
+  });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue({ text: "One." });
+    await hermes.prompt(sessionId, "first");
+    assert.match(lastMessages(model), /Context after startup/);
+
+    await hermes.prompt(sessionId, "/reset");
+    model.enqueue({ text: "Two." });
+    await hermes.prompt(sessionId, "after the reset");
+    assert.match(lastMessages(model), /Context after clear/);
+    assert.doesNotMatch(lastMessages(model), /Context after startup/);
+
+    model.enqueue({ text: "Three." }, { text: "Four." }, { text: "Summary of the earlier turns." });
+    await hermes.prompt(sessionId, "something to compress");
+    await hermes.prompt(sessionId, "one more exchange");
+    await hermes.prompt(sessionId, "/compress");
+    model.enqueue({ toolCalls: [{ name: "clarify", arguments: { question: "Which colour?" } }] }, { text: "Blue it is." });
+    await hermes.prompt(sessionId, "after the compression");
+    const afterCompaction = model.requests.map((request) => JSON.stringify(request.body.messages)).find((text) => text.includes("after the compression"));
+    assert.match(afterCompaction ?? "", /Context after compact/);
+    assert.match(agentText(hermes, sessionId), /Blue it is\./);
+
+    // Notification hooks run beside the question, never holding it up: wait for the line itself.
+    await waitForChangeIn(scripts, () => readFileSync(events, "utf8").includes("notify:"), 15_000, "the Notification hook's line");
+    const log = readFileSync(events, "utf8");
+    assert.deepEqual(log.split("\n").filter((line) => line.startsWith("start:")), ["start:startup", "start:clear", "start:compact"]);
+    assert.match(log, /notify:Hermes is waiting for your answer: Which colour\?/);
+    assert.equal(model.pending, 0, "every scripted reply was used");
   } finally {
     await hermes.close();
   }
