@@ -54,10 +54,11 @@ Usage:
                              MCP servers in config.yaml and their sign-in; login signs in to a
                              remote server with OAuth (opens the browser, waits for it to come
                              back); logout deletes the stored tokens
-  hermes plugins [list|install SOURCE|enable NAME|disable NAME|remove NAME]
+  hermes plugins [list|install SOURCE|install --project|enable NAME|disable NAME|remove NAME]
                              Plugins in Claude Code's layout (commands, agents, skills, hooks,
                              MCP servers); SOURCE is a folder, a git URL or an npm package
-                             (install asks first; --yes for scripts)
+                             (install asks first; --yes for scripts); --project installs what
+                             this project's .hermes/plugins.json wants
   hermes model [list|set NAME]
                              The model in use; list adds the endpoint's models; set writes model.name
                              (provider/name switches the provider too)

@@ -199,7 +199,6 @@ export async function checkSessionIndex(home: string, log: Logger): Promise<Chec
   }
 }
 
-/** Connects every MCP server in config.yaml and lists its tools, within a time limit. */
 /** Installed plugins: a broken one is skipped by sessions, so it is a warning with its reason. */
 export async function checkPlugins(home: string): Promise<CheckResult[]> {
   const { installedPlugins } = await import("../plugins/plugin-store");
@@ -217,6 +216,28 @@ export async function checkPlugins(home: string): Promise<CheckResult[]> {
   );
 }
 
+/** The plugins this project wants (.hermes/plugins.json): one missing or off is a warning naming the command. */
+export async function checkProjectPlugins(home: string, cwd: string): Promise<CheckResult[]> {
+  const { projectPlugins, fixFor } = await import("../plugins/project-plugins");
+  let project;
+  try {
+    project = projectPlugins(home, cwd);
+  } catch (error) {
+    return [warn("project plugins", (error as Error).message, "Fix the file named (it lists the plugins this project wants).")];
+  }
+  if (!project) return [];
+  const off = project.wanted.filter((plugin) => plugin.status !== "enabled");
+  if (off.length === 0) return [ok("project plugins", `${project.wanted.length} wanted by ${project.file}, all enabled`)];
+  return [
+    warn(
+      "project plugins",
+      `${project.file} wants ${off.map((plugin) => `${plugin.name} (${plugin.status === "missing" ? "not installed" : "disabled"})`).join(", ")}`,
+      `hermes plugins install --project installs the missing ones (it asks for each); ${off.map(fixFor).join("; ")}`,
+    ),
+  ];
+}
+
+/** Connects every MCP server in config.yaml and lists its tools, within a time limit. */
 export async function checkMcpServers(loaded: LoadedConfig, cwd: string, log: Logger, timeoutMs = 15_000): Promise<CheckResult[]> {
   const { configServerSpecs } = await import("../mcp/server-spec");
   const specs = configServerSpecs(loaded.config.mcp_servers, loaded.env, loaded.configPath);

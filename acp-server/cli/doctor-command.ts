@@ -12,6 +12,7 @@ import {
   checkHomePermissions,
   checkMcpServers,
   checkPlugins,
+  checkProjectPlugins,
   checkModel,
   checkModelCall,
   checkNode,
@@ -61,6 +62,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   add(checkBrowser(loaded));
   add(await checkSessionIndex(loaded.home, log));
   add(...(await checkPlugins(loaded.home)));
+  add(...(await checkProjectPlugins(loaded.home, options.cwd)));
   add(...(await checkMcpServers(loaded, options.cwd, log)));
 
   const failed = results.filter((r) => r.status === "fail").length;

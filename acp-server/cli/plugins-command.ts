@@ -1,10 +1,12 @@
-// `hermes plugins install PATH|GIT-URL|NPM-NAME [--yes] | list | enable NAME | disable NAME | remove NAME`.
+// `hermes plugins install PATH|GIT-URL|NPM-NAME [--yes] | install --project | list | enable NAME | disable NAME | remove NAME`.
+// --project installs what the project's .hermes/plugins.json wants (each shown and asked about).
 // Installing shows what the plugin adds (every hook command and MCP server command in full) and
 // asks before anything is put in place; --yes answers for scripts, and without a terminal to ask
 // on, installing needs it. Changes apply to sessions started afterwards.
 import { hermesHome } from "../config/paths";
 import { describePluginContents, removePlugin, setPluginEnabled, stagePlugin } from "../plugins/plugin-install";
 import { installedPlugins } from "../plugins/plugin-store";
+import { fixFor, PROJECT_PLUGIN_FILES, projectPlugins } from "../plugins/project-plugins";
 import { configureLogging } from "../util/log";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
 import { terminalQuestions } from "./terminal-questions";
@@ -12,7 +14,7 @@ import { terminalQuestions } from "./terminal-questions";
 export async function runPlugins(args: string[]): Promise<number> {
   return runCommand("plugins", async () => {
     const parsed = parseArgs(args);
-    checkFlags(parsed, ["json", "yes"]);
+    checkFlags(parsed, ["json", "yes", "project"]);
     const [verb = "list", target] = parsed.words;
     const json = parsed.flags.has("json");
     const home = hermesHome();
@@ -21,7 +23,11 @@ export async function runPlugins(args: string[]): Promise<number> {
       case "list":
         return list(home, json);
       case "install":
-        if (!target) throw new UsageError("install needs a folder, a git URL or an npm package name");
+        if (parsed.flags.has("project")) {
+          if (target) throw new UsageError("install --project installs what .hermes/plugins.json names: give no source with it");
+          return installProject(home, parsed.flags.has("yes"), json);
+        }
+        if (!target) throw new UsageError("install needs a folder, a git URL or an npm package name (or --project)");
         return install(home, target, parsed.flags.has("yes"), json);
       case "enable":
       case "disable":
@@ -66,7 +72,40 @@ function list(home: string, json: boolean): number {
     process.stdout.write(`${entry.name.padEnd(24)} ${state.padEnd(9)} ${plugin.version ? `v${plugin.version} ` : ""}${plugin.description ?? ""}\n`);
     for (const line of describePluginContents(plugin)) process.stdout.write(`    ${line}\n`);
   }
+  let project;
+  try {
+    project = projectPlugins(home, process.cwd());
+  } catch (error) {
+    process.stderr.write(`This project's plugin list cannot be used: ${(error as Error).message}\n`);
+    return 1;
+  }
+  if (project) {
+    process.stdout.write(`\nWanted by this project (${project.file}):\n`);
+    for (const plugin of project.wanted) process.stdout.write(`${plugin.name.padEnd(24)} ${plugin.status === "missing" ? "not installed" : plugin.status}${fixFor(plugin) ? `: ${fixFor(plugin)}` : ""}\n`);
+    if (project.wanted.some((plugin) => plugin.status === "missing")) process.stdout.write("hermes plugins install --project installs the missing ones (it asks for each).\n");
+  }
   return plugins.some((entry) => !entry.read.ok) ? 1 : 0;
+}
+
+/** `install --project`: each plugin .hermes/plugins.json wants and this machine lacks, installed as any install is (shown, then asked). */
+async function installProject(home: string, yes: boolean, json: boolean): Promise<number> {
+  const project = projectPlugins(home, process.cwd());
+  if (!project) throw new UsageError(`this folder has no project plugin list (${PROJECT_PLUGIN_FILES.join(" or ")})`);
+  const missing = project.wanted.filter((plugin) => plugin.status === "missing");
+  if (missing.length === 0) {
+    report(json, { installed: [] }, `Every plugin ${project.file} wants is installed.`);
+    return 0;
+  }
+  let failed = 0;
+  for (const plugin of missing) {
+    if (!json) process.stderr.write(`\n${project.file} wants the plugin "${plugin.name}" from ${plugin.source}.\n`);
+    const code = await install(home, plugin.source, yes, json).catch((error: unknown) => {
+      process.stderr.write(`${plugin.name}: ${(error as Error).message}\n`);
+      return 1;
+    });
+    if (code !== 0) failed++;
+  }
+  return failed > 0 ? 1 : 0;
 }
 
 async function install(home: string, source: string, yes: boolean, json: boolean): Promise<number> {

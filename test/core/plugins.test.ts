@@ -3,6 +3,8 @@
 // catalog, its MCP server starts with ${CLAUDE_PLUGIN_ROOT} expanded and its tool reaches the
 // model, /plugins lists it; disabled, every part is gone from the next session.
 import assert from "node:assert/strict";
+import { mkdirSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { test } from "node:test";
 import { setPluginEnabled, stagePlugin } from "../../acp-server/plugins/plugin-install";
 import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
@@ -61,6 +63,13 @@ test("an installed Claude Code plugin: command, skill and MCP server work in a s
     const plain = model.requests.at(-1)!.body;
     assert.match(lastUserText(plain), /\/review src\/app\.ts/, "the text goes to the model as typed");
     assert.ok(!toolNames(plain).some((name) => /checklist/.test(name)), "no plugin MCP tool");
+
+    // The project names the plugin it wants: /plugins says it is off and how to turn it on; nothing turns it on by itself.
+    mkdirSync(path.join(project, ".hermes"), { recursive: true });
+    writeFileSync(path.join(project, ".hermes", "plugins.yaml"), "plugins:\n  code-review-kit: https://example.com/kit.git\n  other-kit: ./tools/other-kit\n");
+    const wanted = await answerOf(hermes, second.sessionId, "/plugins");
+    assert.match(wanted, /\*\*Wanted by this project\*\* \(.*plugins\.yaml\):\n- \*\*code-review-kit\*\*: disabled: `hermes plugins enable code-review-kit`\n- \*\*other-kit\*\*: not installed: `hermes plugins install \/.*\/tools\/other-kit`/);
+    assert.match(wanted, /`hermes plugins install --project` installs the missing ones/);
   } finally {
     await hermes.close();
   }

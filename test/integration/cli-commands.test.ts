@@ -2,7 +2,7 @@
 // HERMES_HOME holding real session journals (written by the session store itself).
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { readFileSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { SessionStore } from "../../acp-server/sessions/session-store";
@@ -150,6 +150,36 @@ test("plugins install (asks first; --yes for scripts) / list / disable / remove 
   const missing = await hermes(["plugins", "remove", "code-review-kit"], home);
   assert.equal(missing.code, 1);
   assert.match(missing.stderr, /no plugin named "code-review-kit"/);
+});
+
+test("a project's .hermes/plugins.json: list and doctor name what is missing and how to get it; install --project installs it (asking, or --yes); nothing is installed by reading it", async () => {
+  const home = await makeTempDir("hermes-cmd-home-");
+  const project = await makeTempDir("hermes-cmd-project-");
+  const source = copyPluginFixture();
+  mkdirSync(path.join(project, ".hermes"));
+  writeFileSync(path.join(project, ".hermes", "plugins.json"), JSON.stringify({ plugins: { "code-review-kit": source } }));
+
+  const listed = await hermes(["plugins", "list"], home, project);
+  assert.match(listed.stdout, /Wanted by this project \(.*plugins\.json\):\ncode-review-kit\s+not installed: hermes plugins install \S*code-review-kit/);
+  const doctor = await hermes(["doctor", "--json", "--offline"], home, project);
+  const check = JSON.parse(doctor.stdout).checks.find((entry: { name: string }) => entry.name === "project plugins");
+  assert.equal(check?.status, "warn");
+  assert.match(check.fix, /hermes plugins install --project/);
+  assert.equal(JSON.parse((await hermes(["plugins", "list", "--json"], home, project)).stdout).length, 0, "reading the file installed nothing");
+
+  const refused = await hermes(["plugins", "install", "--project"], home, project);
+  assert.notEqual(refused.code, 0);
+  assert.match(refused.stderr, /pass --yes to install without asking/);
+  const installed = await hermes(["plugins", "install", "--project", "--yes"], home, project);
+  assert.equal(installed.code, 0, installed.stderr);
+  assert.match(installed.stdout, /Installed the plugin "code-review-kit"/);
+  assert.match((await hermes(["plugins", "list"], home, project)).stdout, /code-review-kit\s+enabled\n/);
+  assert.match((await hermes(["plugins", "install", "--project"], home, project)).stdout, /Every plugin .* wants is installed/);
+
+  writeFileSync(path.join(project, ".hermes", "plugins.json"), JSON.stringify({ plugins: { "bad name!": "x" } }));
+  const broken = await hermes(["plugins", "list"], home, project);
+  assert.notEqual(broken.code, 0);
+  assert.match(broken.stderr, /cannot be used: .*plugins\.json: plugins\.bad name!: Invalid key/);
 });
 
 test("config set refuses an unknown section with the valid ones; a broken config.yaml is named by config get and model as by chat", async () => {
