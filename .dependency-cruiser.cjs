@@ -73,6 +73,7 @@ const BELOW_AGENT = {
   plugins: ["config"],
   // Hooks: their sources (config, project file, plugins), trust, runner and what they answered.
   hooks: ["tools", "plugins", "security", "config"],
+  worktrees: ["sessions", "tools", "config"],
   config: [],
 };
 

@@ -18,13 +18,13 @@ import type { ForkPoint, SessionListPage } from "../app/session-hub";
 import { reopened, warmUpSession } from "../app/session-start";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption } from "./session-settings";
 import { setMode } from "../app/session-settings";
-import { availableCommands, usageUpdate } from "./updates";
+import { availableCommands, noticeChunk, usageUpdate } from "./updates";
 import { elicitationModes } from "./elicitation-request";
 import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD } from "../../common/hermes-methods";
 import type { CommandInfo } from "../runtime/slash-command";
 import { disableTools } from "../tools/commands/tools";
 import { AgentError } from "../util/agent-error";
-import { disabledToolsOf } from "./script-meta";
+import { disabledToolsOf, worktreeOf } from "./script-meta";
 
 export interface AgentAppOptions {
   version: string;
@@ -82,6 +82,11 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
     }
     const title = session.agent.title;
     if (title) notifyAfterResponse(client, session.id, { sessionUpdate: "session_info_update", title }, log);
+    if (session.openingNotice) {
+      session.agent.recordNotice(session.openingNotice);
+      notifyAfterResponse(client, session.id, noticeChunk(session.openingNotice), log);
+      session.openingNotice = undefined;
+    }
     // Get the first prompt's work out of its way: the frozen system prompt (git status) and the
     // provider SDK. Not before the response: stdout writes leave in one setImmediate after they
     // are made (stdout-writer.ts), so the second turn of the loop starts after the answer went out.
@@ -143,7 +148,8 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       opening.run(async () => {
         await app.usableRuntime();
         const disabledTools = disabledToolsOf(params._meta);
-        const session = await hub.create(params.cwd, clientMcpSpecs(params.mcpServers), params.additionalDirectories);
+        const worktree = await worktreeOf(params._meta);
+        const session = await hub.create(params.cwd, clientMcpSpecs(params.mcpServers), params.additionalDirectories, worktree !== undefined ? { worktree } : {});
         if (disabledTools) {
           // The tools load after the first session/new otherwise; naming them needs them here.
           await (await getRuntime()).loadTools();

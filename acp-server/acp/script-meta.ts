@@ -2,14 +2,18 @@
 // - session/new, load, resume: `_meta["hermes/disabledTools"]`: tool or toolset names switched
 //   off for the session (as `/tools disable` does, journaled with it);
 // - session/prompt: `_meta["hermes/maxTurns"]`: at most this many model calls with tools in the
-//   turn, instead of agent.max_turns.
+//   turn, instead of agent.max_turns;
+// - session/new: `_meta["hermes/worktree"]`: `true` or `{branch?, base?, carry?}`, the session in
+//   its own git worktree (worktrees/session-worktree.ts).
 // A value that is present but malformed is invalid params, not ignored: a script must not run
 // with tools it asked to have off.
 import * as z from "zod";
 import { AgentError } from "../util/agent-error";
+import type { WorktreeRequest } from "../worktrees/session-worktree";
 
 const DISABLED_TOOLS = "hermes/disabledTools";
 const MAX_TURNS = "hermes/maxTurns";
+export const WORKTREE_META = "hermes/worktree";
 
 type Meta = Record<string, unknown> | null | undefined;
 
@@ -27,4 +31,11 @@ export function disabledToolsOf(meta: Meta): string[] | undefined {
 
 export function maxTurnsOf(meta: Meta): number | undefined {
   return read(meta, MAX_TURNS, z.number().int().positive().max(10_000));
+}
+
+/** session/new's worktree request; its schema loads only when one is asked for. */
+export async function worktreeOf(meta: Meta): Promise<WorktreeRequest | undefined> {
+  if (meta?.[WORKTREE_META] === undefined) return undefined;
+  const { worktreeRequestSchema } = await import("../worktrees/session-worktree");
+  return read(meta, WORKTREE_META, worktreeRequestSchema());
 }

@@ -1,7 +1,7 @@
 // The sessions of this process and their journals (the app layer's session lifecycle): new, load, resume, fork, list, close and
 // delete. A session made by another process (another editor) loads from its journal.
 import { randomUUID } from "node:crypto";
-import { statSync } from "node:fs";
+import { existsSync, statSync } from "node:fs";
 import path from "node:path";
 import { AgentSession } from "../agent/session";
 import { isUserPrompt } from "../providers/types";
@@ -9,7 +9,8 @@ import { InvalidCursorError } from "../sessions/errors";
 import type { RestoredConversation } from "../agent/session";
 import { restoreSession, type RestoredSession } from "../sessions/history";
 import { SessionRecorder } from "../sessions/recorder";
-import type { JournalRecord, SessionMeta } from "../sessions/types";
+import type { JournalRecord, SessionMeta, SessionWorktree } from "../sessions/types";
+import type { WorktreeRequest } from "../worktrees/session-worktree";
 import { isSessionMode, type SessionMode } from "../security/modes";
 import { SessionTools } from "../tools/tool-set";
 import type { ElicitationModes } from "../tools/elicitation";
@@ -57,23 +58,39 @@ export class SessionHub {
     return this.live.get(sessionId);
   }
 
-  /** `additionalDirectories`: the workspace's other roots (ACP), checked and kept with the session. */
-  async create(cwd: string, mcpServers: McpServerSpec[], additionalDirectories?: readonly string[]): Promise<LiveSession> {
+  /**
+   * `additionalDirectories`: the workspace's other roots (ACP), checked and kept with the session.
+   * `worktree`: the session works in its own git worktree (worktrees/); outside a repository it
+   * works in `cwd` and `notice` says why.
+   */
+  async create(cwd: string, mcpServers: McpServerSpec[], additionalDirectories?: readonly string[], options: { worktree?: WorktreeRequest } = {}): Promise<LiveSession> {
     const runtime = await this.options.runtime();
     const mode = runtime.loaded.config.agent.default_mode;
     const root = checkedCwd(cwd);
     const extra = checkedRoots(root, additionalDirectories);
+    const id = randomUUID();
+    let worktree: SessionWorktree | undefined;
+    let notice: string | undefined;
+    if (options.worktree !== undefined) {
+      const [{ createSessionWorktree }, { worktreesRoot }] = await Promise.all([import("../worktrees/session-worktree"), import("../worktrees/worktree-location")]);
+      const made = await createSessionWorktree({ cwd: root, sessionId: id, root: worktreesRoot(runtime.loaded.home, runtime.loaded.config.worktrees.root), request: options.worktree });
+      if ("worktree" in made) worktree = made.worktree;
+      else notice = `No worktree for this session: ${made.unavailable}.`;
+    }
     const meta: SessionMeta = {
-      id: randomUUID(),
+      id,
       cwd: root,
       ...(extra.length > 0 ? { additionalDirectories: extra } : {}),
       createdAt: Date.now(),
       source: this.options.source,
       mode,
       ...modelFields(runtime),
+      ...(worktree ? { worktree } : {}),
     };
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
-    return this.open(runtime, meta, [], specs, mcpServers);
+    const session = await this.open(runtime, meta, [], specs, mcpServers);
+    if (notice) session.openingNotice = notice;
+    return session;
   }
 
   /**
@@ -251,15 +268,25 @@ export class SessionHub {
     const tools = new SessionTools(runtime.tools);
     // config.yaml's tools.enabled / disabled, then the session's own /tools toggles.
     tools.configure(runtime.loaded.config.tools, new Map(Object.entries(restored.toolToggles ?? {})));
-    const agent = new AgentSession(meta.id, meta.cwd, mode, { recorder, tools, restored: { ...restored, modelId }, extraRoots });
+    const agent = new AgentSession(meta.id, workingFolder(meta, this.options.log), mode, { recorder, tools, restored: { ...restored, modelId }, extraRoots });
     if (rootsChanged && runtime.sessions.owns(meta.id)) agent.recordExtraRoots();
     const session = new LiveSession(agent, mcpServers);
+    if (meta.worktree && agent.cwd === meta.worktree.cwd) session.worktree = meta.worktree;
     this.live.set(meta.id, session);
-    await session.setMcp(await openMcpBridge(runtime, specs, meta.cwd, this.options.log, this.options.elicitation?.()));
+    await session.setMcp(await openMcpBridge(runtime, specs, agent.cwd, this.options.log, this.options.elicitation?.()));
     // (A deferred history is not counted: that would restore it now.)
     this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, ...(restored.deferred ? {} : { messages: agent.history.length }) });
     return session;
   }
+}
+
+/** Where the session's tools run: its worktree when it has one that still exists, else the client's folder. */
+function workingFolder(meta: SessionMeta, log: Logger): string {
+  const worktree = meta.worktree;
+  if (!worktree) return meta.cwd;
+  if (existsSync(worktree.cwd)) return worktree.cwd;
+  log.warn("a session's worktree is gone; it works in its folder instead", { sessionId: meta.id, worktree: worktree.path });
+  return meta.cwd;
 }
 
 /** The model fields of a new session's meta record. */

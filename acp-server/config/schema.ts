@@ -250,6 +250,14 @@ export const ToolsConfigSchema = z
   })
   .strict();
 
+/** Sessions in their own git worktrees (docs/worktrees.md). */
+export const WorktreesConfigSchema = z
+  .object({
+    /** Where worktrees are made (default $HERMES_HOME/worktrees); never inside the repository. */
+    root: z.string().min(1).optional(),
+  })
+  .strict();
+
 /** execute_code's limits (one program): wall time, tool calls, output the model gets, memory. */
 export const CodeExecConfigSchema = z
   .object({
@@ -297,6 +305,7 @@ export const ConfigSchema = z
     /** The user's hooks (Claude Code's `hooks` shape; config/hooks-schema.ts validates it where it is used, so one bad hook never stops Hermes). */
     hooks: z.preprocess((value) => value ?? {}, z.record(z.string(), z.unknown())),
     code_exec: CodeExecConfigSchema.default(CodeExecConfigSchema.parse({})),
+    worktrees: WorktreesConfigSchema.default(WorktreesConfigSchema.parse({})),
   })
   // Unknown top-level sections are tolerated: later versions (memory, skills, mcp_servers...)
   // add them, and an older binary must still start on a newer config.

@@ -6,6 +6,7 @@ import { closeBrowserOf } from "../tools/browser/open-browsers";
 import type { AgentSession } from "../agent/session";
 import type { McpBridge } from "../mcp/bridge";
 import type { McpServerSpec } from "../mcp/server-spec";
+import type { SessionWorktree } from "../sessions/types";
 import { invalidRequest } from "../util/agent-error";
 
 /** A prompt waiting behind the running turn, as /queue and the panel list it. */
@@ -31,6 +32,10 @@ interface TurnEntry {
 export class LiveSession {
   /** The session's MCP servers (none: undefined). */
   mcp?: McpBridge;
+  /** Something the user should hear once the session is open (a worktree that could not be made). */
+  openingNotice?: string;
+  /** The git worktree the session works in (its tools' folder is inside it); absent: the client's folder. */
+  worktree?: SessionWorktree;
   private tail: Promise<unknown> = Promise.resolve();
   /** Every prompt running or waiting, in order; `label` says what it was (for /queue). */
   private readonly turns = new Set<TurnEntry>();

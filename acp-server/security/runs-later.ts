@@ -11,6 +11,7 @@ import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { isInside } from "../util/inside-folder";
 import { realPath } from "./sensitive-paths";
+import { inHermesWorktrees } from "./hermes-worktrees";
 import { isDirectory, isRegularFile } from "../util/path-kind";
 
 export type RunsLaterKind = "hermes-state" | "git" | "editor";
@@ -68,7 +69,8 @@ const EDITOR_FILES: ReadonlyArray<{ folder?: string; name?: string; suffix?: str
 export function runsLater(target: string, hermesHome: string): RunsLater | undefined {
   const spellings = [...new Set([path.resolve(target), realPath(target)])];
   const home = [path.resolve(hermesHome), realPath(hermesHome)];
-  if (spellings.some((spelling) => home.some((root) => isInside(root, spelling)))) {
+  // A session worktree is the user's code, not Hermes's state (links out of it are checked).
+  if (!inHermesWorktrees(target, hermesHome, realPath) && spellings.some((spelling) => home.some((root) => isInside(root, spelling)))) {
     return { kind: "hermes-state", why: "Hermes's own state (what Hermes reads and runs at its next start)" };
   }
   for (const spelling of spellings) {

@@ -6,6 +6,7 @@
 import path from "node:path";
 import { HOME_CREDENTIAL_STORES, isSensitiveName, realPath } from "./sensitive-paths";
 import { isWithin, type State } from "./screen-paths";
+import { inHermesWorktrees } from "./hermes-worktrees";
 
 const GLOB = /[*?[]/;
 
@@ -32,6 +33,8 @@ function globToRegExp(glob: string): RegExp {
 /** Is `abs` (already resolved against cwd and home) inside Hermes's own state folder? */
 export function inHermesState(abs: string, st: State): boolean {
   const home = st.hermesHome;
+  // Session worktrees are the user's code (their real path checked too).
+  if (!GLOB.test(abs) && inHermesWorktrees(abs, home, realPath)) return false;
   // Case-insensitive: on macOS (and Windows) `~/.HERMES/config.yaml` is the same file.
   if (isWithin(abs, home) || isWithin(abs.toLowerCase(), home.toLowerCase())) return true;
   if (GLOB.test(abs)) {

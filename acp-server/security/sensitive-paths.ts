@@ -4,6 +4,7 @@ import { existsSync, lstatSync, readdirSync, readlinkSync, realpathSync, type Di
 import os from "node:os";
 import path from "node:path";
 import { hermesHome } from "../config/paths";
+import { inHermesWorktrees } from "./hermes-worktrees";
 import { isInside } from "../util/inside-folder";
 
 /**
@@ -341,6 +342,6 @@ export function sensitiveReason(target: string): string | undefined {
   // Both sides are normalized absolute paths, so only a store `real` starts with can hold it.
   const at = reals.findIndex((storeReal) => real.startsWith(storeReal) && isInside(storeReal, real));
   if (at >= 0) return `${credentialStorePaths(home)[at]} is a credential store`;
-  if (isInside(realPath(hermesHome()), real) && /^(config\.yaml|\.env)$/.test(path.basename(real))) return "it is Hermes's own configuration";
+  if (isInside(realPath(hermesHome()), real) && /^(config\.yaml|\.env)$/.test(path.basename(real)) && !inHermesWorktrees(real, hermesHome(), realPath)) return "it is Hermes's own configuration";
   return undefined;
 }

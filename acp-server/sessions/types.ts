@@ -7,6 +7,19 @@ import type { LearnedNote } from "../../common/learned-note";
 
 export type TitleSource = "auto" | "user" | "first_line";
 
+/** A session that works in its own git worktree (worktrees/): where, on which branch, from which commit. */
+export interface SessionWorktree {
+  /** The worktree's top folder. */
+  path: string;
+  /** The session's working folder inside it (the top, or the same subfolder the user opened). */
+  cwd: string;
+  branch: string;
+  /** The commit it started from. */
+  base: string;
+  /** The main checkout's top folder, where /worktree apply brings the work. */
+  repo: string;
+}
+
 export interface SessionMeta {
   id: string;
   /** Working directory as the client gave it (absolute). */
@@ -23,6 +36,8 @@ export interface SessionMeta {
   modelId?: string;
   provider?: string;
   model?: string;
+  /** Set when the session works in its own git worktree (its tools run there, not in `cwd`). */
+  worktree?: SessionWorktree;
 }
 
 /** A tool call as the user saw it when it finished: enough to replay it faithfully. */

@@ -26,6 +26,7 @@ import { steerCommand } from "./steer";
 import { titleCommand } from "./title";
 import { usageCommand } from "./usage";
 import { versionCommand } from "./version";
+import { worktreeCommand } from "../../worktrees/commands/worktree";
 
 export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
   helpCommand,
@@ -51,4 +52,5 @@ export const BUILT_IN_COMMANDS: readonly SlashCommand[] = [
   undoCommand,
   rollbackCommand,
   rewindCommand,
+  worktreeCommand,
 ];

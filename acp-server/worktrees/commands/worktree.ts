@@ -1,0 +1,68 @@
+// /worktree: the git worktree this session works in (branch, what changed against where it
+// started, ahead/behind the main checkout); `/worktree apply [--merge]` brings the work into the
+// main checkout (default: as uncommitted changes to review and commit; --merge: committed on the
+// session's branch and merged), refusing with the files named when it would conflict;
+// `/worktree discard` removes the worktree and its branch after asking.
+import { defineCommand, type CommandContext } from "../../runtime/slash-command";
+import type { SessionWorktree } from "../../sessions/types";
+
+export const worktreeCommand = defineCommand({
+  name: "worktree",
+  description: "This chat's git worktree: what changed; apply [--merge] brings it into your checkout; discard removes it",
+  hint: "[apply [--merge] | discard]",
+  run: async (context) => {
+    const { session, output, argument } = context;
+    const worktree = session.worktree;
+    if (!worktree) return output.say("This chat works in your folder itself, not in a worktree. Start a chat in a worktree from the panel, with `hermes chat -w`, or with `_meta[\"hermes/worktree\"]` on session/new.");
+    const [verb, ...flags] = argument.split(/\s+/).filter(Boolean);
+    if (!verb) return output.say(await describe(worktree));
+    if (verb === "apply" && flags.every((flag) => flag === "--merge" || flag === "--patch")) return apply(context, worktree, flags.includes("--merge") ? "merge" : "patch");
+    if (verb === "discard" && flags.length === 0) return discard(context, worktree);
+    return output.say("Usage: `/worktree`, `/worktree apply [--merge]` or `/worktree discard`.");
+  },
+});
+
+async function describe(worktree: SessionWorktree): Promise<string> {
+  const { worktreeState } = await import("../worktree-manage");
+  const state = await worktreeState(worktree);
+  if (!state.exists) return `This chat's worktree (${worktree.path}) is gone.`;
+  const lines = [`This chat works on branch \`${worktree.branch}\` in \`${worktree.path}\`, started from ${worktree.base.slice(0, 10)}.`];
+  lines.push(state.files.length ? `Changed against that start (${state.files.length} file${state.files.length === 1 ? "" : "s"}):\n\n\`\`\`\n${state.stat}\n\`\`\`` : "Nothing changed yet.");
+  lines.push(`Your checkout (${worktree.repo}) is ${state.behind} commit${state.behind === 1 ? "" : "s"} ahead of the start; the branch has ${state.ahead} commit${state.ahead === 1 ? "" : "s"} of its own.`);
+  if (state.files.length) lines.push("`/worktree apply` brings the changes into your checkout as uncommitted changes; `/worktree apply --merge` commits and merges them.");
+  return lines.join("\n\n");
+}
+
+async function apply({ session, output }: CommandContext, worktree: SessionWorktree, mode: "patch" | "merge"): Promise<void> {
+  const { applyWorktree } = await import("../worktree-apply");
+  const outcome = await applyWorktree(worktree, mode, session.agent.title ?? `Hermes chat ${session.id.slice(0, 8)}`);
+  if (outcome.status === "nothing") return output.say("Nothing to apply: the worktree has no changes against where it started.");
+  const list = (files: string[]) => files.map((file) => `- \`${file}\``).join("\n");
+  if (outcome.status === "refused") return output.say(`Not applied: ${outcome.reason}. Nothing was changed, here or in your checkout.\n\n${list(outcome.files)}`);
+  const how = outcome.mode === "merge" ? `merged branch \`${worktree.branch}\` into` : "applied as uncommitted changes to";
+  output.say(`Done: ${how} ${worktree.repo} (${outcome.files.length} file${outcome.files.length === 1 ? "" : "s"}).\n\n${list(outcome.files)}`);
+}
+
+async function discard({ session, output, client, signal }: CommandContext, worktree: SessionWorktree): Promise<void> {
+  const [{ worktreeState, removeWorktree }] = await Promise.all([import("../worktree-manage")]);
+  const state = await worktreeState(worktree);
+  const answer = await client.choose(
+    {
+      purpose: "worktree-discard",
+      title: `Discard this chat's worktree and branch ${worktree.branch}?`,
+      content: [{ type: "text", text: state.files.length ? `${state.files.length} changed file${state.files.length === 1 ? "" : "s"} that were not applied are lost:\n\n${state.stat}` : "It has no changes." }],
+      locations: [{ path: worktree.path }],
+      options: [
+        { id: "discard", name: "Discard worktree and branch", kind: "allow_once" },
+        { id: "keep", name: "Keep them", kind: "reject_once" },
+      ],
+      fallback: "keep",
+      timeoutMs: 10 * 60_000,
+    },
+    signal,
+  );
+  if (answer !== "discard") return output.say("Kept the worktree and its branch.");
+  await removeWorktree(worktree);
+  session.worktree = undefined;
+  output.say(`Removed the worktree ${worktree.path} and the branch \`${worktree.branch}\`. This chat's history stays; start a new chat to keep working.`);
+}
