@@ -230,8 +230,27 @@ export class SessionHub {
     const session = this.live.get(sessionId);
     this.live.delete(sessionId);
     await session?.close();
-    const deleted = await (await this.options.runtime()).sessions.delete(sessionId);
+    const runtime = await this.options.runtime();
+    const worktree = session?.worktree ?? (await runtime.sessions.read(sessionId).catch(() => undefined))?.meta.worktree; // expected: an unreadable journal has no worktree to clean up
+    const deleted = await runtime.sessions.delete(sessionId);
     if (!deleted) throw unknownSession(sessionId);
+    if (worktree) await this.cleanUpWorktree(sessionId, worktree);
+  }
+
+  /** A deleted session's worktree goes with it, unless it holds work that was never applied: that is kept (hermes worktrees list names it). */
+  private async cleanUpWorktree(sessionId: string, worktree: SessionWorktree): Promise<void> {
+    try {
+      const { worktreeState, removeWorktree } = await import("../worktrees/worktree-manage");
+      const state = await worktreeState(worktree);
+      if (!state.exists) return;
+      if (state.files.length > 0) {
+        this.options.log.warn("kept a deleted session's worktree: it has changes that were never applied", { sessionId, worktree: worktree.path, branch: worktree.branch, files: state.files.length });
+        return;
+      }
+      await removeWorktree(worktree);
+    } catch (error) {
+      this.options.log.warn("cleaning up a deleted session's worktree failed", { sessionId, worktree: worktree.path, error });
+    }
   }
 
   /** Takes a stale copy of a session out of this process (its turns cancelled, its MCP servers stopped). */

@@ -29,6 +29,8 @@ Usage:
       --disallowed-tools T   Switch these tools (or toolsets) off for the session
       --max-turns N          At most N model calls with tools per turn (agent.max_turns)
       --take-over            Own a resumed session another Hermes process (an editor) has open
+      -w, --worktree         A new chat in its own git worktree (its own branch; your checkout is
+                             untouched until /worktree apply); --branch NAME names the branch
       --cwd DIR              Working directory (default: the current one)
       -y, --yes              Allow every edit without asking
   hermes setup               Choose provider, key and model (or a running Ollama / LM Studio),
@@ -50,6 +52,10 @@ Usage:
   hermes hooks [list|test EVENT]
                              The hooks a session here runs; test EVENT runs the matching ones on
                              the JSON they would receive (--tool NAME --input JSON, --prompt TEXT)
+  hermes worktrees [list|prune [--force]]
+                             The chats' git worktrees (hermes chat -w, the panel's "New chat in a
+                             worktree"); prune removes those whose chat was deleted, keeping any
+                             with unapplied work unless --force
   hermes mcp [list|login NAME|logout NAME]
                              MCP servers in config.yaml and their sign-in; login signs in to a
                              remote server with OAuth (opens the browser, waits for it to come
@@ -144,6 +150,8 @@ export async function runCli(argv: string[]): Promise<void> {
       return process.exit(await (await import("./plugins-command")).runPlugins(rest));
     case "mcp":
       return process.exit(await (await import("./mcp-command")).runMcpCli(rest));
+    case "worktrees":
+      return process.exit(await (await import("./worktrees-command")).runWorktrees(rest));
     case "model":
       return process.exit(await (await import("./model-command")).runModel(rest));
     case "config":
@@ -208,6 +216,8 @@ function parseChatArgs(args: string[]): ChatOptions {
   let print = false;
   let outputFormat: "text" | "json" | "stream-json" = "text";
   let maxTurns: number | undefined;
+  let worktree = false;
+  let branch: string | undefined;
   const allowedTools: string[] = [];
   const disallowedTools: string[] = [];
   const list = (value: string | undefined, flag: string) => (value ?? usageError(`${flag} needs tool names, e.g. ${flag} "Read,Grep"`)).split(/[\s,]+/).filter(Boolean);
@@ -218,6 +228,8 @@ function parseChatArgs(args: string[]): ChatOptions {
     else if (arg === "-p" || arg === "--print") print = true;
     else if (arg === "--continue" || arg === "-c") continueLast = true;
     else if (arg === "--take-over") takeOver = true;
+    else if (arg === "-w" || arg === "--worktree") worktree = true;
+    else if (arg === "--branch") branch = args[++i] ?? usageError("--branch needs a branch name");
     else if (arg === "--output-format") {
       const value = args[++i];
       if (value !== "text" && value !== "json" && value !== "stream-json") usageError("--output-format is text, json or stream-json");
@@ -243,6 +255,8 @@ function parseChatArgs(args: string[]): ChatOptions {
   if (print && !prompt) usageError("-p got an empty prompt");
   if (continueLast && resume) usageError("--continue or --resume, not both");
   if (takeOver && !continueLast && !resume) usageError("--take-over goes with --continue or --resume");
+  if (branch && !worktree) usageError("--branch goes with -w (a new chat in its own worktree)");
+  if (worktree && (continueLast || resume)) usageError("-w starts a new chat in a worktree; a resumed chat keeps the folder it had");
   if (outputFormat !== "text" && !prompt) usageError(`--output-format ${outputFormat} is for one turn: give a prompt (hermes -p "..." --output-format ${outputFormat})`);
   const folder = path.resolve(cwd);
   if (!isDirectory(folder)) fail(`--cwd ${folder}: no such folder`);
@@ -257,6 +271,7 @@ function parseChatArgs(args: string[]): ChatOptions {
     ...(maxTurns !== undefined ? { maxTurns } : {}),
     ...(allowedTools.length > 0 ? { allowedTools } : {}),
     ...(disallowedTools.length > 0 ? { disallowedTools } : {}),
+    ...(worktree ? { worktree: branch ? { branch } : {} } : {}),
   };
 }
 

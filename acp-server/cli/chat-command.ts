@@ -44,6 +44,8 @@ export interface ChatOptions {
   disallowedTools?: string[];
   /** At most this many model calls with tools in a turn. */
   maxTurns?: number;
+  /** A new session in its own git worktree (`-w`), on this branch when given (`--branch`). */
+  worktree?: { branch?: string };
 }
 
 export async function runChat(options: ChatOptions): Promise<number> {
@@ -161,8 +163,12 @@ async function oneShotSession(agent: acp.ClientContext, options: ChatOptions): P
 /** The `_meta` of a script's options (acp/script-meta.ts reads them): on a new session, and on each prompt. */
 function scriptMeta(options: ChatOptions): { sessionMeta?: { _meta: Record<string, unknown> }; promptMeta?: Record<string, unknown> } {
   const disabled = (options.disallowedTools ?? []).flatMap(hermesToolNames);
+  const sessionMeta: Record<string, unknown> = {
+    ...(disabled.length > 0 ? { "hermes/disabledTools": disabled } : {}),
+    ...(options.worktree ? { "hermes/worktree": options.worktree.branch ? { branch: options.worktree.branch } : true } : {}),
+  };
   return {
-    ...(disabled.length > 0 ? { sessionMeta: { _meta: { "hermes/disabledTools": disabled } } } : {}),
+    ...(Object.keys(sessionMeta).length > 0 ? { sessionMeta: { _meta: sessionMeta } } : {}),
     ...(options.maxTurns !== undefined ? { promptMeta: { "hermes/maxTurns": options.maxTurns } } : {}),
   };
 }

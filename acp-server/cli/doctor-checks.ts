@@ -237,6 +237,28 @@ export async function checkProjectPlugins(home: string, cwd: string): Promise<Ch
   ];
 }
 
+/** Session worktrees whose session was deleted: a warning naming `hermes worktrees prune`. */
+export async function checkWorktrees(loaded: LoadedConfig, log: Logger): Promise<CheckResult[]> {
+  const [{ worktreeInventory }, { worktreesRoot }, { SessionStore }] = await Promise.all([import("../worktrees/worktree-inventory"), import("../worktrees/worktree-location"), import("../sessions/session-store")]);
+  const store = new SessionStore({ home: loaded.home, log });
+  try {
+    const entries = await worktreeInventory(worktreesRoot(loaded.home, loaded.config.worktrees.root), async (id) => (await store.read(id))?.meta);
+    if (entries.length === 0) return [];
+    const stale = entries.filter((entry) => !entry.sessionExists);
+    if (stale.length === 0) return [ok("worktrees", `${entries.length} session worktree${entries.length === 1 ? "" : "s"}, each with its chat`)];
+    const withWork = stale.filter((entry) => entry.unapplied).length;
+    return [
+      warn(
+        "worktrees",
+        `${stale.length} worktree${stale.length === 1 ? "" : "s"} of deleted chats${withWork ? ` (${withWork} with unapplied work)` : ""}`,
+        `hermes worktrees prune removes those without unapplied work${withWork ? "; hermes worktrees list names the branches of the others" : ""}.`,
+      ),
+    ];
+  } finally {
+    await store.close();
+  }
+}
+
 /** Connects every MCP server in config.yaml and lists its tools, within a time limit. */
 export async function checkMcpServers(loaded: LoadedConfig, cwd: string, log: Logger, timeoutMs = 15_000): Promise<CheckResult[]> {
   const { configServerSpecs } = await import("../mcp/server-spec");

@@ -13,6 +13,7 @@ import {
   checkMcpServers,
   checkPlugins,
   checkProjectPlugins,
+  checkWorktrees,
   checkModel,
   checkModelCall,
   checkNode,
@@ -63,6 +64,7 @@ export async function runDoctor(options: DoctorOptions): Promise<number> {
   add(await checkSessionIndex(loaded.home, log));
   add(...(await checkPlugins(loaded.home)));
   add(...(await checkProjectPlugins(loaded.home, options.cwd)));
+  add(...(await checkWorktrees(loaded, log)));
   add(...(await checkMcpServers(loaded, options.cwd, log)));
 
   const failed = results.filter((r) => r.status === "fail").length;

@@ -151,3 +151,25 @@ test("a worktree session loaded by another agent (a restart) works in its worktr
     await second.close();
   }
 });
+
+test("deleting a session removes its worktree and branch, unless it holds work never applied: that one is kept", async () => {
+  const model = scripted();
+  const repo = await repository();
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: "allow" });
+  try {
+    await hermes.initialize();
+    const clean = await worktreeSession(hermes, repo);
+    const busy = await worktreeSession(hermes, repo);
+    const [cleanFolder, busyFolder] = [await worktreeOf(hermes, clean.sessionId), await worktreeOf(hermes, busy.sessionId)];
+    model.enqueue({ toolCalls: [{ name: "write_file", arguments: { path: "draft.txt", content: "not applied yet\n" } }] }, { text: "Drafted." });
+    await hermes.prompt(busy.sessionId, "draft something");
+
+    await hermes.agent.request(acp.methods.agent.session.delete, { sessionId: clean.sessionId });
+    assert.ok(!existsSync(cleanFolder), "the clean worktree went with its session");
+    assert.equal(git(repo, "branch", "--list", "hermes/*").trim().split("\n").filter(Boolean).length, 1, "its branch too");
+    await hermes.agent.request(acp.methods.agent.session.delete, { sessionId: busy.sessionId });
+    assert.equal(readFileSync(path.join(busyFolder, "draft.txt"), "utf8"), "not applied yet\n", "work never applied is never deleted silently");
+  } finally {
+    await hermes.close();
+  }
+});

@@ -2,9 +2,9 @@
 // quietly, `hermes -p` runs one turn (the prompt as words or on stdin), and --continue / --resume
 // take a prompt to run one turn in an earlier session.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { writeFileSync } from "node:fs";
+import { execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { stripVTControlCharacters } from "node:util";
@@ -35,7 +35,7 @@ async function hermes(home: string, args: string[], options: { input?: string; c
   return { code, stdout, stderr };
 }
 
-const SUBCOMMANDS = ["acp", "chat", "setup", "logout", "doctor", "sessions", "skills", "hooks", "plugins", "model", "config", "logs"];
+const SUBCOMMANDS = ["acp", "chat", "setup", "logout", "doctor", "sessions", "skills", "hooks", "plugins", "mcp", "worktrees", "model", "config", "logs"];
 
 test("every subcommand answers --help with its own usage, exit 0", async () => {
   const home = await makeTempDir("hermes-home-");
@@ -113,4 +113,39 @@ test("in a terminal (a real pty through script(1)) the reply is rendered markdow
   assert.match(text, /All tests pass\./);
   assert.match(text, /const ok = true;/);
   assert.notEqual(stripVTControlCharacters(screen), screen, "with colour on a terminal");
+});
+
+test("hermes -p -w: one turn in a new worktree, the checkout untouched; worktrees list names it; deleting the chat with work keeps it, prune --force removes it", async () => {
+  const model = scripted();
+  const home = await makeTempDir("hermes-home-");
+  writeFileSync(path.join(home, "config.yaml"), toYaml(scriptedConfig(model.url)));
+  const repo = await makeTempDir("hermes-wt-cli-");
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  git("init", "-q", "-b", "main");
+  writeFileSync(path.join(repo, "readme.md"), "# demo\n");
+  git("add", ".");
+  git("commit", "-q", "-m", "start");
+
+  model.enqueue({ toolCalls: [{ name: "write_file", arguments: { path: "notes.md", content: "from the worktree\n" } }] }, { text: "WT-OK" });
+  const run = await hermes(home, ["-p", "write notes", "-w", "--branch", "try/notes", "--yes"], { cwd: repo });
+  assert.equal(run.code, 0, run.stderr);
+  assert.match(run.stdout, /WT-OK/);
+  assert.ok(!existsSync(path.join(repo, "notes.md")), "the checkout is untouched");
+  assert.match(git("worktree", "list"), /\[try\/notes\]/);
+
+  const listed = JSON.parse((await hermes(home, ["worktrees", "list", "--json"])).stdout) as { folder: string; branch: string; session: boolean; unapplied: boolean }[];
+  assert.equal(listed.length, 1);
+  assert.deepEqual([listed[0]!.branch, listed[0]!.session, listed[0]!.unapplied], ["try/notes", true, true]);
+  assert.equal(readFileSync(path.join(listed[0]!.folder, "notes.md"), "utf8"), "from the worktree\n");
+
+  const sessions = JSON.parse((await hermes(home, ["sessions", "list", "--json", "--cwd", repo])).stdout) as { sessionId?: string; id?: string }[];
+  const id = sessions[0]!.sessionId ?? sessions[0]!.id!;
+  assert.equal((await hermes(home, ["sessions", "delete", id])).code, 0);
+  assert.ok(existsSync(listed[0]!.folder), "work never applied is kept");
+  const kept = await hermes(home, ["worktrees", "prune"]);
+  assert.match(kept.stdout, /kept .*its branch try\/notes has work that was never applied/);
+  const forced = await hermes(home, ["worktrees", "prune", "--force"]);
+  assert.match(forced.stdout, /removed .* \(branch try\/notes\)/);
+  assert.ok(!existsSync(listed[0]!.folder));
+  assert.doesNotMatch(git("branch", "--list"), /try\/notes/);
 });
