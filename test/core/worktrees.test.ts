@@ -74,6 +74,7 @@ test("two sessions in two worktrees edit the same file at once: each sees its ow
     assert.equal(readFileSync(path.join(two, "shared.txt"), "utf8"), "from the second\n");
     assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), "original\n", "the main checkout is untouched before apply");
     assert.match(await answer(hermes, second.sessionId, "/worktree"), /branch `feature\/second`[\s\S]*shared\.txt \| 2 \+-/);
+    assert.match(await answer(hermes, second.sessionId, "/context"), /Worktree: branch `feature\/second` in .*hermes-wt-repo-|Worktree: branch `feature\/second` in /);
 
     assert.match(await answer(hermes, first.sessionId, "/worktree apply"), /Done: applied as uncommitted changes to .* \(1 file\)/);
     assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), "from the first\n");

@@ -15,7 +15,8 @@ export const contextCommand = defineCommand({
   async run({ session, runtime, client, output }) {
     const agent = session.agent;
     const model = runtime.chainFor(agent.modelId)[0];
-    const notes = [describeCommandSandbox(runtime, session, client), await checkpointsLine(runtime, agent.cwd), await pluginsLine(runtime)].filter(Boolean).join("\n\n");
+    const worktree = session.worktree ? `Worktree: branch \`${session.worktree.branch}\` in ${session.worktree.path} (from ${session.worktree.repo}; /worktree shows what changed).` : "";
+    const notes = [worktree, describeCommandSandbox(runtime, session, client), await checkpointsLine(runtime, agent.cwd), await pluginsLine(runtime)].filter(Boolean).join("\n\n");
     const sandbox = notes ? `\n\n${notes}` : "";
     if (!model || agent.history.length === 0) return output.say(`No model call yet in this context: nothing to measure.${sandbox}`);
     // A reloaded session has no measured call yet: its size is estimated.
