@@ -126,13 +126,20 @@ async function runSteps(options: TurnOptions, state: TurnState): Promise<TurnSto
   }
 }
 
-async function runStepsTakingNotes(options: TurnOptions, { systemPrompt, tools, notes, activity, checkpoint }: TurnState): Promise<TurnStopReason> {
+async function runStepsTakingNotes(options: TurnOptions, { systemPrompt, tools: turnTools, notes, activity, checkpoint }: TurnState): Promise<TurnStopReason> {
   const { session, signal } = options;
+  // Tools loaded mid-turn (tool_search, or a deferred tool called by name) join the next call, appended.
+  let tools = turnTools;
+  let loadedSeen = session.tools.loaded.length;
   // One message object for the turn's calls: the providers convert and serialize each message
   // object once (chat-completions-messages.ts, request-json.ts), so later calls reuse that work.
   const system = { role: "system" as const, content: systemPrompt };
   for (let call = 1; ; call++) {
     if (signal.aborted) return "cancelled";
+    if (session.tools.loaded.length !== loadedSeen) {
+      loadedSeen = session.tools.loaded.length;
+      tools = toolSpecs(session);
+    }
     const budgetSpent = call > options.maxTurns;
     const callTools = budgetSpent ? [] : tools;
     if (needsCompression(compressionContext(options, systemPrompt, callTools))) {

@@ -125,6 +125,8 @@ export class AgentSession {
     this.recorder = options.recorder;
     this.parent = options.parent;
     this.tools = options.tools ?? new SessionTools();
+    // A root session journals the deferred tools it loads, so a reload sends the same tools.
+    if (!options.parent) this.tools.onLoad = (loaded) => this.recorder?.settings({ loadedTools: [...loaded] });
     this.depth = options.parent ? options.parent.depth + 1 : 0;
     this.extraRoots = options.extraRoots ?? [];
     this.usage = options.parent?.usage ?? new UsageAccount();

@@ -5,7 +5,7 @@
 import * as z from "zod";
 import type { ChatMessage, ToolCallRequest } from "../providers/types";
 import type { DisplayContent, NestedToolResult, ToolContext } from "../tools/context";
-import { resultText, ToolError, type ToolDefinition, type ToolResult } from "../tools/registry";
+import { resultText, ToolError, toolJsonSchema, type ToolDefinition, type ToolResult } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { redactDeep, redactSecrets } from "../util/redact";
 import { auxiliaryText } from "./auxiliary-text";
@@ -94,6 +94,8 @@ function prepareCall(request: ToolCallRequest, session: AgentSession, log: Logge
     const names = session.tools.list().map((t) => t.name).join(", ");
     return { request, view, problem: `Unknown tool "${request.name}". Available tools: ${names}.` };
   }
+  // A deferred tool called by name (its name is in tool_search's listing) is sent from now on.
+  session.tools.load([tool.name]);
 
   let raw: unknown;
   try {
@@ -219,6 +221,14 @@ function withHookWords(result: ToolResult, context: string[], block: string | un
 async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, env: ToolRunEnv, hookDecision?: "allow" | "ask"): Promise<ToolResult> {
   const { session, host, observer, signal } = env;
   const context: ToolContext = {
+    toolCatalog: {
+      load: (request) => {
+        const found = session.tools.findDeferred(request);
+        session.tools.load(found.map((each) => each.name));
+        return found.map((each) => ({ name: each.name, description: each.description, parameters: toolJsonSchema(each) }));
+      },
+      unknown: (names) => names.filter((name) => !session.tools.get(name)),
+    },
     sessionId: session.id,
     toolCallId: view.id,
     cwd: session.cwd,

@@ -127,6 +127,7 @@ function snapshotStateSchema(): z.ZodType<SnapshotState> {
       modelId: z.string().optional(),
       additionalDirectories: z.array(z.string()),
       toolToggles: z.record(z.string(), z.boolean()).optional(),
+      loadedTools: z.array(z.string()).optional(),
       systemPrompt: z.string().optional(),
       nextSeq: z.number().int().nonnegative(),
       prompts: z.number().int().nonnegative(),

@@ -286,7 +286,7 @@ export class SessionHub {
     const modelId = restored.modelId && runtime.findModel(restored.modelId) ? restored.modelId : undefined;
     const tools = new SessionTools(runtime.tools);
     // config.yaml's tools.enabled / disabled, then the session's own /tools toggles.
-    tools.configure(runtime.loaded.config.tools, new Map(Object.entries(restored.toolToggles ?? {})));
+    tools.configure(runtime.loaded.config.tools, new Map(Object.entries(restored.toolToggles ?? {})), restored.loadedTools ?? []);
     const agent = new AgentSession(meta.id, workingFolder(meta, this.options.log), mode, { recorder, tools, restored: { ...restored, modelId }, extraRoots });
     if (rootsChanged && runtime.sessions.owns(meta.id)) agent.recordExtraRoots();
     const session = new LiveSession(agent, mcpServers);

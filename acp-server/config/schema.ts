@@ -247,6 +247,8 @@ export const ToolsConfigSchema = z
     enabled: z.array(z.string().min(1)).default([]),
     /** Tools and toolsets turned off (after `enabled`; a tool's own name beats its toolset). */
     disabled: z.array(z.string().min(1)).default([]),
+    /** Tokens (~4 characters) of MCP tool schemas sent with every call; beyond, tools wait for tool_search. */
+    eager_budget_tokens: z.number().int().min(0).max(100_000).default(500),
   })
   .strict();
 

@@ -20,6 +20,8 @@ export interface RestoredSettings {
   additionalDirectories: string[];
   /** The session's /tools toggles, as last journaled. */
   toolToggles?: Record<string, boolean>;
+  /** Deferred tools loaded (tool_search), as last journaled. */
+  loadedTools?: string[];
   systemPrompt?: string;
   /** Sequence number the next message gets. */
   nextSeq: number;
@@ -62,6 +64,7 @@ export function applySettings(settings: RestoredSettings, record: JournalRecord)
   if (record.thinking !== undefined) settings.thinking = record.thinking;
   if (record.additionalDirectories !== undefined) settings.additionalDirectories = record.additionalDirectories;
   if (record.toolToggles !== undefined) settings.toolToggles = record.toolToggles;
+  if (record.loadedTools !== undefined) settings.loadedTools = record.loadedTools;
   if (record.systemPrompt !== undefined) settings.systemPrompt = record.systemPrompt;
   if (record.reset) settings.systemPrompt = undefined;
   // A measured call, unless the history shrank since (a /reset, a compaction).

@@ -90,6 +90,7 @@ function build() {
       thinking: z.boolean().optional(),
       additionalDirectories: z.array(z.string()).optional(),
       toolToggles: z.record(z.string(), z.boolean()).optional(),
+      loadedTools: z.array(z.string()).optional(),
       tokens: z.number().optional(),
       systemPrompt: z.string().optional(),
       reset: z.boolean().optional(),
@@ -257,6 +258,7 @@ export function isPlainRecord(value: unknown): boolean {
         (value.thinking === undefined || typeof value.thinking === "boolean") &&
         (value.additionalDirectories === undefined || every(value.additionalDirectories, isStr)) &&
         (value.toolToggles === undefined || (isObj(value.toolToggles) && Object.values(value.toolToggles).every((on) => typeof on === "boolean"))) &&
+        (value.loadedTools === undefined || every(value.loadedTools, isStr)) &&
         optNum(value.tokens) &&
         optStr(value.systemPrompt) &&
         (value.reset === undefined || typeof value.reset === "boolean") &&

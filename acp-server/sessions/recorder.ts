@@ -93,7 +93,7 @@ export class SessionRecorder {
   }
 
   /** Titles, mode and model changes are the user's choices: made durable at once. */
-  settings(fields: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string; thinking?: boolean; additionalDirectories?: string[]; toolToggles?: Record<string, boolean>; tokens?: number }): void {
+  settings(fields: { title?: string; titleSource?: TitleSource; mode?: string; modelId?: string; thinking?: boolean; additionalDirectories?: string[]; toolToggles?: Record<string, boolean>; loadedTools?: string[]; tokens?: number }): void {
     this.write({ t: "update", at: Date.now(), ...fields }, fields.tokens === undefined);
   }
 

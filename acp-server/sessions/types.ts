@@ -101,6 +101,8 @@ type JournalEntry =
       additionalDirectories?: string[];
       /** The session's /tools toggles after a change (tool or toolset name → on), all of them. */
       toolToggles?: Record<string, boolean>;
+      /** Deferred tools loaded so far (tool_search), in load order, all of them. */
+      loadedTools?: string[];
       /** Tokens used by one model call (added to the session's counter). */
       tokens?: number;
       /** The frozen system prompt, kept so a reloaded session sends the same bytes (prompt cache). */

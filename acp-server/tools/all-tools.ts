@@ -28,6 +28,7 @@ import { skillViewTool } from "./skill-view";
 import { skillsListTool } from "./skills-list";
 import { terminalTool } from "./terminal";
 import { todoTool } from "./todo";
+import { toolSearchTool } from "./tool-search";
 import { webFetchTool } from "./web-fetch";
 import { webSearchTool } from "./web-search";
 import { writeFileTool } from "./write-file";
@@ -65,6 +66,7 @@ const BUILTIN_TOOLS = [
   browserConsoleTool,
   browserScreenshotTool,
   browserEvaluateTool,
+  toolSearchTool,
 ] as unknown as readonly ToolDefinition[];
 
 /** A registry of the built-in tools (one per runtime; sessions see it through their SessionTools). */

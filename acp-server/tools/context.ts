@@ -1,6 +1,7 @@
 // What a tool may use while it runs. The agent layer builds one per tool call; the
 // ACP edge supplies the editor-backed pieces (client fs, client terminals, permission
 // prompts), so tools never know which side of the protocol they are on.
+import type { ToolCatalog } from "./tool-search";
 import type { PolicyAsk } from "../security/policy-ask";
 import type { CodeExecLimits } from "./code-exec/limits";
 import type { UserElicitation } from "./elicitation";
@@ -229,6 +230,8 @@ export type ClarifyAnswer =
   | { kind: "in_chat" };
 
 export interface ToolContext {
+  /** The session's deferred tools, for tool_search (absent where nothing can be loaded). */
+  toolCatalog?: ToolCatalog;
   sessionId: string;
   toolCallId: string;
   /** Session working directory; relative paths resolve against it. */

@@ -10,17 +10,17 @@ const taskSchema = z.object({
   toolsets: z
     .array(z.string().min(1))
     .optional()
-    .describe('Toolsets a subagent may use, e.g. ["file", "terminal"] (default: all of yours except delegation, memory and skill writing).'),
+    .describe('A subagent\'s toolsets, e.g. ["file", "terminal"] (default: yours but delegation, memory, skill writing).'),
   agent: z
     .string()
     .min(1)
     .optional()
-    .describe('"hermes" (default): a subagent in this process. Otherwise an agent from /agents: a plugin\'s agent, or a configured external agent such as "claude".'),
-  cwd: z.string().optional().describe("Folder to work in, relative to the session's folder and inside it (default: the session's folder)."),
+    .describe('"hermes" (default, a subagent here) or an agent from /agents (a plugin\'s, or an external one such as "claude").'),
+  cwd: z.string().optional().describe("Folder to work in, inside the session's (default: it)."),
 });
 
 const schema = z.object({
-  tasks: z.array(taskSchema).min(1).max(20).describe("Tasks to run; independent ones run in parallel (a few at a time, the rest queue)."),
+  tasks: z.array(taskSchema).min(1).max(20).describe("Tasks; independent ones run in parallel."),
   wait: z.literal(true).optional().describe("Wait for every task to finish (the only mode)."),
 });
 

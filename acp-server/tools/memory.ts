@@ -6,10 +6,10 @@ import { MemoryError, MemoryStore } from "../memory/memory-store";
 import { defineTool, ToolError } from "./registry";
 
 const schema = z.object({
-  action: z.enum(["add", "replace", "remove"]).describe("add a new entry, replace one entry, or remove one entry."),
-  target: z.enum(["memory", "user"]).describe("memory: your notes about environments, tools and lessons. user: facts about the user."),
-  content: z.string().optional().describe("The entry text (required for add and replace). One short fact per entry."),
-  old_text: z.string().optional().describe("A snippet that occurs in exactly one existing entry (required for replace and remove)."),
+  action: z.enum(["add", "replace", "remove"]).describe("add, replace or remove one entry."),
+  target: z.enum(["memory", "user"]).describe("memory (your notes) or user (facts about the user)."),
+  content: z.string().optional().describe("add / replace: the entry, one short fact."),
+  old_text: z.string().optional().describe("replace / remove: a snippet found in exactly one entry."),
 });
 
 const NOTE = "Saved. Memory is loaded at the start of each session, so this takes effect in the next session.";
@@ -20,13 +20,11 @@ export const memoryTool = defineTool({
   kind: "other",
   readOnly: false,
   description:
-    "Save durable notes that are loaded into your context at the start of every future session. " +
-    'target "memory": facts about environments and projects, tool quirks, workarounds and lessons learned. ' +
-    'target "user": the user\'s name, role, preferences and communication or coding style. ' +
-    "Keep each entry to one short, self-contained fact; do not store secrets, temporary task state or things easily re-derived. " +
-    "Space is small (memory 2,200 chars, user 1,375 chars): when full, replace or remove entries to consolidate. " +
-    "replace and remove take old_text, a snippet matching exactly one entry. " +
-    "The memory shown in your system prompt is a frozen snapshot taken when this session started; changes apply from the next session.",
+    "Save durable notes loaded at the start of every future session. " +
+    'target "memory": environments and projects, tool quirks, workarounds, lessons learned; "user": the user\'s name, role, preferences and style. ' +
+    "One short, self-contained fact per entry; no secrets, task state or things easily re-derived. " +
+    "Space is small (memory 2,200 chars, user 1,375): when full, replace or remove entries. " +
+    "Your system prompt's memory is a frozen snapshot from this session's start; changes apply from the next session.",
   schema,
   title: (args) => `${args.action === "add" ? "Remember" : args.action === "replace" ? "Update memory" : "Forget"} (${args.target})`,
   handler: async (args) => {

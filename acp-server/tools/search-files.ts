@@ -27,11 +27,11 @@ const schema = z.object({
     .describe(
       'target "content": a JavaScript regular expression matched against each line. target "files": a glob over file paths ("*.ts", "src/**/*.test.ts", "*.{js,jsx}"); a plain name without wildcards matches files whose name contains it.',
     ),
-  target: z.enum(["content", "files"]).default("content").describe('"content" searches inside files (grep); "files" finds files by name.'),
-  path: z.string().optional().describe("File or folder to search, relative to the working directory. Default: the working directory."),
-  file_glob: z.string().optional().describe('Only search files matching this glob, e.g. "*.py" or "src/**/*.ts".'),
-  ignore_case: z.boolean().optional().describe("Case-insensitive matching for target content."),
-  limit: z.number().int().positive().max(1000).optional().describe("Maximum results: default 100 matching lines (content) or 50 files."),
+  target: z.enum(["content", "files"]).default("content").describe("content (inside files) or files (by name)."),
+  path: z.string().optional().describe("File or folder to search (default: the working directory)."),
+  file_glob: z.string().optional().describe('Only files matching this glob, e.g. "src/**/*.ts".'),
+  ignore_case: z.boolean().optional().describe("Case-insensitive (content)."),
+  limit: z.number().int().positive().max(1000).optional().describe("Most results (default 100 lines or 50 files)."),
 });
 
 type SearchArgs = z.infer<typeof schema>;
@@ -251,7 +251,7 @@ export const searchFilesTool = defineTool({
   kind: "search",
   readOnly: true,
   description:
-    'Search the project (every workspace folder when no path is given). target "content" (default): regex search of file contents, returning matching lines as {path, line, text}, sorted by path; like `rg -n`. target "files": find files by glob or name, most recently modified first. Respects .gitignore; skips .git, node_modules, binary files, files over 2 MiB and credential files (.env, keys, .npmrc, … named in the result; pass one as path to search it, the user is asked). Paths in results are relative to the working directory. Lines are cut at 300 characters. Use this instead of grep/find in the terminal.',
+    'Search the project (every workspace folder without a path), instead of grep/find. target "content" (default): regex over file contents, matching lines as {path, line, text} (like `rg -n`, lines cut at 300 chars). target "files": files by glob or name, newest first. Respects .gitignore; skips .git, node_modules, binaries, files over 2 MiB and credential files (named in the result; pass one as path to search it, the user is asked).',
   schema,
   title: searchTitle,
   locations: (args, cwd) => [{ path: resolvePath(cwd, args.path ?? ".") }],

@@ -5,14 +5,11 @@ import type { ToolContext } from "./context";
 import { defineTool, ToolError } from "./registry";
 
 const schema = z.object({
-  query: z.string().min(1).optional().describe("Words to search for across all other sessions (full text, ranked)."),
-  session_id: z.string().min(1).optional().describe("Read this past session's messages instead of searching."),
-  around: z.number().int().nonnegative().optional().describe("With session_id: show messages around this message number (from a search hit)."),
-  limit: z.number().int().positive().max(50).optional().describe("How many hits, sessions or messages to return (default 5 hits, 3 summaries, 10 sessions, 20 messages)."),
-  summarize: z
-    .boolean()
-    .optional()
-    .describe("With query: per matching session, a short summary of what it did about the query (by a helper model; slower, cached) instead of a snippet. Look at the snippets first; summarize when the hits matter."),
+  query: z.string().min(1).optional().describe("Words to search for."),
+  session_id: z.string().min(1).optional().describe("A past session to read."),
+  around: z.number().int().nonnegative().optional().describe("With session_id: a message number from a hit."),
+  limit: z.number().int().positive().max(50).optional().describe("How many hits, sessions or messages (default 5, 3 summaries, 10, 20)."),
+  summarize: z.boolean().optional().describe("With query: a short summary per session (helper model; slower) instead of snippets."),
 });
 
 /** Summaries at most per call (each may cost a model call). */
@@ -25,12 +22,11 @@ export const sessionSearchTool = defineTool({
   readOnly: true,
   maxResultChars: 40_000,
   description: [
-    "Search and read past conversations with this user (every session Hermes has stored, in any editor).",
-    "Use it when the user refers to earlier work (\"we talked about this before\", \"like last time\", \"the bug from yesterday\") or when prior context would help.",
-    "- {query}: full-text search over all other sessions; one ranked hit per session with a snippet ([matches] marked) and the message number.",
-    "- {query, summarize: true}: the same hits, each with a short summary of what that session did about the query instead of a snippet (slower; use after a first look).",
-    "- {session_id, around?}: read that session's messages (around a message number from a hit, or from the start), paged by limit.",
-    "- {}: the most recent sessions with their titles.",
+    "Search and read past conversations with this user (all stored sessions, any editor), when they refer to earlier work or prior context would help.",
+    "- {query}: full-text search over the other sessions; one ranked hit per session with a snippet and its message number.",
+    "- {query, summarize: true}: each hit summarized for the query instead (slower; after a first look).",
+    "- {session_id, around?}: that session's messages (around a hit's number, or from the start).",
+    "- {}: the most recent sessions.",
   ].join("\n"),
   schema,
   title: (args) => (args.query ? `search past sessions for "${args.query}"` : args.session_id ? `read past session ${args.session_id.slice(0, 8)}` : "list recent sessions"),

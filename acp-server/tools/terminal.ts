@@ -22,25 +22,17 @@ const PREVIEW_CHARS = 4_000;
 const CARD_CHARS = 20_000;
 
 const schema = z.object({
-  command: z.string().min(1).describe("Shell command line, run with bash -c (sh if bash is missing). Stdin is closed."),
+  command: z.string().min(1).describe("Shell command line (bash -c)."),
   timeout: z
     .number()
     .positive()
     .max(MAX_TIMEOUT_S)
     .optional()
-    .describe(`Seconds to wait before killing the command (default ${DEFAULT_TIMEOUT_S}, max ${MAX_TIMEOUT_S}). Ignored with background.`),
-  workdir: z.string().optional().describe("Directory to run in, relative to the session cwd (default: the session cwd)."),
-  background: z
-    .boolean()
-    .optional()
-    .describe("Start the command and return at once with a process_id; manage it with the `process` tool."),
-  unsandboxed: z
-    .boolean()
-    .optional()
-    .describe(
-      "Run this once outside the OS sandbox. Only after a sandboxed run was blocked (the result says so) and the command truly needs it; the user is asked every time and may refuse.",
-    ),
-  reason: z.string().optional().describe("With unsandboxed: why the command must run outside the sandbox (shown to the user)."),
+    .describe(`Seconds before it is killed (default ${DEFAULT_TIMEOUT_S}); not with background.`),
+  workdir: z.string().optional().describe("Folder to run in, relative to the working directory."),
+  background: z.boolean().optional().describe("Return at once with a process_id (see `process`)."),
+  unsandboxed: z.boolean().optional().describe("Run once outside the OS sandbox, only after a sandboxed run was blocked (the result says so); the user is asked each time."),
+  reason: z.string().optional().describe("With unsandboxed: why, shown to the user."),
 });
 
 type Args = z.infer<typeof schema>;
@@ -56,13 +48,10 @@ export const terminalTool = defineTool({
   kind: "execute",
   readOnly: false,
   description: [
-    "Run a shell command line (bash -c) in the project and return its exit code and combined stdout+stderr.",
-    "Runs non-interactively: stdin is closed and pagers are disabled, so pass flags like --yes / --no-pager where tools might prompt.",
-    `The command is killed (with its child processes) after \`timeout\` seconds (default ${DEFAULT_TIMEOUT_S}, max ${MAX_TIMEOUT_S}).`,
-    `Output over ${OUTPUT_LIMIT} characters keeps its beginning and end; the middle is dropped. Pipe through head/tail/grep for huge outputs.`,
-    "A non-zero exit code is reported, not treated as a tool failure.",
-    "For long-running programs (dev servers, watchers) set background: true and use the `process` tool to poll or kill them; never end a command with `&`.",
-    "Prefer the file tools for reading, searching and editing files.",
+    "Run a shell command (bash -c) in the project; returns the exit code and combined stdout+stderr (a non-zero exit is reported, not a failure).",
+    "Non-interactive: stdin closed, pagers off (pass --yes / --no-pager where a tool would prompt).",
+    `Killed with its children after \`timeout\` s (max ${MAX_TIMEOUT_S}). Output over ${OUTPUT_LIMIT} characters keeps its start and end: filter huge outputs.`,
+    "Servers and watchers: background: true, then `process`; never end a command with `&`. Use the file tools to read, search and edit files.",
   ].join("\n"),
   schema,
   title: (args) => commandTitle(args.command),

@@ -9,6 +9,8 @@ export interface ToolSelection {
   /** When non-empty, only these tools / toolsets are on (before `disabled`). */
   enabled?: readonly string[];
   disabled?: readonly string[];
+  /** Tokens of MCP tool schemas sent with every call; the rest wait for tool_search (tools.eager_budget_tokens). */
+  eager_budget_tokens?: number;
 }
 
 /** The names a tool answers to in a selection: its own, its toolset, and `mcp` for an MCP tool. */

@@ -1,6 +1,7 @@
 // Which tools exist and which a session may use: a ToolRegistry built from an explicit list
 // (tools/all-tools.ts), and a session's view of it. No zod here: sessions are created on the
 // handshake's heels, before the tools (and their schemas) need to load.
+import { DEFAULT_EAGER_BUDGET_TOKENS, isDeferredBuiltin, oneLine, splitByBudget } from "./tool-deferral";
 import type { ToolDefinition } from "./registry";
 import { toolIsOn, withToggle, type ToolSelection } from "./tool-selection";
 
@@ -73,6 +74,14 @@ export class SessionTools {
   private selection: ToolSelection = {};
   /** The session's own /tools toggles (name or toolset → on/off). */
   private toggleMap: ReadonlyMap<string, boolean> = new Map();
+  /** Deferred tools loaded with tool_search (or by calling them), in load order (the root session's). */
+  private loadedNames: string[] = [];
+  /** Tokens of MCP schemas sent with every call; the rest are deferred (tools.eager_budget_tokens). */
+  private eagerBudget = DEFAULT_EAGER_BUDGET_TOKENS;
+  /** Told of every load (the session journals its loaded tools). */
+  onLoad?: (loaded: readonly string[]) => void;
+  /** tool_search with the session's listing, reused while the listing is the same (stable bytes, one schema). */
+  private searchTool?: { listing: string; tool: ToolDefinition };
 
   constructor(
     readonly registry: ToolRegistry = new ToolRegistry([]),
@@ -90,10 +99,47 @@ export class SessionTools {
     return new SessionTools(this.registry, (tool) => this.filter(tool) && filter(tool), this);
   }
 
-  /** Applies config.yaml's tool selection and the session's saved toggles (a root session's, at its start). */
-  configure(selection: ToolSelection, toggles: ReadonlyMap<string, boolean> = new Map()): void {
+  /** Applies config.yaml's tool selection, the session's saved toggles and its loaded tools (a root session's, at its start). */
+  configure(selection: ToolSelection, toggles: ReadonlyMap<string, boolean> = new Map(), loaded: readonly string[] = []): void {
     this.selection = selection;
     this.toggleMap = new Map(toggles);
+    this.loadedNames = [...loaded];
+    this.eagerBudget = selection.eager_budget_tokens ?? DEFAULT_EAGER_BUDGET_TOKENS;
+  }
+
+  /** The deferred tools loaded so far, in load order. */
+  get loaded(): readonly string[] {
+    return this.parent ? this.parent.loaded : this.loadedNames;
+  }
+
+  /**
+   * Loads deferred tools by name (unknown or already sent ones are skipped); returns the newly
+   * loaded. Calling a deferred tool loads it too, so it is sent from the next call on.
+   */
+  load(names: readonly string[]): ToolDefinition[] {
+    if (this.parent) return this.parent.load(names);
+    const deferrable = this.deferral()?.deferrable ?? [];
+    const added = deferrable.filter((tool) => names.includes(tool.name) && !this.loadedNames.includes(tool.name));
+    if (added.length === 0) return [];
+    this.loadedNames = [...this.loadedNames, ...added.map((tool) => tool.name)];
+    this.onLoad?.(this.loadedNames);
+    return added;
+  }
+
+  /** The deferred tools a search may load: by exact names, or the best matches of the query's words. */
+  findDeferred(request: { names?: readonly string[]; query?: string }): ToolDefinition[] {
+    const deferrable = (this.parent ? this.parent.deferral() : this.deferral())?.deferrable ?? [];
+    if (request.names?.length) return deferrable.filter((tool) => request.names!.includes(tool.name));
+    const words = (request.query ?? "").toLowerCase().split(/[^a-z0-9]+/).filter((word) => word.length > 1);
+    const scored = deferrable
+      .map((tool) => {
+        const name = tool.name.toLowerCase();
+        const text = `${name} ${tool.description.toLowerCase()}`;
+        return { tool, score: words.reduce((sum, word) => sum + (name.includes(word) ? 3 : 0) + (text.includes(word) ? 1 : 0), 0) };
+      })
+      .filter((entry) => entry.score > 0)
+      .sort((a, b) => b.score - a.score);
+    return scored.slice(0, 5).map((entry) => entry.tool);
   }
 
   /** Replaces the session's toggles (a root session's). */
@@ -124,8 +170,9 @@ export class SessionTools {
     return [...this.registry.list().filter((tool) => this.filter(tool)), ...this.own().filter((tool) => isAvailable(tool) && this.filter(tool))];
   }
 
-  /** True when the session may call `tool` now. */
+  /** True when the session may call `tool` now (a deferred tool too: calling it loads it). */
   allows(tool: ToolDefinition): boolean {
+    if (tool.name === "tool_search" && !this.parent && !this.deferral()) return false;
     return isAvailable(tool) && this.filter(tool) && this.isOn(tool);
   }
 
@@ -134,15 +181,62 @@ export class SessionTools {
     return this.registry.get(name) ?? this.own().find((tool) => tool.name === name);
   }
 
-  /** What the session may call: the registry's, then its own. */
+  /**
+   * What is sent to the model: the registry's tools, then the session's own (MCP), each by name;
+   * with deferral (a root session whose tool_search is on), deferred ones are left out, and
+   * tool_search listing them comes next, then the loaded ones in the order they were loaded.
+   */
   list(): ToolDefinition[] {
-    const own = this.own().filter((tool) => this.allows(tool));
-    return own.length === 0 ? this.builtin() : [...this.builtin(), ...own];
+    const deferral = this.deferral();
+    if (!deferral) {
+      const own = this.own().filter((tool) => this.allows(tool));
+      return own.length === 0 ? this.sentBuiltin() : [...this.sentBuiltin(), ...own];
+    }
+    const loaded = this.loadedNames.map((name) => deferral.deferrable.find((tool) => tool.name === name)).filter((tool): tool is ToolDefinition => tool !== undefined);
+    return [...deferral.eager, this.searchToolFor(deferral.deferrable), ...loaded];
   }
 
-  /** The registry's tools the session may call (what the frozen system prompt names). */
+  /** The registry's tools sent with every call (what the frozen system prompt names): deferred ones only once loaded. */
   builtin(): ToolDefinition[] {
-    return this.registry.list().filter((tool) => this.filter(tool) && this.isOn(tool));
+    const deferral = this.deferral();
+    const on = this.sentBuiltin();
+    if (!deferral) return on;
+    return [...on.filter((tool) => !isDeferredBuiltin(tool)), this.searchToolFor(deferral.deferrable)];
+  }
+
+  /** The registry's tools that are on (tool_search aside: it exists only with deferral). */
+  private sentBuiltin(): ToolDefinition[] {
+    return this.registry.list().filter((tool) => tool.name !== "tool_search" && this.filter(tool) && this.isOn(tool));
+  }
+
+  /**
+   * What is eager and what can be loaded, for a root session with tool_search on and something to
+   * defer; undefined otherwise (subagents get their tools as listed: they cannot wait for loading).
+   */
+  private deferral(): { eager: ToolDefinition[]; deferrable: ToolDefinition[] } | undefined {
+    if (this.parent) return undefined;
+    const search = this.registry.get("tool_search");
+    if (!search || !this.filter(search) || !this.isOn(search)) return undefined;
+    const builtin = this.sentBuiltin();
+    const own = this.own().filter((tool) => this.allows(tool));
+    const { eager: ownEager, deferred: ownDeferred } = splitByBudget(own, this.eagerBudget);
+    const deferrable = [...builtin.filter(isDeferredBuiltin), ...ownDeferred];
+    if (deferrable.length === 0) return undefined;
+    return { eager: [...builtin.filter((tool) => !isDeferredBuiltin(tool)), ...ownEager], deferrable };
+  }
+
+  /** tool_search whose description lists what can be loaded: built-ins with a line each, MCP tools by name per server. */
+  private searchToolFor(deferrable: readonly ToolDefinition[]): ToolDefinition {
+    const builtins = deferrable.filter((tool) => this.registry.get(tool.name) === tool);
+    const byServer = new Map<string, string[]>();
+    for (const tool of deferrable.filter((each) => !builtins.includes(each))) byServer.set(tool.toolset, [...(byServer.get(tool.toolset) ?? []), tool.name]);
+    const lines = [...builtins.map((tool) => `- ${oneLine(tool)}`), ...[...byServer.values()].map((names) => `- ${names.join(", ")}`)];
+    const listing = lines.join("\n");
+    if (this.searchTool?.listing !== listing) {
+      const base = this.registry.get("tool_search")!;
+      this.searchTool = { listing, tool: { ...base, description: `${base.description}\nLoadable:\n${listing}` } };
+    }
+    return this.searchTool.tool;
   }
 
   private own(): ToolDefinition[] {
