@@ -1,7 +1,6 @@
 // What a tool may use while it runs. The agent layer builds one per tool call; the
 // ACP edge supplies the editor-backed pieces (client fs, client terminals, permission
 // prompts), so tools never know which side of the protocol they are on.
-import type { ToolCatalog } from "./tool-search";
 import type { PolicyAsk } from "../security/policy-ask";
 import type { CodeExecLimits } from "./code-exec/limits";
 import type { UserElicitation } from "./elicitation";
@@ -228,6 +227,14 @@ export type ClarifyAnswer =
   | { kind: "answered"; answer: string }
   | { kind: "no_answer"; why: "declined" | "dismissed" | "timed_out" | "failed" }
   | { kind: "in_chat" };
+
+/** What the session's tool catalog offers tool_search (agent/tool-runner.ts provides it). */
+export interface ToolCatalog {
+  /** Loads these deferred tools (names), or the best matches of `query`; returns what was loaded, with schemas. */
+  load(request: { names?: readonly string[]; query?: string }): { name: string; description: string; parameters: Record<string, unknown> }[];
+  /** Names that are neither loaded nor deferred (for the error). */
+  unknown(names: readonly string[]): string[];
+}
 
 export interface ToolContext {
   /** The session's deferred tools, for tool_search (absent where nothing can be loaded). */

@@ -14,14 +14,6 @@ const schema = z.object({
 export const TOOL_SEARCH_BASE_DESCRIPTION =
   "Load tools that are not sent with every request until needed; once loaded they stay for the session. Load by exact name (several at once) or find by words.";
 
-/** What the session's tool catalog offers tool_search (agent/tool-runner.ts provides it). */
-export interface ToolCatalog {
-  /** Loads these deferred tools (names), or the best matches of `query`; returns what was loaded, with schemas. */
-  load(request: { names?: readonly string[]; query?: string }): { name: string; description: string; parameters: Record<string, unknown> }[];
-  /** Names that are neither loaded nor deferred (for the error). */
-  unknown(names: readonly string[]): string[];
-}
-
 export const toolSearchTool = defineTool({
   name: "tool_search",
   toolset: "tool_search",
