@@ -6,6 +6,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { requestErrorText } from "../acp/error-map";
 import { chatHistoryFile, readChatHistory, rememberChatLine } from "./chat-history";
 import type { ChatRenderer } from "./chat-render";
+import { readExchanges, recapLines } from "./chat-recap";
 import { recentSessions } from "./chat-sessions";
 import { when } from "./cli-output";
 import { Interrupted, type Questions } from "./terminal-questions";
@@ -24,9 +25,16 @@ export interface ReplOptions {
   promptMeta?: Record<string, unknown>;
 }
 
+const RECAP_EXCHANGES = 3;
+const HISTORY_EXCHANGES = 15;
+
+function terminalWidth(): number {
+  return Math.max(40, Math.min(process.stderr.columns || 100, 160));
+}
+
 const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /sessions (this folder's), /resume ID,
-/takeover (own a session another Hermes process has open), /history [text] (search what you typed; Ctrl-R searches
-as you type, up/down walk it). Anything else starting with / goes to the agent (/help lists its commands).
+/takeover (own a session another Hermes process has open), /history (this session's exchanges), /history text
+(search what you typed; Ctrl-R searches as you type, up/down walk it). Anything else starting with / goes to the agent (/help lists its commands).
 Ctrl-C cancels a running turn.
 `;
 
@@ -41,6 +49,9 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
   const resume = async (sessionId: string, takeOver = false) => {
     await agent.request(acp.methods.agent.session.resume, { sessionId, cwd: options.cwd, mcpServers, ...(takeOver ? { _meta: { "hermes/takeOver": true } } : {}) });
     err(`${takeOver ? "Took over" : "Resumed"} session ${sessionId}.\n`);
+    // Where it left off: the last exchanges, compactly (/history shows more).
+    const lines = recapLines(await readExchanges(options.home, sessionId), RECAP_EXCHANGES, terminalWidth());
+    if (lines.length > 0) err(`${lines.join("\n")}\n`);
     return sessionId;
   };
   const fresh = async () => (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers, ...options.sessionMeta })).sessionId;
@@ -90,6 +101,11 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     }
     if (command === "/takeover") {
       sessionId = await resume(sessionId, true).catch((error: unknown) => (err(`hermes: ${requestErrorText(error)}\n`), sessionId));
+      continue;
+    }
+    if (command === "/history" && args.length === 0) {
+      const lines = recapLines(await readExchanges(options.home, sessionId), HISTORY_EXCHANGES, terminalWidth());
+      err(lines.length > 0 ? `${lines.join("\n")}\n` : "Nothing in this session yet.\n");
       continue;
     }
     if (command === "/history") {

@@ -68,6 +68,9 @@ test("--continue resumes the last session in this folder; Ctrl-D quits", async (
   const pty = spawnInPty([process.execPath, HERMES_BIN, "chat", "--continue", "--cwd", project], { env });
   t.after(() => pty.kill());
   await pty.waitFor(/Resumed session [0-9a-f-]+\.[\s\S]*\n› $/);
+  // Where it left off: the earlier exchanges, a line each way (the refused patch counted as a tool call).
+  const recap = pty.output();
+  assert.match(recap, /Resumed session [0-9a-f-]+\.\n {2}› capitalize beta\n {4}FIRST-REPLY \(1 tool call\)\n {2}› and now\?\n {4}SECOND-REPLY/, recap);
   model.enqueue({ text: "THIRD-REPLY" });
   const mark = pty.output().length;
   pty.write("one more\r");
@@ -75,6 +78,8 @@ test("--continue resumes the last session in this folder; Ctrl-D quits", async (
   const history = JSON.stringify(model.requests.at(-1)!.body.messages);
   assert.match(history, /capitalize beta/);
   assert.match(history, /SECOND-REPLY/);
+  pty.write("/history\r");
+  await pty.waitFor(/ {2}› one more\n {4}THIRD-REPLY\n[\s\S]*\n› $/, { from: mark });
   pty.write("/history capitalize\r");
   await pty.waitFor(/ {2}capitalize beta\n[\s\S]*\n› $/, { from: mark });
   // Ctrl-R finds the line typed in the earlier chat; Enter sends it again.
