@@ -19,6 +19,10 @@ export interface ChatRenderer {
   waiting(timeoutSeconds: number): () => void;
   /** Ends the reply line if it is open. */
   finishLine(): void;
+  /** Runs `ask` (a permission or a question at the prompt) with the waiting line held: none is written meanwhile. */
+  holding<T>(ask: () => Promise<T>): Promise<T>;
+  /** The one-line usage summary after a turn (tokens, cache, the session's cost when known, time). */
+  turnSummary(usage: acp.Usage | null | undefined, durationMs: number): void;
 }
 
 export function chatRenderer(
@@ -42,6 +46,10 @@ export function chatRenderer(
   let textSinceTool = false;
   let toolSinceText = false;
   let lastActivity = Date.now();
+  /** Questions open right now: the waiting line stays quiet while any is. */
+  let asking = 0;
+  /** The session's cost as the last usage update said. */
+  let sessionCost: number | undefined;
 
   const newline = () => {
     // Markdown held for its block to complete goes out before anything else is shown.
@@ -106,6 +114,9 @@ export function chatRenderer(
         case "plan":
           err(update.entries.map((e) => `  ${e.status === "completed" ? "☑" : "☐"} ${e.content}`).join("\n") + "\n");
           return;
+        case "usage_update":
+          if (update.cost) sessionCost = update.cost.amount;
+          return;
         default:
           return;
       }
@@ -117,6 +128,7 @@ export function chatRenderer(
       lastActivity = Date.now();
       let shown = false;
       const timer = setInterval(() => {
+        if (asking > 0) return;
         const quiet = Math.round((Date.now() - lastActivity) / 1000);
         if (quiet < 5) return;
         // Said once per quiet stretch, then updated in place on a terminal.
@@ -136,6 +148,28 @@ export function chatRenderer(
       };
     },
     finishLine: newline,
+    async holding(ask) {
+      asking++;
+      // A waiting line already on screen goes before the question is written.
+      if (tty) stderr.write("\r\x1b[2K");
+      try {
+        return await ask();
+      } finally {
+        asking--;
+        lastActivity = Date.now();
+      }
+    },
+    turnSummary(usage, durationMs) {
+      newline();
+      const parts: string[] = [];
+      if (usage) {
+        parts.push(`${usage.inputTokens.toLocaleString("en")} in`, `${usage.outputTokens.toLocaleString("en")} out`);
+        if (usage.cachedReadTokens) parts.push(`${usage.cachedReadTokens.toLocaleString("en")} cached`);
+      }
+      if (sessionCost !== undefined) parts.push(`$${sessionCost < 0.01 ? sessionCost.toFixed(4) : sessionCost.toFixed(2)} this session`);
+      parts.push(`${(durationMs / 1000).toFixed(1)} s`);
+      stderr.write(`${dim(`  ${parts.join(" · ")}`)}\n`);
+    },
   };
 }
 

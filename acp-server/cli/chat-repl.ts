@@ -138,10 +138,12 @@ export async function turn(
     process.stderr.write("\n(cancelling)\n");
     void agent.notify(acp.methods.agent.session.cancel, { sessionId });
   });
+  const started = performance.now();
   try {
     const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }], ...(promptMeta ? { _meta: promptMeta } : {}) });
     renderer.finishLine();
     if (response.stopReason !== "end_turn") process.stderr.write(`(stopped: ${response.stopReason})\n`);
+    renderer.turnSummary(response.usage, performance.now() - started);
     return response.stopReason;
   } catch (error) {
     renderer.finishLine();

@@ -50,6 +50,7 @@ test("two turns in one session; an edit's approval shows the diff and explains a
   pty.write("n\r");
   await pty.waitFor(/refused: [\s\S]*FIRST-REPLY[\s\S]*\n› $/, { from: mark });
   assert.doesNotMatch(pty.output().slice(mark), /failed/, "a refusal is not a failure");
+  assert.match(pty.output().slice(mark), /FIRST-REPLY[\s\S]*\n {2}[\d,]+ in · [\d,]+ out · \d+\.\d s\n/, "a usage line after the turn");
   assert.equal(readFileSync(path.join(project, "notes.txt"), "utf8"), "alpha\nbeta\ngamma\n");
 
   model.enqueue({ text: "SECOND-REPLY" });
