@@ -17,7 +17,10 @@ export const DEFAULT_SKILL_NUDGE: SkillNudgeSettings = { afterToolCalls: 8, onRe
 /** The nudge for this turn's first call, when the previous turn earned one that was not given yet. */
 export function skillNudge(session: AgentSession, settings: SkillNudgeSettings, toolNames: readonly string[]): string | undefined {
   const last = session.lastTurnActivity;
-  if (!last || session.skillNudgedTurn === last.turn || !toolNames.includes("skill_manage")) return undefined;
+  // skill_manage may be sent, or waiting to be loaded (tool_search): either way the session can call it.
+  const manage = session.tools.get("skill_manage");
+  const callable = toolNames.includes("skill_manage") || (manage !== undefined && toolNames.includes("tool_search") && session.tools.allows(manage));
+  if (!last || session.skillNudgedTurn === last.turn || !callable) return undefined;
   const long = settings.afterToolCalls > 0 && last.toolCalls >= settings.afterToolCalls;
   const recovered = settings.onRecovery && last.recovered;
   if (!long && !recovered) return undefined;
@@ -27,7 +30,7 @@ export function skillNudge(session: AgentSession, settings: SkillNudgeSettings, 
     : `took ${last.toolCalls} tool calls`;
   return (
     `[Hermes reminder: the previous task ${what}. If the approach that worked is reusable (a procedure you would follow again here or in another project), ` +
-    `save it now with skill_manage: create a skill with a clear "Use when..." description and the concrete steps, or patch the skill you followed if a step was wrong or missing. ` +
+    `save it now with skill_manage${toolNames.includes("skill_manage") ? "" : " (load it with tool_search first)"}: create a skill with a clear "Use when..." description and the concrete steps, or patch the skill you followed if a step was wrong or missing. ` +
     `A single durable fact belongs in memory instead. Skip this if nothing reusable was learned, and carry on with the user's message.]`
   );
 }

@@ -21,6 +21,8 @@ export interface ChatRenderer {
   finishLine(): void;
   /** Runs `ask` (a permission or a question at the prompt) with the waiting line held: none is written meanwhile. */
   holding<T>(ask: () => Promise<T>): Promise<T>;
+  /** A line of the chat's own under the reply (a prompt typed during the turn, queued). */
+  note(text: string): void;
   /** The one-line usage summary after a turn (tokens, cache, the session's cost when known, time). */
   turnSummary(usage: acp.Usage | null | undefined, durationMs: number): void;
 }
@@ -158,6 +160,9 @@ export function chatRenderer(
         asking--;
         lastActivity = Date.now();
       }
+    },
+    note(text) {
+      err(`${dim(`  ${text}`)}\n`);
     },
     turnSummary(usage, durationMs) {
       newline();

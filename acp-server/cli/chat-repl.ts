@@ -69,6 +69,8 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     return 1;
   }
   err(`Hermes chat in ${options.cwd} (session ${sessionId}). /exit quits, /help lists commands.\n`);
+  // What is typed during a turn waits for the prompt (and is shown under the reply), never answers a question.
+  questions.queueBetweenPrompts((queued) => renderer.note(`⧗ queued: ${queued} (runs when this turn ends)`));
 
   for (;;) {
     let line: string;

@@ -24,6 +24,13 @@ export interface Questions {
   /** A numbered list; the answer is a number or one of the names. Returns the index. */
   choose(title: string, options: string[], defaultIndex: number): Promise<number>;
   close(): void;
+  /**
+   * The chat's turns (on a terminal): a line typed while neither the chat prompt nor a question
+   * waits is a prompt for later. It is not echoed where the reply streams, `queued` is told of it
+   * (the chat shows it under the reply), the next `line()` returns it (shown after the prompt),
+   * and a question never takes it as its answer: it waits for what is typed after it is asked.
+   */
+  queueBetweenPrompts(queued: (line: string) => void): void;
 }
 
 export interface QuestionsOptions {
@@ -40,7 +47,7 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
   // Readline echoes what is typed through its output: the hidden question mutes that echo.
   const echo = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
-      if (!muted) output.write(chunk);
+      if (!muted && !betweenPrompts()) output.write(chunk);
       done();
     },
   });
@@ -62,9 +69,20 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     if (history?.[0] === line) history.shift();
   };
   const lines: string[] = [];
+  /** Prompts typed during a turn (queueBetweenPrompts), for the next chat prompt. */
+  const queuedPrompts: string[] = [];
+  let onQueued: ((line: string) => void) | undefined;
+  let asking = false;
   let waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
   let closed = false;
+  /** Between prompts, with queueing on: what is typed is a later prompt, not echoed into the reply. */
+  const betweenPrompts = () => onQueued !== undefined && !atChatPrompt && !asking;
   rl.on("line", (line) => {
+    if (betweenPrompts() && !waiting) {
+      queuedPrompts.push(line);
+      onQueued?.(line);
+      return;
+    }
     if (waiting) {
       const w = waiting;
       waiting = undefined;
@@ -91,10 +109,16 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
 
   const questions: Questions = {
     async line(prompt) {
+      const queued = queuedPrompts.shift();
+      if (queued !== undefined) {
+        // Typed during the last turn: shown after the prompt as if typed now, then run.
+        output.write(`${prompt}${queued}\n`);
+        return queued;
+      }
       // Readline draws the prompt itself, so that it can redraw it (Ctrl-R, history).
+      atChatPrompt = true;
       rl.setPrompt(prompt);
       rl.prompt();
-      atChatPrompt = true;
       try {
         return await nextLine();
       } finally {
@@ -107,20 +131,30 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     },
     async ask(question, fallback) {
       output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
-      const raw = await nextLine();
-      forget(raw);
-      const answer = raw.trim();
-      return answer || fallback || "";
+      asking = true;
+      try {
+        const raw = await nextLine();
+        forget(raw);
+        const answer = raw.trim();
+        return answer || fallback || "";
+      } finally {
+        asking = false;
+      }
+    },
+    queueBetweenPrompts(queued) {
+      if (terminal) onQueued = queued;
     },
     async askHidden(question) {
       output.write(`${question}: `);
       muted = true;
+      asking = true;
       try {
         const raw = await nextLine();
         forget(raw);
         return raw.trim();
       } finally {
         muted = false;
+        asking = false;
         output.write("\n");
       }
     },

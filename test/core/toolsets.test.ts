@@ -106,7 +106,8 @@ test("/reload-mcp: config.yaml read again, a real MCP server connected and its t
   model.requests.length = 0; // one model server per file: this test's calls only
   const project = await makeTempDir();
   const folder = await makeTempDir("hermes-mcp-fs-");
-  const config = scriptedConfig(model.url, { mcp: { connect_wait: 30 } });
+  // Every MCP tool sent: this test is about /reload-mcp (deferral: tool-search.test.ts).
+  const config = scriptedConfig(model.url, { mcp: { connect_wait: 30 }, tools: { eager_budget_tokens: 100_000 } });
   const hermes = await startAgent({ config });
   try {
     await hermes.initialize();

@@ -198,3 +198,34 @@ test("a session another process has open is followed; a prompt says /takeover; /
   assert.equal(await follower.exited, 0, follower.output());
   assert.equal(await owner.exited, 0, owner.output());
 });
+
+test("a prompt typed during a turn is shown queued under the reply, not echoed into it; it runs when the turn ends and its answer is shown; an approval never takes it as its answer", async (t) => {
+  const pty = spawnInPty([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pty.kill());
+  await pty.waitFor(PROMPT);
+  // The first reply waits for the test: the next prompt is typed while the turn runs.
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  writeFileSync(path.join(project, "queue.txt"), "one\n");
+  model.enqueue(
+    { handler: async () => (await gate, { toolCalls: [{ id: "q1", name: "patch", arguments: { path: "queue.txt", old_string: "one", new_string: "ONE" } }] }) },
+    { text: "LONG-REPLY" },
+    { text: "QUEUED-REPLY" },
+  );
+  const mark = pty.output().length;
+  pty.write("start the long one\r");
+  await model.waitForRequests(model.requests.length + 1).catch(() => undefined);
+  pty.write("y\r");
+  await pty.waitFor(/⧗ queued: y \(runs when this turn ends\)/, { from: mark });
+  release();
+  // The approval that comes next is not answered by the queued "y": it waits for a key typed now.
+  await pty.waitFor(/Allow\? y = yes once[^\n]*: $/, { from: mark });
+  assert.equal(readFileSync(path.join(project, "queue.txt"), "utf8"), "one\n", "not applied by the queued line");
+  pty.write("n\r");
+  await pty.waitFor(/LONG-REPLY[\s\S]*\n› y\n[\s\S]*QUEUED-REPLY[\s\S]*\n› $/, { from: mark });
+  assert.equal(readFileSync(path.join(project, "queue.txt"), "utf8"), "one\n");
+  const queuedTurn = model.requests.at(-1)!.body.messages.filter((m: any) => m.role === "user").at(-1);
+  assert.match(JSON.stringify(queuedTurn), /"y"/, "the queued line ran as its own prompt");
+  pty.write("\x04");
+  assert.equal(await pty.exited, 0, pty.output());
+});

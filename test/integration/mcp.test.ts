@@ -15,6 +15,9 @@ import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
 
+/** These tests are about the bridge: every MCP tool is sent (tool_search's deferral is tested in tool-search.test.ts). */
+const EVERY_MCP_TOOL = { eager_budget_tokens: 100_000 };
+
 function newSession(hermes: Harness, cwd: string, mcpServers: unknown[]): Promise<acp.NewSessionResponse> {
   return hermes.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: mcpServers as acp.McpServer[] });
 }
@@ -54,7 +57,7 @@ test("mcp stdio: server-everything's tools in a full turn (echo, image), a resou
   const model = scripted();
   const project = await makeTempDir();
   const tag = randomUUID();
-  const hermes = await startHermes({ config: scriptedConfig(model.url, { mcp: { connect_wait: 30 } }) });
+  const hermes = await startHermes({ config: scriptedConfig(model.url, { mcp: { connect_wait: 30 }, tools: EVERY_MCP_TOOL }) });
   try {
     const init = await hermes.initialize();
     assert.deepEqual(init.agentCapabilities?.mcpCapabilities, { http: true, sse: true });
@@ -73,7 +76,7 @@ test("mcp stdio: server-everything's tools in a full turn (echo, image), a resou
     const first = model.requests[at].body;
     const names: string[] = first.tools.map((t: any) => t.function.name);
     assert.ok(names.includes("mcp_everything_echo") && names.includes("mcp_everything_get-tiny-image") && names.includes("read_mcp_resource"), names.join(","));
-    const builtins = names.filter((n) => !n.startsWith("mcp_") && n !== "read_mcp_resource");
+    const builtins = names.filter((n) => !n.startsWith("mcp_") && n !== "read_mcp_resource" && n !== "tool_search"); // tool_search follows the MCP tools
     assert.deepEqual(names.slice(0, builtins.length), builtins, "registry tools first, MCP tools after them");
     const echoSchema = first.tools.find((t: any) => t.function.name === "mcp_everything_echo").function.parameters;
     assert.equal(echoSchema.type, "object");
@@ -131,7 +134,7 @@ for (const mode of ["streamableHttp", "sse"] as const) {
     const model = scripted();
     const project = await makeTempDir();
     const server = await startEverythingHttp(mode);
-    const hermes = await startHermes({ config: scriptedConfig(model.url, { mcp: { connect_wait: 30 } }) });
+    const hermes = await startHermes({ config: scriptedConfig(model.url, { mcp: { connect_wait: 30 }, tools: EVERY_MCP_TOOL }) });
     try {
       await hermes.initialize();
       const { sessionId } = await newSession(hermes, project, [{ type: mode === "sse" ? "sse" : "http", name: "remote", url: server.url, headers: [{ name: "X-Test", value: "1" }] }]);
@@ -159,6 +162,7 @@ test("mcp config: server-filesystem from config.yaml on a temp folder, with incl
   writeFileSync(path.join(folder, "notes.txt"), "alpha beta gamma\n");
   const hermes = await startHermes({
     config: scriptedConfig(model.url, {
+      tools: EVERY_MCP_TOOL,
       mcp: { connect_wait: 30 },
       mcp_servers: { files: { command: process.execPath, args: [FILESYSTEM, "${MCP_FS_DIR}"], exclude_tools: ["move_file"], require_confirmation: ["write_file"] } },
     }),
@@ -192,6 +196,7 @@ test("mcp failures are contained: crash mid-call (then reconnect), no answer (ti
   const env = { PID_FILE: pidFile };
   const hermes = await startHermes({
     config: scriptedConfig(model.url, {
+      tools: EVERY_MCP_TOOL,
       mcp: { connect_wait: 30 },
       mcp_servers: {
         hangs: { command: process.execPath, args: [MISBEHAVING, "never-answers"], env, timeout: 1 },
@@ -251,6 +256,7 @@ test("mcp startup: initialize starts no server, session/new answers within the w
   const gate = path.join(await makeTempDir("hermes-mcp-gate-"), "open");
   const hermes = await startHermes({
     config: scriptedConfig(model.url, {
+      tools: EVERY_MCP_TOOL,
       // session/new waits this long for servers, then answers without them.
       mcp: { connect_wait: 0.5 },
       mcp_servers: { slow: { command: process.execPath, args: [MISBEHAVING, "slow-start"], env: { PID_FILE: pidFile, START_GATE: gate } } },
