@@ -82,7 +82,8 @@ async function main(serverUrl: string | undefined): Promise<number> {
     return 2;
   }
   const model = await startScriptedModel({ fallback: { handler: callEveryTool } });
-  const config = scriptedConfig(model.url, { mcp_servers: { conformance: { url: serverUrl, oauth: oauthSettings() } }, mcp: { connect_wait: 30 } });
+  // Every tool of the scenario's server is sent (none waits for tool_search): the scripted model calls what it sees.
+  const config = scriptedConfig(model.url, { mcp_servers: { conformance: { url: serverUrl, oauth: oauthSettings() } }, mcp: { connect_wait: 30 }, tools: { eager_budget_tokens: 100_000 } });
   const hermes = await startHermes({
     config,
     env: { HERMES_MCP_SIGN_IN: "fetch" },
