@@ -12,6 +12,7 @@ import { agentText, makeTempDir, scriptedConfig, sessionUpdates, startHermes, ty
 import { EVERYTHING, FILESYSTEM, MISBEHAVING, pidsIn, pidsTagged, startEverythingHttp, stdioServer, waitForExit } from "../support/mcp-servers";
 import { childPids } from "../support/delegation";
 import { useScriptedModel } from "../support/scripted-model";
+import { waitForChangeIn } from "../support/wait";
 
 const scripted = useScriptedModel();
 
@@ -268,6 +269,8 @@ test("mcp startup: initialize starts no server, session/new answers within the w
     await hermes.agent.request(acp.methods.agent.session.list, {});
     assert.deepEqual(childPids(hermes.child.pid!), [], "config servers do not start with the process");
     const { sessionId } = await newSession(hermes, project, []);
+    // Started by session/new; its pid line comes once node has loaded it (slower on a busy machine), so wait for it.
+    await waitForChangeIn(path.dirname(pidFile), () => pidsIn(pidFile).length === 1, 15_000, "the slow server's pid (started with the session)");
     assert.equal(pidsIn(pidFile).length, 1, "the server started with the session");
     // The server cannot start until the gate opens: session/new answered without it.
     assert.match(await ask(hermes, sessionId, "/mcp"), /\*\*slow\*\* .*: connecting/);
