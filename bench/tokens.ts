@@ -26,6 +26,18 @@ interface Cost {
   systemChars: number;
   toolsChars: number;
   tools: { name: string; chars: number }[];
+  /** The system prompt's blocks (paragraphs, or a heading's section), named by how they begin. */
+  systemParts: { name: string; chars: number }[];
+}
+
+/** Splits the system prompt into sections at its headings (and at paragraphs before the first). */
+function systemParts(system: string): { name: string; chars: number }[] {
+  const parts: { name: string; chars: number }[] = [];
+  for (const block of system.split(/\n\n(?=# |[A-Z][^\n]{0,60}:)|\n\n(?!\s)/)) {
+    const head = block.trim().split("\n")[0]!.slice(0, 40);
+    parts.push({ name: JSON.stringify(head), chars: block.length + 2 });
+  }
+  return parts;
 }
 
 const tokens = (chars: number) => Math.ceil(chars / 4);
@@ -41,9 +53,11 @@ async function firstRequest(model: ScriptedModel, extra: Record<string, unknown>
     model.enqueue({ text: "ok" });
     await client.request("session/prompt", { sessionId, prompt: [{ type: "text", text: "hi" }] });
     const body = model.requests[before]!.body as { messages: { role: string; content: unknown }[]; tools?: { function: { name: string } }[] };
-    const system = body.messages.filter((message) => message.role === "system").map((message) => JSON.stringify(message.content)).join("");
+    const systemMessages = body.messages.filter((message) => message.role === "system");
+    const system = systemMessages.map((message) => JSON.stringify(message.content)).join("");
+    const systemText = systemMessages.map((message) => (typeof message.content === "string" ? message.content : JSON.stringify(message.content))).join("\n\n");
     const tools = (body.tools ?? []).map((tool) => ({ name: tool.function.name, chars: JSON.stringify(tool).length }));
-    return { systemChars: system.length, toolsChars: JSON.stringify(body.tools ?? []).length, tools };
+    return { systemChars: system.length, toolsChars: JSON.stringify(body.tools ?? []).length, tools, systemParts: systemParts(systemText) };
   } finally {
     await client.close();
     cleanup();
@@ -55,6 +69,8 @@ function describe(label: string, cost: Cost): void {
   process.stdout.write(`tokens: ${label}: ${total} chars ~ ${tokens(total)} tokens (system prompt ${tokens(cost.systemChars)}, ${cost.tools.length} tools ${tokens(cost.toolsChars)})\n`);
   const biggest = [...cost.tools].sort((a, b) => b.chars - a.chars).slice(0, 8);
   process.stdout.write(`tokens:   biggest tools: ${biggest.map((tool) => `${tool.name} ${tokens(tool.chars)}`).join(", ")}\n`);
+  const parts = [...cost.systemParts].sort((a, b) => b.chars - a.chars).slice(0, 6);
+  process.stdout.write(`tokens:   biggest system prompt parts: ${parts.map((part) => `${part.name} ${tokens(part.chars)}`).join(", ")}\n`);
 }
 
 async function main(): Promise<void> {

@@ -5,16 +5,27 @@ import type { SkillUsage } from "./usage-store";
 
 /** Index entries in the system prompt; more are left to skills_list. */
 const MAX_INDEXED = 150;
-const MAX_INDEX_DESCRIPTION = 200;
+/** The index is paid on every model call (issue 34): one short trigger line per skill. */
+const MAX_INDEX_DESCRIPTION = 120;
 
-export const SKILLS_GUIDANCE = `You have skills: tested procedures for recurring kinds of work, listed below by name with when to use each. Before starting a task, check the list; when one matches, load it with skill_view and follow it (skills_list shows tags and unavailable ones). After a hard task, or when the user corrects your approach, save the reusable procedure with skill_manage (create a new skill, or patch the one you used) so next time goes better. Skills created now are listed from the next session on; skill_view finds them at once.`;
+export const SKILLS_GUIDANCE = `You have skills: tested procedures for recurring work, listed below by name with when to use each. When one matches the task, load it with skill_view and follow it (skills_list shows all, with what each does). After a hard task, or when the user corrected your approach, save the procedure with skill_manage (create one, or patch the one you used). New skills are listed from the next session on; skill_view finds them at once.`;
 
-/** The level-0 index: name and one-line description per available skill. */
+/** The level-0 index: name and when to use it, per available skill. */
 export function renderSkillIndex(skills: readonly Skill[]): string | undefined {
   if (skills.length === 0) return undefined;
-  const shown = skills.slice(0, MAX_INDEXED).map((skill) => `- ${skill.name}: ${oneLine(skill.description, MAX_INDEX_DESCRIPTION)}`);
+  const shown = skills.slice(0, MAX_INDEXED).map((skill) => `- ${skill.name}: ${oneLine(indexTrigger(skill.description), MAX_INDEX_DESCRIPTION)}`);
   const more = skills.length > MAX_INDEXED ? `\n(${skills.length - MAX_INDEXED} more: skills_list)` : "";
   return `# Skills\n${SKILLS_GUIDANCE}\n\n${shown.join("\n")}${more}`;
+}
+
+/**
+ * What the index says of a skill: its "Use when/for ..." sentence, the trigger the model matches
+ * a task against (the name already says what it does; skill_view and skills_list give the rest);
+ * a description without one is indexed by its first sentence.
+ */
+export function indexTrigger(description: string): string {
+  const sentences = description.replace(/\s+/g, " ").trim().split(/(?<=[.!?])\s+/);
+  return sentences.find((sentence) => /^Use (when|for|to|after|before|if)\b/i.test(sentence)) ?? sentences[0] ?? "";
 }
 
 /**

@@ -109,7 +109,7 @@ test("prove it learns: the review turns session 1's long way into a skill, and s
     assert.equal((await hermes.prompt(two, task2)).stopReason, "end_turn");
     assert.equal(readFileSync(path.join(second, "src", "version.txt"), "utf8"), "3.0.1\n");
     const firstCall = model.requests.slice(before).find((r) => !isReview(r))!;
-    assert.match(systemPrompt(firstCall), new RegExp(`- ${SKILL_NAME}: Make src/version\\.txt match`), "the skill is in session 2's index");
+    assert.match(systemPrompt(firstCall), new RegExp(`- ${SKILL_NAME}: Use when asked to sync or bump the version file\\.`), "the skill is in session 2's index");
     const loaded = sessionUpdates(hermes, two).find((u) => u.sessionUpdate === "tool_call_update" && u.status === "completed" && JSON.stringify(u).includes(`${SKILL_NAME} (user`));
     assert.ok(loaded, "session 2 loaded the skill with skill_view");
 

@@ -109,7 +109,7 @@ test("done when: a long task earns a nudge, the model saves a skill, and the nex
     model.enqueue({ toolCalls: [{ name: "skill_view", arguments: { name: "deploy-checklist" } }] }, { text: "Following the checklist." });
     at = model.requests.length;
     await hermes.prompt(second, "ship it");
-    assert.match(systemPrompt(model.requests[at]), /- deploy-checklist: Deploy the service safely\. Use when the user asks to ship, release or deploy\./);
+    assert.match(systemPrompt(model.requests[at]), /- deploy-checklist: Use when the user asks to ship, release or deploy\.\n/, "indexed by its trigger sentence");
     assert.ok(toolMessages(model.requests[at + 1]).some((text) => text.includes("Run the smoke test against staging")), "skill_view returned the SKILL.md");
 
     // Invoked as /deploy-checklist: the turn's prompt is the skill body plus the user's text.
@@ -166,7 +166,8 @@ test("disclosure levels through ACP: skills_list, skill_view of a SKILL.md and o
     const at = model.requests.length;
     await hermes.prompt(sessionId, "how do we design endpoints here?");
     const prompt = systemPrompt(model.requests[at]);
-    assert.match(prompt, /- api-style: This project's API style/, "the project skill wins over the user's");
+    assert.match(prompt, /- api-style: Use when adding routes\./, "the project skill wins over the user's");
+    assert.doesNotMatch(prompt, /designing endpoints/, "the user's skill of the same name is not indexed");
     assert.doesNotMatch(prompt, /needs-gh|writing-docs/, "unavailable skills stay out of the index");
     const [listed, viewed] = toolMessages(model.requests[at + 1]);
     assert.equal(JSON.parse(listed).skills.length, 0, "the project api-style has no tags");

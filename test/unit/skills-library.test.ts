@@ -154,3 +154,17 @@ test("the bundled skills: at least 12, each valid, available, described and clea
     assert.equal(path.basename(skill.dir), name, "folder matches the name");
   }
 });
+
+test("the system prompt's skill index gives each skill its trigger (the Use when sentence), short, and the first sentence otherwise", () => {
+  const skill = (name: string, description: string) => ({ name, description }) as Parameters<typeof renderSkillIndex>[0][number];
+  const index = renderSkillIndex([
+    skill("api-migration", "Migrate code from one API to another across a codebase - a deprecated function or a library major version - with an inventory and a plan. Use when many call sites must move from an old API to a new one."),
+    skill("plain", "Do the plain thing well. It has more to say after the first sentence."),
+    skill("long", `Use when ${"a very long trigger ".repeat(12)}ends.`),
+  ])!;
+  const lines = index.split("\n").filter((line) => line.startsWith("- "));
+  assert.deepEqual(lines.slice(0, 2), ["- api-migration: Use when many call sites must move from an old API to a new one.", "- plain: Do the plain thing well."]);
+  assert.ok(lines[2]!.length <= "- long: ".length + 120 && lines[2]!.endsWith("…"), lines[2]);
+  assert.match(index, /skill_view/);
+  assert.match(index, /skill_manage/);
+});
