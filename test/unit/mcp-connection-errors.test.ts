@@ -2,13 +2,24 @@
 // server needs sign-in and how (no SSE fallback hides it); when streamable HTTP fails for
 // another reason and the SSE fallback fails too, the first transport's real error leads.
 // Real HTTP servers on 127.0.0.1 and the real MCP SDK transports; nothing is mocked.
-import { test } from "node:test";
+import { after, before, test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer, type RequestListener, type Server } from "node:http";
 import { once } from "node:events";
 import { McpConnection } from "../../acp-server/mcp/connection";
 import { clientServerSpec } from "../../acp-server/mcp/server-spec";
 import { createLogger } from "../../acp-server/util/log";
+import { makeTempDir } from "../support/acp-harness";
+
+// OAuth is on for these servers: whatever it stores goes to a throwaway $HERMES_HOME, never the user's.
+const savedHome = process.env.HERMES_HOME;
+before(async () => {
+  process.env.HERMES_HOME = await makeTempDir("hermes-home-");
+});
+after(() => {
+  if (savedHome === undefined) delete process.env.HERMES_HOME;
+  else process.env.HERMES_HOME = savedHome;
+});
 
 async function listen(handler: RequestListener): Promise<{ server: Server; url: string; seen: string[] }> {
   const seen: string[] = [];
