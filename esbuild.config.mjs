@@ -20,6 +20,7 @@ import { buildId } from "./scripts/build-id.mjs";
 import { bundledFrontmatter } from "./scripts/bundled-frontmatter.mjs";
 import { lazySdkSchemas } from "./scripts/lazy-schemas.mjs";
 import { REQUIRE_BANNER, withoutUnusedRequire } from "./scripts/require-banner.mjs";
+import { playwrightFromVendor, vendorPlaywright } from "./scripts/vendor-playwright.mjs";
 
 const pkg = JSON.parse(readFileSync(new URL("./package.json", import.meta.url), "utf8"));
 
@@ -90,10 +91,9 @@ const serverAppBuild = build({
   logLevel: "warning",
   // lazySdkSchemas: the ACP SDK's ~300 zod schemas are built when first used, not at import
   // (scripts/lazy-schemas.mjs): the first session/new waits for the SDK's import.
-  plugins: [zodEnglishOnly, noDomino, lazySdkSchemas],
-  // The browser tools' engine stays a package resolved at run time: it finds its own files
-  // (driver scripts, browser registry) from __dirname, which bundling into ESM would break.
-  external: ["playwright-core"],
+  // playwrightFromVendor: the browser tools' engine is not bundled (it finds its own files from
+  // __dirname) but shipped beside the chunks in dist/vendor/ (scripts/vendor-playwright.mjs).
+  plugins: [zodEnglishOnly, noDomino, lazySdkSchemas, playwrightFromVendor],
   // HERMES_BUNDLED_FRONTMATTER: the shipped skills' frontmatter, parsed here rather than by every
   // first session/new (scripts/bundled-frontmatter.mjs).
   // HERMES_BUILD_ID: which build this is (scripts/build-id.mjs), the key of caches of what the code computes.
@@ -175,6 +175,9 @@ writeFileSync(path.join(outdir, "package.json"), `${JSON.stringify({ type: "comm
 
 // sql.js (the session index) loads its WebAssembly at run time; ship it beside the bundle.
 copyFileSync(new URL("./node_modules/sql.js/dist/sql-wasm.wasm", import.meta.url), path.join(outdir, "sql-wasm.wasm"));
+
+// The browser tools' engine, imported by the chunks from dist/vendor/ (scripts/vendor-playwright.mjs).
+vendorPlaywright(fileURLToPath(new URL(".", import.meta.url)), outdir);
 
 // esbuild writes files without the execute bit. dist/hermes.js is the package's `bin` and starts
 // with a shebang: keep it executable after every build, so `npx hermes` and ./dist/hermes.js run

@@ -5,11 +5,17 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import type { ToolResult } from "./registry";
 import { ToolError } from "./registry";
+import { imagePixelSize } from "./image-size";
 import { openPinnedForRead, type PinnedTarget } from "../util/no-follow-io";
 
 const IMAGE_TYPES: Record<string, string> = { ".png": "image/png", ".jpg": "image/jpeg", ".jpeg": "image/jpeg", ".gif": "image/gif", ".webp": "image/webp" };
 /** Anthropic's per-image limit (the tightest of the three APIs); not downscaled here. */
 const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
+/**
+ * Anthropic's per-side limit, the tightest hard limit of the three APIs (larger images are
+ * refused with an HTTP 400 that ends the turn; smaller ones each provider downscales itself).
+ */
+const MAX_IMAGE_SIDE = 8000;
 
 export function imageMimeType(file: string): string | undefined {
   return IMAGE_TYPES[path.extname(file).toLowerCase()];
@@ -23,6 +29,12 @@ export function readImageFile(pin: PinnedTarget, shown: string, mimeType: string
     }
     return readFileSync(fd);
   });
+  const size = imagePixelSize(bytes, mimeType);
+  // A file whose header is not the image its name says would be refused by the provider mid-turn.
+  if (!size || size.width === 0 || size.height === 0) throw new ToolError(`${shown} is not a readable ${mimeType} image (its header does not match).`);
+  if (Math.max(size.width, size.height) > MAX_IMAGE_SIDE) {
+    throw new ToolError(`${shown} is ${size.width}×${size.height} px, over the ${MAX_IMAGE_SIDE} px per side a model accepts; scale it down (e.g. with ImageMagick in the terminal) and read the smaller copy.`);
+  }
   const image = { mimeType, data: bytes.toString("base64") };
   return {
     output: `Image ${shown} (${mimeType}, ${Math.max(1, Math.round(bytes.length / 1024))} KB), attached as an image. If you cannot see it, your model has no vision.`,

@@ -119,6 +119,13 @@ test("the model navigates, clicks by ref, fills the form and reads the console; 
     assert.equal(imageTurn.role, "user");
     const image = imageTurn.content.find((part) => part.type === "image_url");
     assert.ok(image?.image_url?.url.startsWith("data:image/png;base64,iVBOR"), "a PNG image part");
+    // Over ACP the screenshot is an image content block of the tool card, for any client to show.
+    const shotCard = hermes.updates
+      .map((n) => n.update)
+      .filter((u) => u.sessionUpdate === "tool_call_update" && u.toolCallId.endsWith("p1"))
+      .flatMap((u) => (u.sessionUpdate === "tool_call_update" ? (u.content ?? []) : []));
+    const block = shotCard.find((c) => c.type === "content" && c.content.type === "image");
+    assert.ok(block?.type === "content" && block.content.type === "image" && block.content.mimeType === "image/png" && block.content.data.startsWith("iVBOR"), `an ACP image block in the card: ${JSON.stringify(shotCard).slice(0, 300)}`);
     // session/close closes the session's browser while the agent runs on.
     const chromium = chromiumChildrenOf(hermes.child.pid!);
     assert.ok(chromium.length > 0, "the browser ran as the agent's child");

@@ -11,6 +11,7 @@ import { test } from "node:test";
 import { promisify } from "node:util";
 import { agentText, HERMES_BIN, makeTempDir, ROOT, scriptedConfig, startHermes } from "../support/acp-harness";
 import { useScriptedModel } from "../support/scripted-model";
+import { startServer } from "../support/web-servers";
 
 const run = promisify(execFile);
 const scripted = useScriptedModel();
@@ -56,6 +57,7 @@ async function packInto(destination: string, env: Record<string, string>): Promi
   const files = packed.files.map((f) => f.path);
   assert.ok(files.includes("dist/hermes.js") && files.includes("dist/sql-wasm.wasm") && files.includes("skills/code-review/SKILL.md"), files.join("\n"));
   assert.ok(files.includes("dist/chunks/app.mjs") && files.some((f) => /^dist\/chunks\/.+-\w+\.mjs$/.test(f)), "the lazily loaded chunks ship");
+  assert.ok(files.includes("dist/vendor/playwright-core/index.mjs") && files.includes("dist/vendor/playwright-core/browsers.json"), "the browser tools' engine ships (scripts/vendor-playwright.mjs)");
   assert.ok(files.includes("dist/package.json"), "dist/package.json ships: it makes dist/hermes.js CommonJS in a type: module package");
   assert.ok(files.includes("docs/configuration.md") && files.includes("docs/cli.md"), "the docs that doctor and --help point at ship with the package");
   assert.deepEqual(
@@ -111,6 +113,31 @@ test("the packed tarball installs globally with nothing else and serves ACP; npx
   // npx on the tarball (relative path: npx runs an absolute path as a command, not a package).
   const viaNpx = await run(npx, ["--yes", "--offline", `./${tarball}`, "--version"], { cwd: dir, env, timeout: 60_000 });
   assert.equal(viaNpx.stdout.trim(), pkg.version);
+});
+
+test("an installed copy drives Debian's Chromium with the browser tools, from the engine it ships", async () => {
+  const model = scripted();
+  const site = await startServer({ "/": (_req, res) => res.writeHead(200, { "content-type": "text/html" }).end("<title>Shipped</title><h1>Engine inside the package</h1>") });
+  const { dir, env, prefix } = await freshMachine();
+  try {
+    await run(npm, ["install", "--global", "--offline", "--prefix", prefix, path.join(dir, await packTarball(dir, env))], { env, timeout: 60_000 });
+    model.enqueue({ toolCalls: [{ id: "n1", name: "browser_navigate", arguments: { url: `${site.origin}/` } }] }, { text: "Seen." });
+    const config = scriptedConfig(model.url, { tools: { enabled: ["browser"] }, browser: { executable: "/usr/bin/chromium" } });
+    // NODE_PATH empty and cwd outside the checkout: the engine can only come from the installed package.
+    const hermes = await startHermes({ bin: path.join(prefix, "bin", "hermes"), config, env: { HOME: env.HOME, NODE_PATH: "" }, permission: "allow" });
+    try {
+      await hermes.initialize();
+      const { sessionId } = await hermes.newSession(await makeTempDir("hermes-installed-browser-"));
+      const first = model.requests.length;
+      assert.equal((await hermes.prompt(sessionId, "Open the page")).stopReason, "end_turn");
+      const result = JSON.stringify(model.requests[first + 1]!.body.messages.at(-1));
+      assert.match(result, /Engine inside the package/, `the page was read through the shipped playwright-core: ${result}`);
+    } finally {
+      await hermes.close();
+    }
+  } finally {
+    await site.close();
+  }
 });
 
 test("the tarball unpacked as Zed's agent-server extension does it (top folder kept) starts with the manifest's arguments", async () => {

@@ -171,8 +171,9 @@ export async function closeSessionBrowser(sessionId: string): Promise<void> {
 }
 
 /**
- * The browser engine's driver. It is not bundled (it finds its own files from its folder), so an
- * installed Hermes without it says how to add it rather than failing with a module error.
+ * The browser engine's driver. It is not bundled (it finds its own files from its folder) but shipped
+ * in dist/vendor/ (scripts/vendor-playwright.mjs); a copy that lost it says how to add it rather than
+ * failing with a module error.
  */
 async function loadPlaywright(): Promise<typeof import("playwright-core")> {
   try {
@@ -180,7 +181,7 @@ async function loadPlaywright(): Promise<typeof import("playwright-core")> {
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code !== "ERR_MODULE_NOT_FOUND" && code !== "MODULE_NOT_FOUND") throw error;
-    throw new ToolError("The browser tools need the playwright-core package, which this installation of Hermes does not have: install it next to Hermes (`npm install -g playwright-core`), then try again. No browser is downloaded; Hermes uses your Chrome or Chromium.");
+    throw new ToolError("The browser tools need the playwright-core package, which this copy of Hermes is missing (it ships in dist/vendor/playwright-core): reinstall Hermes, or install it next to Hermes (`npm install -g playwright-core`), then try again. No browser is downloaded; Hermes uses your Chrome or Chromium.");
   }
 }
 
