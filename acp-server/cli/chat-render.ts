@@ -15,8 +15,11 @@ export interface ChatRenderer {
   refused(toolCallId: string): void;
   /** Everything the agent said this turn (to avoid repeating an error it already showed). */
   replyText(): string;
-  /** Starts the waiting indicator for a turn; returns its stop function. */
-  waiting(timeoutSeconds: number): () => void;
+  /**
+   * Starts the waiting indicator for a turn; returns its stop function. While `paused` says so
+   * (a question is open), no status line is drawn and the user's time does not count as the model's.
+   */
+  waiting(timeoutSeconds: number, paused?: () => boolean): () => void;
   /** Ends the reply line if it is open. */
   finishLine(): void;
 }
@@ -42,8 +45,16 @@ export function chatRenderer(
   let textSinceTool = false;
   let toolSinceText = false;
   let lastActivity = Date.now();
+  /** A status line is drawn in place (a terminal) and must be wiped before anything else is written. */
+  let statusDrawn = false;
+  const clearStatus = () => {
+    if (!statusDrawn) return;
+    stderr.write("\r\x1b[2K");
+    statusDrawn = false;
+  };
 
   const newline = () => {
+    clearStatus();
     // Markdown held for its block to complete goes out before anything else is shown.
     const held = markdown?.end();
     if (held) {
@@ -61,6 +72,7 @@ export function chatRenderer(
   return {
     update(update) {
       lastActivity = Date.now();
+      clearStatus();
       switch (update.sessionUpdate) {
         case "agent_message_chunk":
           if (update.content.type !== "text") return;
@@ -112,17 +124,25 @@ export function chatRenderer(
     },
     refused: (id) => refusedIds.add(id),
     replyText: () => reply,
-    waiting(timeoutSeconds) {
+    waiting(timeoutSeconds, paused) {
       reply = "";
       lastActivity = Date.now();
       let shown = false;
       const timer = setInterval(() => {
+        if (paused?.()) {
+          lastActivity = Date.now();
+          shown = false;
+          return;
+        }
         const quiet = Math.round((Date.now() - lastActivity) / 1000);
         if (quiet < 5) return;
         // Said once per quiet stretch, then updated in place on a terminal.
         const line = `… waiting for the model (${quiet} s without an answer; model.timeout = ${timeoutSeconds} s in config.yaml ends the wait). Ctrl-C cancels.`;
         if (tty) {
-          stderr.write(`\r\x1b[2K${dim(line)}`);
+          // One row only: a status line that wraps could not be wiped by one line clear.
+          const width = (stderr as { columns?: number }).columns ?? 80;
+          stderr.write(`\r\x1b[2K${dim(line.length >= width ? `${line.slice(0, width - 2)}…` : line)}`);
+          statusDrawn = true;
           shown = true;
         } else if (!shown) {
           err(`${line}\n`);
@@ -132,7 +152,7 @@ export function chatRenderer(
       timer.unref();
       return () => {
         clearInterval(timer);
-        if (shown && tty) stderr.write("\r\x1b[2K");
+        clearStatus();
       };
     },
     finishLine: newline,

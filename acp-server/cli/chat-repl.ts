@@ -27,7 +27,7 @@ export interface ReplOptions {
 const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /sessions (this folder's), /resume ID,
 /takeover (own a session another Hermes process has open), /history [text] (search what you typed; Ctrl-R searches
 as you type, up/down walk it). Anything else starting with / goes to the agent (/help lists its commands).
-Ctrl-C cancels a running turn.
+Ctrl-C cancels a running turn. A line typed while a turn runs is queued and sent when the turn ends.
 `;
 
 export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, questions: Questions, options: ReplOptions): Promise<number> {
@@ -114,7 +114,9 @@ export async function turn(
   timeoutSeconds: number,
   promptMeta?: Record<string, unknown>,
 ): Promise<acp.StopReason | "failed"> {
-  const stopWaiting = renderer.waiting(timeoutSeconds);
+  // No status line while a question (an approval) waits for the user's key.
+  const stopWaiting = renderer.waiting(timeoutSeconds, () => questions?.isAsking() ?? false);
+  questions?.setBusy(true);
   let cancelled = false;
   questions?.setInterruptHandler(() => {
     if (cancelled) return;
@@ -136,6 +138,7 @@ export async function turn(
     return "failed";
   } finally {
     stopWaiting();
+    questions?.setBusy(false);
     questions?.setInterruptHandler(undefined);
   }
 }

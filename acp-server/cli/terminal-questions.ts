@@ -18,6 +18,14 @@ export interface Questions {
   line(prompt: string): Promise<string>;
   /** While set, Ctrl-C calls this instead of ending the questions (a running chat turn). */
   setInterruptHandler(handler: (() => void) | undefined): void;
+  /**
+   * A chat turn is running (on a terminal): what is typed is not echoed into the streaming reply;
+   * a finished line is shown as queued and waits for the next chat prompt, never answering a
+   * question (an approval) that opens later.
+   */
+  setBusy(busy: boolean): void;
+  /** A question (ask, askHidden, choose) is waiting for its answer: no status line may be drawn. */
+  isAsking(): boolean;
   ask(question: string, fallback?: string): Promise<string>;
   /** Nothing typed is echoed (API keys). */
   askHidden(question: string): Promise<string>;
@@ -62,6 +70,10 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     if (history?.[0] === line) history.shift();
   };
   const lines: string[] = [];
+  /** Lines typed during a turn, for the chat prompt only (see setBusy). */
+  const queued: string[] = [];
+  let busy = false;
+  let asking = 0;
   let waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
   let closed = false;
   rl.on("line", (line) => {
@@ -69,6 +81,10 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
       const w = waiting;
       waiting = undefined;
       w.resolve(line);
+    } else if (busy && terminal) {
+      queued.push(line);
+      // Under the reply, on a line of its own: the reply goes on below it.
+      output.write(`\n  ⧗ queued: ${line}\n`);
     } else lines.push(line);
   });
   const stop = () => {
@@ -89,9 +105,28 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     return new Promise((resolve, reject) => (waiting = { resolve, reject }));
   };
 
+  /** A question's answer is typed in view, also in the middle of a turn (where echo is off). */
+  const answering = async <T>(ask: () => Promise<T>): Promise<T> => {
+    asking++;
+    const wasMuted = muted;
+    muted = false;
+    try {
+      return await ask();
+    } finally {
+      asking--;
+      muted = wasMuted && busy && terminal;
+    }
+  };
+
   const questions: Questions = {
     async line(prompt) {
       // Readline draws the prompt itself, so that it can redraw it (Ctrl-R, history).
+      const next = queued.shift();
+      if (next !== undefined) {
+        // Shown at the prompt as if typed there, so the answer below reads as its answer.
+        output.write(`${prompt}${next}\n`);
+        return next;
+      }
       rl.setPrompt(prompt);
       rl.prompt();
       atChatPrompt = true;
@@ -105,24 +140,33 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     setInterruptHandler(handler) {
       interruptHandler = handler;
     },
-    async ask(question, fallback) {
-      output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
-      const raw = await nextLine();
-      forget(raw);
-      const answer = raw.trim();
-      return answer || fallback || "";
+    setBusy(value) {
+      busy = value;
+      if (terminal) muted = value;
     },
-    async askHidden(question) {
-      output.write(`${question}: `);
-      muted = true;
-      try {
+    isAsking: () => asking > 0,
+    async ask(question, fallback) {
+      return answering(async () => {
+        output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
         const raw = await nextLine();
         forget(raw);
-        return raw.trim();
-      } finally {
-        muted = false;
-        output.write("\n");
-      }
+        const answer = raw.trim();
+        return answer || fallback || "";
+      });
+    },
+    async askHidden(question) {
+      return answering(async () => {
+        output.write(`${question}: `);
+        muted = true;
+        try {
+          const raw = await nextLine();
+          forget(raw);
+          return raw.trim();
+        } finally {
+          muted = false;
+          output.write("\n");
+        }
+      });
     },
     async choose(title, options, defaultIndex) {
       output.write(`${title}\n`);
