@@ -3,6 +3,7 @@
 // it is saved exactly as an editor's "Always allow" is (approvals.rules in config.yaml).
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { renderDiff, type ChatRenderer } from "./chat-render";
+import { paletteFor } from "./terminal-colour";
 import type { Questions } from "./terminal-questions";
 
 /** The option ids of a tool call's permission request (acp/permission-request.ts). */
@@ -54,7 +55,7 @@ export async function askApproval(
   }
   stderr.write(`\n? ${title}\n`);
   for (const item of params.toolCall.content ?? []) {
-    if (item.type === "diff") stderr.write(renderDiff(item.path, item.oldText, item.newText));
+    if (item.type === "diff") stderr.write(renderDiff(item.path, item.oldText, item.newText, paletteFor(stderr as { isTTY?: boolean })));
     else if (item.type === "content" && item.content.type === "text") stderr.write(`${item.content.text.replace(/^```\w*\n?|\n?```$/gm, "")}\n`);
   }
   // Choices of their own (a restore's "keep the files changed since / overwrite them / cancel"): a numbered menu.

@@ -6,8 +6,10 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { diffHunks } from "../../common/line-diff";
 import type { MarkdownStream } from "./markdown-stream";
+import { palette, type Palette } from "./terminal-colour";
 
 const OUTPUT_LINES = 12;
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 export interface ChatRenderer {
   update(update: acp.SessionUpdate): void;
@@ -22,6 +24,12 @@ export interface ChatRenderer {
   waiting(timeoutSeconds: number, paused?: () => boolean): () => void;
   /** Ends the reply line if it is open. */
   finishLine(): void;
+  /** The session's cost so far in USD, when the agent knows the model's price (usage_update). */
+  sessionCostUsd?(): number | undefined;
+  /** A line of the client's own (a queued prompt) between what the agent says. */
+  note?(text: string): void;
+  /** A dim line after the turn (its usage); only a terminal reader gets it. */
+  summary?(line: string): void;
 }
 
 export function chatRenderer(
@@ -45,6 +53,7 @@ export function chatRenderer(
   let textSinceTool = false;
   let toolSinceText = false;
   let lastActivity = Date.now();
+  let costUsd: number | undefined;
   /** A status line is drawn in place (a terminal) and must be wiped before anything else is written. */
   let statusDrawn = false;
   const clearStatus = () => {
@@ -115,6 +124,9 @@ export function chatRenderer(
           }
           return;
         }
+        case "usage_update":
+          if (update.cost?.currency === "USD") costUsd = update.cost.amount;
+          return;
         case "plan":
           err(update.entries.map((e) => `  ${e.status === "completed" ? "☑" : "☐"} ${e.content}`).join("\n") + "\n");
           return;
@@ -127,28 +139,37 @@ export function chatRenderer(
     waiting(timeoutSeconds, paused) {
       reply = "";
       lastActivity = Date.now();
+      const turnStarted = Date.now();
       let shown = false;
-      const timer = setInterval(() => {
-        if (paused?.()) {
-          lastActivity = Date.now();
-          shown = false;
-          return;
-        }
-        const quiet = Math.round((Date.now() - lastActivity) / 1000);
-        if (quiet < 5) return;
-        // Said once per quiet stretch, then updated in place on a terminal.
-        const line = `… waiting for the model (${quiet} s without an answer; model.timeout = ${timeoutSeconds} s in config.yaml ends the wait). Ctrl-C cancels.`;
-        if (tty) {
-          // One row only: a status line that wraps could not be wiped by one line clear.
-          const width = (stderr as { columns?: number }).columns ?? 80;
-          stderr.write(`\r\x1b[2K${dim(line.length >= width ? `${line.slice(0, width - 2)}…` : line)}`);
-          statusDrawn = true;
-          shown = true;
-        } else if (!shown) {
-          err(`${line}\n`);
-          shown = true;
-        }
-      }, 1000);
+      let frame = 0;
+      // A terminal gets a spinner redrawn in place; off a terminal nothing animates, and only a
+      // long silence is said, once.
+      const timer = setInterval(
+        () => {
+          if (paused?.()) {
+            lastActivity = Date.now();
+            shown = false;
+            return;
+          }
+          const quietMs = Date.now() - lastActivity;
+          const quiet = Math.round(quietMs / 1000);
+          const long = `… waiting for the model (${quiet} s without an answer; model.timeout = ${timeoutSeconds} s in config.yaml ends the wait). Ctrl-C cancels.`;
+          if (tty) {
+            // Drawn only on an empty line: the \r that redraws it would otherwise wipe reply text.
+            if (quietMs < 400 || !atLineStart) return;
+            const elapsed = Math.floor((Date.now() - turnStarted) / 1000);
+            const line = quiet < 5 ? `${SPINNER[frame++ % SPINNER.length]} working · ${elapsed} s · Ctrl-C cancels` : long;
+            // One row only: a status line that wraps could not be wiped by one line clear.
+            const width = (stderr as { columns?: number }).columns ?? 80;
+            stderr.write(`\r\x1b[2K${dim(line.length >= width ? `${line.slice(0, width - 2)}…` : line)}`);
+            statusDrawn = true;
+          } else if (quiet >= 5 && !shown) {
+            err(`${long}\n`);
+            shown = true;
+          }
+        },
+        tty ? 120 : 1000,
+      );
       timer.unref();
       return () => {
         clearInterval(timer);
@@ -156,6 +177,19 @@ export function chatRenderer(
       };
     },
     finishLine: newline,
+    sessionCostUsd: () => costUsd,
+    note(text) {
+      // Not err(): markdown still held for its block stays held (a fence cut in two would break it).
+      clearStatus();
+      if (!atLineStart) stdout.write("\n");
+      atLineStart = true;
+      stderr.write(text);
+    },
+    summary(line) {
+      if (!tty) return;
+      newline();
+      stderr.write(`${dim(line)}\n`);
+    },
   };
 }
 
@@ -187,13 +221,16 @@ function exitCodeNote(raw: unknown): string {
  * by the line (in the new text) where its change starts. The diff is the shared one
  * (common/line-diff.ts), so a few edits far apart in a large file stay a few short hunks.
  */
-export function renderDiff(path: string, oldText: string | null | undefined, newText: string): string {
-  const lines = [`--- ${oldText == null ? "(new file)" : path}`, `+++ ${path}`];
+export function renderDiff(path: string, oldText: string | null | undefined, newText: string, colours: Palette = palette(false)): string {
+  const lines = [colours.bold(`--- ${oldText == null ? "(new file)" : path}`), colours.bold(`+++ ${path}`)];
   for (const hunk of diffHunks(oldText ?? "", newText, { context: 3 })) {
     const firstChange = hunk.lines.findIndex((line) => line.op !== " ");
     const newBefore = hunk.lines.slice(0, firstChange).filter((line) => line.op !== "-").length;
-    lines.push(`@@ line ${hunk.newStart + newBefore + (hunk.newLines === 0 ? 1 : 0)} @@`);
-    for (const line of hunk.lines) lines.push(`${line.op === " " ? " " : line.op} ${line.text}`);
+    lines.push(colours.cyan(`@@ line ${hunk.newStart + newBefore + (hunk.newLines === 0 ? 1 : 0)} @@`));
+    for (const line of hunk.lines) {
+      const shown = `${line.op === " " ? " " : line.op} ${line.text}`;
+      lines.push(line.op === "+" ? colours.green(shown) : line.op === "-" ? colours.red(shown) : shown);
+    }
   }
   const MAX = 80;
   return (lines.length > MAX ? [...lines.slice(0, MAX), `… (${lines.length - MAX} more lines)`] : lines).join("\n") + "\n";

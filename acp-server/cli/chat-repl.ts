@@ -8,6 +8,7 @@ import { chatHistoryFile, readChatHistory, rememberChatLine } from "./chat-histo
 import type { ChatRenderer } from "./chat-render";
 import { recentSessions } from "./chat-sessions";
 import { when } from "./cli-output";
+import { turnSummary } from "./turn-summary";
 import { Interrupted, type Questions } from "./terminal-questions";
 
 export interface ReplOptions {
@@ -116,7 +117,9 @@ export async function turn(
 ): Promise<acp.StopReason | "failed"> {
   // No status line while a question (an approval) waits for the user's key.
   const stopWaiting = renderer.waiting(timeoutSeconds, () => questions?.isAsking() ?? false);
-  questions?.setBusy(true);
+  questions?.setBusy(true, (line) => renderer.note?.(`  ⧗ queued: ${line}\n`));
+  const started = performance.now();
+  const costBefore = renderer.sessionCostUsd?.() ?? 0;
   let cancelled = false;
   questions?.setInterruptHandler(() => {
     if (cancelled) return;
@@ -128,6 +131,8 @@ export async function turn(
     const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }], ...(promptMeta ? { _meta: promptMeta } : {}) });
     renderer.finishLine();
     if (response.stopReason !== "end_turn") process.stderr.write(`(stopped: ${response.stopReason})\n`);
+    const costAfter = renderer.sessionCostUsd?.();
+    renderer.summary?.(turnSummary({ usage: response.usage, seconds: (performance.now() - started) / 1000, ...(costAfter !== undefined ? { costUsd: costAfter - costBefore } : {}) }));
     return response.stopReason;
   } catch (error) {
     renderer.finishLine();

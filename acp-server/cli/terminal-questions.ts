@@ -23,7 +23,7 @@ export interface Questions {
    * a finished line is shown as queued and waits for the next chat prompt, never answering a
    * question (an approval) that opens later.
    */
-  setBusy(busy: boolean): void;
+  setBusy(busy: boolean, showQueued?: (line: string) => void): void;
   /** A question (ask, askHidden, choose) is waiting for its answer: no status line may be drawn. */
   isAsking(): boolean;
   ask(question: string, fallback?: string): Promise<string>;
@@ -73,6 +73,7 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
   /** Lines typed during a turn, for the chat prompt only (see setBusy). */
   const queued: string[] = [];
   let busy = false;
+  let showQueued: ((line: string) => void) | undefined;
   let asking = 0;
   let waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
   let closed = false;
@@ -83,8 +84,9 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
       w.resolve(line);
     } else if (busy && terminal) {
       queued.push(line);
-      // Under the reply, on a line of its own: the reply goes on below it.
-      output.write(`\n  ⧗ queued: ${line}\n`);
+      // Under the reply, on a line of its own (the renderer knows where its reply and status are).
+      if (showQueued) showQueued(line);
+      else output.write(`\n  ⧗ queued: ${line}\n`);
     } else lines.push(line);
   });
   const stop = () => {
@@ -140,8 +142,9 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     setInterruptHandler(handler) {
       interruptHandler = handler;
     },
-    setBusy(value) {
+    setBusy(value, show) {
       busy = value;
+      showQueued = value ? show : undefined;
       if (terminal) muted = value;
     },
     isAsking: () => asking > 0,

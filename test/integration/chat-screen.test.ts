@@ -3,6 +3,7 @@
 // checked is layout: a line typed during a turn sits under the reply as queued, then is answered on
 // screen; an approval has no status line in it and takes the user's key.
 import assert from "node:assert/strict";
+/* eslint-disable no-control-regex -- colours are checked as the escape codes tmux reports */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
@@ -51,16 +52,18 @@ test("a line typed during a turn shows as queued under the reply, then runs and 
   model.enqueue(first.reply, { text: "SECOND-ANSWER" });
   pane.type("first question");
   pane.press("Enter");
-  await pane.waitFor(/› first question/);
+  // The turn is running (its spinner is up) before the next line is typed.
+  await pane.waitFor(/› first question\n\S+ working · \d+ s/);
   pane.type("second question");
   pane.press("Enter");
   await pane.waitFor(/queued: second question/);
-  first.release({ text: "FIRST-ANSWER" });
+  first.release({ text: "FIRST-ANSWER", usage: { prompt_tokens: 1234, completion_tokens: 56 } });
   const screen = await pane.waitFor(/SECOND-ANSWER[\s\S]*\n› \s*$/);
   // The typed text never lands inside the reply, and the order on screen is the order of events.
   assert.match(screen, /› first question\n[\s\S]*queued: second question\n[\s\S]*FIRST-ANSWER\n[\s\S]*› second question\n[\s\S]*SECOND-ANSWER/, screen);
   assert.doesNotMatch(screen, /FIRST-ANSWER\S|\Ssecond question/, "nothing typed is mixed into a line of the reply");
   assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /second question/);
+  assert.match(screen, /FIRST-ANSWER\n+\d+(\.\d)? s · 1,234 in · 56 out\n/, "a usage line after the turn");
   pane.press("C-d");
   assert.equal(await pane.exited(), 0, pane.screen());
 });
@@ -78,7 +81,10 @@ test("an approval opened after a long wait has no status line in it, and the key
   await pane.waitFor(/waiting for the model/);
   slow.release({ toolCalls: [{ id: "p1", name: "patch", arguments: { path: "notes.txt", old_string: "beta", new_string: "BETA" } }] });
   const asking = await pane.waitFor(/Allow\? y = yes once[^\n]*\[n\]: \s*$/);
-  assert.doesNotMatch(asking.slice(asking.lastIndexOf("› capitalize beta")), /waiting for the model/, asking);
+  assert.doesNotMatch(asking.slice(asking.lastIndexOf("› capitalize beta")), /waiting for the model|working ·/, asking);
+  const coloured = pane.screen({ colours: true });
+  assert.match(coloured, /\x1b\[31m- beta\n/, "a removed line in red");
+  assert.match(coloured, /\x1b\[32m\+ BETA\n/, "an added line in green");
   pane.type("y");
   pane.press("Enter");
   await pane.waitFor(/PATCHED[\s\S]*\n› \s*$/);
