@@ -62,8 +62,11 @@ export function startInTmux(command: string[], options: { env: NodeJS.ProcessEnv
     exited: (timeoutMs = 30_000) =>
       poll(
         () => {
-          const [dead, status] = tmux("display-message", "-p", "#{pane_dead} #{pane_dead_status}").trim().split(" ");
-          return dead === "1" ? Number(status) : undefined;
+          const [dead, status, signal] = tmux("display-message", "-p", "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}").trim().split(" ");
+          if (dead !== "1") return undefined;
+          // Killed by a signal: the shell's convention, 128 + its number.
+          if (signal) return 128 + Number(signal);
+          return status ? Number(status) : undefined;
         },
         timeoutMs,
         () => `the command did not end; the screen:\n${screen()}`,
