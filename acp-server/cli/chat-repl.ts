@@ -6,6 +6,7 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { requestErrorText } from "../acp/error-map";
 import { chatHistoryFile, readChatHistory, rememberChatLine } from "./chat-history";
 import type { ChatRenderer } from "./chat-render";
+import { sessionRecap } from "./chat-recap";
 import { recentSessions } from "./chat-sessions";
 import { when } from "./cli-output";
 import { turnSummary } from "./turn-summary";
@@ -25,9 +26,13 @@ export interface ReplOptions {
   promptMeta?: Record<string, unknown>;
 }
 
+/** Exchanges shown on a resume, and by /history. */
+const RECAP_EXCHANGES = 3;
+const HISTORY_EXCHANGES = 15;
+
 const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /sessions (this folder's), /resume ID,
-/takeover (own a session another Hermes process has open), /history [text] (search what you typed; Ctrl-R searches
-as you type, up/down walk it). Anything else starting with / goes to the agent (/help lists its commands).
+/takeover (own a session another Hermes process has open), /history (more of this conversation), /history text
+(search what you typed; Ctrl-R searches as you type, up/down walk it). Anything else starting with / goes to the agent (/help lists its commands).
 Ctrl-C cancels a running turn. A line typed while a turn runs is queued and sent when the turn ends.
 `;
 
@@ -42,7 +47,16 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
   const resume = async (sessionId: string, takeOver = false) => {
     await agent.request(acp.methods.agent.session.resume, { sessionId, cwd: options.cwd, mcpServers, ...(takeOver ? { _meta: { "hermes/takeOver": true } } : {}) });
     err(`${takeOver ? "Took over" : "Resumed"} session ${sessionId}.\n`);
+    await showRecap(sessionId, RECAP_EXCHANGES);
     return sessionId;
+  };
+  // Where the chat was; a recap that cannot be read is said, and the chat goes on without it.
+  const showRecap = async (id: string, exchanges: number) => {
+    try {
+      err(await sessionRecap(options.home, id, exchanges, process.stderr.columns || 80));
+    } catch (error) {
+      err(`(the earlier conversation could not be shown: ${(error as Error).message})\n`);
+    }
   };
   const fresh = async () => (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers, ...options.sessionMeta })).sessionId;
 
@@ -91,6 +105,10 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     }
     if (command === "/takeover") {
       sessionId = await resume(sessionId, true).catch((error: unknown) => (err(`hermes: ${requestErrorText(error)}\n`), sessionId));
+      continue;
+    }
+    if (command === "/history" && args.length === 0) {
+      await showRecap(sessionId, HISTORY_EXCHANGES);
       continue;
     }
     if (command === "/history") {

@@ -92,3 +92,16 @@ test("an approval opened after a long wait has no status line in it, and the key
   pane.press("C-d");
   assert.equal(await pane.exited(), 0, pane.screen());
 });
+
+test("--continue shows where the chat was: the last exchanges, compactly; /history shows more", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--continue", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  const screen = await pane.waitFor(/Resumed session [\s\S]*\n› \s*$/);
+  // The last session here is the approval test's: its prompt and the reply after the edit.
+  assert.match(screen, /Resumed session [0-9a-f-]+\.\n› capitalize beta\n[\s\S]*PATCHED\n/, screen);
+  pane.type("/history");
+  pane.press("Enter");
+  await pane.waitFor(/› \/history\n› capitalize beta\n[\s\S]*PATCHED\n[\s\S]*\n› \s*$/);
+  pane.press("C-d");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});

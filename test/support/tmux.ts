@@ -59,7 +59,7 @@ export function startInTmux(command: string[], options: { env: NodeJS.ProcessEnv
         timeoutMs,
         () => `timed out waiting for ${pattern}; the screen:\n${screen()}`,
       ),
-    exited: (timeoutMs = 30_000) =>
+    exited: (timeoutMs = 60_000) =>
       poll(
         () => {
           const [dead, status, signal] = tmux("display-message", "-p", "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}").trim().split(" ");

@@ -81,3 +81,12 @@ test("a line typed on a terminal during a turn is queued (not echoed) and is the
   assert.match(output.text, /› next one\n/, "shown at the prompt as typed");
   questions.close();
 });
+
+test("a recap: the last exchanges, the user's line whole on one row, replies cut to three lines, all within the width", async () => {
+  const { recapText } = await import("../../acp-server/cli/chat-recap");
+  const m = (seq: number, role: string, text: string) => ({ seq, role, text, at: 0 });
+  const messages = [m(1, "user", "first"), m(2, "assistant", "one"), m(3, "user", "second\nquestion"), m(4, "tool", "raw output"), m(5, "assistant", "a\nb\nc\nd\ne"), m(6, "user", "third " + "x".repeat(100)), m(7, "assistant", "done")];
+  const out = recapText(messages, 2, 40, 10);
+  assert.equal(out, ["  … 12 earlier messages (/history shows more)", "› second question", "  a", "  b", "  c", "  … (2 more lines)", `› third ${"x".repeat(31)}…`, "  done", ""].join("\n"));
+  assert.equal(recapText([], 3, 80), "", "a new session shows nothing");
+});
