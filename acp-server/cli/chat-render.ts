@@ -116,11 +116,14 @@ export function chatRenderer(
           const known = titles.get(update.toolCallId);
           const title = update.title ?? known?.title ?? update.toolCallId;
           if (update.status === "failed") {
-            if (refusedIds.has(update.toolCallId)) return err(`  ✗ refused: ${title}\n`);
-            err(`  ✗ ${title} failed\n${indent(lastLines(contentText(update.content), OUTPUT_LINES))}${exitCodeNote(update.rawOutput)}`);
+            // The permission answer already said "refused" (and why): once is enough.
+            if (refusedIds.has(update.toolCallId)) return;
+            const shown = lastLines(contentText(update.content), OUTPUT_LINES);
+            err(`  ✗ ${title} failed\n${indent(shown)}${exitCodeNote(update.rawOutput, shown)}`);
           } else if (update.status === "completed" && known?.kind === "execute") {
             const shown = lastLines(contentText(update.content), OUTPUT_LINES);
-            if (shown || exitCodeNote(update.rawOutput)) err(`${dim(indent(shown))}${exitCodeNote(update.rawOutput)}`);
+            const note = exitCodeNote(update.rawOutput, shown);
+            if (shown || note) err(`${dim(indent(shown))}${note}`);
           }
           return;
         }
@@ -194,10 +197,14 @@ export function chatRenderer(
 }
 
 function contentText(content: acp.ToolCallContent[] | null | undefined): string {
-  return (content ?? [])
-    .map((item) => (item.type === "content" && item.content.type === "text" ? item.content.text : ""))
-    .filter(Boolean)
-    .join("\n");
+  return (
+    (content ?? [])
+      .map((item) => (item.type === "content" && item.content.type === "text" ? item.content.text : ""))
+      .filter(Boolean)
+      .join("\n")
+      // An editor renders the fences as a code block; a terminal would show them literally.
+      .replace(/^```[\w-]*[ \t]*\n?/gm, "")
+  );
 }
 
 function lastLines(text: string, count: number): string {
@@ -208,12 +215,15 @@ function lastLines(text: string, count: number): string {
 }
 
 function indent(text: string): string {
-  return text ? text.replace(/^/gm, "    ") : "";
+  // Not after the final newline: that would indent whatever is written next.
+  return text ? text.replace(/^(?=.)/gm, "    ") : "";
 }
 
-function exitCodeNote(raw: unknown): string {
+/** The exit code, unless the output shown already ends saying it. */
+function exitCodeNote(raw: unknown, shown = ""): string {
   const code = raw && typeof raw === "object" ? ((raw as Record<string, unknown>).exit_code ?? (raw as Record<string, unknown>).exitCode) : undefined;
-  return typeof code === "number" ? `    (exit code ${code})\n` : "";
+  if (typeof code !== "number" || new RegExp(`exit code ${code}\\s*$`).test(shown)) return "";
+  return `    (exit code ${code})\n`;
 }
 
 /**

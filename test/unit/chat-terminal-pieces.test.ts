@@ -90,3 +90,36 @@ test("a recap: the last exchanges, the user's line whole on one row, replies cut
   assert.equal(out, ["  … 12 earlier messages (/history shows more)", "› second question", "  a", "  b", "  c", "  … (2 more lines)", `› third ${"x".repeat(31)}…`, "  done", ""].join("\n"));
   assert.equal(recapText([], 3, 80), "", "a new session shows nothing");
 });
+
+test("a command's output: no literal fences, the exit code said once, nothing indented after it", () => {
+  const stdout = new Tty();
+  const stderr = new Tty();
+  stderr.isTTY = false;
+  const renderer = chatRenderer({ stdout, stderr });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "$ ls nope", kind: "execute" });
+  renderer.update({
+    sessionUpdate: "tool_call_update",
+    toolCallId: "t1",
+    status: "completed",
+    content: [{ type: "content", content: { type: "text", text: "```\nls: cannot access 'nope'\n```\nexit code 2" } }],
+    rawOutput: { exit_code: 2 },
+  });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "t2", title: "$ true", kind: "execute" });
+  assert.equal(stderr.text, "▸ $ ls nope\n    ls: cannot access 'nope'\n    exit code 2\n▸ $ true\n");
+});
+
+test("a refusal already said by the approval is not said again when the tool's failure arrives", () => {
+  const stderr = new Tty();
+  stderr.isTTY = false;
+  const renderer = chatRenderer({ stdout: new Tty(), stderr });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "$ rm -rf x", kind: "execute" });
+  renderer.refused("t1");
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "failed", content: [{ type: "content", content: { type: "text", text: "refused" } }] });
+  assert.equal(stderr.text, "▸ $ rm -rf x\n");
+});
+
+test("an approval's text does not repeat the command its title quotes, and shows no fences", async () => {
+  const { withoutRepeatedCommand } = await import("../../acp-server/cli/chat-approval");
+  assert.equal(withoutRepeatedCommand("```sh\nrm -rf build\n```\nNeeds approval: deletes files.", "$ rm -rf build"), "Needs approval: deletes files.");
+  assert.equal(withoutRepeatedCommand("```sh\nmake deploy\n```\nNeeds approval: x.", "Run a script"), "make deploy\nNeeds approval: x.");
+});
