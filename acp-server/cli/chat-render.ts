@@ -6,7 +6,7 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { diffHunks } from "../../common/line-diff";
 import type { MarkdownStream } from "./markdown-stream";
-import { palette, type Palette } from "./terminal-colour";
+import { colourWanted, palette, type Palette } from "./terminal-colour";
 
 const OUTPUT_LINES = 12;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -62,7 +62,19 @@ export function chatRenderer(
     statusDrawn = false;
   };
 
+  /** The tool whose `▸` line is the last line written: its end can mark that line in place. */
+  let lastToolLine: string | undefined;
+  const colours = palette(tty && colourWanted(stderr));
+  /** ✓ or ✗ in place of the step's ▸ (a terminal, nothing written since); false: not possible. */
+  const markStep = (id: string, title: string, ok: boolean): boolean => {
+    if (!tty || lastToolLine !== id) return false;
+    clearStatus();
+    stderr.write(`\x1b[1A\r\x1b[2K${ok ? colours.green("✓") : colours.red("✗")} ${title}\n`);
+    return true;
+  };
+
   const newline = () => {
+    lastToolLine = undefined;
     clearStatus();
     // Markdown held for its block to complete goes out before anything else is shown.
     const held = markdown?.end();
@@ -92,6 +104,7 @@ export function chatRenderer(
           else if (toolSinceText && !atLineStart) stdout.write("\n");
           toolSinceText = false;
           textSinceTool = true;
+          lastToolLine = undefined;
           reply += update.content.text;
           if (markdown) {
             const rendered = markdown.push(update.content.text);
@@ -105,12 +118,14 @@ export function chatRenderer(
           atLineStart = update.content.text.endsWith("\n");
           return;
         case "agent_thought_chunk":
+          lastToolLine = undefined;
           if (update.content.type === "text") stderr.write(dim(update.content.text));
           return;
         case "tool_call":
           titles.set(update.toolCallId, { title: update.title, kind: update.kind ?? undefined });
           toolSinceText = true;
           err(`▸ ${update.title}\n`);
+          lastToolLine = update.toolCallId;
           return;
         case "tool_call_update": {
           const known = titles.get(update.toolCallId);
@@ -119,8 +134,11 @@ export function chatRenderer(
             // The permission answer already said "refused" (and why): once is enough.
             if (refusedIds.has(update.toolCallId)) return;
             const shown = lastLines(contentText(update.content), OUTPUT_LINES);
-            err(`  ✗ ${title} failed\n${indent(shown)}${exitCodeNote(update.rawOutput, shown)}`);
-          } else if (update.status === "completed" && known?.kind === "execute") {
+            const marked = markStep(update.toolCallId, `${title} failed`, false);
+            err(`${marked ? "" : `  ✗ ${title} failed\n`}${indent(shown)}${exitCodeNote(update.rawOutput, shown)}`);
+          } else if (update.status === "completed") {
+            markStep(update.toolCallId, title, true);
+            if (known?.kind !== "execute") return;
             const shown = lastLines(contentText(update.content), OUTPUT_LINES);
             const note = exitCodeNote(update.rawOutput, shown);
             if (shown || note) err(`${dim(indent(shown))}${note}`);
@@ -184,6 +202,7 @@ export function chatRenderer(
     note(text) {
       // Not err(): markdown still held for its block stays held (a fence cut in two would break it).
       clearStatus();
+      lastToolLine = undefined;
       if (!atLineStart) stdout.write("\n");
       atLineStart = true;
       stderr.write(text);

@@ -142,7 +142,8 @@ export async function turn(
   questions?.setInterruptHandler(() => {
     if (cancelled) return;
     cancelled = true;
-    process.stderr.write("\n(cancelling)\n");
+    if (renderer.note) renderer.note("(cancelling)\n");
+    else process.stderr.write("\n(cancelling)\n");
     void agent.notify(acp.methods.agent.session.cancel, { sessionId });
   });
   try {

@@ -123,3 +123,14 @@ test("an approval's text does not repeat the command its title quotes, and shows
   assert.equal(withoutRepeatedCommand("```sh\nrm -rf build\n```\nNeeds approval: deletes files.", "$ rm -rf build"), "Needs approval: deletes files.");
   assert.equal(withoutRepeatedCommand("```sh\nmake deploy\n```\nNeeds approval: x.", "Run a script"), "make deploy\nNeeds approval: x.");
 });
+
+test("on a terminal a finished step is marked in place: ✓ or ✗ instead of its ▸, one line each", () => {
+  const stderr = new Tty();
+  const renderer = chatRenderer({ stdout: new Tty(), stderr });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "r1", title: "read a.txt", kind: "read" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "r1", status: "completed" });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "r2", title: "read b.txt", kind: "read" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "r2", status: "failed", content: [{ type: "content", content: { type: "text", text: "no such file" } }] });
+  const plain = stderr.text.replace(/\x1b\[[0-9;]*m/g, "");
+  assert.equal(plain, "▸ read a.txt\n\x1b[1A\r\x1b[2K✓ read a.txt\n▸ read b.txt\n\x1b[1A\r\x1b[2K✗ read b.txt failed\n    no such file\n");
+});
