@@ -105,3 +105,20 @@ test("--continue shows where the chat was: the last exchanges, compactly; /histo
   pane.press("C-d");
   assert.equal(await pane.exited(), 0, pane.screen());
 });
+
+test("Ctrl-C during a turn cancels it and the chat goes on; at the prompt it quits", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  const held = heldReply();
+  t.after(() => held.release({ text: "(released)" }));
+  model.enqueue(held.reply);
+  pane.type("a long one");
+  pane.press("Enter");
+  await pane.waitFor(/› a long one\n\S+ working · \d+ s/);
+  pane.press("C-c");
+  const screen = await pane.waitFor(/\(cancelling\)[\s\S]*\n› \s*$/);
+  assert.doesNotMatch(screen.slice(screen.indexOf("(cancelling)")), /working ·/, "the spinner is gone with the turn");
+  pane.press("C-c");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
