@@ -26,6 +26,8 @@ export interface ChatRenderer {
   finishLine(): void;
   /** The session's cost so far in USD, when the agent knows the model's price (usage_update). */
   sessionCostUsd?(): number | undefined;
+  /** Every tool step of the last turn with its whole output (/expand). */
+  expanded?(): string;
   /** A line of the client's own (a queued prompt) between what the agent says. */
   note?(text: string): void;
   /** A dim line after the turn (its usage); only a terminal reader gets it. */
@@ -62,6 +64,8 @@ export function chatRenderer(
     statusDrawn = false;
   };
 
+  /** The last turn's steps, output whole, for /expand (the screen shows the last lines only). */
+  let steps = new Map<string, { title: string; status: string; output: string }>();
   /** The tool whose `▸` line is the last line written: its end can mark that line in place. */
   let lastToolLine: string | undefined;
   const colours = palette(tty && colourWanted(stderr));
@@ -130,6 +134,9 @@ export function chatRenderer(
         case "tool_call_update": {
           const known = titles.get(update.toolCallId);
           const title = update.title ?? known?.title ?? update.toolCallId;
+          if (update.status === "completed" || update.status === "failed") {
+            steps.set(update.toolCallId, { title, status: refusedIds.has(update.toolCallId) ? "refused" : update.status, output: contentText(update.content) });
+          }
           if (update.status === "failed") {
             // The permission answer already said "refused" (and why): once is enough.
             if (refusedIds.has(update.toolCallId)) return;
@@ -159,6 +166,7 @@ export function chatRenderer(
     replyText: () => reply,
     waiting(timeoutSeconds, paused) {
       reply = "";
+      steps = new Map();
       lastActivity = Date.now();
       const turnStarted = Date.now();
       let shown = false;
@@ -199,6 +207,12 @@ export function chatRenderer(
     },
     finishLine: newline,
     sessionCostUsd: () => costUsd,
+    expanded() {
+      if (steps.size === 0) return "No tool steps in the last turn.\n";
+      return [...steps.values()]
+        .map((step) => `${step.status === "completed" ? colours.green("✓") : colours.red("✗")} ${step.title}${step.status === "refused" ? " (refused)" : ""}\n${indent(step.output.replace(/\s+$/, "") ? `${step.output.replace(/\s+$/, "")}\n` : "")}`)
+        .join("");
+    },
     note(text) {
       // Not err(): markdown still held for its block stays held (a fence cut in two would break it).
       clearStatus();

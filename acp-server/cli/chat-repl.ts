@@ -32,7 +32,8 @@ const HISTORY_EXCHANGES = 15;
 
 const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /sessions (this folder's), /resume ID,
 /takeover (own a session another Hermes process has open), /history (more of this conversation), /history text
-(search what you typed; Ctrl-R searches as you type, up/down walk it). Anything else starting with / goes to the agent (/help lists its commands).
+(search what you typed; Ctrl-R searches as you type, up/down walk it), /expand (the last turn's tool steps
+with their whole output). Anything else starting with / goes to the agent (/help lists its commands).
 Ctrl-C cancels a running turn. A line typed while a turn runs is queued and sent when the turn ends.
 `;
 
@@ -105,6 +106,10 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     }
     if (command === "/takeover") {
       sessionId = await resume(sessionId, true).catch((error: unknown) => (err(`hermes: ${requestErrorText(error)}\n`), sessionId));
+      continue;
+    }
+    if (command === "/expand") {
+      err(renderer.expanded?.() ?? "Nothing to expand.\n");
       continue;
     }
     if (command === "/history" && args.length === 0) {

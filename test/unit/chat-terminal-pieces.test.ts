@@ -134,3 +134,19 @@ test("on a terminal a finished step is marked in place: ✓ or ✗ instead of it
   const plain = stderr.text.replace(/\x1b\[[0-9;]*m/g, "");
   assert.equal(plain, "▸ read a.txt\n\x1b[1A\r\x1b[2K✓ read a.txt\n▸ read b.txt\n\x1b[1A\r\x1b[2K✗ read b.txt failed\n    no such file\n");
 });
+
+test("/expand: the last turn's steps with their whole output, where the screen showed the last lines", () => {
+  const stderr = new Tty();
+  stderr.isTTY = false;
+  const renderer = chatRenderer({ stdout: new Tty(), stderr });
+  const stop = renderer.waiting(600);
+  const output = Array.from({ length: 30 }, (_, i) => `line${i + 1}`).join("\n");
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "c1", title: "$ seq 30", kind: "execute" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "c1", status: "completed", content: [{ type: "content", content: { type: "text", text: output } }] });
+  stop();
+  assert.doesNotMatch(stderr.text, /line1\n/, "the screen has the last lines");
+  const expanded = renderer.expanded!();
+  assert.match(expanded, /^✓ \$ seq 30\n {4}line1\n {4}line2\n[\s\S]* {4}line30\n$/);
+  renderer.waiting(600)();
+  assert.equal(renderer.expanded!(), "No tool steps in the last turn.\n", "a new turn starts a new list");
+});
