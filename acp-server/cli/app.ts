@@ -24,6 +24,7 @@ Usage:
       --resume ID            Resume a session (with a prompt: one turn in it)
       --output-format F      One turn's output: text (default), json (one result object at the
                              end) or stream-json (one JSON event per line; docs/cli.md)
+      --json                 The same as --output-format json
       --allowed-tools T      Answer these tools' permission questions with yes (Hermes or Claude
                              Code names: "Read,Bash" or "read_file,terminal")
       --disallowed-tools T   Switch these tools (or toolsets) off for the session
@@ -36,7 +37,8 @@ Usage:
   hermes setup               Choose provider, key and model (or a running Ollama / LM Studio),
                              make one test call, save config.yaml and .env (key: mode 600)
       --provider P --model M [--api-key-env VAR | --api-key KEY] [--base-url URL]
-                             Without questions, for scripts (--no-test skips the test call)
+                             Without questions, for scripts (--no-test skips the test call;
+                             --json also prints what was saved as one JSON object)
   hermes logout [--provider P]
                              Remove the API keys stored in $HERMES_HOME/.env (all, or one
                              provider's) and name any key that still comes from elsewhere
@@ -182,11 +184,13 @@ async function runSetupCommand(args: string[]): Promise<never> {
   const values: Record<string, string> = {};
   let test = true;
   let nonInteractive = false;
+  let json = false;
   for (let i = 0; i < args.length; i++) {
     const arg = args[i]!; // i < args.length
     const [flag, inline] = arg.startsWith("--") && arg.includes("=") ? [arg.slice(0, arg.indexOf("=")), arg.slice(arg.indexOf("=") + 1)] : [arg, undefined];
     if (flag === "--no-test") test = false;
     else if (flag === "--non-interactive") nonInteractive = true;
+    else if (flag === "--json") json = true;
     else if (["--provider", "--model", "--api-key", "--api-key-env", "--base-url"].includes(flag)) {
       const value = inline ?? args[++i];
       if (value === undefined || value === "") usageError(`${flag} needs a value`);
@@ -203,6 +207,7 @@ async function runSetupCommand(args: string[]): Promise<never> {
       baseUrl: values["base-url"],
       test,
       interactive: process.stdin.isTTY === true && !nonInteractive && !values.provider,
+      json,
     }),
   );
 }
@@ -228,6 +233,8 @@ function parseChatArgs(args: string[]): ChatOptions {
     else if (arg === "-p" || arg === "--print") print = true;
     else if (arg === "--continue" || arg === "-c") continueLast = true;
     else if (arg === "--take-over") takeOver = true;
+    // As every other command's --json: the one result object (--output-format json).
+    else if (arg === "--json") outputFormat = "json";
     else if (arg === "-w" || arg === "--worktree") worktree = true;
     else if (arg === "--branch") branch = args[++i] ?? usageError("--branch needs a branch name");
     else if (arg === "--output-format") {

@@ -3,6 +3,7 @@
 // it is saved exactly as an editor's "Always allow" is (approvals.rules in config.yaml).
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { renderDiff, type ChatRenderer } from "./chat-render";
+import { paletteFor } from "./terminal-colour";
 import type { Questions } from "./terminal-questions";
 
 /** The option ids of a tool call's permission request (acp/permission-request.ts). */
@@ -54,8 +55,8 @@ export async function askApproval(
   }
   stderr.write(`\n? ${title}\n`);
   for (const item of params.toolCall.content ?? []) {
-    if (item.type === "diff") stderr.write(renderDiff(item.path, item.oldText, item.newText));
-    else if (item.type === "content" && item.content.type === "text") stderr.write(`${item.content.text.replace(/^```\w*\n?|\n?```$/gm, "")}\n`);
+    if (item.type === "diff") stderr.write(renderDiff(item.path, item.oldText, item.newText, paletteFor(stderr as { isTTY?: boolean })));
+    else if (item.type === "content" && item.content.type === "text") stderr.write(`${withoutRepeatedCommand(item.content.text, title)}\n`);
   }
   // Choices of their own (a restore's "keep the files changed since / overwrite them / cancel"): a numbered menu.
   if (params.options.some((option) => !TOOL_OPTION_IDS.has(option.optionId))) return choose(params, options.questions, stderr);
@@ -68,7 +69,7 @@ export async function askApproval(
     if ((answer === "a" || answer === "always") && allowAlways) return (tell("allowed", "terminal"), pick(allowAlways));
     if (answer === "y" || answer === "yes") return (tell("allowed", "terminal"), pick(allowOnce ?? allowAlways));
     if (answer === "n" || answer === "no") {
-      stderr.write(`  refused: ${title}\n`);
+      stderr.write(`  ✗ refused: ${title}\n`);
       tell("rejected", "terminal");
       return refuse();
     }
@@ -87,4 +88,13 @@ async function choose(params: acp.RequestPermissionRequest, questions: Questions
     if (/^\d+$/.test(answer) && picked) return { outcome: { outcome: "selected", optionId: picked.optionId } };
     stderr.write(`Answer a number from 1 to ${choices.length}.\n`);
   }
+}
+
+/**
+ * The question's text without the fences an editor renders, and without the command block when
+ * the title above already quotes that command ("$ rm -rf build"): said once, not twice.
+ */
+export function withoutRepeatedCommand(text: string, title: string): string {
+  const unfenced = text.replace(/```[\w-]*\n([\s\S]*?)\n?```\n?/g, (_block, command: string) => (title.includes(command.trim()) ? "" : `${command}\n`));
+  return unfenced.replace(/\n+$/, "");
 }

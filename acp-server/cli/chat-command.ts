@@ -77,19 +77,18 @@ export async function runChat(options: ChatOptions): Promise<number> {
   const clientApp = acp
     .client({ name: "hermes-chat" })
     .onNotification(acp.methods.client.session.update, ({ params }) => renderer.update(params.update))
-    // While a question is open no status line is written: the user's key goes to the question.
     .onRequest(acp.methods.client.session.requestPermission, async ({ params }) =>
-      renderer.holding(() => askApproval(params, {
+      askApproval(params, {
         yes: options.yes,
         allowedTools,
         // A JSON run never stops to ask: what --yes or --allowed-tools does not allow is refused.
         questions: process.stdin.isTTY && !json ? questions : undefined,
         renderer,
         ...(json ? { decided: (event: Parameters<JsonOutput["permission"]>[0]) => json.permission(event) } : {}),
-      })),
+      }),
     )
     // The agent's questions (clarify) are asked at the prompt; without a terminal they go unanswered.
-    .onRequest(acp.methods.client.elicitation.create, async ({ params }) => renderer.holding(() => answerElicitation(params, { questions: process.stdin.isTTY ? questions : undefined, renderer })))
+    .onRequest(acp.methods.client.elicitation.create, async ({ params }) => answerElicitation(params, { questions: process.stdin.isTTY ? questions : undefined, renderer }))
     // A link the user was sent to (an MCP server's sign-in, say) has done its job.
     .onNotification(acp.methods.client.elicitation.complete, () => void process.stderr.write("  (done in the browser)\n"));
 

@@ -1,61 +1,40 @@
-// Where a resumed chat left off, for the terminal: the last few exchanges, one line for what you
-// asked and one for what Hermes answered (with how many tool calls it made), read from the
-// session's journal. Shown when `hermes chat --continue` / `--resume` / `/resume` opens a
-// session, and by `/history` (more of them).
-import { isUserPrompt, type ChatMessage } from "../providers/types";
-import { SessionStore } from "../sessions/session-store";
-import { createLogger } from "../util/log";
+// Where a resumed chat was: the last few exchanges of the session, compactly (a line or two each),
+// printed by --continue, --resume and /resume; /history asks for more. Read from the session index
+// the editors and `hermes sessions show` use, so it is what the agent will carry on from.
+import type { MessageText } from "../sessions/types";
 
-export interface Exchange {
-  prompt: string;
-  answer: string;
-  toolCalls: number;
-}
+const MAX_REPLY_LINES = 3;
 
-/** The session's exchanges, oldest first (a prompt, then the last text the agent wrote before the next prompt). */
-export function exchangesOf(messages: readonly ChatMessage[]): Exchange[] {
-  const exchanges: Exchange[] = [];
-  for (const message of messages) {
-    if (isUserPrompt(message) && message.role === "user") {
-      exchanges.push({ prompt: message.content.map((part) => (part.type === "text" ? part.text : "[image]")).join(" "), answer: "", toolCalls: 0 });
-      continue;
+/** The last `exchanges` user turns and what followed each, cut to `width` columns. */
+export function recapText(messages: readonly MessageText[], exchanges: number, width: number, earlier = 0): string {
+  const spoken = messages.filter((m) => (m.role === "user" || m.role === "assistant") && m.text.trim());
+  let start = spoken.length;
+  for (let seen = 0; start > 0 && seen < exchanges; ) if (spoken[--start]!.role === "user") seen++;
+  const shown = spoken.slice(start);
+  if (shown.length === 0) return "";
+  const cut = (line: string, room: number) => (line.length > room ? `${line.slice(0, Math.max(1, room - 1))}…` : line);
+  const out: string[] = [];
+  const hidden = earlier + start;
+  if (hidden > 0) out.push(`  … ${hidden} earlier message${hidden === 1 ? "" : "s"} (/history shows more)`);
+  for (const message of shown) {
+    const lines = message.text.trim().split("\n").filter((line) => line.trim());
+    if (message.role === "user") out.push(cut(`› ${lines.join(" ").replace(/\s+/g, " ")}`, width));
+    else {
+      for (const line of lines.slice(0, MAX_REPLY_LINES)) out.push(cut(`  ${line}`, width));
+      if (lines.length > MAX_REPLY_LINES) out.push(`  … (${lines.length - MAX_REPLY_LINES} more lines)`);
     }
-    const current = exchanges.at(-1);
-    if (!current || message.role !== "assistant") continue;
-    if (message.content.trim()) current.answer = message.content;
-    current.toolCalls += message.toolCalls?.length ?? 0;
   }
-  return exchanges;
+  return `${out.join("\n")}\n`;
 }
 
-/** The last `count` exchanges as terminal lines (each cut to the width given). */
-export function recapLines(exchanges: readonly Exchange[], count: number, width = 100): string[] {
-  const oneLine = (text: string, max: number) => {
-    const flat = text.replace(/\s+/g, " ").trim();
-    return flat.length > max ? `${flat.slice(0, max - 1)}…` : flat;
-  };
-  const shown = exchanges.slice(-count);
-  const lines: string[] = [];
-  if (exchanges.length > shown.length) lines.push(`  (${exchanges.length - shown.length} earlier exchange${exchanges.length - shown.length === 1 ? "" : "s"}; /history shows more)`);
-  for (const exchange of shown) {
-    lines.push(`  › ${oneLine(exchange.prompt, width - 4)}`);
-    const tools = exchange.toolCalls ? ` (${exchange.toolCalls} tool call${exchange.toolCalls === 1 ? "" : "s"})` : "";
-    lines.push(`    ${exchange.answer ? oneLine(exchange.answer, width - 6 - tools.length) : "(no answer)"}${tools}`);
-  }
-  return lines;
-}
-
-/** The session's exchanges from its journal (none when it cannot be read: the recap is a convenience). */
-export async function readExchanges(home: string, sessionId: string): Promise<Exchange[]> {
-  const store = new SessionStore({ home, log: createLogger("chat") });
-  try {
-    const stored = await store.read(sessionId);
-    if (!stored) return [];
-    return exchangesOf(stored.records.flatMap((record) => (record.t === "message" ? [record.message] : [])));
-  } catch {
-    // expected: an unreadable journal just shows no recap; the resume itself reports real problems
-    return [];
-  } finally {
-    await store.close();
-  }
+export async function sessionRecap(home: string, sessionId: string, exchanges: number, width: number): Promise<string> {
+  // Loaded only on a resume: the index is a large module.
+  const [{ SessionStore }, { createLogger }] = await Promise.all([import("../sessions/session-store"), import("../util/log")]);
+  const store = new SessionStore({ home, log: createLogger("chat-recap") });
+  const summary = await store.summary(sessionId);
+  const total = summary?.messageCount ?? 0;
+  // The tail of the session: enough messages for the exchanges asked, tool results included.
+  const offset = Math.max(0, total - exchanges * 12);
+  const messages = await store.messages(sessionId, { offset, limit: exchanges * 12 });
+  return recapText(messages, exchanges, width, offset);
 }

@@ -6,8 +6,10 @@
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { diffHunks } from "../../common/line-diff";
 import type { MarkdownStream } from "./markdown-stream";
+import { colourWanted, palette, type Palette } from "./terminal-colour";
 
 const OUTPUT_LINES = 12;
+const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 
 export interface ChatRenderer {
   update(update: acp.SessionUpdate): void;
@@ -15,16 +17,21 @@ export interface ChatRenderer {
   refused(toolCallId: string): void;
   /** Everything the agent said this turn (to avoid repeating an error it already showed). */
   replyText(): string;
-  /** Starts the waiting indicator for a turn; returns its stop function. */
-  waiting(timeoutSeconds: number): () => void;
+  /**
+   * Starts the waiting indicator for a turn; returns its stop function. While `paused` says so
+   * (a question is open), no status line is drawn and the user's time does not count as the model's.
+   */
+  waiting(timeoutSeconds: number, paused?: () => boolean): () => void;
   /** Ends the reply line if it is open. */
   finishLine(): void;
-  /** Runs `ask` (a permission or a question at the prompt) with the waiting line held: none is written meanwhile. */
-  holding<T>(ask: () => Promise<T>): Promise<T>;
-  /** A line of the chat's own under the reply (a prompt typed during the turn, queued). */
-  note(text: string): void;
-  /** The one-line usage summary after a turn (tokens, cache, the session's cost when known, time). */
-  turnSummary(usage: acp.Usage | null | undefined, durationMs: number): void;
+  /** The session's cost so far in USD, when the agent knows the model's price (usage_update). */
+  sessionCostUsd?(): number | undefined;
+  /** Every tool step of the last turn with its whole output (/expand). */
+  expanded?(): string;
+  /** A line of the client's own (a queued prompt) between what the agent says. */
+  note?(text: string): void;
+  /** A dim line after the turn (its usage); only a terminal reader gets it. */
+  summary?(line: string): void;
 }
 
 export function chatRenderer(
@@ -48,12 +55,31 @@ export function chatRenderer(
   let textSinceTool = false;
   let toolSinceText = false;
   let lastActivity = Date.now();
-  /** Questions open right now: the waiting line stays quiet while any is. */
-  let asking = 0;
-  /** The session's cost as the last usage update said. */
-  let sessionCost: number | undefined;
+  let costUsd: number | undefined;
+  /** A status line is drawn in place (a terminal) and must be wiped before anything else is written. */
+  let statusDrawn = false;
+  const clearStatus = () => {
+    if (!statusDrawn) return;
+    stderr.write("\r\x1b[2K");
+    statusDrawn = false;
+  };
+
+  /** The last turn's steps, output whole, for /expand (the screen shows the last lines only). */
+  let steps = new Map<string, { title: string; status: string; output: string }>();
+  /** The tool whose `▸` line is the last line written: its end can mark that line in place. */
+  let lastToolLine: string | undefined;
+  const colours = palette(tty && colourWanted(stderr));
+  /** ✓ or ✗ in place of the step's ▸ (a terminal, nothing written since); false: not possible. */
+  const markStep = (id: string, title: string, ok: boolean): boolean => {
+    if (!tty || lastToolLine !== id) return false;
+    clearStatus();
+    stderr.write(`\x1b[1A\r\x1b[2K${ok ? colours.green("✓") : colours.red("✗")} ${title}\n`);
+    return true;
+  };
 
   const newline = () => {
+    lastToolLine = undefined;
+    clearStatus();
     // Markdown held for its block to complete goes out before anything else is shown.
     const held = markdown?.end();
     if (held) {
@@ -71,6 +97,7 @@ export function chatRenderer(
   return {
     update(update) {
       lastActivity = Date.now();
+      clearStatus();
       switch (update.sessionUpdate) {
         case "agent_message_chunk":
           if (update.content.type !== "text") return;
@@ -81,6 +108,7 @@ export function chatRenderer(
           else if (toolSinceText && !atLineStart) stdout.write("\n");
           toolSinceText = false;
           textSinceTool = true;
+          lastToolLine = undefined;
           reply += update.content.text;
           if (markdown) {
             const rendered = markdown.push(update.content.text);
@@ -94,30 +122,41 @@ export function chatRenderer(
           atLineStart = update.content.text.endsWith("\n");
           return;
         case "agent_thought_chunk":
+          lastToolLine = undefined;
           if (update.content.type === "text") stderr.write(dim(update.content.text));
           return;
         case "tool_call":
           titles.set(update.toolCallId, { title: update.title, kind: update.kind ?? undefined });
           toolSinceText = true;
           err(`▸ ${update.title}\n`);
+          lastToolLine = update.toolCallId;
           return;
         case "tool_call_update": {
           const known = titles.get(update.toolCallId);
           const title = update.title ?? known?.title ?? update.toolCallId;
+          if (update.status === "completed" || update.status === "failed") {
+            steps.set(update.toolCallId, { title, status: refusedIds.has(update.toolCallId) ? "refused" : update.status, output: contentText(update.content) });
+          }
           if (update.status === "failed") {
-            if (refusedIds.has(update.toolCallId)) return err(`  ✗ refused: ${title}\n`);
-            err(`  ✗ ${title} failed\n${indent(lastLines(contentText(update.content), OUTPUT_LINES))}${exitCodeNote(update.rawOutput)}`);
-          } else if (update.status === "completed" && known?.kind === "execute") {
+            // The permission answer already said "refused" (and why): once is enough.
+            if (refusedIds.has(update.toolCallId)) return;
             const shown = lastLines(contentText(update.content), OUTPUT_LINES);
-            if (shown || exitCodeNote(update.rawOutput)) err(`${dim(indent(shown))}${exitCodeNote(update.rawOutput)}`);
+            const marked = markStep(update.toolCallId, `${title} failed`, false);
+            err(`${marked ? "" : `  ✗ ${title} failed\n`}${indent(shown)}${exitCodeNote(update.rawOutput, shown)}`);
+          } else if (update.status === "completed") {
+            markStep(update.toolCallId, title, true);
+            if (known?.kind !== "execute") return;
+            const shown = lastLines(contentText(update.content), OUTPUT_LINES);
+            const note = exitCodeNote(update.rawOutput, shown);
+            if (shown || note) err(`${dim(indent(shown))}${note}`);
           }
           return;
         }
+        case "usage_update":
+          if (update.cost?.currency === "USD") costUsd = update.cost.amount;
+          return;
         case "plan":
           err(update.entries.map((e) => `  ${e.status === "completed" ? "☑" : "☐"} ${e.content}`).join("\n") + "\n");
-          return;
-        case "usage_update":
-          if (update.cost) sessionCost = update.cost.amount;
           return;
         default:
           return;
@@ -125,64 +164,80 @@ export function chatRenderer(
     },
     refused: (id) => refusedIds.add(id),
     replyText: () => reply,
-    waiting(timeoutSeconds) {
+    waiting(timeoutSeconds, paused) {
       reply = "";
+      steps = new Map();
       lastActivity = Date.now();
+      const turnStarted = Date.now();
       let shown = false;
-      const timer = setInterval(() => {
-        if (asking > 0) return;
-        const quiet = Math.round((Date.now() - lastActivity) / 1000);
-        if (quiet < 5) return;
-        // Said once per quiet stretch, then updated in place on a terminal.
-        const line = `… waiting for the model (${quiet} s without an answer; model.timeout = ${timeoutSeconds} s in config.yaml ends the wait). Ctrl-C cancels.`;
-        if (tty) {
-          stderr.write(`\r\x1b[2K${dim(line)}`);
-          shown = true;
-        } else if (!shown) {
-          err(`${line}\n`);
-          shown = true;
-        }
-      }, 1000);
+      let frame = 0;
+      // A terminal gets a spinner redrawn in place; off a terminal nothing animates, and only a
+      // long silence is said, once.
+      const timer = setInterval(
+        () => {
+          if (paused?.()) {
+            lastActivity = Date.now();
+            shown = false;
+            return;
+          }
+          const quietMs = Date.now() - lastActivity;
+          const quiet = Math.round(quietMs / 1000);
+          const long = `… waiting for the model (${quiet} s without an answer; model.timeout = ${timeoutSeconds} s in config.yaml ends the wait). Ctrl-C cancels.`;
+          if (tty) {
+            // Drawn only on an empty line: the \r that redraws it would otherwise wipe reply text.
+            if (quietMs < 400 || !atLineStart) return;
+            const elapsed = Math.floor((Date.now() - turnStarted) / 1000);
+            const line = quiet < 5 ? `${SPINNER[frame++ % SPINNER.length]} working · ${elapsed} s · Ctrl-C cancels` : long;
+            // One row only: a status line that wraps could not be wiped by one line clear.
+            const width = (stderr as { columns?: number }).columns ?? 80;
+            stderr.write(`\r\x1b[2K${dim(line.length >= width ? `${line.slice(0, width - 2)}…` : line)}`);
+            statusDrawn = true;
+          } else if (quiet >= 5 && !shown) {
+            err(`${long}\n`);
+            shown = true;
+          }
+        },
+        tty ? 120 : 1000,
+      );
       timer.unref();
       return () => {
         clearInterval(timer);
-        if (shown && tty) stderr.write("\r\x1b[2K");
+        clearStatus();
       };
     },
     finishLine: newline,
-    async holding(ask) {
-      asking++;
-      // A waiting line already on screen goes before the question is written.
-      if (tty) stderr.write("\r\x1b[2K");
-      try {
-        return await ask();
-      } finally {
-        asking--;
-        lastActivity = Date.now();
-      }
+    sessionCostUsd: () => costUsd,
+    expanded() {
+      if (steps.size === 0) return "No tool steps in the last turn.\n";
+      return [...steps.values()]
+        .map((step) => `${step.status === "completed" ? colours.green("✓") : colours.red("✗")} ${step.title}${step.status === "refused" ? " (refused)" : ""}\n${indent(step.output.replace(/\s+$/, "") ? `${step.output.replace(/\s+$/, "")}\n` : "")}`)
+        .join("");
     },
     note(text) {
-      err(`${dim(`  ${text}`)}\n`);
+      // Not err(): markdown still held for its block stays held (a fence cut in two would break it).
+      clearStatus();
+      lastToolLine = undefined;
+      if (!atLineStart) stdout.write("\n");
+      atLineStart = true;
+      stderr.write(text);
     },
-    turnSummary(usage, durationMs) {
+    summary(line) {
+      if (!tty) return;
       newline();
-      const parts: string[] = [];
-      if (usage) {
-        parts.push(`${usage.inputTokens.toLocaleString("en")} in`, `${usage.outputTokens.toLocaleString("en")} out`);
-        if (usage.cachedReadTokens) parts.push(`${usage.cachedReadTokens.toLocaleString("en")} cached`);
-      }
-      if (sessionCost !== undefined) parts.push(`$${sessionCost < 0.01 ? sessionCost.toFixed(4) : sessionCost.toFixed(2)} this session`);
-      parts.push(`${(durationMs / 1000).toFixed(1)} s`);
-      stderr.write(`${dim(`  ${parts.join(" · ")}`)}\n`);
+      stderr.write(`${dim(line)}\n`);
     },
   };
 }
 
 function contentText(content: acp.ToolCallContent[] | null | undefined): string {
-  return (content ?? [])
-    .map((item) => (item.type === "content" && item.content.type === "text" ? item.content.text : ""))
-    .filter(Boolean)
-    .join("\n");
+  return (
+    (content ?? [])
+      .map((item) => (item.type === "content" && item.content.type === "text" ? item.content.text : ""))
+      .filter(Boolean)
+      .join("\n")
+      // An editor renders the fences as a code block; a terminal would show them literally.
+      .replace(/^```[\w-]*[ \t]*\n?/gm, "")
+  );
 }
 
 function lastLines(text: string, count: number): string {
@@ -193,12 +248,15 @@ function lastLines(text: string, count: number): string {
 }
 
 function indent(text: string): string {
-  return text ? text.replace(/^/gm, "    ") : "";
+  // Not after the final newline: that would indent whatever is written next.
+  return text ? text.replace(/^(?=.)/gm, "    ") : "";
 }
 
-function exitCodeNote(raw: unknown): string {
+/** The exit code, unless the output shown already ends saying it. */
+function exitCodeNote(raw: unknown, shown = ""): string {
   const code = raw && typeof raw === "object" ? ((raw as Record<string, unknown>).exit_code ?? (raw as Record<string, unknown>).exitCode) : undefined;
-  return typeof code === "number" ? `    (exit code ${code})\n` : "";
+  if (typeof code !== "number" || new RegExp(`exit code ${code}\\s*$`).test(shown)) return "";
+  return `    (exit code ${code})\n`;
 }
 
 /**
@@ -206,13 +264,16 @@ function exitCodeNote(raw: unknown): string {
  * by the line (in the new text) where its change starts. The diff is the shared one
  * (common/line-diff.ts), so a few edits far apart in a large file stay a few short hunks.
  */
-export function renderDiff(path: string, oldText: string | null | undefined, newText: string): string {
-  const lines = [`--- ${oldText == null ? "(new file)" : path}`, `+++ ${path}`];
+export function renderDiff(path: string, oldText: string | null | undefined, newText: string, colours: Palette = palette(false)): string {
+  const lines = [colours.bold(`--- ${oldText == null ? "(new file)" : path}`), colours.bold(`+++ ${path}`)];
   for (const hunk of diffHunks(oldText ?? "", newText, { context: 3 })) {
     const firstChange = hunk.lines.findIndex((line) => line.op !== " ");
     const newBefore = hunk.lines.slice(0, firstChange).filter((line) => line.op !== "-").length;
-    lines.push(`@@ line ${hunk.newStart + newBefore + (hunk.newLines === 0 ? 1 : 0)} @@`);
-    for (const line of hunk.lines) lines.push(`${line.op === " " ? " " : line.op} ${line.text}`);
+    lines.push(colours.cyan(`@@ line ${hunk.newStart + newBefore + (hunk.newLines === 0 ? 1 : 0)} @@`));
+    for (const line of hunk.lines) {
+      const shown = `${line.op === " " ? " " : line.op} ${line.text}`;
+      lines.push(line.op === "+" ? colours.green(shown) : line.op === "-" ? colours.red(shown) : shown);
+    }
   }
   const MAX = 80;
   return (lines.length > MAX ? [...lines.slice(0, MAX), `… (${lines.length - MAX} more lines)`] : lines).join("\n") + "\n";

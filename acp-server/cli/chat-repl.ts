@@ -6,9 +6,10 @@ import * as acp from "@agentclientprotocol/sdk/unstable";
 import { requestErrorText } from "../acp/error-map";
 import { chatHistoryFile, readChatHistory, rememberChatLine } from "./chat-history";
 import type { ChatRenderer } from "./chat-render";
-import { readExchanges, recapLines } from "./chat-recap";
+import { sessionRecap } from "./chat-recap";
 import { recentSessions } from "./chat-sessions";
 import { when } from "./cli-output";
+import { turnSummary } from "./turn-summary";
 import { Interrupted, type Questions } from "./terminal-questions";
 
 export interface ReplOptions {
@@ -25,17 +26,15 @@ export interface ReplOptions {
   promptMeta?: Record<string, unknown>;
 }
 
+/** Exchanges shown on a resume, and by /history. */
 const RECAP_EXCHANGES = 3;
 const HISTORY_EXCHANGES = 15;
 
-function terminalWidth(): number {
-  return Math.max(40, Math.min(process.stderr.columns || 100, 160));
-}
-
 const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /sessions (this folder's), /resume ID,
-/takeover (own a session another Hermes process has open), /history (this session's exchanges), /history text
-(search what you typed; Ctrl-R searches as you type, up/down walk it). Anything else starting with / goes to the agent (/help lists its commands).
-Ctrl-C cancels a running turn.
+/takeover (own a session another Hermes process has open), /history (more of this conversation), /history text
+(search what you typed; Ctrl-R searches as you type, up/down walk it), /expand (the last turn's tool steps
+with their whole output). Anything else starting with / goes to the agent (/help lists its commands).
+Ctrl-C cancels a running turn. A line typed while a turn runs is queued and sent when the turn ends.
 `;
 
 export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, questions: Questions, options: ReplOptions): Promise<number> {
@@ -49,10 +48,16 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
   const resume = async (sessionId: string, takeOver = false) => {
     await agent.request(acp.methods.agent.session.resume, { sessionId, cwd: options.cwd, mcpServers, ...(takeOver ? { _meta: { "hermes/takeOver": true } } : {}) });
     err(`${takeOver ? "Took over" : "Resumed"} session ${sessionId}.\n`);
-    // Where it left off: the last exchanges, compactly (/history shows more).
-    const lines = recapLines(await readExchanges(options.home, sessionId), RECAP_EXCHANGES, terminalWidth());
-    if (lines.length > 0) err(`${lines.join("\n")}\n`);
+    await showRecap(sessionId, RECAP_EXCHANGES);
     return sessionId;
+  };
+  // Where the chat was; a recap that cannot be read is said, and the chat goes on without it.
+  const showRecap = async (id: string, exchanges: number) => {
+    try {
+      err(await sessionRecap(options.home, id, exchanges, process.stderr.columns || 80));
+    } catch (error) {
+      err(`(the earlier conversation could not be shown: ${(error as Error).message})\n`);
+    }
   };
   const fresh = async () => (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers, ...options.sessionMeta })).sessionId;
 
@@ -69,8 +74,6 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     return 1;
   }
   err(`Hermes chat in ${options.cwd} (session ${sessionId}). /exit quits, /help lists commands.\n`);
-  // What is typed during a turn waits for the prompt (and is shown under the reply), never answers a question.
-  questions.queueBetweenPrompts((queued) => renderer.note(`⧗ queued: ${queued} (runs when this turn ends)`));
 
   for (;;) {
     let line: string;
@@ -105,9 +108,12 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
       sessionId = await resume(sessionId, true).catch((error: unknown) => (err(`hermes: ${requestErrorText(error)}\n`), sessionId));
       continue;
     }
+    if (command === "/expand") {
+      err(renderer.expanded?.() ?? "Nothing to expand.\n");
+      continue;
+    }
     if (command === "/history" && args.length === 0) {
-      const lines = recapLines(await readExchanges(options.home, sessionId), HISTORY_EXCHANGES, terminalWidth());
-      err(lines.length > 0 ? `${lines.join("\n")}\n` : "Nothing in this session yet.\n");
+      await showRecap(sessionId, HISTORY_EXCHANGES);
       continue;
     }
     if (command === "/history") {
@@ -132,20 +138,25 @@ export async function turn(
   timeoutSeconds: number,
   promptMeta?: Record<string, unknown>,
 ): Promise<acp.StopReason | "failed"> {
-  const stopWaiting = renderer.waiting(timeoutSeconds);
+  // No status line while a question (an approval) waits for the user's key.
+  const stopWaiting = renderer.waiting(timeoutSeconds, () => questions?.isAsking() ?? false);
+  questions?.setBusy(true, (line) => renderer.note?.(`  ⧗ queued: ${line}\n`));
+  const started = performance.now();
+  const costBefore = renderer.sessionCostUsd?.() ?? 0;
   let cancelled = false;
   questions?.setInterruptHandler(() => {
     if (cancelled) return;
     cancelled = true;
-    process.stderr.write("\n(cancelling)\n");
+    if (renderer.note) renderer.note("(cancelling)\n");
+    else process.stderr.write("\n(cancelling)\n");
     void agent.notify(acp.methods.agent.session.cancel, { sessionId });
   });
-  const started = performance.now();
   try {
     const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }], ...(promptMeta ? { _meta: promptMeta } : {}) });
     renderer.finishLine();
     if (response.stopReason !== "end_turn") process.stderr.write(`(stopped: ${response.stopReason})\n`);
-    renderer.turnSummary(response.usage, performance.now() - started);
+    const costAfter = renderer.sessionCostUsd?.();
+    renderer.summary?.(turnSummary({ usage: response.usage, seconds: (performance.now() - started) / 1000, ...(costAfter !== undefined ? { costUsd: costAfter - costBefore } : {}) }));
     return response.stopReason;
   } catch (error) {
     renderer.finishLine();
@@ -156,6 +167,7 @@ export async function turn(
     return "failed";
   } finally {
     stopWaiting();
+    questions?.setBusy(false);
     questions?.setInterruptHandler(undefined);
   }
 }

@@ -5,6 +5,7 @@ import { checkBrowser } from "./doctor-browser";
 import { loadConfig } from "../config/load";
 import { configureLogging, createLogger } from "../util/log";
 import { VERSION } from "../version";
+import { paletteFor } from "./terminal-colour";
 import {
   checkConfig,
   checkDiskSpace,
@@ -82,7 +83,9 @@ const LABEL: Record<CheckResult["status"], string> = { ok: "ok  ", warn: "warn",
 
 function printResult(result: CheckResult): void {
   const [first, ...rest] = result.detail.split("\n");
-  const lines = [`${LABEL[result.status]}  ${result.name.padEnd(12)} ${first}`, ...rest.map((line) => `      ${" ".repeat(12)} ${line}`)];
+  const colours = paletteFor(process.stdout);
+  const paint = result.status === "ok" ? colours.green : result.status === "warn" ? colours.yellow : (text: string) => colours.bold(colours.red(text));
+  const lines = [`${paint(LABEL[result.status])}  ${result.name.padEnd(12)} ${first}`, ...rest.map((line) => `      ${" ".repeat(12)} ${line}`)];
   if (result.fix) lines.push(...result.fix.split("\n").map((line, i) => `      ${" ".repeat(12)} ${i === 0 ? "fix: " : "     "}${line}`));
   process.stdout.write(`${lines.join("\n")}\n`);
 }

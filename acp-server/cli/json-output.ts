@@ -81,10 +81,6 @@ export function jsonOutput(format: "json" | "stream-json", stdout: NodeJS.Writab
     replyText: () => reply,
     waiting: () => () => {},
     finishLine() {},
-    // JSON has no status line to hold, and the result event carries the usage.
-    holding: (ask) => ask(),
-    turnSummary: () => {},
-    note: () => {},
     result({ stopReason, usage, error, durationMs }) {
       const subtype: ResultEvent["subtype"] =
         error !== undefined ? "error" : stopReason === "cancelled" ? "cancelled" : stopReason === "max_turn_requests" ? "max_turns" : stopReason === "max_tokens" ? "max_tokens" : stopReason === "refusal" ? "refusal" : "success";

@@ -36,6 +36,8 @@ export interface SetupOptions {
   test: boolean;
   /** Ask on the terminal for whatever the flags leave open. */
   interactive: boolean;
+  /** Also print what was saved as one JSON object on stdout (never the key itself). */
+  json?: boolean;
 }
 
 interface Choice {
@@ -84,7 +86,7 @@ export async function runSetup(options: SetupOptions): Promise<number> {
       }
       out(`OK: ${result.detail}\n`);
     }
-    return save(loaded, choice);
+    return save(loaded, choice, options.json === true);
   } catch (error) {
     if (error instanceof Interrupted) {
       out("Setup stopped; nothing was saved.\n");
@@ -214,7 +216,7 @@ function resolved(loaded: LoadedConfig, choice: Choice): ResolvedModel | string 
   return result.ok ? result.model : result.reason;
 }
 
-function save(loaded: LoadedConfig, choice: Choice): number {
+function save(loaded: LoadedConfig, choice: Choice, json: boolean): number {
   let envFile: string | undefined;
   const keyName = keyVariable(choice.provider, choice.baseUrl);
   const toStore = choice.newKey ?? choice.legacyKey;
@@ -240,6 +242,10 @@ function save(loaded: LoadedConfig, choice: Choice): number {
   out(`Saved the model ${choice.provider}/${choice.name} in ${loaded.configPath}`);
   out(envFile ? ` and the key in ${envFile} (mode 600, as ${keyName}${choice.legacyKey && !choice.newKey ? ", moved from OPENAI_API_KEY where an older setup kept it" : ""}).\n` : ".\n");
   out("Next: `hermes chat` here, or add Hermes to your editor (hermes acp).\n");
+  if (json) {
+    const saved = { ok: true, provider: choice.provider, model: choice.name, config_path: loaded.configPath, ...(envFile ? { key_file: envFile, key_variable: keyName } : {}) };
+    process.stdout.write(`${JSON.stringify(saved)}\n`);
+  }
   return SETUP_EXIT.ok;
 }
 

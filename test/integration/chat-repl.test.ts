@@ -50,7 +50,6 @@ test("two turns in one session; an edit's approval shows the diff and explains a
   pty.write("n\r");
   await pty.waitFor(/refused: [\s\S]*FIRST-REPLY[\s\S]*\n› $/, { from: mark });
   assert.doesNotMatch(pty.output().slice(mark), /failed/, "a refusal is not a failure");
-  assert.match(pty.output().slice(mark), /FIRST-REPLY[\s\S]*\n {2}[\d,]+ in · [\d,]+ out · \d+\.\d s\n/, "a usage line after the turn");
   assert.equal(readFileSync(path.join(project, "notes.txt"), "utf8"), "alpha\nbeta\ngamma\n");
 
   model.enqueue({ text: "SECOND-REPLY" });
@@ -69,9 +68,6 @@ test("--continue resumes the last session in this folder; Ctrl-D quits", async (
   const pty = spawnInPty([process.execPath, HERMES_BIN, "chat", "--continue", "--cwd", project], { env });
   t.after(() => pty.kill());
   await pty.waitFor(/Resumed session [0-9a-f-]+\.[\s\S]*\n› $/);
-  // Where it left off: the earlier exchanges, a line each way (the refused patch counted as a tool call).
-  const recap = pty.output();
-  assert.match(recap, /Resumed session [0-9a-f-]+\.\n {2}› capitalize beta\n {4}FIRST-REPLY \(1 tool call\)\n {2}› and now\?\n {4}SECOND-REPLY/, recap);
   model.enqueue({ text: "THIRD-REPLY" });
   const mark = pty.output().length;
   pty.write("one more\r");
@@ -79,8 +75,6 @@ test("--continue resumes the last session in this folder; Ctrl-D quits", async (
   const history = JSON.stringify(model.requests.at(-1)!.body.messages);
   assert.match(history, /capitalize beta/);
   assert.match(history, /SECOND-REPLY/);
-  pty.write("/history\r");
-  await pty.waitFor(/ {2}› one more\n {4}THIRD-REPLY\n[\s\S]*\n› $/, { from: mark });
   pty.write("/history capitalize\r");
   await pty.waitFor(/ {2}capitalize beta\n[\s\S]*\n› $/, { from: mark });
   // Ctrl-R finds the line typed in the earlier chat; Enter sends it again.
@@ -134,7 +128,8 @@ test("a = always saves the rule in config.yaml as an editor's Always allow does;
   assert.match(shown, /line30/);
   assert.match(shown, /earlier lines/);
   assert.doesNotMatch(shown, /line1\n/, "truncated to the last lines");
-  assert.match(shown, /\(exit code 3\)/);
+  assert.equal(shown.match(/exit code 3/g)?.length, 1, `the exit code is said once: ${shown}`);
+  assert.doesNotMatch(shown, /```/, "no literal code fences");
   assert.equal(readFileSync(path.join(project, "fresh.txt"), "utf8"), "new\n");
   const config = readFileSync(path.join(home, "config.yaml"), "utf8");
   assert.match(config, /approvals:\n\s+rules:/, config);
@@ -197,36 +192,4 @@ test("a session another process has open is followed; a prompt says /takeover; /
   owner.write("/exit\r");
   assert.equal(await follower.exited, 0, follower.output());
   assert.equal(await owner.exited, 0, owner.output());
-});
-
-test("a prompt typed during a turn is shown queued under the reply, not echoed into it; it runs when the turn ends and its answer is shown; an approval never takes it as its answer", async (t) => {
-  const pty = spawnInPty([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
-  t.after(() => pty.kill());
-  await pty.waitFor(PROMPT);
-  // The first reply waits for the test: the next prompt is typed while the turn runs.
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  writeFileSync(path.join(project, "queue.txt"), "one\n");
-  model.enqueue(
-    { handler: async () => (await gate, { toolCalls: [{ id: "q1", name: "patch", arguments: { path: "queue.txt", old_string: "one", new_string: "ONE" } }] }) },
-    { text: "LONG-REPLY" },
-    { text: "QUEUED-REPLY" },
-  );
-  const mark = pty.output().length;
-  pty.write("start the long one\r");
-  await model.waitForRequests(model.requests.length + 1).catch(() => undefined);
-  pty.write("y\r");
-  await pty.waitFor(/⧗ queued: y \(runs when this turn ends\)/, { from: mark });
-  release();
-  // The approval that comes next is not answered by the queued "y": it waits for a key typed now.
-  await pty.waitFor(/Allow\? y = yes once[^\n]*: $/, { from: mark });
-  assert.equal(readFileSync(path.join(project, "queue.txt"), "utf8"), "one\n", "not applied by the queued line");
-  pty.write("n\r");
-  await pty.waitFor(/LONG-REPLY[\s\S]*\n› y\n[\s\S]*QUEUED-REPLY[\s\S]*\n› $/, { from: mark });
-  assert.equal(readFileSync(path.join(project, "queue.txt"), "utf8"), "one\n");
-  // (An ephemeral reminder may follow it as the last user message: look at them all.)
-  const users = model.requests.at(-1)!.body.messages.filter((m: any) => m.role === "user").map((m: any) => JSON.stringify(m.content));
-  assert.ok(users.some((content: string) => /^"y"$|"text":"y"/.test(content)), `the queued line ran as its own prompt: ${users.join(" | ")}`);
-  pty.write("\x04");
-  assert.equal(await pty.exited, 0, pty.output());
 });

@@ -94,7 +94,8 @@ test("--max-turns bounds the turn's model calls with tools", async () => {
   const read = { toolCalls: [{ name: "read_file", arguments: { path: "a.txt" } }] };
   model.enqueue(read, read, read, read, { text: "Done reading." });
   const before = model.requests.length;
-  const answer = await hermes(home, project, ["-p", "read a lot", "--output-format", "json", "--max-turns", "2"]);
+  // --json is --output-format json, as every command takes --json.
+  const answer = await hermes(home, project, ["-p", "read a lot", "--json", "--max-turns", "2"]);
   assert.equal(answer.code, 0, answer.stderr);
   const [result] = events(answer.stdout.trim());
   assert.ok(result?.type === "result", answer.stdout);

@@ -33,10 +33,10 @@ async function cleanEnv(): Promise<NodeJS.ProcessEnv & { HERMES_HOME: string }> 
   return { ...env, HERMES_HOME: await makeTempDir("hermes-setup-home-") };
 }
 
-function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stderr: string }> {
+function run(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    const child = execFile(process.execPath, [HERMES_BIN, ...args], { env, timeout: 30_000 }, (error, _stdout, stderr) =>
-      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stderr }),
+    const child = execFile(process.execPath, [HERMES_BIN, ...args], { env, timeout: 30_000 }, (error, stdout, stderr) =>
+      resolve({ code: error ? (typeof error.code === "number" ? error.code : null) : 0, stdout, stderr }),
     );
     child.stdin?.end();
   });
@@ -106,8 +106,10 @@ test("flags for scripts: key from a variable, a failed test call saves nothing, 
   assert.equal(readFileSync(path.join(env.HERMES_HOME, ".env"), "utf8"), `${ownVariable()}=sk-good\n`);
 
   // A local server without a test call: nothing to store, the model is switched, the old base_url goes.
-  const local = await run(["setup", "--provider", "ollama", "--model", "qwen3", "--no-test"], env);
+  const local = await run(["setup", "--provider", "ollama", "--model", "qwen3", "--no-test", "--json"], env);
   assert.equal(local.code, 0, local.stderr);
+  // --json: what was saved, as one object on stdout.
+  assert.deepEqual(JSON.parse(local.stdout), { ok: true, provider: "ollama", model: "qwen3", config_path: configPath });
   assert.deepEqual(parseYaml(readFileSync(configPath, "utf8")).model, { provider: "ollama", name: "qwen3" });
 });
 

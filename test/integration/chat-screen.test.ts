@@ -1,0 +1,124 @@
+// The interactive `hermes chat` as the user sees it: a real terminal (tmux), read with
+// capture-pane after every escape has been applied, against the scripted model over HTTP. What is
+// checked is layout: a line typed during a turn sits under the reply as queued, then is answered on
+// screen; an approval has no status line in it and takes the user's key.
+import assert from "node:assert/strict";
+/* eslint-disable no-control-regex -- colours are checked as the escape codes tmux reports */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { stringify as toYaml } from "yaml";
+import { HERMES_BIN, makeTempDir, scriptedConfig } from "../support/acp-harness";
+import { startScriptedModel, type ScriptedModel, type ScriptedReply } from "../support/scripted-model";
+import { hasTmux, startInTmux } from "../support/tmux";
+
+let model: ScriptedModel;
+let home: string;
+let project: string;
+let env: NodeJS.ProcessEnv;
+before(async () => {
+  assert.ok(existsSync(HERMES_BIN), "dist/hermes.js is missing: run `npm run build` first");
+  assert.ok(hasTmux(), "tmux is missing: apt-get install tmux (test/e2e/setup-tools.sh does)");
+  model = await startScriptedModel();
+  home = await makeTempDir("hermes-screen-home-");
+  project = await makeTempDir("hermes-screen-project-");
+  writeFileSync(path.join(home, "config.yaml"), toYaml(scriptedConfig(model.url)));
+  env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value !== undefined && !key.startsWith("HERMES_") && !key.endsWith("_API_KEY") && !key.startsWith("NODE_TEST") && key !== "NO_COLOR" && key !== "FORCE_COLOR") env[key] = value;
+  }
+  env.HERMES_HOME = home;
+  env.TERM = "xterm-256color";
+});
+after(async () => {
+  await model.close();
+});
+
+/** A reply held back until the test releases it (a model still thinking). */
+function heldReply(): { reply: ScriptedReply; release: (reply: ScriptedReply) => void } {
+  let release!: (reply: ScriptedReply) => void;
+  const answer = new Promise<ScriptedReply>((resolve) => (release = resolve));
+  return { reply: { handler: () => answer }, release };
+}
+
+const AT_PROMPT = /\n› \s*$/;
+
+test("a line typed during a turn shows as queued under the reply, then runs and its answer is on screen", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  const first = heldReply();
+  t.after(() => first.release({ text: "(released)" }));
+  model.enqueue(first.reply, { text: "SECOND-ANSWER" });
+  pane.type("first question");
+  pane.press("Enter");
+  // The turn is running (its spinner is up) before the next line is typed.
+  await pane.waitFor(/› first question\n\S+ working · \d+ s/);
+  pane.type("second question");
+  pane.press("Enter");
+  await pane.waitFor(/queued: second question/);
+  first.release({ text: "FIRST-ANSWER", usage: { prompt_tokens: 1234, completion_tokens: 56 } });
+  const screen = await pane.waitFor(/SECOND-ANSWER[\s\S]*\n› \s*$/);
+  // The typed text never lands inside the reply, and the order on screen is the order of events.
+  assert.match(screen, /› first question\n[\s\S]*queued: second question\n[\s\S]*FIRST-ANSWER\n[\s\S]*› second question\n[\s\S]*SECOND-ANSWER/, screen);
+  assert.doesNotMatch(screen, /FIRST-ANSWER\S|\Ssecond question/, "nothing typed is mixed into a line of the reply");
+  assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /second question/);
+  assert.match(screen, /FIRST-ANSWER\n+\d+(\.\d)? s · 1,234 in · 56 out\n/, "a usage line after the turn");
+  pane.press("C-d");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
+
+test("an approval opened after a long wait has no status line in it, and the key answers it", async (t) => {
+  writeFileSync(path.join(project, "notes.txt"), "alpha\nbeta\ngamma\n");
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  const slow = heldReply();
+  t.after(() => slow.release({ text: "(released)" }));
+  model.enqueue(slow.reply, { text: "PATCHED" });
+  pane.type("capitalize beta");
+  pane.press("Enter");
+  await pane.waitFor(/waiting for the model/);
+  slow.release({ toolCalls: [{ id: "p1", name: "patch", arguments: { path: "notes.txt", old_string: "beta", new_string: "BETA" } }] });
+  const asking = await pane.waitFor(/Allow\? y = yes once[^\n]*\[n\]: \s*$/);
+  assert.doesNotMatch(asking.slice(asking.lastIndexOf("› capitalize beta")), /waiting for the model|working ·/, asking);
+  const coloured = pane.screen({ colours: true });
+  assert.match(coloured, /\x1b\[31m- beta\n/, "a removed line in red");
+  assert.match(coloured, /\x1b\[32m\+ BETA\n/, "an added line in green");
+  pane.type("y");
+  pane.press("Enter");
+  await pane.waitFor(/PATCHED[\s\S]*\n› \s*$/);
+  assert.equal(readFileSync(path.join(project, "notes.txt"), "utf8"), "alpha\nBETA\ngamma\n");
+  pane.press("C-d");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
+
+test("--continue shows where the chat was: the last exchanges, compactly; /history shows more", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--continue", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  const screen = await pane.waitFor(/Resumed session [\s\S]*\n› \s*$/);
+  // The last session here is the approval test's: its prompt and the reply after the edit.
+  assert.match(screen, /Resumed session [0-9a-f-]+\.\n› capitalize beta\n[\s\S]*PATCHED\n/, screen);
+  pane.type("/history");
+  pane.press("Enter");
+  await pane.waitFor(/› \/history\n› capitalize beta\n[\s\S]*PATCHED\n[\s\S]*\n› \s*$/);
+  pane.press("C-d");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
+
+test("Ctrl-C during a turn cancels it and the chat goes on; at the prompt it quits", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  const held = heldReply();
+  t.after(() => held.release({ text: "(released)" }));
+  model.enqueue(held.reply);
+  pane.type("a long one");
+  pane.press("Enter");
+  await pane.waitFor(/› a long one\n\S+ working · \d+ s/);
+  pane.press("C-c");
+  const screen = await pane.waitFor(/\(cancelling\)[\s\S]*\n› \s*$/);
+  assert.doesNotMatch(screen.slice(screen.indexOf("(cancelling)")), /working ·/, "the spinner is gone with the turn");
+  pane.press("C-c");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});

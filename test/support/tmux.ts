@@ -1,0 +1,82 @@
+// A command in a tmux pane, read as the user sees it: `capture-pane` gives the screen after the
+// terminal has applied every escape (carriage returns, line clears, colours with -e), so a test can
+// check layout (what sits under what) and not only the byte stream. Each pane runs on its own tmux
+// server socket, so tests never share or leave behind a server.
+import { execFileSync, spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+
+export interface TmuxPane {
+  /** The screen and scrollback, plain text (colours with `{ colours: true }`). */
+  screen(options?: { colours?: boolean }): string;
+  /** Types literal text (no Enter). */
+  type(text: string): void;
+  /** Presses keys by tmux name: "Enter", "C-c", "C-d". */
+  press(...keys: string[]): void;
+  /** Polls the screen until `pattern` matches; rejects with the screen after `timeoutMs`. */
+  waitFor(pattern: RegExp, options?: { timeoutMs?: number; colours?: boolean }): Promise<string>;
+  /** Polls until the command in the pane has ended; returns its exit status. */
+  exited(timeoutMs?: number): Promise<number>;
+  kill(): void;
+}
+
+export function hasTmux(): boolean {
+  return spawnSync("tmux", ["-V"]).status === 0;
+}
+
+function quote(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+export function startInTmux(command: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; width?: number; height?: number }): TmuxPane {
+  const socket = `hermes-test-${randomUUID().slice(0, 8)}`;
+  const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env: options.env, encoding: "utf8" });
+  // remain-on-exit keeps the pane (and its exit status) after the command ends.
+  const line = `${command.map(quote).join(" ")}`;
+  tmux("new-session", "-d", "-x", String(options.width ?? 100), "-y", String(options.height ?? 40), ...(options.cwd ? ["-c", options.cwd] : []), line);
+  tmux("set-option", "-g", "remain-on-exit", "on");
+  tmux("set-option", "-g", "history-limit", "5000");
+  const screen = ({ colours = false } = {}) => tmux("capture-pane", "-p", "-J", "-S", "-", ...(colours ? ["-e"] : []));
+  const poll = async <T>(probe: () => T | undefined, timeoutMs: number, describe: () => string): Promise<T> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = probe();
+      if (found !== undefined) return found;
+      if (Date.now() > deadline) throw new Error(describe());
+      // Polling the screen is the only way to see it; the deadline above bounds the whole wait.
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  };
+  return {
+    screen,
+    type: (text) => void tmux("send-keys", "-l", text),
+    press: (...keys) => void tmux("send-keys", ...keys),
+    waitFor: (pattern, { timeoutMs = 30_000, colours = false } = {}) =>
+      poll(
+        () => {
+          const shown = screen({ colours });
+          return pattern.test(shown) ? shown : undefined;
+        },
+        timeoutMs,
+        () => `timed out waiting for ${pattern}; the screen:\n${screen()}`,
+      ),
+    exited: (timeoutMs = 60_000) =>
+      poll(
+        () => {
+          const [dead, status, signal] = tmux("display-message", "-p", "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}").trim().split(" ");
+          if (dead !== "1") return undefined;
+          // Killed by a signal: the shell's convention, 128 + its number.
+          if (signal) return 128 + Number(signal);
+          return status ? Number(status) : undefined;
+        },
+        timeoutMs,
+        () => `the command did not end; the screen:\n${screen()}`,
+      ),
+    kill: () => {
+      try {
+        tmux("kill-server");
+      } catch {
+        // expected: the server is already gone
+      }
+    },
+  };
+}
