@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { pluginAgents } from "../../acp-server/plugins/plugin-agents";
 import { expandPluginCommand, pluginCommands, renderCommandBody } from "../../acp-server/plugins/plugin-commands";
 import { describePluginContents, removePlugin, setPluginEnabled, sourceKind, stagePlugin } from "../../acp-server/plugins/plugin-install";
 import { readPluginFolder, type PluginContents } from "../../acp-server/plugins/plugin-manifest";
@@ -170,4 +171,11 @@ test("install from an npm package tarball (npm pack, no lifecycle scripts run)",
   (await stagePlugin(home, tarball, "/")).commit();
   assert.ok(existsSync(path.join(pluginFolder(home, "code-review-kit"), "commands", "review.md")));
   assert.ok(!existsSync(marker), "no package script ran");
+});
+
+test("two plugins bringing an agent of the same name: the second is offered as <plugin>:<name>, not hidden", () => {
+  const first = fixture();
+  const second: PluginContents = { ...first, name: "other-kit" };
+  const names = pluginAgents([first, second]).map((agent) => `${agent.plugin}/${agent.name}`);
+  assert.deepEqual(names, ["code-review-kit/checker", "other-kit/other-kit:checker"]);
 });
