@@ -6,6 +6,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { checkPlugins } from "../../acp-server/cli/doctor-checks";
 import { pluginAgents } from "../../acp-server/plugins/plugin-agents";
 import { expandPluginCommand, pluginCommands, renderCommandBody } from "../../acp-server/plugins/plugin-commands";
 import { describePluginContents, removePlugin, setPluginEnabled, sourceKind, stagePlugin } from "../../acp-server/plugins/plugin-install";
@@ -109,6 +110,11 @@ test("install from a git repository on disk (a clone, without its .git); a broke
   const active = activePlugins(home);
   assert.deepEqual(active.plugins, []);
   assert.match(active.problems.join("\n"), /plugin "code-review-kit" is skipped: .*not valid JSON/);
+  // doctor says so too, with the way out, and goes on (a warning, never a throw).
+  const [check] = await checkPlugins(home);
+  assert.equal(check?.name, "plugin code-review-kit");
+  assert.equal(check?.status, "warn");
+  assert.match(`${check?.detail} ${check?.fix}`, /skipped by sessions: .*not valid JSON[\s\S]*hermes plugins remove code-review-kit/);
 });
 
 test("a source that is no plugin is refused and leaves nothing behind", async () => {
