@@ -43,11 +43,17 @@ export function pluginAgents(plugins: readonly PluginContents[]): PluginAgent[] 
   for (const plugin of plugins) {
     for (const file of plugin.agents) {
       const agent = readAgent(file.file, file.name, plugin.name);
-      if (agent && !agents.some((other) => other.name === agent.name)) agents.push(agent);
+      if (!agent) continue;
+      // A name another plugin's agent already has becomes `<plugin>:<name>`, as commands and
+      // skills do: installing a second plugin never silently hides one of its agents.
+      if (taken(agents, agent.name)) agent.name = `${plugin.name}:${agent.name}`;
+      if (!taken(agents, agent.name)) agents.push(agent);
     }
   }
   return agents;
 }
+
+const taken = (agents: readonly PluginAgent[], name: string): boolean => agents.some((other) => other.name === name);
 
 function readAgent(file: string, fallbackName: string, plugin: string): PluginAgent | undefined {
   // A file removed since the plugin was read is not offered.

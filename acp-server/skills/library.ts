@@ -1,5 +1,7 @@
 // Finds the skills of one working directory across every source. The first source that has
-// a skill of a given name wins (project over user over bundled). A SKILL.md that cannot be
+// a skill of a given name wins (project over user over bundled); a plugin's skill whose name is
+// already taken is not hidden but offered as `<plugin>:<name>`, the way Claude Code namespaces
+// what a plugin brings, so installing a plugin never silently loses one of its skills. A SKILL.md that cannot be
 // parsed is skipped with a warning naming the file; a skill whose requirements are missing,
 // that is disabled in config.yaml, or whose text fails the threat scan is listed as unavailable
 // with the reason. Reads the disk on every call: a skill written a moment ago is found at once.
@@ -62,7 +64,9 @@ export function loadSkillCatalog(options: CatalogOptions): SkillCatalog {
   for (const source of skillSources({ cwd: options.cwd, home: options.home, bundled: options.bundled ?? true })) {
     for (const file of skillFiles(source.dir, warnings)) {
       const skill = readSkill(file, source.kind, warnings);
-      if (!skill || byName.has(skill.name)) continue;
+      if (!skill) continue;
+      if (byName.has(skill.name) && source.plugin) skill.name = `${source.plugin}:${skill.name}`;
+      if (byName.has(skill.name)) continue;
       skill.unavailable = disabled.has(skill.name)
         ? "disabled in config.yaml (skills.disabled)"
         : (flagged(skill) ?? missingRequirements(skill.frontmatter, where));
@@ -71,7 +75,7 @@ export function loadSkillCatalog(options: CatalogOptions): SkillCatalog {
   }
   // Plain code-unit order, not localeCompare: the first localeCompare in a process builds ICU's
   // collator (~10-20 ms, measured on the first session/new), and for the characters a skill name
-  // may hold (SKILL_NAME: a-z, 0-9, hyphen) the two orders are the same.
+  // may hold (SKILL_NAME: a-z, 0-9, hyphen, and the ASCII `:` of a plugin's prefix) the two orders are the same.
   const skills = [...byName.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return { skills, warnings };
 }

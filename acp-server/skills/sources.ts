@@ -19,6 +19,8 @@ export interface SkillSource {
   kind: SkillSourceKind;
   /** A folder whose sub-folders are skills. */
   dir: string;
+  /** The plugin a `plugin` source belongs to: its skills take `<plugin>:<name>` when the plain name is taken. */
+  plugin?: string;
 }
 
 /** Project skill folders, relative to a project directory, in precedence order. */
@@ -37,7 +39,7 @@ export function skillSources(options: { cwd: string; home: string; bundled: bool
     for (const relative of PROJECT_SKILL_DIRS) sources.push({ kind: "project", dir: path.join(dir, relative) });
   }
   sources.push({ kind: "user", dir: userSkillsDir(options.home) });
-  for (const plugin of activePlugins(options.home).plugins) for (const dir of plugin.skillDirs) sources.push({ kind: "plugin", dir });
+  for (const plugin of activePlugins(options.home).plugins) for (const dir of plugin.skillDirs) sources.push({ kind: "plugin", dir, plugin: plugin.name });
   const bundled = options.bundled ? bundledSkillsDir() : undefined;
   if (bundled) sources.push({ kind: "bundled", dir: bundled });
   return sources;

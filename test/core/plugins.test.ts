@@ -75,6 +75,30 @@ test("an installed Claude Code plugin: command, skill and MCP server work in a s
   }
 });
 
+test("a plugin's skill whose name a user skill already has is not lost: it is offered as plugin:name and runs the plugin's text", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const hermes = await startAgent({ config: scriptedConfig(model.url) });
+  try {
+    (await stagePlugin(hermes.home, copyPluginFixture(), "/")).commit();
+    mkdirSync(path.join(hermes.home, "skills", "commit-style"), { recursive: true });
+    writeFileSync(path.join(hermes.home, "skills", "commit-style", "SKILL.md"), "---\nname: commit-style\ndescription: The user's own commit style.\n---\nUse conventional commits.\n");
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    const commands = await offered(hermes, sessionId);
+    assert.ok(commands.includes("commit-style") && commands.includes("code-review-kit:commit-style"), commands.join(", "));
+    const skills = await answerOf(hermes, sessionId, "/skills");
+    assert.match(skills, /`\/commit-style` \(user/);
+    assert.match(skills, /`\/code-review-kit:commit-style` \(plugin/);
+
+    model.enqueue({ text: "Done." });
+    await hermes.prompt(sessionId, "/code-review-kit:commit-style fix the parser");
+    assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /subject in the imperative/, "the plugin's skill text reaches the model");
+  } finally {
+    await hermes.close();
+  }
+});
+
 const systemText = (body: any): string => JSON.stringify(body.messages.filter((message: any) => message.role === "system"));
 
 test("a plugin's agent runs as a subagent with its own instructions and tools; /agents lists it", async () => {

@@ -6,6 +6,8 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { checkPlugins } from "../../acp-server/cli/doctor-checks";
+import { pluginAgents } from "../../acp-server/plugins/plugin-agents";
 import { expandPluginCommand, pluginCommands, renderCommandBody } from "../../acp-server/plugins/plugin-commands";
 import { describePluginContents, removePlugin, setPluginEnabled, sourceKind, stagePlugin } from "../../acp-server/plugins/plugin-install";
 import { readPluginFolder, type PluginContents } from "../../acp-server/plugins/plugin-manifest";
@@ -108,6 +110,11 @@ test("install from a git repository on disk (a clone, without its .git); a broke
   const active = activePlugins(home);
   assert.deepEqual(active.plugins, []);
   assert.match(active.problems.join("\n"), /plugin "code-review-kit" is skipped: .*not valid JSON/);
+  // doctor says so too, with the way out, and goes on (a warning, never a throw).
+  const [check] = await checkPlugins(home);
+  assert.equal(check?.name, "plugin code-review-kit");
+  assert.equal(check?.status, "warn");
+  assert.match(`${check?.detail} ${check?.fix}`, /skipped by sessions: .*not valid JSON[\s\S]*hermes plugins remove code-review-kit/);
 });
 
 test("a source that is no plugin is refused and leaves nothing behind", async () => {
@@ -170,4 +177,11 @@ test("install from an npm package tarball (npm pack, no lifecycle scripts run)",
   (await stagePlugin(home, tarball, "/")).commit();
   assert.ok(existsSync(path.join(pluginFolder(home, "code-review-kit"), "commands", "review.md")));
   assert.ok(!existsSync(marker), "no package script ran");
+});
+
+test("two plugins bringing an agent of the same name: the second is offered as <plugin>:<name>, not hidden", () => {
+  const first = fixture();
+  const second: PluginContents = { ...first, name: "other-kit" };
+  const names = pluginAgents([first, second]).map((agent) => `${agent.plugin}/${agent.name}`);
+  assert.deepEqual(names, ["code-review-kit/checker", "other-kit/other-kit:checker"]);
 });

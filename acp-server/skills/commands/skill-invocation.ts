@@ -30,7 +30,8 @@ export function skillCommands(cwd: string, loaded: LoadedConfig, reserved: Reado
  * (a built-in command's name in `reserved` never does). Counts the use.
  */
 export function expandSkillInvocation(first: string, cwd: string, loaded: LoadedConfig, reserved: ReadonlySet<string>, sessionId: string, used?: Set<string>): string | undefined {
-  const match = /^\/([a-z0-9][a-z0-9-]*)(?:\s+([\s\S]*))?$/.exec(first.trim());
+  // A plugin's skill whose plain name was taken answers to `<plugin>:<name>` (skills/library.ts).
+  const match = /^\/((?:[A-Za-z0-9][\w.-]*:)?[a-z0-9][a-z0-9-]*)(?:\s+([\s\S]*))?$/.exec(first.trim());
   const name = match?.[1];
   if (!match || name === undefined || reserved.has(name)) return undefined;
   const skill = findSkill(catalogFor(contextFor(cwd, loaded)), name);
