@@ -1,6 +1,7 @@
 // The OS sandbox really stops what it must: commands run through LocalShellRunner with a
 // session sandbox over a fake home and workspace under a temp folder, and try to do harm.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from "node:net";
@@ -221,6 +222,49 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
       assert.deepEqual(snapshot(path.join(repo, ".git", "hooks")), hooks);
       assert.deepEqual([path.join(repo, "lib", ".git"), path.join(repo, "wt", ".git")].map((file) => readFileSync(file, "utf8")), gitfiles);
       assert.equal(existsSync(path.join(repo, "aside")), false);
+    } finally {
+      roots.pop();
+    }
+  });
+
+  it("lets a chat's own worktree (branch hermes/…) commit while the main repository's hooks, config and other refs stay read-only", async () => {
+    // As Hermes makes one: the main repository outside the workspace, the worktree is the workspace.
+    const main = path.join(machine.outside, "main-repo");
+    const worktree = path.join(path.dirname(machine.workspace), "chat-worktree");
+    const other = path.join(path.dirname(machine.workspace), "user-worktree");
+    const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" }).trim();
+    mkdirSync(main, { recursive: true });
+    git(main, "init", "-q", "-b", "main");
+    git(main, "commit", "-q", "--allow-empty", "-m", "init");
+    git(main, "worktree", "add", "-q", "-b", "hermes/ab12-session", worktree);
+    git(main, "worktree", "add", "-q", "-b", "mine", other);
+    const mainHead = git(main, "rev-parse", "main");
+    const config = readFileSync(path.join(main, ".git", "config"), "utf8");
+    roots.push(worktree);
+    try {
+      const result = await run(
+        [
+          "echo work > work.txt && git add work.txt && git -c user.email=t@t -c user.name=t commit -q -m work && echo committed",
+          `echo 'touch /tmp/pwned' > ${main}/.git/hooks/pre-commit 2>/dev/null || echo no-hook`,
+          `git config -f ${main}/.git/config core.pager evil 2>/dev/null || echo no-config`,
+          "git update-ref refs/heads/main HEAD 2>/dev/null || echo no-main-ref",
+          `echo /tmp > ${main}/.git/worktrees/chat-worktree/commondir 2>/dev/null || echo no-commondir`,
+        ].join("\n"),
+        worktree,
+      );
+      for (const line of ["committed", "no-hook", "no-config", "no-main-ref", "no-commondir"]) assert.match(result.text, new RegExp(`^${line}$`, "m"), `${line} in ${result.text}`);
+      assert.equal(git(main, "log", "-1", "--format=%s", "hermes/ab12-session"), "work", "the commit landed on the chat's branch");
+      assert.equal(git(main, "rev-parse", "main"), mainHead);
+      assert.equal(readFileSync(path.join(main, ".git", "config"), "utf8"), config);
+      assert.equal(existsSync(path.join(main, ".git", "hooks", "pre-commit")), false);
+    } finally {
+      roots.pop();
+    }
+    // A worktree on a branch of the user's own is not opened: its commit is refused as before.
+    roots.push(other);
+    try {
+      const result = await run("git -c user.email=t@t -c user.name=t commit -q --allow-empty -m mine 2>/dev/null && echo committed || echo refused", other);
+      assert.match(result.text, /^refused$/m);
     } finally {
       roots.pop();
     }
