@@ -227,15 +227,20 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
     }
   });
 
-  it("lets a chat's own worktree (branch hermes/…) commit while the main repository's hooks, config and other refs stay read-only", async () => {
+  for (const where of ["outside", "home"] as const)
+  it(`lets a chat's own worktree (branch hermes/…) commit while the main repository's hooks, config and other refs stay read-only (repository in the ${where} folder)`, async () => {
     // As Hermes makes one: the main repository outside the workspace, the worktree is the workspace.
-    const main = path.join(machine.outside, "main-repo");
-    const worktree = path.join(path.dirname(machine.workspace), "chat-worktree");
-    const other = path.join(path.dirname(machine.workspace), "user-worktree");
+    // In the home folder, which the sandbox hides: its .git must be shown (read-only) for git to run.
+    const main = path.join(where === "home" ? path.join(machine.home, "code") : machine.outside, "main-repo");
+    const worktree = path.join(path.dirname(machine.workspace), `chat-worktree-${where}`);
+    const other = path.join(path.dirname(machine.workspace), `user-worktree-${where}`);
     const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" }).trim();
     mkdirSync(main, { recursive: true });
     git(main, "init", "-q", "-b", "main");
     git(main, "commit", "-q", "--allow-empty", "-m", "init");
+    // The commit inside takes its author from the repository's config: git must be able to read it.
+    git(main, "config", "user.name", "repo-author");
+    git(main, "config", "user.email", "repo@author");
     git(main, "worktree", "add", "-q", "-b", "hermes/ab12-session", worktree);
     git(main, "worktree", "add", "-q", "-b", "mine", other);
     const mainHead = git(main, "rev-parse", "main");
@@ -244,16 +249,16 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
     try {
       const result = await run(
         [
-          "echo work > work.txt && git add work.txt && git -c user.email=t@t -c user.name=t commit -q -m work && echo committed",
+          "echo work > work.txt && git add work.txt && git commit -q -m work && echo committed",
           `echo 'touch /tmp/pwned' > ${main}/.git/hooks/pre-commit 2>/dev/null || echo no-hook`,
           `git config -f ${main}/.git/config core.pager evil 2>/dev/null || echo no-config`,
           "git update-ref refs/heads/main HEAD 2>/dev/null || echo no-main-ref",
-          `echo /tmp > ${main}/.git/worktrees/chat-worktree/commondir 2>/dev/null || echo no-commondir`,
+          `echo /tmp > ${main}/.git/worktrees/chat-worktree-${where}/commondir 2>/dev/null || echo no-commondir`,
         ].join("\n"),
         worktree,
       );
       for (const line of ["committed", "no-hook", "no-config", "no-main-ref", "no-commondir"]) assert.match(result.text, new RegExp(`^${line}$`, "m"), `${line} in ${result.text}`);
-      assert.equal(git(main, "log", "-1", "--format=%s", "hermes/ab12-session"), "work", "the commit landed on the chat's branch");
+      assert.equal(git(main, "log", "-1", "--format=%s %an", "hermes/ab12-session"), "work repo-author", "the commit landed on the chat's branch");
       assert.equal(git(main, "rev-parse", "main"), mainHead);
       assert.equal(readFileSync(path.join(main, ".git", "config"), "utf8"), config);
       assert.equal(existsSync(path.join(main, ".git", "hooks", "pre-commit")), false);

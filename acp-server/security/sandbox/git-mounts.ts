@@ -23,6 +23,8 @@ export interface GitMounts {
   /** Bound onto themselves, writable: mount points a command cannot rename. */
   pinned: string[];
   readOnly: string[];
+  /** Shown read-only under a hidden home: a chat worktree's main repository .git. */
+  visible?: string[];
 }
 
 const GIT_DIR_READ_ONLY = ["hooks", "config", "config.worktree", "commondir", "gitdir", "info"];
@@ -43,6 +45,7 @@ export function gitMounts(root: string): GitMounts {
       const commit = worktreeCommitMounts(named);
       mounts.pinned.push(...commit.pinned);
       mounts.readOnly.push(...commit.readOnly);
+      if (commit.commonDir) mounts.visible = [commit.commonDir];
     }
   } else if (kind === "dir" && isInside(root, realPath(dotGit))) {
     // A link to a repository outside the workspace leads somewhere read-only already: pinning it would open it.

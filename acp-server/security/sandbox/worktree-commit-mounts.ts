@@ -16,6 +16,8 @@ import { realPath } from "../sensitive-paths";
 export interface CommitMounts {
   pinned: string[];
   readOnly: string[];
+  /** The main repository's .git: git reads its config and HEAD, so a hidden home shows it read-only. */
+  commonDir?: string;
 }
 
 const HERMES_BRANCHES = /^ref:\s*refs\/heads\/hermes\//;
@@ -32,6 +34,7 @@ export function worktreeCommitMounts(worktreeGitDir: string): CommitMounts {
   if (realPath(path.dirname(worktreeGitDir)) !== path.join(commonDir, "worktrees")) return none;
   const writable = [worktreeGitDir, ...["objects", "refs/heads/hermes", "logs/refs/heads/hermes"].map((part) => path.join(commonDir, part))];
   return {
+    commonDir,
     pinned: writable.filter((dir) => pathKind(dir) === "dir"),
     readOnly: WORKTREE_READ_ONLY.map((name) => path.join(worktreeGitDir, name)).filter((file) => pathKind(file) !== undefined),
   };
