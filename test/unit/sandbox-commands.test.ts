@@ -1,6 +1,7 @@
 // The OS sandbox really stops what it must: commands run through LocalShellRunner with a
 // session sandbox over a fake home and workspace under a temp folder, and try to do harm.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { createServer as createNetServer, type AddressInfo, type Server as NetServer } from "node:net";
@@ -221,6 +222,54 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
       assert.deepEqual(snapshot(path.join(repo, ".git", "hooks")), hooks);
       assert.deepEqual([path.join(repo, "lib", ".git"), path.join(repo, "wt", ".git")].map((file) => readFileSync(file, "utf8")), gitfiles);
       assert.equal(existsSync(path.join(repo, "aside")), false);
+    } finally {
+      roots.pop();
+    }
+  });
+
+  for (const where of ["outside", "home"] as const)
+  it(`lets a chat's own worktree (branch hermes/…) commit while the main repository's hooks, config and other refs stay read-only (repository in the ${where} folder)`, async () => {
+    // As Hermes makes one: the main repository outside the workspace, the worktree is the workspace.
+    // In the home folder, which the sandbox hides: its .git must be shown (read-only) for git to run.
+    const main = path.join(where === "home" ? path.join(machine.home, "code") : machine.outside, "main-repo");
+    const worktree = path.join(path.dirname(machine.workspace), `chat-worktree-${where}`);
+    const other = path.join(path.dirname(machine.workspace), `user-worktree-${where}`);
+    const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" }).trim();
+    mkdirSync(main, { recursive: true });
+    git(main, "init", "-q", "-b", "main");
+    git(main, "commit", "-q", "--allow-empty", "-m", "init");
+    // The commit inside takes its author from the repository's config: git must be able to read it.
+    git(main, "config", "user.name", "repo-author");
+    git(main, "config", "user.email", "repo@author");
+    git(main, "worktree", "add", "-q", "-b", "hermes/ab12-session", worktree);
+    git(main, "worktree", "add", "-q", "-b", "mine", other);
+    const mainHead = git(main, "rev-parse", "main");
+    const config = readFileSync(path.join(main, ".git", "config"), "utf8");
+    roots.push(worktree);
+    try {
+      const result = await run(
+        [
+          "echo work > work.txt && git add work.txt && git commit -q -m work && echo committed",
+          `echo 'touch /tmp/pwned' > ${main}/.git/hooks/pre-commit 2>/dev/null || echo no-hook`,
+          `git config -f ${main}/.git/config core.pager evil 2>/dev/null || echo no-config`,
+          "git update-ref refs/heads/main HEAD 2>/dev/null || echo no-main-ref",
+          `echo /tmp > ${main}/.git/worktrees/chat-worktree-${where}/commondir 2>/dev/null || echo no-commondir`,
+        ].join("\n"),
+        worktree,
+      );
+      for (const line of ["committed", "no-hook", "no-config", "no-main-ref", "no-commondir"]) assert.match(result.text, new RegExp(`^${line}$`, "m"), `${line} in ${result.text}`);
+      assert.equal(git(main, "log", "-1", "--format=%s %an", "hermes/ab12-session"), "work repo-author", "the commit landed on the chat's branch");
+      assert.equal(git(main, "rev-parse", "main"), mainHead);
+      assert.equal(readFileSync(path.join(main, ".git", "config"), "utf8"), config);
+      assert.equal(existsSync(path.join(main, ".git", "hooks", "pre-commit")), false);
+    } finally {
+      roots.pop();
+    }
+    // A worktree on a branch of the user's own is not opened: its commit is refused as before.
+    roots.push(other);
+    try {
+      const result = await run("git -c user.email=t@t -c user.name=t commit -q --allow-empty -m mine 2>/dev/null && echo committed || echo refused", other);
+      assert.match(result.text, /^refused$/m);
     } finally {
       roots.pop();
     }

@@ -17,11 +17,14 @@ import path from "node:path";
 import { isInside } from "../../util/inside-folder";
 import { realPath } from "../sensitive-paths";
 import { pathKind } from "../../util/path-kind";
+import { worktreeCommitMounts } from "./worktree-commit-mounts";
 
 export interface GitMounts {
   /** Bound onto themselves, writable: mount points a command cannot rename. */
   pinned: string[];
   readOnly: string[];
+  /** Shown read-only under a hidden home: a chat worktree's main repository .git. */
+  visible?: string[];
 }
 
 const GIT_DIR_READ_ONLY = ["hooks", "config", "config.worktree", "commondir", "gitdir", "info"];
@@ -37,6 +40,13 @@ export function gitMounts(root: string): GitMounts {
     mounts.readOnly.push(dotGit);
     const named = gitfileDir(dotGit);
     if (named && isInside(root, named) && pathKind(named) === "dir") protectGitDir(named, root, mounts);
+    else if (named && pathKind(named) === "dir") {
+      // A chat's own worktree: its git folder lives in the main repository (worktree-commit-mounts.ts).
+      const commit = worktreeCommitMounts(named);
+      mounts.pinned.push(...commit.pinned);
+      mounts.readOnly.push(...commit.readOnly);
+      if (commit.commonDir) mounts.visible = [commit.commonDir];
+    }
   } else if (kind === "dir" && isInside(root, realPath(dotGit))) {
     // A link to a repository outside the workspace leads somewhere read-only already: pinning it would open it.
     protectGitDir(realPath(dotGit), root, mounts);

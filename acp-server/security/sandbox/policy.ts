@@ -108,8 +108,8 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
     // Never over a folder the command works in (a workspace under /run/user would vanish).
     if (kind && !mountedInside.some((dir) => isInside(real, dir))) hidden.push({ path: real, kind });
   }
-  const home = hiddenHome(input, roots);
   const git = roots.map(gitMounts);
+  const home = withVisible(hiddenHome(input, roots), git.flatMap((mounts) => mounts.visible ?? []));
   const pinned = input.readOnlyWorkspace ? [] : unique(git.flatMap((mounts) => mounts.pinned));
   return {
     ...(pinned.length > 0 ? { pinned } : {}),
@@ -123,6 +123,12 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
     network: networkPolicy(input.allowedDomains),
     unixSockets: input.unixSockets ?? false,
   };
+}
+
+/** A chat worktree's main repository .git under the hidden home: shown read-only, or git cannot run there (worktree-commit-mounts.ts). */
+function withVisible(home: HiddenHome | undefined, extra: string[]): HiddenHome | undefined {
+  const inside = home ? extra.filter((entry) => isInside(home.path, entry)) : [];
+  return home && inside.length > 0 ? { ...home, visible: unique([...home.visible, ...inside]) } : home;
 }
 
 /** The home folder to hide, unless the config keeps it readable or a workspace root holds it. */
