@@ -344,3 +344,24 @@ test("SessionStart runs again after the context starts over (clear after /reset,
     await hermes.close();
   }
 });
+
+test("SessionEnd runs when the session closes (session/close), with the session's id and a reason", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  const scripts = await makeTempDir("hermes-hook-scripts-");
+  const events = path.join(scripts, "end.log");
+  const end = script(scripts, "end.cjs", `#!/usr/bin/env node\nlet t="";process.stdin.on("data",(c)=>t+=c);process.stdin.on("end",()=>{require("fs").appendFileSync(${JSON.stringify(events)},t+"\\n");});\n`);
+  const hermes = await startAgent({ config: scriptedConfig(model.url, { hooks: { SessionEnd: [{ hooks: [{ type: "command", command: `node ${end}` }] }] } }) });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    model.enqueue({ text: "Hello." });
+    await hermes.prompt(sessionId, "hi");
+    await hermes.agent.request(acp.methods.agent.session.close, { sessionId });
+    await waitForChangeIn(scripts, () => existsSync(events) && readFileSync(events, "utf8").includes("SessionEnd"), 15_000, "the SessionEnd hook's line");
+    const input = JSON.parse(readFileSync(events, "utf8").trim().split("\n")[0]!) as { hook_event_name: string; session_id: string; reason: string };
+    assert.deepEqual([input.hook_event_name, input.session_id, input.reason], ["SessionEnd", sessionId, "other"]);
+  } finally {
+    await hermes.close();
+  }
+});
