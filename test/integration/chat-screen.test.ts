@@ -64,7 +64,9 @@ test("a line typed during a turn shows as queued under the reply, then runs and 
   assert.doesNotMatch(screen, /FIRST-ANSWER\S|\Ssecond question/, "nothing typed is mixed into a line of the reply");
   assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /second question/);
   assert.match(screen, /FIRST-ANSWER\n+\d+(\.\d)? s · 1,234 in · 56 out\n/, "a usage line after the turn");
-  pane.press("C-d");
+  // /exit, not Ctrl-D: chat-repl.test.ts checks Ctrl-D; here the end of the chat is only the cleanup.
+  pane.type("/exit");
+  pane.press("Enter");
   assert.equal(await pane.exited(), 0, pane.screen());
 });
 
@@ -89,7 +91,9 @@ test("an approval opened after a long wait has no status line in it, and the key
   pane.press("Enter");
   await pane.waitFor(/PATCHED[\s\S]*\n› \s*$/);
   assert.equal(readFileSync(path.join(project, "notes.txt"), "utf8"), "alpha\nBETA\ngamma\n");
-  pane.press("C-d");
+  // /exit, not Ctrl-D: chat-repl.test.ts checks Ctrl-D; here the end of the chat is only the cleanup.
+  pane.type("/exit");
+  pane.press("Enter");
   assert.equal(await pane.exited(), 0, pane.screen());
 });
 
@@ -102,7 +106,9 @@ test("--continue shows where the chat was: the last exchanges, compactly; /histo
   pane.type("/history");
   pane.press("Enter");
   await pane.waitFor(/› \/history\n› capitalize beta\n[\s\S]*PATCHED\n[\s\S]*\n› \s*$/);
-  pane.press("C-d");
+  // /exit, not Ctrl-D: chat-repl.test.ts checks Ctrl-D; here the end of the chat is only the cleanup.
+  pane.type("/exit");
+  pane.press("Enter");
   assert.equal(await pane.exited(), 0, pane.screen());
 });
 
