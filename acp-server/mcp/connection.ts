@@ -181,12 +181,7 @@ export class McpConnection {
     const had = oauth.store.remove();
     clearTimeout(this.retryTimer);
     await this.dropClient();
-    this.status = "needs_sign_in";
-    this.error = `signed out: /mcp login ${this.name} signs in again`;
-    this.tools = [];
-    this.toolsVersion++;
-    this.prompts = [];
-    this.hasResources = false;
+    this.offerNothing("needs_sign_in", `signed out: /mcp login ${this.name} signs in again`);
     this.notify();
     return had;
   }
@@ -226,12 +221,7 @@ export class McpConnection {
       this.fail(error instanceof SignInFailedError ? error.message : this.describe(error));
       return;
     }
-    this.status = "needs_sign_in";
-    this.error = `use /mcp login ${this.name} here, or hermes mcp login ${this.name} in a terminal`;
-    this.tools = [];
-    this.toolsVersion++;
-    this.prompts = [];
-    this.hasResources = false;
+    this.offerNothing("needs_sign_in", `use /mcp login ${this.name} here, or hermes mcp login ${this.name} in a terminal`);
     this.log.info("MCP server needs a sign-in", { server: this.name });
     this.notify();
     const transport = this.transport as unknown as FinishesAuth;
@@ -571,14 +561,19 @@ export class McpConnection {
     this.retryTimer.unref();
   }
 
-  private fail(reason: string): void {
-    if (this.closed) return;
-    this.status = "failed";
-    this.error = reason;
+  /** The server is unusable for now (`why` says so): none of its tools, prompts or resources are offered. */
+  private offerNothing(status: "failed" | "needs_sign_in", why: string): void {
+    this.status = status;
+    this.error = why;
     this.tools = [];
     this.toolsVersion++;
     this.prompts = [];
     this.hasResources = false;
+  }
+
+  private fail(reason: string): void {
+    if (this.closed) return;
+    this.offerNothing("failed", reason);
     this.log.warn("MCP server failed", { server: this.name, source: this.spec.source, reason });
     this.notify();
   }

@@ -68,6 +68,8 @@ export interface SessionToolSource {
  * the session may use (a subagent's toolsets). A subagent narrows its parent's and shares its
  * MCP servers, so a server that connects later is the child's too.
  */
+const NO_TOOLS: ToolDefinition[] = [];
+
 export class SessionTools {
   private extra?: SessionToolSource;
   /** config.yaml's tools.enabled / tools.disabled (the root session's; subagents see their parent's). */
@@ -80,6 +82,8 @@ export class SessionTools {
   private eagerBudget = DEFAULT_EAGER_BUDGET_TOKENS;
   /** Told of every load (the session journals its loaded tools). */
   onLoad?: (loaded: readonly string[]) => void;
+  /** The last split of the MCP tools by the eager budget and what it depended on: it sizes every schema, and list(), builtin() and allows() ask for it per call. */
+  private mcpSplitMemo?: { own: readonly ToolDefinition[]; selection: ToolSelection; toggles: ReadonlyMap<string, boolean>; split: ReturnType<typeof splitByBudget> };
   /** tool_search with the session's listing, reused while the listing is the same (stable bytes, one schema). */
   private searchTool?: { listing: string; tool: ToolDefinition };
 
@@ -218,11 +222,24 @@ export class SessionTools {
     const search = this.registry.get("tool_search");
     if (!search || !this.filter(search) || !this.isOn(search)) return undefined;
     const builtin = this.sentBuiltin();
-    const own = this.own().filter((tool) => this.allows(tool));
-    const { eager: ownEager, deferred: ownDeferred } = splitByBudget(own, this.eagerBudget);
+    const { eager: ownEager, deferred: ownDeferred } = this.mcpSplit();
     const deferrable = [...builtin.filter(isDeferredBuiltin), ...ownDeferred];
     if (deferrable.length === 0) return undefined;
     return { eager: [...builtin.filter((tool) => !isDeferredBuiltin(tool)), ...ownEager], deferrable };
+  }
+
+  /** The session's own (MCP) tools split by the eager budget, worked out again only when they, the selection or the toggles change. */
+  private mcpSplit(): ReturnType<typeof splitByBudget> {
+    // The MCP bridge hands out the same array while its tools are unchanged; selection and toggles are replaced, never edited.
+    const own = this.own();
+    const memo = this.mcpSplitMemo;
+    if (memo && memo.own === own && memo.selection === this.selection && memo.toggles === this.toggleMap) return memo.split;
+    const split = splitByBudget(
+      own.filter((tool) => this.allows(tool)),
+      this.eagerBudget,
+    );
+    this.mcpSplitMemo = { own, selection: this.selection, toggles: this.toggleMap, split };
+    return split;
   }
 
   /** tool_search whose description lists what can be loaded: built-ins with a line each, MCP tools by name per server. */
@@ -240,6 +257,6 @@ export class SessionTools {
   }
 
   private own(): ToolDefinition[] {
-    return this.parent ? this.parent.own() : (this.extra?.list() ?? []);
+    return this.parent ? this.parent.own() : (this.extra?.list() ?? NO_TOOLS);
   }
 }

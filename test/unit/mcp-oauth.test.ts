@@ -8,6 +8,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import type { McpOAuthSettings } from "../../acp-server/config/mcp-schema";
 import { McpConnection } from "../../acp-server/mcp/connection";
 import { McpAuthStore } from "../../acp-server/mcp/oauth/auth-store";
 import { clientServerSpec } from "../../acp-server/mcp/server-spec";
@@ -35,7 +36,7 @@ function recordingLogger(): Logger & { lines: string[] } {
   return { lines, debug: keep("debug"), info: keep("info"), warn: keep("warn"), error: keep("error") };
 }
 
-function connectionTo(world: OAuthWorld, log: Logger, oauth?: Parameters<typeof clientServerSpec>[1] extends infer T ? (T extends { oauth?: infer O } ? O : never) : never): McpConnection {
+function connectionTo(world: OAuthWorld, log: Logger, oauth?: McpOAuthSettings | false): McpConnection {
   return new McpConnection(clientServerSpec("protected", { kind: "http", url: world.mcpUrl, headers: {}, ...(oauth !== undefined ? { oauth } : {}) }), process.cwd(), log, () => {});
 }
 
