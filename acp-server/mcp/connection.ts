@@ -14,7 +14,7 @@ import { VERSION } from "../version";
 import { answerServerElicitation, scopedElicitationId, type McpElicitParams } from "./elicitation";
 import type { McpCallResult, McpResourceContents } from "./results";
 import { SignInFailedError } from "./oauth/loopback-redirect";
-import { ServerSignIn, type FinishesAuth } from "./oauth/server-sign-in";
+import { RedirectPortTakenError, ServerSignIn, type FinishesAuth } from "./oauth/server-sign-in";
 import type { McpServerSpec } from "./server-spec";
 
 export type McpServerStatus = "connecting" | "ready" | "reconnecting" | "needs_sign_in" | "failed" | "closed";
@@ -369,6 +369,21 @@ export class McpConnection {
   }
 
   private async connect(): Promise<void> {
+    const signIn = this.oauthFor()?.provider;
+    await signIn?.settlePort();
+    try {
+      await this.connectOnce();
+    } catch (error) {
+      // The picked redirect port was taken between the check and the sign-in: another one has
+      // been picked, so once more is enough (a second clash is reported, not looped on).
+      if (!(error instanceof RedirectPortTakenError) || this.closed) throw error;
+      this.log.info("the MCP sign-in port was taken; signing in on another", { server: this.name });
+      await signIn?.settlePort();
+      await this.connectOnce();
+    }
+  }
+
+  private async connectOnce(): Promise<void> {
     const loaded = await (sdk ??= loadSdk());
     const transport = this.spec.transport;
     if (transport.kind === "stdio") {

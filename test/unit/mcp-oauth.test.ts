@@ -6,6 +6,7 @@
 import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import type { McpOAuthSettings } from "../../acp-server/config/mcp-schema";
@@ -189,6 +190,58 @@ test("logout deletes the stored tokens and leaves the server signed out; login s
     assert.equal(connection.status, "ready");
     assert.ok(store.read().tokens?.access_token);
   } finally {
+    await connection.close();
+    await world.close();
+  }
+});
+
+test("a redirect port Hermes picked that another program took: it registers again on a free port and the sign-in goes through", async () => {
+  const world = await startOAuthWorld();
+  const log = recordingLogger();
+  const first = connectionTo(world, log);
+  const squatter = net.createServer();
+  let second: McpConnection | undefined;
+  try {
+    await signIn(first);
+    await first.close();
+    // The tokens are gone (expired and not refreshable), the registration naming the port stays.
+    const store = new McpAuthStore(world.mcpUrl, "protected", log);
+    store.update((record) => {
+      const next = { ...record };
+      delete next.tokens;
+      return next;
+    });
+    const taken = store.read().redirect_port!;
+    assert.ok(taken >= 20_000 && taken <= 32_767, `a picked port is below every system's ephemeral range (${taken})`);
+    await new Promise<void>((resolve) => squatter.listen(taken, "127.0.0.1", resolve));
+
+    second = connectionTo(world, log);
+    await signIn(second);
+    assert.equal(world.registrations.length, 2, "registered again for the new redirect URI");
+    const moved = store.read().redirect_port!;
+    assert.notEqual(moved, taken);
+    assert.equal(String((world.registrations[1]!.redirect_uris as string[])[0]), `http://127.0.0.1:${moved}/callback`);
+    assert.deepEqual((await second.callTool("whoami", {}, NO_SIGNAL)).content, [{ type: "text", text: "account alice" }]);
+  } finally {
+    squatter.close();
+    await second?.close();
+    await first.close();
+    await world.close();
+  }
+});
+
+test("a configured redirect port that is taken is named, with what to do", async () => {
+  const port = await freePort();
+  const squatter = net.createServer();
+  await new Promise<void>((resolve) => squatter.listen(port, "127.0.0.1", resolve));
+  const world = await startOAuthWorld();
+  const connection = connectionTo(world, recordingLogger(), { redirect_port: port, grant: "authorization_code", signing_algorithm: "RS256" });
+  try {
+    await connection.start();
+    assert.equal(connection.status, "failed");
+    assert.match(connection.error ?? "", new RegExp(`Port ${port} \\(oauth\\.redirect_port of the MCP server "protected"\\) is in use by another program: free it and sign in again`));
+  } finally {
+    squatter.close();
     await connection.close();
     await world.close();
   }

@@ -5,6 +5,7 @@
 // the browser goes (`onRedirect`: the connection starts the loopback listener and shows the
 // link). The PKCE verifier and state never leave memory: the redirect comes back to this process.
 import { randomBytes, randomInt } from "node:crypto";
+import net from "node:net";
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { McpOAuthSettings } from "../../config/mcp-schema";
@@ -12,11 +13,18 @@ import { VERSION } from "../../version";
 import { accountOf, type McpAuthStore } from "./auth-store";
 import { redirectUrlFor } from "./loopback-redirect";
 
-/** Ports for a redirect URI Hermes picks itself: the dynamic range, away from well-known services. */
-const PORT_RANGE = [49_152, 65_535] as const;
+/**
+ * Ports for a redirect URI Hermes picks itself: below every system's ephemeral range (Linux from
+ * 32768, macOS and Windows from 49152), so the kernel never hands one to an outgoing connection
+ * or to a listener on port 0 while a sign-in waits on it; and above the well-known services.
+ */
+const PORT_RANGE = [20_000, 32_767] as const;
+/** Ports tried before a busy one is kept anyway (the listener then reports it, and another is picked). */
+const PORT_TRIES = 20;
 
 export class HermesOAuthProvider implements OAuthClientProvider {
-  readonly port: number;
+  /** The loopback redirect port: configured, the one the stored registration names, or picked. */
+  port: number;
   readonly clientMetadataUrl?: string;
   private verifier?: string;
   /**
@@ -36,8 +44,39 @@ export class HermesOAuthProvider implements OAuthClientProvider {
     /** The browser must go to `url` (the connection shows it and waits on the redirect). */
     private readonly onRedirect: (url: URL, provider: HermesOAuthProvider) => Promise<void>,
   ) {
-    this.port = settings?.redirect_port ?? store.read().redirect_port ?? randomInt(PORT_RANGE[0], PORT_RANGE[1]);
+    this.port = settings?.redirect_port ?? store.read().redirect_port ?? randomPort();
     if (settings?.client_metadata_url) this.clientMetadataUrl = settings.client_metadata_url;
+  }
+
+  /** Whether the port is Hermes's choice (not configured, and no registration names it yet). */
+  private get portIsOpen(): boolean {
+    return !this.settings?.redirect_port && this.store.read().client_information === undefined;
+  }
+
+  /**
+   * Before a sign-in that will register a client: a port Hermes picked is one that is free now,
+   * so the redirect URI it registers can be listened on.
+   */
+  async settlePort(): Promise<void> {
+    if (!this.portIsOpen) return;
+    for (let tries = 0; tries < PORT_TRIES && !(await portIsFree(this.port)); tries++) this.port = randomPort();
+  }
+
+  /**
+   * The picked port was taken before the browser could come back to it: the registration that
+   * names it is dropped and another port is picked, so the next sign-in registers afresh.
+   * Returns false for a configured port, which only the user can free.
+   */
+  releaseTakenPort(): boolean {
+    if (this.settings?.redirect_port) return false;
+    this.store.update((record) => {
+      const next = { ...record };
+      delete next.client_information;
+      delete next.redirect_port;
+      return next;
+    });
+    this.port = randomPort();
+    return true;
   }
 
   get redirectUrl(): string {
@@ -161,4 +200,17 @@ export class HermesOAuthProvider implements OAuthClientProvider {
     this.authAttempts++;
     return this.store.read().discovery_state as OAuthDiscoveryState | undefined;
   }
+}
+
+function randomPort(): number {
+  return randomInt(PORT_RANGE[0], PORT_RANGE[1] + 1);
+}
+
+/** Whether 127.0.0.1:port can be listened on right now (a moment's listener, closed at once). */
+function portIsFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once("error", () => resolve(false));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
+  });
 }

@@ -27,6 +27,14 @@ export interface FinishesAuth {
   finishAuth(authorizationCode: string): Promise<void>;
 }
 
+/** The loopback port Hermes picked was taken; another is picked, and signing in again works. */
+export class RedirectPortTakenError extends SignInFailedError {
+  constructor(message: string) {
+    super(message);
+    this.name = "RedirectPortTakenError";
+  }
+}
+
 export class ServerSignIn {
   readonly provider: HermesOAuthProvider;
   readonly store: McpAuthStore;
@@ -36,7 +44,7 @@ export class ServerSignIn {
   constructor(
     serverUrl: string,
     private readonly serverName: string,
-    private readonly settings: McpOAuthSettings | undefined,
+    settings: McpOAuthSettings | undefined,
     private readonly log: Logger,
     /** HERMES_MCP_SIGN_IN=fetch: the link is followed here, not shown. */
     readonly followsLinks = process.env.HERMES_MCP_SIGN_IN === "fetch",
@@ -90,17 +98,11 @@ export class ServerSignIn {
       redirect = await listenForRedirect({ port: this.provider.port, state: this.provider.currentState, serverName: this.serverName, timeoutMs: SIGN_IN_TIMEOUT_MS });
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== "EADDRINUSE") throw error;
-      if (this.settings?.redirect_port) {
-        throw new SignInFailedError(`Port ${this.settings.redirect_port} (oauth.redirect_port of the MCP server "${this.serverName}") is in use by another program: free it and sign in again.`);
+      const taken = this.provider.port;
+      if (!this.provider.releaseTakenPort()) {
+        throw new SignInFailedError(`Port ${taken} (oauth.redirect_port of the MCP server "${this.serverName}") is in use by another program: free it and sign in again.`);
       }
-      // A port Hermes picked: the next sign-in registers again with a new one.
-      this.store.update((record) => {
-        const next = { ...record };
-        delete next.client_information;
-        delete next.redirect_port;
-        return next;
-      });
-      throw new SignInFailedError(`The sign-in port ${this.provider.port} is in use by another program; sign in to the MCP server "${this.serverName}" again (Hermes picks another).`);
+      throw new RedirectPortTakenError(`The sign-in port ${taken} is in use by another program; sign in to the MCP server "${this.serverName}" again (Hermes has picked another).`);
     }
     const pending = { url, redirect };
     this.pending = pending;
