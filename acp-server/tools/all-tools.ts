@@ -2,6 +2,7 @@
 // with the runtime (after `initialize` is answered), never by the handshake path.
 import { applyPatchTool } from "./apply-patch";
 import { browserClickTool, browserEvaluateTool, browserHoverTool, browserPressTool, browserSelectTool, browserTypeTool } from "./browser/browser-action-tools";
+import { browserUploadTool } from "./browser/browser-upload-tool";
 import {
   browserBackTool,
   browserConsoleTool,
@@ -66,6 +67,7 @@ const BUILTIN_TOOLS = [
   browserConsoleTool,
   browserScreenshotTool,
   browserEvaluateTool,
+  browserUploadTool,
   toolSearchTool,
 ] as unknown as readonly ToolDefinition[];
 

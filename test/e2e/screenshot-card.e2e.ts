@@ -40,7 +40,10 @@ const { step } = bench;
 async function imageDecoded(frame: Frame): Promise<{ width: number; height: number; shown: number }> {
   const img = frame.locator("[data-testid=tool-card] [data-testid=tool-image] .tool-image-open img").last();
   await img.waitFor({ state: "visible", timeout: 60_000 });
-  return img.evaluate((el: HTMLImageElement) => ({ width: el.naturalWidth, height: el.naturalHeight, shown: el.getBoundingClientRect().width }));
+  return img.evaluate((el) => {
+    const image = el as unknown as { naturalWidth: number; naturalHeight: number };
+    return { width: image.naturalWidth, height: image.naturalHeight, shown: el.getBoundingClientRect().width };
+  });
 }
 
 test("the screenshot shows in the tool card, opens full size, and is still there after a reload", async () => {
@@ -78,7 +81,7 @@ test("the screenshot shows in the tool card, opens full size, and is still there
     await panel.locator("[data-testid=tool-image] .tool-image-open").last().click();
     const lightbox = panel.locator("[data-testid=image-lightbox]").last();
     await lightbox.locator("img").waitFor({ state: "visible", timeout: 10_000 });
-    assert.equal(await lightbox.evaluate((el: HTMLDialogElement) => el.open), true);
+    assert.equal(await lightbox.evaluate((el) => (el as unknown as { open: boolean }).open), true);
   });
 
   await step("s03-lightbox-closed", async () => {
