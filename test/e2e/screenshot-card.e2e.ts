@@ -82,6 +82,9 @@ test("the screenshot shows in the tool card, opens full size, and is still there
     const lightbox = panel.locator("[data-testid=image-lightbox]").last();
     await lightbox.locator("img").waitFor({ state: "visible", timeout: 10_000 });
     assert.equal(await lightbox.evaluate((el) => (el as unknown as { open: boolean }).open), true);
+    // Full size: the image at its own pixels (the screenshot is wider than the panel: it scrolls).
+    const sizes = await lightbox.locator("img").evaluate((el) => ({ natural: (el as unknown as { naturalWidth: number }).naturalWidth, shown: el.getBoundingClientRect().width }));
+    assert.equal(sizes.shown, sizes.natural, `shown at ${sizes.shown} px, the image is ${sizes.natural} px wide`);
   });
 
   await step("s03-lightbox-closed", async () => {
