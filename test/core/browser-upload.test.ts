@@ -1,8 +1,8 @@
 // browser_upload over the real protocol (agent in process on real pipes, a real Chromium, a page
 // this test serves on 127.0.0.1, a scripted model): a workspace file goes into the page's file
-// input without a question; a file outside the workspace is asked about each time in Default
-// mode (uploaded only on yes) and refused in Plan and Don't ask mode; a credential (.env, a file
-// under .ssh/) is refused in every mode with no question. The page shows what it received, so
+// input (or the chooser a button opens) without a question; a file outside the workspace is
+// asked about each time in Default mode (uploaded only on yes) and refused in Plan and Don't
+// ask mode; a credential (.env, a file under .ssh/) is refused in every mode with no question. The page shows what it received, so
 // the test sees what really arrived. A download lands in the session's temp folder.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
@@ -24,10 +24,11 @@ let site: TestServer;
 // The page reads each chosen file and shows "Got <name>: <text>", the evidence of an upload.
 const PAGE = `<!doctype html><title>Upload</title>
 <label for="f">Attachment</label><input id="f" type="file" multiple>
+<input id="hidden" type="file" style="display:none"><button onclick="document.getElementById('hidden').click()">Choose a logo</button>
 <p id="out">Nothing yet</p>
 <a href="/report.csv" download="report.csv">Download report</a>
 <script>
-document.getElementById("f").addEventListener("change", async (event) => {
+for (const id of ["f", "hidden"]) document.getElementById(id).addEventListener("change", async (event) => {
   const parts = [];
   for (const file of event.target.files) parts.push("Got " + file.name + ": " + (await file.text()).trim());
   document.getElementById("out").textContent = parts.join(" | ");
@@ -76,13 +77,13 @@ test("uploads: the workspace goes, outside asks (Default) or is refused (Plan, D
 
     /** One turn: open the page, upload `paths` into its input, read what the page shows. */
     let turn = 0;
-    const uploadTurn = async (paths: string[]) => {
+    const uploadTurn = async (paths: string[], target = /button "Attachment"/) => {
       turn++;
       const asked = hermes.permissionRequests.length;
       const first = model.requests.length;
       model.enqueue(
         { toolCalls: [{ id: "n", name: "browser_navigate", arguments: { url: `${site.origin}/?turn=${turn}` } }] },
-        { handler: (request) => ({ toolCalls: [{ id: "u", name: "browser_upload", arguments: { ref: refIn(toolResult(request, "n"), /button "Attachment"/), paths } }] }) },
+        { handler: (request) => ({ toolCalls: [{ id: "u", name: "browser_upload", arguments: { ref: refIn(toolResult(request, "n"), target), paths } }] }) },
         { toolCalls: [{ id: "s", name: "browser_snapshot", arguments: {} }] },
         { text: "done" },
       );
@@ -95,6 +96,11 @@ test("uploads: the workspace goes, outside asks (Default) or is refused (Plan, D
     const inside = await uploadTurn(["notes.txt"]);
     assert.deepEqual(inside.questions, [], "a workspace file is not asked about");
     assert.match(inside.page, /Got notes\.txt: inside notes/);
+
+    // A button that opens the file chooser from script: the chooser gets the file.
+    const chooser = await uploadTurn(["notes.txt"], /button "Choose a logo"/);
+    assert.deepEqual(chooser.questions, []);
+    assert.match(chooser.page, /Got notes\.txt: inside notes/, chooser.upload);
 
     // Outside, Default mode, allowed once: asked (once-only options), uploaded.
     const allowed = await uploadTurn([outsideFile]);

@@ -1,4 +1,4 @@
-// browser_upload: files into a page's file input. The files' bytes leave for the page's site, so
+// browser_upload: files into a page's file input, or the file chooser an upload button opens. The files' bytes leave for the page's site, so
 // every path passes the permission policy as an upload (security/upload-policy.ts): the
 // workspace goes without a question, anything outside it is asked each time (refused in Plan and
 // Don't ask mode), credentials never go. What is uploaded is the real file that was judged, read
@@ -28,7 +28,7 @@ export const browserUploadTool = defineTool({
   name: "browser_upload",
   toolset: "browser",
   description:
-    "Put files into a file input (by ref from browser_snapshot), as a user choosing them would. Paths are relative to the workspace; " +
+    "Put files into a file input, or the file chooser a button opens (by ref from browser_snapshot), as a user choosing them would. Paths are relative to the workspace; " +
     "files outside it are asked about each time, and credentials (.env, ~/.ssh, key stores) are never uploaded.",
   schema: z.object({
     ref: z.string().regex(REF_PATTERN, "a ref from browser_snapshot, like e12").describe("The file input's ref from the latest browser_snapshot, e.g. e12."),
@@ -66,11 +66,22 @@ export const browserUploadTool = defineTool({
     }
     const texts = files.filter((file) => file.buffer.length <= SECRET_CHECK_BYTES && !file.buffer.includes(0)).map((file) => file.buffer.toString("utf8"));
     await guardOutbound(ctx, { tool: "browser_upload", destination, texts });
+    const target = refLocator(page, args.ref);
     try {
-      await refLocator(page, args.ref).setInputFiles(files);
+      // A file input (or its label) takes the files directly; anything else (an "Upload" button
+      // that opens the chooser from script) is clicked, and the chooser it opens gets them.
+      const isFileInput = await target.evaluate((el: unknown) => {
+        const node = el as { tagName: string; type?: string };
+        return (node.tagName === "INPUT" && node.type === "file") || node.tagName === "LABEL";
+      });
+      if (isFileInput) await target.setInputFiles(files);
+      else {
+        const [chooser] = await Promise.all([page.waitForEvent("filechooser", { timeout: 5_000 }), target.click()]);
+        await chooser.setFiles(files);
+      }
     } catch (error) {
       const text = error instanceof Error ? error.message.split("\n")[0] : String(error);
-      throw new ToolError(`Upload into ${args.ref} failed: ${text}. The ref must be an <input type=file> (or its label); take a new browser_snapshot.`);
+      throw new ToolError(`Upload into ${args.ref} failed: ${text}. The ref must be a file input, its label, or a button that opens a file chooser; take a new browser_snapshot.`);
     }
     return { output: `Put ${files.map((file) => `${file.name} (${file.buffer.length} bytes)`).join(", ")} into ${args.ref} on ${page.url()}. The page has not submitted them yet: click its upload or submit button.${eventsText(browser.drainEvents())}` };
   },
