@@ -2,8 +2,9 @@
 // this test serves on 127.0.0.1, a scripted model): a workspace file goes into the page's file
 // input (or the chooser a button opens) without a question; a file outside the workspace is
 // asked about each time in Default mode (uploaded only on yes) and refused in Plan and Don't
-// ask mode; a credential (.env, a file under .ssh/) is refused in every mode with no question. The page shows what it received, so
-// the test sees what really arrived. A download lands in the session's temp folder.
+// ask mode; a credential (.env, a file under .ssh/) is refused in every mode with no question.
+// The page shows what it received, so the test sees what really arrived. A download lands in
+// the session's temp folder.
 import * as acp from "@agentclientprotocol/sdk";
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
