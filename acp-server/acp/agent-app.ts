@@ -25,6 +25,7 @@ import type { CommandInfo } from "../runtime/slash-command";
 import { disableTools } from "../tools/commands/tools";
 import { AgentError } from "../util/agent-error";
 import { disabledToolsOf, worktreeOf } from "./script-meta";
+import { worktreeAnswerMeta } from "./worktree-answer";
 
 export interface AgentAppOptions {
   version: string;
@@ -114,7 +115,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         offerMcpSignIns(session, acpChannel(client, session, clientCapabilities, log), log);
       }
     }).catch((error: unknown) => log.warn("the work after opening a session failed", { sessionId: session.id, error }));
-    return { modes: modeState(session.agent), configOptions };
+    return { modes: modeState(session.agent), configOptions, ...worktreeAnswerMeta(session.worktree) };
   };
 
   // Every handler's errors go through acp/error-map.ts: none answers with a raw exception.

@@ -4,9 +4,11 @@
 // reducer leaves untouched, so a streamed chunk re-renders only the transcript.
 import { useEffect } from "preact/hooks";
 import { chatStore } from "../bridge/chat-store";
+import { activeChat, chatsStore } from "../bridge/chats-store";
 import { useStore } from "../bridge/external-store";
 import { post } from "../bridge/vscode-api";
 import type { ChatState } from "../../common/panel-state/types";
+import { ChatTabs } from "./ChatTabs";
 import { Composer } from "./composer/Composer";
 import { QueueList } from "./composer/QueueList";
 import { Header } from "./Header";
@@ -22,9 +24,11 @@ export function App() {
   useEscapeCancels(state.turn.running);
   const lastPrompt = lastUserText(state);
   const knowledgeOpen = state.knowledge?.open === true;
+  const worktree = useStore(chatsStore, (s) => activeChat(s)?.worktree);
   return (
     <div class="app">
-      <Header title={state.title} connection={state.connection} historyOpen={state.history.open} knowledgeOpen={knowledgeOpen} />
+      <ChatTabs />
+      <Header title={state.title} connection={state.connection} historyOpen={state.history.open} knowledgeOpen={knowledgeOpen} worktree={worktree} />
       {state.history.open ? (
         <HistoryView history={state.history} currentId={state.sessionId} />
       ) : knowledgeOpen && state.knowledge ? (

@@ -1,5 +1,5 @@
-// The top bar: session title and agent connection status (with "Restart agent" when it is
-// down). New chat and history are VS Code's own title-bar actions (view/title and editor/title
+// The top bar: session title, the branch of a chat that works in its own worktree, and agent
+// connection status (with "Restart agent" when it is down). New chat and history are VS Code's own title-bar actions (view/title and editor/title
 // menus in package.json), so they are not repeated here.
 import type { ChatState } from "../../common/panel-state/types";
 import { post } from "../bridge/vscode-api";
@@ -11,6 +11,8 @@ interface Props {
   connection: ChatState["connection"];
   historyOpen: boolean;
   knowledgeOpen?: boolean;
+  /** The chat works in its own git worktree: its branch shows beside the title. */
+  worktree?: { branch: string; path: string };
 }
 
 const connectionText: Record<string, string> = {
@@ -21,7 +23,7 @@ const connectionText: Record<string, string> = {
   ready: "Connected",
 };
 
-export const Header = memo(function Header({ title, connection, historyOpen, knowledgeOpen = false }: Props) {
+export const Header = memo(function Header({ title, connection, historyOpen, knowledgeOpen = false, worktree }: Props) {
   const down = connection.status === "failed" || connection.status === "stopped";
   const busy = connection.status === "starting" || connection.status === "restarting";
   return (
@@ -29,6 +31,12 @@ export const Header = memo(function Header({ title, connection, historyOpen, kno
       <div class="header-title truncate" title={title}>
         {historyOpen ? "History" : knowledgeOpen ? "What Hermes knows" : title || "New chat"}
       </div>
+      {worktree && !historyOpen && !knowledgeOpen && (
+        <span class="worktree-badge" data-testid="worktree-badge" title={`This chat works in its own git worktree: branch ${worktree.branch} in ${worktree.path}`}>
+          <Icon name="fork" />
+          <span class="truncate">{worktree.branch}</span>
+        </span>
+      )}
       <span
         class={`connection connection-${connection.status}`}
         data-testid="connection-status"
