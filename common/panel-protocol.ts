@@ -70,6 +70,10 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("switchChat"), id }),
   /** Closes a chat's tab (its turn is stopped; the session stays in History). */
   z.object({ type: z.literal("closeChat"), id }),
+  /** A worktree chat's "Review & apply": its changes reviewed hunk by hunk, the accepted part applied to the main checkout. */
+  z.object({ type: z.literal("worktreeApply") }),
+  /** A worktree chat's "Discard": Hermes asks, then removes its worktree and branch. */
+  z.object({ type: z.literal("worktreeDiscard") }),
   z.object({ type: z.literal("history"), open: z.boolean() }),
   /** Searches the history by content (the agent's `_hermes/sessions/search`). */
   z.object({ type: z.literal("historySearch"), query: z.string().max(500) }),

@@ -19,7 +19,6 @@ import { routeToChats, tabOf } from "./chat-routing";
 import { ChatTabs, reopenChats, type SavedChats } from "./chat-tabs";
 import { DiffDecisions } from "./diff-decisions";
 import { DiffView } from "./diff-view";
-import type { EditReviews } from "./edit-review";
 import { EditorFiles, writeDocument } from "./editor-files";
 import { EditorTerminals } from "./editor-terminals";
 import { errorMessage, userMessage } from "./log";
@@ -31,6 +30,7 @@ import type { QuestionBroker } from "./questions";
 import { signIn, signOut } from "./sign-in";
 import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd, workspaceExtraRoots } from "./settings";
 import { documentText, openLink } from "./workspace-actions";
+import { discardWorktree, reviewAndApply } from "./worktree-review";
 
 /** The chat open before this change of the extension (one chat per window): still read on a reload. */
 const LAST_SESSION_KEY = "hermes.lastSessionId";
@@ -107,7 +107,7 @@ export class ChatController implements vscode.Disposable {
         return tabs.active.permissions;
       },
       get reviews() {
-        return tabs.active.reviews;
+        return tabs.active.reviewsById;
       },
     });
     const process = new AgentProcess(() => agentCommand(extensionUri.fsPath, agentSettings()), log);
@@ -166,8 +166,9 @@ export class ChatController implements vscode.Disposable {
     return this.tabs.active.questions;
   }
 
-  get reviews(): EditReviews {
-    return this.tabs.active.reviews;
+  /** The shown chat's held edits (the agent's writes and a worktree review's files), by review id. */
+  get reviews(): ChatTab["reviewsById"] {
+    return this.tabs.active.reviewsById;
   }
 
   /** First view shown: start the agent and reopen the chats open before a reload, or open one (once). */
@@ -231,6 +232,19 @@ export class ChatController implements vscode.Disposable {
     const tab = current.store.state.items.length === 0 && current.session.idle ? current : this.tabs.open();
     this.tabs.show(tab.id);
     await tab.session.load(sessionId, title);
+  }
+
+  /** "Review & apply" of the shown worktree chat (worktree-review.ts). */
+  async reviewWorktree(): Promise<void> {
+    const tab = this.tabs.active;
+    await reviewAndApply(tab, () => this.agent.connected());
+    this.tabs.announce();
+  }
+
+  /** "Discard" of the shown worktree chat: Hermes asks in the chat first. */
+  async discardWorktree(): Promise<void> {
+    await discardWorktree(this.tabs.active, () => this.agent.connected());
+    this.tabs.announce();
   }
 
   /** A background chat finished or asks something: a notification whose "Show" opens it. */

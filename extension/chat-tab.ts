@@ -33,9 +33,16 @@ export interface ChatTabDeps {
 }
 
 
+const WORKTREE_REVIEW_PREFIX = "worktree-review";
+
 export class ChatTab {
   readonly store = new ChatStore();
   readonly reviews: EditReviews;
+  /**
+   * "Review & apply" of a worktree chat (worktree-review.ts): its files held hunk by hunk like
+   * edits, but a decided file is written nowhere; the accepted hunks go to Hermes, which applies them.
+   */
+  readonly worktreeReviews: EditReviews;
   readonly permissions: PermissionBroker;
   readonly questions: QuestionBroker;
   readonly session: ChatSession;
@@ -54,6 +61,7 @@ export class ChatTab {
   ) {
     const dispatch = this.store.dispatch.bind(this.store);
     this.reviews = new EditReviews(dispatch, deps.writeDocument, deps.landed);
+    this.worktreeReviews = new EditReviews(dispatch, async () => undefined, undefined, WORKTREE_REVIEW_PREFIX);
     this.permissions = new PermissionBroker(dispatch, deps.notify, deps.panelVisible, {
       perHunk: deps.perHunk,
       // One decision per edit: hunks decided in the permission card are what its write applies.
@@ -79,6 +87,17 @@ export class ChatTab {
     });
   }
 
+  /** The held edits a review id belongs to (the agent's writes, or a worktree review's files). */
+  get reviewsById(): Pick<EditReviews, "get" | "pendingHunks" | "decide" | "decideAll"> {
+    const of = (id: string) => (id.startsWith(`${WORKTREE_REVIEW_PREFIX}-`) ? this.worktreeReviews : this.reviews);
+    return {
+      get: (id) => of(id).get(id),
+      pendingHunks: (id) => of(id).pendingHunks(id),
+      decide: (id, hunk, decision) => of(id).decide(id, hunk, decision),
+      decideAll: (id, decision) => of(id).decideAll(id, decision),
+    };
+  }
+
   get sessionId(): string | null {
     return this.store.state.sessionId;
   }
@@ -88,6 +107,7 @@ export class ChatTab {
     this.permissions.cancelAll();
     this.questions.cancelAll();
     this.reviews.cancelAll();
+    this.worktreeReviews.cancelAll();
     if (!this.session.idle) await this.session.cancel();
   }
 

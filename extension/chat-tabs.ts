@@ -141,7 +141,7 @@ export class ChatTabs {
   }
 
   /** Tells `listChanged` only when the strip would look different (not on every streamed chunk). */
-  private announce(): void {
+  announce(): void {
     const list = JSON.stringify([this.current?.id, this.list()]);
     if (list === this.lastList) return;
     this.lastList = list;

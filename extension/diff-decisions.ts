@@ -31,7 +31,7 @@ export interface DiffDecisionsChat {
   readonly log: vscode.LogOutputChannel;
   readonly store: Pick<ChatStore, "onChange">;
   readonly permissions: PermissionBroker;
-  readonly reviews: EditReviews;
+  readonly reviews: Pick<EditReviews, "get" | "pendingHunks" | "decide" | "decideAll">;
   readonly diffView: DiffView;
 }
 

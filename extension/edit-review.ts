@@ -94,6 +94,8 @@ export class EditReviews {
     private readonly write: WriteFile,
     /** An edit was written (the diff editor then shows what landed). */
     private readonly landed: (edit: HeldEdit) => void = () => {},
+    /** Its reviews' ids start with this (two EditReviews of one chat must not share ids). */
+    private readonly idPrefix = "review",
   ) {}
 
   get size(): number {
@@ -122,7 +124,7 @@ export class EditReviews {
       if (isNewFile || oldText !== target.newText) await this.write(target.path, target.newText, isNewFile);
       return {};
     }
-    const id = `review-${this.next++}`;
+    const id = `${this.idPrefix}-${this.next++}`;
     return new Promise<acp.WriteTextFileResponse>((resolve, reject) => {
       this.pending.set(id, {
         id,

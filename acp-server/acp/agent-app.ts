@@ -20,7 +20,7 @@ import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption }
 import { setMode } from "../app/session-settings";
 import { availableCommands, noticeChunk, usageUpdate } from "./updates";
 import { elicitationModes } from "./elicitation-request";
-import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD } from "../../common/hermes-methods";
+import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD, WORKTREE_METHODS } from "../../common/hermes-methods";
 import type { CommandInfo } from "../runtime/slash-command";
 import { disableTools } from "../tools/commands/tools";
 import { AgentError } from "../util/agent-error";
@@ -202,6 +202,16 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       return listTurnCheckpoints(current, hub.get(listParams(params).sessionId));
     })
     // "What Hermes knows" (the panel's view): memory entries and skills, read and changed; params checked inside.
+    // A worktree chat's changes reviewed hunk by hunk in the panel, and the accepted part applied (acp/worktree-methods.ts checks the params).
+    .onRequest(WORKTREE_METHODS.changes, (params: unknown) => params, async ({ params }) => {
+      const { changesParams, worktreeChangesOf } = await import("./worktree-methods");
+      return worktreeChangesOf(hub.get(changesParams(params).sessionId));
+    })
+    .onRequest(WORKTREE_METHODS.apply, (params: unknown) => params, async ({ params, client }) => {
+      const { applyParams, applyAccepted } = await import("./worktree-methods");
+      const checked = applyParams(params);
+      return applyAccepted(hub.get(checked.sessionId), checked, client, log);
+    })
     .onRequest(KNOWLEDGE_METHODS.get, (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).getKnowledge((await getRuntime()).loaded, params))
     .onRequest(KNOWLEDGE_METHODS.memory, (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeMemory((await getRuntime()).loaded, params))
     .onRequest(KNOWLEDGE_METHODS.skill, (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeSkill((await getRuntime()).loaded, params))

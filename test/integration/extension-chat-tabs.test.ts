@@ -6,12 +6,13 @@
 // dist/hermes.js.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import type { ChatState } from "../../common/panel-state/types";
 import { reopenChats } from "../../extension/chat-tabs";
 import { memoryLogger } from "../../extension/log";
+import { reviewAndApply } from "../../extension/worktree-review";
 import { makeTempDir } from "../support/acp-harness";
 import { until } from "../support/extension-chat";
 import { tabsWith } from "../support/extension-tabs";
@@ -140,6 +141,102 @@ test("a chat opened in a worktree knows its branch (the agent's answer says so);
     assert.equal(wt.worktree?.branch, "feature/tabs");
     assert.equal(wt.worktree?.repo, repo);
     assert.deepEqual(tabs.list()[1]?.worktree, { branch: "feature/tabs", path: wt.worktree?.path });
+  } finally {
+    await world.close();
+  }
+});
+
+async function repositoryWith(files: Record<string, string>): Promise<{ repo: string; git: (...args: string[]) => string }> {
+  const repo = await makeTempDir("hermes-tabs-repo-");
+  const git = (...args: string[]) => execFileSync("git", args, { cwd: repo, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
+  git("init", "-q", "-b", "main");
+  for (const [name, text] of Object.entries(files)) writeFileSync(path.join(repo, name), text);
+  git("add", ".");
+  git("commit", "-q", "-m", "start");
+  return { repo, git };
+}
+
+const lines = (n: number, change: Record<number, string> = {}) => Array.from({ length: n }, (_, i) => `${change[i + 1] ?? `line ${i + 1}`}\n`).join("");
+
+test("Review & apply: the worktree chat's changes held hunk by hunk; only the accepted hunks reach the main checkout", async () => {
+  const model = scripted();
+  const { repo, git } = await repositoryWith({ "a.txt": lines(30) });
+  const world = await tabsWith(model.url, { project: repo });
+  const tab = world.tabs.active;
+  try {
+    await tab.session.newChat({ "hermes/worktree": true });
+    const worktree = tab.worktree!.path;
+    // What the chat did in its worktree: two separate changes to a.txt, and a new file.
+    writeFileSync(path.join(worktree, "a.txt"), lines(30, { 2: "first change", 28: "second change" }));
+    writeFileSync(path.join(worktree, "b.txt"), "new file\n");
+
+    const applying = reviewAndApply(tab, () => world.host.connected());
+    const cards = await until(tab.store, "both files held for review", () => {
+      const held = tab.store.state.items.filter((i) => i.kind === "review" && i.status === "pending");
+      return held.length === 2 ? held : undefined;
+    });
+    const a = cards.find((c) => c.kind === "review" && c.displayPath === "a.txt");
+    const b = cards.find((c) => c.kind === "review" && c.displayPath === "b.txt");
+    assert.ok(a?.kind === "review" && b?.kind === "review");
+    assert.equal(a.hunks.length, 2, "one hunk per change");
+    assert.equal(readFileSync(path.join(repo, "a.txt"), "utf8"), lines(30), "nothing reaches the checkout while files are undecided");
+    await tab.reviewsById.decide(a.id, 0, "accepted");
+    await tab.reviewsById.decide(a.id, 1, "rejected");
+    await tab.reviewsById.decideAll(b.id, "accepted");
+    assert.equal(await applying, "applied");
+
+    assert.equal(readFileSync(path.join(repo, "a.txt"), "utf8"), lines(30, { 2: "first change" }), "only the accepted hunk");
+    assert.equal(readFileSync(path.join(repo, "b.txt"), "utf8"), "new file\n");
+    assert.match(git("status", "--porcelain"), /M a\.txt/, "as uncommitted changes");
+    assert.equal(readFileSync(path.join(worktree, "a.txt"), "utf8"), lines(30, { 2: "first change", 28: "second change" }), "the worktree keeps its work");
+  } finally {
+    await world.close();
+  }
+});
+
+test("Review & apply refuses, changing nothing, when the checkout has its own changes to the file: the chat says so and keeps it", async () => {
+  const model = scripted();
+  const { repo } = await repositoryWith({ "a.txt": lines(5) });
+  const world = await tabsWith(model.url, { project: repo });
+  const tab = world.tabs.active;
+  try {
+    await tab.session.newChat({ "hermes/worktree": true });
+    writeFileSync(path.join(tab.worktree!.path, "a.txt"), lines(5, { 3: "chat's change" }));
+    writeFileSync(path.join(repo, "a.txt"), lines(5, { 1: "my own change" }));
+
+    const applying = reviewAndApply(tab, () => world.host.connected());
+    const card = await until(tab.store, "a.txt held", () => tab.store.state.items.find((i) => i.kind === "review" && i.status === "pending"));
+    await tab.reviewsById.decideAll(card.id, "accepted");
+    assert.equal(await applying, "refused");
+    assert.equal(readFileSync(path.join(repo, "a.txt"), "utf8"), lines(5, { 1: "my own change" }), "the checkout is untouched");
+    const said = await until(tab.store, "the refusal in the chat", () => tab.store.state.items.find((i) => i.kind === "notice" && i.text.includes("Not applied")));
+    assert.ok(said.kind === "notice" && said.text.includes("`a.txt`"), "it names the file");
+
+    // Kept in the chat's record: a reload shows it again.
+    const sessionId = tab.sessionId!;
+    const again = world.tabs.open();
+    await again.session.load(sessionId);
+    assert.ok(again.store.state.items.some((i) => i.kind === "notice" && i.text.includes("Not applied")), "journaled");
+  } finally {
+    await world.close();
+  }
+});
+
+test("Review & apply refuses a file the chat changed again during the review (its hunks would not be the ones decided)", async () => {
+  const model = scripted();
+  const { repo } = await repositoryWith({ "a.txt": lines(5) });
+  const world = await tabsWith(model.url, { project: repo });
+  const tab = world.tabs.active;
+  try {
+    await tab.session.newChat({ "hermes/worktree": true });
+    const file = path.join(tab.worktree!.path, "a.txt");
+    writeFileSync(file, lines(5, { 3: "first version" }));
+    const applying = reviewAndApply(tab, () => world.host.connected());
+    const card = await until(tab.store, "a.txt held", () => tab.store.state.items.find((i) => i.kind === "review" && i.status === "pending"));
+    writeFileSync(file, lines(5, { 3: "changed during the review" }));
+    await tab.reviewsById.decideAll(card.id, "accepted");
+    assert.equal(await applying, "refused");
+    assert.equal(readFileSync(path.join(repo, "a.txt"), "utf8"), lines(5));
   } finally {
     await world.close();
   }

@@ -28,7 +28,7 @@ export function App() {
   return (
     <div class="app">
       <ChatTabs />
-      <Header title={state.title} connection={state.connection} historyOpen={state.history.open} knowledgeOpen={knowledgeOpen} worktree={worktree} />
+      <Header title={state.title} connection={state.connection} historyOpen={state.history.open} knowledgeOpen={knowledgeOpen} worktree={worktree} running={state.turn.running} />
       {state.history.open ? (
         <HistoryView history={state.history} currentId={state.sessionId} />
       ) : knowledgeOpen && state.knowledge ? (

@@ -13,6 +13,8 @@ interface Props {
   knowledgeOpen?: boolean;
   /** The chat works in its own git worktree: its branch shows beside the title. */
   worktree?: { branch: string; path: string };
+  /** A turn runs: the worktree's changes are still moving (apply and discard wait). */
+  running?: boolean;
 }
 
 const connectionText: Record<string, string> = {
@@ -23,7 +25,7 @@ const connectionText: Record<string, string> = {
   ready: "Connected",
 };
 
-export const Header = memo(function Header({ title, connection, historyOpen, knowledgeOpen = false, worktree }: Props) {
+export const Header = memo(function Header({ title, connection, historyOpen, knowledgeOpen = false, worktree, running = false }: Props) {
   const down = connection.status === "failed" || connection.status === "stopped";
   const busy = connection.status === "starting" || connection.status === "restarting";
   return (
@@ -35,6 +37,16 @@ export const Header = memo(function Header({ title, connection, historyOpen, kno
         <span class="worktree-badge" data-testid="worktree-badge" title={`This chat works in its own git worktree: branch ${worktree.branch} in ${worktree.path}`}>
           <Icon name="fork" />
           <span class="truncate">{worktree.branch}</span>
+        </span>
+      )}
+      {worktree && !historyOpen && !knowledgeOpen && (
+        <span class="worktree-actions">
+          <button type="button" class="button small primary" data-testid="worktree-apply" disabled={running} title="Review this chat's changes hunk by hunk and apply what you accept to your checkout" onClick={() => post({ type: "worktreeApply" })}>
+            Review &amp; apply
+          </button>
+          <button type="button" class="button small secondary" data-testid="worktree-discard" disabled={running} title="Remove this chat's worktree and branch (Hermes asks first)" onClick={() => post({ type: "worktreeDiscard" })}>
+            Discard
+          </button>
         </span>
       )}
       <span
