@@ -42,7 +42,7 @@ export class ChatTabs {
 
   /** The chat the panel shows (one is made on first use: the panel always shows a chat). */
   get active(): ChatTab {
-    return (this.current ??= this.open());
+    return this.current ?? this.open();
   }
 
   get all(): readonly ChatTab[] {
@@ -62,6 +62,8 @@ export class ChatTabs {
   open(): ChatTab {
     const tab = new ChatTab(`chat-${this.next++}`, this.deps);
     this.tabs.push(tab);
+    // The first chat is the one shown, before anyone hears of it (a listener may ask for `active`).
+    this.current ??= tab;
     this.stops.set(
       tab,
       tab.store.onChange((state, action) => {

@@ -56,7 +56,8 @@ test("background events: a turn's end (not a stop the user asked for), a permiss
 test("a background chat's permission card is its own: it marks only its tab and is reported once; the shown chat's is not reported", async () => {
   const reported: string[] = [];
   let announced = 0;
-  const tabs = new ChatTabs(deps, { background: (tab, event) => reported.push(`${tab.id}:${event.kind}`), listChanged: () => announced++ });
+  // The host reads the shown chat whenever the strip changes (the first chat is made on that first read).
+  const tabs: ChatTabs = new ChatTabs(deps, { background: (tab, event) => reported.push(`${tab.id}:${event.kind}`), listChanged: () => void (announced++, tabs.active) });
   const a = tabs.active;
   const b = tabs.open();
   tabs.show(b.id);
