@@ -33,39 +33,46 @@ export async function reviewAndApply(tab: ChatTab, connected: () => Promise<Conn
   }
   const repo = changes.worktree.repo;
   const reviewable = changes.files.filter((file) => !file.unreviewable);
-  const whole = changes.files.filter((file) => file.unreviewable).map((file) => `\`${file.path}\``);
+  const whole = changes.files.filter((file) => file.unreviewable).map((file) => file.path);
   if (reviewable.length === 0) {
-    say("info", whole.length ? `Only files the panel cannot show changed (${whole.join(", ")}): \`/worktree apply\` brings them.` : "Nothing to apply: the chat changed nothing since it started.");
+    say("info", whole.length ? `Only files the panel cannot show changed (${whole.join(", ")}): /worktree apply brings them.` : "Nothing to apply: the chat changed nothing since it started.");
     return "nothing";
   }
   say(
     "info",
     `Review this chat's changes against its start (${reviewable.length} file${reviewable.length === 1 ? "" : "s"}): accept or reject each change. What you accept goes into ${repo} once every file is decided.` +
-      (whole.length ? ` Not shown here (binary or large; \`/worktree apply\` brings them): ${whole.join(", ")}.` : ""),
+      (whole.length ? ` Not shown here (binary or large; /worktree apply brings them): ${whole.join(", ")}.` : ""),
   );
   const decided = await Promise.all(reviewable.map((file) => decideFile(tab, repo, file)));
+  // A decided card reads "Applied" once its hunks are decided; it says "Cancelled" when nothing came of it.
+  const notApplied = () => {
+    for (const entry of decided) if (typeof entry === "object") tab.store.dispatch({ type: "reviewResolved", id: entry.card, status: "cancelled" });
+  };
   if (decided.includes("cancelled")) {
+    notApplied();
     say("warning", "The review was cancelled: nothing was applied.");
     return "cancelled";
   }
-  const files = decided.filter((file): file is WorktreeApplyParams["files"][number] => typeof file === "object");
+  const files = decided.flatMap((entry) => (typeof entry === "object" ? [entry.choice] : []));
   if (files.length === 0) {
     say("info", "Every change was rejected: nothing was applied.");
     return "nothing";
   }
   try {
     const result = worktreeApplyResultSchema.parse(await agent.request(WORKTREE_METHODS.apply, { sessionId, files } satisfies WorktreeApplyParams));
+    if (result.status !== "applied") notApplied();
     // A refusal is told in the chat by Hermes (and kept in its record); the rest is said here.
     if (result.status !== "refused") say("info", result.message);
     return result.status;
   } catch (error) {
+    notApplied();
     say("error", `Could not apply the chat's changes: ${userMessage(error)}`);
     return "refused";
   }
 }
 
-/** One file held for review: its accepted hunks, "rejected" (none accepted) or "cancelled". */
-async function decideFile(tab: ChatTab, repo: string, file: WorktreeChange): Promise<WorktreeApplyParams["files"][number] | "rejected" | "cancelled"> {
+/** One file held for review: its accepted hunks (and its card), "rejected" (none accepted) or "cancelled". */
+async function decideFile(tab: ChatTab, repo: string, file: WorktreeChange): Promise<{ choice: WorktreeApplyParams["files"][number]; card: string } | "rejected" | "cancelled"> {
   const target = path.join(repo, file.path);
   try {
     await tab.worktreeReviews.hold({ path: target, displayPath: file.path, oldText: file.oldText ?? undefined, newText: file.newText ?? "" });
@@ -74,8 +81,9 @@ async function decideFile(tab: ChatTab, repo: string, file: WorktreeChange): Pro
   }
   // The decisions are the card's: the last review of this file in the chat.
   const card = tab.store.state.items.findLast((item) => item.kind === "review" && item.path === target);
-  const accepted = card?.kind === "review" ? card.hunks.flatMap((hunk, i) => (hunk.decision === "accepted" ? [i] : [])) : [];
-  return { path: file.path, version: file.version, accepted };
+  if (card?.kind !== "review") return "cancelled";
+  const accepted = card.hunks.flatMap((hunk, i) => (hunk.decision === "accepted" ? [i] : []));
+  return { choice: { path: file.path, version: file.version, accepted }, card: card.id };
 }
 
 /** "Discard": Hermes asks in the chat (a permission card naming what is lost), then removes the worktree and branch. */

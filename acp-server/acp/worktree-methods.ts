@@ -40,7 +40,7 @@ export async function applyAccepted(session: LiveSession, params: z.infer<typeof
   if (session.busy) throw invalidRequest("Wait for the chat's turn to finish before applying its changes.");
   const { applyAcceptedHunks } = await import("../worktrees/worktree-review");
   const outcome = await applyAcceptedHunks(worktree, params.files, session.agent.title ?? `Hermes chat ${session.id.slice(0, 8)}`);
-  const list = (files: string[]) => files.map((file) => `\`${file}\``).join(", ");
+  const list = (files: string[]) => files.join(", ");
   let result: WorktreeApplyResult;
   if (outcome.status === "applied") result = { status: "applied", files: outcome.files, message: `Applied the accepted changes to ${worktree.repo} as uncommitted changes: ${list(outcome.files)}.` };
   else if (outcome.status === "nothing") result = { status: "nothing", files: [], message: "Nothing to apply: no change was accepted." };

@@ -99,7 +99,7 @@ test("two chats at once, a background chat's notification, a worktree chat's Rev
     await input.fill("feature/notes");
     await p.keyboard.press("Enter");
     await waitForCount(tabs(), 3, 30_000);
-    const badge = panel.locator("[data-testid=worktree-badge]");
+    const badge = panel.locator("[data-testid=worktree-bar] [data-testid=worktree-badge]");
     await badge.waitFor({ state: "visible", timeout: 30_000 });
     assert.equal((await badge.textContent())?.trim(), "feature/notes");
     await panel.locator("[data-testid=worktree-apply]").waitFor({ state: "visible", timeout: 5_000 });
@@ -141,5 +141,7 @@ test("two chats at once, a background chat's notification, a worktree chat's Rev
     const refusal = panel.locator(".notice").filter({ hasText: "Not applied" });
     await refusal.waitFor({ timeout: 30_000 });
     assert.match((await refusal.textContent()) ?? "", /notes\.txt/);
+    await waitForAttribute(panel.locator("[data-testid=review-card]").last(), "data-status", /^cancelled$/, 10_000);
+    assert.equal(readFileSync(path.join(workspace, "notes.txt"), "utf8"), NOTES.replace("Line 2: note 2\n", "Line 2: from the worktree chat\n"), "nothing more was applied");
   });
 });

@@ -210,7 +210,9 @@ test("Review & apply refuses, changing nothing, when the checkout has its own ch
     assert.equal(await applying, "refused");
     assert.equal(readFileSync(path.join(repo, "a.txt"), "utf8"), lines(5, { 1: "my own change" }), "the checkout is untouched");
     const said = await until(tab.store, "the refusal in the chat", () => tab.store.state.items.find((i) => i.kind === "notice" && i.text.includes("Not applied")));
-    assert.ok(said.kind === "notice" && said.text.includes("`a.txt`"), "it names the file");
+    assert.ok(said.kind === "notice" && said.text.includes(": a.txt."), "it names the file");
+    const decided = tab.store.state.items.find((i) => i.id === card.id);
+    assert.equal(decided?.kind === "review" ? decided.status : undefined, "cancelled", "its card does not say Applied");
 
     // Kept in the chat's record: a reload shows it again.
     const sessionId = tab.sessionId!;

@@ -18,6 +18,7 @@ import { LiveRegion } from "./LiveRegion";
 import { PlanView } from "./PlanView";
 import { Transcript } from "./Transcript";
 import { UsageMeter } from "./UsageMeter";
+import { WorktreeBar } from "./WorktreeBar";
 
 export function App() {
   const state = useStore(chatStore, (s) => s);
@@ -28,7 +29,8 @@ export function App() {
   return (
     <div class="app">
       <ChatTabs />
-      <Header title={state.title} connection={state.connection} historyOpen={state.history.open} knowledgeOpen={knowledgeOpen} worktree={worktree} running={state.turn.running} />
+      <Header title={state.title} connection={state.connection} historyOpen={state.history.open} knowledgeOpen={knowledgeOpen} />
+      {worktree && !state.history.open && !knowledgeOpen && <WorktreeBar worktree={worktree} running={state.turn.running} />}
       {state.history.open ? (
         <HistoryView history={state.history} currentId={state.sessionId} />
       ) : knowledgeOpen && state.knowledge ? (
