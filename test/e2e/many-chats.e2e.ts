@@ -144,4 +144,28 @@ test("two chats at once, a background chat's notification, a worktree chat's Rev
     await waitForAttribute(panel.locator("[data-testid=review-card]").last(), "data-status", /^cancelled$/, 10_000);
     assert.equal(readFileSync(path.join(workspace, "notes.txt"), "utf8"), NOTES.replace("Line 2: note 2\n", "Line 2: from the worktree chat\n"), "nothing more was applied");
   });
+  await step("m09-reload-reopens-the-chats", async () => {
+    await runCommand(p, "Developer: Reload Window");
+    await waitForWorkbench(p);
+    await openHermesView(p);
+    panel = await findPanelFrame(p);
+    await waitForAttribute(panel.locator("[data-testid=connection-status]").first(), "data-status", /^ready$/, 60_000);
+    await waitForCount(tabs(), 3, 60_000);
+    assert.deepEqual((await tabs().locator(".chat-tab-title").allTextContents()).slice(0, 2), ["Summarize the notes", "Count the notes"]);
+    // The worktree chat is the one shown again, with its branch (Hermes says so when it is loaded).
+    await waitForAttribute(tabs().nth(2).locator("[role=tab]"), "aria-selected", /^true$/, 30_000);
+    await panel.locator("[data-testid=worktree-bar] [data-testid=worktree-badge]").filter({ hasText: "feature/notes" }).waitFor({ timeout: 30_000 });
+    await panel.locator(".notice").filter({ hasText: "Not applied" }).waitFor({ timeout: 30_000 });
+  });
+
+  await step("m10-discard-asks-then-discards", async () => {
+    await panel.locator("[data-testid=worktree-discard]").click();
+    const ask = panel.locator("[data-testid=permission-card][data-outcome='']").last();
+    await ask.waitFor({ state: "visible", timeout: 30_000 });
+    assert.match((await ask.textContent()) ?? "", /feature\/notes/);
+    await ask.locator("[data-option-kind=allow_once]").click();
+    await panel.locator("[data-testid=worktree-bar]").waitFor({ state: "detached", timeout: 30_000 });
+    const branches = execFileSync("git", ["branch", "--list", "feature/notes"], { cwd: workspace, encoding: "utf8" });
+    assert.equal(branches.trim(), "", "the branch is gone");
+  });
 });
