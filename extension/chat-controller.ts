@@ -16,7 +16,7 @@ import { backgroundMessage, type BackgroundEvent } from "./chat-status";
 import type { ChatStore, PanelSink } from "./chat-store";
 import type { ChatTab } from "./chat-tab";
 import { routeToChats, tabOf } from "./chat-routing";
-import { ChatTabs, reopenChats, type SavedChats } from "./chat-tabs";
+import { ChatTabs, reopenChats, savedChatsOf } from "./chat-tabs";
 import { DiffDecisions } from "./diff-decisions";
 import { DiffView } from "./diff-view";
 import { EditorFiles, writeDocument } from "./editor-files";
@@ -175,7 +175,7 @@ export class ChatController implements vscode.Disposable {
   start(): Promise<void> {
     this.started ??= (async () => {
       try {
-        const saved = this.memento?.get<SavedChats>(OPEN_CHATS_KEY);
+        const saved = savedChatsOf(this.memento?.get<unknown>(OPEN_CHATS_KEY));
         const last = this.memento?.get<string>(LAST_SESSION_KEY);
         await reopenChats(this.tabs, saved ?? (last ? { sessions: [last], active: last } : undefined), this.log);
       } catch (error) {
@@ -211,6 +211,8 @@ export class ChatController implements vscode.Disposable {
   }
 
   async closeChat(id: string): Promise<void> {
+    const closing = this.tabs.get(id);
+    for (const [terminalId, tab] of this.terminalTabs) if (tab === closing) this.terminalTabs.delete(terminalId);
     await this.tabs.close(id);
     this.saveOpenChats();
     // The last chat closed: the panel shows a fresh one, ready to type in.

@@ -3,6 +3,7 @@
 // (a turn ends, a permission or a question waits) marks their tab and is reported through
 // `background` so the host can notify. The open chats' sessions are what a window reload reopens
 // (`saved()` / the controller's memento). No vscode import: tested against the real agent.
+import * as z from "zod";
 import type { ChatTabInfo } from "../common/panel-protocol";
 import type { ChatAction } from "../common/panel-state/actions";
 import type { ChatState } from "../common/panel-state/types";
@@ -21,10 +22,14 @@ export interface ChatTabsEvents {
   listChanged?(): void;
 }
 
-/** What a reload reopens: the open chats' sessions, in tab order, and the one shown. */
-export interface SavedChats {
-  sessions: string[];
-  active?: string;
+/** What a reload reopens: the open chats' sessions, in tab order, and the one shown (kept in workspaceState). */
+const savedChatsSchema = z.object({ sessions: z.array(z.string().min(1).max(200)).max(50), active: z.string().min(1).max(200).optional() });
+export type SavedChats = z.infer<typeof savedChatsSchema>;
+
+/** The saved chats as read back from storage; undefined when absent or not in this shape. */
+export function savedChatsOf(raw: unknown): SavedChats | undefined {
+  const parsed = savedChatsSchema.safeParse(raw);
+  return parsed.success ? parsed.data : undefined;
 }
 
 export class ChatTabs {
@@ -176,7 +181,14 @@ export async function reopenChats(tabs: ChatTabs, saved: SavedChats | undefined,
   const placed = sessions.map((sessionId, i) => ({ sessionId, tab: i === 0 ? first : tabs.open() }));
   const shown = placed.find((p) => p.sessionId === shownId)!;
   tabs.show(shown.tab.id);
-  await shown.tab.session.restore(shownId);
+  try {
+    await shown.tab.session.restore(shownId);
+  } catch (error) {
+    // No agent or no model yet (the caller offers the sign-in, then tries again): no empty tabs stay behind.
+    for (const { tab } of placed) if (tab !== first) await tabs.close(tab.id);
+    tabs.show(first.id);
+    throw error;
+  }
   for (const { sessionId, tab } of placed) {
     if (tab === shown.tab) continue;
     await tab.session.load(sessionId, undefined, { quiet: true });

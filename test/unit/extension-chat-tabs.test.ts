@@ -10,7 +10,7 @@ import { initialState, reduce } from "../../common/panel-state/reducer";
 import { worktreeInfoOf } from "../../common/worktree-meta";
 import { backgroundEvent, backgroundMessage, chatStatus } from "../../extension/chat-status";
 import type { ChatTabDeps } from "../../extension/chat-tab";
-import { ChatTabs } from "../../extension/chat-tabs";
+import { ChatTabs, savedChatsOf } from "../../extension/chat-tabs";
 import { memoryLogger } from "../../extension/log";
 
 const apply = (actions: ChatAction[]) => actions.reduce(reduce, initialState());
@@ -95,4 +95,7 @@ test("the protocol: the tab strip, switching and closing chats, a new chat in a 
   assert.deepEqual(worktreeInfoOf({ "hermes/worktree": { branch: "b", path: "/w", repo: "/r" } }), { branch: "b", path: "/w", repo: "/r" });
   assert.equal(worktreeInfoOf({ "hermes/worktree": { branch: "b" } }), undefined);
   assert.equal(worktreeInfoOf(undefined), undefined);
+  assert.deepEqual(savedChatsOf({ sessions: ["a", "b"], active: "b" }), { sessions: ["a", "b"], active: "b" });
+  assert.equal(savedChatsOf({ sessions: "a" }), undefined, "storage in another shape is ignored, not trusted");
+  assert.equal(savedChatsOf(undefined), undefined);
 });
