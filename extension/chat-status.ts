@@ -21,7 +21,7 @@ export function affectsTab(action: ChatAction): boolean {
 }
 
 const TAB_ACTIONS = new Set<ChatAction["type"]>([
-  "connection", "sessionOpened", "sessionLoaded", "sessionClosed", "turnStarted", "turnEnded",
+  "connection", "sessionOpened", "sessionLoaded", "sessionClosed", "userPrompt", "turnStarted", "turnEnded",
   "permissionRequested", "permissionResolved", "questionAsked", "questionResolved", "reviewRequested", "reviewResolved",
 ]);
 

@@ -134,7 +134,7 @@ export class ChatTabs {
   list(): ChatTabInfo[] {
     return this.tabs.map((tab) => ({
       id: tab.id,
-      ...(tab.store.state.title ? { title: tab.store.state.title } : {}),
+      ...titleOf(tab.store.state),
       status: chatStatus(tab.store.state),
       unseen: tab !== this.current && tab.unseen,
       ...(tab.worktree ? { worktree: { branch: tab.worktree.branch, path: tab.worktree.path } } : {}),
@@ -163,6 +163,14 @@ export class ChatTabs {
     this.tabs.length = 0;
     this.listeners.clear();
   }
+}
+
+/** The chat's title, or until it has one (Hermes names it after its first turn) its first prompt. */
+function titleOf(state: ChatState): { title?: string } {
+  if (state.title) return { title: state.title };
+  const first = state.items.find((item) => item.kind === "user");
+  const line = first?.kind === "user" ? first.text.trim().split("\n")[0]?.slice(0, 120) : undefined;
+  return line ? { title: line } : {};
 }
 
 /**

@@ -68,6 +68,7 @@ test("two chats at once, a background chat's notification, a worktree chat's Rev
     await waitForAttribute(tabs().nth(0), "data-status", /^running$/, 15_000);
     await waitForAttribute(tabs().nth(1), "data-status", /^running$/, 15_000);
     assert.equal(await tabs().nth(1).locator("[role=tab]").getAttribute("aria-selected"), "true", "the new chat is shown");
+    assert.deepEqual(await tabs().locator(".chat-tab-title").allTextContents(), ["Summarize the notes", "Count the notes"], "named by their first prompt until Hermes titles them");
   });
 
   await step("m03-background-chat-finished-notification", async () => {
