@@ -249,6 +249,11 @@ export class ChatController implements vscode.Disposable {
     this.tabs.announce();
   }
 
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.tabs.deleteSession(sessionId);
+    this.saveOpenChats();
+  }
+
   /** A background chat finished or asks something: a notification whose "Show" opens it. */
   private notifyBackground(tab: ChatTab, event: BackgroundEvent, panelVisible: boolean): void {
     // With no panel in sight the permission broker already asks in a notification of its own.

@@ -124,6 +124,16 @@ export class ChatTabs {
     }
   }
 
+  /**
+   * Deletes a session from History. Open in a chat other than the shown one: that chat is closed
+   * first (its turn stopped), so no tab is left on a session that is gone.
+   */
+  async deleteSession(sessionId: string): Promise<void> {
+    const open = this.bySession(sessionId);
+    if (open && open !== this.current) await this.close(open.id);
+    await this.active.session.delete(sessionId);
+  }
+
   /** Called after every action of any chat (context keys, the diff editor's decisions). */
   onChange(listener: (state: ChatState, action: ChatAction, tab: ChatTab) => void): () => void {
     this.listeners.add(listener);

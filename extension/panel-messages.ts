@@ -45,7 +45,7 @@ const handlers: Handlers = {
     return chat.openSession(sessionId, title);
   },
   forkSession: (chat, { turns }) => chat.session.fork(turns),
-  deleteSession: (chat, { sessionId }) => chat.session.delete(sessionId),
+  deleteSession: (chat, { sessionId }) => chat.deleteSession(sessionId),
   restoreCheckpoint: (chat, { turn, conversation }) => restoreCheckpoint(checkpointDeps(chat), turn, conversation),
   editResend: (chat, { turn, text }) => editAndResend(checkpointDeps(chat), turn, text),
   mentionSearch: async (chat, { query }) => chat.store.broadcast({ type: "mentionResults", query, files: await workspace.searchFiles(query) }),

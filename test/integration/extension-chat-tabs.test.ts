@@ -11,6 +11,7 @@ import path from "node:path";
 import { test } from "node:test";
 import type { ChatState } from "../../common/panel-state/types";
 import { reopenChats } from "../../extension/chat-tabs";
+import { listSessions } from "../../extension/history";
 import { memoryLogger } from "../../extension/log";
 import { reviewAndApply } from "../../extension/worktree-review";
 import { makeTempDir } from "../support/acp-harness";
@@ -114,6 +115,14 @@ test("closing a running chat stops its turn; closing the shown one shows its nei
     hold.release();
     assert.deepEqual(tabs.all.map((t) => t.id), [a.id]);
     assert.equal(b.store.state.turn.lastStopReason, "cancelled", "its turn was stopped, not left running");
+    // Deleting from History a session open in another chat closes that chat first.
+    const c = tabs.open();
+    await c.session.newChat();
+    const deleted = c.sessionId!;
+    await tabs.deleteSession(deleted);
+    assert.deepEqual(tabs.all.map((t) => t.id), [a.id], "no tab is left on a deleted session");
+    const listed = await listSessions((await world.host.connected()).agent, world.project);
+    assert.ok(!listed.some((session) => session.sessionId === deleted), "the session is deleted");
     await tabs.close(a.id);
     assert.equal(tabs.all.length, 1, "closing the last chat leaves a new, empty one");
     assert.notEqual(tabs.active.id, a.id);
