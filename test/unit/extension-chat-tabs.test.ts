@@ -77,10 +77,10 @@ test("a background chat's permission card is its own: it marks only its tab and 
   // Answering in A (once shown) resolves A's request only.
   tabs.show(a.id);
   const id = a.store.state.items.find((i) => i.kind === "permission")!.id;
-  assert.equal(b.permissions.answer(id, "yes"), true, "B has its own card of that id");
+  assert.equal(b.permissions.answer(id, "yes"), false, "a card's id is A's alone: B cannot answer it (a diff editor left open on it after switching)");
   assert.equal(a.permissions.answer(id, "yes"), true);
   assert.deepEqual(await asked, { outcome: { outcome: "selected", optionId: "yes" } });
-  assert.deepEqual(tabs.list().map((t) => t.status), ["idle", "idle"]);
+  assert.deepEqual(tabs.list().map((t) => t.status), ["idle", "waiting"], "B's own card still waits");
   tabs.dispose();
 });
 
