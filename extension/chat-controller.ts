@@ -15,7 +15,7 @@ import type { ChatSession } from "./chat-session";
 import { backgroundMessage, type BackgroundEvent } from "./chat-status";
 import type { ChatStore, PanelSink } from "./chat-store";
 import type { ChatTab } from "./chat-tab";
-import { routeToChats, tabOf } from "./chat-routing";
+import { cardsById, routeToChats, tabOf } from "./chat-routing";
 import { ChatTabs, reopenChats, savedChatsOf } from "./chat-tabs";
 import { DiffDecisions } from "./diff-decisions";
 import { DiffView } from "./diff-view";
@@ -97,19 +97,10 @@ export class ChatController implements vscode.Disposable {
         listChanged: () => this.postChats(),
       },
     );
-    // The decisions act on the chat shown (its cards are the ones the diff editor opens from).
+    // The diff editor decides the card it was opened on, in whichever chat holds it.
+    const cards = cardsById(this.tabs);
     const tabs = this.tabs;
-    this.diffDecisions = new DiffDecisions({
-      log,
-      diffView: this.diffView,
-      store: { onChange: (listener) => tabs.onChange(listener) },
-      get permissions() {
-        return tabs.active.permissions;
-      },
-      get reviews() {
-        return tabs.active.reviewsById;
-      },
-    });
+    this.diffDecisions = new DiffDecisions({ log, diffView: this.diffView, store: { onChange: (listener) => tabs.onChange(listener) }, ...cards });
     const process = new AgentProcess(() => agentCommand(extensionUri.fsPath, agentSettings()), log);
     this.agent = new AgentHost(
       process,

@@ -5,6 +5,7 @@
 import type { ClientHandlers } from "./acp-connection";
 import type { ChatTab } from "./chat-tab";
 import type { ChatTabs } from "./chat-tabs";
+import type { PermissionBroker } from "./permissions";
 
 type Routed = Pick<ClientHandlers, "update" | "queueChanged" | "requestPermission" | "elicitation" | "fs">;
 type FileHandlers = NonNullable<ClientHandlers["fs"]>;
@@ -25,6 +26,31 @@ export function routeToChats(tabs: ChatTabs, files: (tab: ChatTab) => FileHandle
     fs: {
       read: (params) => files(tabOf(tabs, params.sessionId)).read(params),
       write: (params, signal) => files(tabOf(tabs, params.sessionId)).write(params, signal),
+    },
+  };
+}
+
+/** The chat whose transcript holds the card of this id (ids are unique across chats), else the shown one. */
+export function tabOfCard(tabs: ChatTabs, id: string): ChatTab {
+  return tabs.all.find((tab) => tab.store.state.index[id] !== undefined) ?? tabs.active;
+}
+
+/**
+ * The permission cards and held edits of every chat, by card id: the diff editor opened on one
+ * chat's edit still decides that chat's card after another chat is shown.
+ */
+export function cardsById(tabs: ChatTabs): { permissions: Pick<PermissionBroker, "edit" | "answerKind" | "decideHunk">; reviews: ChatTab["reviewsById"] } {
+  return {
+    permissions: {
+      edit: (id) => tabOfCard(tabs, id).permissions.edit(id),
+      answerKind: (id, kind) => tabOfCard(tabs, id).permissions.answerKind(id, kind),
+      decideHunk: (id, hunk, decision) => tabOfCard(tabs, id).permissions.decideHunk(id, hunk, decision),
+    },
+    reviews: {
+      get: (id) => tabOfCard(tabs, id).reviewsById.get(id),
+      pendingHunks: (id) => tabOfCard(tabs, id).reviewsById.pendingHunks(id),
+      decide: (id, hunk, decision) => tabOfCard(tabs, id).reviewsById.decide(id, hunk, decision),
+      decideAll: (id, decision) => tabOfCard(tabs, id).reviewsById.decideAll(id, decision),
     },
   };
 }

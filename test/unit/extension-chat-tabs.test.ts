@@ -9,6 +9,7 @@ import type { ChatAction } from "../../common/panel-state/actions";
 import { initialState, reduce } from "../../common/panel-state/reducer";
 import { worktreeInfoOf } from "../../common/worktree-meta";
 import { backgroundEvent, backgroundMessage, chatStatus } from "../../extension/chat-status";
+import { cardsById } from "../../extension/chat-routing";
 import type { ChatTabDeps } from "../../extension/chat-tab";
 import { ChatTabs, savedChatsOf } from "../../extension/chat-tabs";
 import { memoryLogger } from "../../extension/log";
@@ -98,4 +99,25 @@ test("the protocol: the tab strip, switching and closing chats, a new chat in a 
   assert.deepEqual(savedChatsOf({ sessions: ["a", "b"], active: "b" }), { sessions: ["a", "b"], active: "b" });
   assert.equal(savedChatsOf({ sessions: "a" }), undefined, "storage in another shape is ignored, not trusted");
   assert.equal(savedChatsOf(undefined), undefined);
+});
+
+test("the diff editor's decisions reach the chat that holds the card, whichever chat is shown", async () => {
+  const tabs = new ChatTabs(deps);
+  const a = tabs.active;
+  const b = tabs.open();
+  const cards = cardsById(tabs);
+  const asked = a.permissions.request({ sessionId: "s-a", toolCall, options: [...options, { optionId: "no", name: "Reject", kind: "reject_once" }] });
+  const held = a.reviews.hold({ path: "/p/x.txt", displayPath: "x.txt", oldText: "one\n", newText: "two\n" });
+  tabs.show(b.id);
+  const permission = a.store.state.items.find((i) => i.kind === "permission")!;
+  const review = a.store.state.items.find((i) => i.kind === "review")!;
+  assert.equal(cards.permissions.answerKind(permission.id, "reject_once"), true);
+  assert.deepEqual(await asked, { outcome: { outcome: "selected", optionId: "no" } });
+  assert.ok(cards.reviews.get(review.id), "A's held edit is found while B is shown");
+  await cards.reviews.decideAll(review.id, "accepted");
+  await held;
+  const decided = a.store.state.items.find((i) => i.id === review.id);
+  assert.equal(decided?.kind === "review" ? decided.status : undefined, "applied");
+  assert.equal(b.store.state.items.length, 0);
+  tabs.dispose();
 });
