@@ -12,7 +12,7 @@ import { AgentHost } from "./agent-host";
 import { AgentProcess, agentCommand } from "./agent-process";
 import { isAuthRequired, signInNotice, signInOffered } from "./auth-required";
 import type { ChatSession } from "./chat-session";
-import { backgroundMessage, type BackgroundEvent } from "./chat-status";
+import { notifyBackground } from "./background-notices";
 import type { ChatStore, PanelSink } from "./chat-store";
 import type { ChatTab } from "./chat-tab";
 import { cardsById, routeToChats, tabOf } from "./chat-routing";
@@ -48,7 +48,7 @@ export class ChatController implements vscode.Disposable {
   /** The open chats; the panels show the active one. Every chat has its own state, cards and reviews. */
   readonly tabs: ChatTabs;
   readonly diffView = new DiffView();
-  /** "Open diff" on edits, and deciding them from the diff editor (the shown chat's). */
+  /** "Open diff" on edits, and deciding them from the diff editor (in the chat that holds the card). */
   readonly diffDecisions: DiffDecisions;
   readonly outputDocuments = new OutputDocuments();
   readonly terminals = new EditorTerminals();
@@ -92,8 +92,11 @@ export class ChatController implements vscode.Disposable {
         opened: (tab) => {
           if (this.connection) tab.store.dispatch(this.connection);
         },
-        background: (tab, event) => this.notifyBackground(tab, event, anyPanelVisible()),
-        switched: (from, to) => this.movePanels(from, to),
+        background: (tab, event) =>
+          notifyBackground(tab, event, anyPanelVisible(), (id) => {
+            if (this.tabs.get(id)) this.showChat(id);
+          }),
+        switched: (_from, to) => this.movePanels(to),
         listChanged: () => this.postChats(),
       },
     );
@@ -245,19 +248,6 @@ export class ChatController implements vscode.Disposable {
     this.saveOpenChats();
   }
 
-  /** A background chat finished or asks something: a notification whose "Show" opens it. */
-  private notifyBackground(tab: ChatTab, event: BackgroundEvent, panelVisible: boolean): void {
-    // With no panel in sight the permission broker already asks in a notification of its own.
-    if (event.kind === "permission" && !panelVisible) return;
-    const message = backgroundMessage(tab.store.state.title, event);
-    const show = event.kind === "finished" ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
-    void show(message, "Show").then((choice) => {
-      if (choice !== "Show" || !this.tabs.get(tab.id)) return;
-      this.showChat(tab.id);
-      void vscode.commands.executeCommand("hermes.chat.focus");
-    });
-  }
-
   private saveOpenChats(): void {
     if (!this.memento) return;
     const saved = this.tabs.saved();
@@ -265,14 +255,13 @@ export class ChatController implements vscode.Disposable {
     void this.memento.update(LAST_SESSION_KEY, saved.active);
   }
 
-  /** Every panel now shows `to`: it leaves `from`'s state and gets a snapshot of `to`'s. */
-  private movePanels(from: ChatTab | undefined, to: ChatTab): void {
+  /** Every panel now shows `to`: it leaves the other chat's state and gets a snapshot of `to`'s. */
+  private movePanels(to: ChatTab): void {
     for (const [panel, entry] of this.panels) {
       entry.detach();
       entry.detach = to.store.attach(panel);
       if (entry.ready) to.store.ready(panel);
     }
-    void from;
     this.setTurnRunning(to.store.state.turn.running);
   }
 

@@ -32,6 +32,14 @@ export function chatStatus(state: ChatState): ChatStatus {
   return "idle";
 }
 
+/** The chat's title, or until it has one (Hermes names it after its first turn) its first prompt. */
+export function tabTitle(state: ChatState): { title?: string } {
+  if (state.title) return { title: state.title };
+  const first = state.items.find((item) => item.kind === "user");
+  const line = first?.kind === "user" ? first.text.trim().split("\n")[0]?.slice(0, 120) : undefined;
+  return line ? { title: line } : {};
+}
+
 /** Why a background chat should tell the user: it finished its turn, or it asks something. */
 export type BackgroundEvent = { kind: "finished"; failed: boolean } | { kind: "permission" } | { kind: "question" } | { kind: "review" };
 

@@ -7,7 +7,7 @@ import * as z from "zod";
 import type { ChatTabInfo } from "../common/panel-protocol";
 import type { ChatAction } from "../common/panel-state/actions";
 import type { ChatState } from "../common/panel-state/types";
-import { affectsTab, backgroundEvent, chatStatus, type BackgroundEvent } from "./chat-status";
+import { affectsTab, backgroundEvent, chatStatus, tabTitle, type BackgroundEvent } from "./chat-status";
 import { ChatTab, type ChatTabDeps } from "./chat-tab";
 import type { Logger } from "./log";
 
@@ -144,7 +144,7 @@ export class ChatTabs {
   list(): ChatTabInfo[] {
     return this.tabs.map((tab) => ({
       id: tab.id,
-      ...titleOf(tab.store.state),
+      ...tabTitle(tab.store.state),
       status: chatStatus(tab.store.state),
       unseen: tab !== this.current && tab.unseen,
       ...(tab.worktree ? { worktree: { branch: tab.worktree.branch, path: tab.worktree.path } } : {}),
@@ -173,14 +173,6 @@ export class ChatTabs {
     this.tabs.length = 0;
     this.listeners.clear();
   }
-}
-
-/** The chat's title, or until it has one (Hermes names it after its first turn) its first prompt. */
-function titleOf(state: ChatState): { title?: string } {
-  if (state.title) return { title: state.title };
-  const first = state.items.find((item) => item.kind === "user");
-  const line = first?.kind === "user" ? first.text.trim().split("\n")[0]?.slice(0, 120) : undefined;
-  return line ? { title: line } : {};
 }
 
 /**
