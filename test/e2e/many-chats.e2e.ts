@@ -30,9 +30,13 @@ const { step } = bench;
 
 /** A reply the scripted model sends only once `release()` is called. */
 function heldReply(text: string) {
+  return held({ text });
+}
+
+function held<R>(reply: R) {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
-  return { reply: { handler: async () => (await gate, { text }) }, release };
+  return { reply: { handler: async () => (await gate, reply) }, release };
 }
 
 test("two chats at once, a background chat's notification, a worktree chat's Review & apply", async () => {
@@ -91,6 +95,31 @@ test("two chats at once, a background chat's notification, a worktree chat's Rev
     await tabs().nth(1).locator("[role=tab]").click();
     await panel.locator("[data-testid=msg-agent]").filter({ hasText: "The second chat's answer." }).waitFor({ timeout: 30_000 });
     assert.equal(await panel.locator("[data-testid=msg-agent]").filter({ hasText: "first chat" }).count(), 0, "each chat keeps its own transcript");
+  });
+
+  await step("m04b-background-chat-asks-permission", async () => {
+    // The first chat runs a command that needs a yes while the second is shown.
+    await tabs().nth(0).locator("[role=tab]").click();
+    await panel.locator("[data-testid=msg-agent]").filter({ hasText: "The first chat's answer." }).waitFor({ timeout: 30_000 });
+    const asking = held({ toolCalls: [{ name: "terminal", arguments: { command: "rm -rf build" } }] });
+    model.enqueue(asking.reply, { text: "Removed the build folder." });
+    const before = model.requests.length;
+    await send(panel, "Remove the build folder");
+    await model.waitForRequests(before + 1, 60_000);
+    await tabs().nth(1).locator("[role=tab]").click();
+    await waitForAttribute(tabs().nth(1).locator("[role=tab]"), "aria-selected", /^true$/, 10_000);
+    asking.release();
+    const toast = p.locator(".notification-toast").filter({ hasText: "needs your permission" });
+    await toast.waitFor({ state: "visible", timeout: 60_000 });
+    await waitForAttribute(tabs().nth(0), "data-status", /^waiting$/, 15_000);
+    await toast.getByRole("button", { name: "Show" }).click();
+    await waitForAttribute(tabs().nth(0).locator("[role=tab]"), "aria-selected", /^true$/, 10_000);
+    const card = panel.locator("[data-testid=permission-card][data-outcome='']").last();
+    await card.waitFor({ state: "visible", timeout: 15_000 });
+    assert.match((await card.textContent()) ?? "", /rm -rf build/);
+    await card.locator("[data-option-kind=allow_once]").click();
+    await panel.locator("[data-testid=msg-agent]").filter({ hasText: "Removed the build folder." }).waitFor({ timeout: 60_000 });
+    await waitForAttribute(tabs().nth(0), "data-status", /^idle$/, 15_000);
   });
 
   await step("m05-new-chat-in-a-worktree", async () => {
