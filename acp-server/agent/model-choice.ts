@@ -13,4 +13,6 @@ export interface ModelChoice {
   maxOutputTokens: number;
   /** USD per million tokens, when known. */
   price?: { input: number; output: number; cache_read?: number; cache_write?: number };
+  /** false: the model takes text only; its requests carry image descriptions or notes instead (text-only-request.ts). */
+  vision: boolean;
 }

@@ -214,6 +214,7 @@ async function runPromptTurn(
         log: deps.log,
         compression: compressionSettings(loaded.config),
         summarizer: deps.runtime.auxiliary(),
+        vision: deps.runtime.visionModel(),
         nudges: nudgeSettings(loaded.config),
         // With the background review on, it does what the nudge asked the model to do mid-conversation.
         skillNudge:
