@@ -298,6 +298,7 @@ function promptText(parts: UserPart[]): string {
 function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel, hooks: SessionHooks | undefined): TurnHost {
   const config = deps.runtime.loaded.config;
   const auxiliary = deps.runtime.auxiliary();
+  const vision = deps.runtime.visionModel();
   return {
     files: client.files(),
     shell: sessionShell(deps.runtime, session, client),
@@ -318,6 +319,7 @@ function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel,
     completeElicitation: (elicitationId) => client.completeElicitation(elicitationId),
     history: deps.runtime.sessions,
     ...(auxiliary ? { auxiliary } : {}),
+    ...(vision ? { vision } : {}),
     approvals: deps.runtime.approvals,
     checkpoints: deps.runtime.checkpoints,
     delegation: delegationFor(deps, session),

@@ -21,6 +21,22 @@ export function imageMimeType(file: string): string | undefined {
   return IMAGE_TYPES[path.extname(file).toLowerCase()];
 }
 
+/** The image mime types a model takes, by name (vision_analyze checks a fetched image's type). */
+export const IMAGE_MIME_TYPES: ReadonlySet<string> = new Set(Object.values(IMAGE_TYPES));
+
+/** Throws what a provider would refuse mid-turn: over the byte cap, a header that does not match, too many pixels. */
+export function checkImageBytes(bytes: Buffer, shown: string, mimeType: string): void {
+  if (bytes.length > MAX_IMAGE_BYTES) {
+    throw new ToolError(`${shown} is an image of ${Math.round(bytes.length / 1024)} KB, over the ${MAX_IMAGE_BYTES / 1024 / 1024} MB a model accepts.`);
+  }
+  const size = imagePixelSize(bytes, mimeType);
+  // A file whose header is not the image its name says would be refused by the provider mid-turn.
+  if (!size || size.width === 0 || size.height === 0) throw new ToolError(`${shown} is not a readable ${mimeType} image (its header does not match).`);
+  if (Math.max(size.width, size.height) > MAX_IMAGE_SIDE) {
+    throw new ToolError(`${shown} is ${size.width}×${size.height} px, over the ${MAX_IMAGE_SIDE} px per side a model accepts; scale it down (e.g. with ImageMagick in the terminal) and read the smaller copy.`);
+  }
+}
+
 export function readImageFile(pin: PinnedTarget, shown: string, mimeType: string): ToolResult {
   const bytes = openPinnedForRead(pin, (fd, info) => {
     if (!info.isFile()) throw new ToolError(`${shown} is not a regular file.`);
@@ -29,12 +45,7 @@ export function readImageFile(pin: PinnedTarget, shown: string, mimeType: string
     }
     return readFileSync(fd);
   });
-  const size = imagePixelSize(bytes, mimeType);
-  // A file whose header is not the image its name says would be refused by the provider mid-turn.
-  if (!size || size.width === 0 || size.height === 0) throw new ToolError(`${shown} is not a readable ${mimeType} image (its header does not match).`);
-  if (Math.max(size.width, size.height) > MAX_IMAGE_SIDE) {
-    throw new ToolError(`${shown} is ${size.width}×${size.height} px, over the ${MAX_IMAGE_SIDE} px per side a model accepts; scale it down (e.g. with ImageMagick in the terminal) and read the smaller copy.`);
-  }
+  checkImageBytes(bytes, shown, mimeType);
   const image = { mimeType, data: bytes.toString("base64") };
   return {
     output: `Image ${shown} (${mimeType}, ${Math.max(1, Math.round(bytes.length / 1024))} KB), attached as an image. If you cannot see it, your model has no vision.`,
