@@ -12,6 +12,7 @@ import { countResults, type TurnActivity } from "./turn-activity";
 import { callWithRecovery, type CallResult } from "./model-call";
 import { askAboutImage } from "./auxiliary-text";
 import { textOnlyVariant } from "./image-descriptions";
+import { chainImageLimits, fitImages } from "./image-fit";
 import { ReplyCollector } from "./reply-collector";
 import { redactSecrets } from "../util/redact";
 import type { ModelChoice } from "./model-choice";
@@ -238,7 +239,8 @@ async function callModel(options: TurnOptions, system: ChatMessage & { role: "sy
       ...(vision ? { describe: (image, question) => askAboutImage(vision, session, image, question, signal) } : {}),
       notice: (text) => observer.notice(text),
     });
-    return callWithRecovery(request, { models: options.models, observer, signal, retryBaseDelayMs: options.retryBaseDelayMs, log: options.log, ...(textOnly ? { textOnly } : {}) });
+    const fitted = await fitImages(request, chainImageLimits(options.models), session, (text) => observer.notice(text));
+    return callWithRecovery(fitted, { models: options.models, observer, signal, retryBaseDelayMs: options.retryBaseDelayMs, log: options.log, ...(textOnly ? { textOnly } : {}) });
   };
 
   const result = await call().catch(async (error: unknown): Promise<CallResult> => {

@@ -29,3 +29,22 @@ export function modelSeesImages(name: string): boolean {
   if (TEXT_ONLY.some((pattern) => pattern.test(bare))) return false;
   return SEES.some((pattern) => pattern.test(bare));
 }
+
+export interface ImageLimits {
+  /** Longest side, in pixels, an image is scaled down to before it is sent. */
+  maxSide: number;
+  /** Bytes (decoded) an image may have when sent. */
+  maxBytes: number;
+}
+
+/**
+ * What each API takes without shrinking it itself or refusing: Anthropic resizes anything over
+ * 1568 px (the tokens are paid first) and refuses over 5 MB; OpenAI fits images into 2048 px
+ * and takes up to 20 MB each.
+ */
+export function imageLimitsFor(apiMode: "chat_completions" | "anthropic_messages" | "codex_responses"): ImageLimits {
+  return apiMode === "anthropic_messages" ? { maxSide: 1568, maxBytes: 5 * 1024 * 1024 } : { maxSide: 2048, maxBytes: 20 * 1024 * 1024 };
+}
+
+/** The tightest limits, for a model whose API is not known. */
+export const STRICTEST_IMAGE_LIMITS: ImageLimits = { maxSide: 1568, maxBytes: 5 * 1024 * 1024 };

@@ -6,6 +6,7 @@ import path from "node:path";
 import { loadConfigCached } from "../config/config-cache";
 import type { LoadedConfig } from "../config/load";
 import { discoverModels } from "../config/model-discovery";
+import { imageLimitsFor } from "../config/model-vision";
 import { probeLocalServers } from "../config/probe-local";
 import { resolveEntry, resolveModel, resolveModelSet, thinks, type ModelResolution, type ModelSet, type ResolvedModel } from "../config/resolve-model";
 import { ModelEntrySchema } from "../config/model-entry-schema";
@@ -129,6 +130,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     maxOutputTokens: resolved.maxOutputTokens,
     ...(resolved.price ? { price: resolved.price } : {}),
     vision: resolved.vision,
+    imageLimits: imageLimitsFor(resolved.apiMode),
   });
   let discovered: ResolvedModel[] = [];
   let discovery: Promise<ResolvedModel[]> | undefined;

@@ -177,7 +177,7 @@ export async function closeSessionBrowser(sessionId: string): Promise<void> {
  * in dist/vendor/ (scripts/vendor-playwright.mjs); a copy that lost it says how to add it rather than
  * failing with a module error.
  */
-async function loadPlaywright(): Promise<typeof import("playwright-core")> {
+export async function loadPlaywright(): Promise<typeof import("playwright-core")> {
   try {
     return await import("playwright-core");
   } catch (error) {
