@@ -79,3 +79,12 @@ function fitMessage(message: ChatMessage, fitted: (image: ImageBytes) => Fitted)
   }
   return message;
 }
+
+/** One image fitted to `limits` (vision_analyze's, a description's); throws why when it cannot be. */
+export async function fitOneImage(image: ImageBytes, limits: ImageLimits, owner: object, scale: ScaleImages = scaleWithChromium): Promise<ImageBytes> {
+  const request: ModelRequest = { messages: [{ role: "user", content: [{ type: "image", ...image }] }], tools: [] };
+  const fitted = await fitImages(request, limits, owner, () => {}, scale);
+  const part = fitted.messages[0]?.role === "user" ? fitted.messages[0].content[0] : undefined;
+  if (part?.type === "image") return { mimeType: part.mimeType, data: part.data };
+  throw new Error(part?.type === "text" ? part.text.replace(/^\[|\]$/g, "") : "the image could not be prepared for the vision model");
+}

@@ -7,7 +7,7 @@
 import * as z from "zod";
 import { containsSecret } from "../util/redact";
 import type { ImagePart, ToolContext } from "./context";
-import { checkImageBytes, IMAGE_MIME_TYPES, imageMimeType, readImageFile } from "./image-file";
+import { checkImageBytes, IMAGE_MIME_TYPES, imageMimeType, MAX_IMAGE_BYTES, readImageFile } from "./image-file";
 import { latestScreenshot } from "./browser/latest-screenshot";
 import { guardOutbound } from "./outbound-guard";
 import { displayPath, resolvePath } from "./paths";
@@ -17,9 +17,6 @@ import { checkUrl, guardedFetch } from "./web/guarded-fetch";
 import { proxyFor } from "./web/proxy";
 import { webSettings } from "./web/web-settings";
 import { hostApprover } from "./web-fetch";
-
-/** The providers' per-image limit (image-file.ts): a larger download is refused, not cut. */
-const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
 const schema = z.object({
   question: z.string().min(1).max(4000).describe("What to find out about the image, e.g. \"What error does the dialog show?\"."),
@@ -94,6 +91,7 @@ async function urlImage(url: string, ctx: ToolContext): Promise<{ image: ImagePa
     { signal: ctx.signal, approve: hostApprover(ctx) },
   );
   if (fetched.status < 200 || fetched.status >= 300) throw new ToolError(`${url} answered HTTP ${fetched.status} ${fetched.statusText}`.trim());
+  // A larger download is refused, not cut (a cut image does not decode).
   if (fetched.truncated) throw new ToolError(`${url} is larger than the ${Math.round(MAX_IMAGE_BYTES / 1024 / 1024)} MB an image may be (or web.max_mb).`);
   const mimeType = fetched.contentType?.split(";")[0]?.trim().toLowerCase() ?? "";
   if (!IMAGE_MIME_TYPES.has(mimeType)) throw new ToolError(`${url} is not a PNG, JPEG, GIF or WebP image (its type is ${mimeType || "not given"}).`);

@@ -11,6 +11,8 @@ import { startScriptedAnthropic, type ScriptedAnthropic } from "../support/scrip
 import { startScriptedResponses, type ScriptedResponses } from "../support/scripted-responses";
 import { startScriptedModel, useScriptedModel, type ScriptedModel } from "../support/scripted-model";
 import { startServer, type TestServer } from "../support/web-servers";
+import { imagePixelSize } from "../../acp-server/tools/image-size";
+import { pngOfSize } from "../support/png-file";
 import { makeTempDir, scriptedConfig, startAgent } from "../support/in-process-agent";
 
 const scripted = useScriptedModel();
@@ -38,6 +40,7 @@ async function analyze(args: Record<string, unknown>, extra: Record<string, unkn
   const model = scripted();
   const project = await makeTempDir();
   await writeFile(path.join(project, "shot.png"), PNG);
+  await writeFile(path.join(project, "big.png"), pngOfSize(3000, 2000));
   const first = model.requests.length;
   model.enqueue({ toolCalls: [{ id: "v", name: "vision_analyze", arguments: args }] }, { text: "thanks" });
   const config = scriptedConfig(model.url, { model: { ...(scriptedConfig(model.url).model as object), vision: false }, ...extra });
@@ -61,6 +64,16 @@ test("vision_analyze over Anthropic Messages: the image block goes to the vision
   const user = JSON.stringify(anthropic.requests[first]!.body.messages);
   assert.match(user, new RegExp(`"type":"image","source":\\{"type":"base64","media_type":"image/png","data":"${B64.slice(0, 40).replace(/[+/]/g, "\\$&")}`));
   assert.match(user, /What colour is the dot\?/);
+});
+
+test("vision_analyze sends the vision model a copy fitted to its API (1568 px on Anthropic)", async () => {
+  const first = anthropic.requests.length;
+  anthropic.enqueue({ text: "A grey field." });
+  const result = await analyze({ path: "big.png", question: "What is it?" }, { auxiliary_vision: { provider: "anthropic", name: "claude-haiku-4-5", base_url: anthropic.url, api_key: "sk-ant-test" } });
+  assert.match(result, /A grey field\./);
+  const [, mimeType, data] = /"media_type":"([^"]+)","data":"([^"]+)"/.exec(JSON.stringify(anthropic.requests[first]!.body.messages))!;
+  const size = imagePixelSize(Buffer.from(data!, "base64"), mimeType!);
+  assert.deepEqual(size, { width: 1568, height: 1045 });
 });
 
 test("vision_analyze over Chat Completions and Responses: the image part in each API's form", async () => {
