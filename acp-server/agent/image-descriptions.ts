@@ -2,6 +2,7 @@
 // only (text-only-request.ts puts them in place of the images). Each image is described once
 // per session (kept by its bytes' hash): the history is sent again with every call.
 import type { ChatMessage, ModelRequest } from "../providers/types";
+import { redactSecrets } from "../util/redact";
 import type { ModelChoice } from "./model-choice";
 import { hasImages, imageKey, imagesOf, textOnlyRequest, type ImageBytes, type ImageDescriptions } from "./text-only-request";
 
@@ -26,7 +27,8 @@ export async function describeImages(owner: object, messages: readonly ChatMessa
     const key = imageKey(image);
     if (state.known.has(key) || state.failed.has(key)) continue;
     try {
-      state.known.set(key, await describe(image, DESCRIBE_QUESTION));
+      // Model input, like a tool's output: a key legible in a screenshot goes no further.
+      state.known.set(key, redactSecrets(await describe(image, DESCRIBE_QUESTION)));
     } catch (error) {
       state.failed.add(key);
       failures.push(error instanceof Error ? error.message : String(error));

@@ -47,7 +47,8 @@ test("with auxiliary_vision configured, a text-only main model gets the vision m
   const project = await makeTempDir();
   await writeFile(path.join(project, "shot.png"), PNG);
   const first = model.requests.length;
-  vision.enqueue({ text: "A single red pixel on white." });
+  // A key legible in the image is redacted from the description like any tool output.
+  vision.enqueue({ text: "A single red pixel on white. A note reads AKIAIOSFODNN7EXAMPLE." });
   model.enqueue({ toolCalls: [{ id: "r", name: "read_file", arguments: { path: "shot.png" } }] }, { toolCalls: [{ id: "t", name: "todo", arguments: { todos: [] } }] }, { text: "done" });
   const config = scriptedConfig(model.url, {
     model: textOnlyModel(model.url),
@@ -67,6 +68,7 @@ test("with auxiliary_vision configured, a text-only main model gets the vision m
       const sent = JSON.stringify(request.body.messages);
       assert.doesNotMatch(sent, /image_url|data:image/);
       assert.match(sent, /the vision model described it: A single red pixel on white\./);
+      assert.doesNotMatch(sent, /IOSFODNN7EXAMPLE/, "the key in the description is redacted");
     }
   } finally {
     await hermes.close();
