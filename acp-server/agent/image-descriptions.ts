@@ -1,6 +1,7 @@
 // Descriptions of a conversation's images by the vision model, for a main model that takes text
 // only (text-only-request.ts puts them in place of the images). Each image is described once
 // per session (kept by its bytes' hash): the history is sent again with every call.
+import { isAbortError } from "../providers/stream-guard";
 import type { ChatMessage, ModelRequest } from "../providers/types";
 import { redactSecrets } from "../util/redact";
 import type { ModelChoice } from "./model-choice";
@@ -30,6 +31,8 @@ export async function describeImages(owner: object, messages: readonly ChatMessa
       // Model input, like a tool's output: a key legible in a screenshot goes no further.
       state.known.set(key, redactSecrets(await describe(image, DESCRIBE_QUESTION)));
     } catch (error) {
+      // A cancelled turn: the call that follows ends as cancelled; the image is asked about next time.
+      if (isAbortError(error)) break;
       state.failed.add(key);
       failures.push(error instanceof Error ? error.message : String(error));
     }
@@ -49,11 +52,13 @@ export interface TextOnlyOptions {
 
 /**
  * The variant of `request` for the chain's text-only models, or undefined when none is needed
- * (no image, or every model sees). Images are described first when a vision model is configured.
+ * (no image, or every model sees). Images are described first when a vision model is configured
+ * and the first model is text-only; for a text-only fallback behind a model that sees, notes
+ * (describing every image of every turn for a call that may never be made would cost the most).
  */
 export async function textOnlyVariant(request: ModelRequest, options: TextOnlyOptions): Promise<ModelRequest | undefined> {
   if (options.models.every((model) => model.vision) || !hasImages(request.messages)) return undefined;
-  if (!options.describe) return textOnlyRequest(request, new Map());
+  if (!options.describe || options.models[0]?.vision) return textOnlyRequest(request, new Map());
   const { descriptions, failures } = await describeImages(options.owner, request.messages, options.describe);
   if (failures.length > 0) options.notice(`The vision model could not describe ${failures.length === 1 ? "an image" : `${failures.length} images`} for the text-only model (${failures[0]}); a note stands in for it.`);
   return textOnlyRequest(request, descriptions);
