@@ -40,8 +40,9 @@ export async function fitImages(request: ModelRequest, limits: ImageLimits | und
     if (known.has(key) || jobs.some((job) => job.key === key)) continue;
     const bytes = Buffer.from(image.data, "base64");
     const size = imagePixelSize(bytes, image.mimeType);
-    // An unknown header is left to the provider (read_file and the tools check theirs).
-    if (!size || (Math.max(size.width, size.height) <= limits.maxSide && bytes.length <= limits.maxBytes)) known.set(key, image);
+    // An unknown header is left to the provider (read_file and the tools check theirs). An
+    // animated GIF goes as its first frame: OpenAI takes still GIFs only.
+    if (!size || (Math.max(size.width, size.height) <= limits.maxSide && bytes.length <= limits.maxBytes && !animatedGif(image.mimeType, bytes))) known.set(key, image);
     else jobs.push({ key, image, size: `${size.width}×${size.height} px, ${Math.round(bytes.length / 1024)} KB` });
   }
   if (jobs.length > 0) {
@@ -49,7 +50,7 @@ export async function fitImages(request: ModelRequest, limits: ImageLimits | und
     jobs.forEach((job, index) => {
       const result = results[index] ?? new Error("not scaled");
       if (!(result instanceof Error)) return known.set(job.key, result);
-      const note = `[An image (${job.image.mimeType}, ${job.size}) is not shown: it is over this model's limit of ${limits.maxSide} px per side or ${Math.round(limits.maxBytes / 1024 / 1024)} MB and could not be scaled down: ${result.message}.]`;
+      const note = `[An image (${job.image.mimeType}, ${job.size}) is not shown: it is over this model's limit of ${limits.maxSide} px per side or ${Math.round(limits.maxBytes / 1024 / 1024)} MB (or an animated GIF) and could not be scaled down: ${result.message}.]`;
       notice(`An image was not sent to the model: it is over the model's limit (${job.size}) and could not be scaled down: ${result.message}.`);
       known.set(job.key, { note });
     });
@@ -57,6 +58,11 @@ export async function fitImages(request: ModelRequest, limits: ImageLimits | und
   const fitted = (image: ImageBytes) => known.get(keyOf(image)) ?? image;
   if (images.every((image) => fitted(image) === image)) return request;
   return { ...request, messages: request.messages.map((message) => fitMessage(message, fitted)) };
+}
+
+/** A GIF that loops (the NETSCAPE2.0 extension every animated GIF carries). */
+function animatedGif(mimeType: string, bytes: Buffer): boolean {
+  return mimeType === "image/gif" && bytes.includes("NETSCAPE2.0", 0, "latin1");
 }
 
 function fitMessage(message: ChatMessage, fitted: (image: ImageBytes) => Fitted): ChatMessage {

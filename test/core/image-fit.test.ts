@@ -99,6 +99,36 @@ test("Responses: 2048 px", async () => {
   }
 });
 
+/** A 1×1 GIF that loops over two frames (NETSCAPE2.0 extension), written byte by byte. */
+const ANIMATED_GIF = Buffer.concat([
+  Buffer.from("GIF89a", "latin1"),
+  Buffer.from([1, 0, 1, 0, 0x80, 0, 0, 0, 0, 0, 0xff, 0xff, 0xff]), // 1×1, a 2-colour table
+  Buffer.from([0x21, 0xff, 0x0b]),
+  Buffer.from("NETSCAPE2.0", "latin1"),
+  Buffer.from([3, 1, 0, 0, 0]),
+  ...[0, 1].map(() => Buffer.from([0x21, 0xf9, 4, 0, 10, 0, 0, 0, 0x2c, 0, 0, 0, 0, 1, 0, 1, 0, 0, 2, 2, 0x44, 1, 0])),
+  Buffer.from([0x3b]),
+]);
+
+test("an animated GIF goes to the model as its first frame, a still PNG", async () => {
+  const model = scripted();
+  const project = await makeTempDir();
+  await writeFile(path.join(project, "spinner.gif"), ANIMATED_GIF);
+  const first = model.requests.length;
+  model.enqueue({ toolCalls: [{ id: "r", name: "read_file", arguments: { path: "spinner.gif" } }] }, { text: "ok" });
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: "allow" });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await hermes.newSession(project);
+    assert.equal((await hermes.prompt(sessionId, "look at spinner.gif")).stopReason, "end_turn");
+    const [, mimeType, data] = /"url":"data:([^;]+);base64,([^"]+)"/.exec(JSON.stringify(model.requests[first + 1]!.body.messages))!;
+    assert.equal(mimeType, "image/png");
+    assert.equal(sizeOf(mimeType!, data!), "1x1");
+  } finally {
+    await hermes.close();
+  }
+});
+
 test("without a Chromium to scale with, an oversized image becomes a note and the call still goes out", async () => {
   const model = scripted();
   const project = await projectWithBigImage();
