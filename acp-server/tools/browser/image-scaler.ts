@@ -2,8 +2,8 @@
 // canvas in a blank page decodes PNG, JPEG, GIF (its first frame) and WebP and encodes the
 // smaller copy. No image library ships with Hermes (a native one breaks the single .vsix; see
 // docs/browser.md), so where no Chromium can start the caller gets the error and says so.
-// One headless browser serves a batch and is closed after it; it loads nothing from the network
-// (every request is aborted; the images go in as data: URLs).
+// One headless browser serves a batch and is closed after it; it reaches no network (its page's
+// requests are aborted, its own go to a closed port; the images go in as data: URLs).
 import type { Browser } from "playwright-core";
 import { ToolError } from "../registry";
 import { chooseBrowser } from "./browser-executable";
@@ -55,7 +55,10 @@ export async function scaleImages(jobs: readonly ScaleJob[]): Promise<(ImageByte
 async function launch(): Promise<Browser> {
   const { chromium } = await loadPlaywright();
   const chosen = chooseBrowser(browserSettings().config.executable);
-  return chromium.launch({ headless: true, timeout: 30_000, ...(chosen.executable ? { executablePath: chosen.executable } : {}) });
+  // The page's requests are aborted by the route; Chromium's own (update and safe-browsing checks) go
+  // to a proxy on a closed port, so this browser reaches nothing at all (it only needs data: URLs).
+  const nowhere = { server: "http://127.0.0.1:1" };
+  return chromium.launch({ headless: true, timeout: 30_000, proxy: nowhere, ...(chosen.executable ? { executablePath: chosen.executable } : {}) });
 }
 
 /**
