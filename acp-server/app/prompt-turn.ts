@@ -214,6 +214,7 @@ async function runPromptTurn(
         log: deps.log,
         compression: compressionSettings(loaded.config),
         summarizer: deps.runtime.auxiliary(),
+        vision: deps.runtime.visionModel(),
         nudges: nudgeSettings(loaded.config),
         // With the background review on, it does what the nudge asked the model to do mid-conversation.
         skillNudge:
@@ -297,6 +298,7 @@ function promptText(parts: UserPart[]): string {
 function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel, hooks: SessionHooks | undefined): TurnHost {
   const config = deps.runtime.loaded.config;
   const auxiliary = deps.runtime.auxiliary();
+  const vision = deps.runtime.visionModel();
   return {
     files: client.files(),
     shell: sessionShell(deps.runtime, session, client),
@@ -317,6 +319,7 @@ function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel,
     completeElicitation: (elicitationId) => client.completeElicitation(elicitationId),
     history: deps.runtime.sessions,
     ...(auxiliary ? { auxiliary } : {}),
+    ...(vision ? { vision } : {}),
     approvals: deps.runtime.approvals,
     checkpoints: deps.runtime.checkpoints,
     delegation: delegationFor(deps, session),

@@ -1,6 +1,7 @@
 // The agent's built-in tools, listed once. Adding a tool = its file + one entry here. Loaded
 // with the runtime (after `initialize` is answered), never by the handshake path.
 import { applyPatchTool } from "./apply-patch";
+import { visionAnalyzeTool } from "./vision-analyze";
 import { browserClickTool, browserEvaluateTool, browserHoverTool, browserPressTool, browserSelectTool, browserTypeTool } from "./browser/browser-action-tools";
 import { browserUploadTool } from "./browser/browser-upload-tool";
 import {
@@ -68,6 +69,7 @@ const BUILTIN_TOOLS = [
   browserScreenshotTool,
   browserEvaluateTool,
   browserUploadTool,
+  visionAnalyzeTool,
   toolSearchTool,
 ] as unknown as readonly ToolDefinition[];
 

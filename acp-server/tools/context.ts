@@ -269,6 +269,11 @@ export interface ToolContext {
    * usage; throws when the call fails. Absent where no auxiliary model is configured.
    */
   summarize?: (request: { instructions: string; text: string; maxTokens: number }) => Promise<string>;
+  /**
+   * The vision model's answer to a question about one image (vision_analyze), its cost counted
+   * like summarize's; throws when the call fails. Absent where no model that sees is configured.
+   */
+  lookAtImage?: (image: ImagePart, question: string) => Promise<string>;
   /** Subagents and external agents (delegate_task); absent where delegation is unavailable. */
   delegation?: Delegation;
   /** Asks the user a question and waits (clarify); absent for subagents and hosts that cannot ask. */

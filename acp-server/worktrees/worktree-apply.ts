@@ -6,7 +6,7 @@
 // files: the files are named and both sides are left as they were.
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
-import { worktreeDiff } from "./worktree-diff";
+import { worktreeDiff, type WorktreeDiff } from "./worktree-diff";
 
 export type ApplyMode = "patch" | "merge";
 
@@ -15,8 +15,9 @@ export type ApplyOutcome =
   | { status: "nothing" }
   | { status: "refused"; reason: string; files: string[] };
 
-export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string): Promise<ApplyOutcome> {
-  const diff = await worktreeDiff(worktree);
+/** `only`: a part of the work to apply instead of all of it (the panel's accepted hunks: worktree-review.ts). */
+export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, only?: WorktreeDiff): Promise<ApplyOutcome> {
+  const diff = only ?? (await worktreeDiff(worktree));
   if (diff.files.length === 0) return { status: "nothing" };
   const local = await locallyChanged(worktree.repo, diff.files);
   if (local.length > 0) return { status: "refused", reason: "the main checkout has its own uncommitted changes to these files: commit, stash or discard them first", files: local };

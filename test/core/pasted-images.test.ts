@@ -18,7 +18,7 @@ const BLUE = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDw
 
 function config(url: string) {
   return {
-    model: { provider: "custom", name: "fake-model", base_url: url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions", context_length: 200_000 },
+    model: { provider: "custom", name: "fake-model", base_url: url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions", context_length: 200_000, vision: true },
     sessions: { auto_title: false },
     learning: { review: "off" },
   };

@@ -26,7 +26,7 @@ after(async () => {
 const bench = usePanelWorkbench({
   logPrefix: "shot-",
   hermesConfig: (modelUrl) => ({
-    model: { provider: "custom", name: "fake-model", base_url: modelUrl, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions" },
+    model: { provider: "custom", name: "fake-model", base_url: modelUrl, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions", vision: true },
     sessions: { auto_title: false },
     learning: { review: "off" },
     logging: { level: "debug" },

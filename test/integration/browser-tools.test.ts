@@ -110,9 +110,12 @@ test("the model navigates, clicks by ref, fills the form and reads the console; 
     assert.match(toolResult(requests[3]!, "s1"), /Saved by the button/, "the click changed the page and the model saw it");
     const after = requests[5]!;
     assert.match(toolResult(after, "s2"), /Hello, Ada/, "the form was filled and submitted");
-    const consoleText = `${toolResult(requests[1]!, "n1")}\n${toolResult(after, "k1")}`;
+    // Each browser result carries the page's events since the last one: the failing fetch may
+    // land after the navigation's result, in whichever result comes next.
+    const consoleText = [toolResult(requests[1]!, "n1"), toolResult(requests[2]!, "c1"), toolResult(requests[3]!, "s1"), toolResult(requests[4]!, "t1"), toolResult(after, "s2"), toolResult(after, "k1")].join("\n");
     assert.match(consoleText, /widget exploded: missing config/);
     assert.match(consoleText, /\/api\/missing: HTTP 404/);
+    assert.doesNotMatch(consoleText, /googleapis|accounts\.google/, "Chromium's own background traffic is not the page's");
     // The screenshot: an image part in the next request (after the tool results, this API's only place for it).
     const shotRequest = requests[6]!;
     const imageTurn = shotRequest.body.messages.at(-1) as { role: string; content: { type: string; image_url?: { url: string } }[] };

@@ -1,12 +1,15 @@
 // A local HTTP proxy the session's Chromium sends every non-loopback request through, so each hop
 // of a redirect chain is checked (Playwright's routes see only the first): the host is resolved
 // here, every address must pass the browser's network policy, and the connection goes to the
-// checked address, as web_fetch's does. Refusals answer 403 and are reported to the session.
+// checked address, as web_fetch's does. Refusals answer 403 and are reported to the session. A
+// name that does not resolve is only a failure (502), not reported: Chromium's own background
+// traffic (update and account checks) fails that way offline and is not the page's doing; a
+// page's own request to such a name was already reported by the session's route guard.
 import http from "node:http";
 import net from "node:net";
 import type { AddressInfo } from "node:net";
 import type { AddressRange } from "../../util/ip-address";
-import { resolveTarget } from "../web/guarded-fetch";
+import { NameNotResolvedError, resolveTarget } from "../web/guarded-fetch";
 import { BROWSER_LOOPBACK } from "./browser-network-policy";
 
 export interface GuardProxy {
@@ -38,6 +41,10 @@ export async function startGuardProxy(allowPrivate: () => readonly AddressRange[
         request.pipe(upstream);
       },
       (error: unknown) => {
+        if (error instanceof NameNotResolvedError) {
+          response.writeHead(502, { "content-type": "text/plain" }).end(error.message);
+          return;
+        }
         onRefused(url.href, error instanceof Error ? error.message : String(error));
         response.writeHead(403, { "content-type": "text/plain" }).end("Refused by Hermes's browser network policy.");
       },
@@ -58,6 +65,10 @@ export async function startGuardProxy(allowPrivate: () => readonly AddressRange[
         upstream.once("error", () => socket.destroy());
       },
       (error: unknown) => {
+        if (error instanceof NameNotResolvedError) {
+          socket.end("HTTP/1.1 502 Bad Gateway\r\n\r\n");
+          return;
+        }
         onRefused(`https://${request.url ?? ""}`, error instanceof Error ? error.message : String(error));
         socket.end("HTTP/1.1 403 Forbidden\r\n\r\n");
       },

@@ -119,6 +119,14 @@ export interface Target {
 /** LDH host names (with underscores, which real DNS has); a numeric last label would be read as an address. */
 const HOST_NAME = /^(?=.{1,253}\.?$)([a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_]([a-z0-9_-]{0,61}[a-z0-9_])?\.?$/i;
 
+/** The name did not resolve: a network failure, not a refusal by the policy. */
+export class NameNotResolvedError extends ToolError {
+  constructor(message: string) {
+    super(message);
+    this.name = "NameNotResolvedError";
+  }
+}
+
 function refusal(host: string, address: string, reason: string): ToolError {
   return new ToolError(
     `Refused: ${host} ${address === host ? "is" : `resolves to ${address}, which is`} not on the public internet (${reason}). ` +
@@ -149,9 +157,9 @@ export async function resolveTarget(url: URL, allowPrivate: readonly AddressRang
     addresses = await abortable(lookup(host, { all: true, verbatim: true }), signal);
   } catch (error) {
     if (signal.aborted) throw error;
-    throw new ToolError(`Could not resolve ${host}: ${networkErrorText(error)}`);
+    throw new NameNotResolvedError(`Could not resolve ${host}: ${networkErrorText(error)}`);
   }
-  if (addresses.length === 0) throw new ToolError(`Could not resolve ${host}: no addresses`);
+  if (addresses.length === 0) throw new NameNotResolvedError(`Could not resolve ${host}: no addresses`);
   // Every address must pass: a name that also points inside the network is refused as a whole.
   for (const { address } of addresses) {
     const verdict = classifyAddress(address, allowPrivate);
