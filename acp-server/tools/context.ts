@@ -88,6 +88,11 @@ export interface RunningCommand {
   onOutput?(listener: (chunk: string) => void): () => void;
   /** For a command that ran in the OS sandbox: what the sandbox probably blocked, read from its output. */
   sandboxNote?(output: string): string | undefined;
+  /**
+   * True when the command runs in an OS sandbox without the host's network: it has a loopback of
+   * its own, so a server it starts cannot be reached from outside (the browser tools say so).
+   */
+  readonly ownNetwork?: boolean;
   /** Set when started with rpcPipes by a runner that offers them. */
   readonly rpc?: CommandRpcPipes;
 }

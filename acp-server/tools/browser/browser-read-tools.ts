@@ -9,6 +9,7 @@ import { checkUrl } from "../web/guarded-fetch";
 import { browserSettings } from "./browser-settings";
 import { eventsText, REF_PATTERN, refLocator, snapshotText } from "./page-text";
 import { rememberScreenshot } from "./latest-screenshot";
+import { sandboxedServerHint } from "./sandboxed-server-hint";
 import { sessionBrowser } from "./session-browser";
 
 const ref = z.string().regex(REF_PATTERN, "a ref from browser_snapshot, like e12").describe("Element ref from the latest browser_snapshot, e.g. e12.");
@@ -35,7 +36,8 @@ export const browserNavigateTool = defineTool({
       if (response) status = `Status: ${response.status()}\n`;
     } catch (error) {
       const events = browser.drainEvents();
-      throw new ToolError(`Could not open ${url.href}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}${eventsText(events)}`);
+      const failure = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+      throw new ToolError(`Could not open ${url.href}: ${failure}${eventsText(events)}${sandboxedServerHint(url, failure, ctx.state)}`);
     }
     const text = await snapshotText(page, browserSettings().config.max_snapshot_chars);
     return { output: `${status}${text}${eventsText(browser.drainEvents())}` };
