@@ -93,6 +93,10 @@ export interface RunningCommand {
    * its own, so a server it starts cannot be reached from outside (the browser tools say so).
    */
   readonly ownNetwork?: boolean;
+  /** For a command whose servers can be exported from its sandbox: the ports it listens on, those the host reaches, and those taken there. */
+  exportedPorts?(): { listening: number[]; exported: number[]; taken: number[] } | undefined;
+  /** Makes a port the command listens on in its sandbox reachable on the host's loopback (the browser tools ask). */
+  exposePort?(port: number): Promise<"exported" | "taken" | "not-listening" | "not-exportable"> | undefined;
   /** Set when started with rpcPipes by a runner that offers them. */
   readonly rpc?: CommandRpcPipes;
 }
@@ -111,6 +115,8 @@ export interface StartCommandOptions {
   rpcPipes?: boolean;
   /** No network inside the sandbox, even where the session's commands have some (execute_code). */
   offline?: boolean;
+  /** A background command: servers it starts inside a sandbox with its own network are made reachable from the host. */
+  exportPorts?: boolean;
 }
 
 /** The agent's ends of a command's RPC pipes (StartCommandOptions.rpcPipes). */

@@ -5,7 +5,8 @@ import { childEnv } from "../security/child-env";
 import { existsSync } from "node:fs";
 import { stat } from "node:fs/promises";
 import { StringDecoder } from "node:string_decoder";
-import type { CommandSandbox } from "../security/sandbox/command-sandbox";
+import type { CommandSandbox, SpawnPlan } from "../security/sandbox/command-sandbox";
+import { PortExport, type ExportedPorts, type ExposeResult } from "../security/sandbox/port-export";
 import { sandboxBlockedNote } from "../security/sandbox/blocked-note";
 import type { SandboxPolicy } from "../security/sandbox/policy";
 import type { CommandOutput, CommandRpcPipes, ExitStatus, RunningCommand, ShellRunner, StartCommandOptions } from "./context";
@@ -49,14 +50,18 @@ export class LocalShellRunner implements ShellRunner {
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
     await checkDirectory(options.cwd);
     // Refusal (terminal.sandbox: on with no sandbox) throws here, before anything runs.
-    const plan = this.sandbox && !options.unsandboxed ? await this.sandbox.plan(SHELL, command, options.cwd, { offline: options.offline === true }) : { file: SHELL, args: ["-c", command], env: {} };
+    const plan: SpawnPlan =
+      this.sandbox && !options.unsandboxed
+        ? await this.sandbox.plan(SHELL, command, options.cwd, { offline: options.offline === true, exportPorts: options.exportPorts === true })
+        : { file: SHELL, args: ["-c", command], env: {} };
     let group: ProcessGroup;
     try {
       group = ProcessGroup.spawn(plan.file, plan.args, {
         cwd: options.cwd,
         env: { ...this.baseEnv, ...NON_INTERACTIVE_ENV, ...options.env, ...plan.env },
         // fd 3: the program's tool requests; fd 4: their replies (execute_code). Inherited through bwrap.
-        stdio: options.rpcPipes ? ["ignore", "pipe", "pipe", "pipe", "pipe"] : ["ignore", "pipe", "pipe"],
+        // fd 3 with plan.ipc: the port exporter's channel (port-export.ts), for background commands only.
+        stdio: options.rpcPipes ? ["ignore", "pipe", "pipe", "pipe", "pipe"] : plan.ipc ? ["ignore", "pipe", "pipe", "ipc"] : ["ignore", "pipe", "pipe"],
       });
     } catch (error) {
       throw new AgentError("internal", `Could not start command: ${errorMessage(error)}`, {}, { cause: error });
@@ -65,7 +70,7 @@ export class LocalShellRunner implements ShellRunner {
       group.child.once("spawn", resolve);
       group.child.once("error", (error) => reject(new AgentError("internal", `Could not start command: ${error.message}`, {}, { cause: error })));
     });
-    const running = new LocalCommand(group, options.outputLimit, plan.policy);
+    const running = new LocalCommand(group, options.outputLimit, plan.policy, plan.ipc ? new PortExport(group.child) : undefined);
     const [requests, replies] = [group.child.stdio[3], group.child.stdio[4]];
     if (options.rpcPipes && requests && replies && "read" in requests && "write" in replies) {
       // A program that exits mid-reply closes its end: that is its business, not an agent error.
@@ -90,6 +95,8 @@ class LocalCommand implements RunningCommand {
     outputLimit: number,
     /** Set when the command runs in the OS sandbox. */
     private readonly policy?: SandboxPolicy,
+    /** Set when its servers are exported from the sandbox to the host's loopback. */
+    private readonly portExport?: PortExport,
   ) {
     const child = group.child;
     this.buffer = new OutputBuffer(outputLimit);
@@ -144,6 +151,14 @@ class LocalCommand implements RunningCommand {
 
   get ownNetwork(): boolean {
     return this.policy !== undefined && this.policy.network.kind !== "on";
+  }
+
+  exportedPorts(): ExportedPorts | undefined {
+    return this.portExport?.ports();
+  }
+
+  exposePort(port: number): Promise<ExposeResult> | undefined {
+    return this.portExport?.expose(port);
   }
 
   onOutput(listener: (chunk: string) => void): () => void {

@@ -43,7 +43,7 @@ export const processTool = defineTool({
     const entry = lookup(ctx.state, args.id, args.action);
     if (args.action === "poll") {
       const captured = await entry.handle.output();
-      return { output: { id: entry.id, ...status(captured), ...outputFields(captured), ...sandboxNote(entry, captured) } };
+      return { output: { id: entry.id, ...status(captured), ...portsField(entry), ...outputFields(captured), ...sandboxNote(entry, captured) } };
     }
 
     // kill
@@ -108,6 +108,18 @@ function status(captured: CommandOutput): { status: string; exit_code?: number |
 }
 
 /** A background command the sandbox stopped says so, like a foreground one. */
+/** A sandboxed server's ports as the host (and the browser) reaches them. */
+function portsField(entry: BackgroundProcess): { ports?: string } {
+  const ports = entry.handle.exportedPorts?.();
+  if (!ports || ports.listening.length === 0) return {};
+  const parts = [
+    `listening in the sandbox on ${ports.listening.join(", ")}: browser_navigate to http://127.0.0.1:PORT/ reaches it (Hermes forwards the port on demand)`,
+    ...(ports.exported.length ? [`forwarded now: ${ports.exported.join(", ")}`] : []),
+    ...(ports.taken.length ? [`not forwarded, another program holds it on this machine: ${ports.taken.join(", ")}`] : []),
+  ];
+  return { ports: parts.join("; ") };
+}
+
 function sandboxNote(entry: BackgroundProcess, captured: CommandOutput): { sandbox?: string } {
   if (!captured.exit || captured.exit.code === 0) return {};
   const note = entry.handle.sandboxNote?.(captured.text);

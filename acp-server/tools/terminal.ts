@@ -75,7 +75,7 @@ export const terminalTool = defineTool({
     const checkPlants = startPlantCheck(ctx);
     let handle: RunningCommand;
     try {
-      handle = await ctx.shell.start(args.command, { cwd, outputLimit: OUTPUT_LIMIT, ...(unsandboxed ? { unsandboxed } : {}) });
+      handle = await ctx.shell.start(args.command, { cwd, outputLimit: OUTPUT_LIMIT, ...(unsandboxed ? { unsandboxed } : {}), ...(args.background ? { exportPorts: true } : {}) });
     } catch (error) {
       return { output: { error: `Could not run the command: ${(error as Error).message ?? String(error)}` }, isError: true };
     }

@@ -8,6 +8,7 @@ import path from "node:path";
 import { hermesHome } from "../../config/paths";
 import { bwrapArgs, proxyEnv, SANDBOX_PROXY_DIR, SANDBOX_PROXY_PORT } from "./bwrap";
 import { FORWARDER_SCRIPT } from "./forwarder";
+import { PORT_EXPORTER_SCRIPT } from "./port-exporter-script";
 import { allowlistProxy } from "./proxy";
 import { runProbe, sandboxStatus, type SandboxSetting, type SandboxStatus } from "./detect";
 import { procGuard } from "./proc-guard";
@@ -48,6 +49,8 @@ export interface SpawnPlan {
   env: Record<string, string>;
   /** The policy it runs under; undefined when it runs unsandboxed. */
   policy?: SandboxPolicy;
+  /** Spawn with Node's IPC channel on fd 3: the port exporter inside talks to Hermes on it (port-export.ts). */
+  ipc?: boolean;
 }
 
 /** Thrown when a command must not run at all (terminal.sandbox: on, and no sandbox here). */
@@ -84,7 +87,7 @@ export class CommandSandbox {
     if (this.checked?.key === key) return this.checked.status;
     const policy: SandboxPolicy = { ...this.policy(), network: { kind: "off" } };
     const probe = probeShapeOnce(policy, () => {
-      const plan = this.spawnPlan(machine, policy, "/bin/sh", shapeProbeScript(policy), scope.roots[0] ?? "/");
+      const plan = this.spawnPlan(machine, policy, "/bin/sh", shapeProbeScript(policy), scope.roots[0] ?? "/", false);
       return runProbe(plan.file, plan.args, { ...process.env, ...plan.env });
     });
     const status = probedStatus(machine, probe, this.config.mode);
@@ -108,7 +111,7 @@ export class CommandSandbox {
   }
 
   /** How to spawn `shell -c line` in `cwd` under this session's sandbox; throws when refused. */
-  async plan(shell: string, line: string, cwd: string, options: { offline?: boolean } = {}): Promise<SpawnPlan> {
+  async plan(shell: string, line: string, cwd: string, options: { offline?: boolean; exportPorts?: boolean } = {}): Promise<SpawnPlan> {
     const status = this.status();
     if (status.refuse) throw new SandboxUnavailableError(status.reason);
     if (!status.active || !status.program) return { file: shell, args: ["-c", line], env: {} };
@@ -128,11 +131,11 @@ export class CommandSandbox {
         network.proxySocket = proxy.address as string;
       }
     }
-    return this.spawnPlan(status, policy, shell, line, cwd);
+    return this.spawnPlan(status, policy, shell, line, cwd, options.exportPorts === true);
   }
 
   /** The program to spawn for `policy` (its allowlist proxy, if any, already started). */
-  private spawnPlan(status: SandboxStatus, policy: SandboxPolicy, shell: string, line: string, cwd: string): SpawnPlan {
+  private spawnPlan(status: SandboxStatus, policy: SandboxPolicy, shell: string, line: string, cwd: string, exportPorts: boolean): SpawnPlan {
     const program = status.program as string;
     const network = policy.network;
     if (status.kind === "seatbelt") {
@@ -146,10 +149,13 @@ export class CommandSandbox {
       command = [process.execPath, "-e", FORWARDER_SCRIPT, `${SANDBOX_PROXY_DIR}/proxy.sock`, String(SANDBOX_PROXY_PORT), ...command];
       env = proxyEnv(`http://127.0.0.1:${SANDBOX_PROXY_PORT}`);
     }
+    // A background command's servers live on the sandbox's own loopback: exported to the host's.
+    const ipc = exportPorts && network.kind !== "on";
+    if (ipc) command = [process.execPath, "-e", PORT_EXPORTER_SCRIPT, ...command];
     // The allowlist's relay reaches Hermes's proxy through a unix socket: it needs them.
     const filter = filterFile({ unixSockets: policy.unixSockets || network.kind === "allowlist" }, sandboxStateDir());
     const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command, proc: procGuard(), ...(filter ? { seccompFd: SECCOMP_FD } : {}) });
-    if (filter) return { ...spawnWithFilter(program, args, filter), env, policy };
-    return { file: program, args, env, policy };
+    if (filter) return { ...spawnWithFilter(program, args, filter), env, policy, ...(ipc ? { ipc } : {}) };
+    return { file: program, args, env, policy, ...(ipc ? { ipc } : {}) };
   }
 }

@@ -9,7 +9,7 @@ import { checkUrl } from "../web/guarded-fetch";
 import { browserSettings } from "./browser-settings";
 import { eventsText, REF_PATTERN, refLocator, snapshotText } from "./page-text";
 import { rememberScreenshot } from "./latest-screenshot";
-import { sandboxedServerHint } from "./sandboxed-server-hint";
+import { forwardSandboxedPort, sandboxedServerHint } from "./sandboxed-server-hint";
 import { sessionBrowser } from "./session-browser";
 
 const ref = z.string().regex(REF_PATTERN, "a ref from browser_snapshot, like e12").describe("Element ref from the latest browser_snapshot, e.g. e12.");
@@ -28,6 +28,7 @@ export const browserNavigateTool = defineTool({
     const url = checkUrl(args.url);
     if (containsSecret(args.url)) throw new ToolError("The URL contains what looks like a credential (a key or token); Hermes does not send it to a web site.");
     await guardOutbound(ctx, { tool: "browser_navigate", destination: url.hostname, texts: [args.url] });
+    const forwarded = await forwardSandboxedPort(url, ctx.state);
     const browser = await sessionBrowser(ctx.sessionId);
     const page = await browser.page();
     let status = "";
@@ -37,10 +38,10 @@ export const browserNavigateTool = defineTool({
     } catch (error) {
       const events = browser.drainEvents();
       const failure = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
-      throw new ToolError(`Could not open ${url.href}: ${failure}${eventsText(events)}${sandboxedServerHint(url, failure, ctx.state)}`);
+      throw new ToolError(`${forwarded}Could not open ${url.href}: ${failure}${eventsText(events)}${sandboxedServerHint(url, failure, ctx.state)}`);
     }
     const text = await snapshotText(page, browserSettings().config.max_snapshot_chars);
-    return { output: `${status}${text}${eventsText(browser.drainEvents())}` };
+    return { output: `${forwarded}${status}${text}${eventsText(browser.drainEvents())}` };
   },
 });
 
