@@ -90,6 +90,44 @@ export class SessionHub {
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     const session = await this.open(runtime, meta, [], specs, mcpServers);
     if (notice) session.openingNotice = notice;
+    session.isolationSwitchable = true;
+    return session;
+  }
+
+  /**
+   * Moves a session not prompted yet into a worktree of its own (`request`), or back into its
+   * folder (`false`, removing the worktree and branch it was given): the session is rebuilt under
+   * the same id from its journal's records (a mode or model picked already stays), its MCP servers
+   * restarted where it now works. Refused, changing nothing, once a turn ran, outside a repository,
+   * or when the worktree holds changes (they are never removed silently).
+   */
+  async reisolate(sessionId: string, request: WorktreeRequest | false): Promise<LiveSession> {
+    const live = this.get(sessionId);
+    if (!live.isolationSwitchable) throw invalidParams("this session can no longer change its isolation: it has been prompted", { sessionId });
+    if ((request !== false) === (live.worktree !== undefined)) return live;
+    const runtime = await this.options.runtime();
+    const stored = await runtime.sessions.read(sessionId);
+    if (!stored) throw unknownSession(sessionId);
+    const { worktree: left, ...meta } = stored.meta;
+    let worktree: SessionWorktree | undefined;
+    if (request !== false) {
+      const [{ createSessionWorktree }, { worktreesRoot }] = await Promise.all([import("../worktrees/session-worktree"), import("../worktrees/worktree-location")]);
+      const made = await createSessionWorktree({ cwd: meta.cwd, sessionId, root: worktreesRoot(runtime.loaded.home, runtime.loaded.config.worktrees.root), request });
+      if ("unavailable" in made) throw invalidParams(`no worktree for this session: ${made.unavailable}`, { sessionId });
+      worktree = made.worktree;
+    } else if (left) {
+      const { worktreeState } = await import("../worktrees/worktree-manage");
+      const state = await worktreeState(left);
+      if (state.files.length > 0) throw invalidParams(`the session's worktree holds changes (${state.files.join(", ")}); apply or discard them first`, { sessionId });
+    }
+    // Nothing ran yet, so the journal is the meta record and settings: rewritten whole, same id.
+    const records = stored.records.filter((record) => record.t !== "meta");
+    this.live.delete(sessionId);
+    await live.close();
+    await runtime.sessions.delete(sessionId);
+    const session = await this.open(runtime, { ...meta, ...(worktree ? { worktree } : {}) }, records, sessionMcpSpecs(runtime, live.mcpServers, this.options.log), live.mcpServers, records);
+    session.isolationSwitchable = true;
+    if (request === false && left) await this.cleanUpWorktree(sessionId, left);
     return session;
   }
 
