@@ -25,7 +25,7 @@ import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_S
 import type { CommandInfo } from "../runtime/slash-command";
 import { disableTools } from "../tools/commands/tools";
 import { AgentError } from "../util/agent-error";
-import { disabledToolsOf, worktreeOf } from "./script-meta";
+import { disabledToolsOf, WORKTREE_META, worktreeOf } from "./script-meta";
 
 export interface AgentAppOptions {
   version: string;
@@ -300,10 +300,13 @@ function forkPoint(meta: Record<string, unknown> | null | undefined): ForkPoint 
   return isCount(messages) ? { messages } : undefined;
 }
 
-/** A page of sessions as session/list answers it: the first prompt goes in each row's `_meta`. */
+/** A page of sessions as session/list answers it: the first prompt and the worktree (`hermes/worktree`) go in each row's `_meta`. */
 function sessionListResponse(page: SessionListPage): acp.ListSessionsResponse {
   return {
-    sessions: page.sessions.map(({ firstPrompt, ...row }) => ({ ...row, ...(firstPrompt ? { _meta: { [FIRST_PROMPT_META]: firstPrompt } } : {}) })),
+    sessions: page.sessions.map(({ firstPrompt, worktree, ...row }) => {
+      const meta = { ...(firstPrompt ? { [FIRST_PROMPT_META]: firstPrompt } : {}), ...(worktree ? { [WORKTREE_META]: worktree } : {}) };
+      return { ...row, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+    }),
     ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
   };
 }

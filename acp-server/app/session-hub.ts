@@ -26,8 +26,11 @@ import { invalidParams, unknownSession } from "../util/agent-error";
 const PAGE_SIZE = 50;
 
 /** A page of session/list, in the app's terms (the edge adds the protocol's envelope). */
+/** Where a listed worktree session works: its branch, the worktree's top folder, its folder in it, the main checkout. */
+export type ListedWorktree = Pick<SessionWorktree, "branch" | "path" | "cwd" | "repo">;
+
 export interface SessionListPage {
-  sessions: { sessionId: string; cwd: string; additionalDirectories?: string[]; title?: string; updatedAt: string; firstPrompt?: string }[];
+  sessions: { sessionId: string; cwd: string; additionalDirectories?: string[]; title?: string; updatedAt: string; firstPrompt?: string; worktree?: ListedWorktree }[];
   nextCursor?: string;
 }
 
@@ -239,9 +242,12 @@ export class SessionHub {
         }),
       ),
     );
+    // And where each works: a worktree session's branch and folder (issue 32), from its meta record.
+    const worktrees = await worktreesOf(runtime.sessions.dir, page.sessions.map((summary) => summary.id), this.options.log);
     return {
       sessions: page.sessions.map((summary, i) => {
         const firstPrompt = firstPrompts[i];
+        const worktree = worktrees[i];
         return {
           sessionId: summary.id,
           cwd: summary.cwd,
@@ -249,6 +255,7 @@ export class SessionHub {
           ...(summary.title ? { title: summary.title } : {}),
           updatedAt: new Date(summary.updatedAt).toISOString(),
           ...(firstPrompt ? { firstPrompt } : {}),
+          ...(worktree ? { worktree: { branch: worktree.branch, path: worktree.path, cwd: worktree.cwd, repo: worktree.repo } } : {}),
         };
       }),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
@@ -335,6 +342,22 @@ export class SessionHub {
     this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, ...(restored.deferred ? {} : { messages: agent.history.length }) });
     return session;
   }
+}
+
+/** Each session's worktree (undefined: none, or its journal cannot be read: the row goes without). */
+async function worktreesOf(sessionsDir: string, ids: string[], log: Logger): Promise<(SessionWorktree | undefined)[]> {
+  const { readJournalMeta } = await import("../sessions/journal-meta");
+  return Promise.all(
+    ids.map((sessionId) =>
+      readJournalMeta(sessionsDir, sessionId).then(
+        (meta) => meta?.worktree,
+        (error: unknown) => {
+          log.warn("reading a session's meta record for the list failed; its row goes without its worktree", { sessionId, error });
+          return undefined;
+        },
+      ),
+    ),
+  );
 }
 
 /** Where the session's tools run: its worktree when it has one that still exists, else the client's folder. */

@@ -4,11 +4,11 @@
 // uncommitted changes and refuses the second (the main checkout now has its own change there),
 // naming the file. Apply --merge commits and merges; discard asks and removes worktree and
 // branch; outside a repository the session says so and works in the folder; a worktree session
-// loaded by another agent works in its worktree again.
+// loaded by another agent works in its worktree again, and session/list names its worktree.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
@@ -143,6 +143,9 @@ test("a worktree session loaded by another agent (a restart) works in its worktr
   const second = await startAgent({ env: { HERMES_HOME: first.home }, permission: "allow" });
   try {
     await second.initialize();
+    // session/list names the worktree (branch and folder) of each worktree session.
+    const listed = (await second.agent.request(acp.methods.agent.session.list, {})).sessions.find((row) => row.sessionId === sessionId);
+    assert.deepEqual(listed?._meta?.["hermes/worktree"], { branch: `hermes/${sessionId.slice(0, 8)}-session`, path: folder, cwd: folder, repo: realpathSync(repo) });
     await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: repo, mcpServers: [] });
     model.enqueue({ toolCalls: [{ name: "write_file", arguments: { path: "after-restart.txt", content: "still in the worktree\n" } }] }, { text: "Written." });
     await second.prompt(sessionId, "write after the restart");
