@@ -1,9 +1,11 @@
 // Bringing a session's work back into the main checkout. Default: as uncommitted changes (one
-// patch of everything the session did, checked whole with `git apply --check`, then applied),
+// patch of everything the session did, checked whole against HEAD, then moved in crash-safely:
+// apply-plan.ts),
 // so the user reviews and commits it as their own. `merge`: the session's work committed on its
 // branch and merged (--no-ff) after `git merge-tree` showed it merges cleanly. Either way nothing
 // happens when it would conflict, or when the main checkout has its own changes to the same
 // files: the files are named and both sides are left as they were.
+import { finishInterruptedApply, stagePatch } from "./apply-plan";
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
 import { worktreeDiff } from "./worktree-diff";
@@ -16,6 +18,8 @@ export type ApplyOutcome =
   | { status: "refused"; reason: string; files: string[] };
 
 export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string): Promise<ApplyOutcome> {
+  // An apply a kill interrupted is finished first: its files are in the checkout now, so the diff below finds them there.
+  await finishInterruptedApply(worktree);
   const diff = await worktreeDiff(worktree);
   if (diff.files.length === 0) return { status: "nothing" };
   const local = await locallyChanged(worktree.repo, diff.files);
@@ -24,10 +28,11 @@ export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, 
 }
 
 async function applyPatch(worktree: SessionWorktree, patch: string, files: string[]): Promise<ApplyOutcome> {
-  const check = await repoGit(worktree.repo, ["apply", "--check", "--binary", "--whitespace=nowarn", "-"], { input: patch, okCodes: [1, 128] });
-  if (check.code !== 0) return { status: "refused", reason: "it does not apply to the main checkout as it is now (it moved on since the session started)", files: failingFiles(check.stderr, files) };
-  // git apply writes nothing unless the whole patch applies.
-  await repoGit(worktree.repo, ["apply", "--binary", "--whitespace=nowarn", "-"], { input: patch });
+  // Staged whole first, then moved in file by file from a committed plan (apply-plan.ts): a kill
+  // leaves the checkout as it was, or the next use of the worktree finishes the move.
+  const staged = await stagePatch(worktree, patch, files);
+  if (!staged.staged) return { status: "refused", reason: "it does not apply to the main checkout as it is now (it moved on since the session started)", files: failingFiles(staged.stderr, files) };
+  await finishInterruptedApply(worktree);
   return { status: "applied", mode: "patch", files };
 }
 

@@ -1,0 +1,115 @@
+// Crash-safe `/worktree apply` (as a patch): a kill -9 at any moment leaves the main checkout
+// with either none of the session's change or all of it. `git apply` writes file after file, so
+// it cannot promise that; instead:
+//   1. stage: the patch is applied to a scratch index built from HEAD (this is the check: it
+//      goes in whole or not at all), and the new files are written out of it with
+//      `git checkout-index --prefix` into a staging folder in the worktree's own git folder
+//      (`.git/worktrees/<name>/`, so on the checkout's file system: a rename moves them);
+//   2. commit point: plan.json, naming every file to write or delete, is renamed into place;
+//   3. carry out: each staged file is renamed over its place in the checkout (atomic per file),
+//      each deleted one removed; then plan.json goes, then the staging folder.
+// A kill before 2 changes nothing in the checkout (the staging folder is thrown away next time);
+// a kill after it is rolled forward by the next use of the worktree (finishInterruptedApply:
+// /worktree, apply, discard, `hermes worktrees`, cleanup), which redoes step 3: renaming a file
+// already moved finds it gone from staging and skips it. The user's `.git` only gains objects.
+import { mkdtempSync, rmSync } from "node:fs";
+import { mkdir, readFile, rename, rm, rmdir, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import * as z from "zod";
+import { repoGit } from "./repo-git";
+import type { SessionWorktree } from "./session-worktree";
+
+const planSchema = z.object({
+  v: z.literal(1),
+  /** The main checkout's top folder. */
+  repo: z.string(),
+  /** Paths relative to it: written from staging, or removed. */
+  write: z.array(z.string()),
+  remove: z.array(z.string()),
+});
+type ApplyPlan = z.infer<typeof planSchema>;
+
+export type StageOutcome = { staged: true } | { staged: false; stderr: string };
+
+/** Where a worktree keeps an apply in progress: its own git folder (a worktree entry of the repository). */
+async function applyFolder(worktree: SessionWorktree): Promise<string> {
+  const gitDir = (await repoGit(worktree.path, ["rev-parse", "--absolute-git-dir"])).stdout.trim();
+  return path.join(gitDir, "hermes-apply");
+}
+
+/**
+ * Steps 1 and 2: checks the patch against HEAD and stages it; `files` are every path it
+ * touches (the caller checked the checkout has no changes of its own there, so HEAD's version
+ * is what the checkout holds). Nothing in the checkout changes here.
+ */
+export async function stagePatch(worktree: SessionWorktree, patch: string, files: string[]): Promise<StageOutcome> {
+  const folder = await applyFolder(worktree);
+  await rm(folder, { recursive: true, force: true }); // a staging a kill cut short before its commit point
+  const staging = path.join(folder, "files");
+  await mkdir(staging, { recursive: true, mode: 0o700 });
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-apply-index-"));
+  const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
+  try {
+    await repoGit(worktree.repo, ["read-tree", "HEAD"], { env });
+    const applied = await repoGit(worktree.repo, ["apply", "--cached", "--binary", "--whitespace=nowarn", "-"], { env, input: patch, okCodes: [1, 128] });
+    if (applied.code !== 0) {
+      await rm(folder, { recursive: true, force: true });
+      return { staged: false, stderr: applied.stderr };
+    }
+    const present = new Set((await repoGit(worktree.repo, ["ls-files", "-z", "--", ...files], { env })).stdout.split("\0").filter(Boolean));
+    const write = files.filter((file) => present.has(file));
+    const remove = files.filter((file) => !present.has(file));
+    if (write.length > 0) await repoGit(worktree.repo, ["checkout-index", "--force", `--prefix=${staging}/`, "-z", "--stdin"], { env, input: write.join("\0") });
+    const plan: ApplyPlan = { v: 1, repo: worktree.repo, write, remove };
+    await writeFile(path.join(folder, "plan.tmp"), JSON.stringify(plan));
+    await rename(path.join(folder, "plan.tmp"), path.join(folder, "plan.json")); // the commit point
+    return { staged: true };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Step 3, for an apply just staged or one a kill interrupted: true when there was one to finish. */
+export async function finishInterruptedApply(worktree: SessionWorktree): Promise<boolean> {
+  const folder = await applyFolder(worktree).catch(() => undefined); // expected: the worktree is gone: nothing of it can be pending
+  if (!folder) return false;
+  let text: string;
+  try {
+    text = await readFile(path.join(folder, "plan.json"), "utf8");
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    await rm(folder, { recursive: true, force: true }); // a staging without its commit point: never applied
+    return false;
+  }
+  const plan = planSchema.parse(JSON.parse(text));
+  const staging = path.join(folder, "files");
+  for (const file of plan.write) {
+    const target = path.join(plan.repo, file);
+    await mkdir(path.dirname(target), { recursive: true });
+    try {
+      await rename(path.join(staging, file), target);
+    } catch (error) {
+      // Moved already, by the run a kill interrupted.
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
+    }
+  }
+  for (const file of plan.remove) {
+    await rm(path.join(plan.repo, file), { force: true });
+    await removeEmptyParents(plan.repo, path.dirname(file));
+  }
+  await rm(path.join(folder, "plan.json"));
+  await rm(folder, { recursive: true, force: true });
+  return true;
+}
+
+/** As git apply does: a folder a deletion left empty goes too (up to the checkout's top). */
+async function removeEmptyParents(repo: string, relative: string): Promise<void> {
+  for (let folder = relative; folder !== "." && folder !== "" && folder !== path.sep; folder = path.dirname(folder)) {
+    try {
+      await rmdir(path.join(repo, folder));
+    } catch {
+      return; // expected: not empty (or gone): the folders above are not empty either
+    }
+  }
+}
