@@ -30,6 +30,11 @@ const planSchema = z.object({
 });
 type ApplyPlan = z.infer<typeof planSchema>;
 
+/** The crash test's way to stop at a known point (test/support/worktree-apply-child.ts). */
+export interface StepHooks {
+  onStep?: (point: string) => Promise<void>;
+}
+
 export type StageOutcome = { staged: true } | { staged: false; stderr: string };
 
 /** Where a worktree keeps an apply in progress: its own git folder (a worktree entry of the repository). */
@@ -43,7 +48,7 @@ async function applyFolder(worktree: SessionWorktree): Promise<string> {
  * touches (the caller checked the checkout has no changes of its own there, so HEAD's version
  * is what the checkout holds). Nothing in the checkout changes here.
  */
-export async function stagePatch(worktree: SessionWorktree, patch: string, files: string[]): Promise<StageOutcome> {
+export async function stagePatch(worktree: SessionWorktree, patch: string, files: string[], hooks: StepHooks = {}): Promise<StageOutcome> {
   const folder = await applyFolder(worktree);
   await rm(folder, { recursive: true, force: true }); // a staging a kill cut short before its commit point
   const staging = path.join(folder, "files");
@@ -63,6 +68,7 @@ export async function stagePatch(worktree: SessionWorktree, patch: string, files
     if (write.length > 0) await repoGit(worktree.repo, ["checkout-index", "--force", `--prefix=${staging}/`, "-z", "--stdin"], { env, input: write.join("\0") });
     const plan: ApplyPlan = { v: 1, repo: worktree.repo, write, remove };
     await writeFile(path.join(folder, "plan.tmp"), JSON.stringify(plan));
+    await hooks.onStep?.("staged");
     await rename(path.join(folder, "plan.tmp"), path.join(folder, "plan.json")); // the commit point
     return { staged: true };
   } finally {
@@ -71,7 +77,7 @@ export async function stagePatch(worktree: SessionWorktree, patch: string, files
 }
 
 /** Step 3, for an apply just staged or one a kill interrupted: true when there was one to finish. */
-export async function finishInterruptedApply(worktree: SessionWorktree): Promise<boolean> {
+export async function finishInterruptedApply(worktree: SessionWorktree, hooks: StepHooks = {}): Promise<boolean> {
   const folder = await applyFolder(worktree).catch(() => undefined); // expected: the worktree is gone: nothing of it can be pending
   if (!folder) return false;
   let text: string;
@@ -84,6 +90,8 @@ export async function finishInterruptedApply(worktree: SessionWorktree): Promise
   }
   const plan = planSchema.parse(JSON.parse(text));
   const staging = path.join(folder, "files");
+  let done = 0;
+  await hooks.onStep?.("moved 0");
   for (const file of plan.write) {
     const target = path.join(plan.repo, file);
     await mkdir(path.dirname(target), { recursive: true });
@@ -93,12 +101,15 @@ export async function finishInterruptedApply(worktree: SessionWorktree): Promise
       // Moved already, by the run a kill interrupted.
       if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
     }
+    await hooks.onStep?.(`moved ${++done}`);
   }
   for (const file of plan.remove) {
     await rm(path.join(plan.repo, file), { force: true });
     await removeEmptyParents(plan.repo, path.dirname(file));
+    await hooks.onStep?.(`moved ${++done}`);
   }
   await rm(path.join(folder, "plan.json"));
+  await hooks.onStep?.("plan removed");
   await rm(folder, { recursive: true, force: true });
   return true;
 }
