@@ -3,9 +3,9 @@
 // apply-plan.ts),
 // so the user reviews and commits it as their own. `merge`: the session's work committed on its
 // branch and merged (--no-ff) after `git merge-tree` showed it merges cleanly. Either way nothing
-// happens when it would conflict, or when the main checkout has its own changes to the same
+// happens when it would conflict (a merge is built with merge-tree and commit-tree, the ref moved last), or when the main checkout has its own changes to the same
 // files: the files are named and both sides are left as they were.
-import { finishInterruptedApply, stagePatch } from "./apply-plan";
+import { finishInterruptedApply, stageMerge, stagePatch, type StepHooks } from "./apply-plan";
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
 import { worktreeDiff } from "./worktree-diff";
@@ -17,33 +17,41 @@ export type ApplyOutcome =
   | { status: "nothing" }
   | { status: "refused"; reason: string; files: string[] };
 
-export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string): Promise<ApplyOutcome> {
+/** `hooks`: the crash test's stopping points (apply-plan.ts). */
+export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, hooks: StepHooks = {}): Promise<ApplyOutcome> {
   // An apply a kill interrupted is finished first: its files are in the checkout now, so the diff below finds them there.
   await finishInterruptedApply(worktree);
   const diff = await worktreeDiff(worktree);
   if (diff.files.length === 0) return { status: "nothing" };
   const local = await locallyChanged(worktree.repo, diff.files);
   if (local.length > 0) return { status: "refused", reason: "the main checkout has its own uncommitted changes to these files: commit, stash or discard them first", files: local };
-  return mode === "patch" ? applyPatch(worktree, diff.patch, diff.files) : merge(worktree, diff.files, message);
+  return mode === "patch" ? applyPatch(worktree, diff.patch, diff.files, hooks) : merge(worktree, diff.files, message, hooks);
 }
 
-async function applyPatch(worktree: SessionWorktree, patch: string, files: string[]): Promise<ApplyOutcome> {
+async function applyPatch(worktree: SessionWorktree, patch: string, files: string[], hooks: StepHooks): Promise<ApplyOutcome> {
   // Staged whole first, then moved in file by file from a committed plan (apply-plan.ts): a kill
   // leaves the checkout as it was, or the next use of the worktree finishes the move.
-  const staged = await stagePatch(worktree, patch, files);
+  const staged = await stagePatch(worktree, patch, files, hooks);
   if (!staged.staged) return { status: "refused", reason: "it does not apply to the main checkout as it is now (it moved on since the session started)", files: failingFiles(staged.stderr, files) };
-  await finishInterruptedApply(worktree);
+  await finishInterruptedApply(worktree, hooks);
   return { status: "applied", mode: "patch", files };
 }
 
-async function merge(worktree: SessionWorktree, files: string[], message: string): Promise<ApplyOutcome> {
+async function merge(worktree: SessionWorktree, files: string[], message: string, hooks: StepHooks): Promise<ApplyOutcome> {
   await commitEverything(worktree, message);
   const tree = await repoGit(worktree.repo, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", worktree.branch], { okCodes: [1] });
   if (tree.code === 1) {
     const conflicted = tree.stdout.split("\n").slice(1).filter(Boolean);
     return { status: "refused", reason: "merging it would conflict", files: conflicted.length ? conflicted : files };
   }
-  await repoGit(worktree.repo, ["merge", "--no-ff", "--no-edit", "-m", `Merge ${worktree.branch}: ${message}`, worktree.branch]);
+  // The merge commit is written as an object first; the checkout's files, index and ref follow
+  // from a committed plan, the ref last (apply-plan.ts): a kill leaves the old state or is rolled forward.
+  const head = (await repoGit(worktree.repo, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
+  const identity = (await repoGit(worktree.repo, ["config", "user.email"], { okCodes: [1] })).code === 0 ? [] : ["-c", "user.name=Hermes", "-c", "user.email=hermes@localhost"];
+  const commit = (await repoGit(worktree.repo, [...identity, "commit-tree", tree.stdout.split("\n")[0]!.trim(), "-p", head, "-p", worktree.branch, "-m", `Merge ${worktree.branch}: ${message}`])).stdout.trim();
+  const changed = (await repoGit(worktree.repo, ["diff", "--name-only", "-z", "--no-renames", head, commit])).stdout.split("\0").filter(Boolean);
+  await stageMerge(worktree, commit, changed, hooks);
+  await finishInterruptedApply(worktree, hooks);
   return { status: "applied", mode: "merge", files };
 }
 

@@ -1,5 +1,5 @@
-// Issue 32: kill -9 during /worktree apply leaves the main checkout as it was or with the whole
-// change, never a mix. A child process applies a worktree's change (150 files rewritten, deleted,
+// Issue 32: kill -9 during /worktree apply (patch and merge) leaves the main checkout as it was
+// or with the whole change, never a mix. A child process applies a worktree's change (150 files rewritten, deleted,
 // added, one binary, one made executable) and is killed with SIGKILL: at each step of the
 // crash-safe apply (apply-plan.ts: staged, after 0, 1, half and all files moved, plan removed),
 // and at spread-out moments of an uninterrupted run. The next use of the worktree finishes what
@@ -50,8 +50,8 @@ function setUp(): { repo: string; worktree: SessionWorktree } {
 }
 
 /** Runs the child; `stopAt` a step: resolves once it paused there. "none": resolves with its run. */
-function startChild(worktree: SessionWorktree, stopAt: string) {
-  const child = spawn(process.execPath, ["--import", "tsx", CHILD, JSON.stringify(worktree), stopAt], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
+function startChild(worktree: SessionWorktree, mode: Mode, stopAt: string) {
+  const child = spawn(process.execPath, ["--import", "tsx", CHILD, JSON.stringify(worktree), mode, stopAt], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"], detached: true });
   // The kill takes the whole process group: the git the child runs dies with it, as when a terminal closes.
   const kill = () => {
     try {
@@ -76,65 +76,79 @@ function startChild(worktree: SessionWorktree, stopAt: string) {
   return { kill, exited, said };
 }
 
-async function killAt(worktree: SessionWorktree, stopAt: string): Promise<void> {
-  const run = startChild(worktree, stopAt);
+type Mode = "patch" | "merge";
+
+async function killAt(worktree: SessionWorktree, mode: Mode, stopAt: string): Promise<void> {
+  const run = startChild(worktree, mode, stopAt);
   await run.said("paused");
   run.kill();
   await run.exited;
 }
 
-function reset(repo: string): void {
-  git(repo, "reset", "-q", "--hard");
+function reset(repo: string, head: string): void {
+  git(repo, "reset", "-q", "--hard", head);
   git(repo, "clean", "-fdq");
 }
 
-/** After a kill: the next use of the worktree finishes the apply; the repository is then sane. */
+/** After a kill: the next use of the worktree finishes the apply; the repository is then sane. Its files, and HEAD's tree. */
 async function recoverAndCheck(repo: string, worktree: SessionWorktree): Promise<Record<string, string>> {
   await finishInterruptedApply(worktree);
   assert.ok(!existsSync(path.join(repo, ".git/worktrees/wt/hermes-apply")), "nothing of the apply is left behind");
   assert.ok(!existsSync(path.join(repo, ".git/index.lock")), "no lock left");
   git(repo, "fsck", "--no-progress", "--no-dangling");
-  assert.equal(git(repo, "diff", "--cached", "--name-only"), "", "nothing staged: the change comes in uncommitted");
-  return pictureOf(repo, [".git"]);
+  assert.equal(git(repo, "diff", "--cached", "--name-only"), "", "nothing staged: a patch comes in uncommitted, a merge is committed");
+  return { ...pictureOf(repo, [".git"]), "HEAD tree": git(repo, "rev-parse", "HEAD^{tree}").trim() };
 }
 
-test("kill -9 during /worktree apply: the checkout is before or after, never a mix", { timeout: 240_000 }, async (t) => {
-  const { repo, worktree } = setUp();
-  const before = pictureOf(repo, [".git"]);
+const now = (repo: string) => ({ ...pictureOf(repo, [".git"]), "HEAD tree": git(repo, "rev-parse", "HEAD^{tree}").trim() });
 
-  const whole = startChild(worktree, "none");
-  await whole.said("ready");
-  const took = Number((await whole.said("done")).split(" ")[1]);
-  assert.equal(await whole.exited, 0);
-  const after = pictureOf(repo, [".git"]);
-  assert.notDeepEqual(after, before);
-  for (const file of ["src/m1.txt", "gen/deep/new3.txt", "gen/blob.bin"]) assert.deepEqual(readFileSync(path.join(repo, file)), readFileSync(path.join(worktree.path, file)), file);
-  assert.ok(!existsSync(path.join(repo, "src/m15.txt")) && !existsSync(path.join(repo, "old")), "deleted files (and a folder left empty) are gone");
-  assert.equal(after["bin/run.sh"]?.split(" ")[1], "755");
-  reset(repo);
-  assert.deepEqual(pictureOf(repo, [".git"]), before);
+for (const mode of ["patch", "merge"] as const) {
+  test(`kill -9 during /worktree apply (${mode}): the checkout is before or after, never a mix`, { timeout: 240_000 }, async (t) => {
+    const { repo, worktree } = setUp();
+    const head = git(repo, "rev-parse", "HEAD").trim();
+    const before = now(repo);
 
-  const moves = Object.keys(after).filter((file) => after[file] !== before[file] && !after[file]!.startsWith("dir")).length + 11; // writes, then removals
-  for (const [stopAt, expected] of [["staged", before], ["moved 0", after], ["moved 1", after], [`moved ${Math.floor(moves / 2)}`, after], ["plan removed", after]] as const) {
-    await killAt(worktree, stopAt);
-    if (stopAt !== "staged") assert.notDeepEqual(pictureOf(repo, [".git"]), stopAt === "plan removed" ? before : after, `${stopAt}: the kill came midway`);
-    assert.deepEqual(await recoverAndCheck(repo, worktree), expected, `killed at "${stopAt}"`);
-    reset(repo);
-  }
+    const whole = startChild(worktree, mode, "none");
+    await whole.said("ready");
+    const took = Number((await whole.said("done")).split(" ")[1]);
+    assert.equal(await whole.exited, 0);
+    const after = now(repo);
+    assert.notDeepEqual(after, before);
+    for (const file of ["src/m1.txt", "gen/deep/new3.txt", "gen/blob.bin"]) assert.deepEqual(readFileSync(path.join(repo, file)), readFileSync(path.join(worktree.path, file)), file);
+    assert.ok(!existsSync(path.join(repo, "src/m15.txt")) && !existsSync(path.join(repo, "old")), "deleted files (and a folder left empty) are gone");
+    assert.equal(after["bin/run.sh"]?.split(" ")[1], "755");
+    if (mode === "merge") {
+      assert.equal(git(repo, "status", "--porcelain"), "", "a merge leaves nothing uncommitted");
+      assert.equal(git(repo, "rev-parse", "HEAD^1").trim(), head);
+      assert.equal(git(repo, "rev-parse", "HEAD^2").trim(), git(repo, "rev-parse", worktree.branch).trim());
+    }
+    reset(repo, head);
+    assert.deepEqual(now(repo), before);
 
-  // And at moments of a real run, spread over its length.
-  const seen = { before: 0, after: 0 };
-  for (let i = 0; i < 6; i++) {
-    const run = startChild(worktree, "none");
-    await run.said("ready");
-    await new Promise<void>((resolve) => setTimeout(resolve, (took * i) / 5)); // the fault injected: a kill this far into the apply
-    run.kill();
-    await run.exited;
-    const picture = await recoverAndCheck(repo, worktree);
-    const which = JSON.stringify(picture) === JSON.stringify(before) ? "before" : JSON.stringify(picture) === JSON.stringify(after) ? "after" : "a mix";
-    assert.notEqual(which, "a mix", `killed ${Math.round((took * i) / 5)} ms into the apply`);
-    seen[which as "before" | "after"]++;
-    reset(repo);
-  }
-  t.diagnostic(`timed kills: ${seen.before} before, ${seen.after} after (a whole apply took ${took} ms)`);
-});
+    const moves = Object.keys(after).filter((file) => after[file] !== before[file] && file !== "HEAD tree" && !after[file]!.startsWith("dir")).length + 11; // writes, then removals
+    const steps: [string, Record<string, string>][] = [["staged", before], ["moved 0", after], ["moved 1", after], [`moved ${Math.floor(moves / 2)}`, after], ["plan removed", after]];
+    if (mode === "merge") steps.push(["index updated", after], ["ref moved", after]);
+    for (const [stopAt, expected] of steps) {
+      await killAt(worktree, mode, stopAt);
+      assert.deepEqual(await recoverAndCheck(repo, worktree), expected, `killed at "${stopAt}"`);
+      if (mode === "merge" && expected === after) assert.equal(git(repo, "status", "--porcelain"), "", `killed at "${stopAt}": the merge is whole`);
+      reset(repo, head);
+    }
+
+    // And at moments of a real run, spread over its length.
+    const seen = { before: 0, after: 0 };
+    for (let i = 0; i < 6; i++) {
+      const run = startChild(worktree, mode, "none");
+      await run.said("ready");
+      await new Promise<void>((resolve) => setTimeout(resolve, (took * i) / 5)); // the fault injected: a kill this far into the apply
+      run.kill();
+      await run.exited;
+      const picture = await recoverAndCheck(repo, worktree);
+      const which = JSON.stringify(picture) === JSON.stringify(before) ? "before" : JSON.stringify(picture) === JSON.stringify(after) ? "after" : "a mix";
+      assert.notEqual(which, "a mix", `killed ${Math.round((took * i) / 5)} ms into the apply`);
+      seen[which as "before" | "after"]++;
+      reset(repo, head);
+    }
+    t.diagnostic(`timed kills: ${seen.before} before, ${seen.after} after (a whole apply took ${took} ms)`);
+  });
+}
