@@ -100,7 +100,7 @@ async function recoverAndCheck(repo: string, worktree: SessionWorktree): Promise
   return { ...pictureOf(repo, [".git"]), "HEAD tree": git(repo, "rev-parse", "HEAD^{tree}").trim() };
 }
 
-const now = (repo: string) => ({ ...pictureOf(repo, [".git"]), "HEAD tree": git(repo, "rev-parse", "HEAD^{tree}").trim() });
+const now = (repo: string): Record<string, string> => ({ ...pictureOf(repo, [".git"]), "HEAD tree": git(repo, "rev-parse", "HEAD^{tree}").trim() });
 
 for (const mode of ["patch", "merge"] as const) {
   test(`kill -9 during /worktree apply (${mode}): the checkout is before or after, never a mix`, { timeout: 240_000 }, async (t) => {

@@ -43,6 +43,8 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   // A HOME that is /tmp itself is hidden by that replacement already.
   const home = policy.home && policy.home.path !== "/tmp" ? policy.home : undefined;
   args.push("--bind", policy.tmpDir, "/tmp");
+  // What of the host's /tmp must show through the session's (a chat worktree's main .git), read-only.
+  for (const entry of policy.tmpVisible ?? []) args.push("--ro-bind-try", entry, entry);
   if (home) {
     args.push("--tmpfs", home.path);
     for (const entry of home.visible) args.push("--ro-bind-try", entry, entry);
