@@ -6,11 +6,14 @@
 // happens when it would conflict (a merge is built with merge-tree and commit-tree, the ref moved last), or when the main checkout has its own changes to the same
 // files: the files are named and both sides are left as they were.
 import { finishInterruptedApply, stageMerge, stagePatch, type StepHooks } from "./apply-plan";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
 import { worktreeDiff } from "./worktree-diff";
 
-export type ApplyMode = "patch" | "merge";
+export type ApplyMode = "patch" | "merge" | "squash";
 
 export type ApplyOutcome =
   | { status: "applied"; mode: ApplyMode; files: string[] }
@@ -25,6 +28,7 @@ export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, 
   if (diff.files.length === 0) return { status: "nothing" };
   const local = await locallyChanged(worktree.repo, diff.files);
   if (local.length > 0) return { status: "refused", reason: "the main checkout has its own uncommitted changes to these files: commit, stash or discard them first", files: local };
+  if (mode === "squash") return squash(worktree, diff.patch, diff.files, message, hooks);
   return mode === "patch" ? applyPatch(worktree, diff.patch, diff.files, hooks) : merge(worktree, diff.files, message, hooks);
 }
 
@@ -53,6 +57,35 @@ async function merge(worktree: SessionWorktree, files: string[], message: string
   await stageMerge(worktree, commit, changed, hooks);
   await finishInterruptedApply(worktree, hooks);
   return { status: "applied", mode: "merge", files };
+}
+
+/**
+ * The session's whole change as ONE commit on the checkout's branch (its own message, the
+ * checkout's HEAD as only parent): the patch applied to a scratch index from HEAD (the check),
+ * its tree committed, then brought in as a merge is (files, index, ref last: apply-plan.ts).
+ */
+async function squash(worktree: SessionWorktree, patch: string, files: string[], message: string, hooks: StepHooks): Promise<ApplyOutcome> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-squash-index-"));
+  const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
+  let commit: string;
+  try {
+    await repoGit(worktree.repo, ["read-tree", "HEAD"], { env });
+    const applied = await repoGit(worktree.repo, ["apply", "--cached", "--binary", "--whitespace=nowarn", "-"], { env, input: patch, okCodes: [1, 128] });
+    if (applied.code !== 0) return { status: "refused", reason: "it does not apply to the main checkout as it is now (it moved on since the session started)", files: failingFiles(applied.stderr, files) };
+    const tree = (await repoGit(worktree.repo, ["write-tree"], { env })).stdout.trim();
+    const head = (await repoGit(worktree.repo, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
+    commit = (await repoGit(worktree.repo, [...(await identityFor(worktree.repo)), "commit-tree", tree, "-p", head, "-m", message])).stdout.trim();
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  await stageMerge(worktree, commit, files, hooks);
+  await finishInterruptedApply(worktree, hooks);
+  return { status: "applied", mode: "squash", files };
+}
+
+/** `-c` settings for a commit Hermes writes when git has no identity configured there. */
+async function identityFor(cwd: string): Promise<string[]> {
+  return (await repoGit(cwd, ["config", "user.email"], { okCodes: [1] })).code === 0 ? [] : ["-c", "user.name=Hermes", "-c", "user.email=hermes@localhost"];
 }
 
 /** The session's uncommitted work becomes a commit on its branch (with a fallback identity when git has none). */

@@ -177,3 +177,28 @@ test("deleting a session removes its worktree and branch, unless it holds work n
     await hermes.close();
   }
 });
+
+test("apply --squash brings the session's whole change in as one commit on the checkout's branch", async () => {
+  const model = scripted();
+  const repo = await repository();
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: "allow" });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await worktreeSession(hermes, repo);
+    model.enqueue(
+      { toolCalls: [{ name: "write_file", arguments: { path: "feature.txt", content: "new feature\n" } }] },
+      { toolCalls: [{ name: "write_file", arguments: { path: "shared.txt", content: "changed too\n" } }] },
+      { text: "Done." },
+    );
+    await hermes.prompt(sessionId, "add a feature");
+    const head = git(repo, "rev-parse", "HEAD").trim();
+    assert.match(await answer(hermes, sessionId, "/worktree apply --squash"), /Done: committed as one commit \(squashed\) in .* \(2 files\)/);
+    assert.equal(readFileSync(path.join(repo, "feature.txt"), "utf8"), "new feature\n");
+    assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), "changed too\n");
+    assert.equal(git(repo, "status", "--porcelain"), "", "committed, nothing left over");
+    assert.equal(git(repo, "rev-list", "--parents", "-n", "1", "HEAD").trim(), `${git(repo, "rev-parse", "HEAD").trim()} ${head}`, "one commit, one parent");
+    assert.equal(git(repo, "symbolic-ref", "HEAD").trim(), "refs/heads/main", "on the checkout's branch");
+  } finally {
+    await hermes.close();
+  }
+});
