@@ -19,3 +19,9 @@ export const SEARCH_SESSIONS_METHOD = "_hermes/sessions/search";
 
 /** `_meta` key of a session/list row: the session's first prompt, one line (what the history shows). */
 export const FIRST_PROMPT_META = "hermes/firstPrompt";
+
+/** A worktree chat's changes reviewed hunk by hunk and applied in part (common/worktree-review.ts). */
+export const WORKTREE_METHODS = {
+  changes: "_hermes/worktree/changes",
+  apply: "_hermes/worktree/apply",
+} as const;

@@ -7,12 +7,27 @@ import { chatActionSchema, chatStateSchema, sessionSummarySchema } from "./panel
 
 const id = z.string().min(1).max(200);
 
+/** One open chat of the panel's tab strip (extension/chat-tabs.ts): what its tab shows. */
+export const chatTabSchema = z.object({
+  id,
+  title: z.string().max(500).optional(),
+  /** running: a turn runs; waiting: a permission or question waits for the user; failed: the last turn ended in an error. */
+  status: z.enum(["running", "waiting", "idle", "failed"]),
+  /** Something happened in it while it was in the background (a turn ended, it asks something). */
+  unseen: z.boolean(),
+  /** The chat works in its own git worktree (docs/worktrees.md): its branch and folder. */
+  worktree: z.object({ branch: z.string(), path: z.string() }).optional(),
+});
+export type ChatTabInfo = z.infer<typeof chatTabSchema>;
+
 export const hostToPanel = z.discriminatedUnion("type", [
   z.object({ type: z.literal("snapshot"), state: chatStateSchema }),
   z.object({ type: z.literal("actions"), actions: z.array(chatActionSchema) }),
   z.object({ type: z.literal("mentionResults"), query: z.string(), files: z.array(z.object({ uri: z.string(), path: z.string() })) }),
   /** A history search's hits over message content (`ok: false`: the agent cannot search; filter by title). */
   z.object({ type: z.literal("historyResults"), query: z.string(), ok: z.boolean(), sessions: z.array(sessionSummarySchema) }),
+  /** The open chats and which one the panel shows (the tab strip). */
+  z.object({ type: z.literal("chats"), chats: z.array(chatTabSchema), active: id }),
   /** Focus the composer, optionally replacing its text (explain / fix selection). */
   z.object({ type: z.literal("focusComposer"), text: z.string().optional() }),
 ]);
@@ -49,7 +64,16 @@ export const panelToHost = z.discriminatedUnion("type", [
   z.object({ type: z.literal("insert"), text: z.string() }),
   z.object({ type: z.literal("setMode"), modeId: id }),
   z.object({ type: z.literal("setConfigOption"), configId: id, value: z.union([z.string(), z.boolean()]) }),
-  z.object({ type: z.literal("newChat") }),
+  /** A new chat in a tab of its own; `worktree`: in its own git worktree (the host asks for a branch name). */
+  z.object({ type: z.literal("newChat"), worktree: z.boolean().optional() }),
+  /** Shows another open chat (the others keep running). */
+  z.object({ type: z.literal("switchChat"), id }),
+  /** Closes a chat's tab (its turn is stopped; the session stays in History). */
+  z.object({ type: z.literal("closeChat"), id }),
+  /** A worktree chat's "Review & apply": its changes reviewed hunk by hunk, the accepted part applied to the main checkout. */
+  z.object({ type: z.literal("worktreeApply") }),
+  /** A worktree chat's "Discard": Hermes asks, then removes its worktree and branch. */
+  z.object({ type: z.literal("worktreeDiscard") }),
   z.object({ type: z.literal("history"), open: z.boolean() }),
   /** Searches the history by content (the agent's `_hermes/sessions/search`). */
   z.object({ type: z.literal("historySearch"), query: z.string().max(500) }),

@@ -1,32 +1,41 @@
-// Wires the chat together: one agent (process + ACP connection), the editor services it uses
-// (files, terminals, permissions, edit review), the authoritative ChatState and the panels
-// attached to it. Messages from the panels are received and handled in panel-messages.ts.
+// Wires the chats together: one agent (process + ACP connection), the editor services it uses
+// (files, terminals, the diff editor), the open chats (chat-tabs.ts: each its own ChatState,
+// session, permission cards and edit reviews) and the panels attached to the one shown. Agent
+// requests go to the chat of the session they name. Messages from the panels are received and
+// handled in panel-messages.ts.
 import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { stat } from "node:fs/promises";
 import * as vscode from "vscode";
 import type { ChatAction } from "../common/panel-state/actions";
+import { WORKTREE_META } from "../common/worktree-meta";
 import { AgentHost } from "./agent-host";
 import { AgentProcess, agentCommand } from "./agent-process";
 import { isAuthRequired, signInNotice, signInOffered } from "./auth-required";
-import { ChatSession } from "./chat-session";
-import { ChatStore, type PanelSink } from "./chat-store";
+import type { ChatSession } from "./chat-session";
+import { notifyBackground } from "./background-notices";
+import type { ChatStore, PanelSink } from "./chat-store";
+import type { ChatTab } from "./chat-tab";
+import { cardsById, routeToChats, tabOf } from "./chat-routing";
+import { ChatTabs, reopenChats, savedChatsOf } from "./chat-tabs";
 import { DiffDecisions } from "./diff-decisions";
 import { DiffView } from "./diff-view";
-import { EditReviews } from "./edit-review";
 import { EditorFiles, writeDocument } from "./editor-files";
 import { EditorTerminals } from "./editor-terminals";
 import { errorMessage, userMessage } from "./log";
 import { KnowledgeActions } from "./knowledge";
 import { OutputDocuments } from "./output-documents";
-import { isSpillFile, OutputSpill, sweepSpills } from "./output-spill";
-import { PermissionBroker } from "./permissions";
-import { QuestionBroker } from "./questions";
+import { isSpillFile, sweepSpills } from "./output-spill";
+import type { PermissionBroker } from "./permissions";
+import type { QuestionBroker } from "./questions";
 import { signIn, signOut } from "./sign-in";
-import { TerminalFeed } from "./terminal-feed";
 import { agentSettings, initialMode, reviewEdits, traceEnabled, workspaceCwd, workspaceExtraRoots } from "./settings";
 import { documentText, openLink } from "./workspace-actions";
+import { discardWorktree, reviewAndApply } from "./worktree-review";
 
+/** The chat open before this change of the extension (one chat per window): still read on a reload. */
 const LAST_SESSION_KEY = "hermes.lastSessionId";
+/** The open chats' sessions and the one shown (chat-tabs.ts `SavedChats`): a window reload reopens them. */
+const OPEN_CHATS_KEY = "hermes.openChats";
 /** After activation, when old spilled output is swept (not on the way to the first chat). */
 const SPILL_SWEEP_DELAY_MS = 10_000;
 
@@ -36,58 +45,78 @@ export interface AttachedPanel extends PanelSink {
 }
 
 export class ChatController implements vscode.Disposable {
-  readonly store = new ChatStore();
-  readonly reviews: EditReviews;
-  readonly permissions: PermissionBroker;
-  readonly questions: QuestionBroker;
+  /** The open chats; the panels show the active one. Every chat has its own state, cards and reviews. */
+  readonly tabs: ChatTabs;
   readonly diffView = new DiffView();
-  /** "Open diff" on edits, and deciding them from the diff editor. */
-  readonly diffDecisions: DiffDecisions = new DiffDecisions(this);
-  /** Every editor-terminal command's whole output, for "Show all" (the state keeps the tail). */
-  readonly outputSpill = new OutputSpill(() => this.store.state.sessionId);
+  /** "Open diff" on edits, and deciding them from the diff editor (in the chat that holds the card). */
+  readonly diffDecisions: DiffDecisions;
   readonly outputDocuments = new OutputDocuments();
-  private readonly terminalFeed = new TerminalFeed((action) => this.store.dispatch(action), undefined, this.outputSpill);
-  readonly terminals = new EditorTerminals(this.terminalFeed);
-  readonly session: ChatSession;
+  readonly terminals = new EditorTerminals();
+  /** Which chat ran each editor-terminal command (its card and "Show all" are that chat's). */
+  private readonly terminalTabs = new Map<string, ChatTab>();
   readonly agent: AgentHost;
   /** "What Hermes knows" (memory entries, skills): read and changed through the agent. */
   readonly knowledge: KnowledgeActions;
-  private readonly panels = new Set<AttachedPanel>();
+  private readonly panels = new Map<AttachedPanel, { ready: boolean; detach: () => void }>();
   private readonly disposables: vscode.Disposable[] = [];
   private started: Promise<void> | undefined;
   private turnRunning = false;
+  /** The agent's last connection state, for chats opened after it. */
+  private connection: Extract<ChatAction, { type: "connection" }> | undefined;
 
   constructor(
     readonly extensionUri: vscode.Uri,
     readonly log: vscode.LogOutputChannel,
-    /** Remembers the open session, so a window reload reopens it. */
+    /** Remembers the open chats, so a window reload reopens them. */
     private readonly memento?: vscode.Memento,
   ) {
-    const dispatch = (action: ChatAction) => this.store.dispatch(action);
-    this.reviews = new EditReviews(dispatch, writeDocument, (edit) => {
-      this.diffDecisions.landed(edit).catch((error: unknown) => this.log.warn(`showing the applied diff failed: ${errorMessage(error)}`));
-    });
-    this.permissions = new PermissionBroker(
-      dispatch,
-      async (title, options) => vscode.window.showInformationMessage(title, { modal: false }, ...options),
-      () => [...this.panels].some((p) => p.visible),
-      // One decision per edit: hunks decided in the permission card are what its write applies.
-      { perHunk: () => reviewEdits() === "perHunk", decided: (edit) => this.reviews.approve(edit) },
+    const anyPanelVisible = () => [...this.panels.keys()].some((p) => p.visible);
+    this.tabs = new ChatTabs(
+      {
+        connected: () => this.agent.connected(),
+        cwd: workspaceCwd,
+        extraRoots: workspaceExtraRoots,
+        initialMode,
+        readText: documentText,
+        notify: async (title, options) => vscode.window.showInformationMessage(title, { modal: false }, ...options),
+        panelVisible: anyPanelVisible,
+        perHunk: () => reviewEdits() === "perHunk",
+        writeDocument,
+        landed: (edit) => {
+          this.diffDecisions.landed(edit).catch((error: unknown) => this.log.warn(`showing the applied diff failed: ${errorMessage(error)}`));
+        },
+        openUrl: (url) => void openLink(url).catch((error: unknown) => log.warn(`opening ${new URL(url).host} failed: ${String(error)}`)),
+        log,
+      },
+      {
+        opened: (tab) => {
+          if (this.connection) tab.store.dispatch(this.connection);
+        },
+        background: (tab, event) =>
+          notifyBackground(tab, event, anyPanelVisible(), (id) => {
+            if (this.tabs.get(id)) this.showChat(id);
+          }),
+        switched: (_from, to) => this.movePanels(to),
+        listChanged: () => this.postChats(),
+      },
     );
-    this.questions = new QuestionBroker(dispatch, (url) => void openLink(url).catch((error: unknown) => log.warn(`opening ${new URL(url).host} failed: ${String(error)}`)));
-    const files = new EditorFiles(this.reviews, reviewEdits);
+    // The diff editor decides the card it was opened on, in whichever chat holds it.
+    const cards = cardsById(this.tabs);
+    const tabs = this.tabs;
+    this.diffDecisions = new DiffDecisions({ log, diffView: this.diffView, store: { onChange: (listener) => tabs.onChange(listener) }, ...cards });
     const process = new AgentProcess(() => agentCommand(extensionUri.fsPath, agentSettings()), log);
     this.agent = new AgentHost(
       process,
       {
-        update: (notification) => this.session.onUpdate(notification),
-        queueChanged: (params) => this.session.onQueueChanged(params),
-        requestPermission: (params, signal) => this.permissions.request(params, signal),
-        elicitation: (params, signal) => this.questions.request(params, signal),
-        elicitationModes: this.questions.modes,
-        fs: { read: (params) => files.read(params), write: (params, signal) => files.write(params, signal) },
+        ...routeToChats(this.tabs, (tab) => new EditorFiles(tab.reviews, reviewEdits)),
+        elicitationModes: this.tabs.active.questions.modes,
         terminal: {
-          create: (params) => this.terminals.create(params),
+          create: (params) => {
+            const tab = tabOf(this.tabs, params.sessionId);
+            const created = this.terminals.create(params, tab.terminalFeed);
+            this.terminalTabs.set(created.terminalId, tab);
+            return created;
+          },
           output: (params) => this.withFullOutput(params.terminalId, this.terminals.output(params)),
           waitForExit: (params) => this.terminals.waitForExit(params),
           kill: (params) => this.terminals.kill(params),
@@ -96,22 +125,7 @@ export class ChatController implements vscode.Disposable {
       },
       { log, trace: traceEnabled },
     );
-    this.session = new ChatSession({
-      store: this.store,
-      connected: () => this.agent.connected(),
-      cwd: workspaceCwd,
-      extraRoots: workspaceExtraRoots,
-      initialMode,
-      readText: documentText,
-      cancelPending: (note) => {
-        this.permissions.cancelAll(note);
-        this.questions.cancelAll(note);
-        this.reviews.cancelAll();
-      },
-      sessionDeleted: (sessionId) => this.outputSpill.removeSession(sessionId),
-      log,
-    });
-    this.knowledge = new KnowledgeActions({ dispatch, connected: () => this.agent.connected(), cwd: workspaceCwd, log });
+    this.knowledge = new KnowledgeActions({ dispatch: (action) => this.dispatch(action), connected: () => this.agent.connected(), cwd: workspaceCwd, log });
     this.watchAgent();
     // Output spilled by windows long closed (or crashed): swept once activation is over.
     const sweep = setTimeout(() => sweepSpills(), SPILL_SWEEP_DELAY_MS);
@@ -120,22 +134,44 @@ export class ChatController implements vscode.Disposable {
       this.diffView.register(),
       this.diffDecisions.register(),
       this.outputDocuments.register(),
-      { dispose: this.store.onChange((state) => this.setTurnRunning(state.turn.running)) },
       {
-        dispose: this.store.onChange((state, action) => {
-          if (action.type === "sessionOpened" || action.type === "sessionClosed") void this.memento?.update(LAST_SESSION_KEY, state.sessionId ?? undefined);
+        dispose: this.tabs.onChange((_state, action) => {
+          if (action.type === "turnStarted" || action.type === "turnEnded" || action.type === "sessionOpened" || action.type === "sessionLoaded") this.setTurnRunning(this.store.state.turn.running);
+          if (action.type === "sessionOpened" || action.type === "sessionClosed") this.saveOpenChats();
         }),
       },
     );
   }
 
-  /** First view shown: start the agent and open a session (once). */
+  /** The shown chat's state. */
+  get store(): ChatStore {
+    return this.tabs.active.store;
+  }
+
+  get session(): ChatSession {
+    return this.tabs.active.session;
+  }
+
+  get permissions(): PermissionBroker {
+    return this.tabs.active.permissions;
+  }
+
+  get questions(): QuestionBroker {
+    return this.tabs.active.questions;
+  }
+
+  /** The shown chat's held edits (the agent's writes and a worktree review's files), by review id. */
+  get reviews(): ChatTab["reviewsById"] {
+    return this.tabs.active.reviewsById;
+  }
+
+  /** First view shown: start the agent and reopen the chats open before a reload, or open one (once). */
   start(): Promise<void> {
     this.started ??= (async () => {
       try {
+        const saved = savedChatsOf(this.memento?.get<unknown>(OPEN_CHATS_KEY));
         const last = this.memento?.get<string>(LAST_SESSION_KEY);
-        if (last) await this.session.restore(last);
-        else await this.session.ensureSession();
+        await reopenChats(this.tabs, saved ?? (last ? { sessions: [last], active: last } : undefined), this.log);
       } catch (error) {
         this.started = undefined;
         // No usable model yet: say what is missing and offer the sign-in, not a bare error. Every
@@ -147,23 +183,118 @@ export class ChatController implements vscode.Disposable {
     return this.started;
   }
 
+  /**
+   * A new chat in a tab of its own, shown; the others keep running. `worktree`: in its own git
+   * worktree (`branch`: its name, else Hermes picks one).
+   */
+  async newChat(options: { worktree?: { branch?: string } } = {}): Promise<void> {
+    // The shown chat is still empty (nothing said, nothing asked): it becomes the new one.
+    const current = this.tabs.active;
+    const reuse = !options.worktree && current.store.state.items.length === 0 && current.session.idle;
+    const tab = reuse ? current : this.tabs.open();
+    this.tabs.show(tab.id);
+    const worktree = options.worktree ? { [WORKTREE_META]: options.worktree.branch ? { branch: options.worktree.branch } : true } : undefined;
+    await tab.session.newChat(worktree);
+    this.focusComposer();
+  }
+
+  /** Shows another open chat; the one left keeps running in the background. */
+  showChat(id: string): void {
+    this.tabs.show(id);
+    this.saveOpenChats();
+  }
+
+  async closeChat(id: string): Promise<void> {
+    const closing = this.tabs.get(id);
+    for (const [terminalId, tab] of this.terminalTabs) if (tab === closing) this.terminalTabs.delete(terminalId);
+    await this.tabs.close(id);
+    this.saveOpenChats();
+    // The last chat closed: the panel shows a fresh one, ready to type in.
+    if (!this.store.state.sessionId) await this.session.ensureSession().catch((error: unknown) => this.log.warn(`opening a chat failed: ${errorMessage(error)}`));
+  }
+
+  /**
+   * Opens a session from History: the chat showing it already, else the shown chat when it is
+   * empty, else a new tab (a running chat is never replaced).
+   */
+  async openSession(sessionId: string, title?: string): Promise<void> {
+    const open = this.tabs.bySession(sessionId);
+    if (open) {
+      this.showChat(open.id);
+      if (this.store.state.history.open) this.dispatch({ type: "history", open: false });
+      return;
+    }
+    const current = this.tabs.active;
+    const tab = current.store.state.items.length === 0 && current.session.idle ? current : this.tabs.open();
+    this.tabs.show(tab.id);
+    await tab.session.load(sessionId, title);
+  }
+
+  /** "Review & apply" of the shown worktree chat (worktree-review.ts). */
+  async reviewWorktree(): Promise<void> {
+    const tab = this.tabs.active;
+    await reviewAndApply(tab, () => this.agent.connected());
+    this.tabs.announce();
+  }
+
+  /** "Discard" of the shown worktree chat: Hermes asks in the chat first. */
+  async discardWorktree(): Promise<void> {
+    await discardWorktree(this.tabs.active, () => this.agent.connected());
+    this.tabs.announce();
+  }
+
+  async deleteSession(sessionId: string): Promise<void> {
+    await this.tabs.deleteSession(sessionId);
+    this.saveOpenChats();
+  }
+
+  private saveOpenChats(): void {
+    if (!this.memento) return;
+    const saved = this.tabs.saved();
+    void this.memento.update(OPEN_CHATS_KEY, saved);
+    void this.memento.update(LAST_SESSION_KEY, saved.active);
+  }
+
+  /** Every panel now shows `to`: it leaves the other chat's state and gets a snapshot of `to`'s. */
+  private movePanels(to: ChatTab): void {
+    for (const [panel, entry] of this.panels) {
+      entry.detach();
+      entry.detach = to.store.attach(panel);
+      if (entry.ready) to.store.ready(panel);
+    }
+    this.setTurnRunning(to.store.state.turn.running);
+  }
+
+  /** The tab strip to every ready panel. */
+  private postChats(): void {
+    const message = { type: "chats" as const, chats: this.tabs.list(), active: this.tabs.active.id };
+    for (const [panel, entry] of this.panels) if (entry.ready) panel.post(message);
+  }
+
   dispatch(action: ChatAction): void {
     this.store.dispatch(action);
   }
 
   /** A webview joined; returns its detach. It gets state once it says `ready`. */
   attach(panel: AttachedPanel): () => void {
-    this.panels.add(panel);
-    const detach = this.store.attach(panel);
+    this.panels.set(panel, { ready: false, detach: this.store.attach(panel) });
     return () => {
+      this.panels.get(panel)?.detach();
       this.panels.delete(panel);
-      detach();
     };
+  }
+
+  /** The panel (re)built its view: the shown chat's whole state, then the tab strip. */
+  panelReady(panel: AttachedPanel): void {
+    const entry = this.panels.get(panel);
+    if (entry) entry.ready = true;
+    this.store.ready(panel);
+    panel.post({ type: "chats", chats: this.tabs.list(), active: this.tabs.active.id });
   }
 
   /** "Show all" of an editor terminal's output: the whole of it, read-only in an editor. */
   async openTerminalOutput(terminalId: string, title: string): Promise<void> {
-    const file = await this.outputSpill.file(terminalId);
+    const file = await this.terminalTabs.get(terminalId)?.outputSpill.file(terminalId);
     if (!file) {
       void vscode.window.showInformationMessage("The full output of that command is no longer available.");
       return;
@@ -193,7 +324,7 @@ export class ChatController implements vscode.Disposable {
    */
   private async withFullOutput(terminalId: string, response: acp.TerminalOutputResponse): Promise<acp.TerminalOutputResponse> {
     if (!response.truncated) return response;
-    const file = await this.outputSpill.file(terminalId);
+    const file = await this.terminalTabs.get(terminalId)?.outputSpill.file(terminalId);
     const size = file ? await stat(file).then((info) => info.size, () => undefined) : undefined;
     if (!file || size === undefined) return response;
     return { ...response, _meta: { ...response._meta, "hermes/fullOutput": { path: file, bytes: size } } };
@@ -221,7 +352,7 @@ export class ChatController implements vscode.Disposable {
     // answered "cancelled", which the agent would record as the user's decision. The agent
     // journals it as cut by the shutdown; the cards say the agent restarted.
     const restarted = this.agent.restart();
-    this.session.agentLost("Cancelled: the agent restarted before you answered");
+    for (const tab of this.tabs.all) tab.session.agentLost("Cancelled: the agent restarted before you answered");
     this.terminals.disposeAll();
     await restarted;
   }
@@ -231,17 +362,21 @@ export class ChatController implements vscode.Disposable {
   }
 
   private watchAgent(): void {
-    this.agent.on("status", (status, message, agent) => this.dispatch({ type: "connection", status, message, agent }));
+    // Every chat shows the agent's state (a chat opened later gets the last one when it is made).
+    this.agent.on("status", (status, message, agent) => {
+      this.connection = { type: "connection", status, message, agent };
+      for (const tab of this.tabs.all) tab.store.dispatch(this.connection);
+    });
     this.agent.on("crashed", (_exit, delayMs) => {
       // Whatever the dead agent was waiting for can no longer be answered.
-      this.session.agentLost("Cancelled: the agent stopped unexpectedly before you answered");
+      for (const tab of this.tabs.all) tab.session.agentLost("Cancelled: the agent stopped unexpectedly before you answered");
       this.terminals.disposeAll();
       const text = `The agent stopped unexpectedly. Restarting in ${Math.round(delayMs / 1000)} s; the session will be reloaded.`;
       this.dispatch({ type: "notice", severity: "warning", text });
       void vscode.window.showWarningMessage(`Hermes: ${text}`, "Show Log").then((choice) => choice && this.showLog());
     });
     this.agent.on("reconnected", () => {
-      this.session.reload().catch((error: unknown) => this.log.error(`reloading the session failed: ${errorMessage(error)}`));
+      for (const tab of this.tabs.all) tab.session.reload().catch((error: unknown) => this.log.error(`reloading the session failed: ${errorMessage(error)}`));
     });
   }
 
@@ -256,7 +391,7 @@ export class ChatController implements vscode.Disposable {
     // not be answered "cancelled" on the way out. The agent journals it as cancelled by the
     // shutdown, and the reloaded window shows "Cancelled: the window reloaded".
     const stopped = this.agent.stop();
-    this.session.agentLost();
+    for (const tab of this.tabs.all) tab.session.agentLost();
     this.terminals.disposeAll();
     await stopped;
   }
@@ -264,9 +399,7 @@ export class ChatController implements vscode.Disposable {
   dispose(): void {
     for (const disposable of this.disposables) disposable.dispose();
     this.terminals.disposeAll();
-    this.terminalFeed.dispose();
-    // The open chat's outputs stay for a window reload, which reopens it.
-    this.outputSpill.dispose(this.store.state.sessionId);
-    this.store.dispose();
+    // The open chats' outputs stay for a window reload, which reopens them.
+    this.tabs.dispose();
   }
 }

@@ -28,6 +28,8 @@ export interface ChatSessionDeps {
   cancelPending(note?: string): void;
   /** A session was deleted (its spilled command output goes with it). */
   sessionDeleted?(sessionId: string): void;
+  /** The `_meta` of the agent's answer to opening a session (new, load): its worktree, if any. */
+  sessionMeta?(meta: Record<string, unknown> | null | undefined): void;
   log: Logger;
 }
 
@@ -150,21 +152,25 @@ export class ChatSession {
     return { additionalDirectories: [...new Set(extra)] };
   }
 
-  /** New Chat: one at a time (a second click while one opens gets the same chat). */
-  async newChat(): Promise<string> {
-    return this.creating ?? this.opened(this.openNew());
+  /**
+   * New Chat: one at a time (a second click while one opens gets the same chat). `meta`: the
+   * session/new `_meta` (`"hermes/worktree"`: the chat in its own git worktree).
+   */
+  async newChat(meta?: Record<string, unknown>): Promise<string> {
+    return this.creating ?? this.opened(this.openNew(meta));
   }
 
-  private async openNew(): Promise<string> {
+  private async openNew(meta?: Record<string, unknown>): Promise<string> {
     const { agent, init } = await this.connection();
     await this.leaveCurrent();
     this.opening++;
     let response: acp.NewSessionResponse;
     try {
-      response = await agent.request(acp.methods.agent.session.new, { cwd: this.deps.cwd(), mcpServers: [], ...this.roots(init) });
+      response = await agent.request(acp.methods.agent.session.new, { cwd: this.deps.cwd(), mcpServers: [], ...this.roots(init), ...(meta ? { _meta: meta } : {}) });
     } finally {
       this.opening--;
     }
+    this.deps.sessionMeta?.(response._meta);
     this.store.dispatch({ type: "sessionOpened", sessionId: response.sessionId, loading: false, modes: response.modes as never, configOptions: response.configOptions as never });
     // Updates the agent sent right after its answer (commands, title) may have come first.
     const early = this.early.get(response.sessionId) ?? [];
@@ -192,6 +198,7 @@ export class ChatSession {
       if (options.quiet) this.deps.log.warn(`could not reopen session ${sessionId}: ${errorMessage(error)}`);
       else this.store.dispatch({ type: "notice", severity: "error", text: `Could not open the session: ${userMessage(error)}` });
     }
+    if (loaded) this.deps.sessionMeta?.(loaded._meta);
     this.store.dispatch({ type: "sessionLoaded", modes: loaded?.modes as never, configOptions: loaded?.configOptions as never });
     if (loaded) await this.refreshCheckpoints();
     this.resumeQueue();

@@ -5,6 +5,7 @@ import type { ChatController } from "./chat-controller";
 import type { ChatEditorTabs } from "./chat-view";
 import { attachFromEditor } from "./panel-messages";
 import { fileAttachment } from "./workspace-actions";
+import { newWorktreeChat } from "./worktree-chat";
 
 /** Shows the sidebar chat (the view's built-in focus command). */
 export async function revealChat(): Promise<void> {
@@ -32,11 +33,14 @@ export function registerCommands(chat: ChatController, tabs: ChatEditorTabs): vs
   };
 
   return [
+    // A new chat opens in a tab of its own (chat-tabs.ts); the others keep running.
     command("hermes.newChat", async () => {
       await revealChat();
-      await chat.session.newChat();
-      // A new chat is for typing: the caret goes to the composer.
-      chat.focusComposer();
+      await chat.newChat();
+    }),
+    command("hermes.newWorktreeChat", async () => {
+      await revealChat();
+      await newWorktreeChat(chat);
     }),
     // The title-bar button toggles, like the panel's own "Back to the chat".
     command("hermes.showHistory", async () => {

@@ -30,8 +30,8 @@ interface Decision {
 export interface DiffDecisionsChat {
   readonly log: vscode.LogOutputChannel;
   readonly store: Pick<ChatStore, "onChange">;
-  readonly permissions: PermissionBroker;
-  readonly reviews: EditReviews;
+  readonly permissions: Pick<PermissionBroker, "edit" | "answerKind" | "decideHunk">;
+  readonly reviews: Pick<EditReviews, "get" | "pendingHunks" | "decide" | "decideAll">;
   readonly diffView: DiffView;
 }
 

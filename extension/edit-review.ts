@@ -81,19 +81,23 @@ export interface ReviewTarget {
 
 export type WriteFile = (path: string, text: string, isNewFile: boolean) => Promise<void>;
 
+/** Ids are unique in the extension host, not per chat: a diff editor or a late message naming one reaches one chat's card only. */
+let nextId = 1;
+
 export class EditReviews {
   private readonly pending = new Map<string, Pending>();
   /** Recent reviews stay readable for "Open diff" after they are resolved. */
   private readonly done = new Map<string, HeldEdit>();
   /** Edits decided in their permission card, by path, waiting for their write. */
   private readonly decided = new Map<string, DecidedEdit>();
-  private next = 1;
 
   constructor(
     private readonly dispatch: (action: ChatAction) => void,
     private readonly write: WriteFile,
     /** An edit was written (the diff editor then shows what landed). */
     private readonly landed: (edit: HeldEdit) => void = () => {},
+    /** Its reviews' ids start with this (two EditReviews of one chat must not share ids). */
+    private readonly idPrefix = "review",
   ) {}
 
   get size(): number {
@@ -122,7 +126,7 @@ export class EditReviews {
       if (isNewFile || oldText !== target.newText) await this.write(target.path, target.newText, isNewFile);
       return {};
     }
-    const id = `review-${this.next++}`;
+    const id = `${this.idPrefix}-${nextId++}`;
     return new Promise<acp.WriteTextFileResponse>((resolve, reject) => {
       this.pending.set(id, {
         id,

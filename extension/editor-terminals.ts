@@ -19,7 +19,8 @@ export class EditorTerminals {
 
   constructor(private readonly events?: TerminalEvents) {}
 
-  create(params: acp.CreateTerminalRequest): acp.CreateTerminalResponse {
+  /** `events`: where this command's output goes (the chat that ran it); default: the constructor's. */
+  create(params: acp.CreateTerminalRequest, events: TerminalEvents | undefined = this.events): acp.CreateTerminalResponse {
     const id = `term-${this.next++}`;
     const child = new TerminalProcess(params);
     const write = new vscode.EventEmitter<string>();
@@ -43,11 +44,11 @@ export class EditorTerminals {
     const stopData = child.onData(show);
     void child.exited.then((status) => show(exitLine(status)));
     // Reported to the chat even after release: a released command is killed, and its card says so.
-    this.events?.started(id);
-    const stopEvents = child.onData((text) => this.events?.output(id, text));
+    events?.started(id);
+    const stopEvents = child.onData((text) => events?.output(id, text));
     void child.exited.then((status) => {
       stopEvents();
-      this.events?.exited(id, status);
+      events?.exited(id, status);
     });
     const terminal = vscode.window.createTerminal({ name: `Hermes: ${truncate(commandLine, 40)}`, pty, iconPath: new vscode.ThemeIcon("hubot") });
     this.entries.set(id, {

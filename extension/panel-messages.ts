@@ -7,6 +7,7 @@ import type { AttachedPanel, ChatController } from "./chat-controller";
 import { editAndResend, restoreCheckpoint, type CheckpointActionDeps } from "./checkpoint-actions";
 import { errorMessage, userMessage } from "./log";
 import * as workspace from "./workspace-actions";
+import { newWorktreeChat } from "./worktree-chat";
 
 type Message<T extends PanelToHost["type"]> = Extract<PanelToHost, { type: T }>;
 type Handlers = { [T in Exclude<PanelToHost["type"], "ready">]: (chat: ChatController, message: Message<T>) => unknown };
@@ -32,18 +33,19 @@ const handlers: Handlers = {
   insert: (_chat, { text }) => workspace.insertAtCursor(text),
   setMode: (chat, { modeId }) => chat.session.setMode(modeId),
   setConfigOption: (chat, { configId, value }) => chat.session.setConfigOption(configId, value),
-  newChat: async (chat) => {
-    await chat.session.newChat();
-    chat.focusComposer();
-  },
+  newChat: (chat, { worktree }) => (worktree ? newWorktreeChat(chat) : chat.newChat()),
+  switchChat: (chat, { id }) => chat.showChat(id),
+  closeChat: (chat, { id }) => chat.closeChat(id),
+  worktreeApply: (chat) => chat.reviewWorktree(),
+  worktreeDiscard: (chat) => chat.discardWorktree(),
   history: (chat, { open }) => chat.session.showHistory(open),
   historySearch: async (chat, { query }) => chat.store.broadcast({ type: "historyResults", query, ...(await chat.session.searchHistory(query)) }),
   openSession: (chat, { sessionId }) => {
     const title = chat.store.state.history.sessions.find((s) => s.sessionId === sessionId)?.title;
-    return chat.session.load(sessionId, title);
+    return chat.openSession(sessionId, title);
   },
   forkSession: (chat, { turns }) => chat.session.fork(turns),
-  deleteSession: (chat, { sessionId }) => chat.session.delete(sessionId),
+  deleteSession: (chat, { sessionId }) => chat.deleteSession(sessionId),
   restoreCheckpoint: (chat, { turn, conversation }) => restoreCheckpoint(checkpointDeps(chat), turn, conversation),
   editResend: (chat, { turn, text }) => editAndResend(checkpointDeps(chat), turn, text),
   mentionSearch: async (chat, { query }) => chat.store.broadcast({ type: "mentionResults", query, files: await workspace.searchFiles(query) }),
@@ -66,7 +68,7 @@ export function receivePanelMessage(chat: ChatController, panel: AttachedPanel, 
     return;
   }
   if (parsed.message.type === "ready") {
-    chat.store.ready(panel);
+    chat.panelReady(panel);
     void chat.start();
     return;
   }

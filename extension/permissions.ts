@@ -42,9 +42,11 @@ interface Pending {
   shown?: CardEdit[];
 }
 
+/** Ids are unique in the extension host, not per chat: a diff editor or a late message naming one reaches one chat's card only. */
+let nextId = 1;
+
 export class PermissionBroker {
   private readonly pending = new Map<string, Pending>();
-  private next = 1;
 
   constructor(
     private readonly dispatch: (action: ChatAction) => void,
@@ -58,7 +60,7 @@ export class PermissionBroker {
   }
 
   request(params: acp.RequestPermissionRequest, signal?: AbortSignal): Promise<acp.RequestPermissionResponse> {
-    const id = `perm-${this.next++}`;
+    const id = `perm-${nextId++}`;
     const perHunk = this.edits?.perHunk() === true;
     const edit = perHunk ? cardEdit(params) : undefined;
     const shown = perHunk && !edit ? shownEdits(params) : [];

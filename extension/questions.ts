@@ -18,9 +18,11 @@ interface Pending {
 
 type StringField = { type?: string; title?: string | null; enum?: string[] | null; oneOf?: { const: string; title: string; description?: string | null }[] | null };
 
+/** Ids are unique in the extension host, not per chat: a diff editor or a late message naming one reaches one chat's card only. */
+let nextId = 1;
+
 export class QuestionBroker {
   private readonly pending = new Map<string, Pending>();
-  private next = 1;
 
   constructor(
     private readonly dispatch: (action: ChatAction) => void,
@@ -42,7 +44,7 @@ export class QuestionBroker {
     if (form.mode !== "form" || fields.length !== 1 || !entry || entry[1].type !== "string") return Promise.resolve({ action: "decline" });
     const [field, schema] = entry;
     const choices = schema.oneOf?.map((o) => ({ value: o.const, title: o.title, ...(o.description ? { description: o.description } : {}) })) ?? schema.enum?.map((value) => ({ value, title: value }));
-    const id = `question-${this.next++}`;
+    const id = `question-${nextId++}`;
     const answer = new Promise<acp.CreateElicitationResponse>((resolve) => this.pending.set(id, { field, ...(choices?.length ? { choices } : {}), resolve }));
     this.dispatch({ type: "questionAsked", question: { id, message: form.message, field, ...(choices?.length ? { choices } : {}) } });
     signal?.addEventListener("abort", () => this.close(id, { action: "cancel" }, "cancelled"), { once: true });
@@ -52,7 +54,7 @@ export class QuestionBroker {
   /** A page to open (only http and https: anything else is declined unseen). */
   private requestUrl(message: string, url: string | undefined, signal?: AbortSignal): Promise<acp.CreateElicitationResponse> {
     if (!this.openUrl || !url || !/^https?:\/\//i.test(url)) return Promise.resolve({ action: "decline" });
-    const id = `question-${this.next++}`;
+    const id = `question-${nextId++}`;
     const host = new URL(url).host;
     const choices = [{ value: "open", title: "Open in browser", description: host }];
     const answer = new Promise<acp.CreateElicitationResponse>((resolve) => this.pending.set(id, { field: "url", choices, url, resolve }));

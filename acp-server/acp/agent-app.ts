@@ -21,11 +21,12 @@ import { ISOLATION_OPTION, isolationOptions, isolationRequest } from "./isolatio
 import { setMode } from "../app/session-settings";
 import { availableCommands, noticeChunk, usageUpdate } from "./updates";
 import { elicitationModes } from "./elicitation-request";
-import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD } from "../../common/hermes-methods";
+import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_SESSIONS_METHOD, WORKTREE_METHODS } from "../../common/hermes-methods";
 import type { CommandInfo } from "../runtime/slash-command";
 import { disableTools } from "../tools/commands/tools";
 import { AgentError } from "../util/agent-error";
 import { disabledToolsOf, WORKTREE_META, worktreeOf } from "./script-meta";
+import { worktreeAnswerMeta } from "./worktree-answer";
 
 export interface AgentAppOptions {
   version: string;
@@ -118,7 +119,7 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         offerMcpSignIns(session, acpChannel(client, session, clientCapabilities, log), log);
       }
     }).catch((error: unknown) => log.warn("the work after opening a session failed", { sessionId: session.id, error }));
-    return { modes: modeState(session.agent), configOptions };
+    return { modes: modeState(session.agent), configOptions, ...worktreeAnswerMeta(session.worktree) };
   };
 
   // Every handler's errors go through acp/error-map.ts: none answers with a raw exception.
@@ -205,6 +206,16 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       return listTurnCheckpoints(current, hub.get(listParams(params).sessionId));
     })
     // "What Hermes knows" (the panel's view): memory entries and skills, read and changed; params checked inside.
+    // A worktree chat's changes reviewed hunk by hunk in the panel, and the accepted part applied (acp/worktree-methods.ts checks the params).
+    .onRequest(WORKTREE_METHODS.changes, (params: unknown) => params, async ({ params }) => {
+      const { changesParams, worktreeChangesOf } = await import("./worktree-methods");
+      return worktreeChangesOf(hub.get(changesParams(params).sessionId));
+    })
+    .onRequest(WORKTREE_METHODS.apply, (params: unknown) => params, async ({ params, client }) => {
+      const { applyParams, applyAccepted } = await import("./worktree-methods");
+      const checked = applyParams(params);
+      return applyAccepted(hub.get(checked.sessionId), checked, client, log);
+    })
     .onRequest(KNOWLEDGE_METHODS.get, (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).getKnowledge((await getRuntime()).loaded, params))
     .onRequest(KNOWLEDGE_METHODS.memory, (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeMemory((await getRuntime()).loaded, params))
     .onRequest(KNOWLEDGE_METHODS.skill, (params: unknown) => params, async ({ params }) => (await knowledgeMethods()).changeSkill((await getRuntime()).loaded, params))

@@ -66,6 +66,10 @@ class ClientCommand implements RunningCommand {
     return this.policy ? sandboxBlockedNote(output, this.policy) : undefined;
   }
 
+  get ownNetwork(): boolean {
+    return this.policy !== undefined && this.policy.network.kind !== "on";
+  }
+
   get terminalId(): string {
     return this.handle.id;
   }

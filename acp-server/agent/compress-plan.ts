@@ -5,6 +5,7 @@
 import type { ChatMessage } from "../providers/types";
 import { isRealUserMessage, summaryOf, withoutSummary } from "../sessions/compacted-history";
 import { messageTokens, messagesTokens } from "../providers/token-estimate";
+import { imageFacts } from "../sessions/image-placeholder";
 
 export interface PlanOptions {
   /** At least this many of the last messages stay verbatim (unless they exceed `maxTailTokens`). */
@@ -94,6 +95,6 @@ function hasNewMessages(history: readonly ChatMessage[], from: number, to: numbe
 
 function userText(message: Extract<ChatMessage, { role: "user" }>): string {
   return withoutSummary(message.content)
-    .map((part) => (part.type === "text" ? part.text : "[image]"))
+    .map((part) => (part.type === "text" ? part.text : `[image pasted by the user: ${imageFacts(part)}]`))
     .join("\n");
 }

@@ -10,6 +10,9 @@ import { DEFAULT_NUDGES, joinNotes, turnNotes, type NudgeSettings } from "./ephe
 import { DEFAULT_SKILL_NUDGE, skillNudge, type SkillNudgeSettings } from "./skill-nudge";
 import { countResults, type TurnActivity } from "./turn-activity";
 import { callWithRecovery, type CallResult } from "./model-call";
+import { askAboutImage } from "./auxiliary-text";
+import { textOnlyVariant } from "./image-descriptions";
+import { chainImageLimits, fitImages } from "./image-fit";
 import { ReplyCollector } from "./reply-collector";
 import { redactSecrets } from "../util/redact";
 import type { ModelChoice } from "./model-choice";
@@ -39,6 +42,8 @@ export interface TurnOptions {
   compression?: CompressionSettings;
   /** The model that writes compression summaries (else the session's model). */
   summarizer?: ModelChoice;
+  /** The model that describes images for a text-only model in `models` (none: they become notes). */
+  vision?: ModelChoice;
   /** The ephemeral layer's nudges (defaults: memory every 10 prompts, changed files on). */
   nudges?: NudgeSettings;
   /** The learning loop's nudge to save a skill (defaults: after 8 tool calls, or a recovery from failures). */
@@ -222,12 +227,20 @@ async function compress(options: TurnOptions, systemPrompt: string, tools: ToolS
  */
 async function callModel(options: TurnOptions, system: ChatMessage & { role: "system" }, tools: ToolSpec[], ephemeralNote?: string): Promise<StepOutcome> {
   const { session, observer, signal } = options;
-  const call = (): Promise<CallResult> => {
+  const call = async (): Promise<CallResult> => {
     const messages: ChatMessage[] = [system, ...modelHistory(session.history)];
     // The ephemeral layer: sent with this call only, never stored or frozen into the prompt.
     if (ephemeralNote) messages.push({ role: "user", content: [{ type: "text", text: ephemeralNote }] });
     const request = { messages, tools, maxTokens: options.maxTokens, temperature: options.temperature };
-    return callWithRecovery(request, { models: options.models, observer, signal, retryBaseDelayMs: options.retryBaseDelayMs, log: options.log });
+    const vision = options.vision;
+    const textOnly = await textOnlyVariant(request, {
+      models: options.models,
+      owner: session,
+      ...(vision ? { describe: (image, question) => askAboutImage(vision, session, image, question, signal) } : {}),
+      notice: (text) => observer.notice(text),
+    });
+    const fitted = await fitImages(request, chainImageLimits(options.models), session, (text) => observer.notice(text));
+    return callWithRecovery(fitted, { models: options.models, observer, signal, retryBaseDelayMs: options.retryBaseDelayMs, log: options.log, ...(textOnly ? { textOnly } : {}) });
   };
 
   const result = await call().catch(async (error: unknown): Promise<CallResult> => {

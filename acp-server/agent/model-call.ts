@@ -32,6 +32,8 @@ export interface CallOptions {
   /** First retry delay; doubles each retry, capped at 30 s. */
   retryBaseDelayMs: number;
   log: Logger;
+  /** The request as a model without vision gets it (images as text: image-descriptions.ts); absent: the same. */
+  textOnly?: ModelRequest;
 }
 
 const MAX_DELAY_MS = 30_000;
@@ -47,7 +49,8 @@ export async function callWithRecovery(request: ModelRequest, options: CallOptio
       const reply = new ReplyCollector(observer);
       try {
         try {
-          for await (const event of model.provider.stream(request, signal)) reply.add(event);
+          const sent = model.vision ? request : (options.textOnly ?? request);
+          for await (const event of model.provider.stream(sent, signal)) reply.add(event);
         } finally {
           reply.end(); // show what the redactor held back, before any notice about a failure
         }

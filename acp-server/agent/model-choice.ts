@@ -13,4 +13,8 @@ export interface ModelChoice {
   maxOutputTokens: number;
   /** USD per million tokens, when known. */
   price?: { input: number; output: number; cache_read?: number; cache_write?: number };
+  /** false: the model takes text only; its requests carry image descriptions or notes instead (text-only-request.ts). */
+  vision: boolean;
+  /** What its API takes per image (image-fit.ts scales larger ones down); absent: the strictest API's. */
+  imageLimits?: { maxSide: number; maxBytes: number };
 }

@@ -3,6 +3,7 @@
 // back as a reason, so compression can degrade instead of losing the session.
 import { isAbortError } from "../providers/stream-guard";
 import type { ChatMessage, ModelRequest } from "../providers/types";
+import { imageFacts } from "../sessions/image-placeholder";
 import type { Logger } from "../util/log";
 import type { ModelChoice } from "./model-choice";
 
@@ -97,13 +98,13 @@ function describe(message: ChatMessage): string {
     case "system":
       return `SYSTEM: ${message.content}`;
     case "user":
-      return `USER: ${message.content.map((part) => (part.type === "text" ? part.text : `[image ${part.mimeType}]`)).join("\n")}`;
+      return `USER: ${message.content.map((part) => (part.type === "text" ? part.text : `[image pasted by the user: ${imageFacts(part)}]`)).join("\n")}`;
     case "assistant": {
       const calls = (message.toolCalls ?? []).map((call) => `\n[called ${call.name}(${clip(call.arguments, 400)})]`).join("");
       return `ASSISTANT: ${message.content}${calls}`;
     }
     case "tool":
-      return `TOOL RESULT (${message.name}): ${message.content}`;
+      return `TOOL RESULT (${message.name}): ${message.content}${(message.images ?? []).map((image) => `\n[image returned by the tool: ${imageFacts(image)}]`).join("")}`;
   }
 }
 

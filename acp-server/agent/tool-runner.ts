@@ -8,7 +8,7 @@ import type { DisplayContent, NestedToolResult, ToolContext } from "../tools/con
 import { resultText, ToolError, toolJsonSchema, type ToolDefinition, type ToolResult } from "../tools/registry";
 import type { Logger } from "../util/log";
 import { redactDeep, redactSecrets } from "../util/redact";
-import { auxiliaryText } from "./auxiliary-text";
+import { askAboutImage, auxiliaryText } from "./auxiliary-text";
 import { permissionGate } from "./permission-gate";
 import type { AgentSession } from "./session";
 import type { TurnCheckpoint } from "./turn-checkpoint";
@@ -250,6 +250,8 @@ async function execute(tool: ToolDefinition, args: unknown, view: ToolCallView, 
   };
   const auxiliary = host.auxiliary;
   if (auxiliary) context.summarize = (request) => auxiliaryText(auxiliary, session, request, signal);
+  const vision = host.vision;
+  if (vision) context.lookAtImage = (image, question) => askAboutImage(vision, session, image, question, signal);
   // The user is asked only from their own session: a subagent's host has no clarify.
   const clarify = host.clarify?.bind(host);
   if (clarify && session.depth === 0) {

@@ -75,6 +75,8 @@ export interface TurnHost {
   history?: SessionHistoryAccess;
   /** The auxiliary model, for tools' short texts (session_search's summaries); absent: none. */
   auxiliary?: ModelChoice;
+  /** The model that looks at images (vision_analyze); absent: none sees. */
+  vision?: ModelChoice;
   /** Answers the user saved ("always allow / reject"). */
   approvals?: ApprovalRules;
   /** Shows a permission prompt for a tool call and waits for the user's answer. */

@@ -215,6 +215,7 @@ async function runPromptTurn(
         log: deps.log,
         compression: compressionSettings(loaded.config),
         summarizer: deps.runtime.auxiliary(),
+        vision: deps.runtime.visionModel(),
         nudges: nudgeSettings(loaded.config),
         // With the background review on, it does what the nudge asked the model to do mid-conversation.
         skillNudge:
@@ -298,6 +299,7 @@ function promptText(parts: UserPart[]): string {
 function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel, hooks: SessionHooks | undefined): TurnHost {
   const config = deps.runtime.loaded.config;
   const auxiliary = deps.runtime.auxiliary();
+  const vision = deps.runtime.visionModel();
   return {
     files: client.files(),
     shell: sessionShell(deps.runtime, session, client),
@@ -318,6 +320,7 @@ function turnHost(deps: PromptDeps, session: LiveSession, client: ClientChannel,
     completeElicitation: (elicitationId) => client.completeElicitation(elicitationId),
     history: deps.runtime.sessions,
     ...(auxiliary ? { auxiliary } : {}),
+    ...(vision ? { vision } : {}),
     approvals: deps.runtime.approvals,
     checkpoints: deps.runtime.checkpoints,
     delegation: delegationFor(deps, session),

@@ -29,6 +29,7 @@ export async function runCheck(
     if (set.fallbacks.length) out(`fallbacks:   ${set.fallbacks.map((m) => `${m.id} (${m.apiMode})`).join(", ")}`);
     if (set.choices.length > 1) out(`picker:      ${set.choices.map((m) => m.id).join(", ")}`);
     if (set.auxiliary.id !== model.model.id) out(`auxiliary:   ${set.auxiliary.id}`);
+    out(`vision:      ${visionLine(model.model, set.vision)}`);
     for (const problem of set.problems) out(`warning:     ${problem}`);
     if (options.offline) out("endpoint:    not probed (--offline)");
     else {
@@ -59,6 +60,13 @@ export async function runCheck(
   }
   out("status:      ok");
   return 0;
+}
+
+/** Whether the main model sees, and who looks at images for it when it does not. */
+function visionLine(main: ResolvedModel, vision: ResolvedModel | undefined): string {
+  if (main.vision) return vision && vision.id !== main.id ? `yes (vision_analyze asks ${vision.id})` : "yes";
+  if (vision) return `no: images are described by ${vision.id}`;
+  return "no: images reach the model as a note (set auxiliary_vision, or vision: true if the model sees)";
 }
 
 function describe(out: (line: string) => void, m: ResolvedModel): void {

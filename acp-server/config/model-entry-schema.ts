@@ -48,6 +48,8 @@ export const ModelEntrySchema = z.lazy(() =>
       reasoning_effort: z.enum(["minimal", "low", "medium", "high"]).optional(),
       /** Prompt cache lifetime (Anthropic, and Claude models on OpenRouter). */
       cache_ttl: z.enum(["5m", "1h"]).default("5m"),
+      /** Whether the model accepts images; unset: the built-in rule (config/model-vision.ts), unknown models none. */
+      vision: z.boolean().optional(),
     })
     .strict(),
 );

@@ -5,6 +5,7 @@ import { endpointKey } from "./endpoint-key";
 import { apiKeyPlaces } from "./key-places";
 import type { LoadedConfig } from "./load";
 import { lookupModel } from "./model-metadata";
+import { modelSeesImages } from "./model-vision";
 import { PROVIDERS } from "./providers";
 import { ModelEntrySchema, PROVIDER_IDS } from "./model-entry-schema";
 import type { ApiMode, ModelEntry, Price, ProviderId } from "./schema";
@@ -34,6 +35,8 @@ export interface ResolvedModel {
   thinkingBudget?: number;
   reasoningEffort?: "minimal" | "low" | "medium" | "high";
   cacheTtl: "5m" | "1h";
+  /** Whether the model accepts images (config's `vision`, else the built-in rule). */
+  vision: boolean;
 }
 
 export type ModelResolution = { ok: true; model: ResolvedModel } | { ok: false; reason: string };
@@ -125,6 +128,7 @@ export function resolveEntry(
       ...(entry.thinking_budget ? { thinkingBudget: entry.thinking_budget } : {}),
       ...(entry.reasoning_effort ? { reasoningEffort: entry.reasoning_effort } : {}),
       cacheTtl: entry.cache_ttl,
+      vision: entry.vision ?? modelSeesImages(name),
     },
   };
 }
@@ -136,6 +140,8 @@ export interface ModelSet {
   /** Everything the picker offers (main, fallbacks, `models:`), without duplicates. */
   choices: ResolvedModel[];
   auxiliary: ResolvedModel;
+  /** The model that looks at images: `auxiliary_vision`, else the auxiliary or the main model if it sees; none otherwise. */
+  vision?: ResolvedModel;
   /** Entries that could not be used, for the log and --check. */
   problems: string[];
 }
@@ -162,7 +168,14 @@ export function resolveModelSet(loaded: LoadedConfig, main: ResolvedModel): Mode
     if (resolved.ok) auxiliary = resolved.model;
     else problems.push(resolved.reason.split("\n")[0] ?? resolved.reason);
   }
-  return { main, fallbacks, choices, auxiliary, problems };
+  let vision = [auxiliary, main].find((model) => model.vision);
+  const visionEntry = loaded.config.auxiliary_vision;
+  if (visionEntry) {
+    const resolved = resolveEntry(visionEntry, loaded, { inheritFrom: main, where: "auxiliary_vision" });
+    if (resolved.ok) vision = resolved.model;
+    else problems.push(resolved.reason.split("\n")[0] ?? resolved.reason);
+  }
+  return { main, fallbacks, choices, auxiliary, ...(vision ? { vision } : {}), problems };
 }
 
 function dedupe(models: ResolvedModel[]): ResolvedModel[] {

@@ -283,6 +283,8 @@ export const ConfigSchema = z
     models: z.array(z.union([z.string().min(1), ModelEntrySchema])).default([]),
     /** Model for side jobs (titles, summaries); defaults to the main model. */
     auxiliary: ModelEntrySchema.optional(),
+    /** Model that looks at images (vision_analyze, images for a text-only main model); defaults to the auxiliary or main model when it has vision. */
+    auxiliary_vision: ModelEntrySchema.optional(),
     /** Model name patterns (`*` wildcards) that OpenAI serves only through the Responses API. */
     responses_models: z.array(z.string().min(1)).default(["*codex*", "o1-pro*", "o3-pro*", "gpt-5-pro*", "computer-use-*"]),
     agent: AgentConfigSchema.default(AgentConfigSchema.parse({})),

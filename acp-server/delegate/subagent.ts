@@ -60,6 +60,8 @@ export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings
     ...(canDelegate && parent.host.delegation ? { delegation: parent.host.delegation } : {}),
     // The session's hooks see a subagent's tool calls too: delegating is no way around them.
     ...(parent.host.toolHooks ? { toolHooks: parent.host.toolHooks } : {}),
+    // The parent's vision model: vision_analyze, and descriptions for a text-only model, in the child too.
+    ...(parent.host.vision ? { vision: parent.host.vision } : {}),
   };
   const observer = new SubagentObserver(spec.progress);
   spec.progress.started();
@@ -77,6 +79,7 @@ export async function runSubagent(spec: SubagentSpec, settings: SubagentSettings
         retryBaseDelayMs: settings.retryBaseDelayMs,
         log: settings.log,
         compression: settings.compression,
+        ...(host.vision ? { vision: host.vision } : {}),
         // No memory nudges or skill suggestions: the subagent has neither tool.
         nudges: { memoryEvery: 0, changedFiles: false },
         skillNudge: { afterToolCalls: 0, onRecovery: false },

@@ -6,6 +6,7 @@ import path from "node:path";
 import { loadConfigCached } from "../config/config-cache";
 import type { LoadedConfig } from "../config/load";
 import { discoverModels } from "../config/model-discovery";
+import { imageLimitsFor } from "../config/model-vision";
 import { probeLocalServers } from "../config/probe-local";
 import { resolveEntry, resolveModel, resolveModelSet, thinks, type ModelResolution, type ModelSet, type ResolvedModel } from "../config/resolve-model";
 import { ModelEntrySchema } from "../config/model-entry-schema";
@@ -53,6 +54,8 @@ export interface AgentRuntime {
   pickerChoices(): Promise<ResolvedModel[]>;
   /** The model for side jobs (titles, summaries): `auxiliary` in config, else the main model. */
   auxiliary(): ModelChoice | undefined;
+  /** The model that looks at images for vision_analyze and for a text-only model (ModelSet.vision), if any. */
+  visionModel(): ModelChoice | undefined;
   /** Loads a model's SDK ahead of its first call. */
   warmUp(modelId?: string): Promise<void>;
   /**
@@ -101,6 +104,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
       findModel: () => undefined,
       pickerChoices: async () => [],
       auxiliary: () => undefined,
+      visionModel: () => undefined,
       warmUp: async () => {},
     }, savedApprovals, log);
   }
@@ -125,6 +129,8 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     contextWindow: resolved.contextWindow,
     maxOutputTokens: resolved.maxOutputTokens,
     ...(resolved.price ? { price: resolved.price } : {}),
+    vision: resolved.vision,
+    imageLimits: imageLimitsFor(resolved.apiMode),
   });
   let discovered: ResolvedModel[] = [];
   let discovery: Promise<ResolvedModel[]> | undefined;
@@ -141,6 +147,7 @@ export async function loadAgentRuntime(log: Logger, options: { stderrLevel?: "wa
     findModel,
     pickerChoices,
     auxiliary: () => toChoice(models.auxiliary),
+    visionModel: () => (models.vision ? toChoice(models.vision) : undefined),
     chainFor: (modelId, options) => {
       const first = (modelId && findModel(modelId)) || models.main;
       const chain = [first, ...models.fallbacks.filter((fallback) => fallback.id !== first.id)];

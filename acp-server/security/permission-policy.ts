@@ -16,6 +16,7 @@ import { planModeAllows } from "./read-only-commands";
 import { bareCommandAllowed } from "./bare-allowlist";
 import path from "node:path";
 import { insideWorkspace, realPath, sensitiveReason, type Workspace } from "./sensitive-paths";
+import { uploadVerdict } from "./upload-policy";
 import { hermesHome } from "../config/paths";
 import { runsLater, type RunsLaterKind } from "./runs-later";
 
@@ -106,6 +107,8 @@ export function decidePermission(mode: SessionMode, ask: PolicyAsk, cwd: string,
   if (ask.moved) return movedVerdict(mode, ask);
   // A file tool's own resolution of its path counts like the path: what it opens is what is judged.
   if (ask.resolved?.length) ask = { ...ask, paths: [...new Set([...(ask.paths ?? []), ...ask.resolved])] };
+  // Before dont_ask's blanket allow of reads: an upload sends the files' bytes to a site.
+  if (ask.upload) return uploadVerdict(mode, ask.paths ?? [], workspace, ask.upload.destination);
   // What runs later outside any sandbox: Hermes's own state (config.yaml, .env, MCP servers,
   // rules, memories, skills), git's hooks and config, editors' auto-run settings
   // (security/runs-later.ts). Before dont_ask's blanket allow; each change is asked by name.

@@ -27,6 +27,8 @@ export interface PolicyAsk {
    * dont_ask and plan included, never remembered. `names` say which secret and how it was spelled.
    */
   outboundSecret?: { names: string[]; destination: string };
+  /** Files (`paths`) handed to a web page on `destination` (browser_upload): security/upload-policy.ts decides. */
+  upload?: { destination: string };
   /** Run a command once outside the OS sandbox: always asked, never granted by dont_ask or plan mode. */
   unsandboxed?: boolean;
   /** Why it must run outside the sandbox (the model's words, shown to the user). */

@@ -3,6 +3,7 @@
 // session restored from its journal build the same messages from the same CompactionRecord.
 import type { ChatMessage, UserPart } from "../providers/types";
 import { sanitizeHistory } from "./history-repair";
+import { imagesAsText } from "./image-placeholder";
 import type { CompactionRecord } from "./types";
 
 /** Marks the summary in the history (and lets the next compression find and update it). */
@@ -59,7 +60,8 @@ export function applyCompaction(history: ChatMessage[], compaction: CompactionRe
   const note = summaryPart(compaction.summary);
   if (first?.role === "user") kept[0] = { role: "user", content: [note, ...withoutSummary(first.content)] };
   else kept.unshift({ role: "user", content: [note] });
-  return sanitizeHistory([...pruneToolOutputs(base.slice(0, head)), ...kept]);
+  // The head's images become text: kept verbatim, they would cost every request from now on.
+  return sanitizeHistory([...imagesAsText(pruneToolOutputs(base.slice(0, head))), ...kept]);
 }
 
 export function withoutSummary(parts: UserPart[]): UserPart[] {

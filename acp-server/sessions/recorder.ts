@@ -5,6 +5,7 @@ import { messageTokens } from "../providers/token-estimate";
 import type { ChatMessage } from "../providers/types";
 import type { DisplayContent, TodoItem } from "../tools/context";
 import type { Logger } from "../util/log";
+import { capCardImage } from "./card-image-cap";
 import { redactRecord } from "./redact-record";
 import { SessionNotOwnedError } from "./session-lease";
 import type { CompactionRecord, HookRunRecord, JournalRecord, LearnedNote, PermissionAnswerRecord, PermissionAskRecord, ToolCallRecord, TitleSource } from "./types";
@@ -118,11 +119,12 @@ export class SessionRecorder {
 
 /**
  * What a finished tool call's card keeps in the journal. An editor terminal is gone once the
- * session is reloaded (elsewhere, later), so it is kept as the command's output text.
+ * session is reloaded (elsewhere, later), so it is kept as the command's output text. A very
+ * large image is kept as a line saying so (card-image-cap.ts).
  */
 function journalContent(call: ToolCallRecord): DisplayContent[] {
   return call.content.map((item) => {
-    if (item.type !== "terminal") return item;
+    if (item.type !== "terminal") return capCardImage(item);
     const output = (call.rawOutput as { output?: unknown } | undefined)?.output;
     return { type: "text", text: `\`\`\`\n${typeof output === "string" ? output : ""}\n\`\`\`` };
   });

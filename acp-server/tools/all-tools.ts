@@ -1,7 +1,9 @@
 // The agent's built-in tools, listed once. Adding a tool = its file + one entry here. Loaded
 // with the runtime (after `initialize` is answered), never by the handshake path.
 import { applyPatchTool } from "./apply-patch";
+import { visionAnalyzeTool } from "./vision-analyze";
 import { browserClickTool, browserEvaluateTool, browserHoverTool, browserPressTool, browserSelectTool, browserTypeTool } from "./browser/browser-action-tools";
+import { browserUploadTool } from "./browser/browser-upload-tool";
 import {
   browserBackTool,
   browserConsoleTool,
@@ -66,6 +68,8 @@ const BUILTIN_TOOLS = [
   browserConsoleTool,
   browserScreenshotTool,
   browserEvaluateTool,
+  browserUploadTool,
+  visionAnalyzeTool,
   toolSearchTool,
 ] as unknown as readonly ToolDefinition[];
 

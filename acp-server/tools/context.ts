@@ -88,6 +88,11 @@ export interface RunningCommand {
   onOutput?(listener: (chunk: string) => void): () => void;
   /** For a command that ran in the OS sandbox: what the sandbox probably blocked, read from its output. */
   sandboxNote?(output: string): string | undefined;
+  /**
+   * True when the command runs in an OS sandbox without the host's network: it has a loopback of
+   * its own, so a server it starts cannot be reached from outside (the browser tools say so).
+   */
+  readonly ownNetwork?: boolean;
   /** Set when started with rpcPipes by a runner that offers them. */
   readonly rpc?: CommandRpcPipes;
 }
@@ -289,6 +294,11 @@ export interface ToolContext {
    * usage; throws when the call fails. Absent where no auxiliary model is configured.
    */
   summarize?: (request: { instructions: string; text: string; maxTokens: number }) => Promise<string>;
+  /**
+   * The vision model's answer to a question about one image (vision_analyze), its cost counted
+   * like summarize's; throws when the call fails. Absent where no model that sees is configured.
+   */
+  lookAtImage?: (image: ImagePart, question: string) => Promise<string>;
   /** Subagents and external agents (delegate_task); absent where delegation is unavailable. */
   delegation?: Delegation;
   /** Asks the user a question and waits (clarify); absent for subagents and hosts that cannot ask. */

@@ -142,6 +142,10 @@ class LocalCommand implements RunningCommand {
     return this.policy ? sandboxBlockedNote(output, this.policy) : undefined;
   }
 
+  get ownNetwork(): boolean {
+    return this.policy !== undefined && this.policy.network.kind !== "on";
+  }
+
   onOutput(listener: (chunk: string) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);

@@ -1,5 +1,5 @@
 // Tools that cost nothing until used (issue 34): outside a core set, a tool's schema is not sent
-// with every model call. The browser and web toolsets and skill_manage are deferred, and MCP
+// with every model call. The browser, web and vision toolsets and skill_manage are deferred, and MCP
 // tools beyond `tools.eager_budget_tokens` of schemas (in their stable order, so the same ones
 // stay eager from call to call). The model sees their names in tool_search's description and
 // loads the ones it needs; a loaded tool is sent from then on, after the others, so what came
@@ -7,7 +7,7 @@
 import { toolJsonSchema, type ToolDefinition } from "./registry";
 
 /** Built-in toolsets sent only once loaded. */
-export const DEFERRED_TOOLSETS: ReadonlySet<string> = new Set(["browser", "web"]);
+export const DEFERRED_TOOLSETS: ReadonlySet<string> = new Set(["browser", "web", "vision"]);
 /** Built-in tools sent only once loaded (skills management: creating a skill is rare; viewing one is not). */
 export const DEFERRED_TOOLS: ReadonlySet<string> = new Set(["skill_manage"]);
 

@@ -43,7 +43,7 @@ export function toolIsOn(tool: Pick<ToolDefinition, "name" | "toolset">, config:
 
 /**
  * Toolsets that are off until config.yaml's `tools.enabled` names them (or `/tools enable`): each
- * costs every model call its schemas (the browser's 14 tools, about 2k tokens), so until tools can
+ * costs every model call its schemas (the browser's 15 tools, about 2k tokens), so until tools can
  * be loaded on demand (issue 34) only those who use them pay for them.
  */
 export const OPT_IN_TOOLSETS: ReadonlySet<string> = new Set(["browser"]);

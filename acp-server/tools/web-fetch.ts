@@ -93,7 +93,7 @@ function hostOf(url: string): string {
 }
 
 /** Asks once per host for this call; the permission gate remembers session and saved answers. */
-function hostApprover(ctx: ToolContext): (url: URL) => Promise<void> {
+export function hostApprover(ctx: ToolContext): (url: URL) => Promise<void> {
   const approved = new Set<string>();
   return async (url) => {
     const host = url.hostname.replace(/^\[(.*)\]$/, "$1").toLowerCase();

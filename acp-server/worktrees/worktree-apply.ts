@@ -11,7 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
-import { worktreeDiff } from "./worktree-diff";
+import { worktreeDiff, type WorktreeDiff } from "./worktree-diff";
 
 export type ApplyMode = "patch" | "merge" | "squash";
 
@@ -20,11 +20,14 @@ export type ApplyOutcome =
   | { status: "nothing" }
   | { status: "refused"; reason: string; files: string[] };
 
-/** `hooks`: the crash test's stopping points (apply-plan.ts). */
-export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, hooks: StepHooks = {}): Promise<ApplyOutcome> {
+/**
+ * `only`: a part of the work to apply instead of all of it (the panel's accepted hunks:
+ * worktree-review.ts). `hooks`: the crash test's stopping points (apply-plan.ts).
+ */
+export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, only?: WorktreeDiff, hooks: StepHooks = {}): Promise<ApplyOutcome> {
   // An apply a kill interrupted is finished first: its files are in the checkout now, so the diff below finds them there.
   await finishInterruptedApply(worktree);
-  const diff = await worktreeDiff(worktree);
+  const diff = only ?? (await worktreeDiff(worktree));
   if (diff.files.length === 0) return { status: "nothing" };
   const local = await locallyChanged(worktree.repo, diff.files);
   if (local.length > 0) return { status: "refused", reason: "the main checkout has its own uncommitted changes to these files: commit, stash or discard them first", files: local };

@@ -68,7 +68,8 @@ export function usePanelWorkbench(options: FixtureOptions): PanelWorkbench {
     writeFileSync(
       path.join(bench.hermesHome, "config.yaml"),
       toYaml(options.hermesConfig?.(bench.model.url) ?? {
-        model: { provider: "custom", name: "fake-model", base_url: bench.model.url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions" },
+        // `vision`: the scripted model takes images (an unknown name is taken as text-only).
+        model: { provider: "custom", name: "fake-model", base_url: bench.model.url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions", vision: true },
         // A background title request would take the scripted replies; the first-line title remains.
         sessions: { auto_title: false },
         // Likewise a background learning review after a long scripted turn.

@@ -55,6 +55,8 @@ test("acp --check prints the resolved model, or exits 1 with the reason", async 
   const envOverride = await hermes(["acp", "--check", "--offline"], { env: { HERMES_PROVIDER: "ollama", HERMES_MODEL: "qwen3:8b" } });
   assert.equal(envOverride.code, 0, envOverride.stderr);
   assert.match(envOverride.stdout, /base_url:\s+http:\/\/127\.0\.0\.1:11434\/v1/);
+  assert.match(ok.stdout, /vision:\s+yes/, "the scripted model is configured to see");
+  assert.match(envOverride.stdout, /vision:\s+no: images reach the model as a note \(set auxiliary_vision/, "an unknown model is taken as text-only");
 
   const missing = await hermes(["acp", "--check"]);
   assert.equal(missing.code, 1);

@@ -230,7 +230,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<
 /** Config for a scripted model at `url`. */
 export function scriptedConfig(url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
-    model: { provider: "custom", name: "fake-model", base_url: url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions" },
+    // `vision`: the scripted model takes images, as the tests that send some expect (an unknown name would not).
+    model: { provider: "custom", name: "fake-model", base_url: url, api_key: "sk-test-not-a-real-key", api_mode: "chat_completions", vision: true },
     // A background title request would take replies scripted for the test; title tests turn it on.
     sessions: { auto_title: false },
     // Likewise the learning review after a long turn, the curator's first pass and the first prompt's

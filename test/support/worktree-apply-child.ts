@@ -17,6 +17,6 @@ const onStep = async (point: string) => {
 };
 process.stdout.write("ready\n");
 const started = performance.now();
-const outcome = await applyWorktree(worktree, mode === "merge" ? "merge" : "patch", "crash test", { onStep });
+const outcome = await applyWorktree(worktree, mode === "merge" ? "merge" : "patch", "crash test", undefined, { onStep });
 if (outcome.status !== "applied") throw new Error(`not applied: ${JSON.stringify(outcome)}`);
 process.stdout.write(`done ${Math.round(performance.now() - started)}\n`);

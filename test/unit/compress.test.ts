@@ -34,7 +34,7 @@ const scripted = useScriptedModel();
 const log = createLogger("test");
 
 function choice(url: string, contextWindow = 32_000, name = "fake-model"): ModelChoice {
-  return { id: `custom/${name}`, provider: new ChatCompletionsProvider({ provider: "custom", model: name, baseURL: url, apiKey: "sk-test" }), maxRetries: 0, contextWindow, maxOutputTokens: 4_096 };
+  return { id: `custom/${name}`, provider: new ChatCompletionsProvider({ provider: "custom", model: name, baseURL: url, apiKey: "sk-test" }), maxRetries: 0, contextWindow, maxOutputTokens: 4_096, vision: true };
 }
 
 /** A session with `history`, journaling into `records` like the real recorder does. */

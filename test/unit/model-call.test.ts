@@ -22,6 +22,7 @@ function choice(name: string, url: string, maxRetries = 2, idleTimeoutMs?: numbe
     maxRetries,
     contextWindow: 1000,
     maxOutputTokens: 100,
+    vision: true,
   };
 }
 

@@ -57,7 +57,7 @@ test("deferred tools are left out, listed by tool_search, and appended once load
 
 test("nothing to defer: no tool_search, everything sent as before", () => {
   const tools = new SessionTools(builtinToolRegistry());
-  tools.configure({ enabled: [], disabled: ["web", "skill_manage"], eager_budget_tokens: 500 });
+  tools.configure({ enabled: [], disabled: ["web", "vision", "skill_manage"], eager_budget_tokens: 500 });
   const names = tools.list().map((tool) => tool.name);
   assert.ok(!names.includes("tool_search"), names.join(", "));
   const search = tools.get("tool_search")!;

@@ -177,21 +177,22 @@ describe("read_file of an image", () => {
     return Buffer.concat([PNG.subarray(0, 8), Buffer.from([0, 0, 0, 13]), Buffer.from("IHDR"), ihdr, PNG.subarray(29)]);
   }
 
-  test("refuses, before the provider would, an image over 8000 px a side, and a file that is not the image it is named", async () => {
+  test("refuses an image over 12000 px a side (more than a copy is scaled from), and a file that is not the image it is named", async () => {
     const cwd = await tempDir();
-    await writeFile(path.join(cwd, "poster.png"), pngHeader(9000, 400));
+    await writeFile(path.join(cwd, "poster.png"), pngHeader(13000, 400));
     await writeFile(path.join(cwd, "fake.jpg"), "not a jpeg at all");
     const ctx = recordingContext({ cwd });
     await assert.rejects(
       readFileTool.handler(readFileTool.schema.parse({ path: "poster.png" }), ctx),
-      (error: unknown) => error instanceof ToolError && /poster\.png is 9000×400 px, over the 8000 px per side/.test(error.message),
+      (error: unknown) => error instanceof ToolError && /poster\.png is 13000×400 px, over the 12000 px per side/.test(error.message),
     );
     await assert.rejects(
       readFileTool.handler(readFileTool.schema.parse({ path: "fake.jpg" }), ctx),
       (error: unknown) => error instanceof ToolError && /fake\.jpg is not a readable image\/jpeg image/.test(error.message),
     );
-    await writeFile(path.join(cwd, "wide.png"), pngHeader(8000, 10));
+    // Over Anthropic's 8000 px: read whole, as the request will carry a scaled copy (agent/image-fit.ts).
+    await writeFile(path.join(cwd, "wide.png"), pngHeader(12000, 10));
     const wide = await readFileTool.handler(readFileTool.schema.parse({ path: "wide.png" }), ctx);
-    assert.equal(wide.images?.length, 1, "8000 px is still accepted");
+    assert.equal(wide.images?.length, 1, "12000 px is still accepted");
   });
 });

@@ -2,6 +2,7 @@
 // type through a handler table. Invalid messages are reported and dropped, never half-applied.
 import { hostToPanel, parseMessage, type HostToPanel } from "../../common/panel-protocol";
 import { enqueueActions, replaceChatState } from "./chat-store";
+import { replaceChats } from "./chats-store";
 import { emitHostEvent } from "./host-events";
 import { post } from "./vscode-api";
 
@@ -13,6 +14,7 @@ const handlers: Handlers = {
   mentionResults: (m) => emitHostEvent(m),
   historyResults: (m) => emitHostEvent(m),
   focusComposer: (m) => emitHostEvent(m),
+  chats: (m) => replaceChats(m.chats, m.active),
 };
 
 function dispatch(message: HostToPanel): void {

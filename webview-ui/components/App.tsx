@@ -4,9 +4,11 @@
 // reducer leaves untouched, so a streamed chunk re-renders only the transcript.
 import { useEffect } from "preact/hooks";
 import { chatStore } from "../bridge/chat-store";
+import { activeChat, chatsStore } from "../bridge/chats-store";
 import { useStore } from "../bridge/external-store";
 import { post } from "../bridge/vscode-api";
 import type { ChatState } from "../../common/panel-state/types";
+import { ChatTabs } from "./ChatTabs";
 import { Composer } from "./composer/Composer";
 import { QueueList } from "./composer/QueueList";
 import { Header } from "./Header";
@@ -16,15 +18,19 @@ import { LiveRegion } from "./LiveRegion";
 import { PlanView } from "./PlanView";
 import { Transcript } from "./Transcript";
 import { UsageMeter } from "./UsageMeter";
+import { WorktreeBar } from "./WorktreeBar";
 
 export function App() {
   const state = useStore(chatStore, (s) => s);
   useEscapeCancels(state.turn.running);
   const lastPrompt = lastUserText(state);
   const knowledgeOpen = state.knowledge?.open === true;
+  const worktree = useStore(chatsStore, (s) => activeChat(s)?.worktree);
   return (
     <div class="app">
+      <ChatTabs />
       <Header title={state.title} connection={state.connection} historyOpen={state.history.open} knowledgeOpen={knowledgeOpen} />
+      {worktree && !state.history.open && !knowledgeOpen && <WorktreeBar worktree={worktree} running={state.turn.running} />}
       {state.history.open ? (
         <HistoryView history={state.history} currentId={state.sessionId} />
       ) : knowledgeOpen && state.knowledge ? (

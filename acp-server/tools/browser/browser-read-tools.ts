@@ -8,6 +8,8 @@ import { defineTool, ToolError } from "../registry";
 import { checkUrl } from "../web/guarded-fetch";
 import { browserSettings } from "./browser-settings";
 import { eventsText, REF_PATTERN, refLocator, snapshotText } from "./page-text";
+import { rememberScreenshot } from "./latest-screenshot";
+import { sandboxedServerHint } from "./sandboxed-server-hint";
 import { sessionBrowser } from "./session-browser";
 
 const ref = z.string().regex(REF_PATTERN, "a ref from browser_snapshot, like e12").describe("Element ref from the latest browser_snapshot, e.g. e12.");
@@ -34,7 +36,8 @@ export const browserNavigateTool = defineTool({
       if (response) status = `Status: ${response.status()}\n`;
     } catch (error) {
       const events = browser.drainEvents();
-      throw new ToolError(`Could not open ${url.href}: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}${eventsText(events)}`);
+      const failure = error instanceof Error ? (error.message.split("\n")[0] ?? "") : String(error);
+      throw new ToolError(`Could not open ${url.href}: ${failure}${eventsText(events)}${sandboxedServerHint(url, failure, ctx.state)}`);
     }
     const text = await snapshotText(page, browserSettings().config.max_snapshot_chars);
     return { output: `${status}${text}${eventsText(browser.drainEvents())}` };
@@ -146,6 +149,7 @@ export const browserScreenshotTool = defineTool({
     const page = await (await sessionBrowser(ctx.sessionId)).page();
     const png = args.ref ? await refLocator(page, args.ref).screenshot({ type: "png" }) : await page.screenshot({ type: "png", fullPage: args.full_page === true });
     const image = { mimeType: "image/png", data: png.toString("base64") };
+    rememberScreenshot(ctx.sessionId, image);
     return {
       output: `Screenshot of ${args.ref ? `element ${args.ref} on ` : ""}${page.url()} (${png.length} bytes PNG, attached as an image).`,
       images: [image],

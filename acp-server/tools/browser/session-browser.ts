@@ -12,6 +12,7 @@ import { webSettings } from "../web/web-settings";
 import { chooseBrowser } from "./browser-executable";
 import { checkBrowserRequest } from "./browser-network-policy";
 import { startGuardProxy, type GuardProxy } from "./guard-proxy";
+import { forgetScreenshot } from "./latest-screenshot";
 import { forgetBrowser, registerBrowser } from "./open-browsers";
 import { browserSettings } from "./browser-settings";
 
@@ -167,6 +168,7 @@ export async function closeSessionBrowser(sessionId: string): Promise<void> {
   const started = browsers.get(sessionId);
   browsers.delete(sessionId);
   forgetBrowser(sessionId);
+  forgetScreenshot(sessionId);
   if (started) await (await started.catch(() => undefined))?.close(); // expected: a browser that never started has nothing to close
 }
 
@@ -175,7 +177,7 @@ export async function closeSessionBrowser(sessionId: string): Promise<void> {
  * in dist/vendor/ (scripts/vendor-playwright.mjs); a copy that lost it says how to add it rather than
  * failing with a module error.
  */
-async function loadPlaywright(): Promise<typeof import("playwright-core")> {
+export async function loadPlaywright(): Promise<typeof import("playwright-core")> {
   try {
     return await import("playwright-core");
   } catch (error) {

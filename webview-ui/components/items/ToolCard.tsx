@@ -1,6 +1,6 @@
 // One tool call: kind icon, title and live status; its locations open in the editor; its
 // content (text output, terminal, diff) shows below. Quiet kinds (read, search, fetch, think)
-// start folded once done; edits, commands and failures start open. An edit decided hunk by hunk
+// start folded once done, unless they show an image (a screenshot is the result); edits, commands and failures start open. An edit decided hunk by hunk
 // carries its permission card inside (one card per edit): the decision while it waits, then
 // its outcome above what landed.
 import type { ToolCallLocation } from "../../../common/acp-types";
@@ -10,6 +10,7 @@ import { useStore } from "../../bridge/external-store";
 import { post } from "../../bridge/vscode-api";
 import { useExpanded } from "../../bridge/view-state";
 import { shortPath } from "../../lib/short-path";
+import { hasShownImage } from "../../lib/tool-image";
 import { embeddedDecision } from "../../../common/panel-state/reducer";
 import { Icon, Spinner, toolIcon } from "../icons";
 import { PermissionCard } from "./PermissionCard";
@@ -28,7 +29,7 @@ const statusLabel: Record<string, string> = {
 const QUIET = new Set(["read", "search", "fetch", "think"]);
 
 export function ToolCard({ item }: { item: ToolItem }) {
-  const openByDefault = (item.status === "failed" && !item.rejected && !item.cancelled) || !QUIET.has(item.toolKind) || item.status !== "completed";
+  const openByDefault = (item.status === "failed" && !item.rejected && !item.cancelled) || !QUIET.has(item.toolKind) || item.status !== "completed" || hasShownImage(item.content);
   const [open, setOpen] = useExpanded(item.id, openByDefault);
   const bodyId = `tool-${item.id}`;
   const decision = useStore(chatStore, (state) => embeddedDecision(state, item.id));

@@ -1,6 +1,6 @@
 // One piece of a tool call's content: text output (in a pre, folded when long; a fenced
 // command output shows its inside and footer), an editor terminal's live output, or a diff
-// with "Open diff".
+// with "Open diff", or an image (ToolImage.tsx).
 import type { ToolCallContent } from "../../../common/acp-types";
 import { useMemo } from "preact/hooks";
 import { post } from "../../bridge/vscode-api";
@@ -11,6 +11,7 @@ import { DiffView } from "../DiffView";
 import { Icon } from "../icons";
 import { OutputPre } from "./OutputPre";
 import { TerminalOutput } from "./TerminalOutput";
+import { ToolImage } from "./ToolImage";
 
 /** `fullOutput`: the agent spilled the whole output to a file, and "Show all" opens it in an editor. */
 export function ToolContent({ content, toolCallId, index, title, fullOutput }: { content: ToolCallContent; toolCallId: string; index: number; title?: string; fullOutput?: boolean }) {
@@ -18,6 +19,7 @@ export function ToolContent({ content, toolCallId, index, title, fullOutput }: {
   if (content.type === "terminal") return <TerminalOutput terminalId={content.terminalId} expandKey={`${toolCallId}#${index}`} title={title} />;
   const block = content.content;
   if (block.type === "text") return <OutputText text={block.text} expandKey={`${toolCallId}#${index}`} onShowAll={fullOutput ? () => post({ type: "openFullOutput", toolCallId }) : undefined} />;
+  if (block.type === "image") return <ToolImage mimeType={block.mimeType} data={block.data} title={title} />;
   if (block.type === "resource_link") return <div class="muted">{block.name}</div>;
   return null;
 }

@@ -1,0 +1,84 @@
+// A dev server started in the background by the terminal tool runs in Hermes's OS sandbox, which
+// gives commands a network of their own: the browser cannot reach it. The navigation's error
+// says why and what the user can change, instead of a bare "connection refused" that leads the
+// model to restart the server again and again. With the host network allowed, the same server
+// is reachable and no note is given. Real bubblewrap, a real Chromium, the agent in process on
+// real pipes, a scripted model.
+import assert from "node:assert/strict";
+import { existsSync } from "node:fs";
+import net from "node:net";
+import { test } from "node:test";
+import type { RecordedRequest } from "../support/scripted-http";
+import { makeTempDir, scriptedConfig, startAgent } from "../support/in-process-agent";
+import { sandboxSkip } from "../support/sandbox";
+import { useScriptedModel } from "../support/scripted-model";
+
+const scripted = useScriptedModel();
+const CHROMIUM = "/usr/bin/chromium";
+const skip = sandboxSkip() || (existsSync(CHROMIUM) ? false : `no ${CHROMIUM} on this machine`);
+
+function toolResult(request: RecordedRequest, id: string): string {
+  const message = request.body.messages.findLast((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === id) as { content: string } | undefined;
+  assert.ok(message, `no result for ${id}`);
+  return message.content;
+}
+
+/** A port nothing listens on now (the server inside the sandbox will take it there). */
+async function unusedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as net.AddressInfo).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+for (const hostNetwork of [false, true]) {
+  test(`a dev server started in the sandbox ${hostNetwork ? "with the host network is reachable from the browser" : "is not reachable from the browser, and the error says why and what to change"}`, { skip }, async () => {
+    const model = scripted();
+    const project = await makeTempDir("hermes-devserver-");
+    const port = await unusedPort();
+    // The server prints a line once it listens; the model polls for it before browsing.
+    const server = `node -e 'require("http").createServer((q,s)=>s.end("<title>Dev</title><h1>Dev server up</h1>")).listen(${port},"127.0.0.1",()=>console.log("listening"))'`;
+    const terminal = { sandbox: "on", ...(hostNetwork ? { network: { allowed_domains: ["*"] } } : {}) };
+    const hermes = await startAgent({ config: scriptedConfig(model.url, { tools: { enabled: ["browser"] }, browser: { executable: CHROMIUM }, terminal }), permission: () => "allow_once" });
+    try {
+      await hermes.initialize();
+      const { sessionId } = await hermes.newSession(project);
+      const pollUntilListening = (request: RecordedRequest, id: string): { toolCalls: { id: string; name: string; arguments: object }[] } =>
+        /listening/.test(toolResult(request, id))
+          ? { toolCalls: [{ id: "nav", name: "browser_navigate", arguments: { url: `http://127.0.0.1:${port}/` } }] }
+          : { toolCalls: [{ id: `${id}+`, name: "process", arguments: { action: "poll", id: "proc_1" } }] };
+      let polls = 0;
+      // One scripted step at a time, each queuing the next until the turn ends: nothing is left
+      // in the shared queue for the next test. The session's title is asked of the same server.
+      const step = {
+        handler: (request: RecordedRequest) => {
+          const last = [...request.body.messages].reverse().find((m: { role: string }) => m.role === "tool") as { tool_call_id: string } | undefined;
+          if (last?.tool_call_id === "stop") return { text: "done" };
+          model.enqueue(step);
+          if (!last) return { text: "Dev server" };
+          if (last.tool_call_id === "nav") return { toolCalls: [{ id: "stop", name: "process", arguments: { action: "kill", id: "proc_1" } }] };
+          if (++polls > 60) return { toolCalls: [{ id: "stop", name: "process", arguments: { action: "kill", id: "proc_1" } }] };
+          return pollUntilListening(request, last.tool_call_id);
+        },
+      };
+      model.enqueue({ toolCalls: [{ id: "run", name: "terminal", arguments: { command: server, background: true } }] }, step);
+      const first = model.requests.length;
+      await hermes.prompt(sessionId, "start the dev server and open it");
+      const requests = model.requests.slice(first);
+      const navigated = requests.find((request) => request.body.messages.some((m: { role: string; tool_call_id?: string }) => m.role === "tool" && m.tool_call_id === "nav"));
+      assert.ok(navigated, `the server never said it listens (${polls} polls): ${JSON.stringify(requests.map((r) => r.body.messages.filter((m: { role: string }) => m.role === "tool"))).slice(-1500)}`);
+      const result = toolResult(navigated, "nav");
+      if (hostNetwork) {
+        assert.match(result, /Dev server up/, result);
+        assert.doesNotMatch(result, /network of their own/);
+      } else {
+        assert.match(result, /Could not open .*(ERR_CONNECTION_REFUSED|ERR_EMPTY_RESPONSE)/, result);
+        assert.match(result, /background commands \(proc_1\) run in Hermes's OS sandbox with a network of their own/);
+        assert.match(result, /terminal\.network\.allowed_domains: \[\\?"\*\\?"\]/);
+      }
+    } finally {
+      await hermes.close();
+    }
+  });
+}
