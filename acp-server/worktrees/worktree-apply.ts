@@ -24,7 +24,27 @@ export type ApplyOutcome =
  * `only`: a part of the work to apply instead of all of it (the panel's accepted hunks:
  * worktree-review.ts). `hooks`: the crash test's stopping points (apply-plan.ts).
  */
-export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, only?: WorktreeDiff, hooks: StepHooks = {}): Promise<ApplyOutcome> {
+export function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, only?: WorktreeDiff, hooks: StepHooks = {}): Promise<ApplyOutcome> {
+  return oneAtATime(worktree.repo, () => applyNow(worktree, mode, message, only, hooks));
+}
+
+/**
+ * Applies into one checkout, one at a time in this process: two sessions applying at the same
+ * moment would both find the files clean, and the second would write over the first. Each is
+ * checked against what the one before left. (Processes do not wait for each other: docs/worktrees.md.)
+ */
+const applying = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(repo: string, work: () => Promise<T>): Promise<T> {
+  const next = (applying.get(repo) ?? Promise.resolve()).then(work);
+  const settled = next.catch(() => undefined); // expected: the caller hears of its own failure; the next apply still runs
+  applying.set(repo, settled);
+  void settled.then(() => {
+    if (applying.get(repo) === settled) applying.delete(repo);
+  });
+  return next;
+}
+
+async function applyNow(worktree: SessionWorktree, mode: ApplyMode, message: string, only: WorktreeDiff | undefined, hooks: StepHooks): Promise<ApplyOutcome> {
   // An apply a kill interrupted is finished first: its files are in the checkout now, so the diff below finds them there.
   await finishInterruptedApply(worktree);
   const diff = only ?? (await worktreeDiff(worktree));

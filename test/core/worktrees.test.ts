@@ -202,3 +202,23 @@ test("apply --squash brings the session's whole change in as one commit on the c
     await hermes.close();
   }
 });
+
+test("two sessions applying at the same moment: one applies, the other is refused naming the file, never both", async () => {
+  const model = await startScriptedModel({ fallback: { handler: editFor } });
+  const repo = await repository();
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: "allow" });
+  try {
+    await hermes.initialize();
+    const first = await worktreeSession(hermes, repo);
+    const second = await worktreeSession(hermes, repo);
+    await Promise.all([hermes.prompt(first.sessionId, "edit it as the first"), hermes.prompt(second.sessionId, "edit it as the second")]);
+    const answers = await Promise.all([answer(hermes, first.sessionId, "/worktree apply"), answer(hermes, second.sessionId, "/worktree apply")]);
+    assert.equal(answers.filter((text) => /Done: applied/.test(text)).length, 1, answers.join("\n---\n"));
+    assert.match(answers.find((text) => !/Done: applied/.test(text)) ?? "", /Not applied:[\s\S]*`shared\.txt`/);
+    const winner = /Done: applied/.test(answers[0]!) ? "first" : "second";
+    assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), `from the ${winner}\n`);
+  } finally {
+    await hermes.close();
+    await model.close();
+  }
+});
