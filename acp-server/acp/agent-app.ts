@@ -17,6 +17,7 @@ import { HermesApp } from "../app/hermes-app";
 import type { ForkPoint, SessionListPage } from "../app/session-hub";
 import { reopened, warmUpSession } from "../app/session-start";
 import { modeState, notifyAfterResponse, sessionConfigOptions, setConfigOption } from "./session-settings";
+import { ISOLATION_OPTION, isolationOptions, isolationRequest } from "./isolation-option";
 import { setMode } from "../app/session-settings";
 import { availableCommands, noticeChunk, usageUpdate } from "./updates";
 import { elicitationModes } from "./elicitation-request";
@@ -24,7 +25,7 @@ import { FIRST_PROMPT_META, KNOWLEDGE_METHODS, LIST_CHECKPOINTS_METHOD, SEARCH_S
 import type { CommandInfo } from "../runtime/slash-command";
 import { disableTools } from "../tools/commands/tools";
 import { AgentError } from "../util/agent-error";
-import { disabledToolsOf, worktreeOf } from "./script-meta";
+import { disabledToolsOf, WORKTREE_META, worktreeOf } from "./script-meta";
 import { worktreeAnswerMeta } from "./worktree-answer";
 
 export interface AgentAppOptions {
@@ -57,11 +58,14 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
   /** Each open session's `_hermes/queue/changed` subscription (one per session: the latest open's). */
   const queueWatches = new WeakMap<LiveSession, () => void>();
 
+  /** The session's config options: its settings, and where it works while it can still switch. */
+  const optionsOf = async (current: AgentRuntime, session: LiveSession) => [...(await sessionConfigOptions(current, session.agent, clientCapabilities)), ...isolationOptions(session)];
+
   /** What session/new, load, resume and fork answer with, and what follows the answer. */
   const opened = async (session: LiveSession, client: acp.AgentContext, journal?: OpenedJournal) => {
     const current = await getRuntime();
     // Everything awaited comes first: the updates below must not overtake the response.
-    const configOptions = await sessionConfigOptions(current, session.agent, clientCapabilities);
+    const configOptions = await optionsOf(current, session);
     // A reopened session's commands go out right after the answer (its replay came first anyway).
     // A new one's follow once the answer has left: reading every SKILL.md is a large part of a
     // first session/new otherwise, and a client takes the list whenever it arrives.
@@ -243,8 +247,15 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
         const [{ handlePrompt }, current] = await Promise.all([promptModule(), app.usableRuntime()]);
         await current.loadTools();
         // handlePrompt queues the turn (or answers /steer, /queue) before its first await.
+        const switchable = session.isolationSwitchable;
         const answer = handlePrompt({ runtime: current, clientCapabilities, log, fork: (sessionId, turns) => app.rewind(sessionId, turns) }, session, params, client, signal);
         queued();
+        // The first turn ends the isolation option: the client hears its list without it.
+        if (switchable && !session.isolationSwitchable) {
+          void optionsOf(current, session)
+            .then((configOptions) => notifyAfterResponse(client, session.id, { sessionUpdate: "config_option_update", configOptions }, log))
+            .catch((error: unknown) => log.warn("the config options after a first prompt could not be built", { sessionId: session.id, error }));
+        }
         return answer;
       }),
     )
@@ -257,16 +268,24 @@ export function createAgentApp(options: AgentAppOptions): acp.AgentApp {
       const session = hub.get(params.sessionId);
       setMode(session.agent, params.modeId);
       notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
-      const options = await sessionConfigOptions(await getRuntime(), session.agent, clientCapabilities);
+      const options = await optionsOf(await getRuntime(), session);
       notifyAfterResponse(client, session.id, { sessionUpdate: "config_option_update", configOptions: options }, log);
       return {};
     })
     .onRequest(acp.methods.agent.session.setConfigOption, async ({ params, client }) => {
+      if (params.configId === ISOLATION_OPTION) {
+        const toWorktree = isolationRequest("value" in params ? params.value : undefined);
+        // In the prompt order: a prompt sent right after waits for the move, then runs where the session now works.
+        const moved = await promptArrivals.inOrder(params.sessionId, async () => hub.reisolate(params.sessionId, toWorktree));
+        const current = await getRuntime();
+        if (moved.agent.title) notifyAfterResponse(client, moved.id, { sessionUpdate: "session_info_update", title: moved.agent.title }, log);
+        return { configOptions: await optionsOf(current, moved) };
+      }
       const session = hub.get(params.sessionId);
       const current = await getRuntime();
       const changed = await setConfigOption(current, session.agent, params, log);
       if (changed === "mode") notifyAfterResponse(client, session.id, { sessionUpdate: "current_mode_update", currentModeId: session.agent.mode }, log);
-      return { configOptions: await sessionConfigOptions(current, session.agent, clientCapabilities) };
+      return { configOptions: await optionsOf(current, session) };
     });
 }
 
@@ -292,10 +311,13 @@ function forkPoint(meta: Record<string, unknown> | null | undefined): ForkPoint 
   return isCount(messages) ? { messages } : undefined;
 }
 
-/** A page of sessions as session/list answers it: the first prompt goes in each row's `_meta`. */
+/** A page of sessions as session/list answers it: the first prompt and the worktree (`hermes/worktree`) go in each row's `_meta`. */
 function sessionListResponse(page: SessionListPage): acp.ListSessionsResponse {
   return {
-    sessions: page.sessions.map(({ firstPrompt, ...row }) => ({ ...row, ...(firstPrompt ? { _meta: { [FIRST_PROMPT_META]: firstPrompt } } : {}) })),
+    sessions: page.sessions.map(({ firstPrompt, worktree, ...row }) => {
+      const meta = { ...(firstPrompt ? { [FIRST_PROMPT_META]: firstPrompt } : {}), ...(worktree ? { [WORKTREE_META]: worktree } : {}) };
+      return { ...row, ...(Object.keys(meta).length > 0 ? { _meta: meta } : {}) };
+    }),
     ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
   };
 }

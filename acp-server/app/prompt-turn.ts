@@ -35,6 +35,7 @@ import { sessionShell } from "./session-shell";
 import { sessionHooks } from "../runtime/session-hooks";
 import type { SessionHooks } from "../hooks/session-hooks";
 import { TURN_STEPS } from "./turn-steps";
+import { worktreesRoot } from "../worktrees/worktree-location";
 
 /** A prompt as the app takes it from a front end. */
 export interface PromptInput {
@@ -377,5 +378,6 @@ function delegationFor(deps: PromptDeps, session: LiveSession) {
     version: VERSION,
     log: deps.log,
     externalAgents: deps.externalAgents(session.id),
+    worktreesRoot: worktreesRoot(runtime.loaded.home, config.worktrees.root),
   });
 }

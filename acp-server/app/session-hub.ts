@@ -26,8 +26,11 @@ import { invalidParams, unknownSession } from "../util/agent-error";
 const PAGE_SIZE = 50;
 
 /** A page of session/list, in the app's terms (the edge adds the protocol's envelope). */
+/** Where a listed worktree session works: its branch, the worktree's top folder, its folder in it, the main checkout. */
+export type ListedWorktree = Pick<SessionWorktree, "branch" | "path" | "cwd" | "repo">;
+
 export interface SessionListPage {
-  sessions: { sessionId: string; cwd: string; additionalDirectories?: string[]; title?: string; updatedAt: string; firstPrompt?: string }[];
+  sessions: { sessionId: string; cwd: string; additionalDirectories?: string[]; title?: string; updatedAt: string; firstPrompt?: string; worktree?: ListedWorktree }[];
   nextCursor?: string;
 }
 
@@ -90,6 +93,44 @@ export class SessionHub {
     const specs = sessionMcpSpecs(runtime, mcpServers, this.options.log);
     const session = await this.open(runtime, meta, [], specs, mcpServers);
     if (notice) session.openingNotice = notice;
+    session.isolationSwitchable = true;
+    return session;
+  }
+
+  /**
+   * Moves a session not prompted yet into a worktree of its own (`request`), or back into its
+   * folder (`false`, removing the worktree and branch it was given): the session is rebuilt under
+   * the same id from its journal's records (a mode or model picked already stays), its MCP servers
+   * restarted where it now works. Refused, changing nothing, once a turn ran, outside a repository,
+   * or when the worktree holds changes (they are never removed silently).
+   */
+  async reisolate(sessionId: string, request: WorktreeRequest | false): Promise<LiveSession> {
+    const live = this.get(sessionId);
+    if (!live.isolationSwitchable) throw invalidParams("this session can no longer change its isolation: it has been prompted", { sessionId });
+    if ((request !== false) === (live.worktree !== undefined)) return live;
+    const runtime = await this.options.runtime();
+    const stored = await runtime.sessions.read(sessionId);
+    if (!stored) throw unknownSession(sessionId);
+    const { worktree: left, ...meta } = stored.meta;
+    let worktree: SessionWorktree | undefined;
+    if (request !== false) {
+      const [{ createSessionWorktree }, { worktreesRoot }] = await Promise.all([import("../worktrees/session-worktree"), import("../worktrees/worktree-location")]);
+      const made = await createSessionWorktree({ cwd: meta.cwd, sessionId, root: worktreesRoot(runtime.loaded.home, runtime.loaded.config.worktrees.root), request });
+      if ("unavailable" in made) throw invalidParams(`no worktree for this session: ${made.unavailable}`, { sessionId });
+      worktree = made.worktree;
+    } else if (left) {
+      const { worktreeState } = await import("../worktrees/worktree-manage");
+      const state = await worktreeState(left);
+      if (state.files.length > 0) throw invalidParams(`the session's worktree holds changes (${state.files.join(", ")}); apply or discard them first`, { sessionId });
+    }
+    // Nothing ran yet, so the journal is the meta record and settings: rewritten whole, same id.
+    const records = stored.records.filter((record) => record.t !== "meta");
+    this.live.delete(sessionId);
+    await live.close();
+    await runtime.sessions.delete(sessionId);
+    const session = await this.open(runtime, { ...meta, ...(worktree ? { worktree } : {}) }, records, sessionMcpSpecs(runtime, live.mcpServers, this.options.log), live.mcpServers, records);
+    session.isolationSwitchable = true;
+    if (request === false && left) await this.cleanUpWorktree(sessionId, left);
     return session;
   }
 
@@ -201,9 +242,12 @@ export class SessionHub {
         }),
       ),
     );
+    // And where each works: a worktree session's branch and folder (issue 32), from its meta record.
+    const worktrees = await worktreesOf(runtime.sessions.dir, page.sessions.map((summary) => summary.id), this.options.log);
     return {
       sessions: page.sessions.map((summary, i) => {
         const firstPrompt = firstPrompts[i];
+        const worktree = worktrees[i];
         return {
           sessionId: summary.id,
           cwd: summary.cwd,
@@ -211,6 +255,7 @@ export class SessionHub {
           ...(summary.title ? { title: summary.title } : {}),
           updatedAt: new Date(summary.updatedAt).toISOString(),
           ...(firstPrompt ? { firstPrompt } : {}),
+          ...(worktree ? { worktree: { branch: worktree.branch, path: worktree.path, cwd: worktree.cwd, repo: worktree.repo } } : {}),
         };
       }),
       ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}),
@@ -297,6 +342,22 @@ export class SessionHub {
     this.options.log.info(isNew ? "session created" : "session restored", { sessionId: meta.id, cwd: meta.cwd, ...(restored.deferred ? {} : { messages: agent.history.length }) });
     return session;
   }
+}
+
+/** Each session's worktree (undefined: none, or its journal cannot be read: the row goes without). */
+async function worktreesOf(sessionsDir: string, ids: string[], log: Logger): Promise<(SessionWorktree | undefined)[]> {
+  const { readJournalMeta } = await import("../sessions/journal-meta");
+  return Promise.all(
+    ids.map((sessionId) =>
+      readJournalMeta(sessionsDir, sessionId).then(
+        (meta) => meta?.worktree,
+        (error: unknown) => {
+          log.warn("reading a session's meta record for the list failed; its row goes without its worktree", { sessionId, error });
+          return undefined;
+        },
+      ),
+    ),
+  );
 }
 
 /** Where the session's tools run: its worktree when it has one that still exists, else the client's folder. */

@@ -6,7 +6,7 @@ import path from "node:path";
 import type { DelegationCall } from "../agent/turn-io";
 import type { DelegationConfig } from "../config/schema";
 import { insideWorkspace } from "../security/sensitive-paths";
-import type { DelegateResult, DelegateTask, Delegation, ShellRunner } from "../tools/context";
+import type { DelegateResult, DelegateTask, Delegation, ShellRunner, TaskWorktreeResult } from "../tools/context";
 import { ToolError } from "../tools/registry";
 import type { Logger } from "../util/log";
 import type { RunExternalAgent } from "./external-agent";
@@ -35,6 +35,8 @@ export interface DelegationDeps {
   env?: NodeJS.ProcessEnv;
   /** Agents the enabled plugins bring (run as in-process subagents with their own instructions). */
   pluginAgents?: () => PluginAgent[];
+  /** Where tasks with `isolation: "worktree"` get their worktrees (absent: such tasks fail, saying why). */
+  worktreesRoot?: string;
 }
 
 /** The TurnHost's delegation factory: one Delegation per delegate_task call. */
@@ -58,22 +60,34 @@ async function runTasks(deps: DelegationDeps, call: DelegationCall, tasks: Deleg
   const ask = parentAsker(call, config.auto_approve, () => board.flush());
   const catalog = agentCatalog(config.acp_agents, deps.env);
   board.flush();
+  // Worktree tasks' diffs go into the workspace one at a time: each is checked against what the one before left.
+  let applying: Promise<unknown> = Promise.resolve();
+  const inTurn = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = applying.then(work);
+    applying = next.catch(() => undefined); // expected: the caller hears of its own failure; the next apply still runs
+    return next;
+  };
 
   const runOne = async ({ task, label, progress }: (typeof slots)[number], index: number): Promise<DelegateResult> => {
     const started = Date.now();
     const agent = task.agent ?? HERMES_AGENT;
     let outcome: TaskOutcome;
+    let worktree: TaskWorktreeResult | undefined;
     if (call.signal.aborted) outcome = { status: "cancelled", answer: "", tool_calls: 0, error: "cancelled before it started" };
     else {
       try {
-        outcome = await runTask(deps, call, task, index, label, progress, catalog, ask);
+        if (task.isolation === "worktree") {
+          const own = await isolatedRun(deps, call, index, (roots) => runTask(deps, call, task, index, label, progress, catalog, ask, roots), inTurn, task.goal);
+          outcome = own.outcome;
+          worktree = own.worktree;
+        } else outcome = await runTask(deps, call, task, index, label, progress, catalog, ask);
       } catch (error) {
         log.warn("delegated task failed", { index, agent, error });
         outcome = { status: "failed", answer: "", tool_calls: 0, error: (error as Error)?.message ?? String(error) };
       }
     }
     const { answer, ...rest } = outcome;
-    const result: DelegateResult = { task_index: index, agent, ...rest, summary: boundSummary(answer, config.max_summary_chars), duration_ms: Date.now() - started };
+    const result: DelegateResult = { task_index: index, agent, ...rest, summary: boundSummary(answer, config.max_summary_chars), duration_ms: Date.now() - started, ...(worktree ? { worktree } : {}) };
     if (result.error === undefined) delete result.error;
     progress.finished(result);
     return result;
@@ -96,8 +110,10 @@ async function runTask(
   progress: TaskProgress,
   catalog: AgentEntry[],
   ask: ReturnType<typeof parentAsker>,
+  /** The task's own workspace (its worktree); default the session's. */
+  roots: readonly string[] = call.session.workspaceRoots,
 ): Promise<TaskOutcome> {
-  const cwd = await taskFolder(call.session.workspaceRoots, task.cwd);
+  const cwd = await taskFolder(roots, task.cwd);
   const askAs = (child: Parameters<typeof ask>[1], question: Parameters<typeof ask>[2], signal: AbortSignal) => ask(label, child, question, signal);
   const agent = task.agent ?? HERMES_AGENT;
   const pluginAgent = agent === HERMES_AGENT ? undefined : deps.pluginAgents?.().find((candidate) => candidate.name === agent);
@@ -135,6 +151,30 @@ async function runTask(
   // What the child agent spent counts in this session's usage (/usage), like a subagent's.
   if (outcome.usage) call.session.recordChildUsage(outcome.usage.usage, undefined, outcome.usage.costUsd);
   return { status: outcome.status, answer: outcome.answer, tool_calls: outcome.toolCalls, ...(outcome.error ? { error: outcome.error } : {}) };
+}
+
+/**
+ * A task in a worktree of its own: made before it runs, its diff brought back after (in turn with
+ * the call's other tasks). Only a task that completed is applied: a failed or cancelled one's
+ * half-done edits stay in its kept worktree, named in the result.
+ */
+async function isolatedRun(
+  deps: DelegationDeps,
+  call: DelegationCall,
+  index: number,
+  run: (roots: readonly string[]) => Promise<TaskOutcome>,
+  inTurn: <T>(work: () => Promise<T>) => Promise<T>,
+  goal: string,
+): Promise<{ outcome: TaskOutcome; worktree?: TaskWorktreeResult }> {
+  if (!deps.worktreesRoot) return { outcome: failed('isolation "worktree" is not available here') };
+  const { openTaskWorktree, bringBackTask } = await import("./task-worktree");
+  const made = await openTaskWorktree({ parentCwd: call.session.workspaceRoots[0] ?? process.cwd(), parentId: call.session.id, root: deps.worktreesRoot, n: index + 1 });
+  const outcome = await run([made.cwd]);
+  if (outcome.status !== "completed") {
+    return { outcome, worktree: { branch: made.branch, files: [], outcome: "kept", reason: `not applied: the task ended ${outcome.status}`, path: made.path } };
+  }
+  const worktree = await inTurn(() => bringBackTask(made, `delegate_task: ${goal.split("\n")[0]?.slice(0, 72) ?? "task"}`));
+  return { outcome, worktree };
 }
 
 function failed(error: string): TaskOutcome {

@@ -36,6 +36,11 @@ export class LiveSession {
   openingNotice?: string;
   /** The git worktree the session works in (its tools' folder is inside it); absent: the client's folder. */
   worktree?: SessionWorktree;
+  /**
+   * A new session not prompted yet can still move into a worktree of its own or back
+   * (the "isolation" config option): set by the hub when it creates one, cleared by the first turn.
+   */
+  isolationSwitchable = false;
   private tail: Promise<unknown> = Promise.resolve();
   /** Every prompt running or waiting, in order; `label` says what it was (for /queue). */
   private readonly turns = new Set<TurnEntry>();
@@ -62,6 +67,7 @@ export class LiveSession {
    */
   enqueue<T>(requestSignal: AbortSignal, turn: (signal: AbortSignal, start: TurnStart) => Promise<T>, options: { label?: string; id?: string } = {}): Promise<T> {
     if (this.closed) throw invalidRequest("this session was closed", { sessionId: this.id });
+    this.isolationSwitchable = false;
     const controller = new AbortController();
     const onRequestCancel = () => controller.abort(new Error("prompt request cancelled"));
     requestSignal.addEventListener("abort", onRequestCancel, { once: true });

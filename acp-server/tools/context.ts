@@ -204,6 +204,25 @@ export interface DelegateTask {
   agent?: string;
   /** Folder to work in, inside the session's workspace (default: the session cwd). */
   cwd?: string;
+  /** "worktree": the task edits in a git worktree of its own, its diff applied back after (delegate/task-worktree.ts). */
+  isolation?: "workspace" | "worktree";
+}
+
+/** What became of a worktree task's change (DelegateResult.worktree). */
+export interface TaskWorktreeResult {
+  branch: string;
+  /** The files the task changed. */
+  files: string[];
+  /**
+   * "applied": in the parent's workspace as uncommitted changes, the worktree removed; "conflict":
+   * not applied (it would conflict), the worktree kept at `path`; "kept": the task did not complete,
+   * so nothing was applied and the worktree is kept; "none": no change.
+   */
+  outcome: "applied" | "conflict" | "kept" | "none";
+  /** Why it was not applied, naming what blocks it. */
+  reason?: string;
+  /** The kept worktree (on conflict). */
+  path?: string;
 }
 
 export interface DelegateResult {
@@ -216,6 +235,7 @@ export interface DelegateResult {
   duration_ms: number;
   tool_calls: number;
   error?: string;
+  worktree?: TaskWorktreeResult;
 }
 
 /** Runs delegate_task's children for one tool call; results come back in task order. */

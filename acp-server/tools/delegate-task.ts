@@ -17,6 +17,10 @@ const taskSchema = z.object({
     .optional()
     .describe('"hermes" (default, a subagent here) or an agent from /agents (a plugin\'s, or an external one such as "claude").'),
   cwd: z.string().optional().describe("Folder to work in, inside the session's (default: it)."),
+  isolation: z
+    .enum(["workspace", "worktree"])
+    .optional()
+    .describe('"worktree": the child edits in a git worktree of its own; its diff is then applied to your workspace, or its conflict reported (use it for parallel tasks that edit). Default "workspace".'),
 });
 
 const schema = z.object({
@@ -31,7 +35,7 @@ export const delegateTaskTool = defineTool({
     "Delegate self-contained tasks to child agents that work in parallel and report back. Each child starts fresh: " +
     "give it a complete goal and the context it needs. Use it to split large work (independent files, separate " +
     "investigations) or to hand a task to another coding agent the user configured. Returns one result per task: " +
-    "status, the child's summary, duration and tool calls.",
+    "status, the child's summary, duration and tool calls (and, for a task in a worktree, what of its diff was applied).",
   schema,
   kind: "other",
   readOnly: false,

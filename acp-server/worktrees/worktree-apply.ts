@@ -1,46 +1,114 @@
 // Bringing a session's work back into the main checkout. Default: as uncommitted changes (one
-// patch of everything the session did, checked whole with `git apply --check`, then applied),
+// patch of everything the session did, checked whole against HEAD, then moved in crash-safely:
+// apply-plan.ts),
 // so the user reviews and commits it as their own. `merge`: the session's work committed on its
 // branch and merged (--no-ff) after `git merge-tree` showed it merges cleanly. Either way nothing
-// happens when it would conflict, or when the main checkout has its own changes to the same
+// happens when it would conflict (a merge is built with merge-tree and commit-tree, the ref moved last), or when the main checkout has its own changes to the same
 // files: the files are named and both sides are left as they were.
+import { finishInterruptedApply, stageMerge, stagePatch, type StepHooks } from "./apply-plan";
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
 import { worktreeDiff, type WorktreeDiff } from "./worktree-diff";
 
-export type ApplyMode = "patch" | "merge";
+export type ApplyMode = "patch" | "merge" | "squash";
 
 export type ApplyOutcome =
   | { status: "applied"; mode: ApplyMode; files: string[] }
   | { status: "nothing" }
   | { status: "refused"; reason: string; files: string[] };
 
-/** `only`: a part of the work to apply instead of all of it (the panel's accepted hunks: worktree-review.ts). */
-export async function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, only?: WorktreeDiff): Promise<ApplyOutcome> {
+/**
+ * `only`: a part of the work to apply instead of all of it (the panel's accepted hunks:
+ * worktree-review.ts). `hooks`: the crash test's stopping points (apply-plan.ts).
+ */
+export function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, only?: WorktreeDiff, hooks: StepHooks = {}): Promise<ApplyOutcome> {
+  return oneAtATime(worktree.repo, () => applyNow(worktree, mode, message, only, hooks));
+}
+
+/**
+ * Applies into one checkout, one at a time in this process: two sessions applying at the same
+ * moment would both find the files clean, and the second would write over the first. Each is
+ * checked against what the one before left. (Processes do not wait for each other: docs/worktrees.md.)
+ */
+const applying = new Map<string, Promise<unknown>>();
+function oneAtATime<T>(repo: string, work: () => Promise<T>): Promise<T> {
+  const next = (applying.get(repo) ?? Promise.resolve()).then(work);
+  const settled = next.catch(() => undefined); // expected: the caller hears of its own failure; the next apply still runs
+  applying.set(repo, settled);
+  void settled.then(() => {
+    if (applying.get(repo) === settled) applying.delete(repo);
+  });
+  return next;
+}
+
+async function applyNow(worktree: SessionWorktree, mode: ApplyMode, message: string, only: WorktreeDiff | undefined, hooks: StepHooks): Promise<ApplyOutcome> {
+  // An apply a kill interrupted is finished first: its files are in the checkout now, so the diff below finds them there.
+  await finishInterruptedApply(worktree);
   const diff = only ?? (await worktreeDiff(worktree));
   if (diff.files.length === 0) return { status: "nothing" };
   const local = await locallyChanged(worktree.repo, diff.files);
   if (local.length > 0) return { status: "refused", reason: "the main checkout has its own uncommitted changes to these files: commit, stash or discard them first", files: local };
-  return mode === "patch" ? applyPatch(worktree, diff.patch, diff.files) : merge(worktree, diff.files, message);
+  if (mode === "squash") return squash(worktree, diff.patch, diff.files, message, hooks);
+  return mode === "patch" ? applyPatch(worktree, diff.patch, diff.files, hooks) : merge(worktree, diff.files, message, hooks);
 }
 
-async function applyPatch(worktree: SessionWorktree, patch: string, files: string[]): Promise<ApplyOutcome> {
-  const check = await repoGit(worktree.repo, ["apply", "--check", "--binary", "--whitespace=nowarn", "-"], { input: patch, okCodes: [1, 128] });
-  if (check.code !== 0) return { status: "refused", reason: "it does not apply to the main checkout as it is now (it moved on since the session started)", files: failingFiles(check.stderr, files) };
-  // git apply writes nothing unless the whole patch applies.
-  await repoGit(worktree.repo, ["apply", "--binary", "--whitespace=nowarn", "-"], { input: patch });
+async function applyPatch(worktree: SessionWorktree, patch: string, files: string[], hooks: StepHooks): Promise<ApplyOutcome> {
+  // Staged whole first, then moved in file by file from a committed plan (apply-plan.ts): a kill
+  // leaves the checkout as it was, or the next use of the worktree finishes the move.
+  const staged = await stagePatch(worktree, patch, files, hooks);
+  if (!staged.staged) return { status: "refused", reason: "it does not apply to the main checkout as it is now (it moved on since the session started)", files: failingFiles(staged.stderr, files) };
+  await finishInterruptedApply(worktree, hooks);
   return { status: "applied", mode: "patch", files };
 }
 
-async function merge(worktree: SessionWorktree, files: string[], message: string): Promise<ApplyOutcome> {
+async function merge(worktree: SessionWorktree, files: string[], message: string, hooks: StepHooks): Promise<ApplyOutcome> {
   await commitEverything(worktree, message);
   const tree = await repoGit(worktree.repo, ["merge-tree", "--write-tree", "--name-only", "--no-messages", "HEAD", worktree.branch], { okCodes: [1] });
   if (tree.code === 1) {
     const conflicted = tree.stdout.split("\n").slice(1).filter(Boolean);
     return { status: "refused", reason: "merging it would conflict", files: conflicted.length ? conflicted : files };
   }
-  await repoGit(worktree.repo, ["merge", "--no-ff", "--no-edit", "-m", `Merge ${worktree.branch}: ${message}`, worktree.branch]);
+  // The merge commit is written as an object first; the checkout's files, index and ref follow
+  // from a committed plan, the ref last (apply-plan.ts): a kill leaves the old state or is rolled forward.
+  const head = (await repoGit(worktree.repo, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
+  const identity = (await repoGit(worktree.repo, ["config", "user.email"], { okCodes: [1] })).code === 0 ? [] : ["-c", "user.name=Hermes", "-c", "user.email=hermes@localhost"];
+  const commit = (await repoGit(worktree.repo, [...identity, "commit-tree", tree.stdout.split("\n")[0]!.trim(), "-p", head, "-p", worktree.branch, "-m", `Merge ${worktree.branch}: ${message}`])).stdout.trim();
+  const changed = (await repoGit(worktree.repo, ["diff", "--name-only", "-z", "--no-renames", head, commit])).stdout.split("\0").filter(Boolean);
+  await stageMerge(worktree, commit, changed, hooks);
+  await finishInterruptedApply(worktree, hooks);
   return { status: "applied", mode: "merge", files };
+}
+
+/**
+ * The session's whole change as ONE commit on the checkout's branch (its own message, the
+ * checkout's HEAD as only parent): the patch applied to a scratch index from HEAD (the check),
+ * its tree committed, then brought in as a merge is (files, index, ref last: apply-plan.ts).
+ */
+async function squash(worktree: SessionWorktree, patch: string, files: string[], message: string, hooks: StepHooks): Promise<ApplyOutcome> {
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-squash-index-"));
+  const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
+  let commit: string;
+  try {
+    await repoGit(worktree.repo, ["read-tree", "HEAD"], { env });
+    const applied = await repoGit(worktree.repo, ["apply", "--cached", "--binary", "--whitespace=nowarn", "-"], { env, input: patch, okCodes: [1, 128] });
+    if (applied.code !== 0) return { status: "refused", reason: "it does not apply to the main checkout as it is now (it moved on since the session started)", files: failingFiles(applied.stderr, files) };
+    const tree = (await repoGit(worktree.repo, ["write-tree"], { env })).stdout.trim();
+    const head = (await repoGit(worktree.repo, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
+    commit = (await repoGit(worktree.repo, [...(await identityFor(worktree.repo)), "commit-tree", tree, "-p", head, "-m", message])).stdout.trim();
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  await stageMerge(worktree, commit, files, hooks);
+  await finishInterruptedApply(worktree, hooks);
+  return { status: "applied", mode: "squash", files };
+}
+
+/** `-c` settings for a commit Hermes writes when git has no identity configured there. */
+async function identityFor(cwd: string): Promise<string[]> {
+  return (await repoGit(cwd, ["config", "user.email"], { okCodes: [1] })).code === 0 ? [] : ["-c", "user.name=Hermes", "-c", "user.email=hermes@localhost"];
 }
 
 /** The session's uncommitted work becomes a commit on its branch (with a fallback identity when git has none). */

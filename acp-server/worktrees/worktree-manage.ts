@@ -2,6 +2,7 @@
 // happens to a worktree with work that was not brought back unless the caller says so (after
 // asking the user): `git worktree remove` then `git branch -D`, so the repository keeps nothing.
 import { existsSync } from "node:fs";
+import { finishInterruptedApply } from "./apply-plan";
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
 import { worktreeDiff } from "./worktree-diff";
@@ -18,6 +19,8 @@ export interface WorktreeState {
 
 export async function worktreeState(worktree: SessionWorktree): Promise<WorktreeState> {
   if (!existsSync(worktree.path)) return { exists: false, files: [], stat: "", ahead: 0, behind: 0 };
+  // An apply a kill interrupted is finished before anything looks at (or removes) the worktree.
+  await finishInterruptedApply(worktree);
   const [diff, counts] = await Promise.all([
     worktreeDiff(worktree),
     repoGit(worktree.repo, ["rev-list", "--left-right", "--count", `HEAD...${worktree.branch}`]).catch(() => undefined), // expected: the branch is gone (deleted by hand): no counts

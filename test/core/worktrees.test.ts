@@ -4,11 +4,11 @@
 // uncommitted changes and refuses the second (the main checkout now has its own change there),
 // naming the file. Apply --merge commits and merges; discard asks and removes worktree and
 // branch; outside a repository the session says so and works in the folder; a worktree session
-// loaded by another agent works in its worktree again.
+// loaded by another agent works in its worktree again, and session/list names its worktree.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
@@ -143,6 +143,9 @@ test("a worktree session loaded by another agent (a restart) works in its worktr
   const second = await startAgent({ env: { HERMES_HOME: first.home }, permission: "allow" });
   try {
     await second.initialize();
+    // session/list names the worktree (branch and folder) of each worktree session.
+    const listed = (await second.agent.request(acp.methods.agent.session.list, {})).sessions.find((row) => row.sessionId === sessionId);
+    assert.deepEqual(listed?._meta?.["hermes/worktree"], { branch: `hermes/${sessionId.slice(0, 8)}-session`, path: folder, cwd: folder, repo: realpathSync(repo) });
     await second.agent.request(acp.methods.agent.session.load, { sessionId, cwd: repo, mcpServers: [] });
     model.enqueue({ toolCalls: [{ name: "write_file", arguments: { path: "after-restart.txt", content: "still in the worktree\n" } }] }, { text: "Written." });
     await second.prompt(sessionId, "write after the restart");
@@ -172,5 +175,50 @@ test("deleting a session removes its worktree and branch, unless it holds work n
     assert.equal(readFileSync(path.join(busyFolder, "draft.txt"), "utf8"), "not applied yet\n", "work never applied is never deleted silently");
   } finally {
     await hermes.close();
+  }
+});
+
+test("apply --squash brings the session's whole change in as one commit on the checkout's branch", async () => {
+  const model = scripted();
+  const repo = await repository();
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: "allow" });
+  try {
+    await hermes.initialize();
+    const { sessionId } = await worktreeSession(hermes, repo);
+    model.enqueue(
+      { toolCalls: [{ name: "write_file", arguments: { path: "feature.txt", content: "new feature\n" } }] },
+      { toolCalls: [{ name: "write_file", arguments: { path: "shared.txt", content: "changed too\n" } }] },
+      { text: "Done." },
+    );
+    await hermes.prompt(sessionId, "add a feature");
+    const head = git(repo, "rev-parse", "HEAD").trim();
+    assert.match(await answer(hermes, sessionId, "/worktree apply --squash"), /Done: committed as one commit \(squashed\) in .* \(2 files\)/);
+    assert.equal(readFileSync(path.join(repo, "feature.txt"), "utf8"), "new feature\n");
+    assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), "changed too\n");
+    assert.equal(git(repo, "status", "--porcelain"), "", "committed, nothing left over");
+    assert.equal(git(repo, "rev-list", "--parents", "-n", "1", "HEAD").trim(), `${git(repo, "rev-parse", "HEAD").trim()} ${head}`, "one commit, one parent");
+    assert.equal(git(repo, "symbolic-ref", "HEAD").trim(), "refs/heads/main", "on the checkout's branch");
+  } finally {
+    await hermes.close();
+  }
+});
+
+test("two sessions applying at the same moment: one applies, the other is refused naming the file, never both", async () => {
+  const model = await startScriptedModel({ fallback: { handler: editFor } });
+  const repo = await repository();
+  const hermes = await startAgent({ config: scriptedConfig(model.url), permission: "allow" });
+  try {
+    await hermes.initialize();
+    const first = await worktreeSession(hermes, repo);
+    const second = await worktreeSession(hermes, repo);
+    await Promise.all([hermes.prompt(first.sessionId, "edit it as the first"), hermes.prompt(second.sessionId, "edit it as the second")]);
+    const answers = await Promise.all([answer(hermes, first.sessionId, "/worktree apply"), answer(hermes, second.sessionId, "/worktree apply")]);
+    assert.equal(answers.filter((text) => /Done: applied/.test(text)).length, 1, answers.join("\n---\n"));
+    assert.match(answers.find((text) => !/Done: applied/.test(text)) ?? "", /Not applied:[\s\S]*`shared\.txt`/);
+    const winner = /Done: applied/.test(answers[0]!) ? "first" : "second";
+    assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), `from the ${winner}\n`);
+  } finally {
+    await hermes.close();
+    await model.close();
   }
 });

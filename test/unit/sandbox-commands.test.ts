@@ -14,6 +14,7 @@ import type { RunningCommand } from "../../acp-server/tools/context";
 import { LocalShellRunner } from "../../acp-server/tools/local-shell";
 import { killAllProcessGroups } from "../../acp-server/util/process-group";
 import { BLOCKED_WRITE, fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
+import { makeTempDirSync } from "../support/temp-dirs";
 import { commandOutputMatching } from "../support/wait";
 
 const PLANTED = "planted-agent-secret-7f3a";
@@ -227,11 +228,12 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
     }
   });
 
-  for (const where of ["outside", "home"] as const)
+  for (const where of ["outside", "home", "tmp"] as const)
   it(`lets a chat's own worktree (branch hermes/…) commit while the main repository's hooks, config and other refs stay read-only (repository in the ${where} folder)`, async () => {
     // As Hermes makes one: the main repository outside the workspace, the worktree is the workspace.
     // In the home folder, which the sandbox hides: its .git must be shown (read-only) for git to run.
-    const main = path.join(where === "home" ? path.join(machine.home, "code") : machine.outside, "main-repo");
+    // Under the host's /tmp, which the sandbox replaces with its own: the repository must be shown there.
+    const main = path.join(where === "home" ? path.join(machine.home, "code") : where === "tmp" ? makeTempDirSync("hermes-test-tmp-repo-", "/tmp") : machine.outside, "main-repo");
     const worktree = path.join(path.dirname(machine.workspace), `chat-worktree-${where}`);
     const other = path.join(path.dirname(machine.workspace), `user-worktree-${where}`);
     const git = (cwd: string, ...args: string[]) => execFileSync("git", ["-c", "user.email=t@t", "-c", "user.name=t", ...args], { cwd, encoding: "utf8" }).trim();

@@ -43,15 +43,21 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   // A HOME that is /tmp itself is hidden by that replacement already.
   const home = policy.home && policy.home.path !== "/tmp" ? policy.home : undefined;
   args.push("--bind", policy.tmpDir, "/tmp");
+  // What of the host's /tmp must show through the session's (a chat worktree's main .git), read-only.
+  for (const entry of policy.tmpVisible ?? []) args.push("--ro-bind-try", entry, entry);
   if (home) {
     args.push("--tmpfs", home.path);
     for (const entry of home.visible) args.push("--ro-bind-try", entry, entry);
   }
+  // A read-only folder that holds a writable root ($HERMES_HOME holding a chat's worktree under
+  // worktrees/) goes first: mounted after, it would cover the root and make it read-only.
+  const covering = policy.readOnly.filter((dir) => policy.writable.some((root) => root.startsWith(`${dir}/`)));
+  for (const dir of covering) args.push("--ro-bind", dir, dir);
   // Writable roots after /tmp: a workspace under the host's /tmp shows through the session's.
   for (const dir of policy.writable) args.push("--bind", dir, dir);
   // A repository's .git onto itself: a mount point, so it cannot be renamed aside (git-mounts.ts).
   for (const dir of policy.pinned ?? []) args.push("--bind", dir, dir);
-  for (const dir of policy.readOnly) args.push("--ro-bind", dir, dir);
+  for (const dir of policy.readOnly) if (!covering.includes(dir)) args.push("--ro-bind", dir, dir);
   for (const hidden of policy.hidden) pushHidden(args, hidden);
   if (policy.network.kind === "allowlist" && policy.network.proxySocket) {
     args.push("--ro-bind", dirname(policy.network.proxySocket), SANDBOX_PROXY_DIR);

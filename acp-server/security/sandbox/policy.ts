@@ -49,6 +49,13 @@ export interface SandboxPolicy {
    * tokens. The workspace, $HERMES_HOME (read-only) and the writable roots show through.
    */
   home?: HiddenHome;
+  /**
+   * Under the host's /tmp, which the session's replaces inside: shown read-only right after that
+   * replacement (before the writable mounts): a chat worktree's main repository `.git` in /tmp,
+   * or git cannot read its config and HEAD there. Linux only, and not sent to editor terminals
+   * (their commits there fail, as before: the safe side).
+   */
+  tmpVisible?: string[];
 }
 
 export interface PolicyInput {
@@ -110,10 +117,13 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
   }
   const git = roots.map(gitMounts);
   const home = withVisible(hiddenHome(input, roots), git.flatMap((mounts) => mounts.visible ?? []));
+  const hostTmp = realPath("/tmp");
+  const tmpVisible = unique(git.flatMap((mounts) => mounts.visible ?? []).filter((entry) => isInside(hostTmp, entry) && entry !== hostTmp));
   const pinned = input.readOnlyWorkspace ? [] : unique(git.flatMap((mounts) => mounts.pinned));
   return {
     ...(pinned.length > 0 ? { pinned } : {}),
     ...(home ? { home } : {}),
+    ...(tmpVisible.length > 0 ? { tmpVisible } : {}),
     writable: input.readOnlyWorkspace ? [] : roots,
     // Plan mode still mounts the workspace (read-only) because /tmp is replaced inside.
     readOnly: unique([...(input.readOnlyWorkspace ? roots : []), ...(pathKind(hermes) === "dir" ? [hermes] : []), ...git.flatMap((mounts) => mounts.readOnly)]),

@@ -58,7 +58,7 @@ const results = new Map<string, ShapeProbeResult>();
  * could not start or timed out (a loaded machine) is not kept: the next command probes again.
  */
 export function probeShapeOnce(policy: SandboxPolicy, run: () => ProbeRun): ShapeProbeResult {
-  const key = JSON.stringify([policy.writable, policy.readOnly, policy.hidden, policy.home, policy.tmpDir, policy.unixSockets]);
+  const key = JSON.stringify([policy.writable, policy.readOnly, policy.hidden, policy.home, policy.tmpDir, policy.unixSockets, policy.tmpVisible]);
   const known = results.get(key);
   if (known) return known;
   const result = readShapeProbe(run());

@@ -1,24 +1,25 @@
 // /worktree: the git worktree this session works in (branch, what changed against where it
-// started, ahead/behind the main checkout); `/worktree apply [--merge]` brings the work into the
-// main checkout (default: as uncommitted changes to review and commit; --merge: committed on the
-// session's branch and merged), refusing with the files named when it would conflict;
+// started, ahead/behind the main checkout); `/worktree apply [--merge | --squash]` brings the work
+// into the main checkout (default: as uncommitted changes to review and commit; --merge: committed
+// on the session's branch and merged; --squash: one commit on the checkout's branch), refusing with the files named when it would conflict;
 // `/worktree discard` removes the worktree and its branch after asking.
 import { defineCommand, type CommandContext } from "../../runtime/slash-command";
 import type { SessionWorktree } from "../../sessions/types";
 
 export const worktreeCommand = defineCommand({
   name: "worktree",
-  description: "This chat's git worktree: what changed; apply [--merge] brings it into your checkout; discard removes it",
-  hint: "[apply [--merge] | discard]",
+  description: "This chat's git worktree: what changed; apply [--merge | --squash] brings it into your checkout; discard removes it",
+  hint: "[apply [--merge | --squash] | discard]",
   run: async (context) => {
     const { session, output, argument } = context;
     const worktree = session.worktree;
     if (!worktree) return output.say("This chat works in your folder itself, not in a worktree. Start a chat in a worktree from the panel, with `hermes chat -w`, or with `_meta[\"hermes/worktree\"]` on session/new.");
     const [verb, ...flags] = argument.split(/\s+/).filter(Boolean);
     if (!verb) return output.say(await describe(worktree));
-    if (verb === "apply" && flags.every((flag) => flag === "--merge" || flag === "--patch")) return apply(context, worktree, flags.includes("--merge") ? "merge" : "patch");
+    const modes = { "--patch": "patch", "--merge": "merge", "--squash": "squash" } as const;
+    if (verb === "apply" && flags.length <= 1 && flags.every((flag) => flag in modes)) return apply(context, worktree, flags[0] ? modes[flags[0] as keyof typeof modes] : "patch");
     if (verb === "discard" && flags.length === 0) return discard(context, worktree);
-    return output.say("Usage: `/worktree`, `/worktree apply [--merge]` or `/worktree discard`.");
+    return output.say("Usage: `/worktree`, `/worktree apply [--merge | --squash]` or `/worktree discard`.");
   },
 });
 
@@ -33,13 +34,13 @@ async function describe(worktree: SessionWorktree): Promise<string> {
   return lines.join("\n\n");
 }
 
-async function apply({ session, output }: CommandContext, worktree: SessionWorktree, mode: "patch" | "merge"): Promise<void> {
+async function apply({ session, output }: CommandContext, worktree: SessionWorktree, mode: "patch" | "merge" | "squash"): Promise<void> {
   const { applyWorktree } = await import("../worktree-apply");
   const outcome = await applyWorktree(worktree, mode, session.agent.title ?? `Hermes chat ${session.id.slice(0, 8)}`);
   if (outcome.status === "nothing") return output.say("Nothing to apply: the worktree has no changes against where it started.");
   const list = (files: string[]) => files.map((file) => `- \`${file}\``).join("\n");
   if (outcome.status === "refused") return output.say(`Not applied: ${outcome.reason}. Nothing was changed, here or in your checkout.\n\n${list(outcome.files)}`);
-  const how = outcome.mode === "merge" ? `merged branch \`${worktree.branch}\` into` : "applied as uncommitted changes to";
+  const how = outcome.mode === "merge" ? `merged branch \`${worktree.branch}\` into` : outcome.mode === "squash" ? "committed as one commit (squashed) in" : "applied as uncommitted changes to";
   output.say(`Done: ${how} ${worktree.repo} (${outcome.files.length} file${outcome.files.length === 1 ? "" : "s"}).\n\n${list(outcome.files)}`);
 }
 
