@@ -23,6 +23,10 @@ export class ClientShellRunner implements ShellRunner {
     return this.sandbox?.status().active ?? false;
   }
 
+  isolatesNetwork(): boolean {
+    return this.sandbox?.isolatesNetwork() ?? false;
+  }
+
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
     const policy = this.policyFor(options);
     const handle = await this.client.createTerminal({

@@ -9,5 +9,6 @@ export function chosenOnFirstUse(choose: () => ShellRunner): ShellRunner {
   return {
     start: (command, options) => runner().start(command, options),
     sandboxed: () => runner().sandboxed?.() === true,
+    isolatesNetwork: () => runner().isolatesNetwork?.() === true,
   };
 }

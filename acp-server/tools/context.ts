@@ -130,6 +130,8 @@ export interface ShellRunner {
   start(command: string, options: StartCommandOptions): Promise<RunningCommand>;
   /** True when commands started now run inside an OS sandbox (the policy relies on it). */
   sandboxed?(): boolean;
+  /** True when commands started now get a network namespace of their own (their servers are invisible from the host). */
+  isolatesNetwork?(): boolean;
 }
 
 export interface BackgroundProcess {

@@ -47,6 +47,10 @@ export class LocalShellRunner implements ShellRunner {
     return this.sandbox?.status().active ?? false;
   }
 
+  isolatesNetwork(): boolean {
+    return this.sandbox?.isolatesNetwork() ?? false;
+  }
+
   async start(command: string, options: StartCommandOptions): Promise<RunningCommand> {
     await checkDirectory(options.cwd);
     // Refusal (terminal.sandbox: on with no sandbox) throws here, before anything runs.

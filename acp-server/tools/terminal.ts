@@ -1,7 +1,7 @@
 // The `terminal` tool: runs a shell command line through the session's ShellRunner
 // (an editor terminal when the client offers one, a local process otherwise).
 import * as z from "zod";
-import type { CommandOutput, ExitStatus, RunningCommand, ToolContext } from "./context";
+import type { CommandOutput, ExitStatus, RunningCommand, ShellRunner, ToolContext } from "./context";
 import { tailOf, truncateMiddle } from "./output-buffer";
 import { OutputSpill } from "./output-spill";
 import { resolvePath } from "./paths";
@@ -75,7 +75,7 @@ export const terminalTool = defineTool({
     const checkPlants = startPlantCheck(ctx);
     let handle: RunningCommand;
     try {
-      handle = await ctx.shell.start(args.command, { cwd, outputLimit: OUTPUT_LIMIT, ...(unsandboxed ? { unsandboxed } : {}), ...(args.background ? { exportPorts: true } : {}) });
+      handle = await runnerFor(args, ctx).start(args.command, { cwd, outputLimit: OUTPUT_LIMIT, ...(unsandboxed ? { unsandboxed } : {}), ...(args.background ? { exportPorts: true } : {}) });
     } catch (error) {
       return { output: { error: `Could not run the command: ${(error as Error).message ?? String(error)}` }, isError: true };
     }
@@ -89,6 +89,17 @@ export const terminalTool = defineTool({
     }
   },
 });
+
+/**
+ * Where a command runs: the session's shell (the editor's terminal, where it offers them), except
+ * a background command in a sandbox with a network of its own, which runs as Hermes's own process
+ * so the browser tools can have its servers' ports forwarded (port-export.ts); its output is read
+ * with the process tool.
+ */
+function runnerFor(args: Args, ctx: ToolContext): ShellRunner {
+  if (!args.background || args.unsandboxed || !ctx.localShell || ctx.localShell === ctx.shell) return ctx.shell;
+  return ctx.shell.isolatesNetwork?.() ? ctx.localShell : ctx.shell;
+}
 
 function startBackground(args: Args, cwd: string, handle: RunningCommand, ctx: ToolContext, checkPlants: ReturnType<typeof startPlantCheck>): ToolResult {
   const id = `proc_${ctx.state.nextProcessNumber++}`;

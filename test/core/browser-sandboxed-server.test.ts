@@ -10,6 +10,7 @@ import net from "node:net";
 import { test } from "node:test";
 import type { RecordedRequest } from "../support/scripted-http";
 import { makeTempDir, scriptedConfig, startAgent } from "../support/in-process-agent";
+import { SANDBOX_CAPABILITY } from "../../extension/terminal-sandbox";
 import { sandboxSkip } from "../support/sandbox";
 import { useScriptedModel } from "../support/scripted-model";
 
@@ -32,15 +33,26 @@ async function unusedPort(): Promise<number> {
   return port;
 }
 
-for (const hostNetwork of [false, true]) {
-  test(`a dev server started in the background in the sandbox${hostNetwork ? " with the host network" : ", with a network of its own,"} is reachable from the browser at the port it printed`, { skip }, async () => {
+const CASES = [
+  { hostNetwork: false, editorTerminals: false, name: "with a network of its own" },
+  { hostNetwork: true, editorTerminals: false, name: "with the host network" },
+  // A client whose terminals Hermes's extension sandboxes: the background server runs as Hermes's own process instead, so its port can be forwarded.
+  { hostNetwork: false, editorTerminals: true, name: "with a network of its own, for a client with sandboxed editor terminals," },
+];
+
+for (const { hostNetwork, editorTerminals, name } of CASES) {
+  test(`a dev server started in the background in the sandbox ${name} is reachable from the browser at the port it printed`, { skip }, async () => {
     const model = scripted();
     const project = await makeTempDir("hermes-devserver-");
     const port = await unusedPort();
     // The server prints a line once it listens; the model polls for it before browsing.
     const server = `node -e 'require("http").createServer((q,s)=>s.end("<title>Dev</title><h1>Dev server up</h1>")).listen(${port},"127.0.0.1",()=>console.log("listening"))'`;
     const terminal = { sandbox: "on", ...(hostNetwork ? { network: { allowed_domains: ["*"] } } : {}) };
-    const hermes = await startAgent({ config: scriptedConfig(model.url, { tools: { enabled: ["browser"] }, browser: { executable: CHROMIUM }, terminal }), permission: () => "allow_once" });
+    const hermes = await startAgent({
+      config: scriptedConfig(model.url, { tools: { enabled: ["browser"] }, browser: { executable: CHROMIUM }, terminal }),
+      permission: () => "allow_once",
+      ...(editorTerminals ? { serveTerminal: true, clientCapabilities: { _meta: SANDBOX_CAPABILITY } } : {}),
+    });
     try {
       await hermes.initialize();
       const { sessionId } = await hermes.newSession(project);
@@ -71,6 +83,7 @@ for (const hostNetwork of [false, true]) {
       assert.ok(navigated, `the server never said it listens (${polls} polls): ${JSON.stringify(requests.map((r) => r.body.messages.filter((m: { role: string }) => m.role === "tool"))).slice(-1500)}`);
       const result = toolResult(navigated, "nav");
       assert.match(result, /Dev server up/, result);
+      if (editorTerminals) assert.equal(hermes.terminals.created.length, 0, "the background server did not go to an editor terminal");
       const listening = requests.map((request) => request.body.messages.filter((m: { role: string }) => m.role === "tool").map((m: { content: string }) => m.content).join("\n")).join("\n");
       if (hostNetwork) assert.doesNotMatch(listening, /listening in the sandbox/, "nothing to forward with the host network");
       else assert.match(listening, new RegExp(`listening in the sandbox on ${port}: browser_navigate to http://127\\.0\\.0\\.1:PORT/ reaches it`), "process poll says the server listens and how to reach it");

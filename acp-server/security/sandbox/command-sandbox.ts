@@ -95,6 +95,16 @@ export class CommandSandbox {
     return status;
   }
 
+  /**
+   * Whether commands get a network namespace of their own (bubblewrap without the host network):
+   * a server they start is then invisible from the host unless its ports are forwarded.
+   * Seatbelt shares the host's loopback.
+   */
+  isolatesNetwork(): boolean {
+    const status = this.status();
+    return status.active && status.kind !== "seatbelt" && this.policy().network.kind !== "on";
+  }
+
   /** The policy commands of this session run under right now. */
   policy(): SandboxPolicy {
     const scope = this.scope();
