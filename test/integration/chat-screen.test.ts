@@ -1,7 +1,8 @@
 // The interactive `hermes chat` as the user sees it: a real terminal (tmux), read with
 // capture-pane after every escape has been applied, against the scripted model over HTTP. What is
 // checked is layout: a line typed during a turn sits under the reply as queued, then is answered on
-// screen; an approval has no status line in it and takes the user's key.
+// screen; an approval has no status line in it and takes the user's key. Each test leaves the
+// chat as a user does (/exit, Ctrl-D, Ctrl-C at the prompt) and checks that the process ends.
 import assert from "node:assert/strict";
 /* eslint-disable no-control-regex -- colours are checked as the escape codes tmux reports */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -64,7 +65,9 @@ test("a line typed during a turn shows as queued under the reply, then runs and 
   assert.doesNotMatch(screen, /FIRST-ANSWER\S|\Ssecond question/, "nothing typed is mixed into a line of the reply");
   assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /second question/);
   assert.match(screen, /FIRST-ANSWER\n+\d+(\.\d)? s · 1,234 in · 56 out\n/, "a usage line after the turn");
-  // Leaving the chat is checked by chat-repl.test.ts (Ctrl-D in a pty) and the Ctrl-C test below; here the pane is just killed.
+  pane.type("/exit");
+  pane.press("Enter");
+  assert.equal(await pane.exited(), 0, pane.screen());
 });
 
 test("an approval opened after a long wait has no status line in it, and the key answers it", async (t) => {
@@ -88,7 +91,8 @@ test("an approval opened after a long wait has no status line in it, and the key
   pane.press("Enter");
   await pane.waitFor(/PATCHED[\s\S]*\n› \s*$/);
   assert.equal(readFileSync(path.join(project, "notes.txt"), "utf8"), "alpha\nBETA\ngamma\n");
-  // Leaving the chat is checked by chat-repl.test.ts (Ctrl-D in a pty) and the Ctrl-C test below; here the pane is just killed.
+  pane.press("C-d");
+  assert.equal(await pane.exited(), 0, pane.screen());
 });
 
 test("--continue shows where the chat was: the last exchanges, compactly; /history shows more", async (t) => {
@@ -100,7 +104,8 @@ test("--continue shows where the chat was: the last exchanges, compactly; /histo
   pane.type("/history");
   pane.press("Enter");
   await pane.waitFor(/› \/history\n› capitalize beta\n[\s\S]*PATCHED\n[\s\S]*\n› \s*$/);
-  // Leaving the chat is checked by chat-repl.test.ts (Ctrl-D in a pty) and the Ctrl-C test below; here the pane is just killed.
+  pane.press("C-c");
+  assert.equal(await pane.exited(), 0, pane.screen());
 });
 
 test("Ctrl-C during a turn cancels it and the chat goes on", async (t) => {
@@ -116,6 +121,7 @@ test("Ctrl-C during a turn cancels it and the chat goes on", async (t) => {
   pane.press("C-c");
   const screen = await pane.waitFor(/\(cancelling\)[\s\S]*\n› \s*$/);
   assert.doesNotMatch(screen.slice(screen.indexOf("(cancelling)")), /working ·/, "the spinner is gone with the turn");
-  // Quitting from the prompt is checked in a pty by chat-repl.test.ts: under tmux on a loaded
-  // machine the chat was sometimes not seen to end (being looked into), so the pane is just killed.
+  // A second Ctrl-C, at the prompt, quits.
+  pane.press("C-c");
+  assert.equal(await pane.exited(), 0, pane.screen());
 });
