@@ -27,7 +27,7 @@ export interface ChatRenderer {
   /** The session's cost so far in USD, when the agent knows the model's price (usage_update). */
   sessionCostUsd?(): number | undefined;
   /** Every tool step of the last turn with its whole output (/expand). */
-  expanded?(): string;
+  expanded?(options?: { lastStepOnly?: boolean }): string;
   /** A line of the client's own (a queued prompt) between what the agent says. */
   note?(text: string): void;
   /** A dim line after the turn (its usage); only a terminal reader gets it. */
@@ -207,9 +207,10 @@ export function chatRenderer(
     },
     finishLine: newline,
     sessionCostUsd: () => costUsd,
-    expanded() {
+    expanded({ lastStepOnly = false } = {}) {
       if (steps.size === 0) return "No tool steps in the last turn.\n";
       return [...steps.values()]
+        .slice(lastStepOnly ? -1 : 0)
         .map((step) => `${step.status === "completed" ? colours.green("✓") : colours.red("✗")} ${step.title}${step.status === "refused" ? " (refused)" : ""}\n${indent(step.output.replace(/\s+$/, "") ? `${step.output.replace(/\s+$/, "")}\n` : "")}`)
         .join("");
     },

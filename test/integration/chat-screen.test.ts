@@ -125,3 +125,33 @@ test("Ctrl-C during a turn cancels it and the chat goes on", async (t) => {
   pane.press("C-c");
   assert.equal(await pane.exited(), 0, pane.screen());
 });
+
+test("Ctrl-S sends the queued line to the running turn as /steer; Ctrl-O shows the last tool step in full", async (t) => {
+  writeFileSync(path.join(project, "steer.txt"), "alpha\nbeta\ngamma\n");
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  const held = heldReply();
+  t.after(() => held.release({ text: "(released)" }));
+  model.enqueue(held.reply, { text: "STEERED-ANSWER" });
+  pane.type("look at the notes");
+  pane.press("Enter");
+  await pane.waitFor(/› look at the notes\n\S+ working · \d+ s/);
+  pane.type("use the second line");
+  pane.press("Enter");
+  await pane.waitFor(/queued: use the second line/);
+  pane.press("C-s");
+  await pane.waitFor(/↪ steer: use the second line\n/);
+  // The steer is taken at the next step: the model's next call (after its tool call) carries it.
+  held.release({ toolCalls: [{ id: "r1", name: "read_file", arguments: { path: "steer.txt" } }] });
+  const screen = await pane.waitFor(/STEERED-ANSWER[\s\S]*\n› \s*$/);
+  assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /use the second line/);
+  // Sent once, as guidance: the queue is empty, so no prompt of its own follows the turn.
+  assert.doesNotMatch(screen, /› use the second line/, screen);
+  pane.press("C-o");
+  const expanded = await pane.waitFor(/STEERED-ANSWER[\s\S]*\n✓ [^\n]*steer\.txt[^\n]*\n[^\n]*alpha[\s\S]*gamma[\s\S]*\n› \s*$/);
+  assert.doesNotMatch(expanded.slice(expanded.lastIndexOf("STEERED-ANSWER")), /No tool steps/, expanded);
+  pane.type("/exit");
+  pane.press("Enter");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
