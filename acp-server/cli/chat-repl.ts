@@ -9,6 +9,7 @@ import type { ChatRenderer } from "./chat-render";
 import { sessionRecap } from "./chat-recap";
 import { recentSessions } from "./chat-sessions";
 import { when } from "./cli-output";
+import { paletteFor, type Palette } from "./terminal-colour";
 import { turnSummary } from "./turn-summary";
 import { Interrupted, type Questions } from "./terminal-questions";
 
@@ -38,6 +39,11 @@ Ctrl-C cancels a running turn. A line typed while a turn runs is queued and sent
 Ctrl-S sends what is queued (and what is typed) to the running turn now, as /steer. Ctrl-O shows the
 last tool step in full.
 `;
+
+/** The REPL's help with its commands and keys highlighted (when the palette has colour). */
+export function replHelp(colours: Palette): string {
+  return REPL_HELP.replace(/(^|[\s(])(\/[a-z]+|Ctrl-[A-Z])/g, (_match, before: string, name: string) => `${before}${colours.cyan(name)}`);
+}
 
 export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, questions: Questions, options: ReplOptions): Promise<number> {
   const err = (text: string) => process.stderr.write(text);
@@ -131,7 +137,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
       if (found.length === 0) err("Nothing matches.\n");
       continue;
     }
-    if (command === "/help") err(REPL_HELP);
+    if (command === "/help") err(replHelp(paletteFor(process.stderr)));
     await turn(agent, renderer, questions, sessionId, line, options.timeoutSeconds, options.promptMeta);
   }
 }
