@@ -7,6 +7,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { diffHunks } from "../../common/line-diff";
 import type { MarkdownStream } from "./markdown-stream";
 import { colourWanted, palette, type Palette } from "./terminal-colour";
+import { toolStepSummary } from "./tool-step-summary";
 
 const OUTPUT_LINES = 12;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -141,13 +142,17 @@ export function chatRenderer(
             // The permission answer already said "refused" (and why): once is enough.
             if (refusedIds.has(update.toolCallId)) return;
             const shown = lastLines(contentText(update.content), OUTPUT_LINES);
-            const marked = markStep(update.toolCallId, `${title} failed`, false);
-            err(`${marked ? "" : `  ✗ ${title} failed\n`}${indent(shown)}${exitCodeNote(update.rawOutput, shown)}`);
+            const summary = toolStepSummary(update.rawOutput);
+            const marked = markStep(update.toolCallId, `${title} failed${summary}`, false);
+            // An exit code said on the step's line is not said again under it.
+            const note = marked && summary.includes("exit") ? "" : exitCodeNote(update.rawOutput, shown);
+            err(`${marked ? "" : `  ✗ ${title} failed${summary}\n`}${indent(shown)}${note}`);
           } else if (update.status === "completed") {
-            markStep(update.toolCallId, title, true);
+            const summary = toolStepSummary(update.rawOutput);
+            const marked = markStep(update.toolCallId, `${title}${summary}`, true);
             if (known?.kind !== "execute") return;
             const shown = lastLines(contentText(update.content), OUTPUT_LINES);
-            const note = exitCodeNote(update.rawOutput, shown);
+            const note = marked && summary.includes("exit") ? "" : exitCodeNote(update.rawOutput, shown);
             if (shown || note) err(`${dim(indent(shown))}${note}`);
           }
           return;

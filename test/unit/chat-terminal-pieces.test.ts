@@ -150,3 +150,14 @@ test("/expand: the last turn's steps with their whole output, where the screen s
   renderer.waiting(600)();
   assert.equal(renderer.expanded!(), "No tool steps in the last turn.\n", "a new turn starts a new list");
 });
+
+test("a finished step's line says what it amounted to; a failed command's exit code is said once, on its line", () => {
+  const stderr = new Tty();
+  const renderer = chatRenderer({ stdout: new Tty(), stderr });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "r1", title: "read a.ts", kind: "read" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "r1", status: "completed", rawOutput: { total_lines: 120, lines_returned: 120 }, content: [{ type: "content", content: { type: "text", text: "x" } }] });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "$ npm test", kind: "execute" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "failed", rawOutput: { exit_code: 1 }, content: [{ type: "content", content: { type: "text", text: "1 failing" } }] });
+  const plain = stderr.text.replace(/\x1b\[[0-9;]*m/g, "");
+  assert.equal(plain, "▸ read a.ts\n\x1b[1A\r\x1b[2K✓ read a.ts (120 lines)\n▸ $ npm test\n\x1b[1A\r\x1b[2K✗ $ npm test failed — exit 1\n    1 failing\n");
+});
