@@ -155,3 +155,25 @@ test("Ctrl-S sends the queued line to the running turn as /steer; Ctrl-O shows t
   pane.press("Enter");
   assert.equal(await pane.exited(), 0, pane.screen());
 });
+
+test("a markdown reply is rendered on screen: heading, bold, a highlighted code block, a table", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  model.enqueue({ text: "# Plan\n\nSome **bold** words.\n\n```js\nconst answer = 42;\n```\n\n| name | size |\n|---|---|\n| a.ts | 12 |\n\nEND-OF-REPLY" });
+  pane.type("show me markdown");
+  pane.press("Enter");
+  const screen = await pane.waitFor(/END-OF-REPLY[\s\S]*\n› \s*$/);
+  const reply = screen.slice(screen.indexOf("› show me markdown"));
+  assert.doesNotMatch(reply, /^# Plan|\*\*bold\*\*|```|\|---/m, "no raw markdown syntax on screen");
+  assert.match(reply, /│ name\s+│ size\s+│/, "the table has borders");
+  const coloured = pane.screen({ colours: true });
+  assert.match(coloured, /\x1b\[[0-9;]*1[0-9;]*m[^\n]*Plan/, "the heading is styled (bold)");
+  assert.match(coloured, /\x1b\[[0-9;]*1m[^\n]*bold(\x1b\[[0-9;]*m)+ words/, "bold is bold");
+  // Highlighted: the keyword and the number in colours of their own, not the plain text colour.
+  const codeLine = coloured.split("\n").find((line) => line.includes("answer"))!;
+  assert.ok((codeLine.match(/\x1b\[[0-9;]*m/g) ?? []).length >= 3, `the code line is highlighted: ${JSON.stringify(codeLine)}`);
+  pane.type("/exit");
+  pane.press("Enter");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
