@@ -29,6 +29,12 @@ export interface ChatRenderer {
   sessionCostUsd?(): number | undefined;
   /** Every tool step of the last turn with its whole output (/expand). */
   expanded?(options?: { lastStepOnly?: boolean }): string;
+  /**
+   * A permission question about tool call `id` is headed by `line`: on a terminal it takes the place
+   * of the step's `▸` line when that is the last line written (the command is said once, not twice).
+   * Returns false when it could not (then the caller writes `line` itself).
+   */
+  question?(id: string, line: string): boolean;
   /** A line of the client's own (a queued prompt) between what the agent says. */
   note?(text: string): void;
   /** A dim line after the turn (its usage); only a terminal reader gets it. */
@@ -218,6 +224,13 @@ export function chatRenderer(
         .slice(lastStepOnly ? -1 : 0)
         .map((step) => `${step.status === "completed" ? colours.green("✓") : colours.red("✗")} ${step.title}${step.status === "refused" ? " (refused)" : ""}\n${indent(step.output.replace(/\s+$/, "") ? `${step.output.replace(/\s+$/, "")}\n` : "")}`)
         .join("");
+    },
+    question(id, line) {
+      if (!tty || lastToolLine !== id) return false;
+      clearStatus();
+      stderr.write(`\x1b[1A\r\x1b[2K${line}\n`);
+      lastToolLine = undefined;
+      return true;
     },
     note(text) {
       // Not err(): markdown still held for its block stays held (a fence cut in two would break it).

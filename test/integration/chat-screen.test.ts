@@ -177,3 +177,22 @@ test("a markdown reply is rendered on screen: heading, bold, a highlighted code 
   pane.press("Enter");
   assert.equal(await pane.exited(), 0, pane.screen());
 });
+
+test("a command's approval shows the command once, with why, and no status line", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  model.enqueue({ toolCalls: [{ id: "c1", name: "terminal", arguments: { command: "rm -rf build" } }] }, { text: "LEFT-ALONE" });
+  pane.type("clean up");
+  pane.press("Enter");
+  const asking = await pane.waitFor(/Allow\? y = yes once[^\n]*\[n\]: \s*$/);
+  const card = asking.slice(asking.lastIndexOf("› clean up"));
+  assert.equal(card.split("rm -rf build").length - 1, 1, card);
+  assert.match(card, /\n\? \$ rm -rf build\nNeeds approval: recursive delete[^\n]*\nAllow\? y = yes once, s = allow this command for this session, n = no/, card);
+  assert.doesNotMatch(card, /waiting for the model|working ·/, card);
+  pane.type("n");
+  pane.press("Enter");
+  await pane.waitFor(/LEFT-ALONE[\s\S]*\n› \s*$/);
+  pane.press("C-d");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
