@@ -47,13 +47,15 @@ export async function askApproval(
     tell("allowed", "allowed_tools");
     return pick(allowOnce ?? allowAlways);
   }
+  // The question heads the step's own line when it can (a terminal, nothing written since).
+  const headed = options.questions ? (options.renderer.question?.(params.toolCall.toolCallId, `? ${title}`) ?? false) : false;
   options.renderer.finishLine();
   if (!options.questions) {
     stderr.write(`  ✗ refused: ${title} (no terminal to ask in; pass --yes or --allowed-tools to allow)\n`);
     tell("rejected", "no_terminal");
     return refuse();
   }
-  stderr.write(`\n? ${title}\n`);
+  if (!headed) stderr.write(`\n? ${title}\n`);
   for (const item of params.toolCall.content ?? []) {
     if (item.type === "diff") stderr.write(renderDiff(item.path, item.oldText, item.newText, paletteFor(stderr as { isTTY?: boolean })));
     else if (item.type === "content" && item.content.type === "text") stderr.write(`${withoutRepeatedCommand(item.content.text, title)}\n`);
@@ -61,7 +63,7 @@ export async function askApproval(
   // Choices of their own (a restore's "keep the files changed since / overwrite them / cancel"): a numbered menu.
   if (params.options.some((option) => !TOOL_OPTION_IDS.has(option.optionId))) return choose(params, options.questions, stderr);
   // Only the first letter is lowered: the name quotes the approved command or file as written.
-  const session = allowSession ? `, s = ${allowSession.name.charAt(0).toLowerCase()}${allowSession.name.slice(1)}` : "";
+  const session = allowSession ? `, s = ${sessionChoice(allowSession.name, title)}` : "";
   const always = allowAlways ? `, a = always (saved in config.yaml approvals.rules, like an editor's "Always allow")` : "";
   for (;;) {
     const answer = (await options.questions.ask(`Allow? y = yes once${session}, n = no${always}`, "n")).trim().toLowerCase();
@@ -97,4 +99,16 @@ async function choose(params: acp.RequestPermissionRequest, questions: Questions
 export function withoutRepeatedCommand(text: string, title: string): string {
   const unfenced = text.replace(/```[\w-]*\n([\s\S]*?)\n?```\n?/g, (_block, command: string) => (title.includes(command.trim()) ? "" : `${command}\n`));
   return unfenced.replace(/\n+$/, "");
+}
+
+/**
+ * The "for this session" choice as the prompt says it: lowered first letter (the rest quotes the
+ * approved file or command as written), and a command the title above already shows is not quoted
+ * again ("allow this command for this session").
+ */
+export function sessionChoice(name: string, title: string): string {
+  const quoted = [...name.matchAll(/`([^`]+)`/g)].map((match) => match[1] ?? "");
+  const repeated = title.startsWith("$ ") && quoted.length > 0 && quoted.every((piece) => title.includes(piece));
+  const said = repeated ? name.replace(/`[^`]+`(?:(?:,| and) `[^`]+`)*/, quoted.length === 1 ? "this command" : "these commands") : name;
+  return `${said.charAt(0).toLowerCase()}${said.slice(1)}`;
 }

@@ -48,9 +48,6 @@ export interface ChatOptions {
   worktree?: { branch?: string };
 }
 
-/** How long the interactive chat's agent may take to close after the user left (see runChat). */
-const CLOSE_GRACE_MS = 3_000;
-
 export async function runChat(options: ChatOptions): Promise<number> {
   // The terminal is for the conversation: a failure is said once, by the chat itself, so the
   // log's warnings about it stay in $HERMES_HOME/logs; only errors go to stderr.
@@ -99,7 +96,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
     return await clientApp.connectWith(agentApp, async (agent) => {
       await agent.request(acp.methods.agent.initialize, { protocolVersion: acp.PROTOCOL_VERSION, clientCapabilities: { elicitation: { form: {}, url: {} } } });
       if (interactive) {
-        const code = await runRepl(agent, renderer, questions!, {
+        return runRepl(agent, renderer, questions!, {
           cwd: options.cwd,
           continueLast: !!options.continueLast,
           resume: options.resume,
@@ -108,14 +105,6 @@ export async function runChat(options: ChatOptions): Promise<number> {
           timeoutSeconds: await timeoutSeconds(),
           ...scriptMeta(options),
         });
-        // The user has left the chat: closing the in-process agent gets a few seconds, never the
-        // terminal. (On a loaded machine that close was seen to hang after /exit; the journal is
-        // written as each turn goes, so nothing of the conversation waits on it.)
-        setTimeout(() => {
-          killAllProcessGroups();
-          process.exit(code);
-        }, CLOSE_GRACE_MS);
-        return code;
       }
       let sessionId: string;
       try {

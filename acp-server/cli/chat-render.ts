@@ -7,6 +7,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { diffHunks } from "../../common/line-diff";
 import type { MarkdownStream } from "./markdown-stream";
 import { colourWanted, palette, type Palette } from "./terminal-colour";
+import { toolStepSummary } from "./tool-step-summary";
 
 const OUTPUT_LINES = 12;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -27,7 +28,13 @@ export interface ChatRenderer {
   /** The session's cost so far in USD, when the agent knows the model's price (usage_update). */
   sessionCostUsd?(): number | undefined;
   /** Every tool step of the last turn with its whole output (/expand). */
-  expanded?(): string;
+  expanded?(options?: { lastStepOnly?: boolean }): string;
+  /**
+   * A permission question about tool call `id` is headed by `line`: on a terminal it takes the place
+   * of the step's `▸` line when that is the last line written (the command is said once, not twice).
+   * Returns false when it could not (then the caller writes `line` itself).
+   */
+  question?(id: string, line: string): boolean;
   /** A line of the client's own (a queued prompt) between what the agent says. */
   note?(text: string): void;
   /** A dim line after the turn (its usage); only a terminal reader gets it. */
@@ -141,13 +148,17 @@ export function chatRenderer(
             // The permission answer already said "refused" (and why): once is enough.
             if (refusedIds.has(update.toolCallId)) return;
             const shown = lastLines(contentText(update.content), OUTPUT_LINES);
-            const marked = markStep(update.toolCallId, `${title} failed`, false);
-            err(`${marked ? "" : `  ✗ ${title} failed\n`}${indent(shown)}${exitCodeNote(update.rawOutput, shown)}`);
+            const summary = toolStepSummary(update.rawOutput);
+            const marked = markStep(update.toolCallId, `${title} failed${summary}`, false);
+            // An exit code said on the step's line is not said again under it.
+            const note = marked && summary.includes("exit") ? "" : exitCodeNote(update.rawOutput, shown);
+            err(`${marked ? "" : `  ✗ ${title} failed${summary}\n`}${indent(shown)}${note}`);
           } else if (update.status === "completed") {
-            markStep(update.toolCallId, title, true);
+            const summary = toolStepSummary(update.rawOutput);
+            const marked = markStep(update.toolCallId, `${title}${summary}`, true);
             if (known?.kind !== "execute") return;
             const shown = lastLines(contentText(update.content), OUTPUT_LINES);
-            const note = exitCodeNote(update.rawOutput, shown);
+            const note = marked && summary.includes("exit") ? "" : exitCodeNote(update.rawOutput, shown);
             if (shown || note) err(`${dim(indent(shown))}${note}`);
           }
           return;
@@ -207,11 +218,19 @@ export function chatRenderer(
     },
     finishLine: newline,
     sessionCostUsd: () => costUsd,
-    expanded() {
+    expanded({ lastStepOnly = false } = {}) {
       if (steps.size === 0) return "No tool steps in the last turn.\n";
       return [...steps.values()]
+        .slice(lastStepOnly ? -1 : 0)
         .map((step) => `${step.status === "completed" ? colours.green("✓") : colours.red("✗")} ${step.title}${step.status === "refused" ? " (refused)" : ""}\n${indent(step.output.replace(/\s+$/, "") ? `${step.output.replace(/\s+$/, "")}\n` : "")}`)
         .join("");
+    },
+    question(id, line) {
+      if (!tty || lastToolLine !== id) return false;
+      clearStatus();
+      stderr.write(`\x1b[1A\r\x1b[2K${line}\n`);
+      lastToolLine = undefined;
+      return true;
     },
     note(text) {
       // Not err(): markdown still held for its block stays held (a fence cut in two would break it).

@@ -9,6 +9,7 @@ import type { ChatRenderer } from "./chat-render";
 import { sessionRecap } from "./chat-recap";
 import { recentSessions } from "./chat-sessions";
 import { when } from "./cli-output";
+import { paletteFor, type Palette } from "./terminal-colour";
 import { turnSummary } from "./turn-summary";
 import { Interrupted, type Questions } from "./terminal-questions";
 
@@ -34,8 +35,15 @@ const REPL_HELP = `Commands here: /exit (or Ctrl-D), /new (a fresh session), /se
 /takeover (own a session another Hermes process has open), /history (more of this conversation), /history text
 (search what you typed; Ctrl-R searches as you type, up/down walk it), /expand (the last turn's tool steps
 with their whole output). Anything else starting with / goes to the agent (/help lists its commands).
-Ctrl-C cancels a running turn. A line typed while a turn runs is queued and sent when the turn ends.
+Ctrl-C cancels a running turn. A line typed while a turn runs is queued and sent when the turn ends;
+Ctrl-S sends what is queued (and what is typed) to the running turn now, as /steer. Ctrl-O shows the
+last tool step in full.
 `;
+
+/** The REPL's help with its commands and keys highlighted (when the palette has colour). */
+export function replHelp(colours: Palette): string {
+  return REPL_HELP.replace(/(^|[\s(])(\/[a-z]+|Ctrl-[A-Z])/g, (_match, before: string, name: string) => `${before}${colours.cyan(name)}`);
+}
 
 export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, questions: Questions, options: ReplOptions): Promise<number> {
   const err = (text: string) => process.stderr.write(text);
@@ -74,6 +82,12 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     return 1;
   }
   err(`Hermes chat in ${options.cwd} (session ${sessionId}). /exit quits, /help lists commands.\n`);
+  // Ctrl-O: the last tool step in full, at the prompt or during the turn that ran it.
+  questions.setKeyHandler("expand", ({ busy }) => {
+    const text = renderer.expanded?.({ lastStepOnly: true }) ?? "Nothing to expand.\n";
+    if (busy && renderer.note) renderer.note(text);
+    else questions.showAbovePrompt(text);
+  });
 
   for (;;) {
     let line: string;
@@ -123,7 +137,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
       if (found.length === 0) err("Nothing matches.\n");
       continue;
     }
-    if (command === "/help") err(REPL_HELP);
+    if (command === "/help") err(replHelp(paletteFor(process.stderr)));
     await turn(agent, renderer, questions, sessionId, line, options.timeoutSeconds, options.promptMeta);
   }
 }
@@ -151,6 +165,7 @@ export async function turn(
     else process.stderr.write("\n(cancelling)\n");
     void agent.notify(acp.methods.agent.session.cancel, { sessionId });
   });
+  if (questions) questions.setKeyHandler("steer", () => steerNow(agent, renderer, questions, sessionId));
   try {
     const response = await agent.request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text }], ...(promptMeta ? { _meta: promptMeta } : {}) });
     renderer.finishLine();
@@ -169,7 +184,22 @@ export async function turn(
     stopWaiting();
     questions?.setBusy(false);
     questions?.setInterruptHandler(undefined);
+    questions?.setKeyHandler("steer", undefined);
   }
+}
+
+/** Ctrl-S during a turn: what is queued goes to the running turn as /steer (answered at once, mid-turn). */
+function steerNow(agent: acp.ClientContext, renderer: ChatRenderer, questions: Questions, sessionId: string): void {
+  const say = (text: string) => (renderer.note ? renderer.note(text) : process.stderr.write(text));
+  const guidance = questions.takeQueued().join("\n");
+  if (!guidance) {
+    say("  (nothing to steer with: type the guidance, then Ctrl-S)\n");
+    return;
+  }
+  say(`  ↪ steer: ${guidance.replace(/\n/g, " · ")}\n`);
+  agent
+    .request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: `/steer ${guidance}` }] })
+    .catch((error: unknown) => say(`hermes: the guidance was not sent: ${requestErrorText(error)}\n`));
 }
 
 /** The pid of the process that owns the session, when the error is "owned elsewhere". */

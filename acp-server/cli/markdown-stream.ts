@@ -25,6 +25,16 @@ export function markdownStream(options: { width: number; color: boolean }): Mark
       ...(options.color ? {} : { tableOptions: { style: { head: [], border: [] } } }),
     }) as Parameters<Marked["use"]>[0],
   );
+  // marked-terminal 7 prints a list item's text as written (`code`, **bold** left raw, so the
+  // agent's /help list showed backticks): a text token with inline tokens is rendered inline here,
+  // and any other goes on to marked-terminal (false: the renderer before this one).
+  renderer.use({
+    renderer: {
+      text(token) {
+        return "tokens" in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+      },
+    },
+  });
   let pending = "";
   const render = (text: string): string => {
     if (!text.trim()) return text;

@@ -2,6 +2,7 @@
 // stdin, a hidden answer for keys, and a numbered choice. Ctrl-C or end of input rejects with
 // Interrupted, so the caller can stop without writing anything.
 import { createInterface, type Interface } from "node:readline";
+import { addChatKeys, type ChatKey } from "./chat-keys";
 import { addReverseSearch } from "./reverse-search";
 import { Writable } from "node:stream";
 import { AgentError } from "../util/agent-error";
@@ -24,6 +25,15 @@ export interface Questions {
    * question (an approval) that opens later.
    */
   setBusy(busy: boolean, showQueued?: (line: string) => void): void;
+  /**
+   * What a chat key (chat-keys.ts) does; unset keys do nothing. Never called while a question waits
+   * for its answer (the key would be about the chat, not the question).
+   */
+  setKeyHandler(key: ChatKey, handler: ((state: { busy: boolean }) => void) | undefined): void;
+  /** During a turn: what was typed and queued, and what is typed but not yet entered, taken away. */
+  takeQueued(): string[];
+  /** At the chat prompt: `text` is printed above it and the prompt with what was typed is redrawn. */
+  showAbovePrompt(text: string): void;
   /** A question (ask, askHidden, choose) is waiting for its answer: no status line may be drawn. */
   isAsking(): boolean;
   ask(question: string, fallback?: string): Promise<string>;
@@ -63,6 +73,15 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
     removeHistoryDuplicates: true,
   });
   let atChatPrompt = false;
+  const keyHandlers = new Map<ChatKey, (state: { busy: boolean }) => void>();
+  // Before the reverse search, so that an open search sees every key first.
+  if (terminal)
+    addChatKeys(rl, (key) => {
+      const handler = keyHandlers.get(key);
+      if (!handler || asking > 0 || !(busy || atChatPrompt)) return false;
+      handler({ busy });
+      return true;
+    });
   if (terminal) addReverseSearch(rl, output, () => atChatPrompt);
   /** Readline adds every line to its history: only the chat prompt's stay there. */
   const forget = (line: string) => {
@@ -148,6 +167,24 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
       if (terminal) muted = value;
     },
     isAsking: () => asking > 0,
+    setKeyHandler(key, handler) {
+      if (handler) keyHandlers.set(key, handler);
+      else keyHandlers.delete(key);
+    },
+    takeQueued() {
+      const taken = queued.splice(0);
+      // The line being typed (not echoed during a turn) goes with them, and is cleared.
+      if (rl.line.trim()) taken.push(rl.line.trim());
+      (rl as unknown as { line: string; cursor: number }).line = "";
+      (rl as unknown as { line: string; cursor: number }).cursor = 0;
+      return taken;
+    },
+    showAbovePrompt(text) {
+      // Readline's redraw first moves up to where the prompt's row was and clears down: the
+      // extra newline is what it clears, so none of `text` is lost.
+      output.write(`\r\x1b[2K${text}\n`);
+      rl.prompt(true);
+    },
     async ask(question, fallback) {
       return answering(async () => {
         output.write(`${question}${fallback ? ` [${fallback}]` : ""}: `);

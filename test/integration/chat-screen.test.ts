@@ -1,7 +1,8 @@
 // The interactive `hermes chat` as the user sees it: a real terminal (tmux), read with
 // capture-pane after every escape has been applied, against the scripted model over HTTP. What is
 // checked is layout: a line typed during a turn sits under the reply as queued, then is answered on
-// screen; an approval has no status line in it and takes the user's key.
+// screen; an approval has no status line in it and takes the user's key. Each test leaves the
+// chat as a user does (/exit, Ctrl-D, Ctrl-C at the prompt) and checks that the process ends.
 import assert from "node:assert/strict";
 /* eslint-disable no-control-regex -- colours are checked as the escape codes tmux reports */
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
@@ -64,7 +65,9 @@ test("a line typed during a turn shows as queued under the reply, then runs and 
   assert.doesNotMatch(screen, /FIRST-ANSWER\S|\Ssecond question/, "nothing typed is mixed into a line of the reply");
   assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /second question/);
   assert.match(screen, /FIRST-ANSWER\n+\d+(\.\d)? s · 1,234 in · 56 out\n/, "a usage line after the turn");
-  // Leaving the chat is checked by chat-repl.test.ts (Ctrl-D in a pty) and the Ctrl-C test below; here the pane is just killed.
+  pane.type("/exit");
+  pane.press("Enter");
+  assert.equal(await pane.exited(), 0, pane.screen());
 });
 
 test("an approval opened after a long wait has no status line in it, and the key answers it", async (t) => {
@@ -88,7 +91,8 @@ test("an approval opened after a long wait has no status line in it, and the key
   pane.press("Enter");
   await pane.waitFor(/PATCHED[\s\S]*\n› \s*$/);
   assert.equal(readFileSync(path.join(project, "notes.txt"), "utf8"), "alpha\nBETA\ngamma\n");
-  // Leaving the chat is checked by chat-repl.test.ts (Ctrl-D in a pty) and the Ctrl-C test below; here the pane is just killed.
+  pane.press("C-d");
+  assert.equal(await pane.exited(), 0, pane.screen());
 });
 
 test("--continue shows where the chat was: the last exchanges, compactly; /history shows more", async (t) => {
@@ -100,7 +104,8 @@ test("--continue shows where the chat was: the last exchanges, compactly; /histo
   pane.type("/history");
   pane.press("Enter");
   await pane.waitFor(/› \/history\n› capitalize beta\n[\s\S]*PATCHED\n[\s\S]*\n› \s*$/);
-  // Leaving the chat is checked by chat-repl.test.ts (Ctrl-D in a pty) and the Ctrl-C test below; here the pane is just killed.
+  pane.press("C-c");
+  assert.equal(await pane.exited(), 0, pane.screen());
 });
 
 test("Ctrl-C during a turn cancels it and the chat goes on", async (t) => {
@@ -116,6 +121,78 @@ test("Ctrl-C during a turn cancels it and the chat goes on", async (t) => {
   pane.press("C-c");
   const screen = await pane.waitFor(/\(cancelling\)[\s\S]*\n› \s*$/);
   assert.doesNotMatch(screen.slice(screen.indexOf("(cancelling)")), /working ·/, "the spinner is gone with the turn");
-  // Quitting from the prompt is checked in a pty by chat-repl.test.ts: under tmux on a loaded
-  // machine the chat was sometimes not seen to end (being looked into), so the pane is just killed.
+  // A second Ctrl-C, at the prompt, quits.
+  pane.press("C-c");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
+
+test("Ctrl-S sends the queued line to the running turn as /steer; Ctrl-O shows the last tool step in full", async (t) => {
+  writeFileSync(path.join(project, "steer.txt"), "alpha\nbeta\ngamma\n");
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  const held = heldReply();
+  t.after(() => held.release({ text: "(released)" }));
+  model.enqueue(held.reply, { text: "STEERED-ANSWER" });
+  pane.type("look at the notes");
+  pane.press("Enter");
+  await pane.waitFor(/› look at the notes\n\S+ working · \d+ s/);
+  pane.type("use the second line");
+  pane.press("Enter");
+  await pane.waitFor(/queued: use the second line/);
+  pane.press("C-s");
+  await pane.waitFor(/↪ steer: use the second line\n/);
+  // The steer is taken at the next step: the model's next call (after its tool call) carries it.
+  held.release({ toolCalls: [{ id: "r1", name: "read_file", arguments: { path: "steer.txt" } }] });
+  const screen = await pane.waitFor(/STEERED-ANSWER[\s\S]*\n› \s*$/);
+  assert.match(JSON.stringify(model.requests.at(-1)!.body.messages), /use the second line/);
+  // Sent once, as guidance: the queue is empty, so no prompt of its own follows the turn.
+  assert.doesNotMatch(screen, /› use the second line/, screen);
+  pane.press("C-o");
+  const expanded = await pane.waitFor(/STEERED-ANSWER[\s\S]*\n✓ [^\n]*steer\.txt[^\n]*\n[^\n]*alpha[\s\S]*gamma[\s\S]*\n› \s*$/);
+  assert.doesNotMatch(expanded.slice(expanded.lastIndexOf("STEERED-ANSWER")), /No tool steps/, expanded);
+  pane.type("/exit");
+  pane.press("Enter");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
+
+test("a markdown reply is rendered on screen: heading, bold, a highlighted code block, a table", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  model.enqueue({ text: "# Plan\n\nSome **bold** words.\n\n```js\nconst answer = 42;\n```\n\n| name | size |\n|---|---|\n| a.ts | 12 |\n\nEND-OF-REPLY" });
+  pane.type("show me markdown");
+  pane.press("Enter");
+  const screen = await pane.waitFor(/END-OF-REPLY[\s\S]*\n› \s*$/);
+  const reply = screen.slice(screen.indexOf("› show me markdown"));
+  assert.doesNotMatch(reply, /^# Plan|\*\*bold\*\*|```|\|---/m, "no raw markdown syntax on screen");
+  assert.match(reply, /│ name\s+│ size\s+│/, "the table has borders");
+  const coloured = pane.screen({ colours: true });
+  assert.match(coloured, /\x1b\[[0-9;]*1[0-9;]*m[^\n]*Plan/, "the heading is styled (bold)");
+  assert.match(coloured, /\x1b\[[0-9;]*1m[^\n]*bold(\x1b\[[0-9;]*m)+ words/, "bold is bold");
+  // Highlighted: the keyword and the number in colours of their own, not the plain text colour.
+  const codeLine = coloured.split("\n").find((line) => line.includes("answer"))!;
+  assert.ok((codeLine.match(/\x1b\[[0-9;]*m/g) ?? []).length >= 3, `the code line is highlighted: ${JSON.stringify(codeLine)}`);
+  pane.type("/exit");
+  pane.press("Enter");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
+
+test("a command's approval shows the command once, with why, and no status line", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  model.enqueue({ toolCalls: [{ id: "c1", name: "terminal", arguments: { command: "rm -rf build" } }] }, { text: "LEFT-ALONE" });
+  pane.type("clean up");
+  pane.press("Enter");
+  const asking = await pane.waitFor(/Allow\? y = yes once[^\n]*\[n\]: \s*$/);
+  const card = asking.slice(asking.lastIndexOf("› clean up"));
+  assert.equal(card.split("rm -rf build").length - 1, 1, card);
+  assert.match(card, /\n\? \$ rm -rf build\nNeeds approval: recursive delete[^\n]*\nAllow\? y = yes once, s = allow this command for this session, n = no/, card);
+  assert.doesNotMatch(card, /waiting for the model|working ·/, card);
+  pane.type("n");
+  pane.press("Enter");
+  await pane.waitFor(/LEFT-ALONE[\s\S]*\n› \s*$/);
+  pane.press("C-d");
+  assert.equal(await pane.exited(), 0, pane.screen());
 });

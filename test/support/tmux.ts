@@ -4,6 +4,9 @@
 // server socket, so tests never share or leave behind a server.
 import { execFileSync, spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 
 export interface TmuxPane {
   /** The screen and scrollback, plain text (colours with `{ colours: true }`). */
@@ -14,7 +17,7 @@ export interface TmuxPane {
   press(...keys: string[]): void;
   /** Polls the screen until `pattern` matches; rejects with the screen after `timeoutMs`. */
   waitFor(pattern: RegExp, options?: { timeoutMs?: number; colours?: boolean }): Promise<string>;
-  /** Polls until the command in the pane has ended; returns its exit status. */
+  /** Polls until the command in the pane has ended; returns its exit status (128 + N if killed by signal N). */
   exited(timeoutMs?: number): Promise<number>;
   kill(): void;
 }
@@ -30,9 +33,16 @@ function quote(word: string): string {
 export function startInTmux(command: string[], options: { env: NodeJS.ProcessEnv; cwd?: string; width?: number; height?: number }): TmuxPane {
   const socket = `hermes-test-${randomUUID().slice(0, 8)}`;
   const tmux = (...args: string[]) => execFileSync("tmux", ["-L", socket, "-f", "/dev/null", ...args], { env: options.env, encoding: "utf8" });
-  // remain-on-exit keeps the pane (and its exit status) after the command ends.
-  const line = `${command.map(quote).join(" ")}`;
+  // The exit status is written by a shell that waits for the command, not read from tmux: on a
+  // loaded machine tmux 3.3a was seen to leave the ended command a zombie it never reaped, so the
+  // pane was dead but #{pane_dead_status} stayed empty for good (the "chat does not end" flake).
+  // `trap : INT` keeps the shell alive through a Ctrl-C sent to the pane's process group, while the
+  // command itself gets the default SIGINT (a trapped signal is reset in children, an ignored one is not).
+  const statusDir = mkdtempSync(path.join(os.tmpdir(), "hermes-tmux-"));
+  const statusFile = path.join(statusDir, "status");
+  const line = `trap : INT; ${command.map(quote).join(" ")}; echo $? > ${quote(statusFile)}`;
   tmux("new-session", "-d", "-x", String(options.width ?? 100), "-y", String(options.height ?? 40), ...(options.cwd ? ["-c", options.cwd] : []), line);
+  // remain-on-exit keeps the pane (and its screen) after the command ends.
   tmux("set-option", "-g", "remain-on-exit", "on");
   tmux("set-option", "-g", "history-limit", "5000");
   const screen = ({ colours = false } = {}) => tmux("capture-pane", "-p", "-J", "-S", "-", ...(colours ? ["-e"] : []));
@@ -62,11 +72,13 @@ export function startInTmux(command: string[], options: { env: NodeJS.ProcessEnv
     exited: (timeoutMs = 60_000) =>
       poll(
         () => {
-          const [dead, status, signal] = tmux("display-message", "-p", "#{pane_dead} #{pane_dead_status} #{pane_dead_signal}").trim().split(" ");
-          if (dead !== "1") return undefined;
-          // Killed by a signal: the shell's convention, 128 + its number.
-          if (signal) return 128 + Number(signal);
-          return status ? Number(status) : undefined;
+          try {
+            const status = readFileSync(statusFile, "utf8").trim();
+            return status ? Number(status) : undefined;
+          } catch {
+            // expected: the command is still running (the file is written once it has ended)
+            return undefined;
+          }
         },
         timeoutMs,
         () => `the command did not end; the screen:\n${screen()}`,
@@ -77,6 +89,7 @@ export function startInTmux(command: string[], options: { env: NodeJS.ProcessEnv
       } catch {
         // expected: the server is already gone
       }
+      rmSync(statusDir, { recursive: true, force: true });
     },
   };
 }

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { PassThrough, Writable } from "node:stream";
 import { test } from "node:test";
+import { sessionChoice } from "../../acp-server/cli/chat-approval";
 import { chatRenderer, renderDiff } from "../../acp-server/cli/chat-render";
 import { colourWanted, palette } from "../../acp-server/cli/terminal-colour";
 import { terminalQuestions } from "../../acp-server/cli/terminal-questions";
@@ -149,4 +150,28 @@ test("/expand: the last turn's steps with their whole output, where the screen s
   assert.match(expanded, /^✓ \$ seq 30\n {4}line1\n {4}line2\n[\s\S]* {4}line30\n$/);
   renderer.waiting(600)();
   assert.equal(renderer.expanded!(), "No tool steps in the last turn.\n", "a new turn starts a new list");
+});
+
+test("a finished step's line says what it amounted to; a failed command's exit code is said once, on its line", () => {
+  const stderr = new Tty();
+  const renderer = chatRenderer({ stdout: new Tty(), stderr });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "r1", title: "read a.ts", kind: "read" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "r1", status: "completed", rawOutput: { total_lines: 120, lines_returned: 120 }, content: [{ type: "content", content: { type: "text", text: "x" } }] });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "$ npm test", kind: "execute" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "failed", rawOutput: { exit_code: 1 }, content: [{ type: "content", content: { type: "text", text: "1 failing" } }] });
+  const plain = stderr.text.replace(/\x1b\[[0-9;]*m/g, "");
+  assert.equal(plain, "▸ read a.ts\n\x1b[1A\r\x1b[2K✓ read a.ts (120 lines)\n▸ $ npm test\n\x1b[1A\r\x1b[2K✗ $ npm test failed — exit 1\n    1 failing\n");
+});
+
+test("a command's approval says the command once: the question takes the step's ▸ line, the choice does not quote it again", () => {
+  const stderr = new Tty();
+  const renderer = chatRenderer({ stdout: new Tty(), stderr });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "$ rm -rf build", kind: "execute" });
+  assert.equal(renderer.question?.("t1", "? $ rm -rf build"), true);
+  assert.equal(stderr.text.replace(/\x1b\[[0-9;]*m/g, ""), "▸ $ rm -rf build\n\x1b[1A\r\x1b[2K? $ rm -rf build\n");
+  assert.equal(renderer.question?.("t1", "? again"), false, "only the last line written can be taken");
+  assert.equal(sessionChoice("Allow `rm -rf build` and `git push --force origin main` for this session", "$ rm -rf build && git push --force origin main"), "allow these commands for this session");
+  assert.equal(sessionChoice("Allow `npm test` for this session", "$ npm test"), "allow this command for this session");
+  assert.equal(sessionChoice("Allow edits to `notes.txt` for this session", "Edit notes.txt"), "allow edits to `notes.txt` for this session", "a file is not a command");
+  assert.equal(sessionChoice("Allow `make` for this session", "$ npm test"), "allow `make` for this session", "what the title does not show is said");
 });

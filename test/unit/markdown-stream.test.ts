@@ -40,3 +40,10 @@ test("a code fence is held until it closes, even across a blank line", () => {
   assert.doesNotMatch(out, /```/);
   assert.equal(stream.end(), "");
 });
+
+test("a list item's inline markdown is rendered (the agent's /help list: no backticks; codespans coloured when chalk colours)", () => {
+  const stream = markdownStream({ width: 80, color: true });
+  const out = stream.push("- `/help`: List **the** commands\n- `/model <id>`: Show the model\n\n") + stream.end();
+  assert.doesNotMatch(plain(out), /`|\*\*/, plain(out));
+  assert.match(plain(out), /\/help: List the commands/);
+});
