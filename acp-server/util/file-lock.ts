@@ -53,6 +53,27 @@ export function acquireFileLock(lockFile: string, options: FileLockOptions = {})
   }
 }
 
+/**
+ * Like acquireFileLock, for a lock held across async work (seconds): waits without blocking the
+ * event loop; `onWait` is told once when it has to wait.
+ */
+export async function acquireFileLockAsync(lockFile: string, options: FileLockOptions & { onWait?: () => Promise<void> | void } = {}): Promise<() => void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 10_000);
+  let told = false;
+  for (;;) {
+    try {
+      return acquireFileLock(lockFile, { ...options, timeoutMs: 0 });
+    } catch (error) {
+      if (!(error instanceof LockBusyError) || Date.now() >= deadline) throw error;
+    }
+    if (!told) {
+      told = true;
+      await options.onWait?.();
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25 + Math.floor(Math.random() * 50)));
+  }
+}
+
 /** Runs `work` holding `lockFile`. */
 export function withFileLock<T>(lockFile: string, work: () => T, options?: FileLockOptions): T {
   const release = acquireFileLock(lockFile, options);

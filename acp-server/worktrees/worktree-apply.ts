@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { repoGit } from "./repo-git";
+import { acquireFileLockAsync } from "../util/file-lock";
 import type { SessionWorktree } from "./session-worktree";
 import { worktreeDiff, type WorktreeDiff } from "./worktree-diff";
 
@@ -25,13 +26,13 @@ export type ApplyOutcome =
  * worktree-review.ts). `hooks`: the crash test's stopping points (apply-plan.ts).
  */
 export function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, only?: WorktreeDiff, hooks: StepHooks = {}): Promise<ApplyOutcome> {
-  return oneAtATime(worktree.repo, () => applyNow(worktree, mode, message, only, hooks));
+  return oneAtATime(worktree.repo, () => acrossProcesses(worktree, hooks, () => applyNow(worktree, mode, message, only, hooks)));
 }
 
 /**
  * Applies into one checkout, one at a time in this process: two sessions applying at the same
  * moment would both find the files clean, and the second would write over the first. Each is
- * checked against what the one before left. (Processes do not wait for each other: docs/worktrees.md.)
+ * checked against what the one before left. Other Hermes processes wait on acrossProcesses.
  */
 const applying = new Map<string, Promise<unknown>>();
 function oneAtATime<T>(repo: string, work: () => Promise<T>): Promise<T> {
@@ -42,6 +43,28 @@ function oneAtATime<T>(repo: string, work: () => Promise<T>): Promise<T> {
     if (applying.get(repo) === settled) applying.delete(repo);
   });
   return next;
+}
+
+/** How long an apply waits for another process's apply into the same checkout. */
+const APPLY_WAIT_MS = 5 * 60_000;
+
+/**
+ * One apply at a time per checkout across Hermes processes too: a lock file beside the
+ * repository's worktrees ($HERMES_HOME/worktrees/<repo>-<hash>/, never in the repository). A
+ * holder that died (kill -9) is taken over; its interrupted apply is finished first (applyNow).
+ */
+async function acrossProcesses<T>(worktree: SessionWorktree, hooks: StepHooks, work: () => Promise<T>): Promise<T> {
+  const release = await acquireFileLockAsync(path.join(path.dirname(worktree.path), ".apply.lock"), {
+    timeoutMs: APPLY_WAIT_MS,
+    // Only a dead holder is taken over: a live apply of many files may take a while.
+    staleMs: 60 * 60_000,
+    onWait: () => hooks.onStep?.("waiting for another apply"),
+  });
+  try {
+    return await work();
+  } finally {
+    release();
+  }
 }
 
 async function applyNow(worktree: SessionWorktree, mode: ApplyMode, message: string, only: WorktreeDiff | undefined, hooks: StepHooks): Promise<ApplyOutcome> {

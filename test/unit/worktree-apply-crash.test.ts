@@ -12,6 +12,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
 import { finishInterruptedApply } from "../../acp-server/worktrees/apply-plan";
+import { applyWorktree } from "../../acp-server/worktrees/worktree-apply";
 import type { SessionWorktree } from "../../acp-server/worktrees/session-worktree";
 import { pictureOf, writeTree } from "../support/checkpoint-fixtures";
 import { makeTempDirSync } from "../support/temp-dirs";
@@ -152,3 +153,28 @@ for (const mode of ["patch", "merge"] as const) {
     t.diagnostic(`timed kills: ${seen.before} before, ${seen.after} after (a whole apply took ${took} ms)`);
   });
 }
+
+test("two processes applying into one checkout: the second waits for the first's lock, takes it over when the first is killed, and applies", { skip: process.platform === "win32" }, async () => {
+  const first = setUp();
+  const second = { ...first.worktree };
+  // The same checkout and worktree folder: the second apply is the first one again, from another process.
+  const held = startChild(first.worktree, "patch", "staged");
+  await held.said("paused");
+  const steps: string[] = [];
+  let killedAt = 0;
+  const applying = applyWorktree(second, "patch", "second process", undefined, {
+    onStep: async (point) => {
+      steps.push(point);
+      if (point === "waiting for another apply") {
+        killedAt = steps.length;
+        held.kill();
+        await held.exited;
+      }
+    },
+  });
+  const outcome = await applying.finally(() => held.kill());
+  assert.equal(outcome.status, "applied", JSON.stringify(outcome));
+  assert.equal(steps[0], "waiting for another apply", `the second apply waited for the first: ${steps.join(", ")}`);
+  assert.ok(steps.length > killedAt, "its own steps ran after the holder was gone");
+  assert.equal(execFileSync("git", ["-C", first.repo, "status", "--porcelain"], { encoding: "utf8" }).trim().length > 0, true, "the change is in the checkout");
+});
