@@ -51,7 +51,7 @@ async function discard({ session, output, client, signal }: CommandContext, work
     {
       purpose: "worktree-discard",
       title: `Discard this chat's worktree and branch ${worktree.branch}?`,
-      content: [{ type: "text", text: state.files.length ? `${state.files.length} changed file${state.files.length === 1 ? "" : "s"} that were not applied are lost:\n\n${state.stat}` : "It has no changes." }],
+      content: [{ type: "text", text: state.files.length ? `${state.files.length === 1 ? "1 changed file that was not applied is" : `${state.files.length} changed files that were not applied are`} lost:\n\n${state.stat}` : "It has no changes." }],
       locations: [{ path: worktree.path }],
       options: [
         { id: "discard", name: "Discard worktree and branch", kind: "allow_once" },
