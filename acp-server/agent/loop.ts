@@ -236,7 +236,7 @@ async function callModel(options: TurnOptions, system: ChatMessage & { role: "sy
     const textOnly = await textOnlyVariant(request, {
       models: options.models,
       owner: session,
-      ...(vision ? { describe: (image, question) => askAboutImage(vision, session, image, question, signal) } : {}),
+      ...(vision ? { describe: (image, question) => askAboutImage(vision, session, image, question, signal), describer: vision.id } : {}),
       notice: (text) => observer.notice(text),
     });
     const fitted = await fitImages(request, chainImageLimits(options.models), session, (text) => observer.notice(text));

@@ -2,6 +2,9 @@
 // model of the chain is text-only (a text-only fallback behind a model that sees gets notes), once
 // per image per session, and a cancelled description is asked again on the next call.
 import assert from "node:assert/strict";
+import { mkdtempSync, readdirSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { test } from "node:test";
 import type { ModelChoice } from "../../acp-server/agent/model-choice";
 import { textOnlyVariant, type DescribeImage } from "../../acp-server/agent/image-descriptions";
@@ -46,4 +49,25 @@ test("a failed description is told once and not retried; a cancelled one is aske
   await textOnlyVariant(request, { models: [model(false)], owner: other, describe: aborted.describe, notice: () => {} });
   await textOnlyVariant(request, { models: [model(false)], owner: other, describe: aborted.describe, notice: () => {} });
   assert.equal(aborted.calls(), 2, "a cancelled turn's image is described on the next call");
+});
+
+test("with the vision model named, a description outlives the session: a reloaded one (a new owner) is not asked again; another vision model is", async () => {
+  const home = mkdtempSync(path.join(os.tmpdir(), "hermes-descriptions-"));
+  const saved = process.env.HERMES_HOME;
+  process.env.HERMES_HOME = home;
+  try {
+    const asked = counting(async () => "a cart page showing Total: NaN");
+    const first = await textOnlyVariant(request, { models: [model(false)], owner: {}, describe: asked.describe, describer: "anthropic/claude-sonnet-4-5", notice: () => {} });
+    const reloaded = await textOnlyVariant(request, { models: [model(false)], owner: {}, describe: asked.describe, describer: "anthropic/claude-sonnet-4-5", notice: () => {} });
+    assert.equal(asked.calls(), 1, "the reloaded session reads the kept description");
+    assert.equal(JSON.stringify(reloaded?.messages), JSON.stringify(first?.messages));
+    const [kept] = readdirSync(path.join(home, "cache", "image-descriptions"));
+    assert.equal(statSync(path.join(home, "cache", "image-descriptions", kept!)).mode & 0o777, 0o600);
+    await textOnlyVariant(request, { models: [model(false)], owner: {}, describe: asked.describe, describer: "openai/gpt-4.1", notice: () => {} });
+    assert.equal(asked.calls(), 2, "another vision model describes for itself");
+  } finally {
+    if (saved === undefined) delete process.env.HERMES_HOME;
+    else process.env.HERMES_HOME = saved;
+    rmSync(home, { recursive: true, force: true });
+  }
 });
