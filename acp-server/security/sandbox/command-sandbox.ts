@@ -162,6 +162,9 @@ export class CommandSandbox {
     // A background command's servers live on the sandbox's own loopback: exported to the host's.
     const ipc = exportPorts && network.kind !== "on";
     if (ipc) command = [process.execPath, "-e", PORT_EXPORTER_SCRIPT, ...command];
+    // The relays are Node programs run with Hermes's own runtime: in VS Code that is Electron,
+    // which runs as Node only when told (the relays drop it again for the command).
+    if ((ipc || network.kind === "allowlist") && process.versions.electron) env = { ...env, ELECTRON_RUN_AS_NODE: "1" };
     // The allowlist's relay reaches Hermes's proxy through a unix socket: it needs them.
     const filter = filterFile({ unixSockets: policy.unixSockets || network.kind === "allowlist" }, sandboxStateDir());
     const args = bwrapArgs(policy, { root: process.getuid?.() === 0, cwd, command, proc: procGuard(), ...(filter ? { seccompFd: SECCOMP_FD } : {}) });

@@ -15,7 +15,9 @@ const relay = net.createServer((client) => {
 });
 relay.on("error", (error) => { process.stderr.write("hermes sandbox: the network relay failed: " + error.message + "\\n"); process.exit(126); });
 relay.listen(Number(port), "127.0.0.1", () => {
-  const child = cp.spawn(program, args, { stdio: "inherit" });
+  const env = { ...process.env };
+  delete env.ELECTRON_RUN_AS_NODE;
+  const child = cp.spawn(program, args, { stdio: "inherit", env });
   for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => child.kill(signal));
   child.on("error", (error) => { process.stderr.write(error.message + "\\n"); process.exit(127); });
   child.on("exit", (code, signal) => process.exit(signal ? 128 + (os.constants.signals[signal] || 0) : code ?? 1));

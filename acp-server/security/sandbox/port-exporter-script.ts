@@ -13,7 +13,7 @@ export const PORT_EXPORTER_SCRIPT = `
 const net = require("node:net"), cp = require("node:child_process"), fs = require("node:fs"), os = require("node:os");
 const [program, ...args] = process.argv.slice(1);
 const env = { ...process.env };
-delete env.NODE_CHANNEL_FD; delete env.NODE_CHANNEL_SERIALIZATION_MODE;
+delete env.NODE_CHANNEL_FD; delete env.NODE_CHANNEL_SERIALIZATION_MODE; delete env.ELECTRON_RUN_AS_NODE;
 const child = cp.spawn(program, args, { stdio: "inherit", env });
 for (const signal of ["SIGTERM", "SIGINT", "SIGHUP"]) process.on(signal, () => child.kill(signal));
 child.on("error", (error) => { process.stderr.write(error.message + "\\n"); process.exit(127); });
