@@ -3,11 +3,11 @@
 // the new state back.
 import type { SessionConfigOption, SessionConfigSelectOption, SessionModeState } from "../../common/acp-types";
 import { post } from "../bridge/vscode-api";
+import { shownConfigOptions } from "../lib/shown-config-options";
 import { Icon } from "./icons";
 
 export function Pickers({ modes, configOptions }: { modes?: SessionModeState; configOptions: SessionConfigOption[] }) {
-  // A "mode" config option duplicates the modes picker; show it once.
-  const options = configOptions.filter((o) => !(modes && o.category === "mode"));
+  const options = shownConfigOptions(configOptions, modes);
   return (
     <div class="pickers">
       {modes && modes.availableModes.length > 0 && (
