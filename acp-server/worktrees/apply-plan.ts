@@ -50,13 +50,8 @@ async function applyFolder(worktree: SessionWorktree): Promise<string> {
  * touches (the caller checked the checkout has no changes of its own there, so HEAD's version
  * is what the checkout holds). Nothing in the checkout changes here.
  */
-export async function stagePatch(worktree: SessionWorktree, patch: string, files: string[], hooks: StepHooks = {}): Promise<StageOutcome> {
-  const folder = await applyFolder(worktree);
-  await rm(folder, { recursive: true, force: true }); // a staging a kill cut short before its commit point
-  await mkdir(path.join(folder, "files"), { recursive: true, mode: 0o700 });
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-apply-index-"));
-  const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
-  try {
+export function stagePatch(worktree: SessionWorktree, patch: string, files: string[], hooks: StepHooks = {}): Promise<StageOutcome> {
+  return withFreshStaging(worktree, async (folder, env) => {
     await repoGit(worktree.repo, ["read-tree", "HEAD"], { env });
     const applied = await repoGit(worktree.repo, ["apply", "--cached", "--binary", "--whitespace=nowarn", "-"], { env, input: patch, okCodes: [1, 128] });
     if (applied.code !== 0) {
@@ -65,9 +60,7 @@ export async function stagePatch(worktree: SessionWorktree, patch: string, files
     }
     await commitPlan(worktree, folder, env, files, hooks);
     return { staged: true };
-  } finally {
-    rmSync(scratch, { recursive: true, force: true });
-  }
+  });
 }
 
 /**
@@ -75,13 +68,8 @@ export async function stagePatch(worktree: SessionWorktree, patch: string, files
  * only), becomes the checkout's: its files are staged, and the plan also carries the index
  * entries and the ref move, done last. `files`: every path that differs between HEAD and it.
  */
-export async function stageMerge(worktree: SessionWorktree, commit: string, files: string[], hooks: StepHooks = {}): Promise<void> {
-  const folder = await applyFolder(worktree);
-  await rm(folder, { recursive: true, force: true }); // a staging a kill cut short before its commit point
-  await mkdir(path.join(folder, "files"), { recursive: true, mode: 0o700 });
-  const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-apply-index-"));
-  const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
-  try {
+export function stageMerge(worktree: SessionWorktree, commit: string, files: string[], hooks: StepHooks = {}): Promise<void> {
+  return withFreshStaging(worktree, async (folder, env) => {
     const symbolic = await repoGit(worktree.repo, ["symbolic-ref", "-q", "HEAD"], { okCodes: [1] });
     const ref = symbolic.code === 0 ? symbolic.stdout.trim() : "HEAD";
     const old = (await repoGit(worktree.repo, ["rev-parse", "--verify", "HEAD"])).stdout.trim();
@@ -91,6 +79,21 @@ export async function stageMerge(worktree: SessionWorktree, commit: string, file
     const removals = files.filter((file) => !present.has(file)).map((file) => `0 ${"0".repeat(old.length)}\t${file}`);
     const index = [...entries, ...removals].map((line) => `${line}\0`).join("");
     await commitPlan(worktree, folder, env, files, hooks, { ref, old, commit, index });
+  });
+}
+
+/**
+ * Runs `work` on a fresh staging folder (what a kill left before its commit point is dropped)
+ * and a scratch index (`env`: GIT_INDEX_FILE), so the repository's own index is not touched
+ * before the commit point; the scratch index goes afterwards.
+ */
+async function withFreshStaging<T>(worktree: SessionWorktree, work: (folder: string, env: Record<string, string>) => Promise<T>): Promise<T> {
+  const folder = await applyFolder(worktree);
+  await rm(folder, { recursive: true, force: true });
+  await mkdir(path.join(folder, "files"), { recursive: true, mode: 0o700 });
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-apply-index-"));
+  try {
+    return await work(folder, { GIT_INDEX_FILE: path.join(scratch, "index") });
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }

@@ -4,7 +4,9 @@
 // forwarded when the browser opens a loopback URL (forwardSandboxedPort); where that cannot be
 // done (commands in the editor's terminals, a taken or well-known port) the navigation says why,
 // instead of a bare "connection refused" that leads the model to restart the server again and again.
+import { inRange, parseAddress } from "../../util/ip-address";
 import type { SessionToolState } from "../context";
+import { BROWSER_LOOPBACK } from "./browser-network-policy";
 
 /** The hint to add to a failed navigation, or "" when it does not apply. */
 export function sandboxedServerHint(url: URL, failure: string, state: SessionToolState): string {
@@ -29,9 +31,12 @@ export function sandboxedServerHint(url: URL, failure: string, state: SessionToo
   );
 }
 
+/** localhost, or an address in the browser's loopback ranges (the same classification its network policy uses). */
 function isLoopbackHost(host: string): boolean {
   const name = host.replace(/^\[(.*)\]$/, "$1").toLowerCase();
-  return name === "localhost" || name.endsWith(".localhost") || name === "::1" || /^127\./.test(name);
+  if (name === "localhost" || name.endsWith(".localhost")) return true;
+  const bytes = parseAddress(name);
+  return bytes !== undefined && BROWSER_LOOPBACK.some((range) => inRange(bytes, range));
 }
 
 export function urlPort(url: URL): number {
@@ -49,11 +54,10 @@ export async function forwardSandboxedPort(url: URL, state: SessionToolState): P
   const port = urlPort(url);
   let note = "";
   for (const entry of state.processes.values()) {
-    const others = (entry.handle.exportedPorts?.()?.listening ?? []).filter((other) => other !== port);
-    const exposing = entry.handle.exposePort ? others.map((other) => entry.handle.exposePort?.(other) ?? Promise.resolve(undefined)) : [];
-    await Promise.all(exposing);
-    const result = await entry.handle.exposePort?.(port);
-    if (note || result === "exported" || result === undefined || result === "not-listening") continue;
+    const listening = entry.handle.exportedPorts?.()?.listening ?? [];
+    const results = await Promise.all(listening.map(async (other) => ({ port: other, result: await entry.handle.exposePort?.(other) })));
+    const result = results.find((exposed) => exposed.port === port)?.result;
+    if (note || result === undefined || result === "exported" || result === "not-listening") continue;
     note =
       result === "taken"
         ? `Note: ${entry.id} listens on port ${port} in Hermes's OS sandbox, but another program holds port ${port} on this machine: this page is that program's. Start the server on a free port.\n`
