@@ -73,7 +73,8 @@ const BELOW_AGENT = {
   plugins: ["config"],
   // Hooks: their sources (config, project file, plugins), trust, runner and what they answered.
   hooks: ["tools", "plugins", "security", "config"],
-  worktrees: ["sessions", "tools", "config"],
+  // An apply into the main checkout carries its files in with the checkpoint restore's own ops.
+  worktrees: ["sessions", "tools", "checkpoints", "config"],
   config: [],
 };
 

@@ -42,13 +42,18 @@ export async function applyAccepted(session: LiveSession, params: z.infer<typeof
   const outcome = await applyAcceptedHunks(worktree, params.files, session.agent.title ?? `Hermes chat ${session.id.slice(0, 8)}`);
   const list = (files: string[]) => files.join(", ");
   let result: WorktreeApplyResult;
-  if (outcome.status === "applied") result = { status: "applied", files: outcome.files, message: `Applied the accepted changes to ${worktree.repo} as uncommitted changes: ${list(outcome.files)}.` };
+  if (outcome.status === "applied") result = { status: "applied", files: outcome.files, message: `Applied the accepted changes to ${worktree.repo} as uncommitted changes: ${list(outcome.files)}.${keptNote(outcome.kept)}` };
   else if (outcome.status === "nothing") result = { status: "nothing", files: [], message: "Nothing to apply: no change was accepted." };
   else if (outcome.status === "stale") result = { status: "refused", files: outcome.files, message: `Not applied: the chat changed these files since you reviewed them (review again): ${list(outcome.files)}. Nothing was changed.` };
   else result = { status: "refused", files: outcome.files, message: `Not applied: ${outcome.reason}. Nothing was changed, here or in your checkout: ${list(outcome.files)}.` };
-  if (result.status === "refused") {
+  if (result.status === "refused" || (outcome.status === "applied" && outcome.kept.length > 0)) {
     session.agent.recordNotice(result.message);
     notifyAfterResponse(client, session.id, noticeChunk(result.message), log);
   }
   return result;
+}
+
+/** Files an apply left as the checkout had them, said after the ones it applied. */
+function keptNote(kept: { file: string; reason: string }[]): string {
+  return kept.length ? ` Not written, your version kept: ${kept.map((entry) => `${entry.file} (${entry.reason})`).join(", ")}.` : "";
 }

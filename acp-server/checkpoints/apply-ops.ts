@@ -22,7 +22,8 @@ export interface ApplyOutcome {
 }
 
 export interface ApplyContext {
-  git: Git;
+  /** The contents of these blobs, by id (gitBlobReader: from a repository); a missing one fails its op. */
+  readBlobs: (oids: string[]) => Promise<Map<string, Buffer>>;
   realRoot: string;
   nestedRepos: readonly string[];
   onApplied?: (done: number, total: number) => void | Promise<void>;
@@ -32,7 +33,7 @@ export interface ApplyContext {
 export async function applyOps(ops: readonly RestoreOp[], context: ApplyContext): Promise<ApplyOutcome> {
   const outcome: ApplyOutcome = { applied: [], unchanged: [], leftAlone: [], failed: [] };
   const ordered = [...ops.filter((op) => !op.target), ...ops.filter((op) => op.target)];
-  const blobs = await readBlobs(context.git, ordered.flatMap((op) => (op.target && op.target.mode !== "160000" ? [op.target.oid] : [])));
+  const blobs = await context.readBlobs(ordered.flatMap((op) => (op.target && op.target.mode !== "160000" ? [op.target.oid] : [])));
   let done = 0;
   for (const op of ordered) {
     try {
@@ -177,6 +178,11 @@ function removeEmptiedFolders(ops: readonly RestoreOp[], realRoot: string): void
   for (const folder of [...candidates].sort((a, b) => b.split("/").length - a.split("/").length)) {
     removeIfEmptyFolder(path.join(realRoot, ...folder.split("/")));
   }
+}
+
+/** Reads blobs from `git`'s repository (ApplyContext.readBlobs). */
+export function gitBlobReader(git: Git): (oids: string[]) => Promise<Map<string, Buffer>> {
+  return (oids) => readBlobs(git, oids);
 }
 
 /** Blob contents by id, through one `cat-file --batch` per ~64 MB. */

@@ -5,7 +5,7 @@
 // code path as the restore itself; a file that holds neither its before nor its target
 // content was changed by someone since and is left alone and named. The backup commit stays
 // under its ref, so the restore can still be undone.
-import { applyOps, removeRestoreLeftovers } from "./apply-ops";
+import { applyOps, gitBlobReader, removeRestoreLeftovers } from "./apply-ops";
 import { ownerAlive, readJournal, removeJournal } from "./restore-journal";
 import { readNestedRepos, type ShadowRepo } from "./shadow-repo";
 import type { RecoveryReport } from "./types";
@@ -15,7 +15,7 @@ export async function recoverRestore(repo: ShadowRepo): Promise<RecoveryReport |
   const journal = readJournal(repo.dir);
   if (!journal || ownerAlive(journal)) return undefined;
   removeRestoreLeftovers(journal.ops, repo.workspace);
-  const outcome = await applyOps(journal.ops, { git: repo.git, realRoot: repo.workspace, nestedRepos: readNestedRepos(repo.dir) });
+  const outcome = await applyOps(journal.ops, { readBlobs: gitBlobReader(repo.git), realRoot: repo.workspace, nestedRepos: readNestedRepos(repo.dir) });
   removeJournal(repo.dir);
   return { completed: true, journalId: journal.id, applied: outcome.applied.length, leftAlone: outcome.leftAlone, failed: outcome.failed };
 }

@@ -8,7 +8,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { sensitiveReason } from "../security/sensitive-paths";
-import { applyOps } from "./apply-ops";
+import { applyOps, gitBlobReader } from "./apply-ops";
 import { createCommit, setRef, treeOf } from "./commit";
 import { backupRef, commitMessage, type BackupMeta } from "./refs";
 import { removeJournal, writeJournal } from "./restore-journal";
@@ -161,7 +161,7 @@ export async function restore(deps: RestoreDeps, plan: RestorePlan, options: Res
       }
       throw error;
     }
-    const outcome = await applyOps(ops, { git: repo.git, realRoot: repo.workspace, nestedRepos: readNestedRepos(repo.dir), onApplied: options.onApplied });
+    const outcome = await applyOps(ops, { readBlobs: gitBlobReader(repo.git), realRoot: repo.workspace, nestedRepos: readNestedRepos(repo.dir), onApplied: options.onApplied });
     removeJournal(repo.dir);
     for (const file of outcome.leftAlone) skipped.push({ path: file, reason: "changed while restoring" });
     return { backupCommit: backup.commit, applied: [...outcome.applied, ...outcome.unchanged].sort(), skipped, failed: outcome.failed };

@@ -35,6 +35,8 @@ export async function bringBackTask(worktree: SessionWorktree, message: string):
   }
   const outcome = await applyWorktree(worktree, "patch", message);
   if (outcome.status === "refused") return { branch: worktree.branch, files, outcome: "conflict", reason: `${outcome.reason}: ${outcome.files.join(", ")}`, path: worktree.path };
+  // Files the apply could not write without losing the parent's own edits: the task's versions stay in its worktree.
+  if (outcome.status === "applied" && outcome.kept.length > 0) return { branch: worktree.branch, files, outcome: "conflict", reason: `applied except ${outcome.kept.map((entry) => `${entry.file} (${entry.reason})`).join(", ")}`, path: worktree.path };
   await removeWorktree(worktree);
   return { branch: worktree.branch, files, outcome: "applied" };
 }

@@ -5,7 +5,7 @@
 // branch and merged (--no-ff) after `git merge-tree` showed it merges cleanly. Either way nothing
 // happens when it would conflict (a merge is built with merge-tree and commit-tree, the ref moved last), or when the main checkout has its own changes to the same
 // files: the files are named and both sides are left as they were.
-import { finishInterruptedApply, stageMerge, stagePatch, type StepHooks } from "./apply-plan";
+import { finishInterruptedApply, stageMerge, stagePatch, type CarriedOut, type StageOutcome, type StepHooks } from "./apply-plan";
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -17,7 +17,8 @@ import { worktreeDiff, type WorktreeDiff } from "./worktree-diff";
 export type ApplyMode = "patch" | "merge" | "squash";
 
 export type ApplyOutcome =
-  | { status: "applied"; mode: ApplyMode; files: string[] }
+  /** `kept`: files left as the checkout had them (changed there while the apply ran, or not writable safely), with why. */
+  | { status: "applied"; mode: ApplyMode; files: string[]; kept: CarriedOut["kept"] }
   | { status: "nothing" }
   | { status: "refused"; reason: string; files: string[] };
 
@@ -82,9 +83,8 @@ async function applyPatch(worktree: SessionWorktree, patch: string, files: strin
   // Staged whole first, then moved in file by file from a committed plan (apply-plan.ts): a kill
   // leaves the checkout as it was, or the next use of the worktree finishes the move.
   const staged = await stagePatch(worktree, patch, files, hooks);
-  if (!staged.staged) return { status: "refused", reason: "it does not apply to the main checkout as it is now (it moved on since the session started)", files: failingFiles(staged.stderr, files) };
-  await finishInterruptedApply(worktree, hooks);
-  return { status: "applied", mode: "patch", files };
+  if (!staged.staged) return notStaged(staged, files);
+  return { status: "applied", mode: "patch", files, kept: await carryOut(worktree, hooks) };
 }
 
 async function merge(worktree: SessionWorktree, files: string[], message: string, hooks: StepHooks): Promise<ApplyOutcome> {
@@ -100,9 +100,9 @@ async function merge(worktree: SessionWorktree, files: string[], message: string
   const identity = (await repoGit(worktree.repo, ["config", "user.email"], { okCodes: [1] })).code === 0 ? [] : ["-c", "user.name=Hermes", "-c", "user.email=hermes@localhost"];
   const commit = (await repoGit(worktree.repo, [...identity, "commit-tree", tree.stdout.split("\n")[0]!.trim(), "-p", head, "-p", worktree.branch, "-m", `Merge ${worktree.branch}: ${message}`])).stdout.trim();
   const changed = (await repoGit(worktree.repo, ["diff", "--name-only", "-z", "--no-renames", head, commit])).stdout.split("\0").filter(Boolean);
-  await stageMerge(worktree, commit, changed, hooks);
-  await finishInterruptedApply(worktree, hooks);
-  return { status: "applied", mode: "merge", files };
+  const staged = await stageMerge(worktree, commit, changed, hooks);
+  if (!staged.staged) return notStaged(staged, files);
+  return { status: "applied", mode: "merge", files, kept: await carryOut(worktree, hooks) };
 }
 
 /**
@@ -124,9 +124,20 @@ async function squash(worktree: SessionWorktree, patch: string, files: string[],
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-  await stageMerge(worktree, commit, files, hooks);
-  await finishInterruptedApply(worktree, hooks);
-  return { status: "applied", mode: "squash", files };
+  const staged = await stageMerge(worktree, commit, files, hooks);
+  if (!staged.staged) return notStaged(staged, files);
+  return { status: "applied", mode: "squash", files, kept: await carryOut(worktree, hooks) };
+}
+
+/** Step 3 of the plan just committed (apply-plan.ts): the files it left as they were. */
+async function carryOut(worktree: SessionWorktree, hooks: StepHooks): Promise<CarriedOut["kept"]> {
+  return (await finishInterruptedApply(worktree, hooks))?.kept ?? [];
+}
+
+/** A stage that stopped before its commit point: nothing changed in the checkout. */
+function notStaged(staged: Exclude<StageOutcome, { staged: true }>, files: string[]): ApplyOutcome {
+  if ("unsafe" in staged) return { status: "refused", reason: `the main checkout cannot take these files safely (${staged.unsafe.map((entry) => `${entry.file}: ${entry.reason}`).join("; ")})`, files: staged.unsafe.map((entry) => entry.file) };
+  return { status: "refused", reason: "it does not apply to the main checkout as it is now (it moved on since the session started)", files: failingFiles(staged.stderr, files) };
 }
 
 /** `-c` settings for a commit Hermes writes when git has no identity configured there. */

@@ -94,7 +94,7 @@ function reset(repo: string, head: string): void {
 /** After a kill: the next use of the worktree finishes the apply; the repository is then sane. Its files, and HEAD's tree. */
 async function recoverAndCheck(repo: string, worktree: SessionWorktree): Promise<Record<string, string>> {
   await finishInterruptedApply(worktree);
-  assert.ok(!existsSync(path.join(repo, ".git/worktrees/wt/hermes-apply")), "nothing of the apply is left behind");
+  assert.ok(!existsSync(path.join(path.dirname(worktree.path), ".apply-wt")), "nothing of the apply is left behind");
   assert.ok(!existsSync(path.join(repo, ".git/index.lock")), "no lock left");
   git(repo, "fsck", "--no-progress", "--no-dangling");
   assert.equal(git(repo, "diff", "--cached", "--name-only"), "", "nothing staged: a patch comes in uncommitted, a merge is committed");

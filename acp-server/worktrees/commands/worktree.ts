@@ -41,7 +41,8 @@ async function apply({ session, output }: CommandContext, worktree: SessionWorkt
   const list = (files: string[]) => files.map((file) => `- \`${file}\``).join("\n");
   if (outcome.status === "refused") return output.say(`Not applied: ${outcome.reason}. Nothing was changed, here or in your checkout.\n\n${list(outcome.files)}`);
   const how = outcome.mode === "merge" ? `merged branch \`${worktree.branch}\` into` : outcome.mode === "squash" ? "committed as one commit (squashed) in" : "applied as uncommitted changes to";
-  output.say(`Done: ${how} ${worktree.repo} (${outcome.files.length} file${outcome.files.length === 1 ? "" : "s"}).\n\n${list(outcome.files)}`);
+  const kept = outcome.kept.length ? `\n\nLeft as your checkout had them (the rest is applied; this chat's versions stay in its worktree):\n${outcome.kept.map((entry) => `- \`${entry.file}\`: ${entry.reason}`).join("\n")}` : "";
+  output.say(`Done: ${how} ${worktree.repo} (${outcome.files.length} file${outcome.files.length === 1 ? "" : "s"}).\n\n${list(outcome.files)}${kept}`);
 }
 
 async function discard({ session, output, client, signal }: CommandContext, worktree: SessionWorktree): Promise<void> {
