@@ -156,6 +156,10 @@ export function chatRenderer(
           } else if (update.status === "completed") {
             const summary = toolStepSummary(update.rawOutput);
             const marked = markStep(update.toolCallId, `${title}${summary}`, true);
+            // Its ▸ line is no longer the last (an approval was asked under it, or another step
+            // started): on a terminal the step still ends on a ✓ line of its own. Off a terminal the
+            // transcript stays as it was (scripts read it).
+            if (!marked && tty) err(`${colours.green("✓")} ${title}${summary}\n`);
             if (known?.kind !== "execute") return;
             const shown = lastLines(contentText(update.content), OUTPUT_LINES);
             const note = marked && summary.includes("exit") ? "" : exitCodeNote(update.rawOutput, shown);

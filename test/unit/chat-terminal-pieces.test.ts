@@ -136,6 +136,19 @@ test("on a terminal a finished step is marked in place: ✓ or ✗ instead of it
   assert.equal(plain, "▸ read a.txt\n\x1b[1A\r\x1b[2K✓ read a.txt\n▸ read b.txt\n\x1b[1A\r\x1b[2K✗ read b.txt failed\n    no such file\n");
 });
 
+test("on a terminal a step whose ▸ line is no longer the last (an approval was asked under it) ends on a ✓ line of its own", () => {
+  const stderr = new Tty();
+  const renderer = chatRenderer({ stdout: new Tty(), stderr });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "w1", title: "write a.txt", kind: "edit" });
+  renderer.finishLine();
+  stderr.write("? write a.txt\nAllow? y = yes once, n = no y\n");
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "r1", title: "read b.txt", kind: "read" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "w1", status: "completed" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "r1", status: "completed" });
+  const plain = stderr.text.replace(/\x1b\[[0-9;]*m/g, "");
+  assert.equal(plain, "▸ write a.txt\n? write a.txt\nAllow? y = yes once, n = no y\n▸ read b.txt\n✓ write a.txt\n✓ read b.txt\n");
+});
+
 test("/expand: the last turn's steps with their whole output, where the screen showed the last lines", () => {
   const stderr = new Tty();
   stderr.isTTY = false;
