@@ -3,9 +3,9 @@
 // setsid, so stopping it (kill -- -PGID) also ends the extension host and the agent it spawned.
 import { spawn, spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePickedPort } from "../../acp-server/util/loopback-port";
 import { waitForChangeIn } from "../support/wait";
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
@@ -57,17 +57,8 @@ export function installExtension(vsix: string, options: Pick<CodeServerOptions, 
   return output;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      server.close(() => resolve(port));
-    });
-  });
-}
+/** A port for code-server, started a moment later (test/support/mcp-servers.ts says why not port 0). */
+export const freePort = freePickedPort;
 
 export async function startCodeServer(options: CodeServerOptions): Promise<CodeServer> {
   const port = await freePort();

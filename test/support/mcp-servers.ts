@@ -2,9 +2,9 @@
 // stdio, streamableHttp and sse modes; server-filesystem) and test/fixtures/mcp's
 // misbehaving one. HTTP servers run in their own process group and are killed with it.
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { freePickedPort } from "../../acp-server/util/loopback-port";
 import { ROOT } from "./acp-harness";
 import { waitForOutput } from "./wait";
 
@@ -17,16 +17,11 @@ export function stdioServer(name: string, args: string[], env: Record<string, st
   return { name, command: process.execPath, args, env: Object.entries(env).map(([key, value]) => ({ name: key, value })) };
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
-}
+/**
+ * A port for a server the test starts a moment later. Not a port-0 probe: the kernel hands such
+ * ports to outgoing connections too, and one of a parallel test's could take it in that moment.
+ */
+export const freePort = freePickedPort;
 
 export interface HttpMcpServer {
   url: string;

@@ -4,23 +4,14 @@
 // step-up and refresh; this class only keeps what it hands over (auth-store.ts) and says where
 // the browser goes (`onRedirect`: the connection starts the loopback listener and shows the
 // link). The PKCE verifier and state never leave memory: the redirect comes back to this process.
-import { randomBytes, randomInt } from "node:crypto";
-import net from "node:net";
+import { randomBytes } from "node:crypto";
 import type { OAuthClientProvider, OAuthDiscoveryState } from "@modelcontextprotocol/sdk/client/auth.js";
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from "@modelcontextprotocol/sdk/shared/auth.js";
 import type { McpOAuthSettings } from "../../config/mcp-schema";
+import { randomPickedPort, settleFreePort } from "../../util/loopback-port";
 import { VERSION } from "../../version";
 import { accountOf, type McpAuthStore } from "./auth-store";
 import { redirectUrlFor } from "./loopback-redirect";
-
-/**
- * Ports for a redirect URI Hermes picks itself: below every system's ephemeral range (Linux from
- * 32768, macOS and Windows from 49152), so the kernel never hands one to an outgoing connection
- * or to a listener on port 0 while a sign-in waits on it; and above the well-known services.
- */
-const PORT_RANGE = [20_000, 32_767] as const;
-/** Ports tried before a busy one is kept anyway (the listener then reports it, and another is picked). */
-const PORT_TRIES = 20;
 
 export class HermesOAuthProvider implements OAuthClientProvider {
   /** The loopback redirect port: configured, the one the stored registration names, or picked. */
@@ -44,7 +35,7 @@ export class HermesOAuthProvider implements OAuthClientProvider {
     /** The browser must go to `url` (the connection shows it and waits on the redirect). */
     private readonly onRedirect: (url: URL, provider: HermesOAuthProvider) => Promise<void>,
   ) {
-    this.port = settings?.redirect_port ?? store.read().redirect_port ?? randomPort();
+    this.port = settings?.redirect_port ?? store.read().redirect_port ?? randomPickedPort();
     if (settings?.client_metadata_url) this.clientMetadataUrl = settings.client_metadata_url;
   }
 
@@ -59,7 +50,7 @@ export class HermesOAuthProvider implements OAuthClientProvider {
    */
   async settlePort(): Promise<void> {
     if (!this.portIsOpen) return;
-    for (let tries = 0; tries < PORT_TRIES && !(await portIsFree(this.port)); tries++) this.port = randomPort();
+    this.port = await settleFreePort(this.port);
   }
 
   /**
@@ -75,7 +66,7 @@ export class HermesOAuthProvider implements OAuthClientProvider {
       delete next.redirect_port;
       return next;
     });
-    this.port = randomPort();
+    this.port = randomPickedPort();
     return true;
   }
 
@@ -202,15 +193,3 @@ export class HermesOAuthProvider implements OAuthClientProvider {
   }
 }
 
-function randomPort(): number {
-  return randomInt(PORT_RANGE[0], PORT_RANGE[1] + 1);
-}
-
-/** Whether 127.0.0.1:port can be listened on right now (a moment's listener, closed at once). */
-function portIsFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once("error", () => resolve(false));
-    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve(true)));
-  });
-}
