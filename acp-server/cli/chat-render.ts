@@ -8,6 +8,7 @@ import { diffHunks } from "../../common/line-diff";
 import type { MarkdownStream } from "./markdown-stream";
 import { colourWanted, palette, type Palette } from "./terminal-colour";
 import { toolStepSummary } from "./tool-step-summary";
+import { stripAnsi } from "../util/redact-views";
 
 const OUTPUT_LINES = 12;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -84,6 +85,13 @@ export function chatRenderer(
     return true;
   };
 
+  /**
+   * On a terminal, each output line shown under a step fits one row (after its indent): a long
+   * line (minified code, a log with a stack) would wrap over the screen, when the step shows a
+   * few last lines on purpose. /expand (Ctrl-O) shows them whole. Off a terminal, lines stay whole.
+   */
+  const onScreen = (text: string): string => (tty ? clipLines(text, ((stderr as { columns?: number }).columns ?? 80) - 4) : text);
+
   const newline = () => {
     lastToolLine = undefined;
     clearStatus();
@@ -147,7 +155,7 @@ export function chatRenderer(
           if (update.status === "failed") {
             // The permission answer already said "refused" (and why): once is enough.
             if (refusedIds.has(update.toolCallId)) return;
-            const shown = lastLines(contentText(update.content), OUTPUT_LINES);
+            const shown = onScreen(lastLines(contentText(update.content), OUTPUT_LINES));
             const summary = toolStepSummary(update.rawOutput);
             const marked = markStep(update.toolCallId, `${title} failed${summary}`, false);
             // An exit code said on the step's line is not said again under it.
@@ -161,7 +169,7 @@ export function chatRenderer(
             // transcript stays as it was (scripts read it).
             if (!marked && tty) err(`${colours.green("✓")} ${title}${summary}\n`);
             if (known?.kind !== "execute") return;
-            const shown = lastLines(contentText(update.content), OUTPUT_LINES);
+            const shown = onScreen(lastLines(contentText(update.content), OUTPUT_LINES));
             const note = marked && summary.includes("exit") ? "" : exitCodeNote(update.rawOutput, shown);
             if (shown || note) err(`${dim(indent(shown))}${note}`);
           }
@@ -268,6 +276,15 @@ function lastLines(text: string, count: number): string {
   if (lines.length === 0 || (lines.length === 1 && lines[0] === "")) return "";
   const shown = lines.slice(-count);
   return `${lines.length > count ? `… (${lines.length - count} earlier lines)\n` : ""}${shown.join("\n")}\n`;
+}
+
+/** Each line of `text` cut to `width` visible characters (its colours dropped when it is cut), marked with …. */
+export function clipLines(text: string, width: number): string {
+  const room = Math.max(width, 10);
+  return text.replace(/[^\n]+/g, (line) => {
+    const plain = stripAnsi(line);
+    return [...plain].length > room ? `${[...plain].slice(0, room - 1).join("")}…` : line;
+  });
 }
 
 function indent(text: string): string {

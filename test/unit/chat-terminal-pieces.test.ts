@@ -149,6 +149,22 @@ test("on a terminal a step whose ▸ line is no longer the last (an approval was
   assert.equal(plain, "▸ write a.txt\n? write a.txt\nAllow? y = yes once, n = no y\n▸ read b.txt\n✓ write a.txt\n✓ read b.txt\n");
 });
 
+test("on a terminal a command's long output lines are cut to one row each; /expand keeps them whole; off a terminal nothing is cut", () => {
+  const long = `${"x".repeat(200)}\n\x1b[31m${"e".repeat(100)}\x1b[0m\nshort\n`;
+  for (const tty of [true, false]) {
+    const stderr = new Tty();
+    stderr.isTTY = tty;
+    const renderer = chatRenderer({ stdout: new Tty(), stderr });
+    renderer.update({ sessionUpdate: "tool_call", toolCallId: "t1", title: "$ build", kind: "execute" });
+    renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "t1", status: "completed", content: [{ type: "content", content: { type: "text", text: long } }] });
+    const rows = stderr.text.replace(/\x1b\[[0-9;]*[A-Za-z]|\r/g, "").split("\n").filter((row) => row.startsWith("    "));
+    if (tty) {
+      assert.deepEqual(rows, [`    ${"x".repeat(55)}…`, `    ${"e".repeat(55)}…`, "    short"], "each within the 60 columns");
+      assert.match(renderer.expanded?.() ?? "", new RegExp(`x{200}`), "whole in /expand");
+    } else assert.ok(rows.some((row) => row.includes("x".repeat(200))), "a script reads the whole line");
+  }
+});
+
 test("/expand: the last turn's steps with their whole output, where the screen showed the last lines", () => {
   const stderr = new Tty();
   stderr.isTTY = false;
