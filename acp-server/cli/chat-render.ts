@@ -90,7 +90,7 @@ export function chatRenderer(
    * line (minified code, a log with a stack) would wrap over the screen, when the step shows a
    * few last lines on purpose. /expand (Ctrl-O) shows them whole. Off a terminal, lines stay whole.
    */
-  const onScreen = (text: string): string => (tty ? clipLines(text, ((stderr as { columns?: number }).columns ?? 80) - 4) : text);
+  const onScreen = (text: string): string => (tty ? clipLines(text, screenColumns(stderr) - 4) : text);
 
   const newline = () => {
     lastToolLine = undefined;
@@ -212,7 +212,7 @@ export function chatRenderer(
             const elapsed = Math.floor((Date.now() - turnStarted) / 1000);
             const line = quiet < 5 ? `${SPINNER[frame++ % SPINNER.length]} working · ${elapsed} s · Ctrl-C cancels` : long;
             // One row only: a status line that wraps could not be wiped by one line clear.
-            const width = (stderr as { columns?: number }).columns ?? 80;
+            const width = screenColumns(stderr);
             stderr.write(`\r\x1b[2K${dim(line.length >= width ? `${line.slice(0, width - 2)}…` : line)}`);
             statusDrawn = true;
           } else if (quiet >= 5 && !shown) {
@@ -276,6 +276,17 @@ function lastLines(text: string, count: number): string {
   if (lines.length === 0 || (lines.length === 1 && lines[0] === "")) return "";
   const shown = lines.slice(-count);
   return `${lines.length > count ? `… (${lines.length - count} earlier lines)\n` : ""}${shown.join("\n")}\n`;
+}
+
+/**
+ * The terminal's width. A pty that does not say (0, as `script` without a window size) falls back
+ * to $COLUMNS, as shells and curses do, then to 80.
+ */
+function screenColumns(stream: NodeJS.WritableStream): number {
+  const columns = (stream as { columns?: number }).columns;
+  if (columns && columns > 0) return columns;
+  const fromEnv = Number(process.env.COLUMNS);
+  return Number.isInteger(fromEnv) && fromEnv > 0 ? fromEnv : 80;
 }
 
 /** Each line of `text` cut to `width` visible characters (its colours dropped when it is cut), marked with …. */

@@ -149,7 +149,7 @@ test("on a terminal a step whose ▸ line is no longer the last (an approval was
   assert.equal(plain, "▸ write a.txt\n? write a.txt\nAllow? y = yes once, n = no y\n▸ read b.txt\n✓ write a.txt\n✓ read b.txt\n");
 });
 
-test("on a terminal a command's long output lines are cut to one row each; /expand keeps them whole; off a terminal nothing is cut", () => {
+test("on a terminal a command's long output lines are cut to one row each; /expand keeps them whole; off a terminal nothing is cut", (t) => {
   const long = `${"x".repeat(200)}\n\x1b[31m${"e".repeat(100)}\x1b[0m\nshort\n`;
   for (const tty of [true, false]) {
     const stderr = new Tty();
@@ -163,6 +163,18 @@ test("on a terminal a command's long output lines are cut to one row each; /expa
       assert.match(renderer.expanded?.() ?? "", new RegExp(`x{200}`), "whole in /expand");
     } else assert.ok(rows.some((row) => row.includes("x".repeat(200))), "a script reads the whole line");
   }
+  // A pty that does not say its width (columns 0), without $COLUMNS, is taken as 80 wide.
+  const columns = process.env.COLUMNS;
+  delete process.env.COLUMNS;
+  t.after(() => {
+    if (columns !== undefined) process.env.COLUMNS = columns;
+  });
+  const unsized = new Tty();
+  unsized.columns = 0;
+  const renderer = chatRenderer({ stdout: new Tty(), stderr: unsized });
+  renderer.update({ sessionUpdate: "tool_call", toolCallId: "t2", title: "$ build", kind: "execute" });
+  renderer.update({ sessionUpdate: "tool_call_update", toolCallId: "t2", status: "completed", content: [{ type: "content", content: { type: "text", text: long } }] });
+  assert.ok(unsized.text.replace(/\x1b\[[0-9;]*[A-Za-z]|\r/g, "").includes(`    ${"x".repeat(75)}…\n`));
 });
 
 test("/expand: the last turn's steps with their whole output, where the screen showed the last lines", () => {
