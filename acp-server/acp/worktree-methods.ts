@@ -46,9 +46,10 @@ export async function applyAccepted(session: LiveSession, params: z.infer<typeof
   else if (outcome.status === "nothing") result = { status: "nothing", files: [], message: "Nothing to apply: no change was accepted." };
   else if (outcome.status === "stale") result = { status: "refused", files: outcome.files, message: `Not applied: the chat changed these files since you reviewed them (review again): ${list(outcome.files)}. Nothing was changed.` };
   else result = { status: "refused", files: outcome.files, message: `Not applied: ${outcome.reason}. Nothing was changed, here or in your checkout: ${list(outcome.files)}.` };
-  // Kept in the chat's record either way, so a reload shows what became of the review. A refusal
-  // is also told in the chat now; the panel says the rest itself (extension/worktree-review.ts).
-  if (result.status !== "nothing") session.agent.recordNotice(result.message);
+  // A refusal, or files left as the user had them, is a warning kept in the chat's record (a
+  // reload shows it; notices read as warnings). A refusal is also told in the chat now; the panel
+  // says the rest itself (extension/worktree-review.ts).
+  if (result.status === "refused" || (outcome.status === "applied" && outcome.kept.length > 0)) session.agent.recordNotice(result.message);
   if (result.status === "refused") notifyAfterResponse(client, session.id, noticeChunk(result.message), log);
   return result;
 }

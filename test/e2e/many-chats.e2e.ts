@@ -181,7 +181,13 @@ test("two chats at once, a background chat's notification, a worktree chat's Rev
     panel = await findPanelFrame(p);
     await waitForAttribute(panel.locator("[data-testid=connection-status]").first(), "data-status", /^ready$/, 60_000);
     await waitForCount(tabs(), 3, 60_000);
-    assert.deepEqual((await tabs().locator(".chat-tab-title").allTextContents()).slice(0, 2), ["Summarize the notes", "Count the notes"]);
+    // Each reopened tab reads "New chat" until its session's title arrives.
+    let titles = "";
+    await waitFor(
+      async () => (titles = (await tabs().locator(".chat-tab-title").allTextContents()).slice(0, 2).join(" | ")) === "Summarize the notes | Count the notes",
+      30_000,
+      () => `the reopened tabs' titles: ${titles}`,
+    );
     // The worktree chat is the one shown again, with its branch (Hermes says so when it is loaded).
     await waitForAttribute(tabs().nth(2).locator("[role=tab]"), "aria-selected", /^true$/, 30_000);
     await panel.locator("[data-testid=worktree-bar] [data-testid=worktree-badge]").filter({ hasText: "feature/notes" }).waitFor({ timeout: 30_000 });
