@@ -77,7 +77,7 @@ async function importNow(gitDir: string, commonDir: string): Promise<ObjectImpor
   if (names.length > 0) {
     const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-objects-"));
     try {
-      const hash = (await safeGit(commonDir, [`--git-dir=${commonDir}`, "pack-objects", "--quiet", path.join(scratch, "p")], { env: privateEnv, input: `${names.join("\n")}\n` }, fail)).stdout.trim();
+      const hash = (await safeGit(commonDir, [`--git-dir=${commonDir}`, "pack-objects", "--quiet", path.join(scratch, "p")], { env: privateEnv, input: `${names.join("\n")}\n`, timeoutMs: 5 * 60_000 }, fail)).stdout.trim();
       // Only the pack: its .idx holds the names the private folder claimed, not the contents' hashes.
       const pack = readFileSync(path.join(scratch, `p-${hash}.pack`));
       const unpack = names.length < LOOSE_LIMIT ? ["unpack-objects", "-q"] : ["index-pack", "--stdin"];
