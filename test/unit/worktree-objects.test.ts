@@ -65,6 +65,15 @@ describe("importing a chat worktree's private git objects", () => {
     assert.deepEqual(await importWorktreeObjects(worktree), { found: 0, dropped: [] }, "nothing left to do");
   });
 
+  it("keeps many objects as one pack (index-pack), each under its content's hash", async () => {
+    const { main, worktree, env } = chatWorktree();
+    const names = Array.from({ length: 120 }, (_, i) => git(worktree, ["hash-object", "-w", "--stdin"], env, `object ${i}\n`));
+    const result = await importWorktreeObjects(worktree);
+    assert.deepEqual(result, { found: 120, dropped: [] });
+    for (const name of names) assert.ok(has(main, name), name);
+    assert.equal(readdirSync(path.join(main, ".git", "objects", "pack")).filter((name) => name.endsWith(".pack")).length, 1);
+  });
+
   it("does not follow an alternates file or a link out of the private folder", async () => {
     const { main, worktree, privateDir } = chatWorktree();
     // Another repository with an object the chat should not be able to pull into the main one.
