@@ -52,7 +52,7 @@ export function sandboxedSpawn(params: acp.CreateTerminalRequest, argv: string[]
     return { ...(filter ? spawnWithFilter(detection.program, args, filter) : { file: detection.program, args }), env: {}, passthrough: policy.envPassthrough ?? [] };
   }
   if (detection.kind === "seatbelt" && detection.program) {
-    return { file: detection.program, args: ["-p", seatbeltProfile(policy), ...argv], env: { TMPDIR: policy.tmpDir }, passthrough: policy.envPassthrough ?? [] };
+    return { file: detection.program, args: ["-p", seatbeltProfile(policy), ...argv], env: { ...policy.env, TMPDIR: policy.tmpDir }, passthrough: policy.envPassthrough ?? [] };
   }
   throw new Error(`Refused: Hermes asked for this command to run in the OS sandbox, but ${detection.problem ?? "there is none here"}.`);
 }

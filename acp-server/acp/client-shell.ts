@@ -54,7 +54,7 @@ export class ClientShellRunner implements ShellRunner {
 /** An allowlist needs Hermes's proxy, which editor terminals cannot reach: they get no network. */
 function toWire(policy: SandboxPolicy): WireSandboxPolicy {
   const network = policy.network.kind === "on" ? { kind: "on" as const } : { kind: "off" as const };
-  return { writable: policy.writable, ...(policy.pinned?.length ? { pinned: policy.pinned } : {}), readOnly: policy.readOnly, hidden: policy.hidden, tmpDir: policy.tmpDir, network, unixSockets: policy.unixSockets, ...(policy.home ? { home: policy.home } : {}) };
+  return { writable: policy.writable, ...(policy.pinned?.length ? { pinned: policy.pinned } : {}), readOnly: policy.readOnly, hidden: policy.hidden, tmpDir: policy.tmpDir, network, unixSockets: policy.unixSockets, ...(policy.home ? { home: policy.home } : {}), ...(policy.env ? { env: policy.env } : {}) };
 }
 
 class ClientCommand implements RunningCommand {

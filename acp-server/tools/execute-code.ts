@@ -12,6 +12,7 @@ import { ToolRpcServer } from "./code-exec/rpc-server";
 import type { RunningCommand, ToolContext } from "./context";
 import { defineTool, ToolError, type ToolResult } from "./registry";
 import { findExecutable } from "../util/find-executable";
+import { withImportedObjects } from "./worktree-objects-check";
 
 const schema = z.object({
   code: z.string().min(1).max(200_000).describe("The program. Import tools from hermes_tools."),
@@ -122,7 +123,8 @@ async function runProgram(args: Args, ctx: ToolContext): Promise<ToolResult> {
     const note = command.sandboxNote?.(captured.text);
     if (note) output.sandbox = note;
     const text = [steps.join("\n"), captured.text].filter(Boolean).join("\n\n");
-    return { output, content: [{ type: "text", text: text || "(no output)" }], isError: timedOut };
+    // A worktree chat's program may have run git: its new objects go into the main repository, verified.
+    return await withImportedObjects(ctx, { output, content: [{ type: "text", text: text || "(no output)" }], isError: timedOut });
   } finally {
     clearTimeout(timer);
     ctx.signal.removeEventListener("abort", onAbort);

@@ -6,6 +6,7 @@ import { tailOf, truncateMiddle } from "./output-buffer";
 import { OutputSpill } from "./output-spill";
 import { resolvePath } from "./paths";
 import { startPlantCheck } from "./plant-check";
+import { importCommandObjects, withImportedObjects } from "./worktree-objects-check";
 import { defineTool, ToolError, type ToolResult } from "./registry";
 import { createLogger } from "../util/log";
 
@@ -83,7 +84,8 @@ export const terminalTool = defineTool({
 
     if (args.background) return startBackground(args, cwd, handle, ctx, checkPlants);
     try {
-      return checkPlants(await runForeground(args, handle, ctx));
+      // Then a worktree chat's new git objects go into the main repository, verified.
+      return await withImportedObjects(ctx, checkPlants(await runForeground(args, handle, ctx)));
     } finally {
       await handle.release().catch((err: unknown) => log.warn("could not release the command's terminal", { sessionId: ctx.sessionId, terminalId: handle.terminalId, err }));
     }
@@ -105,13 +107,17 @@ function startBackground(args: Args, cwd: string, handle: RunningCommand, ctx: T
   const id = `proc_${ctx.state.nextProcessNumber++}`;
   // Checked (and undone) when it ends (the log says what); while it runs, before each command.
   checkPlants.background();
-  void handle.waitForExit().then(
-    () => checkPlants({ output: {} }),
-    (err: unknown) => {
-      log.warn("lost track of a background command; its plant check runs now", { sessionId: ctx.sessionId, id, err });
-      checkPlants({ output: {} });
-    },
-  );
+  void handle
+    .waitForExit()
+    .then(
+      () => checkPlants({ output: {} }),
+      (err: unknown) => {
+        log.warn("lost track of a background command; its plant check runs now", { sessionId: ctx.sessionId, id, err });
+        checkPlants({ output: {} });
+      },
+    )
+    // Its problems are logged; the next command or worktree operation imports (and reports) again.
+    .then(() => importCommandObjects(ctx));
   ctx.state.processes.set(id, { id, command: args.command, cwd, startedAt: Date.now(), handle });
   const output = {
     process_id: id,

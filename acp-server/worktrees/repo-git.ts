@@ -1,30 +1,12 @@
-// git in the user's own repository, for worktrees: the settings that would make a git run
-// execute something the repository names (hooks on checkout, fsmonitor, an external diff, a
-// pager) are overridden on the command line, no GIT_* variable of the caller redirects it, and
-// every run has a time limit. Identity and the rest of the user's config stay (a merge commit is theirs).
-import { execFile } from "node:child_process";
+// git in the user's own repository, for worktrees: run the safe way (security/safe-git.ts:
+// hooks, fsmonitor, external diff and pager overridden, no GIT_* of the caller, a time limit).
+// Identity and the rest of the user's config stay (a merge commit is theirs).
+import { safeGit, type GitRun, type SafeGitOptions } from "../security/safe-git";
 import { ToolError } from "../tools/registry";
 
-const SAFE_CONFIG = ["core.hooksPath=/dev/null", "core.fsmonitor=false", "diff.external=", "core.pager=cat", "core.quotePath=false", "gc.auto=0", "commit.gpgSign=false"];
-
-export interface GitRun {
-  stdout: string;
-  stderr: string;
-  code: number;
-}
+export type { GitRun } from "../security/safe-git";
 
 /** Runs git in `cwd`; a non-zero exit not in `okCodes` throws with git's own words. */
-export function repoGit(cwd: string, args: string[], options: { okCodes?: number[]; env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<GitRun> {
-  const env: NodeJS.ProcessEnv = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined && !key.startsWith("GIT_")) env[key] = value;
-  Object.assign(env, { GIT_TERMINAL_PROMPT: "0", LC_ALL: "C", ...options.env });
-  const full = SAFE_CONFIG.flatMap((setting) => ["-c", setting]).concat(args);
-  return new Promise((resolve, reject) => {
-    const child = execFile("git", full, { cwd, env, timeout: options.timeoutMs ?? 60_000, maxBuffer: 64 * 1024 * 1024, windowsHide: true }, (error, stdout, stderr) => {
-      const code = error ? (typeof (error as { code?: unknown }).code === "number" ? ((error as { code: number }).code) : -1) : 0;
-      if (code === 0 || options.okCodes?.includes(code)) return resolve({ stdout, stderr, code });
-      reject(new ToolError(`git ${args.slice(0, 2).join(" ")} failed${code === -1 ? ` (${(error as Error).message})` : ` (exit ${code})`}: ${stderr.trim().split("\n").slice(-3).join(" ") || stdout.trim().slice(0, 300)}`));
-    });
-    if (options.input !== undefined) child.stdin?.end(options.input);
-  });
+export function repoGit(cwd: string, args: string[], options: SafeGitOptions = {}): Promise<GitRun> {
+  return safeGit(cwd, args, options, (message) => new ToolError(message));
 }

@@ -4,6 +4,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { importChatObjects } from "./import-objects";
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
 
@@ -17,6 +18,8 @@ export interface WorktreeDiff {
 }
 
 export async function worktreeDiff(worktree: SessionWorktree): Promise<WorktreeDiff> {
+  // Every read of the branch (state, apply, review) comes through here: its objects first.
+  await importChatObjects(worktree);
   const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-worktree-index-"));
   const env = { GIT_INDEX_FILE: path.join(scratch, "index") };
   try {

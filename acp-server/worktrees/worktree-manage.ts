@@ -3,6 +3,7 @@
 // asking the user): `git worktree remove` then `git branch -D`, so the repository keeps nothing.
 import { existsSync } from "node:fs";
 import { finishInterruptedApply } from "./apply-plan";
+import { importChatObjects } from "./import-objects";
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
 import { worktreeDiff } from "./worktree-diff";
@@ -21,6 +22,8 @@ export async function worktreeState(worktree: SessionWorktree): Promise<Worktree
   if (!existsSync(worktree.path)) return { exists: false, files: [], stat: "", ahead: 0, behind: 0 };
   // An apply a kill interrupted is finished before anything looks at (or removes) the worktree.
   await finishInterruptedApply(worktree);
+  // Before the branch is counted beside the diff (which imports too, a no-op then).
+  await importChatObjects(worktree);
   const [diff, counts] = await Promise.all([
     worktreeDiff(worktree),
     repoGit(worktree.repo, ["rev-list", "--left-right", "--count", `HEAD...${worktree.branch}`]).catch(() => undefined), // expected: the branch is gone (deleted by hand): no counts

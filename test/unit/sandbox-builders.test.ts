@@ -72,6 +72,12 @@ describe("bwrapArgs", () => {
     assert.deepEqual([...order].sort((a, b) => a - b), order);
   });
 
+  it("sets a chat worktree's git object folders in the command's environment, before the command", () => {
+    const env = { GIT_OBJECT_DIRECTORY: "/repo/.git/worktrees/chat/objects", GIT_ALTERNATE_OBJECT_DIRECTORIES: "/repo/.git/objects" };
+    const args = bwrapArgs({ ...policy, env }, { root: false, cwd: "/work/app", command: ["true"], proc });
+    for (const [name, value] of Object.entries(env)) assert.ok(indexOfSequence(args, ["--setenv", name, value]) >= 0 && indexOfSequence(args, ["--setenv", name, value]) < args.indexOf("--"), name);
+  });
+
   it("locks /proc only after mounting it (an earlier bind would be covered)", () =>
     assert.ok(indexOfSequence(argv, ["--proc", "/proc"]) < indexOfSequence(argv, ["--ro-bind", "/proc/sys", "/proc/sys"])));
 

@@ -13,6 +13,7 @@ import { LocalFileAccess } from "../../acp-server/tools/local-files";
 import type { RunningCommand } from "../../acp-server/tools/context";
 import { LocalShellRunner } from "../../acp-server/tools/local-shell";
 import { killAllProcessGroups } from "../../acp-server/util/process-group";
+import { importWorktreeObjects } from "../../acp-server/security/worktree-objects";
 import { BLOCKED_WRITE, fakeMachine, sandboxSkip, snapshot } from "../support/sandbox";
 import { makeTempDirSync } from "../support/temp-dirs";
 import { commandOutputMatching } from "../support/wait";
@@ -260,6 +261,8 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
         worktree,
       );
       for (const line of ["committed", "no-hook", "no-config", "no-main-ref", "no-commondir"]) assert.match(result.text, new RegExp(`^${line}$`, "m"), `${line} in ${result.text}`);
+      // The commit's objects are in the worktree's private object folder: Hermes brings them in (the terminal tool does after each command).
+      assert.deepEqual(await importWorktreeObjects(worktree), { found: 3, dropped: [] });
       assert.equal(git(main, "log", "-1", "--format=%s %an", "hermes/ab12-session"), "work repo-author", "the commit landed on the chat's branch");
       assert.equal(git(main, "rev-parse", "main"), mainHead);
       assert.equal(readFileSync(path.join(main, ".git", "config"), "utf8"), config);

@@ -5,6 +5,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import path from "node:path";
 import { hermesHome } from "../../config/paths";
 import { GitPlantGuard } from "../../security/git-plant-guard";
+import { importWorktreeObjects } from "../../security/worktree-objects";
 import { runsLater } from "../../security/runs-later";
 import { insideWorkspace } from "../../security/sensitive-paths";
 import { createLogger } from "../../util/log";
@@ -75,7 +76,16 @@ export class ChildServices {
       }
     };
     // Registered before anyone else can wait on this exit: the check has run when they resume.
-    void handle.waitForExit().then(check, check);
+    // Then, in a task's own worktree, the objects its git wrote go into the main repository, verified
+    // (the task's apply imports again first, so nothing reads the branch before they are in).
+    void handle
+      .waitForExit()
+      .then(check, check)
+      .then(() => importWorktreeObjects(this.root))
+      .then(
+        ({ dropped }) => dropped.length > 0 && log.warn("a delegated agent's worktree held git objects under false names; not imported", { terminalId, dropped }),
+        (err: unknown) => log.warn("could not bring a delegated agent's new git objects into the main repository", { terminalId, err }),
+      );
     return { terminalId };
   }
 

@@ -64,6 +64,8 @@ export function bwrapArgs(policy: SandboxPolicy, options: BwrapOptions): string[
   }
   if (home) args.push("--remount-ro", home.path);
   if (options.seccompFd !== undefined) args.push("--seccomp", String(options.seccompFd));
+  // Git's object folders of a chat worktree (worktree-commit-mounts.ts); unset, a commit fails (read-only).
+  for (const [name, value] of Object.entries(policy.env ?? {})) args.push("--setenv", name, value);
   args.push("--setenv", "TMPDIR", "/tmp", "--chdir", options.cwd, "--", ...options.command);
   return args;
 }

@@ -149,7 +149,7 @@ export class CommandSandbox {
     const program = status.program as string;
     const network = policy.network;
     if (status.kind === "seatbelt") {
-      let env: Record<string, string> = { TMPDIR: policy.tmpDir };
+      let env: Record<string, string> = { ...policy.env, TMPDIR: policy.tmpDir };
       if (network.kind === "allowlist" && network.proxyPort) env = { ...env, ...proxyEnv(`http://127.0.0.1:${network.proxyPort}`) };
       return { file: program, args: ["-p", seatbeltProfile(policy), shell, "-c", line], env, policy };
     }

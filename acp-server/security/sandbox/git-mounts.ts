@@ -25,6 +25,8 @@ export interface GitMounts {
   readOnly: string[];
   /** Shown read-only under a hidden home: a chat worktree's main repository .git. */
   visible?: string[];
+  /** For the command's environment (a chat worktree's private object folder: worktree-commit-mounts.ts). */
+  env?: Record<string, string>;
 }
 
 const GIT_DIR_READ_ONLY = ["hooks", "config", "config.worktree", "commondir", "gitdir", "info"];
@@ -46,6 +48,7 @@ export function gitMounts(root: string): GitMounts {
       mounts.pinned.push(...commit.pinned);
       mounts.readOnly.push(...commit.readOnly);
       if (commit.commonDir) mounts.visible = [commit.commonDir];
+      if (commit.env) mounts.env = commit.env;
     }
   } else if (kind === "dir" && isInside(root, realPath(dotGit))) {
     // A link to a repository outside the workspace leads somewhere read-only already: pinning it would open it.

@@ -56,6 +56,8 @@ export interface SandboxPolicy {
    * (their commits there fail, as before: the safe side).
    */
   tmpVisible?: string[];
+  /** Set in the command's environment: a chat worktree's private git object folder (worktree-commit-mounts.ts). */
+  env?: Record<string, string>;
 }
 
 export interface PolicyInput {
@@ -120,7 +122,9 @@ export function resolveSandboxPolicy(input: PolicyInput): SandboxPolicy {
   const hostTmp = realPath("/tmp");
   const tmpVisible = unique(git.flatMap((mounts) => mounts.visible ?? []).filter((entry) => isInside(hostTmp, entry) && entry !== hostTmp));
   const pinned = input.readOnlyWorkspace ? [] : unique(git.flatMap((mounts) => mounts.pinned));
+  const env = Object.assign({}, ...git.map((mounts) => mounts.env ?? {})) as Record<string, string>;
   return {
+    ...(Object.keys(env).length > 0 ? { env } : {}),
     ...(pinned.length > 0 ? { pinned } : {}),
     ...(home ? { home } : {}),
     ...(tmpVisible.length > 0 ? { tmpVisible } : {}),

@@ -28,6 +28,8 @@ export const WireSandboxPolicySchema = z
     unixSockets: z.boolean().optional(),
     /** terminal.env_passthrough: the names kept on top of the child-environment allowlist. */
     envPassthrough: z.array(z.string().min(1).max(256)).max(256).optional(),
+    /** Set in the command's environment: a chat worktree's git object folders (only those two names). */
+    env: z.record(z.enum(["GIT_OBJECT_DIRECTORY", "GIT_ALTERNATE_OBJECT_DIRECTORIES"]), AbsolutePath).optional(),
   })
   .strict();
 

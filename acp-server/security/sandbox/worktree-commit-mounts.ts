@@ -4,10 +4,16 @@
 // a `hermes/…` branch (one Hermes made for a session) gets these, and only these:
 // - its own git folder (index, HEAD, logs), pinned; commondir, gitdir and config.worktree in it
 //   stay read-only (they say where git looks, so a command may not redirect them);
-// - the shared objects folder, and refs/heads/hermes + logs/refs/heads/hermes (Hermes's branches).
+// - refs/heads/hermes + logs/refs/heads/hermes (Hermes's branches);
+// - a PRIVATE object folder, `objects` in its own git folder, pinned: git there writes new objects
+//   into it (GIT_OBJECT_DIRECTORY) and reads the main repository's as an alternate. The main
+//   `objects` stays read-only: a writable one would let a command replace an existing object
+//   (git does not re-hash on read), so the user's next checkout in the main repository would
+//   write the command's content. Hermes brings the private objects in verified, by their
+//   content's hash (security/worktree-objects.ts), after each command and before it reads the branch.
 // The main repository's hooks, config, info and its other refs stay read-only: git runs what
 // they name later, outside any sandbox.
-import { readFileSync } from "node:fs";
+import { mkdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { pathKind } from "../../util/path-kind";
 import { realPath } from "../sensitive-paths";
@@ -18,6 +24,8 @@ export interface CommitMounts {
   readOnly: string[];
   /** The main repository's .git: git reads its config and HEAD, so a hidden home shows it read-only. */
   commonDir?: string;
+  /** For the command's environment: git's object folder is the private one, the main one an alternate. */
+  env?: Record<string, string>;
 }
 
 const HERMES_BRANCHES = /^ref:\s*refs\/heads\/hermes\//;
@@ -32,12 +40,33 @@ export function worktreeCommitMounts(worktreeGitDir: string): CommitMounts {
   const commonDir = realPath(path.resolve(worktreeGitDir, common));
   // The worktree's folder must be the one its common dir lists: no gitfile borrowing another repository's objects.
   if (realPath(path.dirname(worktreeGitDir)) !== path.join(commonDir, "worktrees")) return none;
-  const writable = [worktreeGitDir, ...["objects", "refs/heads/hermes", "logs/refs/heads/hermes"].map((part) => path.join(commonDir, part))];
+  const mainObjects = path.join(commonDir, "objects");
+  const privateObjects = privateObjectDir(worktreeGitDir);
+  // Made now: a mount point must exist, and a pinned one cannot be swapped for a link elsewhere.
+  if (!ensureDir(privateObjects)) return none;
+  const writable = [worktreeGitDir, privateObjects, ...["refs/heads/hermes", "logs/refs/heads/hermes"].map((part) => path.join(commonDir, part))];
   return {
     commonDir,
     pinned: writable.filter((dir) => pathKind(dir) === "dir"),
-    readOnly: WORKTREE_READ_ONLY.map((name) => path.join(worktreeGitDir, name)).filter((file) => pathKind(file) !== undefined),
+    // Outside the workspace it is read-only anyway; said here too, so no later writable mount opens it.
+    readOnly: [...WORKTREE_READ_ONLY.map((name) => path.join(worktreeGitDir, name)), mainObjects].filter((file) => pathKind(file) !== undefined),
+    env: { GIT_OBJECT_DIRECTORY: privateObjects, GIT_ALTERNATE_OBJECT_DIRECTORIES: mainObjects },
   };
+}
+
+/** Where a chat worktree's sandboxed commands write git objects (inside the worktree's own git folder). */
+export function privateObjectDir(worktreeGitDir: string): string {
+  return path.join(worktreeGitDir, "objects");
+}
+
+function ensureDir(dir: string): boolean {
+  try {
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    return pathKind(dir) === "dir";
+  } catch {
+    // expected: cannot be made (a file there, no permission): no commit mounts, commits fail (the safe side)
+    return false;
+  }
 }
 
 function readText(file: string): string | undefined {
