@@ -7,10 +7,13 @@
 // a name that is not its content's hash lands under its true name (harmless) and the name it
 // claimed stays missing, so a branch that needs it is broken (said, never silently "fixed").
 // The private folder is never an alternate outside the sandbox: an object planted there under
-// the hash of content the user commits later would otherwise stand in for it.
-import { lstatSync, mkdtempSync, readdirSync, readFileSync, rmSync, rmdirSync } from "node:fs";
+// the hash of content the user commits later would otherwise stand in for it. git does not even
+// read it: its object files are copied (opened without following links) into a folder of
+// Hermes's own first, so an `info/alternates` or a link a running command puts there is never followed.
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, rmdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { openPinnedForRead, unlinkPinned } from "../util/no-follow-io";
 import { lstatOrUndefined } from "../util/path-kind";
 import { safeGit } from "./safe-git";
 import { privateObjectDir } from "./sandbox/worktree-commit-mounts";
@@ -71,28 +74,35 @@ async function importNow(gitDir: string, commonDir: string): Promise<ObjectImpor
   const files = privateFiles(folder);
   if (files.loose.length === 0 && files.packs.length === 0) return { found: 0, dropped: [] };
   const fail = (message: string) => new Error(`Could not bring the worktree's new git objects into ${commonDir}: ${message}`);
-  // Only the private folder, with no alternates: the list is what it holds, the pack what it says.
-  const privateEnv = { GIT_OBJECT_DIRECTORY: folder };
-  const names = (await safeGit(commonDir, [`--git-dir=${commonDir}`, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"], { env: privateEnv }, fail)).stdout.split("\n").filter(Boolean);
-  if (names.length > 0) {
-    const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-objects-"));
-    try {
+  // git never reads the private folder itself: a command still running could put an
+  // `info/alternates` there (git would follow it into another repository) or swap a folder for a
+  // link between a check and git's read. Its object files are copied, each opened without
+  // following links, into a folder of Hermes's own; git reads that, with no alternates.
+  const scratch = mkdtempSync(path.join(os.tmpdir(), "hermes-objects-"));
+  try {
+    const copy = path.join(scratch, "objects");
+    const copied = copyObjectFiles(folder, files, copy);
+    if (copied === 0) return { found: 0, dropped: [] };
+    const privateEnv = { GIT_OBJECT_DIRECTORY: copy };
+    const names = (await safeGit(commonDir, [`--git-dir=${commonDir}`, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"], { env: privateEnv }, fail)).stdout.split("\n").filter(Boolean);
+    if (names.length > 0) {
       const hash = (await safeGit(commonDir, [`--git-dir=${commonDir}`, "pack-objects", "--quiet", path.join(scratch, "p")], { env: privateEnv, input: `${names.join("\n")}\n`, timeoutMs: 5 * 60_000 }, fail)).stdout.trim();
       // Only the pack: its .idx holds the names the private folder claimed, not the contents' hashes.
       const pack = readFileSync(path.join(scratch, `p-${hash}.pack`));
       const unpack = names.length < LOOSE_LIMIT ? ["unpack-objects", "-q"] : ["index-pack", "--stdin"];
       await safeGit(commonDir, [`--git-dir=${commonDir}`, ...unpack], { input: pack, timeoutMs: 5 * 60_000 }, fail);
-    } finally {
-      rmSync(scratch, { recursive: true, force: true });
     }
+    const check = await safeGit(commonDir, [`--git-dir=${commonDir}`, "cat-file", "--batch-check=%(objectname)"], { input: `${names.join("\n")}\n` }, fail);
+    const dropped = check.stdout.split("\n").filter((line) => line.endsWith(" missing")).map((line) => line.split(" ")[0]!);
+    // What was copied is in the main repository now (or was a lie): gone from the private folder.
+    // Only the files seen before: a command still running may be writing new ones. Each is
+    // removed through its held folder, so a folder swapped for a link removes nothing elsewhere.
+    for (const file of [...files.loose, ...files.packs]) removeQuietly(file);
+    for (const dir of files.fanOut) removeIfEmpty(dir);
+    return { found: names.length, dropped };
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
   }
-  const check = await safeGit(commonDir, [`--git-dir=${commonDir}`, "cat-file", "--batch-check=%(objectname)"], { input: `${names.join("\n")}\n` }, fail);
-  const dropped = check.stdout.split("\n").filter((line) => line.endsWith(" missing")).map((line) => line.split(" ")[0]!);
-  // What was listed is in the main repository now (or was a lie): gone from the private folder.
-  // Only the files seen before the list: a command still running may be writing new ones.
-  for (const file of [...files.loose, ...files.packs]) rmSync(file, { force: true });
-  for (const dir of files.fanOut) removeIfEmpty(dir);
-  return { found: names.length, dropped };
 }
 
 interface PrivateFiles {
@@ -102,36 +112,46 @@ interface PrivateFiles {
   fanOut: string[];
 }
 
-/**
- * The private folder's object files, after removing what git must not follow when Hermes reads
- * it: an alternates file (it would pull in another repository's objects) and any link.
- */
+/** The private folder's object files by name; links and anything else are skipped, never followed or removed. */
 function privateFiles(folder: string): PrivateFiles {
   const found: PrivateFiles = { loose: [], packs: [], fanOut: [] };
   for (const name of list(folder)) {
     const entry = path.join(folder, name);
-    const kind = lstatSync(entry);
-    if (kind.isSymbolicLink()) {
-      rmSync(entry, { force: true });
-      continue;
-    }
-    if (!kind.isDirectory() || !(FAN_OUT.test(name) || name === "pack")) continue;
+    if (!(FAN_OUT.test(name) || name === "pack") || !lstatOrUndefined(entry)?.isDirectory()) continue;
     if (name !== "pack") found.fanOut.push(entry);
     for (const child of list(entry)) {
-      const file = path.join(entry, child);
-      if (!lstatSync(file).isFile()) {
-        rmSync(file, { recursive: true, force: true });
-        continue;
-      }
-      if (name === "pack") {
-        if (/^pack-[0-9a-f]+\.[a-z]+$/.test(child)) found.packs.push(file);
-      } else if (LOOSE_NAME.test(child)) found.loose.push(file);
+      if (name === "pack" ? /^pack-[0-9a-f]+\.(pack|idx)$/.test(child) : LOOSE_NAME.test(child)) (name === "pack" ? found.packs : found.loose).push(path.join(entry, child));
     }
   }
-  // After the links are gone: `info` is a real folder here, or missing.
-  rmSync(path.join(folder, "info", "alternates"), { force: true });
-  rmSync(path.join(folder, "info", "http-alternates"), { force: true });
   return found;
+}
+
+/** Copies each listed file that is a regular file (opened without following links) to the same place under `to`; the count copied. */
+function copyObjectFiles(folder: string, files: PrivateFiles, to: string): number {
+  let copied = 0;
+  for (const file of [...files.loose, ...files.packs]) {
+    let content: Buffer;
+    try {
+      content = openPinnedForRead({ real: file, linked: false }, (fd, info) => (info.isFile() ? readFileSync(fd) : undefined)) ?? Buffer.alloc(0);
+    } catch {
+      // expected: gone, swapped for a link, or given another hard link meanwhile: not copied, not trusted
+      continue;
+    }
+    if (content.length === 0) continue;
+    const target = path.join(to, path.relative(folder, file));
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, content);
+    copied++;
+  }
+  return copied;
+}
+
+function removeQuietly(file: string): void {
+  try {
+    unlinkPinned({ real: file, linked: true });
+  } catch {
+    // expected: gone already, or a folder on the way is now a link: nothing is removed through it
+  }
 }
 
 function list(dir: string): string[] {
