@@ -234,6 +234,8 @@ test("cancelling the turn mid-program kills the program and what it started; no 
     model.enqueue(program("long", code, "python"));
     const prompt = hermes.prompt(sessionId, "run long");
     await waitForChangeIn(dir, () => existsSync(path.join(dir, "started.txt")), 10_000, "the program's nested write");
+    // Seen in /proc a moment after the program's next step, on a loaded machine: looked for until it shows.
+    for (let i = 0; i < 100 && processesRunning(["sleep", seconds]).length === 0; i++) await sleep(100);
     assert.equal(processesRunning(["sleep", seconds]).length, 1, "the program's child runs");
     await hermes.agent.notify(acp.methods.agent.session.cancel, { sessionId });
     const response = await prompt;
