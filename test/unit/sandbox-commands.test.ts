@@ -137,12 +137,13 @@ describe("commands in the OS sandbox (bubblewrap)", { skip: sandboxSkip() }, () 
   });
 
   it("runs in its own PID namespace: no /proc/<pid>/environ of the agent", async () => {
-    const result = await run(`echo "ppid=$PPID"; cat /proc/${process.pid}/environ; cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c HERMES_PLANTED_SECRET; ls /proc | grep -c '^[0-9]'`);
+    // Each count on a line of its own, named: cat's complaint goes to stderr, which may arrive after them.
+    const result = await run(`echo "ppid=$PPID"; cat /proc/${process.pid}/environ; echo "carriers=$(cat /proc/[0-9]*/environ 2>/dev/null | tr '\\0' '\\n' | grep -c HERMES_PLANTED_SECRET)"; echo "processes=$(ls /proc | grep -c '^[0-9]')"`);
     assert.doesNotMatch(result.text, new RegExp(PLANTED));
-    assert.match(result.text, /^0$/m, "no process in the sandbox carries the planted variable");
+    assert.match(result.text, /^carriers=0$/m, "no process in the sandbox carries the planted variable");
     // Only the sandbox's own few processes exist in its /proc.
-    const processes = Number(result.text.trim().split("\n").at(-1));
-    assert.ok(processes < 10, `saw ${processes} processes`);
+    const processes = Number(/^processes=(\d+)$/m.exec(result.text)?.[1]);
+    assert.ok(processes < 10, `saw ${processes} processes: ${result.text}`);
   });
 
   it("has no network by default: a server on 127.0.0.1 cannot be reached", async () => {
