@@ -11,8 +11,7 @@ import { test } from "node:test";
 import type { RecordedRequest } from "../support/scripted-http";
 import { makeTempDir, scriptedConfig, startAgent } from "../support/in-process-agent";
 import { SANDBOX_CAPABILITY } from "../../extension/terminal-sandbox";
-import { sandboxSkip } from "../support/sandbox";
-import { freePort } from "../support/mcp-servers";
+import { freeExportablePort, sandboxSkip } from "../support/sandbox";
 import { useScriptedModel } from "../support/scripted-model";
 
 const scripted = useScriptedModel();
@@ -43,7 +42,7 @@ for (const { hostNetwork, editorTerminals, name } of CASES) {
   test(`a dev server started in the background in the sandbox ${name} is reachable from the browser at the port it printed`, { skip }, async () => {
     const model = scripted();
     const project = await makeTempDir("hermes-devserver-");
-    const port = await freePort(); // the server inside the sandbox takes it
+    const port = await freeExportablePort(); // the server inside the sandbox takes it
     // The server prints a line once it listens; the model polls for it before browsing.
     const server = `node -e 'require("http").createServer((q,s)=>s.end("<title>Dev</title><h1>Dev server up</h1>")).listen(${port},"127.0.0.1",()=>console.log("listening"))'`;
     const terminal = { sandbox: "on", ...(hostNetwork ? { network: { allowed_domains: ["*"] } } : {}) };
@@ -100,7 +99,7 @@ test("the walk: start a dev server, see a bug on the page, fix it, and show a sc
   const model = scripted();
   const project = await makeTempDir("hermes-devwalk-");
   writeFileSync(path.join(project, "index.html"), "<title>Cart</title><h1>Cart</h1><p id=total>Total: NaN</p>\n");
-  const port = await freePort(); // the server inside the sandbox takes it
+  const port = await freeExportablePort(); // the server inside the sandbox takes it
   // Serves index.html from disk on every request, as a dev server does.
   const server = `node -e 'const fs=require("fs");require("http").createServer((q,s)=>s.end(fs.readFileSync("index.html"))).listen(${port},"127.0.0.1",()=>console.log("listening"))'`;
   const hermes = await startAgent({ config: scriptedConfig(model.url, { tools: { enabled: ["browser"] }, browser: { executable: CHROMIUM }, terminal: { sandbox: "on" } }), permission: () => "allow_once" });

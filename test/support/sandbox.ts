@@ -4,6 +4,8 @@
 import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { detectSandbox } from "../../acp-server/security/sandbox/detect";
+import { exportablePort } from "../../acp-server/security/sandbox/port-export";
+import { freePort } from "./mcp-servers";
 import { makeTempDirSync } from "./temp-dirs";
 
 /** `skip` for node:test's `describe(name, { skip }, …)`; throws on CI when there is no sandbox. */
@@ -69,3 +71,13 @@ export function snapshot(dir: string): Record<string, string> {
   return entries;
 }
 
+/**
+ * A free port a sandboxed server can take and Hermes will forward: the picked range holds a few
+ * well-known service ports (MongoDB's 27017…) that port forwarding refuses on purpose.
+ */
+export async function freeExportablePort(): Promise<number> {
+  for (;;) {
+    const port = await freePort();
+    if (exportablePort(port)) return port;
+  }
+}

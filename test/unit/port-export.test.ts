@@ -10,7 +10,7 @@ import { once } from "node:events";
 import net from "node:net";
 import { test } from "node:test";
 import { exportablePort, PortExport } from "../../acp-server/security/sandbox/port-export";
-import { freePort } from "../support/mcp-servers";
+import { freeExportablePort } from "../support/sandbox";
 
 /** A child that sends `messages` in order then "sent", and answers every {open} with `answer(open)`. */
 function hostileChild(messages: unknown[], answer: string): ChildProcess {
@@ -34,7 +34,7 @@ test("service ports and ports below 1024 are never exportable; ordinary dev port
 });
 
 test("what a hostile command says: service ports are refused, malformed and oversized lists ignored, a held port is taken, an answer without a socket drops the connection", async () => {
-  const free = await freePort();
+  const free = await freeExportablePort();
   const held = net.createServer();
   await new Promise<void>((resolve) => held.listen(0, "127.0.0.1", resolve));
   const heldPort = (held.address() as net.AddressInfo).port;
