@@ -82,7 +82,7 @@ async function importNow(gitDir: string, commonDir: string): Promise<ObjectImpor
   try {
     const copy = path.join(scratch, "objects");
     const copied = copyObjectFiles(folder, files, copy);
-    if (copied === 0) return { found: 0, dropped: [] };
+    if (copied.length === 0) return { found: 0, dropped: [] };
     const privateEnv = { GIT_OBJECT_DIRECTORY: copy };
     const names = (await safeGit(commonDir, [`--git-dir=${commonDir}`, "cat-file", "--batch-all-objects", "--batch-check=%(objectname)"], { env: privateEnv }, fail)).stdout.split("\n").filter(Boolean);
     if (names.length > 0) {
@@ -95,9 +95,10 @@ async function importNow(gitDir: string, commonDir: string): Promise<ObjectImpor
     const check = await safeGit(commonDir, [`--git-dir=${commonDir}`, "cat-file", "--batch-check=%(objectname)"], { input: `${names.join("\n")}\n` }, fail);
     const dropped = check.stdout.split("\n").filter((line) => line.endsWith(" missing")).map((line) => line.split(" ")[0]!);
     // What was copied is in the main repository now (or was a lie): gone from the private folder.
-    // Only the files seen before: a command still running may be writing new ones. Each is
-    // removed through its held folder, so a folder swapped for a link removes nothing elsewhere.
-    for (const file of [...files.loose, ...files.packs]) removeQuietly(file);
+    // Only those files: a command still running may be writing new ones, and one not copied (a
+    // link, a second hard link) stays where it is, untrusted. Each is removed through its held
+    // folder, so a folder swapped for a link removes nothing elsewhere.
+    for (const file of copied) removeQuietly(file);
     for (const dir of files.fanOut) removeIfEmpty(dir);
     return { found: names.length, dropped };
   } finally {
@@ -126,22 +127,22 @@ function privateFiles(folder: string): PrivateFiles {
   return found;
 }
 
-/** Copies each listed file that is a regular file (opened without following links) to the same place under `to`; the count copied. */
-function copyObjectFiles(folder: string, files: PrivateFiles, to: string): number {
-  let copied = 0;
+/** Copies each listed file that is a regular file (opened without following links) to the same place under `to`; the files copied. */
+function copyObjectFiles(folder: string, files: PrivateFiles, to: string): string[] {
+  const copied: string[] = [];
   for (const file of [...files.loose, ...files.packs]) {
-    let content: Buffer;
+    let content: Buffer | undefined;
     try {
-      content = openPinnedForRead({ real: file, linked: false }, (fd, info) => (info.isFile() ? readFileSync(fd) : undefined)) ?? Buffer.alloc(0);
+      content = openPinnedForRead({ real: file, linked: false }, (fd, info) => (info.isFile() ? readFileSync(fd) : undefined));
     } catch {
       // expected: gone, swapped for a link, or given another hard link meanwhile: not copied, not trusted
       continue;
     }
-    if (content.length === 0) continue;
+    if (!content?.length) continue;
     const target = path.join(to, path.relative(folder, file));
     mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, content);
-    copied++;
+    copied.push(file);
   }
   return copied;
 }

@@ -6,27 +6,16 @@
 // runs in the worktree; outside a repository it is not offered.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { makeTempDir, scriptedConfig, sessionUpdates, startAgent, type InProcessAgent } from "../support/in-process-agent";
 import { useScriptedModel } from "../support/scripted-model";
+import { committedRepository, git } from "../support/checkpoint-fixtures";
 
 const scripted = useScriptedModel();
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
-}
-
-async function repository(): Promise<string> {
-  const repo = await makeTempDir("hermes-iso-repo-");
-  git(repo, "init", "-q", "-b", "main");
-  writeFileSync(path.join(repo, "shared.txt"), "original\n");
-  git(repo, "add", ".");
-  git(repo, "commit", "-q", "-m", "start");
-  return repo;
-}
+const repository = async (): Promise<string> => committedRepository("hermes-iso-repo-");
 
 type Options = acp.SessionConfigOption[] | null | undefined;
 const isolation = (options: Options) => options?.find((option) => option.id === "isolation");

@@ -7,28 +7,17 @@
 // loaded by another agent works in its worktree again, and session/list names its worktree.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
 import type { RecordedRequest } from "../support/scripted-http";
 import { startScriptedModel, useScriptedModel, type ScriptedReply } from "../support/scripted-model";
+import { committedRepository, git } from "../support/checkpoint-fixtures";
 
 const scripted = useScriptedModel();
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
-}
-
-async function repository(): Promise<string> {
-  const repo = await makeTempDir("hermes-wt-repo-");
-  git(repo, "init", "-q", "-b", "main");
-  writeFileSync(path.join(repo, "shared.txt"), "original\n");
-  git(repo, "add", ".");
-  git(repo, "commit", "-q", "-m", "start");
-  return repo;
-}
+const repository = async (): Promise<string> => committedRepository("hermes-wt-repo-");
 
 async function worktreeSession(hermes: InProcessAgent, cwd: string, request: unknown = true): Promise<acp.NewSessionResponse> {
   return hermes.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [], _meta: { "hermes/worktree": request } });

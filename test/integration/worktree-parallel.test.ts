@@ -6,26 +6,15 @@
 // naming the file.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { agentText, makeTempDir, scriptedConfig, startHermes, type Harness } from "../support/acp-harness";
+import { agentText, scriptedConfig, startHermes, type Harness } from "../support/acp-harness";
 import type { RecordedRequest } from "../support/scripted-http";
 import { startScriptedModel, type ScriptedReply } from "../support/scripted-model";
+import { committedRepository, git } from "../support/checkpoint-fixtures";
 
-function git(cwd: string, ...args: string[]): string {
-  return execFileSync("git", args, { cwd, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@t", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@t" } });
-}
-
-async function repository(): Promise<string> {
-  const repo = await makeTempDir("hermes-par-repo-");
-  git(repo, "init", "-q", "-b", "main");
-  writeFileSync(path.join(repo, "shared.txt"), "original\n");
-  git(repo, "add", ".");
-  git(repo, "commit", "-q", "-m", "start");
-  return repo;
-}
+const repository = async (): Promise<string> => committedRepository("hermes-par-repo-");
 
 /** A model that answers "edit shared.txt" to each session, but only once both sessions have asked. */
 function heldEdits() {

@@ -1,5 +1,5 @@
-// Helpers for the checkpoint tests: a workspace + Hermes home pair, writing a tree of files,
-// and a recursive picture of a folder (paths, types, permission bits, bytes) to compare the
+// Helpers for the checkpoint and worktree tests: a workspace + Hermes home pair, writing a tree
+// of files, git with a test identity and no user config, a committed repository, and a recursive picture of a folder (paths, types, permission bits, bytes) to compare the
 // disk before and after a restore.
 import { spawnSync } from "node:child_process";
 import { createHash } from "node:crypto";
@@ -61,4 +61,14 @@ export function git(cwd: string, ...args: string[]): string {
   });
   if (result.status !== 0) throw new Error(`git ${args.join(" ")} failed: ${result.stderr}`);
   return result.stdout;
+}
+
+/** A new repository on branch main whose one commit holds `files` (the worktree tests' checkout). */
+export function committedRepository(prefix: string, files: Record<string, string> = { "shared.txt": "original\n" }): string {
+  const repo = makeTempDirSync(prefix);
+  git(repo, "init", "-q", "-b", "main");
+  writeTree(repo, files);
+  git(repo, "add", ".");
+  git(repo, "commit", "-q", "-m", "start");
+  return repo;
 }
