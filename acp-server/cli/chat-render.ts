@@ -290,7 +290,7 @@ function screenColumns(stream: NodeJS.WritableStream): number {
 }
 
 /** Each line of `text` cut to `width` visible characters (its colours dropped when it is cut), marked with …. */
-export function clipLines(text: string, width: number): string {
+function clipLines(text: string, width: number): string {
   const room = Math.max(width, 10);
   return text.replace(/[^\n]+/g, (line) => {
     const plain = stripAnsi(line);

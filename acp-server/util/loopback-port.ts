@@ -5,7 +5,7 @@
 import { randomInt } from "node:crypto";
 import net from "node:net";
 
-export const PICKED_PORT_RANGE = [20_000, 32_767] as const;
+const PICKED_PORT_RANGE = [20_000, 32_767] as const;
 /** Ports tried before a busy one is returned anyway (its listener then reports it). */
 const PORT_TRIES = 20;
 
