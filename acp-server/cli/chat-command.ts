@@ -21,6 +21,7 @@ import { hermesToolNames } from "../tools/tool-aliases";
 import { recentSessions } from "./chat-sessions";
 import { runRepl, turn } from "./chat-repl";
 import { terminalQuestions } from "./terminal-questions";
+import { colourWanted } from "./terminal-colour";
 
 export const EXIT = { ok: 0, turnFailed: 1, usage: 2, interrupted: 130 } as const;
 
@@ -200,5 +201,5 @@ async function terminalMarkdown(): Promise<MarkdownStream | undefined> {
   const { markdownStream } = await import("./markdown-stream");
   // A pty whose size was never set reports 0 columns: COLUMNS, then 80, stand in.
   const width = process.stdout.columns || Number(process.env.COLUMNS) || 80;
-  return markdownStream({ width, color: !process.env.NO_COLOR });
+  return markdownStream({ width, color: colourWanted(process.stdout) });
 }

@@ -1,10 +1,13 @@
 // The agent's reply as rendered markdown in a terminal (marked + marked-terminal: headings, bold,
 // lists, tables, links and highlighted code), streamed block by block: text is held until its
 // block is complete (a blank line outside a code fence, or the end of the reply) and then printed
-// once, so nothing already on screen is ever rewritten. Colour follows NO_COLOR / FORCE_COLOR and
-// the terminal (chalk decides); the width is the terminal's.
+// once, so nothing already on screen is ever rewritten. The caller decides colour (NO_COLOR,
+// FORCE_COLOR, a terminal: terminal-colour.ts), and every style comes from our palette, code
+// highlighting included, so chalk's own guess never overrules it; the width is the terminal's.
 import { Marked } from "marked";
 import { markedTerminal } from "marked-terminal";
+import { highlight, DEFAULT_THEME, type Theme } from "cli-highlight";
+import { palette, type Palette } from "./terminal-colour";
 
 export interface MarkdownStream {
   /** Adds reply text; returns what is now complete, rendered (possibly ""). */
@@ -14,24 +17,33 @@ export interface MarkdownStream {
 }
 
 export function markdownStream(options: { width: number; color: boolean }): MarkdownStream {
+  const colours = palette(options.color);
+  const codeTheme = highlightTheme(colours);
   const renderer = new Marked();
   renderer.use(
     markedTerminal({
+      ...markdownStyles(colours),
       reflowText: true,
       showSectionPrefix: false,
       width: Math.max(20, options.width),
       tab: 2,
-      // Without colour, tables keep their borders and lose their escape codes.
-      ...(options.color ? {} : { tableOptions: { style: { head: [], border: [] } } }),
+      // Tables keep their borders; their colours would come from another library's own guess.
+      tableOptions: { style: { head: [], border: [] } },
     }) as Parameters<Marked["use"]>[0],
   );
-  // marked-terminal 7 prints a list item's text as written (`code`, **bold** left raw, so the
-  // agent's /help list showed backticks): a text token with inline tokens is rendered inline here,
-  // and any other goes on to marked-terminal (false: the renderer before this one).
   renderer.use({
     renderer: {
+      // marked-terminal 7 prints a list item's text as written (`code`, **bold** left raw, so the
+      // agent's /help list showed backticks): a text token with inline tokens is rendered inline
+      // here, and any other goes on to marked-terminal (false: the renderer before this one).
       text(token) {
         return "tokens" in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+      },
+      // marked-terminal highlights only when its own chalk thinks the terminal has colour.
+      code(token) {
+        const code = withoutControlCharacters(token.text);
+        const shown = colours.enabled ? highlighted(code, token.lang, codeTheme, colours) : code;
+        return `${shown.replace(/^/gm, "  ")}\n\n`;
       },
     },
   });
@@ -73,4 +85,75 @@ function completeBlocksEnd(text: string): number {
     else if (!inFence && line.trim() === "" && index > 0) end = offset;
   }
   return end;
+}
+
+/** marked-terminal's style options, each from our palette (identity when colour is off). */
+function markdownStyles(colours: Palette) {
+  const plain = (text: string) => text;
+  return {
+    code: colours.yellow,
+    blockquote: (text: string) => colours.gray(colours.italic(text)),
+    html: colours.gray,
+    heading: (text: string) => colours.green(colours.bold(text)),
+    firstHeading: (text: string) => colours.magenta(colours.underline(colours.bold(text))),
+    hr: plain,
+    listitem: plain,
+    table: plain,
+    paragraph: plain,
+    strong: colours.bold,
+    em: colours.italic,
+    codespan: colours.yellow,
+    del: (text: string) => colours.gray(colours.strikethrough(text)),
+    link: colours.blue,
+    href: (text: string) => colours.blue(colours.underline(text)),
+  };
+}
+
+/**
+ * A highlight.js theme for cli-highlight from our palette. It names every class of the library's
+ * default theme, since cli-highlight falls back to that (chalk-styled) theme for any it lacks.
+ */
+function highlightTheme(colours: Palette): Theme {
+  const byClass: Record<string, (text: string) => string> = {
+    keyword: colours.blue,
+    built_in: colours.cyan,
+    type: colours.cyan,
+    literal: colours.blue,
+    number: colours.green,
+    regexp: colours.red,
+    string: colours.red,
+    class: colours.blue,
+    function: colours.yellow,
+    comment: colours.gray,
+    doctag: colours.green,
+    meta: colours.gray,
+    tag: colours.gray,
+    name: colours.blue,
+    attr: colours.cyan,
+    emphasis: colours.italic,
+    strong: colours.bold,
+    link: colours.underline,
+    addition: colours.green,
+    deletion: colours.red,
+  };
+  const plain = (text: string) => text;
+  return Object.fromEntries(Object.keys(DEFAULT_THEME).map((name) => [name, byClass[name] ?? plain])) as Theme;
+}
+
+function highlighted(code: string, language: string | undefined, theme: Theme, colours: Palette): string {
+  try {
+    return highlight(code, { language: language || undefined, ignoreIllegals: true, theme });
+  } catch {
+    // expected: a language highlight.js does not know; the block is shown in the code colour.
+    return colours.yellow(code);
+  }
+}
+
+/**
+ * The model's code without terminal control characters (an escape sequence in a reply must not
+ * drive the user's terminal); tabs and newlines stay.
+ */
+function withoutControlCharacters(text: string): string {
+  // eslint-disable-next-line no-control-regex -- these are exactly the characters to remove
+  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }

@@ -30,6 +30,8 @@ before(async () => {
   }
   env.HERMES_HOME = home;
   env.TERM = "xterm-256color";
+  // As on a CI machine: a CI variable must not take colour from a terminal (chalk's own guess would).
+  env.CI = "true";
 });
 after(async () => {
   await model.close();
