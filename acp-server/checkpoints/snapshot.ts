@@ -7,7 +7,7 @@
 import { randomBytes } from "node:crypto";
 import { closeSync, copyFileSync, lstatSync, openSync, readSync, renameSync, rmSync, statSync, utimesSync } from "node:fs";
 import path from "node:path";
-import { splitNul } from "./git";
+import { GitError, splitNul } from "./git";
 import { addNestedRepos, readNestedRepos, type ShadowRepo } from "./shadow-repo";
 import type { CheckpointLimits, NotCovered } from "./types";
 
@@ -20,7 +20,26 @@ export interface SnapshotOptions {
   hermesHome: string;
 }
 
-export async function snapshotTree(repo: ShadowRepo, { limits, hermesHome }: SnapshotOptions): Promise<SnapshotResult> {
+/** Listings tried before a workspace that keeps changing under the snapshot is given up on. */
+const ATTEMPTS = 3;
+
+export async function snapshotTree(repo: ShadowRepo, options: SnapshotOptions): Promise<SnapshotResult> {
+  let lastError: GitError | undefined;
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    try {
+      return await snapshotOnce(repo, options);
+    } catch (error) {
+      // A path that changed kind between the listing and the staging (a folder swapped for a
+      // symlink, a file for a folder) makes update-index refuse it: listed again, it is seen as
+      // it is now. Any other failure is not the workspace moving.
+      if (!(error instanceof GitError) || error.args[0] !== "update-index") throw error;
+      lastError = error;
+    }
+  }
+  return { ok: false, reason: `files kept changing while the workspace was snapshotted: ${lastError?.message ?? "unknown"}` };
+}
+
+async function snapshotOnce(repo: ShadowRepo, { limits, hermesHome }: SnapshotOptions): Promise<SnapshotResult> {
   const shared = path.join(repo.dir, "index");
   const temp = path.join(repo.dir, `index-${process.pid}-${randomBytes(6).toString("hex")}`);
   try {
