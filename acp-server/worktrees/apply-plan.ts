@@ -30,6 +30,7 @@ import type { RestoreOp } from "../checkpoints/types";
 import { realPath } from "../security/sensitive-paths";
 import { ToolError } from "../tools/registry";
 import { createLogger } from "../util/log";
+import { lstatOrUndefined } from "../util/path-kind";
 import { repoGit } from "./repo-git";
 import type { SessionWorktree } from "./session-worktree";
 
@@ -184,7 +185,7 @@ export async function finishInterruptedApply(worktree: SessionWorktree, hooks: S
     nestedRepos: [],
     onApplied: (done) => hooks.onStep?.(`moved ${done}`),
   });
-  if (plan.merge) await finishMerge(plan.repo, plan.merge, hooks);
+  if (plan.merge) await finishMerge(plan.repo, plan.merge, path.join(folder, "ref-move"), hooks);
   await rm(path.join(folder, "plan.json"));
   await hooks.onStep?.("plan removed");
   await rm(folder, { recursive: true, force: true });
@@ -217,9 +218,10 @@ function keptFiles(outcome: OpsOutcome): CarriedOut["kept"] {
  * A merge's last steps: the index takes the merge's entries for the files (a copy updated, then
  * renamed over the index, so a kill leaves the old index or the new one, never git's lock), then
  * the ref moves, checked against where it was (a ref someone moved meanwhile is not overwritten).
- * Both can be redone: an entry set again is the same, a ref already moved is left.
+ * Both can be redone: an entry set again is the same, a ref already moved is left. `marker` (in
+ * the apply's own folder) says a run began moving the ref, for the lock its killed git left.
  */
-async function finishMerge(repo: string, merge: NonNullable<ApplyPlan["merge"]>, hooks: StepHooks): Promise<void> {
+async function finishMerge(repo: string, merge: NonNullable<ApplyPlan["merge"]>, marker: string, hooks: StepHooks): Promise<void> {
   const indexFile = (await repoGit(repo, ["rev-parse", "--path-format=absolute", "--git-path", "index"])).stdout.trim();
   if (existsSync(`${indexFile}.lock`)) throw new Error(`another git command holds ${indexFile}.lock: the merge's files are in place; run /worktree again once it is done`);
   const scratch = `${indexFile}.hermes-merge`;
@@ -228,6 +230,32 @@ async function finishMerge(repo: string, merge: NonNullable<ApplyPlan["merge"]>,
   await rename(scratch, indexFile);
   await hooks.onStep?.("index updated");
   const current = (await repoGit(repo, ["rev-parse", "--verify", merge.ref])).stdout.trim();
-  if (current !== merge.commit) await repoGit(repo, ["update-ref", "-m", "hermes: merge a chat's worktree", merge.ref, merge.commit, merge.old]);
+  if (current !== merge.commit) {
+    await clearRefLock(repo, merge.ref, marker);
+    await writeFile(marker, "");
+    await hooks.onStep?.("moving ref");
+    await repoGit(repo, ["update-ref", "-m", "hermes: merge a chat's worktree", merge.ref, merge.commit, merge.old]);
+  }
   await hooks.onStep?.("ref moved");
+}
+
+/**
+ * A kill -9 while `git update-ref` held the ref's lock leaves `<ref>.lock` behind, and every git
+ * after it refuses to move the ref. A lock made after an earlier run of this apply began moving
+ * the ref (its marker) is that run's killed git: removed, and said. Any other lock (older than
+ * the marker, or no marker: nothing of ours was moving the ref) is another git's: kept, and the
+ * apply stops naming it (it finishes on the next use).
+ */
+async function clearRefLock(repo: string, ref: string, marker: string): Promise<void> {
+  const common = (await repoGit(repo, ["rev-parse", "--path-format=absolute", "--git-common-dir"])).stdout.trim();
+  const lock = path.join(common, `${ref}.lock`);
+  const held = lstatOrUndefined(lock);
+  if (!held) return;
+  const began = lstatOrUndefined(marker)?.mtimeMs;
+  if (began !== undefined && held.isFile() && held.mtimeMs >= began) {
+    log.warn("removed the ref lock a killed apply's git left behind", { repo, lock });
+    await rm(lock, { force: true });
+    return;
+  }
+  throw new Error(`another git command holds ${lock}: the merge's files are in place; run /worktree again once it is done (if no git is running, remove that file)`);
 }

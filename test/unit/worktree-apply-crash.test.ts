@@ -7,7 +7,7 @@
 // git fsck and git status are sane (no lock left, nothing staged).
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
-import { chmodSync, existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, readFileSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -95,7 +95,7 @@ function reset(repo: string, head: string): void {
 async function recoverAndCheck(repo: string, worktree: SessionWorktree): Promise<Record<string, string>> {
   await finishInterruptedApply(worktree);
   assert.ok(!existsSync(path.join(path.dirname(worktree.path), ".apply-wt")), "nothing of the apply is left behind");
-  assert.ok(!existsSync(path.join(repo, ".git/index.lock")), "no lock left");
+  assert.ok(!existsSync(path.join(repo, ".git/index.lock")) && !existsSync(path.join(repo, ".git/refs/heads/main.lock")), "no lock left");
   git(repo, "fsck", "--no-progress", "--no-dangling");
   assert.equal(git(repo, "diff", "--cached", "--name-only"), "", "nothing staged: a patch comes in uncommitted, a merge is committed");
   return { ...pictureOf(repo, [".git"]), "HEAD tree": git(repo, "rev-parse", "HEAD^{tree}").trim() };
@@ -128,9 +128,19 @@ for (const mode of ["patch", "merge"] as const) {
 
     const moves = Object.keys(after).filter((file) => after[file] !== before[file] && file !== "HEAD tree" && !after[file]!.startsWith("dir")).length + 11; // writes, then removals
     const steps: [string, Record<string, string>][] = [["staged", before], ["moved 0", after], ["moved 1", after], [`moved ${Math.floor(moves / 2)}`, after], ["plan removed", after]];
-    if (mode === "merge") steps.push(["index updated", after], ["ref moved", after]);
+    if (mode === "merge") steps.push(["index updated", after], ["moving ref", after], ["ref moved", after]);
+    const refLock = path.join(repo, ".git/refs/heads/main.lock");
     for (const [stopAt, expected] of steps) {
       await killAt(worktree, mode, stopAt);
+      if (stopAt === "moving ref") {
+        // Killed inside `git update-ref`: its lock stays. Older than the move, it is another git's and kept.
+        writeFileSync(refLock, `${head}\n`);
+        utimesSync(refLock, new Date(Date.now() - 60_000), new Date(Date.now() - 60_000));
+        await assert.rejects(finishInterruptedApply(worktree), /another git command holds \S*refs\/heads\/main\.lock/);
+        assert.ok(existsSync(refLock), "another git's lock is kept");
+        // Made after the killed run began moving the ref: its own git's, removed, and the merge finishes.
+        writeFileSync(refLock, `${head}\n`);
+      }
       assert.deepEqual(await recoverAndCheck(repo, worktree), expected, `killed at "${stopAt}"`);
       if (mode === "merge" && expected === after) assert.equal(git(repo, "status", "--porcelain"), "", `killed at "${stopAt}": the merge is whole`);
       reset(repo, head);
