@@ -1,9 +1,9 @@
 // FileAccess on the local disk, used when the client does not serve fs/* itself.
-import { constants, readFileSync, readSync } from "node:fs";
+import { constants, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import path from "node:path";
 import { AgentError } from "../util/agent-error";
-import { HeldFolder, openPinnedForRead, PathMovedError, READ_FLAGS, writePinned, type PinnedTarget } from "../util/no-follow-io";
+import { HeldFolder, PathMovedError, READ_FLAGS, readSmallPinnedSync, writePinned, type PinnedTarget } from "../util/no-follow-io";
 import { FileNotFoundError, type FileAccess } from "./context";
 import { checkStillPinned, pinTarget } from "./pinned-target";
 
@@ -41,11 +41,6 @@ export class LocalFileAccess implements FileAccess {
       throw diskFailure(error);
     }
   }
-}
-
-/** A regular file of at most `maxBytes`, whole, opened no-follow; undefined for anything else (read the async way). */
-function readSmallPinnedSync(pin: PinnedTarget, maxBytes: number): Buffer | undefined {
-  return openPinnedForRead(pin, (fd, info) => (info.isFile() && info.size <= maxBytes ? readFileSync(fd) : undefined));
 }
 
 /** A large file or a FIFO: opened no-follow through the held folder, read without blocking the thread. */

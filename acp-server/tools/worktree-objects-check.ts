@@ -1,8 +1,10 @@
 // After each command in a chat's own worktree: the git objects its sandboxed commands wrote
 // into the worktree's private object folder are brought into the main repository, verified
-// (security/worktree-objects.ts), so the branch reads the same outside the sandbox as inside.
+// (security/worktree-objects.ts), so the branch reads the same outside the sandbox as inside,
+// and where the command left the branch is noted (security/worktree-branch-tip.ts).
 // What could not be brought in, or was planted under a false name, is told to the model (in the
 // result) and to the user (in the card): the branch cannot be read outside until it is fixed.
+import { recordBranchTip } from "../security/worktree-branch-tip";
 import { importWorktreeObjects } from "../security/worktree-objects";
 import { createLogger } from "../util/log";
 import type { ToolContext } from "./context";
@@ -22,6 +24,9 @@ export async function importCommandObjects(ctx: ImportContext): Promise<string[]
     } catch (err) {
       problems.push((err as Error).message ?? String(err));
     }
+    // Where this chat's own command left its branch: a merge later checks nobody else moved it.
+    // Not noted, a merge refuses (the safe side), so a failure here is only logged.
+    await recordBranchTip(root).catch((err: unknown) => log.warn("could not note where a chat worktree's branch is; /worktree apply --merge refuses until it is", { sessionId: ctx.sessionId, root, err }));
   }
   if (problems.length > 0) log.warn("a worktree's new git objects could not all be brought into the main repository", { sessionId: ctx.sessionId, problems });
   return problems;

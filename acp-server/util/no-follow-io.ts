@@ -9,7 +9,7 @@
 // checked on its descriptor (fstat). Without /proc (macOS, a locked-down container) the walk
 // checks every component with lstat before and after the I/O and refuses on any change: the
 // window is narrowed, not closed (docs/security.md says so).
-import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from "node:fs";
+import { closeSync, constants, existsSync, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, unlinkSync, writeSync, type Stats } from "node:fs";
 import path from "node:path";
 
 /** A resolved path stopped being what was checked: a component became a symlink, or the file gained a hard link. */
@@ -160,6 +160,14 @@ export function openPinnedForRead<T>(pin: PinnedTarget, use: (fd: number, info: 
       closeSync(fd);
     }
   });
+}
+
+/**
+ * A regular file of at most `maxBytes`, whole, opened no-follow (and without blocking: a FIFO put
+ * in its place never hangs the process); undefined for anything else. Throws ENOENT when missing.
+ */
+export function readSmallPinnedSync(pin: PinnedTarget, maxBytes: number): Buffer | undefined {
+  return openPinnedForRead(pin, (fd, info) => (info.isFile() && info.size <= maxBytes ? readFileSync(fd) : undefined));
 }
 
 /** Options for writePinned. */

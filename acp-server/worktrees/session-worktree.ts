@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import * as z from "zod";
 import type { SessionWorktree } from "../sessions/types";
+import { recordBranchTip } from "../security/worktree-branch-tip";
 import { repoGit } from "./repo-git";
 import { branchNameFor, worktreePathFor } from "./worktree-location";
 
@@ -47,6 +48,8 @@ export async function createSessionWorktree(options: { cwd: string; sessionId: s
   const folder = worktreePathFor(root, repo, sessionId);
   mkdirSync(path.dirname(folder), { recursive: true, mode: 0o700 });
   await repoGit(repo, ["worktree", "add", "--quiet", "-b", branch, folder, base.stdout.trim()]);
+  // The branch's first commit as the chat's own: a merge later checks no other chat moved it.
+  await recordBranchTip(folder);
   if (request.carry) {
     // A stash commit of the tracked changes, made without touching the main checkout, applied in the worktree.
     const stash = (await repoGit(repo, ["stash", "create"])).stdout.trim();

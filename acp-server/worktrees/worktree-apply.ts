@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { repoGit } from "./repo-git";
+import { branchMovedElsewhere, recordBranchTip } from "../security/worktree-branch-tip";
 import { acquireFileLockAsync } from "../util/file-lock";
 import type { SessionWorktree } from "./session-worktree";
 import { worktreeDiff, type WorktreeDiff } from "./worktree-diff";
@@ -26,8 +27,13 @@ export type ApplyOutcome =
  * `only`: a part of the work to apply instead of all of it (the panel's accepted hunks:
  * worktree-review.ts). `hooks`: the crash test's stopping points (apply-plan.ts).
  */
-export function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, only?: WorktreeDiff, hooks: StepHooks = {}): Promise<ApplyOutcome> {
-  return oneAtATime(worktree.repo, () => acrossProcesses(worktree, hooks, () => applyNow(worktree, mode, message, only, hooks)));
+export function applyWorktree(worktree: SessionWorktree, mode: ApplyMode, message: string, only?: WorktreeDiff, hooks: StepHooks = {}, options: ApplyOptions = {}): Promise<ApplyOutcome> {
+  return oneAtATime(worktree.repo, () => acrossProcesses(worktree, hooks, () => applyNow(worktree, mode, message, only, hooks, options)));
+}
+
+export interface ApplyOptions {
+  /** Merge the branch even where it is no longer where this chat left it (the user moved it: they said so). */
+  acceptMovedBranch?: boolean;
 }
 
 /**
@@ -68,7 +74,7 @@ async function acrossProcesses<T>(worktree: SessionWorktree, hooks: StepHooks, w
   }
 }
 
-async function applyNow(worktree: SessionWorktree, mode: ApplyMode, message: string, only: WorktreeDiff | undefined, hooks: StepHooks): Promise<ApplyOutcome> {
+async function applyNow(worktree: SessionWorktree, mode: ApplyMode, message: string, only: WorktreeDiff | undefined, hooks: StepHooks, options: ApplyOptions): Promise<ApplyOutcome> {
   // An apply a kill interrupted is finished first: its files are in the checkout now, so the diff below finds them there.
   await finishInterruptedApply(worktree);
   const diff = only ?? (await worktreeDiff(worktree));
@@ -76,7 +82,18 @@ async function applyNow(worktree: SessionWorktree, mode: ApplyMode, message: str
   const local = await locallyChanged(worktree.repo, diff.files);
   if (local.length > 0) return { status: "refused", reason: "the main checkout has its own uncommitted changes to these files: commit, stash or discard them first", files: local };
   if (mode === "squash") return squash(worktree, diff.patch, diff.files, message, hooks);
-  return mode === "patch" ? applyPatch(worktree, diff.patch, diff.files, hooks) : merge(worktree, diff.files, message, hooks);
+  if (mode === "patch") return applyPatch(worktree, diff.patch, diff.files, hooks);
+  // A merge is built from the branch's history, which another chat's command can move (security/worktree-branch-tip.ts).
+  const moved = options.acceptMovedBranch ? undefined : await branchMovedElsewhere(worktree.path, worktree.branch);
+  if (moved) return { status: "refused", reason: movedBranchReason(worktree, moved), files: [] };
+  return merge(worktree, diff.files, message, hooks);
+}
+
+function movedBranchReason(worktree: SessionWorktree, moved: { noted?: string; now: string }): string {
+  const short = (commit: string) => commit.slice(0, 10);
+  const where = moved.noted ? `this chat left it at ${short(moved.noted)}; it is at ${short(moved.now)} now` : `Hermes has no note of where this chat left it; it is at ${short(moved.now)} now`;
+  const look = moved.noted ? ` See what it holds with \`git -C ${worktree.repo} log --stat ${short(moved.noted)}..${short(moved.now)}\`.` : "";
+  return `the branch \`${worktree.branch}\` was moved by something other than this chat (${where}): a command in another chat, or someone outside Hermes, committed on it or reset it, and a merge would bring in whatever it points at.${look} \`/worktree apply\` (without --merge) brings this worktree's files as they are; if you moved the branch yourself, \`/worktree apply --merge --accept-branch\` merges it as it is`;
 }
 
 async function applyPatch(worktree: SessionWorktree, patch: string, files: string[], hooks: StepHooks): Promise<ApplyOutcome> {
@@ -152,6 +169,7 @@ async function commitEverything(worktree: SessionWorktree, message: string): Pro
   await repoGit(worktree.path, ["add", "-A", "--", "."]);
   const identity = (await repoGit(worktree.path, ["config", "user.email"], { okCodes: [1] })).code === 0 ? [] : ["-c", "user.name=Hermes", "-c", "user.email=hermes@localhost"];
   await repoGit(worktree.path, [...identity, "commit", "--quiet", "--no-verify", "-m", message]);
+  await recordBranchTip(worktree.path);
 }
 
 /** Of `files`, those the main checkout has changed itself (staged, unstaged or untracked). */

@@ -122,3 +122,39 @@ test("a sandboxed commit in a worktree chat reaches the main repository verified
     await hermes.close();
   }
 });
+
+test("another worktree chat's sandboxed command can move this chat's branch, but /worktree apply --merge then refuses and names it", { skip: sandboxSkip() }, async () => {
+  const model = scripted();
+  const { repo, hermes, sessionId: other } = await setUp(model);
+  try {
+    const { sessionId } = await hermes.agent.request(acp.methods.agent.session.new, { cwd: repo, mcpServers: [], _meta: { "hermes/worktree": true } });
+    const branch = `hermes/${sessionId.slice(0, 8)}-session`;
+    model.enqueue({ toolCalls: [{ id: "w1", name: "write_file", arguments: { path: "work.txt", content: "this chat's work\n" } }] }, { text: "Written." });
+    await hermes.prompt(sessionId, "write something");
+    const left = git(repo, "rev-parse", branch).trim();
+    // In the other chat: a commit of its own making, and this chat's branch pointed at it.
+    const command = `c=$(git -c user.email=x@x -c user.name=x commit-tree "HEAD^{tree}" -p HEAD -m "not yours") && git update-ref refs/heads/${branch} "$c" && echo moved-$c`;
+    model.enqueue({ toolCalls: [{ id: "m1", name: "terminal", arguments: { command } }] }, { text: "Done." });
+    await hermes.prompt(other, "move it");
+    const moved = /moved-([0-9a-f]{40})/.exec(toolResults(hermes, other))?.[1];
+    assert.ok(moved, `the other chat's command ran in its sandbox and moved the branch: ${toolResults(hermes, other)}`);
+    assert.equal(git(repo, "rev-parse", branch).trim(), moved);
+
+    const head = git(repo, "rev-parse", "HEAD").trim();
+    let before = agentText(hermes, sessionId).length;
+    await hermes.prompt(sessionId, "/worktree");
+    assert.match(agentText(hermes, sessionId).slice(before), new RegExp(`⚠ The branch is not where this chat left it \\(${left.slice(0, 10)}\\): something else moved it to ${moved.slice(0, 10)}`));
+    before = agentText(hermes, sessionId).length;
+    await hermes.prompt(sessionId, "/worktree apply --merge");
+    const refused = agentText(hermes, sessionId).slice(before);
+    assert.match(refused, new RegExp(`Not applied: the branch \`${branch}\` was moved by something other than this chat`), refused);
+    assert.equal(git(repo, "rev-parse", "HEAD").trim(), head, "the checkout's branch did not move");
+    assert.equal(git(repo, "status", "--porcelain"), "", "nothing came into the checkout");
+    before = agentText(hermes, sessionId).length;
+    await hermes.prompt(sessionId, "/worktree apply");
+    assert.match(agentText(hermes, sessionId).slice(before), /Done: applied as uncommitted changes/);
+    assert.equal(readFileSync(path.join(repo, "work.txt"), "utf8"), "this chat's work\n", "the worktree's own files come in");
+  } finally {
+    await hermes.close();
+  }
+});

@@ -5,6 +5,7 @@
 // removed") where it prints "paused" and waits for the kill; "none": it prints "ready", runs the
 // whole apply and prints "done <ms>" (the test kills it after a delay of its choosing).
 import type { SessionWorktree } from "../../acp-server/worktrees/session-worktree";
+import { recordBranchTip } from "../../acp-server/security/worktree-branch-tip";
 import { applyWorktree } from "../../acp-server/worktrees/worktree-apply";
 
 const [json, mode, stopAt] = process.argv.slice(2);
@@ -15,6 +16,9 @@ const onStep = async (point: string) => {
   setInterval(() => {}, 1_000); // keeps the process alive until the test kills it
   await new Promise(() => {});
 };
+// The test committed on the branch as the chat's own command would; Hermes notes the branch after
+// each such command (security/worktree-branch-tip.ts), so a merge finds it where the chat left it.
+await recordBranchTip(worktree.path);
 process.stdout.write("ready\n");
 const started = performance.now();
 const outcome = await applyWorktree(worktree, mode === "merge" ? "merge" : "patch", "crash test", undefined, { onStep });

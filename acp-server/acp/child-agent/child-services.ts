@@ -5,6 +5,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import path from "node:path";
 import { hermesHome } from "../../config/paths";
 import { GitPlantGuard } from "../../security/git-plant-guard";
+import { recordBranchTip } from "../../security/worktree-branch-tip";
 import { importWorktreeObjects } from "../../security/worktree-objects";
 import { runsLater } from "../../security/runs-later";
 import { insideWorkspace } from "../../security/sensitive-paths";
@@ -82,10 +83,12 @@ export class ChildServices {
       .waitForExit()
       .then(check, check)
       .then(() => importWorktreeObjects(this.root))
-      .then(
-        ({ dropped }) => dropped.length > 0 && log.warn("a delegated agent's worktree held git objects under false names; not imported", { terminalId, dropped }),
-        (err: unknown) => log.warn("could not bring a delegated agent's new git objects into the main repository", { terminalId, err }),
-      );
+      .then(async ({ dropped }) => {
+        if (dropped.length > 0) log.warn("a delegated agent's worktree held git objects under false names; not imported", { terminalId, dropped });
+        // Where the agent's command left the worktree's branch (security/worktree-branch-tip.ts).
+        await recordBranchTip(this.root);
+      })
+      .catch((err: unknown) => log.warn("could not bring a delegated agent's new git objects into the main repository, or note where its branch is", { terminalId, err }));
     return { terminalId };
   }
 

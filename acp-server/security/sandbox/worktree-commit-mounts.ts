@@ -13,8 +13,9 @@
 //   content's hash (security/worktree-objects.ts), after each command and before it reads the branch.
 // The main repository's hooks, config, info and its other refs stay read-only: git runs what
 // they name later, outside any sandbox.
-import { mkdirSync, readFileSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import path from "node:path";
+import { readSmallPinnedSync } from "../../util/no-follow-io";
 import { pathKind } from "../../util/path-kind";
 import { realPath } from "../sensitive-paths";
 
@@ -34,8 +35,8 @@ const WORKTREE_READ_ONLY = ["commondir", "gitdir", "config.worktree"];
 /** Mounts for a linked worktree's git folder outside the workspace; empty unless Hermes owns it. */
 export function worktreeCommitMounts(worktreeGitDir: string): CommitMounts {
   const none: CommitMounts = { pinned: [], readOnly: [] };
-  if (!HERMES_BRANCHES.test(readText(path.join(worktreeGitDir, "HEAD")) ?? "")) return none;
-  const common = readText(path.join(worktreeGitDir, "commondir"))?.trim();
+  if (!HERMES_BRANCHES.test(readOwnGitFile(path.join(worktreeGitDir, "HEAD")) ?? "")) return none;
+  const common = readOwnGitFile(path.join(worktreeGitDir, "commondir"))?.trim();
   if (!common) return none;
   const commonDir = realPath(path.resolve(worktreeGitDir, common));
   // The worktree's folder must be the one its common dir lists: no gitfile borrowing another repository's objects.
@@ -69,11 +70,16 @@ function ensureDir(dir: string): boolean {
   }
 }
 
-function readText(file: string): string | undefined {
+/**
+ * A small file of a worktree's own git folder, which the chat's sandboxed commands can write (HEAD,
+ * Hermes's branch note): read without following a link, and without blocking on a FIFO put in
+ * its place (a sync read of one would hang the whole process). Missing or anything else: undefined.
+ */
+export function readOwnGitFile(file: string): string | undefined {
   try {
-    return readFileSync(file, "utf8");
+    return readSmallPinnedSync({ real: file, linked: false }, 4096)?.toString("utf8");
   } catch {
-    // expected: missing or unreadable: not a worktree Hermes can open for commits
+    // expected: missing, or a link in its place: read as absent (no commit mounts: the safe side)
     return undefined;
   }
 }

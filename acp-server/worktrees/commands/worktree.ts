@@ -4,12 +4,13 @@
 // on the session's branch and merged; --squash: one commit on the checkout's branch), refusing with the files named when it would conflict;
 // `/worktree discard` removes the worktree and its branch after asking.
 import { defineCommand, type CommandContext } from "../../runtime/slash-command";
+import { branchMovedElsewhere } from "../../security/worktree-branch-tip";
 import type { SessionWorktree } from "../../sessions/types";
 
 export const worktreeCommand = defineCommand({
   name: "worktree",
   description: "This chat's git worktree: what changed; apply [--merge | --squash] brings it into your checkout; discard removes it",
-  hint: "[apply [--merge | --squash] | discard]",
+  hint: "[apply [--merge [--accept-branch] | --squash] | discard]",
   run: async (context) => {
     const { session, output, argument } = context;
     const worktree = session.worktree;
@@ -17,9 +18,10 @@ export const worktreeCommand = defineCommand({
     const [verb, ...flags] = argument.split(/\s+/).filter(Boolean);
     if (!verb) return output.say(await describe(worktree));
     const modes = { "--patch": "patch", "--merge": "merge", "--squash": "squash" } as const;
+    if (verb === "apply" && flags.length === 2 && flags[0] === "--merge" && flags[1] === "--accept-branch") return apply(context, worktree, "merge", true);
     if (verb === "apply" && flags.length <= 1 && flags.every((flag) => flag in modes)) return apply(context, worktree, flags[0] ? modes[flags[0] as keyof typeof modes] : "patch");
     if (verb === "discard" && flags.length === 0) return discard(context, worktree);
-    return output.say("Usage: `/worktree`, `/worktree apply [--merge | --squash]` or `/worktree discard`.");
+    return output.say("Usage: `/worktree`, `/worktree apply [--merge [--accept-branch] | --squash]` or `/worktree discard`.");
   },
 });
 
@@ -31,12 +33,14 @@ async function describe(worktree: SessionWorktree): Promise<string> {
   lines.push(state.files.length ? `Changed against that start (${state.files.length} file${state.files.length === 1 ? "" : "s"}):\n\n\`\`\`\n${state.stat}\n\`\`\`` : "Nothing changed yet.");
   lines.push(`Your checkout (${worktree.repo}) is ${state.behind} commit${state.behind === 1 ? "" : "s"} ahead of the start; the branch has ${state.ahead} commit${state.ahead === 1 ? "" : "s"} of its own.`);
   if (state.files.length) lines.push("`/worktree apply` brings the changes into your checkout as uncommitted changes; `/worktree apply --merge` commits and merges them.");
+  const moved = await branchMovedElsewhere(worktree.path, worktree.branch);
+  if (moved) lines.push(`⚠ The branch is not where this chat left it${moved.noted ? ` (${moved.noted.slice(0, 10)})` : ""}: something else moved it to ${moved.now.slice(0, 10)}. \`/worktree apply --merge\` refuses until you check it.`);
   return lines.join("\n\n");
 }
 
-async function apply({ session, output }: CommandContext, worktree: SessionWorktree, mode: "patch" | "merge" | "squash"): Promise<void> {
+async function apply({ session, output }: CommandContext, worktree: SessionWorktree, mode: "patch" | "merge" | "squash", acceptMovedBranch = false): Promise<void> {
   const { applyWorktree } = await import("../worktree-apply");
-  const outcome = await applyWorktree(worktree, mode, session.agent.title ?? `Hermes chat ${session.id.slice(0, 8)}`);
+  const outcome = await applyWorktree(worktree, mode, session.agent.title ?? `Hermes chat ${session.id.slice(0, 8)}`, undefined, {}, { acceptMovedBranch });
   if (outcome.status === "nothing") return output.say("Nothing to apply: the worktree has no changes against where it started.");
   const list = (files: string[]) => files.map((file) => `- \`${file}\``).join("\n");
   if (outcome.status === "refused") return output.say(`Not applied: ${outcome.reason}. Nothing was changed, here or in your checkout.\n\n${list(outcome.files)}`);
