@@ -140,7 +140,14 @@ async function commitPlan(worktree: SessionWorktree, folder: string, env: Record
     return "reason" in guarded ? [{ file, reason: guarded.reason }] : [];
   });
   if (unsafe.length > 0) return { staged: false, unsafe };
-  const present = new Set((await repoGit(worktree.repo, ["ls-files", "-z", "--", ...files], { env })).stdout.split("\0").filter(Boolean));
+  // "<mode> <oid> <stage>\t<path>" for what the staged tree holds of `files`.
+  const entries = (await repoGit(worktree.repo, ["ls-files", "-s", "-z", "--", ...files], { env })).stdout.split("\0").filter(Boolean);
+  const present = new Set(entries.map((entry) => entry.slice(entry.indexOf("\t") + 1)));
+  // A submodule's commit (a gitlink) is no file to write: refused by name, not half applied.
+  for (const entry of entries.filter((line) => line.startsWith("160000 "))) {
+    unsafe.push({ file: entry.slice(entry.indexOf("\t") + 1), reason: "a git repository inside the worktree (a submodule): Hermes brings files, not repositories; add or update it in your checkout with `git submodule`" });
+  }
+  if (unsafe.length > 0) return { staged: false, unsafe };
   const staging = path.join(folder, "files");
   const write = files.filter((file) => present.has(file));
   if (write.length > 0) await repoGit(worktree.repo, ["checkout-index", "--force", `--prefix=${staging}/`, "-z", "--stdin"], { env, input: write.join("\0") });

@@ -5,11 +5,13 @@
 // - an apply interrupted after its commit point and finished later leaves a file the user changed
 //   meanwhile as the user left it, and says so; the other files are applied;
 // - a checkout with a symlinked folder on the way to a new file refuses the apply before anything
-//   changes (the write would land wherever the link points).
+//   changes (the write would land wherever the link points);
+// - a submodule in the worktree is refused by name (a repository is no file to write), not half applied.
 import assert from "node:assert/strict";
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { recordBranchTip } from "../../acp-server/security/worktree-branch-tip";
 import { finishInterruptedApply } from "../../acp-server/worktrees/apply-plan";
 import { applyWorktree } from "../../acp-server/worktrees/worktree-apply";
 import type { SessionWorktree } from "../../acp-server/worktrees/session-worktree";
@@ -105,4 +107,25 @@ test("a symlinked folder in the checkout on the way to a new file: refused befor
   assert.deepEqual(pictureOf(repo, [".git"]), before, "nothing in the checkout changed");
   assert.ok(!existsSync(path.join(outside, "new.txt")), "nothing written through the link");
   assert.ok(!existsSync(path.join(path.dirname(worktree.path), ".apply-wt")), "no staging left behind");
+});
+
+test("a submodule (a repository inside the worktree) is refused by name in every mode; the checkout is left as it was", async () => {
+  const { repo, worktree } = setUp();
+  await recordBranchTip(worktree.path); // the branch as Hermes made it: a merge is checked for the submodule, not a moved branch
+  const sub = path.join(worktree.path, "sub");
+  mkdirSync(sub);
+  git(sub, "init", "-q", "-b", "main");
+  writeFileSync(path.join(sub, "s.txt"), "inside the submodule\n");
+  git(sub, "add", ".");
+  git(sub, "commit", "-q", "-m", "sub");
+  const before = pictureOf(repo, [".git"]);
+  const head = git(repo, "rev-parse", "HEAD").trim();
+  for (const mode of ["patch", "squash", "merge"] as const) {
+    const outcome = await applyWorktree(worktree, mode, "with a submodule");
+    assert.equal(outcome.status, "refused", `${mode}: ${JSON.stringify(outcome)}`);
+    assert.match(outcome.status === "refused" ? outcome.reason : "", /sub: a git repository inside the worktree \(a submodule\)/, mode);
+    assert.deepEqual(outcome.status === "refused" ? outcome.files : [], ["sub"], mode);
+    assert.deepEqual(pictureOf(repo, [".git"]), before, `${mode}: the checkout is as it was`);
+    assert.equal(git(repo, "rev-parse", "HEAD").trim(), head, `${mode}: its branch did not move`);
+  }
 });
