@@ -5,6 +5,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { renderDiff, type ChatRenderer } from "./chat-render";
 import { paletteFor } from "./terminal-colour";
 import type { Questions } from "./terminal-questions";
+import { visibleControls } from "./terminal-safe";
 
 /** The option ids of a tool call's permission request (acp/permission-request.ts). */
 const TOOL_OPTION_IDS = new Set(["allow_once", "allow_session", "allow_always", "reject_once", "reject_always"]);
@@ -35,7 +36,8 @@ export async function askApproval(
     return pick(reject);
   };
 
-  const title = params.toolCall.title ?? params.toolCall.toolCallId;
+  // What is approved is shown as it is: a control character in it shows instead of driving the terminal.
+  const title = visibleControls(params.toolCall.title ?? params.toolCall.toolCallId);
   const tool = typeof params.toolCall._meta?.["hermes/tool"] === "string" ? params.toolCall._meta["hermes/tool"] : undefined;
   const tell = (decision: "allowed" | "rejected", by: "yes_flag" | "allowed_tools" | "terminal" | "no_terminal") =>
     options.decided?.({ tool_call_id: params.toolCall.toolCallId, ...(tool ? { tool } : {}), title, decision, by });
@@ -58,12 +60,12 @@ export async function askApproval(
   if (!headed) stderr.write(`\n? ${title}\n`);
   for (const item of params.toolCall.content ?? []) {
     if (item.type === "diff") stderr.write(renderDiff(item.path, item.oldText, item.newText, paletteFor(stderr as { isTTY?: boolean })));
-    else if (item.type === "content" && item.content.type === "text") stderr.write(`${withoutRepeatedCommand(item.content.text, title)}\n`);
+    else if (item.type === "content" && item.content.type === "text") stderr.write(`${withoutRepeatedCommand(visibleControls(item.content.text), title)}\n`);
   }
   // Choices of their own (a restore's "keep the files changed since / overwrite them / cancel"): a numbered menu.
   if (params.options.some((option) => !TOOL_OPTION_IDS.has(option.optionId))) return choose(params, options.questions, stderr);
   // Only the first letter is lowered: the name quotes the approved command or file as written.
-  const session = allowSession ? `, s = ${sessionChoice(allowSession.name, title)}` : "";
+  const session = allowSession ? `, s = ${sessionChoice(visibleControls(allowSession.name), title)}` : "";
   const always = allowAlways ? `, a = always (saved in config.yaml approvals.rules, like an editor's "Always allow")` : "";
   for (;;) {
     const answer = (await options.questions.ask(`Allow? y = yes once${session}, n = no${always}`, "n")).trim().toLowerCase();
@@ -82,7 +84,7 @@ export async function askApproval(
 /** One numbered line per option; an empty answer is the last option (cancel, in Hermes's requests). */
 async function choose(params: acp.RequestPermissionRequest, questions: Questions, stderr: NodeJS.WritableStream): Promise<acp.RequestPermissionResponse> {
   const choices = params.options;
-  choices.forEach((option, index) => stderr.write(`  ${index + 1}) ${option.name}
+  choices.forEach((option, index) => stderr.write(`  ${index + 1}) ${visibleControls(option.name)}
 `));
   for (;;) {
     const answer = (await questions.ask(`Choose 1-${choices.length}`, String(choices.length))).trim();

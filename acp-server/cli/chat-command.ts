@@ -5,6 +5,7 @@
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { createAgentApp } from "../acp/agent-app";
 import { requestErrorText } from "../acp/error-map";
+import { terminalSafe } from "./terminal-safe";
 import { loadAgentRuntime } from "../runtime/runtime";
 import { hermesHome } from "../config/paths";
 import { killAllProcessGroups } from "../util/process-group";
@@ -111,7 +112,7 @@ export async function runChat(options: ChatOptions): Promise<number> {
       try {
         sessionId = await oneShotSession(agent, options);
       } catch (error) {
-        process.stderr.write(`hermes: cannot start a session: ${requestErrorText(error)}\n`);
+        process.stderr.write(`hermes: cannot start a session: ${terminalSafe(requestErrorText(error))}\n`);
         json?.result({ error: `cannot start a session: ${requestErrorText(error)}`, durationMs: 0 });
         return EXIT.turnFailed;
       }
@@ -185,7 +186,7 @@ async function jsonTurn(agent: acp.ClientContext, json: JsonOutput, sessionId: s
     return response.stopReason === "cancelled" ? EXIT.interrupted : EXIT.ok;
   } catch (error) {
     const message = requestErrorText(error);
-    process.stderr.write(`hermes: ${message}\n`);
+    process.stderr.write(`hermes: ${terminalSafe(message)}\n`);
     json.result({ error: message, durationMs: performance.now() - started });
     return EXIT.turnFailed;
   }

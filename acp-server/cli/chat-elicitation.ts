@@ -7,6 +7,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ChatRenderer } from "./chat-render";
 import { openInBrowser } from "./open-browser";
 import type { Questions } from "./terminal-questions";
+import { visibleControls as shown } from "./terminal-safe";
 
 type Value = string | number | boolean;
 type Field = { type?: string; title?: string | null; description?: string | null; enum?: string[] | null; oneOf?: { const: string; title: string; description?: string | null }[] | null };
@@ -20,10 +21,10 @@ export async function answerElicitation(
   options.renderer.finishLine();
   if (form.mode === "url" && options.questions) return answerUrl(params as { message: string; url: string }, options.questions, stderr);
   if (form.mode !== "form" || !options.questions) {
-    stderr.write(`\n? ${form.message}\n  (no terminal to answer in: left unanswered)\n`);
+    stderr.write(`\n? ${shown(form.message)}\n  (no terminal to answer in: left unanswered)\n`);
     return { action: "cancel" };
   }
-  stderr.write(`\n? ${form.message}\n`);
+  stderr.write(`\n? ${shown(form.message)}\n`);
   const content: Record<string, Value> = {};
   for (const [name, field] of Object.entries(form.requestedSchema?.properties ?? {})) {
     const value = await askField(name, field, options.questions, stderr);
@@ -37,10 +38,11 @@ export async function answerElicitation(
 }
 
 async function askField(name: string, field: Field, questions: Questions, stderr: NodeJS.WritableStream): Promise<Value | undefined> {
-  const label = field.title ?? name;
+  // The server's words, with any control character shown: they must not drive the terminal.
+  const label = shown(field.title ?? name);
   const choices = field.oneOf?.map((o) => ({ value: o.const, title: o.title, description: o.description })) ?? field.enum?.map((value) => ({ value, title: value, description: undefined }));
   if (choices?.length) {
-    choices.forEach((choice, index) => stderr.write(`  ${index + 1}) ${choice.title}${choice.description ? ` — ${choice.description}` : ""}\n`));
+    choices.forEach((choice, index) => stderr.write(`  ${index + 1}) ${shown(choice.title)}${choice.description ? ` — ${shown(choice.description)}` : ""}\n`));
     for (;;) {
       const answer = (await questions.ask(`${label}: choose 1-${choices.length} (empty: skip)`, "")).trim();
       if (!answer) return undefined;
@@ -68,7 +70,7 @@ async function askField(name: string, field: Field, questions: Questions, stderr
 
 /** The link is printed (never opened behind the user's back); "y" accepts, anything else declines. */
 async function answerUrl(params: { message: string; url: string }, questions: Questions, stderr: NodeJS.WritableStream): Promise<acp.CreateElicitationResponse> {
-  stderr.write(`\n? ${params.message}\n  Open: ${params.url}\n`);
+  stderr.write(`\n? ${shown(params.message)}\n  Open: ${shown(params.url)}\n`);
   const answer = (await questions.ask("Open this link in your browser and continue there? (y/n)", "")).trim();
   if (/^(y|yes)$/i.test(answer)) {
     if (openInBrowser(params.url)) stderr.write("  (opened in your browser)\n");

@@ -2,6 +2,7 @@
 // printed by --continue, --resume and /resume; /history asks for more. Read from the session index
 // the editors and `hermes sessions show` use, so it is what the agent will carry on from.
 import type { MessageText } from "../sessions/types";
+import { terminalSafe } from "./terminal-safe";
 
 const MAX_REPLY_LINES = 3;
 
@@ -17,7 +18,8 @@ export function recapText(messages: readonly MessageText[], exchanges: number, w
   const hidden = earlier + start;
   if (hidden > 0) out.push(`  … ${hidden} earlier message${hidden === 1 ? "" : "s"} (/history shows more)`);
   for (const message of shown) {
-    const lines = message.text.trim().split("\n").filter((line) => line.trim());
+    // Shown on the chat's screen: the session's words without control codes (terminal-safe.ts).
+    const lines = terminalSafe(message.text).trim().split("\n").filter((line) => line.trim());
     if (message.role === "user") out.push(cut(`› ${lines.join(" ").replace(/\s+/g, " ")}`, width));
     else {
       for (const line of lines.slice(0, MAX_REPLY_LINES)) out.push(cut(`  ${line}`, width));

@@ -9,6 +9,7 @@ import type { MarkdownStream } from "./markdown-stream";
 import { colourWanted, palette, type Palette } from "./terminal-colour";
 import { toolStepSummary } from "./tool-step-summary";
 import { stripAnsi } from "../util/redact-views";
+import { terminalSafe, visibleControls } from "./terminal-safe";
 
 const OUTPUT_LINES = 12;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
@@ -138,17 +139,18 @@ export function chatRenderer(
           return;
         case "agent_thought_chunk":
           lastToolLine = undefined;
-          if (update.content.type === "text") stderr.write(dim(update.content.text));
+          if (update.content.type === "text") stderr.write(dim(terminalSafe(update.content.text)));
           return;
         case "tool_call":
-          titles.set(update.toolCallId, { title: update.title, kind: update.kind ?? undefined });
+          // A title quotes a command or a path: a control character in it shows, never drives the terminal.
+          titles.set(update.toolCallId, { title: visibleControls(update.title), kind: update.kind ?? undefined });
           toolSinceText = true;
-          err(`▸ ${update.title}\n`);
+          err(`▸ ${visibleControls(update.title)}\n`);
           lastToolLine = update.toolCallId;
           return;
         case "tool_call_update": {
           const known = titles.get(update.toolCallId);
-          const title = update.title ?? known?.title ?? update.toolCallId;
+          const title = update.title ? visibleControls(update.title) : (known?.title ?? update.toolCallId);
           if (update.status === "completed" || update.status === "failed") {
             steps.set(update.toolCallId, { title, status: refusedIds.has(update.toolCallId) ? "refused" : update.status, output: contentText(update.content) });
           }
@@ -156,13 +158,13 @@ export function chatRenderer(
             // The permission answer already said "refused" (and why): once is enough.
             if (refusedIds.has(update.toolCallId)) return;
             const shown = onScreen(lastLines(contentText(update.content), OUTPUT_LINES));
-            const summary = toolStepSummary(update.rawOutput);
+            const summary = terminalSafe(toolStepSummary(update.rawOutput));
             const marked = markStep(update.toolCallId, `${title} failed${summary}`, false);
             // An exit code said on the step's line is not said again under it.
             const note = marked && summary.includes("exit") ? "" : exitCodeNote(update.rawOutput, shown);
             err(`${marked ? "" : `  ✗ ${title} failed${summary}\n`}${indent(shown)}${note}`);
           } else if (update.status === "completed") {
-            const summary = toolStepSummary(update.rawOutput);
+            const summary = terminalSafe(toolStepSummary(update.rawOutput));
             const marked = markStep(update.toolCallId, `${title}${summary}`, true);
             // Its ▸ line is no longer the last (an approval was asked under it, or another step
             // started): on a terminal the step still ends on a ✓ line of its own. Off a terminal the
@@ -179,7 +181,7 @@ export function chatRenderer(
           if (update.cost?.currency === "USD") costUsd = update.cost.amount;
           return;
         case "plan":
-          err(update.entries.map((e) => `  ${e.status === "completed" ? "☑" : "☐"} ${e.content}`).join("\n") + "\n");
+          err(update.entries.map((e) => `  ${e.status === "completed" ? "☑" : "☐"} ${terminalSafe(e.content)}`).join("\n") + "\n");
           return;
         default:
           return;
@@ -260,8 +262,9 @@ export function chatRenderer(
   };
 }
 
+/** A tool's text output as a terminal may show it: escape sequences and control characters out (terminal-safe.ts). */
 function contentText(content: acp.ToolCallContent[] | null | undefined): string {
-  return (
+  return terminalSafe(
     (content ?? [])
       .map((item) => (item.type === "content" && item.content.type === "text" ? item.content.text : ""))
       .filter(Boolean)
@@ -316,13 +319,15 @@ function exitCodeNote(raw: unknown, shown = ""): string {
  * (common/line-diff.ts), so a few edits far apart in a large file stay a few short hunks.
  */
 export function renderDiff(path: string, oldText: string | null | undefined, newText: string, colours: Palette = palette(false)): string {
-  const lines = [colours.bold(`--- ${oldText == null ? "(new file)" : path}`), colours.bold(`+++ ${path}`)];
+  // An approval's diff: the file's lines as they are, a control character in them shown (terminal-safe.ts).
+  const name = visibleControls(path);
+  const lines = [colours.bold(`--- ${oldText == null ? "(new file)" : name}`), colours.bold(`+++ ${name}`)];
   for (const hunk of diffHunks(oldText ?? "", newText, { context: 3 })) {
     const firstChange = hunk.lines.findIndex((line) => line.op !== " ");
     const newBefore = hunk.lines.slice(0, firstChange).filter((line) => line.op !== "-").length;
     lines.push(colours.cyan(`@@ line ${hunk.newStart + newBefore + (hunk.newLines === 0 ? 1 : 0)} @@`));
     for (const line of hunk.lines) {
-      const shown = `${line.op === " " ? " " : line.op} ${line.text}`;
+      const shown = `${line.op === " " ? " " : line.op} ${visibleControls(line.text)}`;
       lines.push(line.op === "+" ? colours.green(shown) : line.op === "-" ? colours.red(shown) : shown);
     }
   }

@@ -4,6 +4,7 @@
 // /compress, /model, ...). Ctrl-C cancels a running turn; at the prompt it quits, as Ctrl-D does.
 import * as acp from "@agentclientprotocol/sdk/unstable";
 import { requestErrorText } from "../acp/error-map";
+import { terminalSafe } from "./terminal-safe";
 import { chatHistoryFile, readChatHistory, rememberChatLine } from "./chat-history";
 import type { ChatRenderer } from "./chat-render";
 import { sessionRecap } from "./chat-recap";
@@ -64,7 +65,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     try {
       err(await sessionRecap(options.home, id, exchanges, process.stderr.columns || 80));
     } catch (error) {
-      err(`(the earlier conversation could not be shown: ${(error as Error).message})\n`);
+      err(`(the earlier conversation could not be shown: ${terminalSafe((error as Error).message)})\n`);
     }
   };
   const fresh = async () => (await agent.request(acp.methods.agent.session.new, { cwd: options.cwd, mcpServers, ...options.sessionMeta })).sessionId;
@@ -78,7 +79,7 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
       sessionId = last ? await resume(last.sessionId, options.takeOver) : await fresh();
     } else sessionId = await fresh();
   } catch (error) {
-    err(`hermes: cannot start a session: ${requestErrorText(error)}\n`);
+    err(`hermes: cannot start a session: ${terminalSafe(requestErrorText(error))}\n`);
     return 1;
   }
   err(`Hermes chat in ${options.cwd} (session ${sessionId}). /exit quits, /help lists commands.\n`);
@@ -115,11 +116,11 @@ export async function runRepl(agent: acp.ClientContext, renderer: ChatRenderer, 
     }
     if (command === "/resume") {
       if (!args[0]) err("Usage: /resume ID (see /sessions)\n");
-      else sessionId = await resume(args[0]).catch((error: unknown) => (err(`hermes: ${requestErrorText(error)}\n`), sessionId));
+      else sessionId = await resume(args[0]).catch((error: unknown) => (err(`hermes: ${terminalSafe(requestErrorText(error))}\n`), sessionId));
       continue;
     }
     if (command === "/takeover") {
-      sessionId = await resume(sessionId, true).catch((error: unknown) => (err(`hermes: ${requestErrorText(error)}\n`), sessionId));
+      sessionId = await resume(sessionId, true).catch((error: unknown) => (err(`hermes: ${terminalSafe(requestErrorText(error))}\n`), sessionId));
       continue;
     }
     if (command === "/expand") {
@@ -178,7 +179,7 @@ export async function turn(
     const owner = ownerPid(error);
     // The edge's hint names the ACP _meta flag; at a terminal the way is /takeover.
     if (owner !== undefined) process.stderr.write(`hermes: another Hermes process (pid ${owner}) has this session open, so this chat only follows it. Close it there, or type /takeover to make this chat its owner.\n`);
-    else process.stderr.write(`hermes: ${requestErrorText(error)}\n`);
+    else process.stderr.write(`hermes: ${terminalSafe(requestErrorText(error))}\n`);
     return "failed";
   } finally {
     stopWaiting();
@@ -199,7 +200,7 @@ function steerNow(agent: acp.ClientContext, renderer: ChatRenderer, questions: Q
   say(`  ↪ steer: ${guidance.replace(/\n/g, " · ")}\n`);
   agent
     .request(acp.methods.agent.session.prompt, { sessionId, prompt: [{ type: "text", text: `/steer ${guidance}` }] })
-    .catch((error: unknown) => say(`hermes: the guidance was not sent: ${requestErrorText(error)}\n`));
+    .catch((error: unknown) => say(`hermes: the guidance was not sent: ${terminalSafe(requestErrorText(error))}\n`));
 }
 
 /** The pid of the process that owns the session, when the error is "owned elsewhere". */

@@ -180,6 +180,25 @@ test("a markdown reply is rendered on screen: heading, bold, a highlighted code 
   assert.equal(await pane.exited(), 0, pane.screen());
 });
 
+test("a command's output that sets the terminal's title or writes its clipboard does neither: the text shows, the codes do not run", async (t) => {
+  const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
+  t.after(() => pane.kill());
+  await pane.waitFor(AT_PROMPT);
+  const titleBefore = pane.title();
+  const command = String.raw`printf 'shown-before]2;PWNED-TITLE]52;c;cHduZWQ=shown-after
+'`;
+  model.enqueue({ toolCalls: [{ id: "p1", name: "terminal", arguments: { command } }] }, { text: "PRINTED" });
+  pane.type("print it");
+  pane.press("Enter");
+  const screen = await pane.waitFor(/PRINTED[\s\S]*\n› \s*$/);
+  assert.match(screen, /shown-beforeshown-after/, screen);
+  assert.notEqual(pane.title(), "PWNED-TITLE", "the title was not set by the command's output");
+  assert.equal(pane.title(), titleBefore);
+  pane.type("/exit");
+  pane.press("Enter");
+  assert.equal(await pane.exited(), 0, pane.screen());
+});
+
 test("a command's approval shows the command once, with why, and no status line", async (t) => {
   const pane = startInTmux([process.execPath, HERMES_BIN, "chat", "--cwd", project], { env });
   t.after(() => pane.kill());

@@ -17,6 +17,8 @@ export interface TmuxPane {
   press(...keys: string[]): void;
   /** Polls the screen until `pattern` matches; rejects with the screen after `timeoutMs`. */
   waitFor(pattern: RegExp, options?: { timeoutMs?: number; colours?: boolean }): Promise<string>;
+  /** The pane's title, as an escape sequence (OSC 0/2) written to the terminal would set it. */
+  title(): string;
   /** Polls until the command in the pane has ended; returns its exit status (128 + N if killed by signal N). */
   exited(timeoutMs?: number): Promise<number>;
   kill(): void;
@@ -60,6 +62,7 @@ export function startInTmux(command: string[], options: { env: NodeJS.ProcessEnv
     screen,
     type: (text) => void tmux("send-keys", "-l", text),
     press: (...keys) => void tmux("send-keys", ...keys),
+    title: () => tmux("display-message", "-p", "#{pane_title}").trim(),
     waitFor: (pattern, { timeoutMs = 30_000, colours = false } = {}) =>
       poll(
         () => {
