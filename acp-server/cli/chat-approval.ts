@@ -5,7 +5,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import { renderDiff, type ChatRenderer } from "./chat-render";
 import { paletteFor } from "./terminal-colour";
 import type { Questions } from "./terminal-questions";
-import { visibleControls } from "./terminal-safe";
+import { visibleControls } from "../../common/visible-controls";
 
 /** The option ids of a tool call's permission request (acp/permission-request.ts). */
 const TOOL_OPTION_IDS = new Set(["allow_once", "allow_session", "allow_always", "reject_once", "reject_always"]);

@@ -7,7 +7,7 @@ import type * as acp from "@agentclientprotocol/sdk/unstable";
 import type { ChatRenderer } from "./chat-render";
 import { openInBrowser } from "./open-browser";
 import type { Questions } from "./terminal-questions";
-import { visibleControls as shown } from "./terminal-safe";
+import { visibleControls as shown } from "../../common/visible-controls";
 
 type Value = string | number | boolean;
 type Field = { type?: string; title?: string | null; description?: string | null; enum?: string[] | null; oneOf?: { const: string; title: string; description?: string | null }[] | null };

@@ -9,7 +9,8 @@ import type { MarkdownStream } from "./markdown-stream";
 import { colourWanted, palette, type Palette } from "./terminal-colour";
 import { toolStepSummary } from "./tool-step-summary";
 import { stripAnsi } from "../util/redact-views";
-import { terminalSafe, visibleControls } from "./terminal-safe";
+import { visibleControls } from "../../common/visible-controls";
+import { terminalSafe } from "./terminal-safe";
 
 const OUTPUT_LINES = 12;
 const SPINNER = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];

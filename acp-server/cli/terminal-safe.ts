@@ -5,15 +5,14 @@
 // codes act as ESC on some terminals. Two ways, by what the text is for:
 // - terminalSafe: output to read. Escape sequences go, a line redrawn with \r shows its last
 //   state (common/terminal-text.ts, as the panel shows it), other control characters go.
-// - visibleControls: what the user approves (a command, a file's changed lines). Nothing is
-//   dropped: each control character, and each bidirectional override that could reorder what is
-//   seen, shows as a visible stand-in, so what the user reads is what runs.
+// - visibleControls (common/visible-controls.ts, the panel's permission cards use it too): what
+//   the user approves (a command, a file's changed lines). Nothing is dropped: each control
+//   character, and each bidirectional override that could reorder what is seen, shows as a
+//   visible stand-in, so what the user reads is what runs.
 import { terminalText } from "../../common/terminal-text";
 
 // eslint-disable-next-line no-control-regex -- these are exactly the characters no terminal text should carry
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-// eslint-disable-next-line no-control-regex -- the same, for showing them
-const SHOWN_CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/g;
 
 export function terminalSafe(text: string): string {
   return terminalText(text).replace(CONTROLS, "");
@@ -22,14 +21,4 @@ export function terminalSafe(text: string): string {
 /** `text` as written to `stream`: made terminal-safe when a terminal reads it; a pipe or a file gets it as it is (data for scripts). */
 export function forStream(stream: { isTTY?: boolean }, text: string): string {
   return stream.isTTY === true ? terminalSafe(text) : text;
-}
-
-export function visibleControls(text: string): string {
-  return text.replace(SHOWN_CONTROLS, (char) => {
-    const code = char.codePointAt(0)!;
-    // C0 as the Unicode control pictures (ESC → ␛), DEL as ␡; the rest by code point.
-    if (code < 0x20) return String.fromCodePoint(0x2400 + code);
-    if (code === 0x7f) return "␡";
-    return `<U+${code.toString(16).toUpperCase().padStart(4, "0")}>`;
-  });
 }

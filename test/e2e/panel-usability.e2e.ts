@@ -108,10 +108,13 @@ test("the panel as a user lives in it: focus, keyboard, confirmations, wording, 
   });
 
   await step("u06-reject-with-reason", async () => {
-    model.enqueue({ toolCalls: [{ id: "rej1", name: "terminal", arguments: { command: "rm -rf cache" } }] }, { text: "Understood, I will run npm run clean." });
+    // A right-to-left override in the command (it would show the comment's letters reversed): the card shows it, it reorders nothing.
+    model.enqueue({ toolCalls: [{ id: "rej1", name: "terminal", arguments: { command: "rm -rf cache # \u202Egnp.tpircs" } }] }, { text: "Understood, I will run npm run clean." });
     await send(panel, "Remove the cache folder");
     const card = panel.locator("[data-testid=permission-card]").last();
     await card.locator("[data-testid=reject-with-reason]").waitFor({ timeout: 60_000 });
+    const shownTitle = (await card.locator(".permission-title").textContent()) ?? "";
+    assert.ok(shownTitle.includes("<U+202E>gnp.tpircs") && !shownTitle.includes("\u202E"), `the override shows as text: ${JSON.stringify(shownTitle)}`);
     await card.locator("[data-testid=reject-with-reason]").click();
     const reason = card.locator("[data-testid=reject-reason]");
     await reason.waitFor({ timeout: 10_000 });

@@ -12,7 +12,8 @@ import { askApproval } from "../../acp-server/cli/chat-approval";
 import { answerElicitation } from "../../acp-server/cli/chat-elicitation";
 import { chatRenderer, renderDiff } from "../../acp-server/cli/chat-render";
 import { palette } from "../../acp-server/cli/terminal-colour";
-import { forStream, terminalSafe, visibleControls } from "../../acp-server/cli/terminal-safe";
+import { forStream, terminalSafe } from "../../acp-server/cli/terminal-safe";
+import { visibleControls } from "../../common/visible-controls";
 
 class Capture extends Writable {
   isTTY = false;

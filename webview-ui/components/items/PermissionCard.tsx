@@ -6,6 +6,7 @@
 // An edit decided hunk by hunk (item.hunks) shows its hunks to accept or reject one by one
 // (EditDecision.tsx) and sits inside its tool call's card (`embedded`): one card per edit.
 import type { PermissionOption } from "../../../common/acp-types";
+import { visibleControls } from "../../../common/visible-controls";
 import { useEffect, useRef, useState } from "preact/hooks";
 import type { PermissionItem } from "../../../common/panel-state/types";
 import { post } from "../../bridge/vscode-api";
@@ -25,7 +26,8 @@ const kindLabel: Record<string, string> = {
   reject_always: "Always deny",
 };
 export function optionLabel(option: PermissionOption): string {
-  return option.name.trim() || kindLabel[option.kind] || option.optionId;
+  // A name can quote the command or file it allows: shown as it is (common/visible-controls.ts).
+  return visibleControls(option.name.trim()) || kindLabel[option.kind] || option.optionId;
 }
 
 export function PermissionCard({ item, embedded = false }: { item: PermissionItem; embedded?: boolean }) {
@@ -59,7 +61,8 @@ export function PermissionCard({ item, embedded = false }: { item: PermissionIte
         <Icon name={waiting ? "warning" : chosen?.kind.startsWith("allow") ? "check" : "x"} />
         <div>
           <div class="permission-kicker">{waiting ? (hunks ? "Review this edit" : "Permission needed") : hunks ? "Edit" : "Permission"}</div>
-          {!embedded && <div class="permission-title">{item.title}</div>}
+          {/* What is approved, as it is: a control character or a bidi override in it shows, it cannot reorder or hide text. */}
+          {!embedded && <div class="permission-title">{visibleControls(item.title)}</div>}
         </div>
       </div>
       {waiting && item.content?.length ? (
@@ -192,7 +195,7 @@ function outcomeText(option: PermissionOption): string {
 function PermissionText({ text, expandKey }: { text: string; expandKey: string }) {
   return (
     <>
-      {splitPermissionText(text).map((part, i) =>
+      {splitPermissionText(visibleControls(text)).map((part, i) =>
         part.kind === "code" ? (
           <OutputPre key={i} text={part.text} expandKey={`${expandKey}:${i}`} />
         ) : (

@@ -5,6 +5,7 @@
 // its outcome above what landed.
 import type { ToolCallLocation } from "../../../common/acp-types";
 import type { ToolItem } from "../../../common/panel-state/types";
+import { visibleControls } from "../../../common/visible-controls";
 import { chatStore } from "../../bridge/chat-store";
 import { useStore } from "../../bridge/external-store";
 import { post } from "../../bridge/vscode-api";
@@ -48,11 +49,11 @@ export function ToolCard({ item }: { item: ToolItem }) {
         </span>
         {hasBody ? (
           <button type="button" class="tool-title disclosure" aria-expanded={open} aria-controls={bodyId} onClick={() => setOpen(!open)}>
-            <span class="truncate">{item.title}</span>
+            <span class="truncate">{visibleControls(item.title)}</span>
             <Icon name="chevron" class={open ? "rot90" : ""} />
           </button>
         ) : (
-          <span class="tool-title truncate">{item.title}</span>
+          <span class="tool-title truncate">{visibleControls(item.title)}</span>
         )}
         <StatusBadge status={status} />
       </div>
