@@ -10,6 +10,8 @@ import { fixFor, PROJECT_PLUGIN_FILES, projectPlugins } from "../plugins/project
 import { configureLogging } from "../util/log";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
 import { terminalQuestions } from "./terminal-questions";
+import { visibleControls } from "../../common/visible-controls";
+import { forStream } from "./terminal-safe";
 
 export async function runPlugins(args: string[]): Promise<number> {
   return runCommand("plugins", async () => {
@@ -65,12 +67,12 @@ function list(home: string, json: boolean): number {
   for (const entry of plugins) {
     const state = entry.state.enabled ? "enabled" : "disabled";
     if (!entry.read.ok) {
-      process.stdout.write(`${entry.name.padEnd(24)} ${state.padEnd(9)} BROKEN: ${entry.read.problem}\n`);
+      process.stdout.write(forStream(process.stdout, `${entry.name.padEnd(24)} ${state.padEnd(9)} BROKEN: ${entry.read.problem}\n`));
       continue;
     }
     const plugin = entry.read.plugin;
-    process.stdout.write(`${entry.name.padEnd(24)} ${state.padEnd(9)} ${plugin.version ? `v${plugin.version} ` : ""}${plugin.description ?? ""}\n`);
-    for (const line of describePluginContents(plugin)) process.stdout.write(`    ${line}\n`);
+    process.stdout.write(forStream(process.stdout, `${entry.name.padEnd(24)} ${state.padEnd(9)} ${plugin.version ? `v${plugin.version} ` : ""}${plugin.description ?? ""}\n`));
+    for (const line of describePluginContents(plugin)) process.stdout.write(forStream(process.stdout, `    ${line}\n`));
   }
   let project;
   try {
@@ -98,7 +100,7 @@ async function installProject(home: string, yes: boolean, json: boolean): Promis
   }
   let failed = 0;
   for (const plugin of missing) {
-    if (!json) process.stderr.write(`\n${project.file} wants the plugin "${plugin.name}" from ${plugin.source}.\n`);
+    if (!json) process.stderr.write(visibleControls(`\n${project.file} wants the plugin "${plugin.name}" from ${plugin.source}.\n`));
     const code = await install(home, plugin.source, yes, json).catch((error: unknown) => {
       process.stderr.write(`${plugin.name}: ${(error as Error).message}\n`);
       return 1;
@@ -115,7 +117,8 @@ async function install(home: string, source: string, yes: boolean, json: boolean
     const adds = describePluginContents(plugin);
     if (!yes) {
       if (!process.stdin.isTTY) throw new UsageError("installing a plugin asks for confirmation on a terminal; pass --yes to install without asking");
-      process.stderr.write(`The plugin "${plugin.name}"${plugin.version ? ` v${plugin.version}` : ""} from ${staged.source}${staged.replaces ? " (replacing the installed one)" : ""} adds:\n${adds.map((line) => `  - ${line}\n`).join("")}A plugin's hooks and MCP servers run as your own programs, outside the sandbox.\n`);
+      // What the user agrees to run, as it is: a control character in a name or command shows (common/visible-controls.ts).
+      process.stderr.write(visibleControls(`The plugin "${plugin.name}"${plugin.version ? ` v${plugin.version}` : ""} from ${staged.source}${staged.replaces ? " (replacing the installed one)" : ""} adds:\n${adds.map((line) => `  - ${line}\n`).join("")}A plugin's hooks and MCP servers run as your own programs, outside the sandbox.\n`));
       const questions = terminalQuestions();
       const answer = await questions.ask("Install it? [y/N]", "n").finally(() => questions.close());
       if (!/^y(es)?$/i.test(answer.trim())) {
