@@ -83,6 +83,10 @@ async function applyNow(worktree: SessionWorktree, mode: ApplyMode, message: str
   if (local.length > 0) return { status: "refused", reason: "the main checkout has its own uncommitted changes to these files: commit, stash or discard them first", files: local };
   if (mode === "squash") return squash(worktree, diff.patch, diff.files, message, hooks);
   if (mode === "patch") return applyPatch(worktree, diff.patch, diff.files, hooks);
+  // A merge commits in the worktree on whatever its HEAD names: the chat's commands can point
+  // that at another branch (your main one), so it must still name the chat's own.
+  const head = (await repoGit(worktree.path, ["symbolic-ref", "-q", "HEAD"], { okCodes: [1] })).stdout.trim();
+  if (head !== `refs/heads/${worktree.branch}`) return { status: "refused", reason: `the worktree is no longer on its branch \`${worktree.branch}\` (its HEAD names ${head || "a bare commit"}), so Hermes will not commit there; \`/worktree apply\` (without --merge) brings its files as they are`, files: [] };
   // A merge is built from the branch's history, which another chat's command can move (security/worktree-branch-tip.ts).
   const moved = options.acceptMovedBranch ? undefined : await branchMovedElsewhere(worktree.path, worktree.branch);
   if (moved) return { status: "refused", reason: movedBranchReason(worktree, moved), files: [] };

@@ -104,3 +104,14 @@ test("a link or a FIFO the chat's commands put in place of the note or HEAD neit
   assert.ok(lstatSync(note).isFile(), "a FIFO in the note's place is replaced");
   assert.equal(await branchMovedElsewhere(worktree.path, worktree.branch), undefined);
 });
+
+test("a worktree whose HEAD its commands pointed at the checkout's own branch does not merge: Hermes never commits there", async () => {
+  const { repo, worktree } = await chatWorktree();
+  writeFileSync(path.join(worktree.path, "chat.txt"), "the chat's work\n");
+  const main = git(repo, "rev-parse", "main").trim();
+  git(worktree.path, "symbolic-ref", "HEAD", "refs/heads/main");
+  const refused = await applyWorktree(worktree, "merge", "merge it", undefined, {}, { acceptMovedBranch: true });
+  assert.match(refused.status === "refused" ? refused.reason : JSON.stringify(refused), /no longer on its branch `hermes\/5e551011-session` \(its HEAD names refs\/heads\/main\)/);
+  assert.equal(git(repo, "rev-parse", "main").trim(), main, "no commit landed on the checkout's branch");
+  assert.equal(git(repo, "status", "--porcelain"), "");
+});
