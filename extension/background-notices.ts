@@ -6,11 +6,13 @@ import * as vscode from "vscode";
 import type { BackgroundEvent } from "./chat-status";
 import { backgroundMessage, tabTitle } from "./chat-status";
 import type { ChatTab } from "./chat-tab";
+import { notificationText } from "./notification-text";
 
 export function notifyBackground(tab: ChatTab, event: BackgroundEvent, panelVisible: boolean, show: (id: string) => void): void {
   // With no panel in sight the permission broker already asks in a notification of its own (with the options).
   if (event.kind === "permission" && !panelVisible) return;
-  const message = backgroundMessage(tabTitle(tab.store.state).title, event);
+  // The chat's title is the model's words: never a link (notification-text.ts).
+  const message = notificationText(backgroundMessage(tabTitle(tab.store.state).title, event));
   const notify = event.kind === "finished" && !event.failed ? vscode.window.showInformationMessage : vscode.window.showWarningMessage;
   void notify(message, "Show").then((choice) => {
     if (choice !== "Show") return;

@@ -6,6 +6,7 @@ import type { ChatEditorTabs } from "./chat-view";
 import { attachFromEditor } from "./panel-messages";
 import { fileAttachment } from "./workspace-actions";
 import { newWorktreeChat } from "./worktree-chat";
+import { notificationText } from "./notification-text";
 
 /** Shows the sidebar chat (the view's built-in focus command). */
 export async function revealChat(): Promise<void> {
@@ -21,7 +22,7 @@ export function registerCommands(chat: ChatController, tabs: ChatEditorTabs): vs
         await run(...args);
       } catch (error) {
         chat.log.error(`${id} failed: ${error instanceof Error ? error.message : String(error)}`);
-        void vscode.window.showErrorMessage(`Hermes: ${error instanceof Error ? error.message : String(error)}`);
+        void vscode.window.showErrorMessage(`Hermes: ${notificationText(error instanceof Error ? error.message : String(error))}`);
       }
     });
 

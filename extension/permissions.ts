@@ -12,6 +12,7 @@ import type { ChatAction } from "../common/panel-state/actions";
 import type { ReviewHunk } from "../common/panel-state/types";
 import { computeHunks, type Hunk } from "./diff-hunks";
 import type { DecidedEdit } from "./edit-review";
+import { notificationText } from "./notification-text";
 
 export type Notify = (title: string, optionNames: string[]) => Promise<string | undefined>;
 
@@ -77,7 +78,8 @@ export class PermissionBroker {
     });
     signal?.addEventListener("abort", () => this.resolve(id, "cancelled"), { once: true });
     if (!this.panelVisible()) {
-      const title = params.toolCall.title ? `Hermes: ${params.toolCall.title}` : "Hermes needs your permission";
+      // The command to approve, as it is, and never a link (notification-text.ts).
+      const title = params.toolCall.title ? `Hermes: ${notificationText(params.toolCall.title)}` : "Hermes needs your permission";
       this.notify(title, params.options.map((o) => o.name)).then(
         (name) => {
           const option = params.options.find((o) => o.name === name);

@@ -8,6 +8,7 @@ import * as vscode from "vscode";
 import type { Connected } from "./agent-host";
 import type { AgentCommand } from "./agent-process";
 import { userMessage } from "./log";
+import { notificationText } from "./notification-text";
 
 interface MethodPick extends vscode.QuickPickItem {
   methodId?: string;
@@ -42,7 +43,8 @@ export async function signIn(connected: () => Promise<Connected>, agentCommand: 
       void vscode.window.showInformationMessage(`Hermes: signed in (${pick.label}).`);
       return true;
     } catch (error) {
-      const again = await vscode.window.showErrorMessage(`Hermes: ${userMessage(error)}`, "Try Again");
+      // The provider's words: never a link (notification-text.ts).
+      const again = await vscode.window.showErrorMessage(`Hermes: ${notificationText(userMessage(error))}`, "Try Again");
       if (again !== "Try Again") return false;
     }
   }
