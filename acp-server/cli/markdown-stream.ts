@@ -4,6 +4,7 @@
 // once, so nothing already on screen is ever rewritten. The caller decides colour (NO_COLOR,
 // FORCE_COLOR, a terminal: terminal-colour.ts), and every style comes from our palette, code
 // highlighting included, so chalk's own guess never overrules it; the width is the terminal's.
+import { stripVTControlCharacters } from "node:util";
 import { Marked } from "marked";
 import { markedTerminal } from "marked-terminal";
 import { highlight, DEFAULT_THEME, type Theme } from "cli-highlight";
@@ -38,6 +39,13 @@ export function markdownStream(options: { width: number; color: boolean }): Mark
       // here, and any other goes on to marked-terminal (false: the renderer before this one).
       text(token) {
         return "tokens" in token && token.tokens ? this.parser.parseInline(token.tokens) : false;
+      },
+      // A link shows where it goes: its text, then the address (marked-terminal would make it a
+      // terminal hyperlink, OSC 8, showing only the text, so "github.com/…" could lead anywhere).
+      link(token) {
+        const text = this.parser.parseInline(token.tokens);
+        const href = colours.blue(colours.underline(withoutControlCharacters(token.href)));
+        return stripVTControlCharacters(text) === token.href ? href : `${text} (${href})`;
       },
       // marked-terminal highlights only when its own chalk thinks the terminal has colour.
       code(token) {
