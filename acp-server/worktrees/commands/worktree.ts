@@ -34,7 +34,8 @@ async function describe(worktree: SessionWorktree): Promise<string> {
   lines.push(`Your checkout (${worktree.repo}) is ${state.behind} commit${state.behind === 1 ? "" : "s"} ahead of the start; the branch has ${state.ahead} commit${state.ahead === 1 ? "" : "s"} of its own.`);
   if (state.files.length) lines.push("`/worktree apply` brings the changes into your checkout as uncommitted changes; `/worktree apply --merge` commits and merges them.");
   const moved = await branchMovedElsewhere(worktree.path, worktree.branch);
-  if (moved) lines.push(`⚠ The branch is not where this chat left it${moved.noted ? ` (${moved.noted.slice(0, 10)})` : ""}: something else moved it to ${moved.now.slice(0, 10)}. \`/worktree apply --merge\` refuses until you check it.`);
+  if (moved?.noted) lines.push(`⚠ The branch is not where this chat left it (${moved.noted.slice(0, 10)}): something else moved it to ${moved.now.slice(0, 10)}. \`/worktree apply --merge\` refuses until you check it.`);
+  else if (moved) lines.push(`⚠ Hermes has no note of where this chat left its branch (a worktree made by an older Hermes, or the note was removed), so \`/worktree apply --merge\` refuses until you check \`git log\` of the branch; \`/worktree apply\` is not affected.`);
   return lines.join("\n\n");
 }
 
