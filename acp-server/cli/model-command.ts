@@ -8,6 +8,7 @@ import { discoverModels } from "../config/model-discovery";
 import { resolveModel, resolveModelSet } from "../config/resolve-model";
 import { PROVIDER_IDS, type ProviderId } from "../config/schema";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError, withProgress } from "./cli-output";
+import { forStream } from "./terminal-safe";
 
 export async function runModel(args: string[]): Promise<number> {
   return runCommand("model", async () => {
@@ -41,7 +42,8 @@ export async function runModel(args: string[]): Promise<number> {
         process.stdout.write(`${main.model.id}  (${main.model.baseUrl})\n`);
         if (verb === "list") {
           for (const id of configured.slice(1)) process.stdout.write(`  ${id}  (config)\n`);
-          for (const id of listed) process.stdout.write(`  ${main.model.provider}/${id}\n`);
+          // Names the endpoint listed: its words, no control codes on a terminal.
+          for (const id of listed) process.stdout.write(forStream(process.stdout, `  ${main.model.provider}/${id}\n`));
         }
       }
       return 0;
