@@ -6,6 +6,7 @@ import { addChatKeys, type ChatKey } from "./chat-keys";
 import { addReverseSearch } from "./reverse-search";
 import { Writable } from "node:stream";
 import { AgentError } from "../util/agent-error";
+import { visibleControls } from "../../common/visible-controls";
 
 export class Interrupted extends AgentError<"cancelled"> {
   constructor() {
@@ -209,8 +210,9 @@ export function terminalQuestions(input: NodeJS.ReadableStream = process.stdin, 
       });
     },
     async choose(title, options, defaultIndex) {
-      output.write(`${title}\n`);
-      options.forEach((option, index) => output.write(`  ${index + 1}) ${option}\n`));
+      // A choice can name what a server listed (an endpoint's models): shown with any control character visible.
+      output.write(`${visibleControls(title)}\n`);
+      options.forEach((option, index) => output.write(`  ${index + 1}) ${visibleControls(option)}\n`));
       for (;;) {
         const answer = await questions.ask("Choose a number", String(defaultIndex + 1));
         const number = Number(answer);
