@@ -6,7 +6,6 @@ import { mkdirSync } from "node:fs";
 import path from "node:path";
 import * as z from "zod";
 import type { SessionWorktree } from "../sessions/types";
-import { recordBranchTip } from "../security/worktree-branch-tip";
 import { repoGit } from "./repo-git";
 import { branchNameFor, worktreePathFor } from "./worktree-location";
 
@@ -49,6 +48,8 @@ export async function createSessionWorktree(options: { cwd: string; sessionId: s
   mkdirSync(path.dirname(folder), { recursive: true, mode: 0o700 });
   await repoGit(repo, ["worktree", "add", "--quiet", "-b", branch, folder, base.stdout.trim()]);
   // The branch's first commit as the chat's own: a merge later checks no other chat moved it.
+  // Loaded here, not with this module: session/new reads the request schema above on every session.
+  const { recordBranchTip } = await import("../security/worktree-branch-tip");
   await recordBranchTip(folder);
   if (request.carry) {
     // A stash commit of the tracked changes, made without touching the main checkout, applied in the worktree.

@@ -4,7 +4,6 @@
 // on the session's branch and merged; --squash: one commit on the checkout's branch), refusing with the files named when it would conflict;
 // `/worktree discard` removes the worktree and its branch after asking.
 import { defineCommand, type CommandContext } from "../../runtime/slash-command";
-import { branchMovedElsewhere } from "../../security/worktree-branch-tip";
 import type { SessionWorktree } from "../../sessions/types";
 
 export const worktreeCommand = defineCommand({
@@ -33,6 +32,7 @@ async function describe(worktree: SessionWorktree): Promise<string> {
   lines.push(state.files.length ? `Changed against that start (${state.files.length} file${state.files.length === 1 ? "" : "s"}):\n\n\`\`\`\n${state.stat}\n\`\`\`` : "Nothing changed yet.");
   lines.push(`Your checkout (${worktree.repo}) is ${state.behind} commit${state.behind === 1 ? "" : "s"} ahead of the start; the branch has ${state.ahead} commit${state.ahead === 1 ? "" : "s"} of its own.`);
   if (state.files.length) lines.push("`/worktree apply` brings the changes into your checkout as uncommitted changes; `/worktree apply --merge` commits and merges them.");
+  const { branchMovedElsewhere } = await import("../../security/worktree-branch-tip");
   const moved = await branchMovedElsewhere(worktree.path, worktree.branch);
   if (moved?.noted) lines.push(`⚠ The branch is not where this chat left it (${moved.noted.slice(0, 10)}): something else moved it to ${moved.now.slice(0, 10)}. \`/worktree apply --merge\` refuses until you check it.`);
   else if (moved) lines.push(`⚠ Hermes has no note of where this chat left its branch (a worktree made by an older Hermes, or the note was removed), so \`/worktree apply --merge\` refuses until you check \`git log\` of the branch; \`/worktree apply\` is not affected.`);
