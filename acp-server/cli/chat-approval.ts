@@ -36,11 +36,13 @@ export async function askApproval(
     return pick(reject);
   };
 
+  const rawTitle = params.toolCall.title ?? params.toolCall.toolCallId;
   // What is approved is shown as it is: a control character in it shows instead of driving the terminal.
-  const title = visibleControls(params.toolCall.title ?? params.toolCall.toolCallId);
+  const title = visibleControls(rawTitle);
   const tool = typeof params.toolCall._meta?.["hermes/tool"] === "string" ? params.toolCall._meta["hermes/tool"] : undefined;
+  // Scripts (stream-json) get the title as the agent sent it: JSON carries it safely.
   const tell = (decision: "allowed" | "rejected", by: "yes_flag" | "allowed_tools" | "terminal" | "no_terminal") =>
-    options.decided?.({ tool_call_id: params.toolCall.toolCallId, ...(tool ? { tool } : {}), title, decision, by });
+    options.decided?.({ tool_call_id: params.toolCall.toolCallId, ...(tool ? { tool } : {}), title: rawTitle, decision, by });
   if (options.yes) {
     tell("allowed", "yes_flag");
     return pick(allowOnce ?? allowAlways);
