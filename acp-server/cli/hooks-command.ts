@@ -14,7 +14,7 @@ import { isHooksFileTrusted } from "../hooks/hook-trust";
 import { docsPath } from "../util/docs-path";
 import { configureLogging } from "../util/log";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
-import { forStream } from "./terminal-safe";
+import { printText } from "./terminal-safe";
 
 export async function runHooksCli(args: string[]): Promise<number> {
   return runCommand("hooks", async () => {
@@ -37,7 +37,7 @@ export async function runHooksCli(args: string[]): Promise<number> {
     if (verb === "list") {
       if (json) printJson(all.map(({ spec, active }) => ({ event: spec.event, matcher: spec.matcher, command: spec.command, timeout: spec.timeout, from: describeOrigin(spec.origin), active })));
       else if (all.length === 0) process.stderr.write(`No hooks (config.yaml \`hooks:\`, .hermes/hooks.json, or a plugin; see ${docsPath("extending.md")}).\n`);
-      else for (const { spec, active } of all) process.stdout.write(forStream(process.stdout, `${spec.event.padEnd(17)} ${(spec.matcher || "*").padEnd(14)} ${spec.command}  (${describeOrigin(spec.origin)}${active ? "" : ", not trusted yet"})\n`));
+      else for (const { spec, active } of all) printText(`${spec.event.padEnd(17)} ${(spec.matcher || "*").padEnd(14)} ${spec.command}  (${describeOrigin(spec.origin)}${active ? "" : ", not trusted yet"})\n`);
       return 0;
     }
     if (verb !== "test") throw new UsageError(`unknown hooks command "${verb}" (list, test EVENT)`);
@@ -68,8 +68,8 @@ export async function runHooksCli(args: string[]): Promise<number> {
     for (const { spec } of matching.filter(({ active }) => !active)) process.stdout.write(`not run (the project's hooks are not trusted yet): ${spec.command}\n`);
     for (const run of runs) {
       process.stdout.write(`\n${run.spec.command} (${describeOrigin(run.spec.origin)}): exit ${run.timedOut ? "timeout" : (run.exitCode ?? "signal")}, ${run.durationMs} ms\n`);
-      if (run.stdout.trim()) process.stdout.write(forStream(process.stdout, `  stdout: ${run.stdout.trim()}\n`));
-      if (run.stderr.trim()) process.stdout.write(forStream(process.stdout, `  stderr: ${run.stderr.trim()}\n`));
+      if (run.stdout.trim()) printText(`  stdout: ${run.stdout.trim()}\n`);
+      if (run.stderr.trim()) printText(`  stderr: ${run.stderr.trim()}\n`);
     }
     const decided = [...verdict.said, ...(verdict.context.length ? [`context for the model: ${verdict.context.join(" / ")}`] : []), ...verdict.failures.map((failure) => `failure: ${failure}`)];
     if (decided.length) process.stdout.write(`\nHermes reads:\n${decided.map((line) => `  - ${line}`).join("\n")}\n`);

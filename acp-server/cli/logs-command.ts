@@ -3,7 +3,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { hermesHome } from "../config/paths";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
-import { forStream } from "./terminal-safe";
+import { printText } from "./terminal-safe";
 
 export async function runLogs(args: string[]): Promise<number> {
   return runCommand("logs", async () => {
@@ -32,7 +32,7 @@ export async function runLogs(args: string[]): Promise<number> {
     const lines = readFileSync(file, "utf8").split("\n").filter(Boolean).slice(-count);
     if (parsed.flags.has("json")) printJson({ file, lines });
     // Log lines quote commands' and servers' words: no control codes on a terminal.
-    else process.stdout.write(forStream(process.stdout, `${lines.join("\n")}\n`));
+    else printText(`${lines.join("\n")}\n`);
     return 0;
   });
 }

@@ -9,6 +9,7 @@ import { Marked } from "marked";
 import { markedTerminal } from "marked-terminal";
 import { highlight, DEFAULT_THEME, type Theme } from "cli-highlight";
 import { palette, type Palette } from "./terminal-colour";
+import { withoutControls } from "./terminal-safe";
 
 export interface MarkdownStream {
   /** Adds reply text; returns what is now complete, rendered (possibly ""). */
@@ -44,12 +45,12 @@ export function markdownStream(options: { width: number; color: boolean }): Mark
       // terminal hyperlink, OSC 8, showing only the text, so "github.com/…" could lead anywhere).
       link(token) {
         const text = this.parser.parseInline(token.tokens);
-        const href = colours.blue(colours.underline(withoutControlCharacters(token.href)));
+        const href = colours.blue(colours.underline(withoutControls(token.href)));
         return stripVTControlCharacters(text) === token.href ? href : `${text} (${href})`;
       },
       // marked-terminal highlights only when its own chalk thinks the terminal has colour.
       code(token) {
-        const code = withoutControlCharacters(token.text);
+        const code = withoutControls(token.text);
         const shown = colours.enabled ? highlighted(code, token.lang, codeTheme, colours) : code;
         return `${shown.replace(/^/gm, "  ")}\n\n`;
       },
@@ -155,13 +156,4 @@ function highlighted(code: string, language: string | undefined, theme: Theme, c
     // expected: a language highlight.js does not know; the block is shown in the code colour.
     return colours.yellow(code);
   }
-}
-
-/**
- * The model's code without terminal control characters (an escape sequence in a reply must not
- * drive the user's terminal); tabs and newlines stay.
- */
-function withoutControlCharacters(text: string): string {
-  // eslint-disable-next-line no-control-regex -- these are exactly the characters to remove
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, "");
 }

@@ -8,7 +8,7 @@ import { discoverModels } from "../config/model-discovery";
 import { resolveModel, resolveModelSet } from "../config/resolve-model";
 import { PROVIDER_IDS, type ProviderId } from "../config/schema";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError, withProgress } from "./cli-output";
-import { forStream } from "./terminal-safe";
+import { printText } from "./terminal-safe";
 
 export async function runModel(args: string[]): Promise<number> {
   return runCommand("model", async () => {
@@ -43,7 +43,7 @@ export async function runModel(args: string[]): Promise<number> {
         if (verb === "list") {
           for (const id of configured.slice(1)) process.stdout.write(`  ${id}  (config)\n`);
           // Names the endpoint listed: its words, no control codes on a terminal.
-          for (const id of listed) process.stdout.write(forStream(process.stdout, `  ${main.model.provider}/${id}\n`));
+          for (const id of listed) printText(`  ${main.model.provider}/${id}\n`);
         }
       }
       return 0;

@@ -11,7 +11,7 @@ import { configureLogging } from "../util/log";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
 import { terminalQuestions } from "./terminal-questions";
 import { visibleControls } from "../../common/visible-controls";
-import { forStream } from "./terminal-safe";
+import { printText } from "./terminal-safe";
 
 export async function runPlugins(args: string[]): Promise<number> {
   return runCommand("plugins", async () => {
@@ -67,12 +67,12 @@ function list(home: string, json: boolean): number {
   for (const entry of plugins) {
     const state = entry.state.enabled ? "enabled" : "disabled";
     if (!entry.read.ok) {
-      process.stdout.write(forStream(process.stdout, `${entry.name.padEnd(24)} ${state.padEnd(9)} BROKEN: ${entry.read.problem}\n`));
+      printText(`${entry.name.padEnd(24)} ${state.padEnd(9)} BROKEN: ${entry.read.problem}\n`);
       continue;
     }
     const plugin = entry.read.plugin;
-    process.stdout.write(forStream(process.stdout, `${entry.name.padEnd(24)} ${state.padEnd(9)} ${plugin.version ? `v${plugin.version} ` : ""}${plugin.description ?? ""}\n`));
-    for (const line of describePluginContents(plugin)) process.stdout.write(forStream(process.stdout, `    ${line}\n`));
+    printText(`${entry.name.padEnd(24)} ${state.padEnd(9)} ${plugin.version ? `v${plugin.version} ` : ""}${plugin.description ?? ""}\n`);
+    for (const line of describePluginContents(plugin)) printText(`    ${line}\n`);
   }
   let project;
   try {

@@ -4,7 +4,7 @@ import { loadConfig } from "../config/load";
 import { SessionStore } from "../sessions/session-store";
 import { configureLogging, createLogger } from "../util/log";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError, when, withProgress } from "./cli-output";
-import { forStream } from "./terminal-safe";
+import { printText } from "./terminal-safe";
 
 export async function runSessions(args: string[]): Promise<number> {
   return runCommand("sessions", async () => {
@@ -26,7 +26,7 @@ export async function runSessions(args: string[]): Promise<number> {
           const page = await indexed(() => store.list({ cwd, limit }));
           if (json) printJson(page.sessions);
           else if (page.sessions.length === 0) process.stderr.write(`No sessions${cwd ? ` in ${cwd} (--all lists every folder's)` : ""}.\n`);
-          else for (const s of page.sessions) out(`${s.id}  ${when(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${s.title ?? "(untitled)"}${cwd ? "" : `  ${s.cwd}`}\n`);
+          else for (const s of page.sessions) printText(`${s.id}  ${when(s.updatedAt)}  ${String(s.messageCount).padStart(4)} msgs  ${s.title ?? "(untitled)"}${cwd ? "" : `  ${s.cwd}`}\n`);
           return 0;
         }
         case "search": {
@@ -35,7 +35,7 @@ export async function runSessions(args: string[]): Promise<number> {
           const hits = await indexed(() => store.search(query, { cwd, limit }));
           if (json) printJson(hits);
           else if (hits.length === 0) process.stderr.write("Nothing matches.\n");
-          else for (const h of hits) out(`${h.sessionId}  ${when(h.updatedAt)}  ${h.title ?? "(untitled)"}\n    ${h.snippet.replace(/\s+/g, " ")}\n`);
+          else for (const h of hits) printText(`${h.sessionId}  ${when(h.updatedAt)}  ${h.title ?? "(untitled)"}\n    ${h.snippet.replace(/\s+/g, " ")}\n`);
           return 0;
         }
         case "show":
@@ -48,11 +48,11 @@ export async function runSessions(args: string[]): Promise<number> {
           const format = verb === "export" ? String(parsed.flags.get("format") ?? (json ? "json" : "markdown")) : json ? "json" : "text";
           if (format === "json") printJson({ ...summary, messages });
           else if (format === "markdown" || format === "md") {
-            out(`# ${summary.title ?? "Session"} (${summary.id})\n\nFolder: ${summary.cwd}, updated ${when(summary.updatedAt)}\n\n`);
-            for (const m of messages) out(`## ${m.role}\n\n${m.text}\n\n`);
+            printText(`# ${summary.title ?? "Session"} (${summary.id})\n\nFolder: ${summary.cwd}, updated ${when(summary.updatedAt)}\n\n`);
+            for (const m of messages) printText(`## ${m.role}\n\n${m.text}\n\n`);
           } else if (format === "text") {
-            out(`${summary.title ?? "(untitled)"}  ${summary.cwd}  ${when(summary.updatedAt)}\n\n`);
-            for (const m of messages) out(`[${m.role}] ${m.text}\n\n`);
+            printText(`${summary.title ?? "(untitled)"}  ${summary.cwd}  ${when(summary.updatedAt)}\n\n`);
+            for (const m of messages) printText(`[${m.role}] ${m.text}\n\n`);
           } else throw new UsageError(`--format is markdown or json, not ${format}`);
           return 0;
         }
@@ -84,11 +84,6 @@ async function resolveId(store: SessionStore, typed: string): Promise<string> {
   const matches = sessions.filter((session) => session.id.startsWith(typed));
   if (matches.length > 1) throw new UsageError(`${typed} could be ${matches.slice(0, 5).map((session) => session.id).join(", ")}${matches.length > 5 ? ", …" : ""}: type more of the id`);
   return matches[0]?.id ?? typed;
-}
-
-/** A session's words on stdout: safe for a terminal (a title or a message could hold escape codes), as they are for a pipe. */
-function out(text: string): void {
-  process.stdout.write(forStream(process.stdout, text));
 }
 
 function notFound(id: string): number {

@@ -4,7 +4,7 @@ import { catalogFor } from "../skills/settings";
 import { skillsContext } from "../skills/skills-context";
 import { configureLogging } from "../util/log";
 import { checkFlags, parseArgs, printJson, runCommand, UsageError } from "./cli-output";
-import { forStream } from "./terminal-safe";
+import { printText } from "./terminal-safe";
 
 export async function runSkills(args: string[]): Promise<number> {
   return runCommand("skills", async () => {
@@ -20,7 +20,7 @@ export async function runSkills(args: string[]): Promise<number> {
       else {
         if (catalog.skills.length === 0) process.stderr.write("No skills.\n");
         // A project's skills are the repository's words: no control codes on a terminal.
-        for (const s of catalog.skills) process.stdout.write(forStream(process.stdout, `${s.name.padEnd(28)} ${s.source.padEnd(9)} ${s.unavailable ? `(unavailable: ${s.unavailable}) ` : ""}${s.description}\n`));
+        for (const s of catalog.skills) printText(`${s.name.padEnd(28)} ${s.source.padEnd(9)} ${s.unavailable ? `(unavailable: ${s.unavailable}) ` : ""}${s.description}\n`);
       }
       for (const warning of catalog.warnings) process.stderr.write(`warning: ${warning}\n`);
       return 0;
@@ -33,7 +33,7 @@ export async function runSkills(args: string[]): Promise<number> {
         return 1;
       }
       if (json) printJson({ name: skill.name, description: skill.description, source: skill.source, file: skill.file, tags: skill.tags, unavailable: skill.unavailable, text: skill.text });
-      else process.stdout.write(forStream(process.stdout, `${skill.file}\n\n${skill.text}${skill.text.endsWith("\n") ? "" : "\n"}`));
+      else printText(`${skill.file}\n\n${skill.text}${skill.text.endsWith("\n") ? "" : "\n"}`);
       return 0;
     }
     throw new UsageError(`unknown skills command "${verb}" (list, show)`);

@@ -15,10 +15,20 @@ import { terminalText } from "../../common/terminal-text";
 const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
 
 export function terminalSafe(text: string): string {
-  return terminalText(text).replace(CONTROLS, "");
+  return withoutControls(terminalText(text));
+}
+
+/** Every control character but tab and newline removed, nothing else touched (a code block keeps its text as written). */
+export function withoutControls(text: string): string {
+  return text.replace(CONTROLS, "");
 }
 
 /** `text` as written to `stream`: made terminal-safe when a terminal reads it; a pipe or a file gets it as it is (data for scripts). */
 export function forStream(stream: { isTTY?: boolean }, text: string): string {
   return stream.isTTY === true ? terminalSafe(text) : text;
+}
+
+/** Outside text (a listing, a log, a session) on stdout, terminal-safe on a terminal (forStream). */
+export function printText(text: string): void {
+  process.stdout.write(forStream(process.stdout, text));
 }

@@ -13,7 +13,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import * as acp from "@agentclientprotocol/sdk/unstable";
-import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
+import { makeTempDir, replyTo, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
 import { sandboxSkip } from "../support/sandbox";
 import { useScriptedModel } from "../support/scripted-model";
 import { makeTempDirSync } from "../support/temp-dirs";
@@ -112,9 +112,7 @@ test("a sandboxed commit in a worktree chat reaches the main repository verified
     const privateFolder = path.join(path.resolve(repo, worktreeGitDir), "worktrees");
     const leftovers = readdirSync(privateFolder).flatMap((name) => readdirSync(path.join(privateFolder, name, "objects")));
     assert.deepEqual(leftovers.filter((name) => name !== "info" && name !== "pack"), [], "the private folder is emptied");
-    const before = agentText(hermes, sessionId).length;
-    await hermes.prompt(sessionId, "/worktree apply --merge");
-    const applied = agentText(hermes, sessionId).slice(before);
+    const applied = await replyTo(hermes, sessionId, "/worktree apply --merge");
     assert.match(applied, /Done/, applied);
     assert.equal(readFileSync(path.join(repo, "inside.txt"), "utf8"), "sandboxed\n");
     assert.equal(git(repo, "fsck", "--no-dangling").trim(), "");
@@ -141,18 +139,12 @@ test("another worktree chat's sandboxed command can move this chat's branch, but
     assert.equal(git(repo, "rev-parse", branch).trim(), moved);
 
     const head = git(repo, "rev-parse", "HEAD").trim();
-    let before = agentText(hermes, sessionId).length;
-    await hermes.prompt(sessionId, "/worktree");
-    assert.match(agentText(hermes, sessionId).slice(before), new RegExp(`⚠ The branch is not where this chat left it \\(${left.slice(0, 10)}\\): something else moved it to ${moved.slice(0, 10)}`));
-    before = agentText(hermes, sessionId).length;
-    await hermes.prompt(sessionId, "/worktree apply --merge");
-    const refused = agentText(hermes, sessionId).slice(before);
+    assert.match(await replyTo(hermes, sessionId, "/worktree"), new RegExp(`⚠ The branch is not where this chat left it \\(${left.slice(0, 10)}\\): something else moved it to ${moved.slice(0, 10)}`));
+    const refused = await replyTo(hermes, sessionId, "/worktree apply --merge");
     assert.match(refused, new RegExp(`Not applied: the branch \`${branch}\` was moved by something other than this chat`), refused);
     assert.equal(git(repo, "rev-parse", "HEAD").trim(), head, "the checkout's branch did not move");
     assert.equal(git(repo, "status", "--porcelain"), "", "nothing came into the checkout");
-    before = agentText(hermes, sessionId).length;
-    await hermes.prompt(sessionId, "/worktree apply");
-    assert.match(agentText(hermes, sessionId).slice(before), /Done: applied as uncommitted changes/);
+    assert.match(await replyTo(hermes, sessionId, "/worktree apply"), /Done: applied as uncommitted changes/);
     assert.equal(readFileSync(path.join(repo, "work.txt"), "utf8"), "this chat's work\n", "the worktree's own files come in");
   } finally {
     await hermes.close();

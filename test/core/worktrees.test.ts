@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { agentText, makeTempDir, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
+import { makeTempDir, replyTo, scriptedConfig, startAgent, type InProcessAgent } from "../support/in-process-agent";
 import type { RecordedRequest } from "../support/scripted-http";
 import { startScriptedModel, useScriptedModel, type ScriptedReply } from "../support/scripted-model";
 import { committedRepository, git } from "../support/checkpoint-fixtures";
@@ -23,15 +23,9 @@ async function worktreeSession(hermes: InProcessAgent, cwd: string, request: unk
   return hermes.agent.request(acp.methods.agent.session.new, { cwd, mcpServers: [], _meta: { "hermes/worktree": request } });
 }
 
-async function answer(hermes: InProcessAgent, sessionId: string, prompt: string): Promise<string> {
-  const before = agentText(hermes, sessionId).length;
-  await hermes.prompt(sessionId, prompt);
-  return agentText(hermes, sessionId).slice(before);
-}
-
 /** The worktree folder /worktree names. */
 async function worktreeOf(hermes: InProcessAgent, sessionId: string): Promise<string> {
-  const text = await answer(hermes, sessionId, "/worktree");
+  const text = await replyTo(hermes, sessionId, "/worktree");
   const folder = /in `([^`]+)`, started from/.exec(text)?.[1];
   assert.ok(folder, text);
   return folder;
@@ -62,24 +56,24 @@ test("two sessions in two worktrees edit the same file at once: each sees its ow
     assert.equal(readFileSync(path.join(one, "shared.txt"), "utf8"), "from the first\n");
     assert.equal(readFileSync(path.join(two, "shared.txt"), "utf8"), "from the second\n");
     assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), "original\n", "the main checkout is untouched before apply");
-    assert.match(await answer(hermes, second.sessionId, "/worktree"), /branch `feature\/second`[\s\S]*shared\.txt \| 2 \+-/);
-    assert.match(await answer(hermes, second.sessionId, "/context"), /Worktree: branch `feature\/second` in .*hermes-wt-repo-|Worktree: branch `feature\/second` in /);
+    assert.match(await replyTo(hermes, second.sessionId, "/worktree"), /branch `feature\/second`[\s\S]*shared\.txt \| 2 \+-/);
+    assert.match(await replyTo(hermes, second.sessionId, "/context"), /Worktree: branch `feature\/second` in .*hermes-wt-repo-|Worktree: branch `feature\/second` in /);
 
-    assert.match(await answer(hermes, first.sessionId, "/worktree apply"), /Done: applied as uncommitted changes to .* \(1 file\)/);
+    assert.match(await replyTo(hermes, first.sessionId, "/worktree apply"), /Done: applied as uncommitted changes to .* \(1 file\)/);
     assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), "from the first\n");
     assert.match(git(repo, "status", "--porcelain"), /^ M shared\.txt$/m, "uncommitted, for the user to review");
-    const refused = await answer(hermes, second.sessionId, "/worktree apply");
+    const refused = await replyTo(hermes, second.sessionId, "/worktree apply");
     assert.match(refused, /Not applied: the main checkout has its own uncommitted changes to these files[\s\S]*`shared\.txt`/);
     assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), "from the first\n", "nothing half applied");
     assert.equal(readFileSync(path.join(two, "shared.txt"), "utf8"), "from the second\n");
 
     // Committed, the checkout has moved on: the second's patch no longer applies, and says so.
     git(repo, "commit", "-q", "-am", "take the first");
-    assert.match(await answer(hermes, second.sessionId, "/worktree apply"), /Not applied: it does not apply to the main checkout[\s\S]*`shared\.txt`/);
-    assert.match(await answer(hermes, second.sessionId, "/worktree apply --merge"), /Not applied: merging it would conflict[\s\S]*`shared\.txt`/);
+    assert.match(await replyTo(hermes, second.sessionId, "/worktree apply"), /Not applied: it does not apply to the main checkout[\s\S]*`shared\.txt`/);
+    assert.match(await replyTo(hermes, second.sessionId, "/worktree apply --merge"), /Not applied: merging it would conflict[\s\S]*`shared\.txt`/);
     assert.equal(git(repo, "status", "--porcelain"), "", "the refused merge left the checkout clean");
 
-    assert.match(await answer(hermes, second.sessionId, "/worktree discard"), /Removed the worktree .* and the branch `feature\/second`/);
+    assert.match(await replyTo(hermes, second.sessionId, "/worktree discard"), /Removed the worktree .* and the branch `feature\/second`/);
     assert.ok(!existsSync(two));
     assert.equal(git(repo, "branch", "--list", "feature/second"), "");
     assert.equal(hermes.permissionRequests.filter((request) => request.toolCall.title?.startsWith("Discard this chat's worktree")).length, 1, "discard asked first");
@@ -100,7 +94,7 @@ test("apply --merge commits the session's work on its branch and merges it; outs
     model.enqueue({ toolCalls: [{ name: "write_file", arguments: { path: "feature.txt", content: "new feature\n" } }] }, { text: "Added." });
     await hermes.prompt(sessionId, "add a feature");
     assert.ok(!existsSync(path.join(repo, "feature.txt")));
-    assert.match(await answer(hermes, sessionId, "/worktree apply --merge"), /Done: merged branch `hermes\/[0-9a-f]{8}-session` into/);
+    assert.match(await replyTo(hermes, sessionId, "/worktree apply --merge"), /Done: merged branch `hermes\/[0-9a-f]{8}-session` into/);
     assert.equal(readFileSync(path.join(repo, "feature.txt"), "utf8"), "new feature\n");
     assert.match(git(repo, "log", "--oneline", "-1"), /Merge hermes\//);
     assert.equal(git(repo, "status", "--porcelain"), "");
@@ -181,7 +175,7 @@ test("apply --squash brings the session's whole change in as one commit on the c
     );
     await hermes.prompt(sessionId, "add a feature");
     const head = git(repo, "rev-parse", "HEAD").trim();
-    assert.match(await answer(hermes, sessionId, "/worktree apply --squash"), /Done: committed as one commit \(squashed\) in .* \(2 files\)/);
+    assert.match(await replyTo(hermes, sessionId, "/worktree apply --squash"), /Done: committed as one commit \(squashed\) in .* \(2 files\)/);
     assert.equal(readFileSync(path.join(repo, "feature.txt"), "utf8"), "new feature\n");
     assert.equal(readFileSync(path.join(repo, "shared.txt"), "utf8"), "changed too\n");
     assert.equal(git(repo, "status", "--porcelain"), "", "committed, nothing left over");
@@ -201,7 +195,7 @@ test("two sessions applying at the same moment: one applies, the other is refuse
     const first = await worktreeSession(hermes, repo);
     const second = await worktreeSession(hermes, repo);
     await Promise.all([hermes.prompt(first.sessionId, "edit it as the first"), hermes.prompt(second.sessionId, "edit it as the second")]);
-    const answers = await Promise.all([answer(hermes, first.sessionId, "/worktree apply"), answer(hermes, second.sessionId, "/worktree apply")]);
+    const answers = await Promise.all([replyTo(hermes, first.sessionId, "/worktree apply"), replyTo(hermes, second.sessionId, "/worktree apply")]);
     assert.equal(answers.filter((text) => /Done: applied/.test(text)).length, 1, answers.join("\n---\n"));
     assert.match(answers.find((text) => !/Done: applied/.test(text)) ?? "", /Not applied:[\s\S]*`shared\.txt`/);
     const winner = /Done: applied/.test(answers[0]!) ? "first" : "second";

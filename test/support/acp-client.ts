@@ -246,6 +246,13 @@ export function sessionUpdates(peer: Pick<AcpPeer, "updates">, sessionId: string
   return peer.updates.filter((n) => n.sessionId === sessionId).map((n) => n.update);
 }
 
+/** Sends `prompt` in one session and returns the agent's text said in answer to it (what came after). */
+export async function replyTo(peer: Pick<AcpPeer, "updates" | "prompt">, sessionId: string, prompt: string): Promise<string> {
+  const before = agentText(peer, sessionId).length;
+  await peer.prompt(sessionId, prompt);
+  return agentText(peer, sessionId).slice(before);
+}
+
 /** The agent's reply text in one session, all chunks joined. */
 export function agentText(peer: Pick<AcpPeer, "updates">, sessionId: string): string {
   return sessionUpdates(peer, sessionId)

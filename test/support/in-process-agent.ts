@@ -18,7 +18,7 @@ import { recordingClient, type AcpPeer, type ClientOptions } from "./acp-client"
 import { ndJsonFrames } from "./acp-frame-schema";
 import { makeTempDirSync } from "./temp-dirs";
 
-export { agentText, scriptedConfig, sessionUpdates, type PermissionPolicy } from "./acp-client";
+export { agentText, replyTo, scriptedConfig, sessionUpdates, type PermissionPolicy } from "./acp-client";
 
 export async function makeTempDir(prefix = "hermes-core-"): Promise<string> {
   return makeTempDirSync(prefix);

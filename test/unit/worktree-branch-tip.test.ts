@@ -27,7 +27,7 @@ async function chatWorktree(): Promise<{ repo: string; worktree: SessionWorktree
 /** What another chat's sandboxed command can do: point this chat's branch at a commit of its making. */
 function moveBranchElsewhere(repo: string, branch: string): string {
   const tree = git(repo, "rev-parse", "HEAD^{tree}").trim();
-  const commit = execFileSync("git", ["commit-tree", tree, "-p", "HEAD", "-m", "not this chat's"], { cwd: repo, encoding: "utf8", env: { ...process.env, GIT_AUTHOR_NAME: "x", GIT_AUTHOR_EMAIL: "x@x", GIT_COMMITTER_NAME: "x", GIT_COMMITTER_EMAIL: "x@x" } }).trim();
+  const commit = git(repo, "commit-tree", tree, "-p", "HEAD", "-m", "not this chat's").trim();
   git(repo, "update-ref", `refs/heads/${branch}`, commit);
   return commit;
 }
